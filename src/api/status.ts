@@ -1,0 +1,65 @@
+import type { Status, StatusCause } from 'kubernetes-types/meta/v1.js';
+import { type FieldError, causeOf, formatFieldErrors } from '../meta/field-errors.js';
+
+/** A group-qualified resource, as upstream names it in messages ("deployments.apps"). */
+export interface GroupResource { group: string; resource: string }
+
+export function qualified(gr: GroupResource): string {
+  return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
+}
+
+/** An error that the HTTP layer answers with a metav1.Status body. */
+export class StatusError extends Error {
+  constructor(readonly status: Status & { code: number }) { super(status.message); }
+}
+
+function failure(code: number, reason: string, message: string, details?: Status['details']): StatusError {
+  const s: Status & { code: number } = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
+  if (details) s.details = details;
+  s.code = code;
+  return new StatusError(s);
+}
+
+function details(gr: GroupResource, name: string): NonNullable<Status['details']> {
+  const d: NonNullable<Status['details']> = { name };
+  if (gr.group) d.group = gr.group;
+  d.kind = gr.resource;
+  return d;
+}
+
+export const errors = {
+  notFound: (gr: GroupResource, name: string) =>
+    failure(404, 'NotFound', `${qualified(gr)} "${name}" not found`, details(gr, name)),
+  alreadyExists: (gr: GroupResource, name: string) =>
+    failure(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, details(gr, name)),
+  conflict: (gr: GroupResource, name: string, why: string) =>
+    failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, details(gr, name)),
+  objectModified: (gr: GroupResource, name: string) =>
+    errors.conflict(gr, name, 'the object has been modified; please apply your changes to the latest version and try again'),
+  forbidden: (gr: GroupResource, name: string, why: string, causes?: StatusCause[]) => {
+    const d = details(gr, name);
+    if (causes) d.causes = causes;
+    return failure(403, 'Forbidden', `${qualified(gr)} "${name}" is forbidden: ${why}`, d);
+  },
+  invalid: (kind: { group: string; kind: string }, name: string, errs: FieldError[]) => {
+    const q = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
+    const d: NonNullable<Status['details']> = { name };
+    if (kind.group) d.group = kind.group;
+    d.kind = kind.kind;
+    d.causes = errs.map(causeOf);
+    return failure(422, 'Invalid', `${q} "${name}" is invalid: ${formatFieldErrors(errs)}`, d);
+  },
+  badRequest: (message: string) => failure(400, 'BadRequest', message),
+  methodNotAllowed: () =>
+    failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
+  notFoundGeneric: () => failure(404, 'NotFound', 'the server could not find the requested resource', {}),
+  unsupportedMediaType: (message: string) => failure(415, 'UnsupportedMediaType', message, {}),
+  notAcceptable: (message: string) => failure(406, 'NotAcceptable', message),
+  expired: (message: string) => failure(410, 'Expired', message),
+  gone: (message: string) => failure(410, 'Gone', message),
+  tooLarge: (limit: number) => failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
+  unauthorized: () => failure(401, 'Unauthorized', 'Unauthorized'),
+  internal: (message: string) =>
+    failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
+  timeout: (message: string) => failure(504, 'Timeout', message),
+};

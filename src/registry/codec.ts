@@ -1,0 +1,40 @@
+import type { KeyValue, StorageEvent } from '../storage/types.js';
+import { apiVersionOf, type KObject, type ResourceDef } from './types.js';
+
+/** Objects are stored as JSON without their resourceVersion, which is the storage revision. */
+export function encode(obj: KObject): string {
+  const rv = obj.metadata.resourceVersion;
+  delete obj.metadata.resourceVersion;
+  const s = JSON.stringify(obj);
+  if (rv !== undefined) obj.metadata.resourceVersion = rv;
+  return s;
+}
+
+export function decodeValue(def: ResourceDef, value: string, revision: number): KObject {
+  let obj = JSON.parse(value) as KObject;
+  obj.metadata.resourceVersion = String(revision);
+  if (def.fromStorage) obj = def.fromStorage(obj);
+  return withTypeMeta(def, obj);
+}
+
+export function decode(def: ResourceDef, kv: KeyValue): KObject {
+  return decodeValue(def, kv.value, kv.modRevision);
+}
+
+/** An event's object: the new value, or for a deletion the last value stamped with the deletion revision. */
+export function decodeEvent(def: ResourceDef, ev: StorageEvent): { obj: KObject; prev?: KObject } {
+  if (ev.type === 'DELETE') {
+    return { obj: decodeValue(def, ev.prevValue!, ev.revision) };
+  }
+  return {
+    obj: decodeValue(def, ev.value!, ev.revision),
+    prev: ev.prevValue !== undefined ? decodeValue(def, ev.prevValue, ev.prevModRevision!) : undefined,
+  };
+}
+
+/** kind and apiVersion first, as upstream serializes them. */
+export function withTypeMeta(def: ResourceDef, obj: KObject): KObject {
+  if (obj.kind === def.kind && obj.apiVersion === apiVersionOf(def)) return obj;
+  const { kind: _k, apiVersion: _a, ...rest } = obj;
+  return { kind: def.kind, apiVersion: apiVersionOf(def), ...rest } as KObject;
+}

@@ -1,0 +1,419 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { errors, StatusError, type GroupResource } from '../api/status.js';
+import {
+  CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
+  type Storage, type StorageEvent, type WatchHandle,
+} from '../storage/types.js';
+import type { FieldError } from '../meta/field-errors.js';
+import { field } from '../meta/field-errors.js';
+import { generateName, rfc3339 } from '../meta/object-meta.js';
+import type { LabelSelector } from '../selectors/labels.js';
+import type { FieldSelector } from '../selectors/fields.js';
+import { decode, decodeEvent, encode, withTypeMeta } from './codec.js';
+import { fieldValue } from './field-values.js';
+import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
+
+export interface ListRequest {
+  labelSelector?: LabelSelector;
+  fieldSelector?: FieldSelector;
+  limit?: number;
+  continueToken?: string;
+  /** resourceVersion with resourceVersionMatch=Exact: the list as of that revision. */
+  exactRevision?: number;
+}
+
+export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
+
+export interface DeleteRequest {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+export type WatchSink = (type: WatchEventType, obj: KObject) => void;
+
+const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display a consistent list result. ' +
+  'You can start a new list without the continue parameter, or use the continue token in this response to retrieve ' +
+  'the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that ' +
+  'were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+const MAX_UPDATE_RETRIES = 16;
+
+export function groupResource(def: ResourceDef): GroupResource {
+  return { group: def.group, resource: def.resource };
+}
+
+/** What is compared to decide whether a write changes the spec (and so the generation). */
+function specOf(obj: KObject): Record<string, unknown> {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
+}
+
+function shouldDeleteNow(obj: KObject): boolean {
+  const m = obj.metadata;
+  return !!m.deletionTimestamp && !(m.finalizers?.length) && !m.deletionGracePeriodSeconds;
+}
+
+/**
+ * The generic registry store (upstream's genericregistry.Store): CRUD, list
+ * and watch of one resource over the storage interface, with the object
+ * metadata rules every resource shares.
+ */
+export class Store implements Lookup {
+  private readonly byGVR = new Map<string, ResourceDef>();
+  private readonly byGR = new Map<string, ResourceDef>();
+
+  constructor(readonly storage: Storage, readonly defs: ResourceDef[]) {
+    for (const d of defs) {
+      this.byGVR.set(`${d.group}/${d.version}/${d.resource}`, d);
+      if (!this.byGR.has(`${d.group}/${d.resource}`)) this.byGR.set(`${d.group}/${d.resource}`, d);
+    }
+  }
+
+  find(group: string, version: string, resource: string): ResourceDef | undefined {
+    return this.byGVR.get(`${group}/${version}/${resource}`);
+  }
+
+  key(def: ResourceDef, namespace: string, name: string): string {
+    return def.namespaced ? `${def.storagePrefix}/${namespace}/${name}` : `${def.storagePrefix}/${name}`;
+  }
+
+  prefix(def: ResourceDef, namespace: string): string {
+    return def.namespaced && namespace ? `${def.storagePrefix}/${namespace}/` : `${def.storagePrefix}/`;
+  }
+
+  /** Lookup for admission: the object in its first served version. */
+  async get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined> {
+    const def = this.byGR.get(`${group}/${resource}`);
+    if (!def) return undefined;
+    const kv = await this.storage.get(this.key(def, namespace, name));
+    return kv && decode(def, kv);
+  }
+
+  async read(def: ResourceDef, namespace: string, name: string): Promise<KObject> {
+    const kv = await this.storage.get(this.key(def, namespace, name));
+    if (!kv) throw errors.notFound(groupResource(def), name);
+    return decode(def, kv);
+  }
+
+  async list(def: ResourceDef, namespace: string, req: ListRequest = {}): Promise<ListResponse> {
+    const prefix = this.prefix(def, namespace);
+    let revision = req.exactRevision ?? 0;
+    let after: string | undefined;
+    if (req.continueToken) {
+      const tok = parseContinue(req.continueToken);
+      revision = tok.rv;
+      after = prefix + tok.start;
+      if (revision < this.storage.compactedRevision()) throw errors.expired(CONTINUE_EXPIRED);
+    }
+    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    const items: KObject[] = [];
+    let lastKey: string | undefined;
+    let more = false;
+    let atRev = revision || this.storage.currentRevision();
+    // With a selector and a limit, keep reading pages until the limit is met.
+    while (true) {
+      const pageLimit = req.limit ? Math.max(req.limit - items.length, filtered ? 500 : 0) : undefined;
+      let res;
+      try {
+        res = await this.storage.list(prefix, { revision: atRev, limit: pageLimit, after });
+      } catch (e) {
+        if (e instanceof CompactedError) {
+          throw req.continueToken ? errors.expired(CONTINUE_EXPIRED)
+            : errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
+        }
+        throw e;
+      }
+      atRev = res.revision;
+      let i = 0;
+      for (; i < res.items.length; i++) {
+        const kv = res.items[i];
+        const obj = decode(def, kv);
+        lastKey = kv.key;
+        if (filtered && !this.matches(def, obj, req)) continue;
+        items.push(obj);
+        if (req.limit && items.length >= req.limit) { i++; break; }
+      }
+      if (req.limit && items.length >= req.limit) {
+        more = i < res.items.length || res.more;
+        break;
+      }
+      if (!res.more) break;
+      after = lastKey;
+    }
+    const out: ListResponse = { items, revision: atRev };
+    if (more && lastKey) out.continueToken = makeContinue(atRev, lastKey.slice(prefix.length));
+    return out;
+  }
+
+  matches(def: ResourceDef, obj: KObject, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector'>): boolean {
+    if (req.labelSelector && !req.labelSelector.matches(obj.metadata.labels)) return false;
+    if (req.fieldSelector && !req.fieldSelector.matches((f) => fieldValue(def, obj, f))) return false;
+    return true;
+  }
+
+  /** Namespace lifecycle admission: the namespace must exist and not be terminating. */
+  private async admitNamespace(def: ResourceDef, namespace: string, name: string): Promise<void> {
+    if (!def.namespaced) return;
+    const kv = await this.storage.get(`/core/namespaces/${namespace}`);
+    if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (def.resource === 'events') return;
+    const ns = JSON.parse(kv.value) as KObject & { status?: { phase?: string } };
+    if (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp) {
+      throw errors.forbidden(groupResource(def), name,
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+        [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }]);
+    }
+  }
+
+  async create(def: ResourceDef, namespace: string, input: KObject, ctx: WriteContext): Promise<KObject> {
+    let obj = withTypeMeta(def, input);
+    const meta = (obj.metadata ??= {});
+    if (def.namespaced) {
+      if (meta.namespace && meta.namespace !== namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace;
+    } else {
+      delete meta.namespace;
+    }
+    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    await this.admitNamespace(def, namespace, meta.name ?? '');
+    meta.uid = randomUUID();
+    meta.creationTimestamp = rfc3339(ctx.now);
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (def.hasGeneration) meta.generation = 1;
+    else delete meta.generation;
+    def.defaults?.(obj);
+    def.prepareForCreate?.(obj, ctx);
+    await def.admitCreate?.(obj, ctx, this);
+    const errs: FieldError[] = [];
+    if (!meta.name) errs.push(field.required('metadata.name', 'name or generateName is required'));
+    if (def.validate) errs.push(...def.validate(obj));
+    if (errs.length) throw errors.invalid(def, meta.name ?? '', errs);
+    if (ctx.dryRun) return obj;
+    const stored = def.toStorage ? def.toStorage(obj) : obj;
+    try {
+      const kv = await this.storage.create(this.key(def, namespace, meta.name!), encode(stored));
+      obj.metadata.resourceVersion = String(kv.modRevision);
+      return obj;
+    } catch (e) {
+      if (e instanceof KeyExistsError) throw errors.alreadyExists(groupResource(def), meta.name!);
+      throw e;
+    }
+  }
+
+  /**
+   * GuaranteedUpdate: reads the object, lets `mutate` produce the new one and
+   * writes it if nobody wrote in between (retrying otherwise). A
+   * resourceVersion set by the caller is a precondition.
+   */
+  async update(
+    def: ResourceDef, namespace: string, name: string,
+    mutate: (current: KObject) => KObject | Promise<KObject>,
+    ctx: WriteContext, subresource?: string,
+  ): Promise<KObject> {
+    const key = this.key(def, namespace, name);
+    const gr = groupResource(def);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.storage.get(key);
+      if (!kv) throw errors.notFound(gr, name);
+      const current = decode(def, kv);
+      let next = withTypeMeta(def, await mutate(structuredClone(current)));
+      const m = (next.metadata ??= {});
+      if (m.name !== undefined && m.name !== name) {
+        throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
+      }
+      if (def.namespaced && m.namespace && m.namespace !== namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      const requestedRV = m.resourceVersion;
+      if (requestedRV && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
+      if (m.uid && m.uid !== current.metadata.uid) {
+        throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
+      }
+      next = this.keepSystemFields(def, next, current, subresource);
+      def.defaults?.(next);
+      if (subresource !== 'status') def.prepareForUpdate?.(next, current, ctx);
+      if (def.hasGeneration) {
+        next.metadata.generation = (current.metadata.generation ?? 1) +
+          (isDeepStrictEqual(specOf(next), specOf(current)) ? 0 : 1);
+      }
+      const errs = def.validateUpdate ? def.validateUpdate(next, current) : def.validate ? def.validate(next) : [];
+      if (errs.length) throw errors.invalid(def, name, errs);
+      next.metadata.resourceVersion = current.metadata.resourceVersion;
+      if (isDeepStrictEqual(next, current)) return current;
+      if (shouldDeleteNow(next)) {
+        if (ctx.dryRun) return next;
+        try {
+          const { revision } = await this.storage.delete(key, kv.modRevision);
+          next.metadata.resourceVersion = String(revision);
+          return next;
+        } catch (e) {
+          if (e instanceof RevisionMismatchError && !requestedRV && attempt < MAX_UPDATE_RETRIES) continue;
+          if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
+          if (e instanceof NotFoundError) throw errors.notFound(gr, name);
+          throw e;
+        }
+      }
+      if (ctx.dryRun) return next;
+      try {
+        const stored = def.toStorage ? def.toStorage(next) : next;
+        const res = await this.storage.update(key, encode(stored), kv.modRevision);
+        next.metadata.resourceVersion = String(res.modRevision);
+        return next;
+      } catch (e) {
+        if (e instanceof RevisionMismatchError) {
+          if (!requestedRV && attempt < MAX_UPDATE_RETRIES) continue;
+          throw errors.objectModified(gr, name);
+        }
+        if (e instanceof NotFoundError) throw errors.notFound(gr, name);
+        throw e;
+      }
+    }
+  }
+
+  /** rest.BeforeUpdate: what a client may not change, and the spec/status split. */
+  private keepSystemFields(def: ResourceDef, next: KObject, current: KObject, subresource?: string): KObject {
+    const cm = current.metadata;
+    if (subresource === 'status') {
+      // Status writes change only status (ResetObjectMetaForStatus).
+      return { ...current, status: next.status, metadata: { ...cm } } as KObject;
+    }
+    const m = next.metadata;
+    m.name = cm.name;
+    if (def.namespaced) m.namespace = cm.namespace; else delete m.namespace;
+    m.uid = cm.uid;
+    m.creationTimestamp = cm.creationTimestamp;
+    for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const) {
+      if (cm[k] === undefined) delete m[k]; else (m as Record<string, unknown>)[k] = cm[k];
+    }
+    delete m.selfLink;
+    if (!m.managedFields && cm.managedFields) m.managedFields = cm.managedFields;
+    if (def.hasStatusSubresource) {
+      if (current.status === undefined) delete next.status; else next.status = current.status;
+    }
+    return next;
+  }
+
+  async delete(def: ResourceDef, namespace: string, name: string, req: DeleteRequest, ctx: WriteContext):
+  Promise<{ obj: KObject; deleted: boolean }> {
+    const key = this.key(def, namespace, name);
+    const gr = groupResource(def);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.storage.get(key);
+      if (!kv) throw errors.notFound(gr, name);
+      const current = decode(def, kv);
+      const cm = current.metadata;
+      const pre = req.preconditions;
+      if (pre?.uid && pre.uid !== cm.uid) {
+        throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cm.uid}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== cm.resourceVersion) {
+        throw errors.conflict(gr, name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cm.resourceVersion}`);
+      }
+      const grace = def.gracePeriod ? def.gracePeriod(current, req.gracePeriodSeconds) : 0;
+      const finalizers = [...(cm.finalizers ?? [])];
+      const policyFinalizer = req.propagationPolicy === 'Foreground' ? 'foregroundDeletion'
+        : req.propagationPolicy === 'Orphan' ? 'orphan' : undefined;
+      if (policyFinalizer && !cm.deletionTimestamp && !finalizers.includes(policyFinalizer)) finalizers.push(policyFinalizer);
+      let next: KObject | undefined;
+      if (cm.deletionTimestamp) {
+        // Already being deleted: only a shorter grace period changes anything.
+        const pending = cm.deletionGracePeriodSeconds ?? 0;
+        if (grace >= pending) return { obj: current, deleted: false };
+        next = structuredClone(current);
+        next.metadata.deletionGracePeriodSeconds = grace;
+        next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
+        if (!shouldDeleteNow(next)) return this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
+      } else if (grace > 0 || finalizers.length) {
+        next = structuredClone(current);
+        next.metadata.finalizers = finalizers;
+        next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
+        next.metadata.deletionGracePeriodSeconds = grace;
+        if (def.hasGeneration) next.metadata.generation = (cm.generation ?? 1) + 1;
+        const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
+        if (r) return r;
+        continue;
+      }
+      if (ctx.dryRun) return { obj: current, deleted: true };
+      try {
+        const { revision } = await this.storage.delete(key, kv.modRevision);
+        current.metadata.resourceVersion = String(revision);
+        return { obj: current, deleted: true };
+      } catch (e) {
+        if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
+        if (e instanceof NotFoundError) throw errors.notFound(gr, name);
+        throw e;
+      }
+    }
+  }
+
+  private async writeDeletion(def: ResourceDef, key: string, modRevision: number, next: KObject,
+    ctx: WriteContext, attempt: number, name: string): Promise<{ obj: KObject; deleted: boolean }> {
+    if (ctx.dryRun) return { obj: next, deleted: false };
+    try {
+      const stored = def.toStorage ? def.toStorage(next) : next;
+      const res = await this.storage.update(key, encode(stored), modRevision);
+      next.metadata.resourceVersion = String(res.modRevision);
+      return { obj: next, deleted: false };
+    } catch (e) {
+      if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) return undefined as never;
+      if (e instanceof NotFoundError) throw errors.notFound(groupResource(def), name);
+      throw e;
+    }
+  }
+
+  /**
+   * Watches one resource from a revision, with selectors applied the way the
+   * watch cache does: an object leaving the selection is DELETED, one
+   * entering it ADDED.
+   */
+  watch(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest, sink: WatchSink): WatchHandle {
+    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    const onEvents = (events: StorageEvent[]) => {
+      for (const ev of events) {
+        const { obj, prev } = decodeEvent(def, ev);
+        if (ev.type === 'DELETE') {
+          if (!filtered || this.matches(def, obj, req)) sink('DELETED', obj);
+          continue;
+        }
+        if (!filtered) { sink(prev ? 'MODIFIED' : 'ADDED', obj); continue; }
+        const now = this.matches(def, obj, req);
+        const before = prev ? this.matches(def, prev, req) : false;
+        if (now && before) sink('MODIFIED', obj);
+        else if (now) sink('ADDED', obj);
+        else if (before) sink('DELETED', obj);
+      }
+    };
+    try {
+      return this.storage.watch(this.prefix(def, namespace), fromRevision, onEvents);
+    } catch (e) {
+      if (e instanceof CompactedError) throw new StatusError(errors.expired(`too old resource version: ${e.requested} (${e.compacted})`).status);
+      throw e;
+    }
+  }
+}
+
+function makeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: start + '\u0000' })).toString('base64');
+}
+
+function parseContinue(token: string): { rv: number; start: string } {
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { v?: string; rv?: number; start?: string };
+    if (t.v !== 'meta.k8s.io/v1') throw new Error();
+    if (typeof t.rv !== 'number' || typeof t.start !== 'string' || !t.start) throw new Error();
+    // The token names the key after the last one returned; list() reads strictly after it.
+    return { rv: t.rv, start: t.start.slice(0, -1) };
+  } catch {
+    throw errors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+}

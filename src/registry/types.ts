@@ -1,0 +1,106 @@
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { FieldError } from '../meta/field-errors.js';
+
+/** Any Kubernetes object as JSON. */
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+export interface TableColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+/** Upstream's printer for one kind: its column definitions and how to fill a row. */
+export interface Printer {
+  columns: TableColumn[];
+  /** One or more rows for the object (most kinds print one). `now` is ms since the epoch. */
+  cells(obj: any, now: number): unknown[];
+}
+
+/** A subresource served under `<resource>/<name>/<sub>`. */
+export interface SubresourceDef {
+  name: string;
+  /** Response kind when it differs from the parent's (e.g. Scale, Eviction). */
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs: string[];
+}
+
+/** What a write knows about its request. */
+export interface WriteContext {
+  /** The request's namespace ('' for cluster-scoped). */
+  namespace: string;
+  now: Date;
+  dryRun: boolean;
+  /** The user's name, for fields such as managedFields. */
+  fieldManager: string;
+}
+
+/**
+ * One resource in one group/version: its discovery facts, how it is
+ * defaulted, validated, printed and selected. Modules under registry/ each
+ * export one of these; resources.ts lists them.
+ */
+export interface ResourceDef {
+  group: string;
+  version: string;
+  /** Plural, lower case, as in URLs. */
+  resource: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  /** Verbs on the collection/object; default: all eight. */
+  verbs?: string[];
+  subresources?: SubresourceDef[];
+  storageVersionHash?: string;
+  /**
+   * Where objects live in storage; resources served in several versions
+   * (autoscaling v1/v2, core and events.k8s.io events) share one.
+   */
+  storagePrefix: string;
+  /** Converters between this version and the stored one; identity when absent. */
+  toStorage?(obj: KObject): KObject;
+  fromStorage?(obj: KObject): KObject;
+  /** Whether `metadata.generation` counts spec changes (most kinds with a spec). */
+  hasGeneration?: boolean;
+  /** Whether `status` is only written through the status subresource. */
+  hasStatusSubresource?: boolean;
+  /** Upstream defaulting (SetDefaults_*), applied on every decode of a write. */
+  defaults?(obj: any): void;
+  /** Strategy.PrepareForCreate: fields the server owns on create. */
+  prepareForCreate?(obj: any, ctx: WriteContext): void;
+  /** Strategy.PrepareForUpdate: fields the server keeps on update. */
+  prepareForUpdate?(obj: any, old: any, ctx: WriteContext): void;
+  /** Admission on create (e.g. service account token volume, default tolerations). */
+  admitCreate?(obj: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
+  validate?(obj: any): FieldError[];
+  validateUpdate?(obj: any, old: any): FieldError[];
+  /** Extra field selectors (beyond metadata.name/namespace) and how to read them. */
+  fieldSelectors?: Record<string, (obj: any) => string>;
+  printer?: Printer;
+  /** Seconds of graceful deletion the object gets; 0 deletes at once. */
+  gracePeriod?(obj: any, requested: number | undefined): number;
+  /** Whether DELETE answers with the object rather than a Status. */
+  returnDeletedObject?: boolean;
+  /** Cluster-scoped objects that may not be deleted by users (e.g. system priority classes). */
+  immutableNames?: string[];
+}
+
+/** Read access to other resources, for admission plugins. */
+export interface Lookup {
+  get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined>;
+}
+
+export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}

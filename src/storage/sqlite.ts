@@ -1,0 +1,213 @@
+import Database from 'better-sqlite3';
+import {
+  CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError, prefixEnd,
+  type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
+  type StorageEventBatch, type WatchHandle,
+} from './types.js';
+import { WatcherSet } from './watchers.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS current (
+  key TEXT PRIMARY KEY,
+  create_rev INTEGER NOT NULL,
+  mod_rev INTEGER NOT NULL,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS log (
+  rev INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  deleted INTEGER NOT NULL,
+  create_rev INTEGER NOT NULL,
+  value TEXT,
+  prev_rev INTEGER,
+  prev_value TEXT
+);
+CREATE INDEX IF NOT EXISTS log_key_rev ON log (key, rev);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+`;
+
+interface CurrentRow { key: string; value: string; create_rev: number; mod_rev: number }
+interface LogRow {
+  rev: number; key: string; deleted: number; create_rev: number;
+  value: string | null; prev_rev: number | null; prev_value: string | null;
+}
+
+/**
+ * Embedded storage on one SQLite file.
+ *
+ * Two tables: `current` holds the live value of every key, so reads and lists
+ * cost the same however long the history is; `log` holds one row per
+ * revision with the value before and after it, which serves watches from a
+ * past revision and lists at a past revision (the live rows plus the
+ * pre-images of the keys changed since). WAL with synchronous=NORMAL keeps
+ * every committed write across a process kill.
+ */
+export class SqliteStorage implements Storage {
+  private readonly db: Database.Database;
+  private rev: number;
+  private compactRev: number;
+  private readonly watchers = new WatcherSet();
+  private readonly stmt;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.stmt = {
+      get: this.db.prepare<[string], CurrentRow>('SELECT key, value, create_rev, mod_rev FROM current WHERE key = ?'),
+      insertCurrent: this.db.prepare('INSERT INTO current (key, create_rev, mod_rev, value) VALUES (?, ?, ?, ?)'),
+      updateCurrent: this.db.prepare('UPDATE current SET mod_rev = ?, value = ? WHERE key = ?'),
+      deleteCurrent: this.db.prepare('DELETE FROM current WHERE key = ?'),
+      insertLog: this.db.prepare(
+        'INSERT INTO log (rev, key, deleted, create_rev, value, prev_rev, prev_value) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      listLatest: this.db.prepare<[string, string, number], CurrentRow>(
+        'SELECT key, value, create_rev, mod_rev FROM current WHERE key > ? AND key < ? ORDER BY key LIMIT ?'),
+      listUnchanged: this.db.prepare<[string, string, number, number], CurrentRow>(
+        'SELECT key, value, create_rev, mod_rev FROM current WHERE key > ? AND key < ? AND mod_rev <= ? ORDER BY key LIMIT ?'),
+      firstChangesAfter: this.db.prepare<[number, string, string], LogRow>(
+        `SELECT l.* FROM log l JOIN (SELECT key, MIN(rev) AS rev FROM log WHERE rev > ? AND key > ? AND key < ? GROUP BY key) f
+         ON l.rev = f.rev`),
+      count: this.db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM current WHERE key >= ? AND key < ?'),
+      history: this.db.prepare<[number, string, string], LogRow>(
+        'SELECT * FROM log WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev'),
+      compactLog: this.db.prepare('DELETE FROM log WHERE rev <= ?'),
+      setMeta: this.db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
+    };
+    const meta = (name: string) =>
+      (this.db.prepare('SELECT value FROM meta WHERE name = ?').get(name) as { value: number } | undefined)?.value ?? 0;
+    const maxLog = (this.db.prepare('SELECT MAX(rev) AS r FROM log').get() as { r: number | null }).r ?? 0;
+    this.compactRev = meta('compact_rev');
+    this.rev = Math.max(maxLog, this.compactRev, meta('rev_floor'));
+  }
+
+  currentRevision(): number { return this.rev; }
+  compactedRevision(): number { return this.compactRev; }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    const row = this.stmt.get.get(key);
+    return row && toKV(row);
+  }
+
+  async create(key: string, value: string): Promise<KeyValue> {
+    const rev = this.rev + 1;
+    this.db.transaction(() => {
+      if (this.stmt.get.get(key)) throw new KeyExistsError(key);
+      this.stmt.insertCurrent.run(key, rev, rev, value);
+      this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
+    })();
+    this.rev = rev;
+    this.watchers.emit({ type: 'PUT', key, revision: rev, value });
+    return { key, value, createRevision: rev, modRevision: rev };
+  }
+
+  async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    const rev = this.rev + 1;
+    let prev!: CurrentRow;
+    this.db.transaction(() => {
+      const row = this.stmt.get.get(key);
+      if (!row) throw new NotFoundError(key);
+      if (row.mod_rev !== expectedModRevision) throw new RevisionMismatchError(key, row.mod_rev);
+      prev = row;
+      this.stmt.updateCurrent.run(rev, value, key);
+      this.stmt.insertLog.run(rev, key, 0, row.create_rev, value, row.mod_rev, row.value);
+    })();
+    this.rev = rev;
+    this.watchers.emit({ type: 'PUT', key, revision: rev, value, prevValue: prev.value, prevModRevision: prev.mod_rev });
+    return { key, value, createRevision: prev.create_rev, modRevision: rev };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
+    const rev = this.rev + 1;
+    let prev!: CurrentRow;
+    this.db.transaction(() => {
+      const row = this.stmt.get.get(key);
+      if (!row) throw new NotFoundError(key);
+      if (expectedModRevision !== undefined && row.mod_rev !== expectedModRevision) {
+        throw new RevisionMismatchError(key, row.mod_rev);
+      }
+      prev = row;
+      this.stmt.deleteCurrent.run(key);
+      this.stmt.insertLog.run(rev, key, 1, row.create_rev, null, row.mod_rev, row.value);
+    })();
+    this.rev = rev;
+    this.watchers.emit({ type: 'DELETE', key, revision: rev, prevValue: prev.value, prevModRevision: prev.mod_rev });
+    return { prev: toKV(prev), revision: rev };
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const end = prefixEnd(prefix);
+    const after = opts.after !== undefined && opts.after >= prefix ? opts.after : prefix.slice(0, -1);
+    const want = opts.limit && opts.limit > 0 ? opts.limit : -1;
+    const fetch = want > 0 ? want + 1 : -1;
+    const atRev = opts.revision && opts.revision < this.rev ? opts.revision : 0;
+    let rows: KeyValue[];
+    if (!atRev) {
+      rows = this.stmt.listLatest.all(after, end, fetch).map(toKV);
+    } else {
+      if (atRev < this.compactRev) throw new CompactedError(atRev, this.compactRev);
+      // Keys untouched since atRev are live as they were; every other key's
+      // value at atRev is the pre-image of its first change after atRev.
+      const unchanged = this.stmt.listUnchanged.all(after, end, atRev, fetch).map(toKV);
+      const preImages: KeyValue[] = [];
+      for (const c of this.stmt.firstChangesAfter.all(atRev, after, end)) {
+        if (c.prev_value !== null && c.prev_rev !== null) {
+          preImages.push({ key: c.key, value: c.prev_value, createRevision: c.create_rev, modRevision: c.prev_rev });
+        }
+      }
+      rows = unchanged.concat(preImages).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      if (fetch > 0) rows = rows.slice(0, fetch);
+    }
+    const more = want > 0 && rows.length > want;
+    if (more) rows.length = want;
+    return { items: rows, revision: atRev || this.rev, more };
+  }
+
+  async count(prefix: string): Promise<number> {
+    return this.stmt.count.get(prefix, prefixEnd(prefix))!.n;
+  }
+
+  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): WatchHandle {
+    if (fromRevision < this.compactRev) throw new CompactedError(fromRevision, this.compactRev);
+    const past: StorageEvent[] = fromRevision < this.rev
+      ? this.stmt.history.all(fromRevision, prefix, prefixEnd(prefix)).map(toEvent)
+      : [];
+    // Registering synchronously after reading history leaves no gap: writes
+    // only happen on this thread, between awaits.
+    const handle = this.watchers.add(prefix, onEvents);
+    if (past.length) queueMicrotask(() => onEvents(past));
+    return handle;
+  }
+
+  async compact(revision: number): Promise<void> {
+    const r = Math.min(revision, this.rev);
+    if (r <= this.compactRev) return;
+    this.db.transaction(() => {
+      this.stmt.compactLog.run(r);
+      this.stmt.setMeta.run('compact_rev', r);
+      this.stmt.setMeta.run('rev_floor', this.rev);
+    })();
+    this.compactRev = r;
+  }
+
+  async close(): Promise<void> {
+    this.watchers.clear();
+    this.db.close();
+  }
+}
+
+function toKV(row: CurrentRow): KeyValue {
+  return { key: row.key, value: row.value, createRevision: row.create_rev, modRevision: row.mod_rev };
+}
+
+function toEvent(row: LogRow): StorageEvent {
+  return {
+    type: row.deleted ? 'DELETE' : 'PUT',
+    key: row.key,
+    revision: row.rev,
+    value: row.value ?? undefined,
+    prevValue: row.prev_value ?? undefined,
+    prevModRevision: row.prev_rev ?? undefined,
+  };
+}
