@@ -14,10 +14,9 @@ export class StatusError extends Error {
 }
 
 function failure(code: number, reason: string, message: string, details?: Status['details']): StatusError {
-  const s: Status & { code: number } = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
-  if (details) s.details = details;
-  s.code = code;
-  return new StatusError(s);
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
+  // Field order as upstream serializes a Status: details before code.
+  return new StatusError({ ...s, ...(details ? { details } : {}), code });
 }
 
 function details(gr: GroupResource, name: string): NonNullable<Status['details']> {

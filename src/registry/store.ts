@@ -52,9 +52,10 @@ function specOf(obj: KObject): Record<string, unknown> {
   return rest;
 }
 
-function shouldDeleteNow(obj: KObject): boolean {
+function shouldDeleteNow(def: ResourceDef, obj: KObject): boolean {
   const m = obj.metadata;
-  return !!m.deletionTimestamp && !(m.finalizers?.length) && !m.deletionGracePeriodSeconds;
+  if (!m.deletionTimestamp || m.finalizers?.length || m.deletionGracePeriodSeconds) return false;
+  return !def.prepareForDelete?.(structuredClone(obj));
 }
 
 /**
@@ -249,7 +250,7 @@ export class Store implements Lookup {
       if (errs.length) throw errors.invalid(def, name, errs);
       next.metadata.resourceVersion = current.metadata.resourceVersion;
       if (isDeepStrictEqual(next, current)) return current;
-      if (shouldDeleteNow(next)) {
+      if (shouldDeleteNow(def, next)) {
         if (ctx.dryRun) return next;
         try {
           const { revision } = await this.storage.delete(key, kv.modRevision);
@@ -296,7 +297,7 @@ export class Store implements Lookup {
     }
     delete m.selfLink;
     if (!m.managedFields && cm.managedFields) m.managedFields = cm.managedFields;
-    if (def.hasStatusSubresource) {
+    if (def.hasStatusSubresource && !subresource) {
       if (current.status === undefined) delete next.status; else next.status = current.status;
     }
     return next;
@@ -319,23 +320,28 @@ export class Store implements Lookup {
         throw errors.conflict(gr, name,
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cm.resourceVersion}`);
       }
+      def.admitDelete?.(current);
       const grace = def.gracePeriod ? def.gracePeriod(current, req.gracePeriodSeconds) : 0;
       const finalizers = [...(cm.finalizers ?? [])];
       const policyFinalizer = req.propagationPolicy === 'Foreground' ? 'foregroundDeletion'
         : req.propagationPolicy === 'Orphan' ? 'orphan' : undefined;
       if (policyFinalizer && !cm.deletionTimestamp && !finalizers.includes(policyFinalizer)) finalizers.push(policyFinalizer);
-      let next: KObject | undefined;
+      const next = structuredClone(current);
+      const keep = def.prepareForDelete?.(next) ?? false;
       if (cm.deletionTimestamp) {
-        // Already being deleted: only a shorter grace period changes anything.
+        // Already being deleted: it goes once nothing holds it; otherwise only a shorter grace period changes anything.
         const pending = cm.deletionGracePeriodSeconds ?? 0;
-        if (grace >= pending) return { obj: current, deleted: false };
-        next = structuredClone(current);
-        next.metadata.deletionGracePeriodSeconds = grace;
-        next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
-        if (!shouldDeleteNow(next)) return this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
-      } else if (grace > 0 || finalizers.length) {
-        next = structuredClone(current);
-        next.metadata.finalizers = finalizers;
+        const held = keep || finalizers.length > 0;
+        if (held || grace > 0) {
+          if (grace >= pending) return { obj: current, deleted: false };
+          next.metadata.deletionGracePeriodSeconds = grace;
+          next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
+          const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
+          if (r) return r;
+          continue;
+        }
+      } else if (grace > 0 || finalizers.length || keep) {
+        if (finalizers.length) next.metadata.finalizers = finalizers;
         next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
         next.metadata.deletionGracePeriodSeconds = grace;
         if (def.hasGeneration) next.metadata.generation = (cm.generation ?? 1) + 1;
@@ -356,8 +362,9 @@ export class Store implements Lookup {
     }
   }
 
+  /** Writes an object marked for deletion; undefined means it changed meanwhile and the caller retries. */
   private async writeDeletion(def: ResourceDef, key: string, modRevision: number, next: KObject,
-    ctx: WriteContext, attempt: number, name: string): Promise<{ obj: KObject; deleted: boolean }> {
+    ctx: WriteContext, attempt: number, name: string): Promise<{ obj: KObject; deleted: boolean } | undefined> {
     if (ctx.dryRun) return { obj: next, deleted: false };
     try {
       const stored = def.toStorage ? def.toStorage(next) : next;
@@ -365,7 +372,7 @@ export class Store implements Lookup {
       next.metadata.resourceVersion = String(res.modRevision);
       return { obj: next, deleted: false };
     } catch (e) {
-      if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) return undefined as never;
+      if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) return undefined;
       if (e instanceof NotFoundError) throw errors.notFound(groupResource(def), name);
       throw e;
     }

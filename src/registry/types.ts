@@ -1,11 +1,14 @@
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { FieldError } from '../meta/field-errors.js';
 
+/** kubernetes-types marks server-set metadata read-only; the server is who sets it. */
+export type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
+
 /** Any Kubernetes object as JSON. */
 export interface KObject {
   apiVersion?: string;
   kind?: string;
-  metadata: ObjectMeta;
+  metadata: Meta;
   [field: string]: unknown;
 }
 
@@ -92,8 +95,13 @@ export interface ResourceDef {
   gracePeriod?(obj: any, requested: number | undefined): number;
   /** Whether DELETE answers with the object rather than a Status. */
   returnDeletedObject?: boolean;
-  /** Cluster-scoped objects that may not be deleted by users (e.g. system priority classes). */
-  immutableNames?: string[];
+  /** Admission on delete: throws a StatusError for objects that may not be deleted (immortal namespaces, system priority classes). */
+  admitDelete?(obj: any): void;
+  /**
+   * Marks an object for deletion beyond finalizers and grace periods (a
+   * namespace turns Terminating); returns true while it must stay.
+   */
+  prepareForDelete?(obj: any): boolean;
 }
 
 /** Read access to other resources, for admission plugins. */

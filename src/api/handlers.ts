@@ -1,0 +1,254 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
+import { apiVersionOf } from '../registry/types.js';
+import { groupResource, type DeleteRequest, type ListRequest, type Store } from '../registry/store.js';
+import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
+import { parseLabelSelector } from '../selectors/labels.js';
+import { parseFieldSelector } from '../selectors/fields.js';
+import { decodeObject, mediaType, readBody } from './body.js';
+import { negotiate, type Shape } from './negotiate.js';
+import { parseBool, parseDryRun, parseIntParam } from './query.js';
+import type { ResourceRequest } from './request-info.js';
+import { writeJSON } from './respond.js';
+import { errors } from './status.js';
+import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
+import { serveWatch } from './watch.js';
+import { applyPatchRequest } from './patch.js';
+import { subresourceHandlers, type SubresourceContext } from './subresources.js';
+
+const INTERNAL_PACKAGE: Record<string, string> = { '': 'core' };
+
+/** Checks that a body's apiVersion/kind, when present, name the resource of the URL. */
+function checkTypeMeta(def: ResourceDef, obj: Record<string, unknown>): void {
+  const apiVersion = obj.apiVersion as string | undefined;
+  const kind = obj.kind as string | undefined;
+  if (!apiVersion && !kind) return;
+  if ((apiVersion ?? apiVersionOf(def)) === apiVersionOf(def) && (kind ?? def.kind) === def.kind) return;
+  const version = (apiVersion ?? apiVersionOf(def)).split('/').pop()!;
+  const k = kind ?? def.kind;
+  const pkg = INTERNAL_PACKAGE[def.group] ?? def.group.split('.')[0];
+  throw errors.badRequest(
+    `${k} in version "${version}" cannot be handled as a ${def.kind}: converting (${version}.${k}) to (${pkg}.${def.kind}): unknown conversion`);
+}
+
+function listRequest(def: ResourceDef, q: URLSearchParams): ListRequest {
+  const out: ListRequest = {};
+  const ls = q.get('labelSelector');
+  if (ls) {
+    try { out.labelSelector = parseLabelSelector(ls); } catch (e) { throw errors.badRequest((e as Error).message); }
+  }
+  const fs = q.get('fieldSelector');
+  if (fs) {
+    try { out.fieldSelector = parseFieldSelector(fs); } catch (e) { throw errors.badRequest((e as Error).message); }
+    for (const t of out.fieldSelector.terms) {
+      if (!isSelectableField(def, t.field)) throw errors.badRequest(unknownFieldSelectorMessage(def, t.field));
+    }
+  }
+  const limit = parseIntParam(q.get('limit'), 'limit');
+  if (limit && limit > 0) out.limit = limit;
+  const cont = q.get('continue');
+  if (cont) out.continueToken = cont;
+  const rv = q.get('resourceVersion');
+  if (rv && q.get('resourceVersionMatch') === 'Exact') out.exactRevision = Number(rv);
+  return out;
+}
+
+function includeObjectOf(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+export interface RequestUser { name: string; groups: string[] }
+
+/** Serves the REST verbs of every registered resource. */
+export class ResourceHandlers {
+  constructor(private readonly store: Store) {}
+
+  private writeContext(def: ResourceDef, namespace: string, q: URLSearchParams, optionsKind: string,
+    req: IncomingMessage): WriteContext {
+    return {
+      namespace,
+      now: new Date(),
+      dryRun: parseDryRun(q, optionsKind),
+      fieldManager: q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0],
+    };
+  }
+
+  private respondObject(res: ServerResponse, code: number, def: ResourceDef, obj: KObject, shape: Shape, q: URLSearchParams): void {
+    if (shape.kind === 'table' && def.printer) {
+      writeJSON(res, code, toTable(def.printer, [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObjectOf(q)));
+    } else if (shape.kind === 'partial') {
+      writeJSON(res, code, partialObject(obj));
+    } else {
+      writeJSON(res, code, obj, shape.kind === 'object' ? shape.format : 'json');
+    }
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, info: ResourceRequest, url: URL, def: ResourceDef): Promise<void> {
+    const q = url.searchParams;
+    const method = req.method ?? 'GET';
+    const shape = negotiate(req.headers.accept);
+    if (!def.namespaced && info.namespace) throw errors.notFoundGeneric();
+    const namespace = def.namespaced ? info.namespace : '';
+
+    if (info.subresource) {
+      const sub = subresourceHandlers[info.subresource];
+      const declared = def.subresources?.some((s) => s.name === info.subresource);
+      if (!declared || !sub || !info.name) throw errors.notFoundGeneric();
+      const ctx: SubresourceContext = {
+        store: this.store, def, namespace, name: info.name, req, res, url, shape,
+        respond: (code, obj) => this.respondObject(res, code, def, obj, shape, q),
+        writeContext: (optionsKind) => this.writeContext(def, namespace, q, optionsKind, req),
+      };
+      return sub(ctx);
+    }
+
+    const watch = info.watchPath || parseBool(q.get('watch'), 'watch') === true;
+    if (!info.name) {
+      switch (method) {
+        case 'GET': return watch ? this.watch(req, res, def, namespace, q, shape) : this.list(res, def, namespace, q, shape);
+        case 'POST': return this.create(req, res, def, namespace, q, shape);
+        case 'DELETE': return this.deleteCollection(req, res, def, namespace, q);
+        default: throw errors.methodNotAllowed();
+      }
+    }
+    if (watch) {
+      // A watch on one object is a watch of the collection selected by name.
+      q.set('fieldSelector', [q.get('fieldSelector'), `metadata.name=${info.name}`].filter(Boolean).join(','));
+      return this.watch(req, res, def, namespace, q, shape);
+    }
+    switch (method) {
+      case 'GET': {
+        const obj = await this.store.read(def, namespace, info.name);
+        return this.respondObject(res, 200, def, obj, shape, q);
+      }
+      case 'PUT': return this.update(req, res, def, namespace, info.name, q, shape);
+      case 'PATCH': return this.patch(req, res, def, namespace, info.name, q, shape);
+      case 'DELETE': return this.delete(req, res, def, namespace, info.name, q, shape);
+      default: throw errors.methodNotAllowed();
+    }
+  }
+
+  private async list(res: ServerResponse, def: ResourceDef, namespace: string, q: URLSearchParams, shape: Shape): Promise<void> {
+    const lr = listRequest(def, q);
+    const out = await this.store.list(def, namespace, lr);
+    const meta: Record<string, unknown> = { resourceVersion: String(out.revision) };
+    if (out.continueToken) meta.continue = out.continueToken;
+    if (shape.kind === 'table' && def.printer) {
+      writeJSON(res, 200, toTable(def.printer, out.items, meta, includeObjectOf(q)));
+    } else if (shape.kind === 'partial') {
+      writeJSON(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items: out.items.map(partialObject) });
+    } else {
+      writeJSON(res, 200, { kind: listKind(def), apiVersion: apiVersionOf(def), metadata: meta, items: out.items },
+        shape.kind === 'object' ? shape.format : 'json');
+    }
+  }
+
+  private async watch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
+    q: URLSearchParams, shape: Shape): Promise<void> {
+    const lr = listRequest(def, q);
+    await serveWatch(this.store, def, namespace, {
+      ...lr,
+      resourceVersion: q.get('resourceVersion') ?? undefined,
+      timeoutSeconds: parseIntParam(q.get('timeoutSeconds'), 'timeoutSeconds'),
+      allowBookmarks: parseBool(q.get('allowWatchBookmarks'), 'allowWatchBookmarks') === true,
+      sendInitialEvents: parseBool(q.get('sendInitialEvents'), 'sendInitialEvents'),
+      shape: shape.kind === 'table' && !def.printer ? { kind: 'object', format: 'json' } : shape,
+      includeObject: includeObjectOf(q),
+    }, req, res);
+  }
+
+  private async create(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
+    q: URLSearchParams, shape: Shape): Promise<void> {
+    const ctx = this.writeContext(def, namespace, q, 'CreateOptions', req);
+    const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind);
+    checkTypeMeta(def, body);
+    const obj = await this.store.create(def, namespace, body as KObject, ctx);
+    this.respondObject(res, 201, def, obj, shape, q);
+  }
+
+  private async update(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
+    q: URLSearchParams, shape: Shape): Promise<void> {
+    const ctx = this.writeContext(def, namespace, q, 'UpdateOptions', req);
+    const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as KObject;
+    checkTypeMeta(def, body);
+    body.metadata ??= {};
+    if (body.metadata.name !== undefined && body.metadata.name !== name) {
+      throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    const obj = await this.store.update(def, namespace, name, () => body, ctx);
+    this.respondObject(res, 200, def, obj, shape, q);
+  }
+
+  private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
+    q: URLSearchParams, shape: Shape): Promise<void> {
+    const ctx = this.writeContext(def, namespace, q, 'PatchOptions', req);
+    const contentType = mediaType(req.headers['content-type']);
+    const body = (await readBody(req)).toString('utf8');
+    const obj = await this.store.update(def, namespace, name,
+      (current) => applyPatchRequest(contentType, current, body, def), ctx);
+    this.respondObject(res, 200, def, obj, shape, q);
+  }
+
+  private async deleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<DeleteRequest & { dryRunAll: boolean }> {
+    const raw = await readBody(req);
+    let body: Record<string, any> = {};
+    if (raw.length) body = decodeObject(raw, req.headers['content-type'], 'DeleteOptions');
+    const grace = parseIntParam(q.get('gracePeriodSeconds'), 'gracePeriodSeconds') ?? body.gracePeriodSeconds;
+    let policy = q.get('propagationPolicy') ?? body.propagationPolicy;
+    const orphan = parseBool(q.get('orphanDependents'), 'orphanDependents') ?? body.orphanDependents;
+    if (!policy && orphan !== undefined) policy = orphan ? 'Orphan' : 'Background';
+    if (policy && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
+      throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [{
+        type: 'FieldValueNotSupported', field: 'propagationPolicy', value: policy,
+        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+      }]);
+    }
+    const dryRunValues = [...q.getAll('dryRun'), ...((body.dryRun as string[] | undefined) ?? [])];
+    const dq = new URLSearchParams(dryRunValues.map((v) => ['dryRun', v]));
+    return {
+      gracePeriodSeconds: grace,
+      propagationPolicy: policy,
+      preconditions: body.preconditions,
+      dryRunAll: parseDryRun(dq, 'DeleteOptions'),
+    };
+  }
+
+  private async delete(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
+    q: URLSearchParams, shape: Shape): Promise<void> {
+    const opts = await this.deleteOptions(req, q);
+    const ctx = this.writeContext(def, namespace, new URLSearchParams(), 'DeleteOptions', req);
+    ctx.dryRun = opts.dryRunAll;
+    const { obj, deleted } = await this.store.delete(def, namespace, name, opts, ctx);
+    if (deleted && !def.returnDeletedObject) {
+      const details: Record<string, unknown> = { name };
+      if (def.group) details.group = def.group;
+      details.kind = def.resource;
+      details.uid = obj.metadata.uid;
+      writeJSON(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details });
+      return;
+    }
+    this.respondObject(res, 200, def, obj, shape, q);
+  }
+
+  private async deleteCollection(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
+    q: URLSearchParams): Promise<void> {
+    if (def.verbs && !def.verbs.includes('deletecollection')) throw errors.methodNotAllowed();
+    const opts = await this.deleteOptions(req, q);
+    const lr = listRequest(def, q);
+    const ctx = this.writeContext(def, namespace, new URLSearchParams(), 'DeleteOptions', req);
+    ctx.dryRun = opts.dryRunAll;
+    const list = await this.store.list(def, namespace, { labelSelector: lr.labelSelector, fieldSelector: lr.fieldSelector });
+    const items: KObject[] = [];
+    for (const o of list.items) {
+      try {
+        items.push((await this.store.delete(def, o.metadata.namespace ?? '', o.metadata.name!, opts, ctx)).obj);
+      } catch (e) {
+        if ((e as { status?: { code?: number } }).status?.code !== 404) throw e;
+      }
+    }
+    writeJSON(res, 200, { kind: listKind(def), apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(this.store.storage.currentRevision()) }, items });
+  }
+}
+
+export { groupResource };

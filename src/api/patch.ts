@@ -1,0 +1,21 @@
+import { applyPatch, PatchError, patchErrorStatus } from '../patch/index.js';
+import type { KObject, ResourceDef } from '../registry/types.js';
+import { StatusError, errors } from './status.js';
+
+const PATCH_TYPES = new Set([
+  'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
+]);
+
+/** Applies a PATCH body of the given media type to the current object. */
+export function applyPatchRequest(contentType: string, current: KObject, body: string, def: ResourceDef): KObject {
+  if (!PATCH_TYPES.has(contentType)) throw errors.unsupportedMediaType('415: Unsupported Media Type');
+  try {
+    return applyPatch(contentType, current, body, { group: def.group, version: def.version, kind: def.kind }) as KObject;
+  } catch (e) {
+    if (e instanceof PatchError) {
+      const s = patchErrorStatus(e);
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message, reason: s.reason, code: s.code });
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,44 @@
+/** What a URL addresses, after upstream's RequestInfoFactory. */
+export interface ResourceRequest {
+  group: string;
+  version: string;
+  namespace: string;
+  resource: string;
+  name: string;
+  subresource: string;
+  /** The legacy `/watch/` path prefix was used. */
+  watchPath: boolean;
+}
+
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+/**
+ * Parses `/api/v1/...` and `/apis/<group>/<version>/...` paths. Returns
+ * undefined for anything that does not name a resource.
+ */
+export function parseResourcePath(pathname: string): ResourceRequest | undefined {
+  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (parts[0] === 'api' && parts.length >= 3) {
+    group = ''; version = parts[1]; rest = parts.slice(2);
+  } else if (parts[0] === 'apis' && parts.length >= 4) {
+    group = parts[1]; version = parts[2]; rest = parts.slice(3);
+  } else {
+    return undefined;
+  }
+  let watchPath = false;
+  if (rest[0] === 'watch') { watchPath = true; rest = rest.slice(1); }
+  let namespace = '';
+  if (rest[0] === 'namespaces' && rest.length >= 2) {
+    if (rest.length === 2 || (rest.length === 3 && NAMESPACE_SUBRESOURCES.has(rest[2]))) {
+      // The namespace object itself (or its status/finalize).
+      return { group, version, namespace: '', resource: 'namespaces', name: rest[1], subresource: rest[2] ?? '', watchPath };
+    }
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  if (rest.length === 0 || rest.length > 3) return undefined;
+  return { group, version, namespace, resource: rest[0], name: rest[1] ?? '', subresource: rest[2] ?? '', watchPath };
+}

@@ -1,0 +1,25 @@
+import type { ServerResponse } from 'node:http';
+import { stringify as toYaml } from 'yaml';
+import type { Status } from 'kubernetes-types/meta/v1.js';
+
+export type OutputFormat = 'json' | 'yaml';
+
+export function writeJSON(res: ServerResponse, code: number, body: unknown, format: OutputFormat = 'json',
+  headers: Record<string, string> = {}): void {
+  const text = format === 'yaml' ? toYaml(body) : JSON.stringify(body);
+  res.writeHead(code, {
+    'Content-Type': format === 'yaml' ? 'application/yaml' : 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function writeStatus(res: ServerResponse, status: Status & { code: number }): void {
+  writeJSON(res, status.code, status);
+}
+
+export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'X-Content-Type-Options': 'nosniff' });
+  res.end(text);
+}

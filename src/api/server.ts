@@ -1,0 +1,89 @@
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Store } from '../registry/store.js';
+import { authenticate, isPublicPath } from './auth.js';
+import { aggregatedVersionWanted, Discovery, versionInfo } from './discovery.js';
+import { ResourceHandlers } from './handlers.js';
+import { serveOpenApi } from './openapi.js';
+import { parseResourcePath } from './request-info.js';
+import { writeJSON, writeStatus, writeText } from './respond.js';
+import { errors, StatusError } from './status.js';
+
+export interface ApiServerOptions {
+  store: Store;
+  tls: { key: string; cert: string; ca: string };
+  adminToken: string;
+  /** host:port clients reach us at, for /api's serverAddressByClientCIDRs. */
+  advertiseAddress: () => string;
+  /** Whether the cluster finished bootstrapping (for /readyz). */
+  ready: () => boolean;
+  log?: (msg: string) => void;
+}
+
+/** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
+export function createApiServer(opts: ApiServerOptions): Server {
+  const discovery = new Discovery(opts.store.defs);
+  const handlers = new ResourceHandlers(opts.store);
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    if (!isPublicPath(path) && !authenticate(req, opts.adminToken)) {
+      return writeStatus(res, errors.unauthorized().status);
+    }
+    switch (path) {
+      case '/healthz': case '/livez': return writeText(res, 200, 'ok');
+      case '/readyz': return opts.ready() ? writeText(res, 200, 'ok') : writeText(res, 500, '[-]winkube-bootstrap failed: not finished\nreadyz check failed\n');
+      case '/version': return writeJSON(res, 200, versionInfo());
+      case '/api':
+      case '/apis': {
+        const agg = aggregatedVersionWanted(req.headers.accept);
+        if (agg) {
+          const text = discovery.aggregated(path === '/api', agg);
+          res.writeHead(200, {
+            'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${agg};as=APIGroupDiscoveryList`,
+            'Content-Length': Buffer.byteLength(text), Vary: 'Accept',
+          });
+          res.end(text);
+          return;
+        }
+        return writeJSON(res, 200, path === '/api' ? discovery.apiVersions(opts.advertiseAddress()) : discovery.apiGroupList());
+      }
+    }
+    if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path);
+    const parts = path.split('/').filter(Boolean);
+    if (parts[0] === 'api' && parts.length === 2) {
+      if (!discovery.hasGroupVersion('', parts[1])) return writeText(res, 404, '404 page not found\n');
+      return writeJSON(res, 200, discovery.resourceList('', parts[1]));
+    }
+    if (parts[0] === 'apis' && parts.length === 2) {
+      if (!discovery.hasGroup(parts[1])) return writeText(res, 404, '404 page not found\n');
+      return writeJSON(res, 200, discovery.apiGroupDoc(parts[1]));
+    }
+    if (parts[0] === 'apis' && parts.length === 3) {
+      if (!discovery.hasGroupVersion(parts[1], parts[2])) return writeText(res, 404, '404 page not found\n');
+      return writeJSON(res, 200, discovery.resourceList(parts[1], parts[2]));
+    }
+    const info = parseResourcePath(path);
+    if (!info || !discovery.hasGroupVersion(info.group, info.version)) return writeText(res, 404, '404 page not found\n');
+    const def = opts.store.find(info.group, info.version, info.resource);
+    if (!def) throw errors.notFoundGeneric();
+    await handlers.handle(req, res, info, url, def);
+  };
+
+  return createHttpsServer({
+    key: opts.tls.key, cert: opts.tls.cert, ca: opts.tls.ca,
+    requestCert: true, rejectUnauthorized: false,
+    keepAliveTimeout: 65_000,
+    requestTimeout: 0,
+  }, (req, res) => {
+    route(req, res).catch((e: unknown) => {
+      if (res.headersSent) { res.destroy(); return; }
+      if (e instanceof StatusError) return writeStatus(res, e.status);
+      opts.log?.(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
+      writeStatus(res, errors.internal((e as Error).message ?? String(e)).status);
+    });
+  });
+}
+
+export type { Server };

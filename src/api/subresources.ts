@@ -1,0 +1,179 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
+import type { Store } from '../registry/store.js';
+import { formatLabelSelector } from '../selectors/labels.js';
+import { rfc3339 } from '../meta/object-meta.js';
+import { decodeObject, mediaType, readBody } from './body.js';
+import type { Shape } from './negotiate.js';
+import { applyPatchRequest } from './patch.js';
+import { writeJSON } from './respond.js';
+import { errors } from './status.js';
+
+export interface SubresourceContext {
+  store: Store;
+  def: ResourceDef;
+  namespace: string;
+  name: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  shape: Shape;
+  respond(code: number, obj: KObject): void;
+  writeContext(optionsKind: string): WriteContext;
+}
+
+type Handler = (ctx: SubresourceContext) => Promise<void>;
+
+function success(res: ServerResponse, code: number): void {
+  writeJSON(res, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
+}
+
+/** GET, PUT and PATCH of one part of the object through the generic update path. */
+async function readWrite(ctx: SubresourceContext, subresource: string): Promise<void> {
+  const { store, def, namespace, name, req } = ctx;
+  switch (req.method) {
+    case 'GET':
+      return ctx.respond(200, await store.read(def, namespace, name));
+    case 'PUT': {
+      const wc = ctx.writeContext('UpdateOptions');
+      const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as KObject;
+      return ctx.respond(200, await store.update(def, namespace, name, () => body, wc, subresource));
+    }
+    case 'PATCH': {
+      const wc = ctx.writeContext('PatchOptions');
+      const body = (await readBody(req)).toString('utf8');
+      const ct = mediaType(req.headers['content-type']);
+      return ctx.respond(200, await store.update(def, namespace, name, (cur) => applyPatchRequest(ct, cur, body, def), wc, subresource));
+    }
+    default:
+      throw errors.methodNotAllowed();
+  }
+}
+
+function toScale(obj: any): KObject {
+  const selector = obj.spec?.selector;
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid,
+      resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp,
+    },
+    spec: { replicas: obj.spec?.replicas ?? 0 },
+    status: {
+      replicas: obj.status?.replicas ?? 0,
+      // ReplicationControllers carry a plain map selector; the apps kinds a LabelSelector.
+      selector: selector?.matchLabels || selector?.matchExpressions
+        ? formatLabelSelector(selector)
+        : formatLabelSelector({ matchLabels: selector ?? {} }),
+    },
+  };
+}
+
+/** The Scale subresource (autoscaling/v1): reads and writes spec.replicas. */
+async function scale(ctx: SubresourceContext): Promise<void> {
+  const { store, def, namespace, name, req, res } = ctx;
+  if (req.method === 'GET') return writeJSON(res, 200, toScale(await store.read(def, namespace, name)));
+  if (req.method !== 'PUT' && req.method !== 'PATCH') throw errors.methodNotAllowed();
+  const wc = ctx.writeContext(req.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions');
+  const raw = await readBody(req);
+  const ct = mediaType(req.headers['content-type']);
+  const updated = await store.update(def, namespace, name, (cur: any) => {
+    const current = toScale(cur);
+    const next: any = req.method === 'PUT'
+      ? decodeObject(raw, req.headers['content-type'], 'Scale')
+      : applyPatchRequest(ct, current, raw.toString('utf8'), { ...def, group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    const rv = next.metadata?.resourceVersion;
+    if (rv && rv !== cur.metadata.resourceVersion) cur.metadata.resourceVersion = rv;
+    cur.spec = { ...cur.spec, replicas: next.spec?.replicas ?? 0 };
+    return cur;
+  }, wc);
+  writeJSON(res, 200, toScale(updated));
+}
+
+/** pods/binding: assigns a node to a pod that has none. */
+async function binding(ctx: SubresourceContext): Promise<void> {
+  const { store, def, namespace, name, req, res } = ctx;
+  if (req.method !== 'POST') throw errors.methodNotAllowed();
+  const wc = ctx.writeContext('CreateOptions');
+  const body = decodeObject(await readBody(req), req.headers['content-type'], 'Binding') as any;
+  const node = body.target?.name;
+  if (!node) {
+    throw errors.invalid({ group: '', kind: 'Binding' }, name, [{ type: 'FieldValueRequired', field: 'target.name', detail: '' }]);
+  }
+  await assignNode(store, def, namespace, name, node, wc);
+  success(res, 201);
+}
+
+export async function assignNode(store: Store, def: ResourceDef, namespace: string, name: string, node: string,
+  wc: WriteContext): Promise<void> {
+  await store.update(def, namespace, name, (pod: any) => {
+    if (pod.metadata.deletionTimestamp) {
+      throw errors.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    }
+    if (pod.spec.nodeName) {
+      throw errors.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+    }
+    pod.spec.nodeName = node;
+    const conditions = (pod.status.conditions ?? []).filter((c: any) => c.type !== 'PodScheduled');
+    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(wc.now) });
+    pod.status.conditions = conditions;
+    return pod;
+  }, wc, 'binding');
+}
+
+/** pods/eviction: deletes the pod unless a PodDisruptionBudget forbids it. */
+async function eviction(ctx: SubresourceContext): Promise<void> {
+  const { store, def, namespace, name, req, res } = ctx;
+  if (req.method !== 'POST') throw errors.methodNotAllowed();
+  const raw = await readBody(req);
+  const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'Eviction') as any : {};
+  const pod: any = await store.read(def, namespace, name);
+  const pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets');
+  const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+  if (pdbDef && !terminal && !pod.metadata.deletionTimestamp) {
+    const { fromLabelSelector } = await import('../selectors/labels.js');
+    const pdbs = (await store.list(pdbDef, namespace)).items.filter((p: any) =>
+      fromLabelSelector(p.spec?.selector)?.matches(pod.metadata.labels) && p.spec?.selector);
+    if (pdbs.length > 1) {
+      throw errors.internal('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    }
+    const pdb: any = pdbs[0];
+    if (pdb && (pdb.status?.disruptionsAllowed ?? 0) <= 0) {
+      writeJSON(res, 429, {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: 'Cannot evict pod as it would violate the pod\'s disruption budget.',
+        reason: 'TooManyRequests',
+        details: { causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name} needs ${pdb.status?.desiredHealthy ?? 0} healthy pods and has ${pdb.status?.currentHealthy ?? 0} currently` }] },
+        code: 429,
+      });
+      return;
+    }
+  }
+  const wc = ctx.writeContext('DeleteOptions');
+  const opts = body.deleteOptions ?? {};
+  await store.delete(def, namespace, name, {
+    gracePeriodSeconds: opts.gracePeriodSeconds, propagationPolicy: opts.propagationPolicy, preconditions: opts.preconditions,
+  }, wc);
+  success(res, 201);
+}
+
+/** namespaces/finalize: replaces spec.finalizers. */
+async function finalize(ctx: SubresourceContext): Promise<void> {
+  const { store, def, name, req } = ctx;
+  if (req.method !== 'PUT') throw errors.methodNotAllowed();
+  const wc = ctx.writeContext('UpdateOptions');
+  const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as any;
+  ctx.respond(200, await store.update(def, '', name, (cur: any) => {
+    cur.spec = { ...cur.spec, finalizers: body.spec?.finalizers ?? [] };
+    return cur;
+  }, wc, 'finalize'));
+}
+
+export const subresourceHandlers: Record<string, Handler> = {
+  status: (ctx) => readWrite(ctx, 'status'),
+  ephemeralcontainers: (ctx) => readWrite(ctx, 'ephemeralcontainers'),
+  scale,
+  binding,
+  eviction,
+  finalize,
+};

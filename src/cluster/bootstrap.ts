@@ -1,0 +1,49 @@
+import { StatusError } from '../api/status.js';
+import type { Store } from '../registry/store.js';
+import type { KObject } from '../registry/types.js';
+import { systemPriorityClasses } from '../registry/groups/index.js';
+import { controllerContext } from '../controllers/context.js';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+async function ensure(store: Store, group: string, version: string, resource: string, namespace: string, obj: KObject): Promise<void> {
+  const def = store.find(group, version, resource)!;
+  if (await store.get(group, resource, namespace, obj.metadata.name!)) return;
+  try {
+    await store.create(def, namespace, obj, { ...controllerContext('kube-apiserver'), namespace });
+  } catch (e) {
+    if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+  }
+}
+
+/**
+ * What kube-apiserver creates for itself at start: the system namespaces,
+ * the built-in priority classes and the `kubernetes` Service with its
+ * endpoints.
+ */
+export async function bootstrapCluster(store: Store, opts: { serviceIP: string; port: number; hostIP: string }): Promise<void> {
+  for (const name of SYSTEM_NAMESPACES) {
+    await ensure(store, '', 'v1', 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  for (const pc of systemPriorityClasses()) await ensure(store, 'scheduling.k8s.io', 'v1', 'priorityclasses', '', pc);
+  await ensure(store, '', 'v1', 'services', 'default', {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: {
+      type: 'ClusterIP', clusterIP: opts.serviceIP, sessionAffinity: 'None',
+      ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: opts.port }],
+    },
+  });
+  await ensure(store, '', 'v1', 'endpoints', 'default', {
+    apiVersion: 'v1', kind: 'Endpoints',
+    metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+    subsets: [{ addresses: [{ ip: opts.hostIP }], ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }] }],
+  });
+  await ensure(store, 'discovery.k8s.io', 'v1', 'endpointslices', 'default', {
+    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+    metadata: { name: 'kubernetes', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [opts.hostIP], conditions: { ready: true } }],
+    ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }],
+  });
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApiServer } from '../api/server.js';
+import { EMULATED_VERSION } from '../api/discovery.js';
+import { ensurePki } from '../pki/certificates.js';
+import { allResources } from '../registry/resources.js';
+import { Store } from '../registry/store.js';
+import { SqliteStorage } from '../storage/sqlite.js';
+import { NamespaceController } from '../controllers/namespace-content.js';
+import { GarbageCollector } from '../controllers/garbage-collector.js';
+import { startCompactor } from '../storage/compactor.js';
+import { bootstrapCluster } from './bootstrap.js';
+import { adminKubeconfig } from './kubeconfig.js';
+
+/** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
+export const KUBERNETES_SERVICE_IP = '10.96.0.1';
+
+export interface ClusterOptions { port: number; dataDir: string; bindAddress: string; log?: (m: string) => void }
+
+export interface RunningCluster {
+  port: number;
+  version: string;
+  kubeconfigPath: string;
+  store: Store;
+  stop(): Promise<void>;
+}
+
+function adminToken(dir: string): string {
+  const file = join(dir, 'admin.token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = randomBytes(24).toString('base64url');
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return token;
+}
+
+/** Opens the data directory, starts the API server and the built-in controllers. */
+export async function startCluster(opts: ClusterOptions): Promise<RunningCluster> {
+  const log = opts.log ?? ((m: string) => console.error(m));
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
+  const storage = new SqliteStorage(join(dataDir, 'state.db'));
+  const store = new Store(storage, allResources());
+  let ready = false;
+  let port = opts.port;
+  const server = createApiServer({
+    store,
+    tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
+    adminToken: adminToken(dataDir),
+    advertiseAddress: () => `${opts.bindAddress}:${port}`,
+    ready: () => ready,
+    log,
+  });
+  await new Promise<void>((res, rej) => {
+    server.once('error', rej);
+    server.listen(opts.port, opts.bindAddress, () => res());
+  });
+  port = (server.address() as AddressInfo).port;
+  await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress });
+  const namespaces = new NamespaceController(store, pki.ca.cert, log);
+  await namespaces.start();
+  await new GarbageCollector(store, log).start();
+  const compactor = startCompactor(storage);
+  ready = true;
+  const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
+  writeFileSync(kubeconfigPath, adminKubeconfig(`https://${opts.bindAddress}:${port}`, pki), { mode: 0o600 });
+  return {
+    port,
+    version: `v${EMULATED_VERSION.major}.${EMULATED_VERSION.minor}`,
+    kubeconfigPath,
+    store,
+    async stop() {
+      compactor.stop();
+      server.closeAllConnections();
+      await new Promise<void>((res) => server.close(() => res()));
+      await storage.close();
+    },
+  };
+}

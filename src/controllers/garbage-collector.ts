@@ -1,0 +1,132 @@
+import { StatusError } from '../api/status.js';
+import type { Store } from '../registry/store.js';
+import type { KObject, ResourceDef } from '../registry/types.js';
+import { controllerContext } from './context.js';
+import { inform, WorkQueue } from './informer.js';
+
+interface Node {
+  def: ResourceDef;
+  namespace: string;
+  name: string;
+  owners: { uid: string; apiVersion: string; kind: string; name: string }[];
+  finalizers: string[];
+  deleting: boolean;
+}
+
+const FOREGROUND = 'foregroundDeletion';
+const ORPHAN = 'orphan';
+
+function ignoreNotFound(e: unknown): void {
+  if (!(e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) throw e;
+}
+
+/**
+ * The garbage collector: keeps a graph of ownerReferences and acts on it as
+ * kube-controller-manager does. Dependents whose owners are all gone are
+ * deleted (background cascade); an owner with the `foregroundDeletion`
+ * finalizer has its dependents deleted first; one with `orphan` has its
+ * dependents' references to it removed. Either finalizer is removed once
+ * its work is done, which lets the owner go.
+ */
+export class GarbageCollector {
+  private readonly nodes = new Map<string, Node>();
+  private readonly dependents = new Map<string, Set<string>>();
+  private readonly byKind = new Map<string, ResourceDef>();
+  private readonly queue: WorkQueue;
+
+  constructor(private readonly store: Store, log: (m: string) => void) {
+    this.queue = new WorkQueue((uid) => this.process(uid), (uid, e) => log(`garbage collector: ${uid}: ${(e as Error).message}`));
+  }
+
+  async start(): Promise<void> {
+    const seen = new Set<string>();
+    for (const def of this.store.defs) {
+      const kindKey = `${def.group}/${def.kind}`;
+      if (!this.byKind.has(kindKey)) this.byKind.set(kindKey, def);
+      if (seen.has(def.storagePrefix) || (def.verbs && !def.verbs.includes('watch'))) continue;
+      seen.add(def.storagePrefix);
+      await inform(this.store, def, (type, obj) => this.observe(def, type, obj));
+    }
+  }
+
+  private observe(def: ResourceDef, type: string, obj: KObject): void {
+    const uid = obj.metadata.uid!;
+    const old = this.nodes.get(uid);
+    for (const o of old?.owners ?? []) this.dependents.get(o.uid)?.delete(uid);
+    if (type === 'DELETED') {
+      this.nodes.delete(uid);
+      for (const o of old?.owners ?? []) this.queue.add(o.uid);
+      for (const d of this.dependents.get(uid) ?? []) this.queue.add(d);
+      return;
+    }
+    const node: Node = {
+      def, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!,
+      owners: (obj.metadata.ownerReferences ?? []).map((r) => ({ uid: r.uid, apiVersion: r.apiVersion, kind: r.kind, name: r.name })),
+      finalizers: obj.metadata.finalizers ?? [],
+      deleting: !!obj.metadata.deletionTimestamp,
+    };
+    this.nodes.set(uid, node);
+    for (const o of node.owners) {
+      if (!this.dependents.has(o.uid)) this.dependents.set(o.uid, new Set());
+      this.dependents.get(o.uid)!.add(uid);
+      // An owner being deleted in the foreground waits on this dependent.
+      if (this.nodes.get(o.uid)?.deleting) this.queue.add(o.uid);
+    }
+    if (node.deleting && (node.finalizers.includes(FOREGROUND) || node.finalizers.includes(ORPHAN))) this.queue.add(uid);
+    if (node.owners.length) this.queue.add(uid);
+  }
+
+  /** Whether an owner still exists under that uid (checked against storage, not only the graph). */
+  private async ownerExists(namespace: string, ref: Node['owners'][number]): Promise<boolean> {
+    if (this.nodes.has(ref.uid)) return true;
+    const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
+    const def = this.byKind.get(`${group}/${ref.kind}`);
+    if (!def) return false;
+    const obj = await this.store.get(def.group, def.resource, def.namespaced ? namespace : '', ref.name);
+    return obj?.metadata.uid === ref.uid;
+  }
+
+  private async process(uid: string): Promise<void> {
+    const node = this.nodes.get(uid);
+    if (!node) return;
+    const ctx = controllerContext('garbage-collector');
+    if (node.deleting && node.finalizers.includes(ORPHAN)) {
+      for (const d of [...(this.dependents.get(uid) ?? [])]) {
+        const dep = this.nodes.get(d);
+        if (!dep) continue;
+        await this.store.update(dep.def, dep.namespace, dep.name, (cur) => {
+          cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
+          if (!cur.metadata.ownerReferences.length) delete cur.metadata.ownerReferences;
+          return cur;
+        }, ctx).catch(ignoreNotFound);
+      }
+      await this.removeFinalizer(node, ORPHAN);
+      return;
+    }
+    if (node.deleting && node.finalizers.includes(FOREGROUND)) {
+      const deps = [...(this.dependents.get(uid) ?? [])].map((d) => this.nodes.get(d)).filter((d): d is Node => !!d);
+      if (deps.length === 0) {
+        await this.removeFinalizer(node, FOREGROUND);
+        return;
+      }
+      for (const dep of deps) {
+        if (dep.deleting) continue;
+        await this.store.delete(dep.def, dep.namespace, dep.name, { propagationPolicy: 'Foreground' }, ctx).catch(ignoreNotFound);
+      }
+      return;
+    }
+    if (node.owners.length && !node.deleting) {
+      for (const o of node.owners) if (await this.ownerExists(node.namespace, o)) return;
+      // Every owner is gone: the default (background) cascade deletes the dependent.
+      await this.store.delete(node.def, node.namespace, node.name, { propagationPolicy: 'Background' }, ctx).catch(ignoreNotFound);
+    }
+  }
+
+  private async removeFinalizer(node: Node, finalizer: string): Promise<void> {
+    await this.store.update(node.def, node.namespace, node.name, (cur) => {
+      cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+      if (!cur.metadata.finalizers.length) delete cur.metadata.finalizers;
+      return cur;
+    }, controllerContext('garbage-collector')).catch(ignoreNotFound);
+  }
+}

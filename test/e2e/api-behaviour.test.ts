@@ -1,0 +1,169 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:https';
+import { credentials, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+let cluster: TestCluster;
+const NS = 'behaviour';
+before(async () => {
+  cluster = await startCluster();
+  await rawJSON(cluster, 'POST', '/api/v1/namespaces', { metadata: { name: NS } });
+});
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+
+const cm = (name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}) =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data });
+
+test('bodies without kind and apiVersion get them from the URL', async () => {
+  const r = await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'typeless' }, data: { a: 'b' } });
+  assert.equal(r.status, 201);
+  assert.equal(r.body.kind, 'ConfigMap');
+  assert.equal(r.body.apiVersion, 'v1');
+  const d = await rawJSON(cluster, 'POST', '/apis/apps/v1/namespaces/' + NS + '/deployments', {
+    metadata: { name: 'typeless' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  });
+  assert.equal(d.status, 201, JSON.stringify(d.body));
+  assert.deepEqual([d.body.kind, d.body.apiVersion, d.body.metadata.generation], ['Deployment', 'apps/v1', 1]);
+});
+
+test('generateName produces a five-character suffix', async () => {
+  const r = await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { generateName: 'gen-' } });
+  assert.equal(r.status, 201);
+  assert.match(r.body.metadata.name, /^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+});
+
+test('a body over 3 MiB is refused with 413 and nothing is stored', async () => {
+  const big = JSON.stringify(cm('huge', {}, { blob: 'x'.repeat(3 * 1024 * 1024) }));
+  const r = await raw(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, { body: big });
+  assert.equal(r.status, 413);
+  assert.deepEqual(JSON.parse(r.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Request entity too large: limit is 3145728', reason: 'RequestEntityTooLarge', code: 413 });
+  assert.equal((await raw(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps/huge`)).status, 404);
+});
+
+test('YAML bodies are accepted; broken YAML is a 400', async () => {
+  const ok = await raw(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, {
+    body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n', headers: { 'Content-Type': 'application/yaml' },
+  });
+  assert.equal(ok.status, 201);
+  assert.equal(JSON.parse(ok.body).data.k, 'v');
+  const bad = await raw(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, { body: 'metadata: [unclosed', headers: { 'Content-Type': 'application/yaml' } });
+  assert.equal(bad.status, 400);
+  assert.equal(JSON.parse(bad.body).reason, 'BadRequest');
+});
+
+test('query booleans parse like Go (watch=True from the Python client)', async () => {
+  const r = await raw(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?watch=True&timeoutSeconds=1&fieldSelector=metadata.name%3Dtypeless`);
+  assert.equal(r.status, 200);
+  const events = r.body.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'typeless']]);
+  const bad = await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?watch=yes`);
+  assert.equal(bad.status, 400);
+});
+
+test('paginated lists are consistent snapshots', async () => {
+  for (let i = 0; i < 5; i++) await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, cm(`page-${i}`, { page: 'yes' }));
+  const first = await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?labelSelector=page%3Dyes&limit=2`);
+  assert.deepEqual(first.body.items.map((i: any) => i.metadata.name), ['page-0', 'page-1']);
+  const token = first.body.metadata.continue;
+  assert.ok(token);
+  await rawJSON(cluster, 'DELETE', `/api/v1/namespaces/${NS}/configmaps/page-3`);
+  const second = await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?labelSelector=page%3Dyes&limit=2&continue=${encodeURIComponent(token)}`);
+  assert.deepEqual(second.body.items.map((i: any) => i.metadata.name), ['page-2', 'page-3']);
+  assert.equal(second.body.metadata.resourceVersion, first.body.metadata.resourceVersion);
+  const third = await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?labelSelector=page%3Dyes&limit=2&continue=${encodeURIComponent(second.body.metadata.continue)}`);
+  assert.deepEqual(third.body.items.map((i: any) => i.metadata.name), ['page-4']);
+  assert.equal(third.body.metadata.continue, undefined);
+});
+
+test('a stale resourceVersion on update is a 409 Conflict with upstream\'s message', async () => {
+  const created = (await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, cm('stale'))).body;
+  const updated = { ...created, data: { v: '2' } };
+  assert.equal((await rawJSON(cluster, 'PUT', `/api/v1/namespaces/${NS}/configmaps/stale`, updated)).status, 200);
+  const again = await rawJSON(cluster, 'PUT', `/api/v1/namespaces/${NS}/configmaps/stale`, { ...created, data: { v: '3' } });
+  assert.equal(again.status, 409);
+  assert.deepEqual(again.body, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: 'Operation cannot be fulfilled on configmaps "stale": the object has been modified; please apply your changes to the latest version and try again',
+    reason: 'Conflict', details: { name: 'stale', kind: 'configmaps' }, code: 409,
+  });
+});
+
+test('status is written only through the status subresource, and generation follows spec', async () => {
+  const path = `/apis/apps/v1/namespaces/${NS}/deployments/typeless`;
+  const d = (await rawJSON(cluster, 'GET', path)).body;
+  const withStatus = await rawJSON(cluster, 'PUT', path, { ...d, status: { replicas: 7 } });
+  assert.equal(withStatus.body.status?.replicas, undefined);
+  assert.equal(withStatus.body.metadata.generation, 1);
+  const st = await rawJSON(cluster, 'PATCH', `${path}/status`, { status: { replicas: 7 } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(st.status, 200);
+  assert.equal(st.body.status.replicas, 7);
+  assert.equal(st.body.metadata.generation, 1);
+  const scaled = await rawJSON(cluster, 'PATCH', `${path}/scale`, { spec: { replicas: 3 } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(scaled.status, 200);
+  assert.deepEqual([scaled.body.kind, scaled.body.apiVersion, scaled.body.spec.replicas, scaled.body.status.selector], ['Scale', 'autoscaling/v1', 3, 'a=b']);
+  const after = (await rawJSON(cluster, 'GET', path)).body;
+  assert.deepEqual([after.spec.replicas, after.metadata.generation], [3, 2]);
+});
+
+test('finalizers hold a deleted object until they are removed', async () => {
+  await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, { ...cm('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+  const del = await rawJSON(cluster, 'DELETE', `/api/v1/namespaces/${NS}/configmaps/held`);
+  assert.equal(del.status, 200);
+  assert.ok(del.body.metadata.deletionTimestamp);
+  assert.equal((await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps/held`)).status, 200);
+  const rm = await rawJSON(cluster, 'PATCH', `/api/v1/namespaces/${NS}/configmaps/held`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(rm.status, 200);
+  assert.equal((await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps/held`)).status, 404);
+});
+
+test('creating in a terminating namespace is Forbidden with the NamespaceTerminating cause', async () => {
+  await rawJSON(cluster, 'POST', '/api/v1/namespaces', { metadata: { name: 'doomed' } });
+  await rawJSON(cluster, 'POST', '/api/v1/namespaces/doomed/configmaps', { metadata: { name: 'x', finalizers: ['example.com/hold'] } });
+  await rawJSON(cluster, 'DELETE', '/api/v1/namespaces/doomed');
+  const ns = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/doomed')).body;
+  assert.equal(ns.status.phase, 'Terminating');
+  const r = await rawJSON(cluster, 'POST', '/api/v1/namespaces/doomed/configmaps', cm('late'));
+  assert.deepEqual(r.body, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: 'configmaps "late" is forbidden: unable to create new content in namespace doomed because it is being terminated',
+    reason: 'Forbidden',
+    details: { name: 'late', kind: 'configmaps', causes: [{ reason: 'NamespaceTerminating', message: 'namespace doomed is being terminated', field: 'metadata.namespace' }] },
+    code: 403,
+  });
+  await rawJSON(cluster, 'PATCH', '/api/v1/namespaces/doomed/configmaps/x', { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+  for (let i = 0; i < 50 && (await raw(cluster, 'GET', '/api/v1/namespaces/doomed')).status !== 404; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal((await raw(cluster, 'GET', '/api/v1/namespaces/doomed')).status, 404);
+});
+
+test('owner deletion cascades to dependents in the background', async () => {
+  const owner = (await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, cm('owner'))).body;
+  await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, {
+    ...cm('dependent'), metadata: { name: 'dependent', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }] },
+  });
+  await rawJSON(cluster, 'DELETE', `/api/v1/namespaces/${NS}/configmaps/owner`);
+  for (let i = 0; i < 50 && (await raw(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps/dependent`)).status !== 404; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal((await raw(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps/dependent`)).status, 404);
+});
+
+test('watch with bookmarks streams events as they are written', async () => {
+  const list = (await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?limit=1`)).body;
+  const c = credentials(cluster);
+  const events: any[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1', port: cluster.port, ca: c.ca, cert: c.cert, key: c.key,
+      path: `/api/v1/namespaces/${NS}/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=2&labelSelector=w%3D1`,
+    }, (res) => {
+      let buf = '';
+      res.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\n')) >= 0) { events.push(JSON.parse(buf.slice(0, i))); buf = buf.slice(i + 1); } });
+      res.on('end', () => resolve());
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, cm('watched', { w: '1' }));
+  await rawJSON(cluster, 'PATCH', `/api/v1/namespaces/${NS}/configmaps/watched`, { metadata: { labels: { w: '2' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  await done;
+  assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'watched'], ['DELETED', 'watched']]);
+});

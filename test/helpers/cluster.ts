@@ -1,0 +1,118 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'node:https';
+import { parse as parseYaml } from 'yaml';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
+
+export interface TestCluster {
+  dataDir: string;
+  port: number;
+  kubeconfig: string;
+  proc: ChildProcess;
+  /** Output the server printed so far. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the real `winkube up` process on a free port with a fresh data directory (or the given one). */
+export async function startCluster(dataDir = mkdtempSync(join(tmpdir(), 'winkube-test-'))): Promise<TestCluster> {
+  const proc = spawn(process.execPath, [MAIN, 'up', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => { out += d; });
+  proc.stderr!.on('data', (d) => { out += d; });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /winkube is up: https:\/\/[\d.]+:(\d+)/.exec(out);
+      if (m && out.includes('export KUBECONFIG=')) { clearTimeout(timer); resolve(Number(m[1])); }
+    };
+    proc.stdout!.on('data', check);
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${out}`)); });
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return {
+    dataDir, port, proc,
+    kubeconfig: join(dataDir, 'kubeconfig.yaml'),
+    output: () => out,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Where the versioned kubectl binaries live (kubectl.1.27 … kubectl.1.33 beside kubectl). */
+export function kubectlPath(version?: string): string {
+  if (!version) return 'kubectl';
+  return `kubectl.${version}`;
+}
+
+export interface KubectlResult { code: number; stdout: string; stderr: string }
+
+/** Runs kubectl against the cluster with a private HOME, so discovery caches never leak between tests. */
+export function kubectl(cluster: TestCluster, args: string[], opts: { version?: string; input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<KubectlResult> {
+  const home = join(cluster.dataDir, `home-${opts.version ?? 'default'}`);
+  return new Promise((resolve) => {
+    const child = execFile(kubectlPath(opts.version), args, {
+      env: { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: cluster.kubeconfig, ...opts.env },
+      timeout: opts.timeoutMs ?? 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+    if (opts.input !== undefined) { child.stdin!.end(opts.input); }
+  });
+}
+
+/** TLS credentials from the cluster's kubeconfig, for raw HTTPS requests. */
+export function credentials(cluster: TestCluster): { ca: Buffer; cert: Buffer; key: Buffer } {
+  const cfg = parseYaml(readFileSync(cluster.kubeconfig, 'utf8'));
+  const b = (s: string) => Buffer.from(s, 'base64');
+  return {
+    ca: b(cfg.clusters[0].cluster['certificate-authority-data']),
+    cert: b(cfg.users[0].user['client-certificate-data']),
+    key: b(cfg.users[0].user['client-key-data']),
+  };
+}
+
+export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+
+const agents = new WeakMap<TestCluster, Agent>();
+
+/** One HTTPS request as the admin user (or anonymously with `anonymous: true`). */
+export function raw(cluster: TestCluster, method: string, path: string, opts: {
+  body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean;
+} = {}): Promise<RawResponse> {
+  const c = credentials(cluster);
+  let agent = agents.get(cluster);
+  if (!agent && !opts.anonymous) agents.set(cluster, agent = new Agent({ ca: c.ca, cert: c.cert, key: c.key, keepAlive: true }));
+  const a = opts.anonymous ? new Agent({ ca: c.ca }) : agent!;
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1', port: cluster.port, method, path, agent: a,
+      headers: { Accept: 'application/json', ...(opts.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...opts.headers },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+export async function rawJSON(cluster: TestCluster, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: RawResponse['headers'] }> {
+  const r = await raw(cluster, method, path, { body: body === undefined ? undefined : JSON.stringify(body), headers });
+  let parsed: unknown = r.body;
+  try { parsed = JSON.parse(r.body); } catch { /* not JSON */ }
+  return { status: r.status, body: parsed, headers: r.headers };
+}
