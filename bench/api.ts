@@ -1,0 +1,148 @@
+/**
+ * API server figures: cold start to /readyz, idle RSS, create throughput and
+ * latency, GET p99, LIST of 10,000 pods, watch write→event latency.
+ * Run: npm run bench  (after npm install). Prints one line per figure.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'node:https';
+import { parse as parseYaml } from 'yaml';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+const CONCURRENCY = 32;
+const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+function rssMB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-'));
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, [MAIN, 'up', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /winkube is up: https:\/\/[\d.]+:(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
+  const cfg = parseYaml(readFileSync(join(dataDir, 'kubeconfig.yaml'), 'utf8'));
+  const b = (s: string) => Buffer.from(s, 'base64');
+  const agent = new Agent({
+    ca: b(cfg.clusters[0].cluster['certificate-authority-data']),
+    cert: b(cfg.users[0].user['client-certificate-data']), key: b(cfg.users[0].user['client-key-data']),
+    keepAlive: true, maxSockets: CONCURRENCY,
+  });
+  const call = (method: string, path: string, body?: unknown) => new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+  while ((await call('GET', '/readyz')).status !== 200) await new Promise((r) => setTimeout(r, 5));
+  const startMs = performance.now() - t0;
+  console.log(`cold start to /readyz ok: ${ms(startMs)} (target <= 1000 ms)`);
+  await new Promise((r) => setTimeout(r, 1000));
+  console.log(`idle RSS: ${rssMB(proc.pid!).toFixed(1)} MB (target <= 100 MB)`);
+
+  await call('POST', '/api/v1/namespaces', { metadata: { name: 'bench' } });
+  const runConcurrent = async (n: number, op: (i: number) => Promise<void>) => {
+    const lat: number[] = [];
+    let next = 0;
+    const start = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        const s = performance.now();
+        await op(i);
+        lat.push(performance.now() - s);
+      }
+    }));
+    return { seconds: (performance.now() - start) / 1000, lat: lat.sort((x, y) => x - y) };
+  };
+
+  const creates = await runConcurrent(OBJECTS, async (i) => {
+    const r = await call('POST', '/api/v1/namespaces/bench/configmaps', { metadata: { name: `cm-${i}`, labels: { app: 'bench' } }, data: { key: `value-${i}` } });
+    if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
+  });
+  console.log(`create ${OBJECTS} configmaps at concurrency ${CONCURRENCY}: ${(OBJECTS / creates.seconds).toFixed(0)} creates/s (target >= 5000), p50 ${ms(pct(creates.lat, 50))}, p99 ${ms(pct(creates.lat, 99))} (target <= 25 ms)`);
+
+  const gets = await runConcurrent(OBJECTS, async (i) => {
+    const r = await call('GET', `/api/v1/namespaces/bench/configmaps/cm-${i}`);
+    if (r.status !== 200) throw new Error(`get failed: ${r.status}`);
+  });
+  console.log(`GET at concurrency ${CONCURRENCY}: ${(OBJECTS / gets.seconds).toFixed(0)} gets/s, p50 ${ms(pct(gets.lat, 50))}, p99 ${ms(pct(gets.lat, 99))}`);
+
+  await runConcurrent(OBJECTS, async (i) => {
+    const r = await call('POST', '/api/v1/namespaces/bench/pods', {
+      metadata: { name: `pod-${i}`, labels: { app: 'bench' } },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] },
+    });
+    if (r.status !== 201) throw new Error(`pod create failed: ${r.status} ${r.text}`);
+  });
+  const lists: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const s = performance.now();
+    const r = await call('GET', '/api/v1/namespaces/bench/pods');
+    lists.push(performance.now() - s);
+    if (JSON.parse(r.text).items.length !== OBJECTS) throw new Error('short list');
+  }
+  lists.sort((x, y) => x - y);
+  console.log(`LIST ${OBJECTS} pods (JSON): median ${ms(pct(lists, 50))}, max ${ms(lists[lists.length - 1])} (target <= 300 ms)`);
+
+  // Watch latency: from sending a write to receiving its event.
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const WRITES = 1000;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => { resolveDone = r; });
+  const watchReq = request({ host: '127.0.0.1', port, agent: new Agent({ ...agent.options, keepAlive: false }), path: '/api/v1/namespaces/bench/configmaps?watch=true&resourceVersion=' +
+    JSON.parse((await call('GET', '/api/v1/namespaces/bench/configmaps?limit=1')).text).metadata.resourceVersion }, (res) => {
+    let buf = '';
+    res.on('data', (d) => {
+      const now = performance.now();
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const ev = JSON.parse(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+        const s = sentAt.get(ev.object.metadata.name);
+        if (s !== undefined) { latencies.push(now - s); if (latencies.length === WRITES) resolveDone(); }
+      }
+    });
+  });
+  watchReq.end();
+  await new Promise((r) => setTimeout(r, 300));
+  for (let i = 0; i < WRITES; i++) {
+    const name = `w-${i}`;
+    sentAt.set(name, performance.now());
+    await call('POST', '/api/v1/namespaces/bench/configmaps', { metadata: { name } });
+  }
+  await done;
+  watchReq.destroy();
+  latencies.sort((x, y) => x - y);
+  console.log(`watch write sent → event received: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))} (target commit→event <= 10 ms)`);
+  console.log(`RSS after ${OBJECTS * 2} objects: ${rssMB(proc.pid!).toFixed(1)} MB`);
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
+  agent.destroy();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
