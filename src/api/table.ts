@@ -12,6 +12,8 @@ export interface TableMeta { resourceVersion?: string; continue?: string; remain
 export function toTable(printer: Printer, objs: KObject[], meta: TableMeta, include: IncludeObject, now = Date.now()): KObject {
   const rows = objs.map((o) => {
     const row: Record<string, unknown> = { cells: printer.cells(o, now) };
+    const conditions = printer.rowConditions?.(o);
+    if (conditions) row.conditions = conditions;
     if (include === 'Metadata') row.object = partialObject(o);
     else if (include === 'Object') row.object = o;
     return row;

@@ -25,6 +25,8 @@ export interface Printer {
   columns: TableColumn[];
   /** One or more rows for the object (most kinds print one). `now` is ms since the epoch. */
   cells(obj: any, now: number): unknown[];
+  /** Row conditions (upstream marks finished pods' rows "Completed"). */
+  rowConditions?(obj: any): { type: string; status: string; reason: string; message: string }[] | undefined;
 }
 
 /** A subresource served under `<resource>/<name>/<sub>`. */
