@@ -1,4 +1,4 @@
-import { applyPatch, PatchError, patchErrorStatus } from '../patch/index.js';
+import { applyPatch, PatchError, patchErrorStatus, type JsonObject } from '../patch/index.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { StatusError, errors } from './status.js';
 
@@ -10,11 +10,14 @@ const PATCH_TYPES = new Set([
 export function applyPatchRequest(contentType: string, current: KObject, body: string, def: ResourceDef): KObject {
   if (!PATCH_TYPES.has(contentType)) throw errors.unsupportedMediaType('415: Unsupported Media Type');
   try {
-    return applyPatch(contentType, current, body, { group: def.group, version: def.version, kind: def.kind }) as KObject;
+    return applyPatch(contentType, current as unknown as JsonObject, body, { group: def.group, version: def.version, kind: def.kind }) as unknown as KObject;
   } catch (e) {
     if (e instanceof PatchError) {
       const s = patchErrorStatus(e);
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message, reason: s.reason, code: s.code });
+      throw new StatusError({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message,
+        ...(s.reason ? { reason: s.reason } : {}), ...(s.details ? { details: s.details } : {}), code: s.code,
+      });
     }
     throw e;
   }

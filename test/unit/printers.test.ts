@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { defaultPrinter, podRowConditions, printerFor, printers } from '../../src/registry/printers/index.js';
+import { defaultPrinter, printerFor, printers } from '../../src/registry/printers/index.js';
+import { podRowConditions } from '../../src/registry/printers/pods.js';
 import { humanDuration } from '../../src/registry/printers/duration.js';
 import { quantityString } from '../../src/registry/printers/quantity.js';
 import { formatLabelSelector, selectorString } from '../../src/registry/printers/selector.js';
