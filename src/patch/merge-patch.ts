@@ -1,0 +1,58 @@
+/**
+ * RFC 7386 JSON merge patch as evanphx/json-patch v4's MergePatch applies it
+ * for kube-apiserver. Beyond the RFC it prunes nulls from the values it
+ * inserts, arrays included, except when an object patch value replaces a
+ * non-object that already exists.
+ */
+import { badRequest } from './errors.js';
+import { goJSONParse, GoJSONError } from './go-json.js';
+import { clone, has, isObject, setKey, type Json, type JsonObject } from './json.js';
+
+/** jsonpatch.ErrBadJSONPatch, which the handler answers with 400 BadRequest. */
+export const INVALID_MERGE_PATCH = 'Invalid JSON Patch';
+
+function pruneNulls(v: Json): Json {
+  if (Array.isArray(v)) return v.filter((x) => x !== null).map(pruneNulls);
+  if (isObject(v)) {
+    for (const k of Object.keys(v)) {
+      if (v[k] === null) delete v[k];
+      else setKey(v, k, pruneNulls(v[k]!));
+    }
+  }
+  return v;
+}
+
+function merge(cur: Json, patch: Json): Json {
+  if (!isObject(cur)) return pruneNulls(patch);
+  if (!isObject(patch)) return patch;
+  mergeDocs(cur, patch);
+  return cur;
+}
+
+function mergeDocs(doc: JsonObject, patch: JsonObject): void {
+  for (const k of Object.keys(patch)) {
+    const v = patch[k]!;
+    if (v === null) delete doc[k];
+    else if (!has(doc, k) || doc[k] === null) setKey(doc, k, pruneNulls(v));
+    else setKey(doc, k, merge(doc[k]!, v));
+  }
+}
+
+/** Merges a decoded patch into a copy of doc. Patches that are not objects or arrays are rejected like upstream. */
+export function applyMergePatch(doc: Json, patch: Json): Json {
+  if (patch === null || (!isObject(patch) && !Array.isArray(patch))) throw badRequest(INVALID_MERGE_PATCH);
+  const p = clone(patch);
+  if (Array.isArray(p)) return pruneNulls(p);
+  if (!isObject(doc)) return pruneNulls(p);
+  const out = clone(doc);
+  mergeDocs(out, p);
+  return out;
+}
+
+/** Decodes a merge patch body; syntax errors become upstream's 400 "Invalid JSON Patch". */
+export function decodeMergePatch(body: string): Json {
+  try { return goJSONParse(body); } catch (e) {
+    if (e instanceof GoJSONError) throw badRequest(INVALID_MERGE_PATCH);
+    throw e;
+  }
+}
