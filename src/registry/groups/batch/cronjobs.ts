@@ -1,0 +1,43 @@
+/** batch/v1 cronjobs (pkg/registry/batch/cronjob, SetDefaults_CronJob). */
+import { field } from '../../../meta/field-errors.js';
+import type { ResourceDef } from '../../types.js';
+import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { ALL_VERBS, defaultTemplate, keepStatus, statusSubresource, templateMeta } from '../shared.js';
+
+/** The controller names each Job `<cronjob>-<minutes>` (11 characters) within 63. */
+const MAX_NAME = 52;
+
+/** SetDefaults_CronJob plus the pod template defaults of the job template (Job defaults do not apply to it). */
+export function defaultCronJob(obj: any): void {
+  const spec = (obj.spec ??= {});
+  spec.concurrencyPolicy ||= 'Allow';
+  spec.suspend ??= false;
+  spec.successfulJobsHistoryLimit ??= 3;
+  spec.failedJobsHistoryLimit ??= 1;
+  const jt = (spec.jobTemplate ??= {});
+  jt.metadata = templateMeta(jt.metadata);
+  defaultTemplate((jt.spec ??= {}));
+}
+
+export const cronjobs: ResourceDef = {
+  group: 'batch', version: 'v1', resource: 'cronjobs', singular: 'cronjob', kind: 'CronJob',
+  namespaced: true, shortNames: ['cj'], categories: ['all'], verbs: ALL_VERBS,
+  subresources: [statusSubresource('CronJob')],
+  storageVersionHash: 'sd5LIXh4Fjs=',
+  storagePrefix: '/batch/cronjobs',
+  hasGeneration: true,
+  hasStatusSubresource: true,
+  defaults: defaultCronJob,
+  prepareForCreate(obj) {
+    obj.status = {};
+  },
+  prepareForUpdate(obj, old) {
+    keepStatus(obj, old);
+  },
+  ...metaValidation({
+    namespaced: true, name: nameIsDNSSubdomain,
+    // ValidateCronJobCreate only: the name is immutable afterwards.
+    extra: (obj) => (obj.metadata?.name?.length ?? 0) > MAX_NAME
+      ? [field.invalid('metadata.name', obj.metadata.name, `must be no more than ${MAX_NAME} characters`)] : [],
+  }),
+};

@@ -1,0 +1,45 @@
+/** discovery.k8s.io/v1 endpointslices (pkg/registry/discovery/endpointslice, discovery/v1 defaults). */
+import type { ResourceDef } from '../../types.js';
+import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { ALL_VERBS, semanticEqual } from '../shared.js';
+
+/** SetDefaults_EndpointPort plus the fields Go never omits (endpoints, ports and addresses are null when unset). */
+export function defaultEndpointSlice(obj: any): void {
+  obj.addressType ??= '';
+  if (obj.endpoints === undefined) obj.endpoints = null;
+  if (obj.ports === undefined) obj.ports = null;
+  for (const ep of obj.endpoints ?? []) {
+    if (!ep) continue;
+    if (ep.addresses === undefined) ep.addresses = null;
+    ep.conditions ??= {};
+  }
+  for (const p of obj.ports ?? []) {
+    if (!p) continue;
+    p.name ??= '';
+    p.protocol ??= 'TCP';
+  }
+}
+
+/** dropTopologyOnV1: v1 writes clear deprecatedTopology, on update only when the endpoints changed. */
+function dropTopology(obj: any, old: any | undefined): void {
+  if (old && semanticEqual(old.endpoints, obj.endpoints)) return;
+  for (const ep of obj.endpoints ?? []) if (ep) delete ep.deprecatedTopology;
+}
+
+export const endpointslices: ResourceDef = {
+  group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', singular: 'endpointslice', kind: 'EndpointSlice',
+  namespaced: true, verbs: ALL_VERBS,
+  storageVersionHash: 'Nx3SIv6I0mE=',
+  storagePrefix: '/discovery.k8s.io/endpointslices',
+  // Upstream also bumps the generation when labels change; the store only compares the rest.
+  hasGeneration: true,
+  defaults: defaultEndpointSlice,
+  prepareForCreate(obj) {
+    dropTopology(obj, undefined);
+  },
+  prepareForUpdate(obj, old) {
+    dropTopology(obj, old);
+  },
+  // ValidateEndpointSliceUpdate re-runs ValidateEndpointSlice, not ValidateObjectMetaUpdate.
+  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain, onUpdate: 'create' }),
+};

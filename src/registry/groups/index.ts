@@ -1,0 +1,44 @@
+/**
+ * The resources of the non-core API groups this server serves, group by
+ * group in the order upstream's /apis lists them, the preferred version of
+ * a group first and its resources in discovery order.
+ */
+import type { ResourceDef } from '../types.js';
+import { controllerrevisions } from './apps/controllerrevisions.js';
+import { daemonsets } from './apps/daemonsets.js';
+import { deployments } from './apps/deployments.js';
+import { replicasets } from './apps/replicasets.js';
+import { statefulsets } from './apps/statefulsets.js';
+import { horizontalpodautoscalersV1, horizontalpodautoscalersV2 } from './autoscaling/horizontalpodautoscalers.js';
+import { cronjobs } from './batch/cronjobs.js';
+import { jobs } from './batch/jobs.js';
+import { leases } from './coordination/leases.js';
+import { endpointslices } from './discovery/endpointslices.js';
+import { events } from './events/events.js';
+import { runtimeclasses } from './node/runtimeclasses.js';
+import { poddisruptionbudgets } from './policy/poddisruptionbudgets.js';
+import { priorityclasses } from './scheduling/priorityclasses.js';
+
+export { systemPriorityClasses, SYSTEM_PRIORITY_CLASS_DELETE_MESSAGE } from './scheduling/priorityclasses.js';
+
+export const groupResources: ResourceDef[] = [
+  // apps/v1
+  controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
+  // events.k8s.io/v1
+  events,
+  // autoscaling/v2, then v1
+  horizontalpodautoscalersV2,
+  horizontalpodautoscalersV1,
+  // batch/v1
+  cronjobs, jobs,
+  // policy/v1
+  poddisruptionbudgets,
+  // scheduling.k8s.io/v1
+  priorityclasses,
+  // coordination.k8s.io/v1
+  leases,
+  // node.k8s.io/v1
+  runtimeclasses,
+  // discovery.k8s.io/v1
+  endpointslices,
+];

@@ -1,0 +1,15 @@
+/** node.k8s.io/v1 runtimeclasses (pkg/registry/node/runtimeclass): no defaults, no status, no generation. */
+import type { ResourceDef } from '../../types.js';
+import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { ALL_VERBS } from '../shared.js';
+
+export const runtimeclasses: ResourceDef = {
+  group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', singular: 'runtimeclass', kind: 'RuntimeClass',
+  namespaced: false, verbs: ALL_VERBS,
+  storageVersionHash: 'WQTu1GL3T2Q=',
+  storagePrefix: '/node.k8s.io/runtimeclasses',
+  defaults(obj) {
+    obj.handler ??= ''; // no omitempty
+  },
+  ...metaValidation({ namespaced: false, name: nameIsDNSSubdomain }),
+};
