@@ -94,6 +94,12 @@ export class Store implements Lookup {
     return kv && decode(def, kv);
   }
 
+  /** Lookup for admission: every object of a resource, in one namespace or ('') all. */
+  async listAll(group: string, resource: string, namespace: string): Promise<KObject[]> {
+    const def = this.byGR.get(`${group}/${resource}`);
+    return def ? (await this.list(def, namespace)).items : [];
+  }
+
   async read(def: ResourceDef, namespace: string, name: string): Promise<KObject> {
     const kv = await this.storage.get(this.key(def, namespace, name));
     if (!kv) throw errors.notFound(groupResource(def), name);

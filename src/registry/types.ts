@@ -109,6 +109,8 @@ export interface ResourceDef {
 /** Read access to other resources, for admission plugins. */
 export interface Lookup {
   get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined>;
+  /** Every object of a resource in the namespace, or in all namespaces for ''. */
+  listAll(group: string, resource: string, namespace: string): Promise<KObject[]>;
 }
 
 export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
