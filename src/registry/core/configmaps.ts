@@ -1,0 +1,41 @@
+/** core/v1 configmaps. */
+import type { KObject, ResourceDef } from '../types.js';
+import { goBase64Decode } from './base64.js';
+import { decoding, isObject, normalizeMeta, pruneEmpty } from './decode.js';
+import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { DecodeError } from './quantity.js';
+
+/**
+ * Decoding a v1 ConfigMap: binaryData values are base64 (re-encoded
+ * canonically; a bad one is a 400). SetDefaults_ConfigMap's empty data map
+ * is invisible on the wire, as are empty maps in general.
+ */
+export function defaultConfigMap(cm: Record<string, any>): void {
+  normalizeMeta(cm);
+  if (isObject(cm.binaryData)) {
+    for (const [k, v] of Object.entries(cm.binaryData)) {
+      if (v === null) { cm.binaryData[k] = ''; continue; }
+      if (typeof v !== 'string') throw new DecodeError('illegal base64 data at input byte 0');
+      cm.binaryData[k] = goBase64Decode(v).toString('base64');
+    }
+  }
+  pruneEmpty(cm, 'data', 'binaryData');
+}
+
+const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'update-then-create');
+
+export const configmaps: ResourceDef = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  singular: 'configmap',
+  kind: 'ConfigMap',
+  namespaced: true,
+  shortNames: ['cm'],
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  storageVersionHash: 'qFsyl6wFWjQ=',
+  storagePrefix: '/core/configmaps',
+  defaults: (obj: KObject) => decoding('ConfigMap', () => defaultConfigMap(obj)),
+  validate: meta.validate,
+  validateUpdate: meta.validateUpdate,
+};

@@ -1,0 +1,12 @@
+/**
+ * Admission plugins that need more than one object (default priority class,
+ * default storage class, used cluster IPs and node ports) list a resource
+ * through Lookup.listAll (every object in a namespace, or in all namespaces
+ * for ''). A lookup without it (e.g. a test double) counts as empty.
+ */
+import type { KObject, Lookup } from '../types.js';
+
+export async function listAll(lookup: Lookup, group: string, resource: string, namespace: string): Promise<KObject[]> {
+  const l = lookup as Partial<Lookup>;
+  return typeof l.listAll === 'function' ? l.listAll.call(lookup, group, resource, namespace) : [];
+}

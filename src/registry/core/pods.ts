@@ -1,0 +1,95 @@
+/** core/v1 pods. */
+import type { KObject, ResourceDef } from '../types.js';
+import { decoding, isObject, normalizeMeta } from './decode.js';
+import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { admitPodCreate } from './pod-admission.js';
+import { defaultPod } from './pod-defaults.js';
+import { preparePodForCreate, preparePodForUpdate } from './pod-prepare.js';
+
+/**
+ * The v1 <-> internal status conversion: the singular podIP/hostIP mirror the
+ * first of the plural lists (the singular one wins when they disagree).
+ */
+function convertPodStatus(pod: Record<string, any>): void {
+  const st = pod.status;
+  if (isObject(st)) {
+    for (const [one, many] of [['podIP', 'podIPs'], ['hostIP', 'hostIPs']] as const) {
+      const list: any[] = Array.isArray(st[many]) ? st[many] : [];
+      if (st[one] && (list.length === 0 || list[0]?.ip !== st[one])) st[many] = [{ ip: st[one] }];
+      if (Array.isArray(st[many]) && st[many].length) st[one] = st[many][0]?.ip; else { delete st[many]; }
+      if (!st[one]) delete st[one];
+    }
+  }
+}
+
+/**
+ * CheckGracefulDelete: the requested period, else the pod's
+ * terminationGracePeriodSeconds (0 if unset); 0 for a pod never scheduled or
+ * already finished; a negative period becomes 1.
+ */
+export function podGracePeriod(pod: any, requested: number | undefined): number {
+  let period = requested ?? (typeof pod?.spec?.terminationGracePeriodSeconds === 'number'
+    ? pod.spec.terminationGracePeriodSeconds : 0);
+  if (!pod?.spec?.nodeName) period = 0;
+  if (pod?.status?.phase === 'Failed' || pod?.status?.phase === 'Succeeded') period = 0;
+  if (period < 0) period = 1;
+  return period;
+}
+
+const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
+
+export const pods: ResourceDef = {
+  group: '',
+  version: 'v1',
+  resource: 'pods',
+  singular: 'pod',
+  kind: 'Pod',
+  namespaced: true,
+  shortNames: ['po'],
+  categories: ['all'],
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  subresources: [
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'binding', kind: 'Binding', verbs: ['create'] },
+    { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+    { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'log', kind: 'Pod', verbs: ['get'] },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+    { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+    { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+  ],
+  storageVersionHash: 'xPOwRZ+Yhw8=',
+  storagePrefix: '/core/pods',
+  // Pods count generations only from v1.33 (PodObservedGenerationTracking).
+  hasGeneration: false,
+  hasStatusSubresource: true,
+  defaults(obj: KObject) {
+    decoding('Pod', () => {
+      normalizeMeta(obj);
+      defaultPod(obj);
+      convertPodStatus(obj);
+    });
+  },
+  prepareForCreate: (obj, ctx) => preparePodForCreate(obj, ctx),
+  prepareForUpdate: (obj, old) => preparePodForUpdate(obj, old),
+  admitCreate: admitPodCreate,
+  validate: meta.validate,
+  validateUpdate: meta.validateUpdate,
+  fieldSelectors: {
+    'spec.nodeName': (p) => p.spec?.nodeName ?? '',
+    // Old clients' alias of spec.nodeName.
+    'spec.host': (p) => p.spec?.nodeName ?? '',
+    'spec.restartPolicy': (p) => p.spec?.restartPolicy ?? '',
+    'spec.schedulerName': (p) => p.spec?.schedulerName ?? '',
+    'spec.serviceAccountName': (p) => p.spec?.serviceAccountName ?? '',
+    'spec.hostNetwork': (p) => String(p.spec?.hostNetwork === true),
+    'status.phase': (p) => p.status?.phase ?? '',
+    'status.podIP': (p) => p.status?.podIPs?.[0]?.ip ?? p.status?.podIP ?? '',
+    // Accepted by the field label conversion but absent from the selectable set: always "".
+    'status.podIPs': () => '',
+    'status.nominatedNodeName': (p) => p.status?.nominatedNodeName ?? '',
+  },
+  gracePeriod: podGracePeriod,
+  returnDeletedObject: true,
+};

@@ -1,0 +1,33 @@
+/** core/v1 podtemplates. */
+import type { KObject, ResourceDef } from '../types.js';
+import { decoding, isObject, normalizeMeta } from './decode.js';
+import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { defaultPodTemplateSpec } from './pod-defaults.js';
+import { dropDisabledTemplateFields } from './pod-drop-fields.js';
+
+const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
+
+export const podtemplates: ResourceDef = {
+  group: '',
+  version: 'v1',
+  resource: 'podtemplates',
+  singular: 'podtemplate',
+  kind: 'PodTemplate',
+  namespaced: true,
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  storageVersionHash: 'LIXB2x4IFpk=',
+  storagePrefix: '/core/podtemplates',
+  // The strategy counts template changes in metadata.generation.
+  hasGeneration: true,
+  defaults: (obj: KObject) => decoding('PodTemplate', () => {
+    normalizeMeta(obj);
+    // PodTemplate.template is a struct: Go always writes it.
+    if (!isObject(obj.template)) obj.template = {};
+    defaultPodTemplateSpec(obj.template as any);
+  }),
+  prepareForCreate: (obj) => dropDisabledTemplateFields(obj.template),
+  prepareForUpdate: (obj, old) => dropDisabledTemplateFields(obj.template, old.template),
+  validate: meta.validate,
+  validateUpdate: meta.validateUpdate,
+  returnDeletedObject: true,
+};

@@ -1,0 +1,54 @@
+/** core/v1 secrets. */
+import type { KObject, ResourceDef } from '../types.js';
+import { goBase64Decode } from './base64.js';
+import { decoding, isObject, normalizeMeta } from './decode.js';
+import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { DecodeError } from './quantity.js';
+
+/** Go writes map keys in sorted order. */
+function sorted(m: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]]));
+}
+
+/**
+ * Decoding a v1 Secret: data values are base64 (a bad one is a 400),
+ * stringData is merged over data (Convert_v1_Secret_To_core_Secret) and
+ * never stored; type defaults to Opaque (SetDefaults_Secret).
+ */
+export function defaultSecret(secret: Record<string, any>): void {
+  normalizeMeta(secret);
+  const data: Record<string, string> = {};
+  if (isObject(secret.data)) {
+    for (const [k, v] of Object.entries(secret.data)) {
+      if (v === null) { data[k] = ''; continue; }
+      if (typeof v !== 'string') throw new DecodeError('illegal base64 data at input byte 0');
+      data[k] = goBase64Decode(v).toString('base64');
+    }
+  }
+  if (isObject(secret.stringData)) {
+    for (const [k, v] of Object.entries(secret.stringData)) data[k] = Buffer.from(String(v ?? ''), 'utf8').toString('base64');
+  }
+  delete secret.stringData;
+  if (Object.keys(data).length) secret.data = sorted(data); else delete secret.data;
+  if (!secret.type) secret.type = 'Opaque';
+}
+
+const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'update-then-create');
+
+export const secrets: ResourceDef = {
+  group: '',
+  version: 'v1',
+  resource: 'secrets',
+  singular: 'secret',
+  kind: 'Secret',
+  namespaced: true,
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  storageVersionHash: 'S6u1pOWzb84=',
+  storagePrefix: '/core/secrets',
+  defaults: (obj: KObject) => decoding('Secret', () => defaultSecret(obj)),
+  validate: meta.validate,
+  validateUpdate: meta.validateUpdate,
+  fieldSelectors: {
+    type: (s) => s.type ?? '',
+  },
+};
