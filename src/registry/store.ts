@@ -247,7 +247,7 @@ export class Store implements Lookup {
       }
       next = this.keepSystemFields(def, next, current, subresource);
       def.defaults?.(next);
-      if (subresource !== 'status') def.prepareForUpdate?.(next, current, ctx);
+      if (!subresource) def.prepareForUpdate?.(next, current, ctx);
       if (def.hasGeneration) {
         next.metadata.generation = (current.metadata.generation ?? 1) +
           (isDeepStrictEqual(specOf(next), specOf(current)) ? 0 : 1);
