@@ -20,7 +20,8 @@ function failure(code: number, reason: string, message: string, details?: Status
 }
 
 function details(gr: GroupResource, name: string): NonNullable<Status['details']> {
-  const d: NonNullable<Status['details']> = { name };
+  // StatusDetails fields are omitempty.
+  const d: NonNullable<Status['details']> = name ? { name } : {};
   if (gr.group) d.group = gr.group;
   d.kind = gr.resource;
   return d;
@@ -42,7 +43,7 @@ export const errors = {
   },
   invalid: (kind: { group: string; kind: string }, name: string, errs: FieldError[]) => {
     const q = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
-    const d: NonNullable<Status['details']> = { name };
+    const d: NonNullable<Status['details']> = name ? { name } : {};
     if (kind.group) d.group = kind.group;
     d.kind = kind.kind;
     d.causes = errs.map(causeOf);

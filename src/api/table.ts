@@ -14,8 +14,8 @@ export function toTable(printer: Printer, objs: KObject[], meta: TableMeta, incl
     const row: Record<string, unknown> = { cells: printer.cells(o, now) };
     const conditions = printer.rowConditions?.(o);
     if (conditions) row.conditions = conditions;
-    if (include === 'Metadata') row.object = partialObject(o);
-    else if (include === 'Object') row.object = o;
+    // TableRow.object is a RawExtension without omitempty: None serializes as null.
+    row.object = include === 'Metadata' ? partialObject(o) : include === 'Object' ? o : null;
     return row;
   });
   return {
