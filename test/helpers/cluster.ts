@@ -1,5 +1,5 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,10 +49,13 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Where the versioned kubectl binaries live (kubectl.1.27 … kubectl.1.33 beside kubectl). */
+let kubectlDir: string | undefined;
+
+/** The versioned kubectl binaries (kubectl.1.27 … kubectl.1.33) live beside the real kubectl. */
 export function kubectlPath(version?: string): string {
   if (!version) return 'kubectl';
-  return `kubectl.${version}`;
+  kubectlDir ??= dirname(realpathSync(execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim()));
+  return join(kubectlDir, `kubectl.${version}`);
 }
 
 export interface KubectlResult { code: number; stdout: string; stderr: string }
