@@ -17,17 +17,28 @@ function tokenMatches(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** x509 client certificates signed by the cluster CA, or the admin bearer token. */
-export function authenticate(req: IncomingMessage, adminToken: string): User | undefined {
-  const socket = req.socket as TLSSocket;
+/** The user of a verified client certificate, read once per connection (reading it is costly). */
+const certUsers = new WeakMap<TLSSocket, User | null>();
+
+function certificateUser(socket: TLSSocket): User | null {
+  let user = certUsers.get(socket);
+  if (user !== undefined) return user;
+  user = null;
   if (socket.authorized) {
-    const cert = socket.getPeerCertificate();
-    const subject = cert?.subject as unknown as Record<string, string | string[]> | undefined;
+    const subject = socket.getPeerCertificate()?.subject as unknown as Record<string, string | string[]> | undefined;
     if (subject?.CN) {
       const o = subject.O;
-      return { name: String(subject.CN), groups: [...(Array.isArray(o) ? o : o ? [o] : []), 'system:authenticated'] };
+      user = { name: String(subject.CN), groups: [...(Array.isArray(o) ? o : o ? [o] : []), 'system:authenticated'] };
     }
   }
+  certUsers.set(socket, user);
+  return user;
+}
+
+/** x509 client certificates signed by the cluster CA, or the admin bearer token. */
+export function authenticate(req: IncomingMessage, adminToken: string): User | undefined {
+  const user = certificateUser(req.socket as TLSSocket);
+  if (user) return user;
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ') && tokenMatches(auth.slice(7).trim(), adminToken)) {
     return { name: 'winkube-admin', groups: ['system:masters', 'system:authenticated'] };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
-import { groupResource, type DeleteRequest, type ListRequest, type Store } from '../registry/store.js';
+import { groupResource, type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
 import { parseLabelSelector } from '../selectors/labels.js';
 import { parseFieldSelector } from '../selectors/fields.js';
@@ -58,7 +58,16 @@ function includeObjectOf(q: URLSearchParams): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
-export interface RequestUser { name: string; groups: string[] }
+/** A JSON list from stored texts, written without parsing them. */
+function writeRawList(res: ServerResponse, def: ResourceDef, list: RawListResponse): void {
+  const meta: Record<string, string> = { resourceVersion: String(list.revision) };
+  if (list.continueToken) meta.continue = list.continueToken;
+  const head = `{"kind":"${listKind(def)}","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[`;
+  const body = head + list.items.join(',') + ']}';
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 
 /** Serves the REST verbs of every registered resource. */
 export class ResourceHandlers {
@@ -131,6 +140,10 @@ export class ResourceHandlers {
 
   private async list(res: ServerResponse, def: ResourceDef, namespace: string, q: URLSearchParams, shape: Shape): Promise<void> {
     const lr = listRequest(def, q);
+    if (shape.kind === 'object' && shape.format === 'json') {
+      const raw = await this.store.listRaw(def, namespace, lr);
+      if (raw) return writeRawList(res, def, raw);
+    }
     const out = await this.store.list(def, namespace, lr);
     const meta: Record<string, unknown> = { resourceVersion: String(out.revision) };
     if (out.continueToken) meta.continue = out.continueToken;

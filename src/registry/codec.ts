@@ -1,13 +1,24 @@
 import type { KeyValue, StorageEvent } from '../storage/types.js';
 import { apiVersionOf, type KObject, type ResourceDef } from './types.js';
 
-/** Objects are stored as JSON without their resourceVersion, which is the storage revision. */
+/**
+ * Objects are stored as JSON without their resourceVersion, which is the
+ * storage revision; kind, apiVersion and metadata come first so that
+ * rawWithRevision can find metadata without parsing.
+ */
 export function encode(obj: KObject): string {
-  const rv = obj.metadata.resourceVersion;
-  delete obj.metadata.resourceVersion;
-  const s = JSON.stringify(obj);
-  if (rv !== undefined) obj.metadata.resourceVersion = rv;
-  return s;
+  const { kind, apiVersion, metadata, ...rest } = obj;
+  const { resourceVersion: _rv, ...meta } = metadata;
+  return JSON.stringify({ kind, apiVersion, metadata: meta, ...rest });
+}
+
+const METADATA = '"metadata":{';
+
+/** A stored value as served JSON, its resourceVersion spliced in: lists of many objects skip parsing. */
+export function rawWithRevision(value: string, revision: number): string {
+  const i = value.indexOf(METADATA) + METADATA.length;
+  const sep = value[i] === '}' ? '' : ',';
+  return `${value.slice(0, i)}"resourceVersion":"${revision}"${sep}${value.slice(i)}`;
 }
 
 export function decodeValue(def: ResourceDef, value: string, revision: number): KObject {

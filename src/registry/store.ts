@@ -3,14 +3,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { errors, StatusError, type GroupResource } from '../api/status.js';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
-  type Storage, type StorageEvent, type WatchHandle,
+  type KeyValue, type Storage, type StorageEvent, type WatchHandle,
 } from '../storage/types.js';
 import type { FieldError } from '../meta/field-errors.js';
 import { field } from '../meta/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
-import { decode, decodeEvent, encode, withTypeMeta } from './codec.js';
+import { decode, decodeEvent, encode, rawWithRevision, withTypeMeta } from './codec.js';
 import { fieldValue } from './field-values.js';
 import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
 
@@ -24,6 +24,7 @@ export interface ListRequest {
 }
 
 export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
+export interface RawListResponse { items: string[]; revision: number; continueToken?: string }
 
 export interface DeleteRequest {
   gracePeriodSeconds?: number;
@@ -107,6 +108,21 @@ export class Store implements Lookup {
   }
 
   async list(def: ResourceDef, namespace: string, req: ListRequest = {}): Promise<ListResponse> {
+    const out = await this.listKVs(def, namespace, req);
+    return { items: out.kvs.map((kv) => decode(def, kv)), revision: out.revision, continueToken: out.continueToken };
+  }
+
+  /**
+   * The list as JSON texts, for resources stored in their served form;
+   * undefined for the others (which need conversion).
+   */
+  async listRaw(def: ResourceDef, namespace: string, req: ListRequest = {}): Promise<RawListResponse | undefined> {
+    if (def.fromStorage) return undefined;
+    const out = await this.listKVs(def, namespace, req);
+    return { items: out.kvs.map((kv) => rawWithRevision(kv.value, kv.modRevision)), revision: out.revision, continueToken: out.continueToken };
+  }
+
+  private async listKVs(def: ResourceDef, namespace: string, req: ListRequest): Promise<{ kvs: KeyValue[]; revision: number; continueToken?: string }> {
     const prefix = this.prefix(def, namespace);
     let revision = req.exactRevision ?? 0;
     let after: string | undefined;
@@ -117,7 +133,7 @@ export class Store implements Lookup {
       if (revision < this.storage.compactedRevision()) throw errors.expired(CONTINUE_EXPIRED);
     }
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
-    const items: KObject[] = [];
+    const items: KeyValue[] = [];
     let lastKey: string | undefined;
     let more = false;
     let atRev = revision || this.storage.currentRevision();
@@ -138,10 +154,9 @@ export class Store implements Lookup {
       let i = 0;
       for (; i < res.items.length; i++) {
         const kv = res.items[i];
-        const obj = decode(def, kv);
         lastKey = kv.key;
-        if (filtered && !this.matches(def, obj, req)) continue;
-        items.push(obj);
+        if (filtered && !this.matches(def, decode(def, kv), req)) continue;
+        items.push(kv);
         if (req.limit && items.length >= req.limit) { i++; break; }
       }
       if (req.limit && items.length >= req.limit) {
@@ -151,7 +166,7 @@ export class Store implements Lookup {
       if (!res.more) break;
       after = lastKey;
     }
-    const out: ListResponse = { items, revision: atRev };
+    const out: { kvs: KeyValue[]; revision: number; continueToken?: string } = { kvs: items, revision: atRev };
     if (more && lastKey) out.continueToken = makeContinue(atRev, lastKey.slice(prefix.length));
     return out;
   }

@@ -92,11 +92,16 @@ export class SqliteStorage implements Storage {
 
   async create(key: string, value: string): Promise<KeyValue> {
     const rev = this.rev + 1;
-    this.db.transaction(() => {
-      if (this.stmt.get.get(key)) throw new KeyExistsError(key);
-      this.stmt.insertCurrent.run(key, rev, rev, value);
-      this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
-    })();
+    try {
+      this.db.transaction(() => {
+        this.stmt.insertCurrent.run(key, rev, rev, value);
+        this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
+      })();
+    } catch (e) {
+      // The primary key decides existence, without a read before every insert.
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new KeyExistsError(key);
+      throw e;
+    }
     this.rev = rev;
     this.watchers.emit({ type: 'PUT', key, revision: rev, value });
     return { key, value, createRevision: rev, modRevision: rev };
