@@ -9,7 +9,7 @@ import { decodeObject, mediaType, readBody } from './body.js';
 import { negotiate, type Shape } from './negotiate.js';
 import { parseBool, parseDryRun, parseIntParam } from './query.js';
 import type { ResourceRequest } from './request-info.js';
-import { writeJSON } from './respond.js';
+import { addWarning, writeJSON } from './respond.js';
 import { errors } from './status.js';
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch.js';
@@ -73,13 +73,19 @@ function writeRawList(res: ServerResponse, def: ResourceDef, list: RawListRespon
 export class ResourceHandlers {
   constructor(private readonly store: Store) {}
 
-  private writeContext(def: ResourceDef, namespace: string, q: URLSearchParams, optionsKind: string,
-    req: IncomingMessage): WriteContext {
+  private writeContext(namespace: string, q: URLSearchParams, optionsKind: string,
+    req: IncomingMessage, res: ServerResponse): WriteContext {
+    const seen = new Set<string>();
     return {
       namespace,
       now: new Date(),
       dryRun: parseDryRun(q, optionsKind),
       fieldManager: q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0],
+      warn: (message) => {
+        if (seen.has(message)) return;
+        seen.add(message);
+        addWarning(res, message);
+      },
     };
   }
 
@@ -107,7 +113,7 @@ export class ResourceHandlers {
       const ctx: SubresourceContext = {
         store: this.store, def, namespace, name: info.name, req, res, url, shape,
         respond: (code, obj) => this.respondObject(res, code, def, obj, shape, q),
-        writeContext: (optionsKind) => this.writeContext(def, namespace, q, optionsKind, req),
+        writeContext: (optionsKind) => this.writeContext(namespace, q, optionsKind, req, res),
       };
       return sub(ctx);
     }
@@ -173,7 +179,7 @@ export class ResourceHandlers {
 
   private async create(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(def, namespace, q, 'CreateOptions', req);
+    const ctx = this.writeContext(namespace, q, 'CreateOptions', req, res);
     const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind);
     checkTypeMeta(def, body);
     const obj = await this.store.create(def, namespace, body as KObject, ctx);
@@ -182,7 +188,7 @@ export class ResourceHandlers {
 
   private async update(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(def, namespace, q, 'UpdateOptions', req);
+    const ctx = this.writeContext(namespace, q, 'UpdateOptions', req, res);
     const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as KObject;
     checkTypeMeta(def, body);
     body.metadata ??= {};
@@ -195,7 +201,7 @@ export class ResourceHandlers {
 
   private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(def, namespace, q, 'PatchOptions', req);
+    const ctx = this.writeContext(namespace, q, 'PatchOptions', req, res);
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
     const obj = await this.store.update(def, namespace, name,
@@ -230,7 +236,7 @@ export class ResourceHandlers {
   private async delete(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const opts = await this.deleteOptions(req, q);
-    const ctx = this.writeContext(def, namespace, new URLSearchParams(), 'DeleteOptions', req);
+    const ctx = this.writeContext(namespace, new URLSearchParams(), 'DeleteOptions', req, res);
     ctx.dryRun = opts.dryRunAll;
     const { obj, deleted } = await this.store.delete(def, namespace, name, opts, ctx);
     if (deleted && !def.returnDeletedObject) {
@@ -249,7 +255,7 @@ export class ResourceHandlers {
     if (def.verbs && !def.verbs.includes('deletecollection')) throw errors.methodNotAllowed();
     const opts = await this.deleteOptions(req, q);
     const lr = listRequest(def, q);
-    const ctx = this.writeContext(def, namespace, new URLSearchParams(), 'DeleteOptions', req);
+    const ctx = this.writeContext(namespace, new URLSearchParams(), 'DeleteOptions', req, res);
     ctx.dryRun = opts.dryRunAll;
     const list = await this.store.list(def, namespace, { labelSelector: lr.labelSelector, fieldSelector: lr.fieldSelector });
     const items: KObject[] = [];

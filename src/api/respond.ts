@@ -23,3 +23,9 @@ export function writeText(res: ServerResponse, code: number, text: string, conte
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'X-Content-Type-Options': 'nosniff' });
   res.end(text);
 }
+
+/** Adds an RFC 7234 warning header with code 299, escaped as upstream escapes it. */
+export function addWarning(res: ServerResponse, message: string): void {
+  const text = message.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, ' ');
+  res.appendHeader('Warning', `299 - "${text}"`);
+}

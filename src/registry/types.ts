@@ -47,6 +47,8 @@ export interface WriteContext {
   dryRun: boolean;
   /** The user's name, for fields such as managedFields. */
   fieldManager: string;
+  /** Adds a warning for the client (a `Warning: 299` response header, which kubectl prints). */
+  warn(message: string): void;
 }
 
 /**

@@ -63,7 +63,7 @@ async function createPipeline(def: ResourceDef, namespace: string, body: any): P
   const obj = structuredClone(body);
   obj.metadata ??= {};
   if (def.namespaced) obj.metadata.namespace = namespace;
-  const ctx: WriteContext = { namespace, now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test' };
+  const ctx: WriteContext = { namespace, now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };
   def.defaults?.(obj);
   def.prepareForCreate?.(obj, ctx);
   await def.admitCreate?.(obj, ctx, fakeLookup);
@@ -137,7 +137,7 @@ test('priority comes from the named class, preemptionPolicy too', async () => {
     listAll: async () => [],
   };
   const pod: any = { metadata: { name: 'p', namespace: 'ns' }, spec: { priorityClassName: 'gold', containers: [{ name: 'c', image: 'x:1' }] } };
-  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't' };
+  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} };
   def.defaults!(pod);
   await def.admitCreate!(pod, ctx, lookup);
   assert.equal(pod.spec.priority, 1000);
@@ -216,7 +216,7 @@ test('namespace: finalizer, phase and the metadata.name label', async () => {
   next.status.phase = 'Terminating';
   const def = defFor('namespaces');
   def.defaults!(next);
-  def.prepareForUpdate!(next, ns, { namespace: '', now: new Date(), dryRun: false, fieldManager: 't' });
+  def.prepareForUpdate!(next, ns, { namespace: '', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} });
   assert.deepEqual(next.metadata.labels, { 'kubernetes.io/metadata.name': 'team-a' });
   assert.deepEqual(next.spec.finalizers, ['kubernetes']);
   assert.equal(next.status.phase, 'Active');
@@ -281,7 +281,7 @@ test('golden win-upd-patch-image: an update keeps what create set', { skip: !exi
   const next = structuredClone(created);
   next.spec.containers[0].image = c.request.body.spec.containers[0].image;
   def.defaults!(next);
-  def.prepareForUpdate!(next, created, { namespace: 'golden-win', now: new Date(), dryRun: false, fieldManager: 't' });
+  def.prepareForUpdate!(next, created, { namespace: 'golden-win', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} });
   assert.deepEqual(def.validateUpdate!(next, created), []);
   assert.deepEqual(comparable(next), comparable(c.response.body));
 });
@@ -320,7 +320,7 @@ test('RuntimeClass admission: unknown class refused, overhead and scheduling mer
     listAll: async () => [],
   };
   const pod: any = { metadata: { name: 'p', namespace: 'ns' }, spec: { runtimeClassName: 'win', containers: [{ name: 'c', image: 'x:1' }] } };
-  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't' };
+  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} };
   def.defaults!(pod);
   await def.admitCreate!(pod, ctx, lookup);
   assert.deepEqual(pod.spec.overhead, { cpu: '100m' });

@@ -28,7 +28,7 @@ async function create(resource: string, namespace: string, body: any, existing: 
   const obj = structuredClone(body);
   obj.metadata ??= {};
   if (d.namespaced) obj.metadata.namespace = namespace;
-  const ctx: WriteContext = { namespace, now: new Date(), dryRun: false, fieldManager: 't' };
+  const ctx: WriteContext = { namespace, now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} };
   const lookup = {
     async get(_g: string, r: string, ns: string, name: string) {
       return r === 'serviceaccounts' && name === 'default' ? { metadata: { name, namespace: ns } } : undefined;

@@ -39,7 +39,7 @@ test('QoS: a class the client put in status is kept (GetPodQOS)', () => {
 test('QoS through the pod defaults: requests default to limits', () => {
   const p: KObject = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x:1', resources: { limits: { cpu: '1', memory: '1Gi' } } }] } };
   pods.defaults!(p);
-  pods.prepareForCreate!(p, { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't' });
+  pods.prepareForCreate!(p, { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} });
   assert.deepEqual((p as any).status, { phase: 'Pending', qosClass: 'Guaranteed' });
 });
 
@@ -116,7 +116,7 @@ test('image tags decide the pull policy', () => {
 });
 
 test('services: allocation in the dynamic band, node ports shared per port number, headless without selector', async () => {
-  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't' };
+  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} };
   const lookup = { get: async () => undefined, listAll: async () => [] };
   const np: any = { metadata: { name: 'dns', namespace: 'ns' }, spec: { type: 'NodePort',
     ports: [{ name: 'a', port: 53, protocol: 'UDP' }, { name: 'b', port: 53, protocol: 'TCP' }] } };
@@ -143,7 +143,7 @@ test('services: a PUT without the allocated values keeps them; a type change to 
   const old: any = { metadata: { name: 's' }, spec: { type: 'NodePort', clusterIP: '10.96.5.5', clusterIPs: ['10.96.5.5'],
     ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 80, nodePort: 31000 }],
     sessionAffinity: 'None', externalTrafficPolicy: 'Cluster', internalTrafficPolicy: 'Cluster' }, status: { loadBalancer: {} } };
-  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't' };
+  const ctx: WriteContext = { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} };
   const put: any = { metadata: { name: 's' }, spec: { type: 'NodePort', ports: [{ name: 'http', port: 80 }] } };
   services.defaults!(put);
   services.prepareForUpdate!(put, old, ctx);

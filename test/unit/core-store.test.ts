@@ -10,7 +10,7 @@ import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 
 serviceAccountLookup.defaultAttempts = 1;
 const def = (r: string): ResourceDef => coreResources.find((d) => d.resource === r)!;
-const ctx = (namespace: string): WriteContext => ({ namespace, now: new Date(), dryRun: false, fieldManager: 'test' });
+const ctx = (namespace: string): WriteContext => ({ namespace, now: new Date(), dryRun: false, fieldManager: 'test', warn: () => {} });
 
 async function fixture() {
   const storage = new SqliteStorage(':memory:');

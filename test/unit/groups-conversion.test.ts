@@ -9,7 +9,7 @@ import { coreToEventsV1, eventsV1ToCore } from '../../src/registry/groups/events
 import { events } from '../../src/registry/groups/events/events.js';
 import type { KObject, WriteContext } from '../../src/registry/types.js';
 
-const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test' };
+const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };
 const json = (o: unknown) => JSON.parse(JSON.stringify(o));
 
 const ref = { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' };

@@ -12,7 +12,7 @@ import { goldenCases, normalize } from '../helpers/golden.js';
 const CASES = ['gen-default-deployment', 'gen-default-daemonset', 'gen-default-replicaset',
   'gen-default-statefulset', 'gen-default-cronjob', 'gen-default-runtimeclass'];
 
-const ctx: WriteContext = { namespace: '', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test' };
+const ctx: WriteContext = { namespace: '', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };
 
 /** The def a request path names: /apis/<group>/<version>/[namespaces/<ns>/]<resource>. */
 function defFor(path: string): { def: ResourceDef; namespace: string } {

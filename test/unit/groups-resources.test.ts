@@ -15,7 +15,7 @@ import { errorBody } from '../../src/meta/field-errors.js';
 import type { KObject, ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { goldenDiscovery } from '../helpers/golden.js';
 
-const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test' };
+const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };
 
 function created(def: ResourceDef, body: any): any {
   const obj = structuredClone(body);

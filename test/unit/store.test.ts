@@ -7,7 +7,7 @@ import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 
 const namespaces: ResourceDef = { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, storagePrefix: '/core/namespaces' };
 const widgets: ResourceDef = { group: 'example.com', version: 'v1', resource: 'widgets', singular: 'widget', kind: 'Widget', namespaced: true, storagePrefix: '/example.com/widgets', hasGeneration: true, hasStatusSubresource: true };
-const ctx = (): WriteContext => ({ namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 'test' });
+const ctx = (): WriteContext => ({ namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 'test', warn: () => {} });
 
 async function fixture() {
   const storage = new SqliteStorage(':memory:');
