@@ -36,8 +36,15 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   } else {
     from = Number(rv);
   }
+  // Upstream prints table headers only on the first event of a watch.
+  let headers = true;
   const encodeObject = (obj: KObject): unknown => {
-    if (opts.shape.kind === 'table') return toTable(def.printer!, [obj], { resourceVersion: obj.metadata.resourceVersion }, opts.includeObject);
+    if (opts.shape.kind === 'table') {
+      const table = toTable(def.printer!, [obj], { resourceVersion: obj.metadata.resourceVersion }, opts.includeObject);
+      if (!headers) table.columnDefinitions = null;
+      headers = false;
+      return table;
+    }
     if (opts.shape.kind === 'partial') return partialObject(obj);
     return obj;
   };

@@ -167,3 +167,15 @@ test('watch with bookmarks streams events as they are written', async () => {
   await done;
   assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'watched'], ['DELETED', 'watched']]);
 });
+
+test('a watch as Table carries column definitions on its first event only', async () => {
+  await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, cm('table-a', { tw: '1' }));
+  await rawJSON(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps`, cm('table-b', { tw: '1' }));
+  const r = await raw(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?watch=true&labelSelector=tw%3D1&timeoutSeconds=1`, {
+    headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+  });
+  const events = r.body.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(events.map((e) => [e.type, e.object.kind, e.object.rows[0].cells[0]]), [['ADDED', 'Table', 'table-a'], ['ADDED', 'Table', 'table-b']]);
+  assert.deepEqual(events[0].object.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Data', 'Age']);
+  assert.equal(events[1].object.columnDefinitions, null);
+});
