@@ -48,7 +48,7 @@ export function groupResource(def: ResourceDef): GroupResource {
 }
 
 /** What is compared to decide whether a write changes the spec (and so the generation). */
-function specOf(obj: KObject): Record<string, unknown> {
+export function specOf(obj: KObject): Record<string, unknown> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
   return rest;
 }
@@ -264,8 +264,9 @@ export class Store implements Lookup {
       def.defaults?.(next);
       if (!subresource) def.prepareForUpdate?.(next, current, ctx);
       if (def.hasGeneration) {
+        const input = def.generationInput ?? specOf;
         next.metadata.generation = (current.metadata.generation ?? 1) +
-          (isDeepStrictEqual(specOf(next), specOf(current)) ? 0 : 1);
+          (isDeepStrictEqual(input(next), input(current)) ? 0 : 1);
       }
       const errs = def.validateUpdate ? def.validateUpdate(next, current) : def.validate ? def.validate(next) : [];
       if (errs.length) throw errors.invalid(def, name, errs);

@@ -80,6 +80,8 @@ export interface ResourceDef {
   fromStorage?(obj: KObject): KObject;
   /** Whether `metadata.generation` counts spec changes (most kinds with a spec). */
   hasGeneration?: boolean;
+  /** What a change of bumps the generation, when more than the spec (Deployment: annotations too). */
+  generationInput?(obj: KObject): unknown;
   /** Whether `status` is only written through the status subresource. */
   hasStatusSubresource?: boolean;
   /** Upstream defaulting (SetDefaults_*), applied on every decode of a write. */

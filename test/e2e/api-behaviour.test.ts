@@ -103,6 +103,11 @@ test('status is written only through the status subresource, and generation foll
   assert.deepEqual([scaled.body.kind, scaled.body.apiVersion, scaled.body.spec.replicas, scaled.body.status.selector], ['Scale', 'autoscaling/v1', 3, 'a=b']);
   const after = (await rawJSON(cluster, 'GET', path)).body;
   assert.deepEqual([after.spec.replicas, after.metadata.generation], [3, 2]);
+  // Annotations are copied to ReplicaSets, so they count as a Deployment change; labels do not.
+  const annotated = await rawJSON(cluster, 'PATCH', path, { metadata: { annotations: { a: 'b' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(annotated.body.metadata.generation, 3);
+  const labeled = await rawJSON(cluster, 'PATCH', path, { metadata: { labels: { l: 'm' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(labeled.body.metadata.generation, 3);
 });
 
 test('finalizers hold a deleted object until they are removed', async () => {

@@ -31,9 +31,9 @@ export const deployments: ResourceDef = {
   subresources: [scaleSubresource, statusSubresource('Deployment')],
   storageVersionHash: '8aSe+NMegvE=',
   storagePrefix: '/apps/deployments',
-  // Upstream also bumps the generation when annotations change (they are
-  // copied to ReplicaSets); the store only compares the spec.
   hasGeneration: true,
+  // Annotations bump the generation too: the controller copies them to ReplicaSets.
+  generationInput: (obj) => ({ spec: obj.spec, annotations: obj.metadata.annotations }),
   hasStatusSubresource: true,
   defaults: defaultDeployment,
   prepareForCreate(obj) {

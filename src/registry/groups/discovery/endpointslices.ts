@@ -1,4 +1,5 @@
 /** discovery.k8s.io/v1 endpointslices (pkg/registry/discovery/endpointslice, discovery/v1 defaults). */
+import { specOf } from '../../store.js';
 import type { ResourceDef } from '../../types.js';
 import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
 import { ALL_VERBS, semanticEqual } from '../shared.js';
@@ -31,8 +32,9 @@ export const endpointslices: ResourceDef = {
   namespaced: true, verbs: ALL_VERBS,
   storageVersionHash: 'Nx3SIv6I0mE=',
   storagePrefix: '/discovery.k8s.io/endpointslices',
-  // Upstream also bumps the generation when labels change; the store only compares the rest.
   hasGeneration: true,
+  // EndpointSlices have no spec: everything but metadata counts, and labels too.
+  generationInput: (obj) => ({ ...specOf(obj), labels: obj.metadata.labels }),
   defaults: defaultEndpointSlice,
   prepareForCreate(obj) {
     dropTopology(obj, undefined);
