@@ -71,7 +71,7 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   req.on('close', stop);
   res.on('error', stop);
   try {
-    handle = store.watch(def, namespace, from, opts, (type: WatchEventType, obj: KObject) => {
+    handle = await store.watch(def, namespace, from, opts, (type: WatchEventType, obj: KObject) => {
       send(type, encodeObject(obj));
     });
   } catch (e) {

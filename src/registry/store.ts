@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { errors, StatusError, type GroupResource } from '../api/status.js';
+import { errors, type GroupResource } from '../api/status.js';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
   type KeyValue, type Storage, type StorageEvent, type WatchHandle,
@@ -405,7 +405,7 @@ export class Store implements Lookup {
    * watch cache does: an object leaving the selection is DELETED, one
    * entering it ADDED.
    */
-  watch(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest, sink: WatchSink): WatchHandle {
+  async watch(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest, sink: WatchSink): Promise<WatchHandle> {
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     const onEvents = (events: StorageEvent[]) => {
       for (const ev of events) {
@@ -423,9 +423,9 @@ export class Store implements Lookup {
       }
     };
     try {
-      return this.storage.watch(this.prefix(def, namespace), fromRevision, onEvents);
+      return await this.storage.watch(this.prefix(def, namespace), fromRevision, onEvents);
     } catch (e) {
-      if (e instanceof CompactedError) throw new StatusError(errors.expired(`too old resource version: ${e.requested} (${e.compacted})`).status);
+      if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
       throw e;
     }
   }

@@ -173,7 +173,7 @@ export class SqliteStorage implements Storage {
     return this.stmt.count.get(prefix, prefixEnd(prefix))!.n;
   }
 
-  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): WatchHandle {
+  async watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): Promise<WatchHandle> {
     if (fromRevision < this.compactRev) throw new CompactedError(fromRevision, this.compactRev);
     const past: StorageEvent[] = fromRevision < this.rev
       ? this.stmt.history.all(fromRevision, prefix, prefixEnd(prefix)).map(toEvent)

@@ -74,10 +74,10 @@ export interface Storage {
   count(prefix: string): Promise<number>;
   /**
    * Events for keys under prefix with revision > fromRevision, first the
-   * retained history, then live ones. Fails with CompactedError synchronously
-   * when fromRevision is older than the retained history.
+   * retained history, then live ones, without gaps. Rejects with
+   * CompactedError when fromRevision is older than the retained history.
    */
-  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): WatchHandle;
+  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): Promise<WatchHandle>;
   /** Forgets history up to and including revision. */
   compact(revision: number): Promise<void>;
   close(): Promise<void>;

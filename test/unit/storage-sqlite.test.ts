@@ -61,7 +61,7 @@ test('watch replays history after a revision, then live events', withStorage(asy
   await s.create('/w/b', '1');
   await s.create('/x/c', '1');
   const seen: StorageEvent[] = [];
-  const h = s.watch('/w/', 1, (evs) => seen.push(...evs));
+  const h = await s.watch('/w/', 1, (evs) => seen.push(...evs));
   await s.update('/w/a', '2', 1);
   await s.delete('/w/b');
   await new Promise((r) => setImmediate(r));
@@ -80,7 +80,7 @@ test('compaction makes older revisions unanswerable', withStorage(async (s) => {
   await s.update('/k/a', '3', 2);
   await s.compact(2);
   assert.equal(s.compactedRevision(), 2);
-  assert.throws(() => s.watch('/k/', 1, () => {}), CompactedError);
+  await assert.rejects(s.watch('/k/', 1, () => {}), CompactedError);
   await assert.rejects(s.list('/k/', { revision: 1 }), CompactedError);
   const at2 = await s.list('/k/', { revision: 2 });
   assert.deepEqual(at2.items.map((i) => i.value), ['2']);

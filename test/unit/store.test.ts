@@ -21,7 +21,7 @@ test('a watch or a list at a compacted revision is a 410 Expired', async () => {
   await store.create(widgets, 'ns', { metadata: { name: 'a' }, spec: { n: 1 } }, ctx());
   await store.update(widgets, 'ns', 'a', (o) => ({ ...o, spec: { n: 2 } }), ctx());
   await storage.compact(storage.currentRevision());
-  assert.throws(() => store.watch(widgets, 'ns', 1, {}, () => {}), (e: unknown) => {
+  await assert.rejects(store.watch(widgets, 'ns', 1, {}, () => {}), (e: unknown) => {
     assert.ok(e instanceof StatusError);
     assert.equal(e.status.code, 410);
     assert.equal(e.status.reason, 'Expired');
