@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { errors } from './status.js';
+import { PROTOBUF_MEDIA_TYPE, decodeProtobufRequest } from '../protobuf/request.js';
 
 /** Upstream's request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -61,6 +62,8 @@ export function decodeObject(body: Buffer, contentType: string | undefined, kind
       const excerpt = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
       throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${goJsonError(e as Error, text)} (${excerpt})`);
     }
+  } else if (type === PROTOBUF_MEDIA_TYPE) {
+    return decodeProtobufRequest(body, kind);
   } else if (type === 'application/yaml') {
     try {
       value = parseYaml(text);
