@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { timingSafeEqual } from 'node:crypto';
+import type { ServiceAccountTokens } from '../pki/service-account-tokens.js';
 
-export interface User { name: string; groups: string[] }
+export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
 
 /** Paths upstream lets anyone read (the system:public-info-viewer role). */
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
@@ -35,13 +36,33 @@ function certificateUser(socket: TLSSocket): User | null {
   return user;
 }
 
-/** x509 client certificates signed by the cluster CA, or the admin bearer token. */
-export function authenticate(req: IncomingMessage, adminToken: string): User | undefined {
-  const user = certificateUser(req.socket as TLSSocket);
-  if (user) return user;
-  const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ') && tokenMatches(auth.slice(7).trim(), adminToken)) {
-    return { name: 'winkube-admin', groups: ['system:masters', 'system:authenticated'] };
+/**
+ * Who a request is: an x509 client certificate signed by the cluster CA, the
+ * admin bearer token, or a service account token we issued.
+ */
+export class Authenticator {
+  constructor(private readonly adminToken: string, private readonly saTokens: ServiceAccountTokens) {}
+
+  authenticate(req: IncomingMessage): User | undefined {
+    const user = certificateUser(req.socket as TLSSocket);
+    if (user) return user;
+    const auth = req.headers.authorization;
+    return auth?.startsWith('Bearer ') ? this.authenticateToken(auth.slice(7).trim()) : undefined;
   }
-  return undefined;
+
+  /** A bearer token's user (also what TokenReview answers). */
+  authenticateToken(token: string): User | undefined {
+    if (tokenMatches(token, this.adminToken)) {
+      return { name: 'winkube-admin', groups: ['system:masters', 'system:authenticated'] };
+    }
+    const claims = this.saTokens.verify(token);
+    if (!claims) return undefined;
+    const { namespace, serviceaccount } = claims['kubernetes.io'];
+    return {
+      name: claims.sub, uid: serviceaccount.uid,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+    };
+  }
+
+  get serviceAccountTokens(): ServiceAccountTokens { return this.saTokens; }
 }

@@ -11,10 +11,14 @@ import { parseBool, parseDryRun, parseIntParam } from './query.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON } from './respond.js';
 import { errors } from './status.js';
+import type { Authenticator, User } from './auth.js';
+import { withTypeMeta } from '../registry/codec.js';
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
+import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf } from '../openapi/field-validation.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
+import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
 
 const INTERNAL_PACKAGE: Record<string, string> = { '': 'core' };
 
@@ -71,7 +75,10 @@ function writeRawList(res: ServerResponse, def: ResourceDef, list: RawListRespon
 
 /** Serves the REST verbs of every registered resource. */
 export class ResourceHandlers {
-  constructor(private readonly store: Store) {}
+  /** The authenticated user of each request in flight. */
+  private readonly users = new WeakMap<IncomingMessage, User>();
+
+  constructor(private readonly store: Store, private readonly authenticator: Authenticator) {}
 
   private writeContext(namespace: string, q: URLSearchParams, optionsKind: string,
     req: IncomingMessage, res: ServerResponse): WriteContext {
@@ -80,7 +87,8 @@ export class ResourceHandlers {
       namespace,
       now: new Date(),
       dryRun: parseDryRun(q, optionsKind),
-      fieldManager: q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0],
+      fieldManager: managerOrUserAgent(q.get('fieldManager'), req.headers['user-agent']),
+      user: this.users.get(req),
       warn: (message) => {
         if (seen.has(message)) return;
         seen.add(message);
@@ -99,7 +107,8 @@ export class ResourceHandlers {
     }
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, info: ResourceRequest, url: URL, def: ResourceDef): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, info: ResourceRequest, url: URL, def: ResourceDef, user: User): Promise<void> {
+    this.users.set(req, user);
     const q = url.searchParams;
     const method = req.method ?? 'GET';
     const shape = negotiate(req.headers.accept);
@@ -114,6 +123,7 @@ export class ResourceHandlers {
         store: this.store, def, namespace, name: info.name, req, res, url, shape,
         respond: (code, obj) => this.respondObject(res, code, def, obj, shape, q),
         writeContext: (optionsKind) => this.writeContext(namespace, q, optionsKind, req, res),
+        tokens: this.authenticator.serviceAccountTokens,
       };
       return sub(ctx);
     }
@@ -180,8 +190,15 @@ export class ResourceHandlers {
   private async create(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const ctx = this.writeContext(namespace, q, 'CreateOptions', req, res);
-    const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind);
+    const fieldValidation = fieldValidationOf(q, 'CreateOptions');
+    const raw = await readBody(req);
+    const body = decodeObject(raw, req.headers['content-type'], def.kind);
     checkTypeMeta(def, body);
+    checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
+    if (def.review) {
+      const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.authenticator);
+      return this.respondObject(res, 201, def, answer, shape, q);
+    }
     const obj = await this.store.create(def, namespace, body as KObject, ctx);
     this.respondObject(res, 201, def, obj, shape, q);
   }
@@ -189,8 +206,11 @@ export class ResourceHandlers {
   private async update(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const ctx = this.writeContext(namespace, q, 'UpdateOptions', req, res);
-    const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as KObject;
+    const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
+    const raw = await readBody(req);
+    const body = decodeObject(raw, req.headers['content-type'], def.kind) as KObject;
     checkTypeMeta(def, body);
+    checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     body.metadata ??= {};
     if (body.metadata.name !== undefined && body.metadata.name !== name) {
       throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
@@ -202,10 +222,17 @@ export class ResourceHandlers {
   private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const ctx = this.writeContext(namespace, q, 'PatchOptions', req, res);
+    const fieldValidation = fieldValidationOf(q, 'PatchOptions');
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
+    checkPatchOptions(contentType, q);
+    if (contentType === APPLY_PATCH) {
+      checkApplyPatchYAML(body, fieldValidation, ctx.warn);
+      const applied = await serveApplyPatch(this.store, def, namespace, name, body, q, ctx);
+      return this.respondObject(res, applied.code, def, applied.obj, shape, q);
+    }
     const obj = await this.store.update(def, namespace, name,
-      (current) => applyPatchRequest(contentType, current, body, def), ctx);
+      (current) => checkPatchedFields(def, contentType, body, current, applyPatchRequest(contentType, current, body, def), fieldValidation, ctx.warn), ctx);
     this.respondObject(res, 200, def, obj, shape, q);
   }
 

@@ -1,10 +1,10 @@
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
-import { authenticate, isPublicPath } from './auth.js';
+import { isPublicPath, type Authenticator, type User } from './auth.js';
 import { aggregatedVersionWanted, Discovery, versionInfo } from './discovery.js';
 import { ResourceHandlers } from './handlers.js';
-import { serveOpenApi } from './openapi.js';
+import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { parseResourcePath } from './request-info.js';
 import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
@@ -12,7 +12,7 @@ import { errors, StatusError } from './status.js';
 export interface ApiServerOptions {
   store: Store;
   tls: { key: string; cert: string; ca: string };
-  adminToken: string;
+  authenticator: Authenticator;
   /** host:port clients reach us at, for /api's serverAddressByClientCIDRs. */
   advertiseAddress: () => string;
   /** Whether the cluster finished bootstrapping (for /readyz). */
@@ -23,14 +23,14 @@ export interface ApiServerOptions {
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
 export function createApiServer(opts: ApiServerOptions): Server {
   const discovery = new Discovery(opts.store.defs);
-  const handlers = new ResourceHandlers(opts.store);
+  const handlers = new ResourceHandlers(opts.store, opts.authenticator);
+  const openapi = new OpenApiDocuments(opts.store.defs);
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'https://localhost');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    if (!isPublicPath(path) && !authenticate(req, opts.adminToken)) {
-      return writeStatus(res, errors.unauthorized().status);
-    }
+    const user: User | undefined = opts.authenticator.authenticate(req);
+    if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
     switch (path) {
       case '/healthz': case '/livez': return writeText(res, 200, 'ok');
       case '/readyz': return opts.ready() ? writeText(res, 200, 'ok') : writeText(res, 500, '[-]winkube-bootstrap failed: not finished\nreadyz check failed\n');
@@ -50,7 +50,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
         return writeJSON(res, 200, path === '/api' ? discovery.apiVersions(opts.advertiseAddress()) : discovery.apiGroupList());
       }
     }
-    if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path);
+    if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
     const parts = path.split('/').filter(Boolean);
     if (parts[0] === 'api' && parts.length === 2) {
       if (!discovery.hasGroupVersion('', parts[1])) return writeText(res, 404, '404 page not found\n');
@@ -68,7 +68,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (!info || !discovery.hasGroupVersion(info.group, info.version)) return writeText(res, 404, '404 page not found\n');
     const def = opts.store.find(info.group, info.version, info.resource);
     if (!def) throw errors.notFoundGeneric();
-    await handlers.handle(req, res, info, url, def);
+    await handlers.handle(req, res, info, url, def, user!);
   };
 
   return createHttpsServer({

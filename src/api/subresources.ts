@@ -8,6 +8,7 @@ import type { Shape } from './negotiate.js';
 import { applyPatchRequest } from './patch.js';
 import { writeJSON } from './respond.js';
 import { errors } from './status.js';
+import { TOKEN_ISSUER, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
 
 export interface SubresourceContext {
   store: Store;
@@ -20,6 +21,7 @@ export interface SubresourceContext {
   shape: Shape;
   respond(code: number, obj: KObject): void;
   writeContext(optionsKind: string): WriteContext;
+  tokens: ServiceAccountTokens;
 }
 
 type Handler = (ctx: SubresourceContext) => Promise<void>;
@@ -169,7 +171,30 @@ async function finalize(ctx: SubresourceContext): Promise<void> {
   }, wc, 'finalize'));
 }
 
+/** serviceaccounts/token: a bound service account token (TokenRequest). */
+async function token(ctx: SubresourceContext): Promise<void> {
+  const { store, def, namespace, name, req, res } = ctx;
+  if (req.method !== 'POST') throw errors.methodNotAllowed();
+  const wc = ctx.writeContext('CreateOptions');
+  const raw = await readBody(req);
+  const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'TokenRequest') as any : {};
+  const sa = await store.read(def, namespace, name);
+  const spec = { audiences: body.spec?.audiences?.length ? body.spec.audiences : [TOKEN_ISSUER],
+    expirationSeconds: body.spec?.expirationSeconds ?? 3600, boundObjectRef: body.spec?.boundObjectRef ?? null };
+  if (spec.expirationSeconds < 600) {
+    throw errors.invalid({ group: 'authentication.k8s.io', kind: 'TokenRequest' }, name,
+      [{ type: 'FieldValueInvalid', field: 'spec.expirationSeconds', value: spec.expirationSeconds, detail: 'may not specify a duration less than 10 minutes' }]);
+  }
+  const issued = ctx.tokens.issue(namespace, name, sa.metadata.uid!, spec.audiences, spec.expirationSeconds, wc.now);
+  writeJSON(res, 201, {
+    kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+    metadata: { name, namespace, creationTimestamp: null }, spec,
+    status: { token: issued.token, expirationTimestamp: rfc3339(issued.expires) },
+  });
+}
+
 export const subresourceHandlers: Record<string, Handler> = {
+  token,
   status: (ctx) => readWrite(ctx, 'status'),
   ephemeralcontainers: (ctx) => readWrite(ctx, 'ephemeralcontainers'),
   scale,

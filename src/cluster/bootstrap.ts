@@ -6,8 +6,12 @@ import { controllerContext } from '../controllers/context.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-async function ensure(store: Store, group: string, version: string, resource: string, namespace: string, obj: KObject): Promise<void> {
-  const def = store.find(group, version, resource)!;
+async function ensure(
+  store: Store, group: string, version: string, resource: string, namespace: string, obj: KObject, unvalidated = false,
+): Promise<void> {
+  const found = store.find(group, version, resource)!;
+  // The endpoint reconciler writes straight to storage: its (possibly loopback) address is not validated.
+  const def = unvalidated ? { ...found, validate: undefined } : found;
   if (await store.get(group, resource, namespace, obj.metadata.name!)) return;
   try {
     await store.create(def, namespace, obj, { ...controllerContext('kube-apiserver'), namespace });
@@ -38,12 +42,12 @@ export async function bootstrapCluster(store: Store, opts: { serviceIP: string; 
     apiVersion: 'v1', kind: 'Endpoints',
     metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
     subsets: [{ addresses: [{ ip: opts.hostIP }], ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }] }],
-  });
+  }, true);
   await ensure(store, 'discovery.k8s.io', 'v1', 'endpointslices', 'default', {
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
     metadata: { name: 'kubernetes', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
     addressType: 'IPv4',
     endpoints: [{ addresses: [opts.hostIP], conditions: { ready: true } }],
     ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }],
-  });
+  }, true);
 }

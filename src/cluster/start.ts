@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
+import { Authenticator } from '../api/auth.js';
+import { ServiceAccountTokens } from '../pki/service-account-tokens.js';
 import { EMULATED_VERSION } from '../api/discovery.js';
 import { ensurePki } from '../pki/certificates.js';
 import { allResources } from '../registry/resources.js';
@@ -10,6 +12,7 @@ import { Store } from '../registry/store.js';
 import { SqliteStorage } from '../storage/sqlite.js';
 import { NamespaceController } from '../controllers/namespace-content.js';
 import { GarbageCollector } from '../controllers/garbage-collector.js';
+import { ResourceQuotaController } from '../controllers/resource-quota.js';
 import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { adminKubeconfig } from './kubeconfig.js';
@@ -48,7 +51,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const server = createApiServer({
     store,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
-    adminToken: adminToken(dataDir),
+    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki'))),
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
     ready: () => ready,
     log,
@@ -62,6 +65,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const namespaces = new NamespaceController(store, pki.ca.cert, log);
   await namespaces.start();
   await new GarbageCollector(store, log).start();
+  await new ResourceQuotaController(store, log).start();
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');

@@ -11,8 +11,10 @@ import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
 import { decode, decodeEvent, encode, rawWithRevision, withTypeMeta } from './codec.js';
+import { trackManagedFields } from '../fieldmanager/request.js';
 import { fieldValue } from './field-values.js';
 import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
+import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 
 export interface ListRequest {
   labelSelector?: LabelSelector;
@@ -212,13 +214,19 @@ export class Store implements Lookup {
     delete meta.selfLink;
     if (def.hasGeneration) meta.generation = 1;
     else delete meta.generation;
+    const sentManagedFields = meta.managedFields;
     def.defaults?.(obj);
+    trackManagedFields(def, undefined, obj, sentManagedFields, ctx);
+    // Admission (admission/chain.ts): the chain's mutating plugins, then the resource's own, validating after validation.
+    const admission = admissionAttributes(def, 'CREATE', namespace, obj, undefined, ctx, this);
+    await admit(admission);
     def.prepareForCreate?.(obj, ctx);
     await def.admitCreate?.(obj, ctx, this);
     const errs: FieldError[] = [];
     if (!meta.name) errs.push(field.required('metadata.name', 'name or generateName is required'));
     if (def.validate) errs.push(...def.validate(obj));
     if (errs.length) throw errors.invalid(def, meta.name ?? '', errs);
+    await validateAdmission(admission);
     if (ctx.dryRun) return obj;
     const stored = def.toStorage ? def.toStorage(obj) : obj;
     try {
@@ -261,15 +269,21 @@ export class Store implements Lookup {
         throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
       }
       next = this.keepSystemFields(def, next, current, subresource);
+      const sentManagedFields = next.metadata.managedFields;
       def.defaults?.(next);
+      trackManagedFields(def, current, next, sentManagedFields, ctx, subresource);
+      const admission = admissionAttributes(def, 'UPDATE', namespace, next, current, ctx, this, subresource);
+      await admit(admission);
       if (!subresource) def.prepareForUpdate?.(next, current, ctx);
+      if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
       if (def.hasGeneration) {
         const input = def.generationInput ?? specOf;
         next.metadata.generation = (current.metadata.generation ?? 1) +
           (isDeepStrictEqual(input(next), input(current)) ? 0 : 1);
       }
-      const errs = def.validateUpdate ? def.validateUpdate(next, current) : def.validate ? def.validate(next) : [];
+      const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
       if (errs.length) throw errors.invalid(def, name, errs);
+      await validateAdmission(admission);
       next.metadata.resourceVersion = current.metadata.resourceVersion;
       if (isDeepStrictEqual(next, current)) return current;
       if (shouldDeleteNow(def, next)) {

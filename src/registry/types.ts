@@ -49,6 +49,8 @@ export interface WriteContext {
   fieldManager: string;
   /** Adds a warning for the client (a `Warning: 299` response header, which kubectl prints). */
   warn(message: string): void;
+  /** Who is writing (absent for the server's own controllers). */
+  user?: { name: string; groups: string[]; uid?: string };
 }
 
 /**
@@ -92,8 +94,11 @@ export interface ResourceDef {
   prepareForUpdate?(obj: any, old: any, ctx: WriteContext): void;
   /** Admission on create (e.g. service account token volume, default tolerations). */
   admitCreate?(obj: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
+  /** The same on update, after prepareForUpdate (e.g. a service's node port allocation). */
+  admitUpdate?(obj: any, old: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
   validate?(obj: any): FieldError[];
-  validateUpdate?(obj: any, old: any): FieldError[];
+  /** `subresource` names the subresource written through (status, binding, ephemeralcontainers, ...), if any. */
+  validateUpdate?(obj: any, old: any, subresource?: string): FieldError[];
   /** Extra field selectors (beyond metadata.name/namespace) and how to read them. */
   fieldSelectors?: Record<string, (obj: any) => string>;
   printer?: Printer;
@@ -101,6 +106,11 @@ export interface ResourceDef {
   gracePeriod?(obj: any, requested: number | undefined): number;
   /** Whether DELETE answers with the object rather than a Status. */
   returnDeletedObject?: boolean;
+  /**
+   * For resources that are answers rather than stored objects (access and
+   * token reviews): computes the created object's status.
+   */
+  review?(obj: any, ctx: WriteContext, auth: ReviewContext): KObject | Promise<KObject>;
   /** Admission on delete: throws a StatusError for objects that may not be deleted (immortal namespaces, system priority classes). */
   admitDelete?(obj: any): void;
   /**
@@ -108,6 +118,11 @@ export interface ResourceDef {
    * namespace turns Terminating); returns true while it must stay.
    */
   prepareForDelete?(obj: any): boolean;
+}
+
+/** What review resources may ask of the server's authentication. */
+export interface ReviewContext {
+  authenticateToken(token: string): { name: string; groups: string[]; uid?: string } | undefined;
 }
 
 /** Read access to other resources, for admission plugins. */

@@ -14,6 +14,7 @@ for (const [path, file] of [
   ['/apis/policy/v1', 'apis_policy_v1.json'], ['/apis/node.k8s.io/v1', 'apis_node.k8s.io_v1.json'],
   ['/apis/scheduling.k8s.io/v1', 'apis_scheduling.k8s.io_v1.json'], ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
   ['/apis/discovery.k8s.io/v1', 'apis_discovery.k8s.io_v1.json'], ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
+  ['/apis/authorization.k8s.io/v1', 'apis_authorization.k8s.io_v1.json'],
 ] as const) {
   test(`${path} matches upstream's resource list`, async () => {
     const golden = goldenDiscovery(file);

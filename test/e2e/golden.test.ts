@@ -7,7 +7,7 @@ import { goldenCases, normalize, type GoldenRequest } from '../helpers/golden.js
  * Replays the golden cases recorded against upstream (see ../shared/golden/README.md)
  * that this server's scope covers: errors, defaulting, reads, dry runs and Tables.
  */
-const PREFIXES = ['gen-err-', 'gen-default-', 'gen-get-', 'gen-dryrun-', 'gen-table-'];
+const PREFIXES = ['gen-err-', 'gen-default-', 'gen-get-', 'gen-dryrun-', 'gen-table-', 'gen-svcval-', 'gen-cmval-', 'gen-secretval-', 'win-', 'gen-podval-'];
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(); });

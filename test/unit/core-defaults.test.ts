@@ -249,7 +249,7 @@ test('PVC: Filesystem, Pending, protection finalizer; PV: Retain, Pending', asyn
   assert.deepEqual(pvc.status, { phase: 'Pending' });
   assert.deepEqual(pvc.metadata.finalizers, ['kubernetes.io/pvc-protection']);
   const pv: any = await createPipeline(defFor('persistentvolumes'), '', { metadata: { name: 'v' },
-    spec: { capacity: { storage: '1.5Gi' }, hostPath: { path: '/x' } } });
+    spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1.5Gi' }, hostPath: { path: '/x' } } });
   assert.equal(pv.spec.persistentVolumeReclaimPolicy, 'Retain');
   assert.equal(pv.spec.capacity.storage, '1536Mi');
   assert.deepEqual(pv.spec.hostPath, { path: '/x', type: '' });

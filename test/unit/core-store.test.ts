@@ -28,8 +28,8 @@ test('pods: created with admission defaults, graceful delete once scheduled', as
   assert.match(pod.spec.volumes[0].name, /^kube-api-access-[a-z0-9]{5}$/);
   assert.equal(pod.status.qosClass, 'BestEffort');
   assert.equal(pod.metadata.generation, undefined);
-  // Bind it (as the scheduler would via the store), then delete: 30 s of grace.
-  await store.update(def('pods'), 'ns', 'p', (o: any) => ({ ...o, spec: { ...o.spec, nodeName: 'n1' } }), ctx('ns'));
+  // Bind it (as the scheduler would, through pods/binding), then delete: 30 s of grace.
+  await store.update(def('pods'), 'ns', 'p', (o: any) => ({ ...o, spec: { ...o.spec, nodeName: 'n1' } }), ctx('ns'), 'binding');
   const del = await store.delete(def('pods'), 'ns', 'p', {}, ctx('ns'));
   assert.equal(del.deleted, false);
   assert.equal(del.obj.metadata.deletionGracePeriodSeconds, 30);

@@ -3,6 +3,7 @@ import type { KObject, ResourceDef } from '../types.js';
 import { goBase64Decode } from './base64.js';
 import { decoding, isObject, normalizeMeta, pruneEmpty } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { validateConfigMapData, validateConfigMapImmutable } from '../../validation/configmap.js';
 import { DecodeError } from './quantity.js';
 
 /**
@@ -22,7 +23,7 @@ export function defaultConfigMap(cm: Record<string, any>): void {
   pruneEmpty(cm, 'data', 'binaryData');
 }
 
-const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'update-then-create');
+const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
 
 export const configmaps: ResourceDef = {
   group: '',
@@ -36,6 +37,7 @@ export const configmaps: ResourceDef = {
   storageVersionHash: 'qFsyl6wFWjQ=',
   storagePrefix: '/core/configmaps',
   defaults: (obj: KObject) => decoding('ConfigMap', () => defaultConfigMap(obj)),
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  validate: (obj) => [...meta.validate(obj), ...validateConfigMapData(obj)],
+  // ValidateObjectMetaUpdate, the immutability checks, then the whole create validation again.
+  validateUpdate: (obj, old) => [...meta.validateUpdate(obj, old), ...validateConfigMapImmutable(obj, old), ...meta.validate(obj), ...validateConfigMapData(obj)],
 };

@@ -1,7 +1,7 @@
 /** core/v1 endpoints. */
 import type { KObject, ResourceDef } from '../types.js';
 import { isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { endpointsValidation } from '../../validation/endpoints.js';
 
 /** SetDefaults_Endpoints: ports default to TCP. */
 export function defaultEndpoints(ep: Record<string, any>): void {
@@ -77,7 +77,6 @@ function canonicalize(ep: KObject): void {
   if (packed.length) ep.subsets = packed; else delete ep.subsets;
 }
 
-const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
 
 export const endpoints: ResourceDef = {
   group: '',
@@ -93,6 +92,5 @@ export const endpoints: ResourceDef = {
   defaults: defaultEndpoints,
   prepareForCreate: canonicalize,
   prepareForUpdate: canonicalize,
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  ...endpointsValidation,
 };

@@ -12,6 +12,7 @@ import { errors } from '../../api/status.js';
 import type { KObject, ResourceDef } from '../types.js';
 import { isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSLabel } from './meta-validation.js';
+import { validateNamespaceFinalizers, validateNamespaceSpec, validateNamespaceStatus } from '../../validation/namespace.js';
 
 /** SetDefaults_Namespace + SetDefaults_NamespaceStatus (the label is also kept by Canonicalize on update). */
 export function defaultNamespace(ns: Record<string, any>): void {
@@ -91,8 +92,13 @@ export const namespaces: ResourceDef = {
   defaults: defaultNamespace,
   prepareForCreate,
   prepareForUpdate,
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  validate: (obj) => [...meta.validate(obj), ...validateNamespaceSpec(obj)],
+  // The strategy runs ValidateNamespace, then ValidateNamespaceUpdate; status and finalize have their own.
+  validateUpdate: (obj, old, subresource) => {
+    if (subresource === 'status') return [...meta.validateUpdate(obj, old), ...validateNamespaceStatus(obj)];
+    if (subresource === 'finalize') return [...meta.validateUpdate(obj, old), ...validateNamespaceFinalizers(obj)];
+    return [...meta.validate(obj), ...validateNamespaceSpec(obj), ...meta.validateUpdate(obj, old)];
+  },
   admitDelete,
   prepareForDelete,
   fieldSelectors: {

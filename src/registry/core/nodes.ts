@@ -2,6 +2,7 @@
 import type { KObject, ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { validateNodeSpec, validateNodeUpdateSpec } from '../../validation/node.js';
 import { defaultResourceList } from './quantity.js';
 
 /** NodeSystemInfo's fields have no omitempty: Go writes every one, empty or not. */
@@ -57,7 +58,7 @@ async function admitCreate(node: KObject): Promise<void> {
   spec.taints = [...taints, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }];
 }
 
-const meta = metaValidators({ namespaced: false, nameFn: nameIsDNSSubdomain }, 'create-then-update');
+const meta = metaValidators({ namespaced: false, nameFn: nameIsDNSSubdomain });
 
 export const nodes: ResourceDef = {
   group: '',
@@ -80,8 +81,12 @@ export const nodes: ResourceDef = {
   prepareForCreate,
   prepareForUpdate,
   admitCreate,
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  validate: (obj) => [...meta.validate(obj), ...validateNodeSpec(obj)],
+  // The strategy runs ValidateNode, then ValidateNodeUpdate; the status strategy only ValidateNodeUpdate.
+  validateUpdate: (obj, old, subresource) => [
+    ...(subresource === 'status' ? [] : [...meta.validate(obj), ...validateNodeSpec(obj)]),
+    ...meta.validateUpdate(obj, old), ...validateNodeUpdateSpec(obj, old),
+  ],
   fieldSelectors: {
     'spec.unschedulable': (n) => String(n.spec?.unschedulable === true),
   },

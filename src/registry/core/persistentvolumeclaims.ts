@@ -2,7 +2,7 @@
 import type { KObject, Lookup, ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { listAll } from './lookup-list.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { persistentVolumeClaimValidation } from '../../validation/persistentvolume.js';
 import { defaultResourceList } from './quantity.js';
 import { defaultPVCSpec } from './volume-defaults.js';
 
@@ -88,8 +88,6 @@ async function admitCreate(pvc: KObject, _ctx: unknown, lookup: Lookup): Promise
   if (!f.includes('kubernetes.io/pvc-protection')) pvc.metadata.finalizers = [...f, 'kubernetes.io/pvc-protection'];
 }
 
-const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'create-then-update');
-
 export const persistentvolumeclaims: ResourceDef = {
   group: '',
   version: 'v1',
@@ -108,7 +106,6 @@ export const persistentvolumeclaims: ResourceDef = {
   prepareForCreate,
   prepareForUpdate,
   admitCreate,
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  ...persistentVolumeClaimValidation,
   returnDeletedObject: true,
 };

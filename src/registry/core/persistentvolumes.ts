@@ -2,7 +2,7 @@
 import { rfc3339 } from '../../meta/object-meta.js';
 import type { KObject, ResourceDef, WriteContext } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { persistentVolumeValidation } from '../../validation/persistentvolume.js';
 import { defaultResourceList } from './quantity.js';
 import { defaultPersistentVolumeSource } from './volume-defaults.js';
 
@@ -39,8 +39,6 @@ function prepareForUpdate(pv: KObject, old: KObject): void {
   if ((old.spec as any)?.volumeAttributesClassName == null) delete (pv.spec as any)?.volumeAttributesClassName;
 }
 
-const meta = metaValidators({ namespaced: false, nameFn: nameIsDNSSubdomain }, 'create-then-update');
-
 export const persistentvolumes: ResourceDef = {
   group: '',
   version: 'v1',
@@ -59,7 +57,6 @@ export const persistentvolumes: ResourceDef = {
   prepareForCreate,
   prepareForUpdate,
   admitCreate,
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  ...persistentVolumeValidation,
   returnDeletedObject: true,
 };

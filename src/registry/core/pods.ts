@@ -1,7 +1,10 @@
 /** core/v1 pods. */
 import type { KObject, ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import type { FieldError } from '../../meta/field-errors.js';
+import { validatePodCreate } from '../../validation/pod-spec.js';
+import { validatePodEphemeralContainersUpdate, validatePodStatusUpdate, validatePodUpdate } from '../../validation/pod-update.js';
+import { podCreateWarnings } from '../../validation/pod-warnings.js';
 import { admitPodCreate } from './pod-admission.js';
 import { defaultPod } from './pod-defaults.js';
 import { preparePodForCreate, preparePodForUpdate } from './pod-prepare.js';
@@ -36,7 +39,13 @@ export function podGracePeriod(pod: any, requested: number | undefined): number 
   return period;
 }
 
-const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
+/** ValidatePodCreate's result, computed once per object (the warnings need it before the store validates). */
+const createErrors = new WeakMap<object, FieldError[]>();
+function podCreateErrors(obj: KObject): FieldError[] {
+  let errs = createErrors.get(obj);
+  if (!errs) createErrors.set(obj, errs = validatePodCreate(obj));
+  return errs;
+}
 
 export const pods: ResourceDef = {
   group: '',
@@ -73,9 +82,25 @@ export const pods: ResourceDef = {
   },
   prepareForCreate: (obj, ctx) => preparePodForCreate(obj, ctx),
   prepareForUpdate: (obj, old) => preparePodForUpdate(obj, old),
-  admitCreate: admitPodCreate,
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  async admitCreate(obj, ctx, lookup) {
+    await admitPodCreate(obj, ctx, lookup);
+    // WarningsOnCreate: upstream adds the pod's warnings once strategy validation has passed.
+    if (obj.metadata?.name && podCreateErrors(obj).length === 0) for (const w of podCreateWarnings(obj)) ctx.warn(w);
+  },
+  validate(obj) {
+    const errs = podCreateErrors(obj);
+    createErrors.delete(obj);
+    return errs;
+  },
+  validateUpdate(obj, old, subresource) {
+    switch (subresource) {
+      case undefined: return validatePodUpdate(obj, old);
+      case 'status': return validatePodStatusUpdate(obj, old);
+      case 'ephemeralcontainers': return validatePodEphemeralContainersUpdate(obj, old);
+      // Binding assigns the node through its own path upstream, without pod validation.
+      default: return [];
+    }
+  },
   fieldSelectors: {
     'spec.nodeName': (p) => p.spec?.nodeName ?? '',
     // Old clients' alias of spec.nodeName.

@@ -1,11 +1,9 @@
 /** core/v1 podtemplates. */
 import type { KObject, ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { podTemplateValidation } from '../../validation/podtemplate.js';
 import { defaultPodTemplateSpec } from './pod-defaults.js';
 import { dropDisabledTemplateFields } from './pod-drop-fields.js';
-
-const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
 
 export const podtemplates: ResourceDef = {
   group: '',
@@ -27,7 +25,6 @@ export const podtemplates: ResourceDef = {
   }),
   prepareForCreate: (obj) => dropDisabledTemplateFields(obj.template),
   prepareForUpdate: (obj, old) => dropDisabledTemplateFields(obj.template, old.template),
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  ...podTemplateValidation,
   returnDeletedObject: true,
 };

@@ -1,7 +1,8 @@
 /** core/v1 replicationcontrollers. */
 import type { KObject, ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { replicationControllerValidation } from '../../validation/replicationcontroller.js';
+import { workloadWarnings } from '../../validation/workload-warnings.js';
 import { defaultPodTemplateSpec } from './pod-defaults.js';
 import { dropDisabledTemplateFields } from './pod-drop-fields.js';
 
@@ -28,8 +29,6 @@ export function defaultReplicationController(rc: Record<string, any>): void {
   if (!isObject(rc.status)) rc.status = {};
   if (typeof rc.status.replicas !== 'number') rc.status.replicas = 0;
 }
-
-const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'create-then-update');
 
 export const replicationcontrollers: ResourceDef = {
   group: '',
@@ -58,8 +57,9 @@ export const replicationcontrollers: ResourceDef = {
     obj.status = old.status ?? { replicas: 0 };
     dropDisabledTemplateFields(obj.spec?.template, old.spec?.template);
   },
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  ...replicationControllerValidation,
+  // WarningsOnCreate / WarningsOnUpdate.
+  ...workloadWarnings('ReplicationController', replicationControllerValidation),
   fieldSelectors: {
     'status.replicas': (rc) => String(rc.status?.replicas ?? 0),
   },

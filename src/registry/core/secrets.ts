@@ -3,6 +3,7 @@ import type { KObject, ResourceDef } from '../types.js';
 import { goBase64Decode } from './base64.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { validateSecretData, validateSecretImmutable } from '../../validation/secret.js';
 import { DecodeError } from './quantity.js';
 
 /** Go writes map keys in sorted order. */
@@ -33,7 +34,7 @@ export function defaultSecret(secret: Record<string, any>): void {
   if (!secret.type) secret.type = 'Opaque';
 }
 
-const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'update-then-create');
+const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
 
 export const secrets: ResourceDef = {
   group: '',
@@ -46,8 +47,9 @@ export const secrets: ResourceDef = {
   storageVersionHash: 'S6u1pOWzb84=',
   storagePrefix: '/core/secrets',
   defaults: (obj: KObject) => decoding('Secret', () => defaultSecret(obj)),
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  validate: (obj) => [...meta.validate(obj), ...validateSecretData(obj)],
+  // ValidateObjectMetaUpdate, the immutability checks, then the whole create validation again.
+  validateUpdate: (obj, old) => [...meta.validateUpdate(obj, old), ...validateSecretImmutable(obj, old), ...meta.validate(obj), ...validateSecretData(obj)],
   fieldSelectors: {
     type: (s) => s.type ?? '',
   },

@@ -346,3 +346,48 @@ export function dropTypeDependentFields(svc: Svc, old: Svc): void {
   }
   if (s.type !== 'LoadBalancer') svc.status = { ...(isObject(svc.status) ? svc.status : {}), loadBalancer: {} };
 }
+
+/**
+ * beginUpdate's allocation (allocateUpdate): a service that starts needing
+ * cluster IPs gets them; node ports the update asks for that the old object
+ * did not hold are allocated (range and conflicts checked), missing ones
+ * allocated when the type wants them (updateNodePorts); the health check
+ * node port likewise.
+ */
+export async function allocateServiceUpdate(svc: KObject, old: KObject, lookup: Lookup): Promise<void> {
+  const s = svc.spec as Svc | undefined;
+  if (!isObject(s)) return;
+  const used = await usedByServices(lookup, old);
+  if (!needsClusterIP(old) && needsClusterIP(svc)) allocClusterIPs(svc, used.ips);
+  const op = portOp(used.ports);
+  const oldPorts = new Set<number>(((old.spec as Svc | undefined)?.ports ?? []).map((p: any) => p?.nodePort).filter(Boolean));
+  if (needsNodePort(svc)) {
+    const shouldAllocate = s.type === 'NodePort' || (s.type === 'LoadBalancer' && s.allocateLoadBalancerNodePorts !== false);
+    const allocated = new Set<number>();
+    (s.ports ?? []).forEach((p: any, i: number) => {
+      if (!isObject(p)) return;
+      if (!p.nodePort && !shouldAllocate) return;
+      if (p.nodePort) {
+        if (oldPorts.has(p.nodePort) || allocated.has(p.nodePort)) return;
+        const why = op.allocate(p.nodePort);
+        if (why) throw invalid(svc, [field.invalid(`spec.ports[${i}].nodePort`, p.nodePort, why)]);
+        allocated.add(p.nodePort);
+      } else {
+        const np = op.next();
+        if (np === undefined) throw errors.internal('failed to allocate a nodePort: range is full');
+        p.nodePort = np;
+      }
+    });
+  }
+  if (needsHCNodePort(svc)) {
+    const oldHC = (old.spec as Svc | undefined)?.healthCheckNodePort ?? 0;
+    if (!s.healthCheckNodePort) {
+      const np = op.next();
+      if (np === undefined) throw errors.internal('failed to allocate a HealthCheck NodePort 0: range is full');
+      s.healthCheckNodePort = np;
+    } else if (s.healthCheckNodePort !== oldHC) {
+      const why = op.allocate(s.healthCheckNodePort);
+      if (why) throw errors.internal(`failed to allocate requested HealthCheck NodePort ${s.healthCheckNodePort}: ${why}`);
+    }
+  }
+}

@@ -2,8 +2,9 @@
 import type { KObject, ResourceDef } from '../types.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
 import { metaValidators, nameIsDNS1035Label } from './meta-validation.js';
+import { validateLoadBalancerStatus, validateServiceSpec, validateServiceUpdateSpec } from '../../validation/service.js';
 import {
-  allocateServiceCreate, dropTypeDependentFields, externallyAccessible, initIPFamilyFields, normalizeClusterIPs,
+  allocateServiceCreate, allocateServiceUpdate, dropTypeDependentFields, externallyAccessible, initIPFamilyFields, normalizeClusterIPs,
   patchAllocatedValues,
 } from './service-alloc.js';
 
@@ -72,8 +73,7 @@ export const services: ResourceDef = {
   /**
    * beginUpdate's synchronous part (keep allocated values the client left
    * out, sync clusterIP(s), IP families), then the strategy's PrepareForUpdate.
-   * Allocating for a type change (e.g. ClusterIP -> NodePort) would need an
-   * asynchronous update hook and is not done here.
+   * The allocation itself (new node ports, a type change's cluster IP) is admitUpdate's.
    */
   prepareForUpdate(obj, old) {
     patchAllocatedValues(obj, old);
@@ -83,8 +83,13 @@ export const services: ResourceDef = {
     dropTypeDependentFields(obj, old);
   },
   admitCreate: (obj, _ctx, lookup) => allocateServiceCreate(obj, lookup),
-  validate: meta.validate,
-  validateUpdate: meta.validateUpdate,
+  admitUpdate: (obj, old, _ctx, lookup) => allocateServiceUpdate(obj, old, lookup),
+  // ValidateServiceCreate; ValidateServiceUpdate re-runs ValidateService (ObjectMeta included) after its own checks.
+  validate: (obj) => [...meta.validate(obj), ...validateServiceSpec(obj)],
+  // The status strategy runs ValidateServiceStatusUpdate instead.
+  validateUpdate: (obj, old, subresource) => (subresource === 'status'
+    ? [...meta.validateUpdate(obj, old), ...validateLoadBalancerStatus(obj)]
+    : [...meta.validateUpdate(obj, old), ...validateServiceUpdateSpec(obj, old), ...meta.validate(obj), ...validateServiceSpec(obj)]),
   fieldSelectors: {
     'spec.clusterIP': (s) => s.spec?.clusterIP ?? '',
     'spec.type': (s) => s.spec?.type ?? '',

@@ -1,6 +1,7 @@
 /** apps/v1 daemonsets (pkg/registry/apps/daemonset, SetDefaults_DaemonSet, apps/v1 conversion). */
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { daemonSetValidation } from '../../../validation/daemonset.js';
+import { workloadWarnings } from '../../../validation/workload-warnings.js';
 import { ALL_VERBS, keepStatus, defaultTemplate, semanticEqual, statusSubresource, zeroFields } from '../shared.js';
 
 /** appsv1.DeprecatedTemplateGeneration: the internal spec.templateGeneration, carried in an annotation by apps/v1. */
@@ -53,5 +54,7 @@ export const daemonsets: ResourceDef = {
     const prev = templateGeneration(old);
     setTemplateGeneration(obj, semanticEqual(obj.spec?.template, old.spec?.template) ? prev : prev + 1);
   },
-  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain, onUpdate: 'both' }),
+  ...daemonSetValidation,
+  // WarningsOnCreate / WarningsOnUpdate.
+  ...workloadWarnings('DaemonSet', daemonSetValidation),
 };

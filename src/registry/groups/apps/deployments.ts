@@ -1,6 +1,7 @@
 /** apps/v1 deployments (pkg/registry/apps/deployment, pkg/apis/apps/v1 defaults and conversion). */
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { deploymentValidation } from '../../../validation/deployment.js';
+import { workloadWarnings } from '../../../validation/workload-warnings.js';
 import { ALL_VERBS, keepStatus, defaultTemplate, dropAnnotation, scaleSubresource, statusSubresource } from '../shared.js';
 
 /** appsv1.DeprecatedRollbackTo: the internal spec.rollbackTo, carried in an annotation by apps/v1. */
@@ -42,5 +43,7 @@ export const deployments: ResourceDef = {
   prepareForUpdate(obj, old) {
     keepStatus(obj, old);
   },
-  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain }),
+  ...deploymentValidation,
+  // WarningsOnCreate / WarningsOnUpdate.
+  ...workloadWarnings('Deployment', deploymentValidation),
 };

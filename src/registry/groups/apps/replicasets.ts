@@ -1,6 +1,7 @@
 /** apps/v1 replicasets (pkg/registry/apps/replicaset, SetDefaults_ReplicaSet). */
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { replicaSetValidation } from '../../../validation/replicaset.js';
+import { workloadWarnings } from '../../../validation/workload-warnings.js';
 import { ALL_VERBS, keepStatus, defaultTemplate, scaleSubresource, statusSubresource, zeroFields } from '../shared.js';
 
 /** ReplicaSetStatus.replicas has no omitempty: an empty status still shows it. */
@@ -30,5 +31,7 @@ export const replicasets: ResourceDef = {
   },
   // ReplicaSetToSelectableFields offers status.replicas, but apps/v1 registers
   // no field label conversion, so upstream refuses it (kubernetes#135136).
-  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain, onUpdate: 'both' }),
+  ...replicaSetValidation,
+  // WarningsOnCreate / WarningsOnUpdate.
+  ...workloadWarnings('ReplicaSet', replicaSetValidation),
 };

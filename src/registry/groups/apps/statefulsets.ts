@@ -1,6 +1,7 @@
 /** apps/v1 statefulsets (pkg/registry/apps/statefulset, SetDefaults_StatefulSet, apps/v1 conversion). */
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSLabel } from '../meta.js';
+import { statefulSetValidation } from '../../../validation/statefulset.js';
+import { workloadWarnings } from '../../../validation/workload-warnings.js';
 import { ALL_VERBS, keepStatus, defaultTemplate, scaleSubresource, statusSubresource, templateMeta, zeroFields } from '../shared.js';
 
 /** StatefulSetStatus.replicas and availableReplicas have no omitempty. */
@@ -67,6 +68,8 @@ export const statefulsets: ResourceDef = {
     keepStatus(obj, old);
     dropMaxUnavailable(obj, old);
   },
-  // StatefulSet names become pod hostnames: DNS labels since v1.27.
-  ...metaValidation({ namespaced: true, name: nameIsDNSLabel, onUpdate: 'both' }),
+  // StatefulSet names become pod hostnames: DNS labels since v1.27 (checked on create only).
+  ...statefulSetValidation,
+  // WarningsOnCreate / WarningsOnUpdate.
+  ...workloadWarnings('StatefulSet', statefulSetValidation),
 };

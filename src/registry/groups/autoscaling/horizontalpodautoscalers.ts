@@ -5,7 +5,7 @@
  * internal type, so v1 answers are what upstream's conversion gives.
  */
 import type { KObject, ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { horizontalPodAutoscalerValidation as validation } from '../../../validation/horizontalpodautoscaler.js';
 import { ALL_VERBS, keepStatus, replaceContents, statusSubresource } from '../shared.js';
 import { DEFAULT_CPU_UTILIZATION, hpaV1ToV2, hpaV2ToV1 } from './convert.js';
 
@@ -74,7 +74,7 @@ export const horizontalpodautoscalersV2: ResourceDef = {
   prepareForUpdate(obj, old) {
     keepStatus(obj, old);
   },
-  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain }),
+  ...validation,
 };
 
 /** The stored form of a v1 object: converted, then defaulted as a v2 decode would. */
@@ -103,6 +103,9 @@ export const horizontalpodautoscalersV1: ResourceDef = {
     keepStatus(v2, toV2(old));
     replaceContents(obj, hpaV2ToV1(v2));
   },
+  // Validation runs on the internal (v2) form, so paths and messages are v2's.
+  validate: (obj) => validation.validate(toV2(obj)),
+  validateUpdate: (obj, old, subresource) => validation.validateUpdate(toV2(obj), toV2(old), subresource),
   toStorage: toV2,
   fromStorage: hpaV2ToV1,
 };

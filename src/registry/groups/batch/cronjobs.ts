@@ -1,11 +1,8 @@
 /** batch/v1 cronjobs (pkg/registry/batch/cronjob, SetDefaults_CronJob). */
-import { field } from '../../../meta/field-errors.js';
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { cronJobValidation } from '../../../validation/cronjob.js';
+import { workloadWarnings } from '../../../validation/workload-warnings.js';
 import { ALL_VERBS, defaultTemplate, keepStatus, statusSubresource, templateMeta } from '../shared.js';
-
-/** The controller names each Job `<cronjob>-<minutes>` (11 characters) within 63. */
-const MAX_NAME = 52;
 
 /** SetDefaults_CronJob plus the pod template defaults of the job template (Job defaults do not apply to it). */
 export function defaultCronJob(obj: any): void {
@@ -34,10 +31,7 @@ export const cronjobs: ResourceDef = {
   prepareForUpdate(obj, old) {
     keepStatus(obj, old);
   },
-  ...metaValidation({
-    namespaced: true, name: nameIsDNSSubdomain,
-    // ValidateCronJobCreate only: the name is immutable afterwards.
-    extra: (obj) => (obj.metadata?.name?.length ?? 0) > MAX_NAME
-      ? [field.invalid('metadata.name', obj.metadata.name, `must be no more than ${MAX_NAME} characters`)] : [],
-  }),
+  ...cronJobValidation,
+  // WarningsOnCreate / WarningsOnUpdate.
+  ...workloadWarnings('CronJob', cronJobValidation),
 };

@@ -1,6 +1,7 @@
 /** batch/v1 jobs (pkg/registry/batch/job, SetDefaults_Job). */
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { jobValidation } from '../../../validation/job.js';
+import { workloadWarnings } from '../../../validation/workload-warnings.js';
 import { ALL_VERBS, defaultTemplate, keepStatus, statusSubresource } from '../shared.js';
 
 /** batch.LegacyJobNameLabel, JobNameLabel, LegacyControllerUidLabel, ControllerUidLabel. */
@@ -76,5 +77,7 @@ export const jobs: ResourceDef = {
   },
   // JobToSelectableFields
   fieldSelectors: { 'status.successful': (obj) => String(obj.status?.succeeded ?? 0) },
-  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain, onUpdate: 'both' }),
+  ...jobValidation,
+  // WarningsOnCreate / WarningsOnUpdate.
+  ...workloadWarnings('Job', jobValidation),
 };

@@ -1,6 +1,6 @@
 /** coordination.k8s.io/v1 leases (pkg/registry/coordination/lease). */
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { leaseValidation } from '../../../validation/lease.js';
 import { ALL_VERBS } from '../shared.js';
 
 /** CoordinatedLeaderElection is alpha (off) in v1.32: its spec fields are dropped unless already in use. */
@@ -25,5 +25,5 @@ export const leases: ResourceDef = {
   prepareForUpdate(obj, old) {
     dropDisabled(obj, old);
   },
-  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain }),
+  ...leaseValidation,
 };

@@ -1,7 +1,7 @@
 /** discovery.k8s.io/v1 endpointslices (pkg/registry/discovery/endpointslice, discovery/v1 defaults). */
 import { specOf } from '../../store.js';
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { endpointSliceValidation } from '../../../validation/endpointslice.js';
 import { ALL_VERBS, semanticEqual } from '../shared.js';
 
 /** SetDefaults_EndpointPort plus the fields Go never omits (endpoints, ports and addresses are null when unset). */
@@ -43,5 +43,5 @@ export const endpointslices: ResourceDef = {
     dropTopology(obj, old);
   },
   // ValidateEndpointSliceUpdate re-runs ValidateEndpointSlice, not ValidateObjectMetaUpdate.
-  ...metaValidation({ namespaced: true, name: nameIsDNSSubdomain, onUpdate: 'create' }),
+  ...endpointSliceValidation,
 };

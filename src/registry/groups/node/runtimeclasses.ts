@@ -1,6 +1,6 @@
 /** node.k8s.io/v1 runtimeclasses (pkg/registry/node/runtimeclass): no defaults, no status, no generation. */
 import type { ResourceDef } from '../../types.js';
-import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { runtimeClassValidation } from '../../../validation/runtimeclass.js';
 import { ALL_VERBS } from '../shared.js';
 
 export const runtimeclasses: ResourceDef = {
@@ -11,5 +11,5 @@ export const runtimeclasses: ResourceDef = {
   defaults(obj) {
     obj.handler ??= ''; // no omitempty
   },
-  ...metaValidation({ namespaced: false, name: nameIsDNSSubdomain }),
+  ...runtimeClassValidation,
 };

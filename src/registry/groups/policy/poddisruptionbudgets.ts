@@ -1,6 +1,7 @@
 /** policy/v1 poddisruptionbudgets (pkg/registry/policy/poddisruptionbudget, policy/v1 conversion). */
 import type { ResourceDef } from '../../types.js';
 import { validateGenericMeta, validateGenericMetaUpdate } from '../meta.js';
+import { podDisruptionBudgetSpecValidation as spec } from '../../../validation/poddisruptionbudget.js';
 import { ALL_VERBS, keepStatus, statusSubresource, zeroFields } from '../shared.js';
 
 /** policy.PDBV1beta1Label: marks the match-all/match-none selectors converted from policy/v1beta1. */
@@ -46,6 +47,11 @@ export const poddisruptionbudgets: ResourceDef = {
   },
   // The PDB strategy validates no metadata: only the generic store's
   // path-segment name check and label/annotation checks apply.
-  validate: (obj) => validateGenericMeta(obj, true),
-  validateUpdate: (obj, old) => validateGenericMetaUpdate(obj, old, true),
+  // BeforeCreate runs the generic checks only once the strategy's are clean;
+  // BeforeUpdate's validateCommonFields run before the strategy's.
+  validate: (obj) => {
+    const errs = spec.validate(obj);
+    return errs.length ? errs : validateGenericMeta(obj, true);
+  },
+  validateUpdate: (obj, old, subresource) => [...validateGenericMetaUpdate(obj, old, true), ...spec.validateUpdate(obj, old, subresource)],
 };

@@ -6,6 +6,8 @@ import { errors } from '../../../api/status.js';
 import { field } from '../../../meta/field-errors.js';
 import type { KObject, ResourceDef } from '../../types.js';
 import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
+import { validatePriorityClassSpec, validatePriorityClassUpdateSpec } from '../../../validation/priorityclass.js';
+import { metaUpdate } from '../../../validation/common.js';
 import { ALL_VERBS } from '../shared.js';
 
 /** scheduling.SystemPriorityClassPrefix */
@@ -68,10 +70,12 @@ export const priorityclasses: ResourceDef = {
     // ValidatePriorityClass: the system- prefix is reserved to the exact system classes.
     extra(obj) {
       const name: string = obj.metadata?.name ?? '';
-      if (!name.startsWith(SYSTEM_PREFIX)) return [];
+      if (!name.startsWith(SYSTEM_PREFIX)) return validatePriorityClassSpec(obj, false);
       const err = systemClassError(obj);
-      return err ? [field.forbidden('metadata.name',
-        `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${err}`)] : [];
+      return [...(err ? [field.forbidden('metadata.name',
+        `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${err}`)] : []),
+      ...validatePriorityClassSpec(obj, true)];
     },
   }),
+  validateUpdate: (obj, old) => [...metaUpdate(obj, old), ...validatePriorityClassUpdateSpec(obj, old)],
 };

@@ -1,0 +1,90 @@
+/**
+ * The admission chain in kube-apiserver's order (pkg/kubeapiserver/options/
+ * plugins.go AllOrderedPlugins, v1.32, the plugins enabled by default).
+ * Every write passes the chain twice, as upstream's does:
+ *
+ *   decode + defaults → mutating phase (Admit of each plugin, in order)
+ *   → strategy PrepareForCreate/Update → strategy validation
+ *   → validating phase (Validate of each plugin, in order) → storage.
+ *
+ * Where each plugin lives here:
+ *
+ * | plugin                          | phase(s)             | implementation |
+ * | ---                             | ---                  | --- |
+ * | NamespaceLifecycle              | validating           | Store.admitNamespace (before everything) |
+ * | LimitRanger                     | mutating, validating | admission/limit-ranger.ts |
+ * | ServiceAccount                  | mutating             | pods' admitCreate (registry/core/pod-admission.ts) |
+ * | NodeRestriction                 | —                    | off by default, no node credentials here |
+ * | TaintNodesByCondition           | mutating             | nodes' admitCreate (registry/core/nodes.ts) |
+ * | PodSecurity                     | validating           | admission/pod-security.ts |
+ * | Priority                        | mutating             | pods' admitCreate |
+ * | DefaultTolerationSeconds        | mutating             | pods' admitCreate |
+ * | DefaultStorageClass             | mutating             | persistentvolumeclaims' admitCreate |
+ * | StorageObjectInUseProtection    | mutating             | persistentvolumeclaims' admitCreate |
+ * | PersistentVolumeClaimResize     | validating           | not emulated (no StorageClass API served) |
+ * | RuntimeClass                    | mutating, validating | pods' admitCreate (both halves there) |
+ * | CertificateApproval/Signing/... | —                    | no certificates API served |
+ * | DefaultIngressClass             | —                    | no networking API served |
+ * | Mutating/ValidatingAdmissionWebhook, ValidatingAdmissionPolicy | — | no webhooks or policies |
+ * | ResourceQuota                   | validating           | admission/resource-quota.ts (last) |
+ *
+ * The resources' own `admitCreate` hooks hold the plugins that were written
+ * with the resources (ServiceAccount, Priority, DefaultTolerationSeconds,
+ * RuntimeClass for pods; DefaultStorageClass, StorageObjectInUseProtection
+ * for claims); the store runs them after the plugins below that precede
+ * them, so the mutating order is upstream's. Their validating halves
+ * (RuntimeClass's overhead check, ServiceAccount's mirror-pod checks) run
+ * with them, before the strategy validation rather than after it.
+ */
+import type { KObject, Lookup, ResourceDef, WriteContext } from '../registry/types.js';
+import { limitRanger } from './limit-ranger.js';
+import { podSecurity } from './pod-security.js';
+import { resourceQuota } from './resource-quota.js';
+import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
+
+/** Upstream's plugin order; `plugin` is set for those implemented in this chain. */
+export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
+  { name: 'NamespaceLifecycle' },
+  { name: 'LimitRanger', plugin: limitRanger },
+  { name: 'ServiceAccount' },
+  { name: 'NodeRestriction' },
+  { name: 'TaintNodesByCondition' },
+  { name: 'PodSecurity', plugin: podSecurity },
+  { name: 'Priority' },
+  { name: 'DefaultTolerationSeconds' },
+  { name: 'DefaultStorageClass' },
+  { name: 'StorageObjectInUseProtection' },
+  { name: 'PersistentVolumeClaimResize' },
+  { name: 'RuntimeClass' },
+  { name: 'CertificateApproval' },
+  { name: 'CertificateSigning' },
+  { name: 'ClusterTrustBundleAttest' },
+  { name: 'CertificateSubjectRestriction' },
+  { name: 'DefaultIngressClass' },
+  { name: 'MutatingAdmissionWebhook' },
+  { name: 'ValidatingAdmissionPolicy' },
+  { name: 'ValidatingAdmissionWebhook' },
+  { name: 'ResourceQuota', plugin: resourceQuota },
+];
+
+const PLUGINS = ADMISSION_ORDER.flatMap((p) => (p.plugin ? [p.plugin] : []));
+
+/** The attributes of one write, shared by both phases. */
+export function admissionAttributes(def: ResourceDef, operation: Operation, namespace: string, object: KObject,
+  oldObject: KObject | undefined, ctx: WriteContext, lookup: Lookup, subresource = ''): AdmissionAttributes {
+  return {
+    operation, def, subresource, namespace: def.namespaced ? namespace : '',
+    get name() { return object.metadata?.name ?? oldObject?.metadata?.name ?? ''; },
+    object, oldObject, ctx, lookup, memo: new Map(),
+  };
+}
+
+/** The mutating phase: each plugin's Admit, in order. */
+export async function admit(a: AdmissionAttributes): Promise<void> {
+  for (const p of PLUGINS) if (p.admit) await p.admit(a);
+}
+
+/** The validating phase: each plugin's Validate, in order; the first refusal ends the request. */
+export async function validate(a: AdmissionAttributes): Promise<void> {
+  for (const p of PLUGINS) if (p.validate) await p.validate(a);
+}

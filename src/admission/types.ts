@@ -1,0 +1,60 @@
+/**
+ * What an admission plugin sees of a request (k8s.io/apiserver's
+ * admission.Attributes), and the plugin interface: a mutating half (Admit)
+ * and a validating half (Validate), as upstream's plugins have.
+ */
+import { errors } from '../api/status.js';
+import type { KObject, Lookup, ResourceDef, WriteContext } from '../registry/types.js';
+
+export type Operation = 'CREATE' | 'UPDATE';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  /** The resource as requested (group, version, plural, kind). */
+  def: Pick<ResourceDef, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
+  /** '' for the main resource, else "status", "scale", "binding", ... */
+  subresource: string;
+  /** '' for cluster-scoped objects. */
+  namespace: string;
+  name: string;
+  /** The object being written; mutating plugins change it in place. */
+  object: KObject;
+  /** The stored object, for updates. */
+  oldObject?: KObject;
+  ctx: WriteContext;
+  lookup: Lookup;
+  /** Per-request memo, so the two phases of a plugin share lookups. */
+  memo: Map<string, unknown>;
+}
+
+export interface AdmissionPlugin {
+  name: string;
+  /** The mutating phase (MutationInterface.Admit); runs before the strategy's validation. */
+  admit?(a: AdmissionAttributes): Promise<void> | void;
+  /** The validating phase (ValidationInterface.Validate); runs after the strategy's validation. */
+  validate?(a: AdmissionAttributes): Promise<void> | void;
+}
+
+/**
+ * admission.NewForbidden: 403 naming the resource and object
+ * (`pods "web" is forbidden: <why>`).
+ */
+export function forbidden(a: AdmissionAttributes, why: string): Error {
+  const name = a.name || a.object.metadata?.name || a.object.metadata?.generateName || 'Unknown';
+  return errors.forbidden({ group: a.def.group, resource: a.def.resource }, name, why);
+}
+
+/** Memoized per-request lookup. */
+export async function memoized<T>(a: AdmissionAttributes, key: string, load: () => Promise<T>): Promise<T> {
+  if (a.memo.has(key)) return a.memo.get(key) as T;
+  const v = await load();
+  a.memo.set(key, v);
+  return v;
+}
+
+/** Go's utilerrors.NewAggregate(errs).Error(): one message bare, several (deduplicated) in brackets. */
+export function aggregateMessage(msgs: string[]): string {
+  const seen: string[] = [];
+  for (const m of msgs) if (!seen.includes(m)) seen.push(m);
+  return seen.length === 1 ? seen[0] : `[${seen.join(', ')}]`;
+}

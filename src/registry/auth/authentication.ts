@@ -1,0 +1,27 @@
+import type { ResourceDef } from '../types.js';
+import { answer, reviewDef } from './reviews.js';
+import { TOKEN_ISSUER } from '../../pki/service-account-tokens.js';
+
+function userInfo(user: { name: string; groups: string[]; uid?: string } | undefined): Record<string, unknown> {
+  const info: Record<string, unknown> = { username: user?.name ?? 'system:anonymous' };
+  if (user?.uid) info.uid = user.uid;
+  info.groups = user?.groups ?? ['system:unauthenticated'];
+  return info;
+}
+
+/** `kubectl auth whoami`: the requesting user as the server sees it (v1, and v1beta1 for kubectl 1.27). */
+const selfSubjectReview = (version: string): ResourceDef =>
+  reviewDef('authentication.k8s.io', version, 'selfsubjectreviews', 'SelfSubjectReview', false,
+    (obj, ctx) => answer(obj, { userInfo: userInfo(ctx.user) }));
+
+export const selfSubjectReviewsV1 = selfSubjectReview('v1');
+export const selfSubjectReviewsV1beta1 = selfSubjectReview('v1beta1');
+
+/** TokenReview: whether a bearer token authenticates, and as whom. */
+export const tokenReviews: ResourceDef = reviewDef('authentication.k8s.io', 'v1', 'tokenreviews', 'TokenReview', false,
+  (obj, _ctx, auth) => {
+    const user = auth.authenticateToken(String(obj.spec?.token ?? ''));
+    if (!user) return answer(obj, { user: {}, error: '[invalid bearer token, token lookup failed]' });
+    const audiences: string[] = obj.spec?.audiences?.length ? obj.spec.audiences : [TOKEN_ISSUER];
+    return answer(obj, { authenticated: true, user: userInfo(user), audiences });
+  });
