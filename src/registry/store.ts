@@ -13,6 +13,7 @@ import type { FieldSelector } from '../selectors/fields.js';
 import { decode, decodeEvent, encode, rawWithRevision, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
 import { fieldValue } from './field-values.js';
+import { Lister } from './lister.js';
 import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
 import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 
@@ -45,6 +46,10 @@ const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display 
 
 const MAX_UPDATE_RETRIES = 16;
 
+/** What admission looks up on every write: namespaces, defaults and limits, accounts and classes. */
+const LISTED = ['/namespaces', '/limitranges', '/resourcequotas', '/serviceaccounts',
+  'scheduling.k8s.io/priorityclasses', 'node.k8s.io/runtimeclasses', 'storage.k8s.io/storageclasses'];
+
 export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.resource };
 }
@@ -70,10 +75,17 @@ export class Store implements Lookup {
   private readonly byGVR = new Map<string, ResourceDef>();
   private readonly byGR = new Map<string, ResourceDef>();
 
+  /** Resources admission reads on every write, served from memory. */
+  private readonly listers = new Map<string, Lister>();
+
   constructor(readonly storage: Storage, readonly defs: ResourceDef[]) {
     for (const d of defs) {
       this.byGVR.set(`${d.group}/${d.version}/${d.resource}`, d);
       if (!this.byGR.has(`${d.group}/${d.resource}`)) this.byGR.set(`${d.group}/${d.resource}`, d);
+    }
+    for (const gr of LISTED) {
+      const d = this.byGR.get(gr);
+      if (d) this.listers.set(gr, new Lister(storage, d, `${d.storagePrefix}/`));
     }
   }
 
@@ -91,6 +103,8 @@ export class Store implements Lookup {
 
   /** Lookup for admission: the object in its first served version. */
   async get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined> {
+    const lister = this.listers.get(`${group}/${resource}`);
+    if (lister) return lister.get(namespace, name);
     const def = this.byGR.get(`${group}/${resource}`);
     if (!def) return undefined;
     const kv = await this.storage.get(this.key(def, namespace, name));
@@ -99,6 +113,8 @@ export class Store implements Lookup {
 
   /** Lookup for admission: every object of a resource, in one namespace or ('') all. */
   async listAll(group: string, resource: string, namespace: string): Promise<KObject[]> {
+    const lister = this.listers.get(`${group}/${resource}`);
+    if (lister) return lister.list(namespace);
     const def = this.byGR.get(`${group}/${resource}`);
     return def ? (await this.list(def, namespace)).items : [];
   }
@@ -182,10 +198,9 @@ export class Store implements Lookup {
   /** Namespace lifecycle admission: the namespace must exist and not be terminating. */
   private async admitNamespace(def: ResourceDef, namespace: string, name: string): Promise<void> {
     if (!def.namespaced) return;
-    const kv = await this.storage.get(`/core/namespaces/${namespace}`);
-    if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace);
+    const ns = await this.get('', 'namespaces', '', namespace) as (KObject & { status?: { phase?: string } }) | undefined;
+    if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (def.resource === 'events') return;
-    const ns = JSON.parse(kv.value) as KObject & { status?: { phase?: string } };
     if (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp) {
       throw errors.forbidden(groupResource(def), name,
         `unable to create new content in namespace ${namespace} because it is being terminated`,
