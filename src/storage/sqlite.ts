@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import {
-  CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError, prefixEnd,
+  CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError, StorageError, prefixEnd,
   type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
   type StorageEventBatch, type WatchHandle,
 } from './types.js';
@@ -47,6 +47,7 @@ export class SqliteStorage implements Storage {
   private rev: number;
   private compactRev: number;
   private readonly watchers = new WatcherSet();
+  private pending: { apply: (rev: number) => { result: unknown; event: StorageEvent }; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   private readonly stmt;
 
   constructor(file: string) {
@@ -90,55 +91,88 @@ export class SqliteStorage implements Storage {
     return row && toKV(row);
   }
 
-  async create(key: string, value: string): Promise<KeyValue> {
-    const rev = this.rev + 1;
-    try {
-      this.db.transaction(() => {
-        this.stmt.insertCurrent.run(key, rev, rev, value);
-        this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
-      })();
-    } catch (e) {
-      // The primary key decides existence, without a read before every insert.
-      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new KeyExistsError(key);
-      throw e;
-    }
-    this.rev = rev;
-    this.watchers.emit({ type: 'PUT', key, revision: rev, value });
-    return { key, value, createRevision: rev, modRevision: rev };
+  /**
+   * Group commit: writes issued in the same turn of the event loop share one
+   * transaction (one WAL append), and each resolves once it is committed.
+   * Every write checks its precondition before it changes anything, so one
+   * failing write leaves the others of its batch intact.
+   */
+  private enqueue<T>(apply: (rev: number) => { result: T; event: StorageEvent }): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ apply, resolve: resolve as (v: unknown) => void, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
   }
 
-  async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
-    const rev = this.rev + 1;
-    let prev!: CurrentRow;
-    this.db.transaction(() => {
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    const outcomes: ({ ok: true; result: unknown; event: StorageEvent } | { ok: false; error: unknown })[] = [];
+    let rev = this.rev;
+    try {
+      this.db.transaction(() => {
+        for (const w of batch) {
+          try {
+            const { result, event } = w.apply(rev + 1);
+            rev++;
+            outcomes.push({ ok: true, result, event });
+          } catch (error) {
+            if (!(error instanceof StorageError)) throw error;
+            outcomes.push({ ok: false, error });
+          }
+        }
+      })();
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+      return;
+    }
+    this.rev = rev;
+    outcomes.forEach((o, i) => {
+      if (o.ok) this.watchers.emit(o.event);
+      if (o.ok) batch[i].resolve(o.result); else batch[i].reject(o.error);
+    });
+  }
+
+  create(key: string, value: string): Promise<KeyValue> {
+    return this.enqueue((rev) => {
+      if (this.stmt.get.get(key)) throw new KeyExistsError(key);
+      this.stmt.insertCurrent.run(key, rev, rev, value);
+      this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
+      return {
+        result: { key, value, createRevision: rev, modRevision: rev },
+        event: { type: 'PUT', key, revision: rev, value },
+      };
+    });
+  }
+
+  update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    return this.enqueue((rev) => {
       const row = this.stmt.get.get(key);
       if (!row) throw new NotFoundError(key);
       if (row.mod_rev !== expectedModRevision) throw new RevisionMismatchError(key, row.mod_rev);
-      prev = row;
       this.stmt.updateCurrent.run(rev, value, key);
       this.stmt.insertLog.run(rev, key, 0, row.create_rev, value, row.mod_rev, row.value);
-    })();
-    this.rev = rev;
-    this.watchers.emit({ type: 'PUT', key, revision: rev, value, prevValue: prev.value, prevModRevision: prev.mod_rev });
-    return { key, value, createRevision: prev.create_rev, modRevision: rev };
+      return {
+        result: { key, value, createRevision: row.create_rev, modRevision: rev },
+        event: { type: 'PUT', key, revision: rev, value, prevValue: row.value, prevModRevision: row.mod_rev },
+      };
+    });
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
-    const rev = this.rev + 1;
-    let prev!: CurrentRow;
-    this.db.transaction(() => {
+  delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
+    return this.enqueue((rev) => {
       const row = this.stmt.get.get(key);
       if (!row) throw new NotFoundError(key);
       if (expectedModRevision !== undefined && row.mod_rev !== expectedModRevision) {
         throw new RevisionMismatchError(key, row.mod_rev);
       }
-      prev = row;
       this.stmt.deleteCurrent.run(key);
       this.stmt.insertLog.run(rev, key, 1, row.create_rev, null, row.mod_rev, row.value);
-    })();
-    this.rev = rev;
-    this.watchers.emit({ type: 'DELETE', key, revision: rev, prevValue: prev.value, prevModRevision: prev.mod_rev });
-    return { prev: toKV(prev), revision: rev };
+      return {
+        result: { prev: toKV(row), revision: rev },
+        event: { type: 'DELETE', key, revision: rev, prevValue: row.value, prevModRevision: row.mod_rev },
+      };
+    });
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
@@ -197,6 +231,7 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    if (this.pending.length) this.flush();
     this.watchers.clear();
     this.db.close();
   }
