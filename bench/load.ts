@@ -46,12 +46,12 @@ export class Connection {
     w.resolve({ status: Number(head.slice(9, 12)), body });
   }
 
-  request(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  request(method: string, path: string, body?: string, contentType = 'application/json'): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
       const len = body === undefined ? 0 : Buffer.byteLength(body);
       this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${len}\r\n\r\n${body ?? ''}`);
+        `Content-Type: ${contentType}\r\nContent-Length: ${len}\r\n\r\n${body ?? ''}`);
     });
   }
 
@@ -60,7 +60,7 @@ export class Connection {
 
 /** Runs n requests over `concurrency` connections; returns seconds taken and sorted latencies in ms. */
 export async function runLoad(t: LoadTarget, concurrency: number, n: number,
-  req: (i: number) => { method: string; path: string; body?: string; expect: number }): Promise<{ seconds: number; lat: number[] }> {
+  req: (i: number) => { method: string; path: string; body?: string; contentType?: string; expect: number }): Promise<{ seconds: number; lat: number[] }> {
   const conns = await Promise.all(Array.from({ length: concurrency }, () => Connection.open(t)));
   const lat: number[] = [];
   let next = 0;
@@ -69,7 +69,7 @@ export async function runLoad(t: LoadTarget, concurrency: number, n: number,
     while (next < n) {
       const r = req(next++);
       const s = performance.now();
-      const res = await c.request(r.method, r.path, r.body);
+      const res = await c.request(r.method, r.path, r.body, r.contentType);
       lat.push(performance.now() - s);
       if (res.status !== r.expect) throw new Error(`${r.method} ${r.path}: ${res.status} ${res.body.slice(0, 300)}`);
     }

@@ -1,4 +1,4 @@
-import type { KeyValue, StorageEvent } from '../storage/types.js';
+import type { KeyValue } from '../storage/types.js';
 import { apiVersionOf, type KObject, type ResourceDef } from './types.js';
 
 /**
@@ -30,17 +30,6 @@ export function decodeValue(def: ResourceDef, value: string, revision: number): 
 
 export function decode(def: ResourceDef, kv: KeyValue): KObject {
   return decodeValue(def, kv.value, kv.modRevision);
-}
-
-/** An event's object: the new value, or for a deletion the last value stamped with the deletion revision. */
-export function decodeEvent(def: ResourceDef, ev: StorageEvent): { obj: KObject; prev?: KObject } {
-  if (ev.type === 'DELETE') {
-    return { obj: decodeValue(def, ev.prevValue!, ev.revision) };
-  }
-  return {
-    obj: decodeValue(def, ev.value!, ev.revision),
-    prev: ev.prevValue !== undefined ? decodeValue(def, ev.prevValue, ev.prevModRevision!) : undefined,
-  };
 }
 
 /** kind and apiVersion first, as upstream serializes them. */

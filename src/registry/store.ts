@@ -10,7 +10,7 @@ import { field } from '../meta/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
-import { decode, decodeEvent, encode, rawWithRevision, withTypeMeta } from './codec.js';
+import { decode, decodeValue, encode, rawWithRevision, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
@@ -270,7 +270,7 @@ export class Store implements Lookup {
       const kv = await this.storage.get(key);
       if (!kv) throw errors.notFound(gr, name);
       const current = decode(def, kv);
-      let next = withTypeMeta(def, await mutate(structuredClone(current)));
+      let next = withTypeMeta(def, await mutate(decode(def, kv)));
       const m = (next.metadata ??= {});
       if (m.name !== undefined && m.name !== name) {
         throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
@@ -429,6 +429,17 @@ export class Store implements Lookup {
     }
   }
 
+  /** Decoded event objects, shared by every watcher of the same version (they only read them). */
+  private readonly decodedEvents = new WeakMap<StorageEvent, Map<ResourceDef, KObject>>();
+
+  private eventObject(def: ResourceDef, ev: StorageEvent): KObject {
+    let byDef = this.decodedEvents.get(ev);
+    if (!byDef) this.decodedEvents.set(ev, byDef = new Map());
+    let obj = byDef.get(def);
+    if (!obj) byDef.set(def, obj = decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision));
+    return obj;
+  }
+
   /**
    * Watches one resource from a revision, with selectors applied the way the
    * watch cache does: an object leaving the selection is DELETED, one
@@ -438,14 +449,15 @@ export class Store implements Lookup {
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     const onEvents = (events: StorageEvent[]) => {
       for (const ev of events) {
-        const { obj, prev } = decodeEvent(def, ev);
+        const obj = this.eventObject(def, ev);
         if (ev.type === 'DELETE') {
           if (!filtered || this.matches(def, obj, req)) sink('DELETED', obj);
           continue;
         }
-        if (!filtered) { sink(prev ? 'MODIFIED' : 'ADDED', obj); continue; }
+        const created = ev.prevValue === undefined;
+        if (!filtered) { sink(created ? 'ADDED' : 'MODIFIED', obj); continue; }
         const now = this.matches(def, obj, req);
-        const before = prev ? this.matches(def, prev, req) : false;
+        const before = !created && this.matches(def, decodeValue(def, ev.prevValue!, ev.prevModRevision!), req);
         if (now && before) sink('MODIFIED', obj);
         else if (now) sink('ADDED', obj);
         else if (before) sink('DELETED', obj);
