@@ -66,7 +66,8 @@ export function decodeObject(body: Buffer, contentType: string | undefined, kind
     return decodeProtobufRequest(body, kind);
   } else if (type === 'application/yaml') {
     try {
-      value = parseYaml(text);
+      // Duplicate keys are field validation's to report (Strict refuses them, Warn and Ignore keep the last).
+      value = parseYaml(text, { uniqueKeys: false });
     } catch (e) {
       throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; yaml parse error: ${(e as Error).message}`);
     }

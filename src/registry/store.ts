@@ -241,6 +241,7 @@ export class Store implements Lookup {
     if (!meta.name) errs.push(field.required('metadata.name', 'name or generateName is required'));
     if (def.validate) errs.push(...def.validate(obj));
     if (errs.length) throw errors.invalid(def, meta.name ?? '', errs);
+    def.warnCreate?.(obj, ctx);
     await validateAdmission(admission);
     if (ctx.dryRun) return obj;
     const stored = def.toStorage ? def.toStorage(obj) : obj;
@@ -298,6 +299,7 @@ export class Store implements Lookup {
       }
       const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
       if (errs.length) throw errors.invalid(def, name, errs);
+      if (!subresource) def.warnUpdate?.(next, current, ctx);
       await validateAdmission(admission);
       next.metadata.resourceVersion = current.metadata.resourceVersion;
       if (isDeepStrictEqual(next, current)) return current;

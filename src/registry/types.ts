@@ -97,6 +97,9 @@ export interface ResourceDef {
   /** The same on update, after prepareForUpdate (e.g. a service's node port allocation). */
   admitUpdate?(obj: any, old: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
   validate?(obj: any): FieldError[];
+  /** Strategy.WarningsOnCreate/WarningsOnUpdate: warnings for a write that passed validation. */
+  warnCreate?(obj: any, ctx: WriteContext): void;
+  warnUpdate?(obj: any, old: any, ctx: WriteContext): void;
   /** `subresource` names the subresource written through (status, binding, ephemeralcontainers, ...), if any. */
   validateUpdate?(obj: any, old: any, subresource?: string): FieldError[];
   /** Extra field selectors (beyond metadata.name/namespace) and how to read them. */

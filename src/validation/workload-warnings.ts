@@ -8,7 +8,7 @@
  */
 import { isDNS1123Label } from '../meta/names.js';
 import type { WriteContext } from '../registry/types.js';
-import { deepEqual, isObj, num, str, type Obj, type Validators } from './common.js';
+import { deepEqual, isObj, num, str, type Obj } from './common.js';
 import { podTemplateWarnings } from './pod-warnings.js';
 
 const specOf = (o: Obj): Obj => (isObj(o.spec) ? o.spec : {});
@@ -40,16 +40,15 @@ export const WORKLOAD_WARNINGS: Record<string, { name: boolean; spec: (obj: Obj)
   CronJob: { name: true, spec: (o) => jobSpecWarnings(isObj(specOf(o).jobTemplate?.spec) ? specOf(o).jobTemplate.spec : {}, 'spec.jobTemplate.spec') },
 };
 
-/** admitCreate/admitUpdate hooks that add the kind's warnings when its validation passes. */
-export function workloadWarnings(kind: string, v: Validators) {
+/** The kind's warnings, which the store adds once validation has passed. */
+export function workloadWarnings(kind: string) {
   const w = WORKLOAD_WARNINGS[kind];
   return {
-    async admitCreate(obj: Obj, ctx: WriteContext): Promise<void> {
-      if (v.validate(obj).length) return;
+    warnCreate(obj: Obj, ctx: WriteContext): void {
       for (const m of [...(w.name ? nameWarnings(obj) : []), ...w.spec(obj)]) ctx.warn(m);
     },
-    async admitUpdate(obj: Obj, old: Obj, ctx: WriteContext): Promise<void> {
-      if (deepEqual(obj.spec, old.spec) || v.validateUpdate(obj, old).length) return;
+    warnUpdate(obj: Obj, old: Obj, ctx: WriteContext): void {
+      if (deepEqual(obj.spec, old.spec)) return;
       for (const m of w.spec(obj)) ctx.warn(m);
     },
   };

@@ -184,3 +184,14 @@ test('a watch as Table carries column definitions on its first event only', asyn
   assert.deepEqual(events[0].object.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Data', 'Age']);
   assert.equal(events[1].object.columnDefinitions, null);
 });
+
+test('YAML duplicate keys are refused under Strict and warned about under Warn', async () => {
+  const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-yaml\ndata:\n  a: "1"\n  a: "2"\n';
+  const strict = await raw(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps?fieldValidation=Strict`, { body, headers: { 'Content-Type': 'application/yaml' } });
+  assert.equal(strict.status, 400);
+  assert.equal(JSON.parse(strict.body).message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map');
+  const warn = await raw(cluster, 'POST', `/api/v1/namespaces/${NS}/configmaps?fieldValidation=Warn`, { body, headers: { 'Content-Type': 'application/yaml' } });
+  assert.equal(warn.status, 201);
+  assert.equal(warn.headers.warning, '299 - "line 7: key \\"a\\" already set in map"');
+  assert.deepEqual(JSON.parse(warn.body).data, { a: '2' });
+});

@@ -60,3 +60,18 @@ test('names are checked against the URL and namespaces must exist', async () => 
     e instanceof StatusError && e.status.message === 'Widget.example.com "" is invalid: metadata.name: Required value: name or generateName is required');
   await storage.close();
 });
+
+test('warnings are given only for writes that pass validation', async () => {
+  const storage = new SqliteStorage(':memory:');
+  const warned: string[] = [];
+  const strict: ResourceDef = { ...widgets, resource: 'strict', storagePrefix: '/example.com/strict',
+    validate: (o) => (o.spec?.n < 0 ? [{ type: 'FieldValueInvalid', field: 'spec.n', value: o.spec.n, detail: 'must be >= 0' }] : []),
+    warnCreate: (o, c) => c.warn(`created ${o.metadata.name}`) };
+  const store = new Store(storage, [namespaces, strict]);
+  await store.create(namespaces, '', { metadata: { name: 'ns' } }, { ...ctx(), namespace: '' });
+  const c = { ...ctx(), warn: (m: string) => warned.push(m) };
+  await assert.rejects(store.create(strict, 'ns', { metadata: { name: 'bad' }, spec: { n: -1 } }, c));
+  await store.create(strict, 'ns', { metadata: { name: 'good' }, spec: { n: 1 } }, c);
+  assert.deepEqual(warned, ['created good']);
+  await storage.close();
+});

@@ -59,7 +59,7 @@ export const replicationcontrollers: ResourceDef = {
   },
   ...replicationControllerValidation,
   // WarningsOnCreate / WarningsOnUpdate.
-  ...workloadWarnings('ReplicationController', replicationControllerValidation),
+  ...workloadWarnings('ReplicationController'),
   fieldSelectors: {
     'status.replicas': (rc) => String(rc.status?.replicas ?? 0),
   },

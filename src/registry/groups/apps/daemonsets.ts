@@ -56,5 +56,5 @@ export const daemonsets: ResourceDef = {
   },
   ...daemonSetValidation,
   // WarningsOnCreate / WarningsOnUpdate.
-  ...workloadWarnings('DaemonSet', daemonSetValidation),
+  ...workloadWarnings('DaemonSet'),
 };

@@ -45,5 +45,5 @@ export const deployments: ResourceDef = {
   },
   ...deploymentValidation,
   // WarningsOnCreate / WarningsOnUpdate.
-  ...workloadWarnings('Deployment', deploymentValidation),
+  ...workloadWarnings('Deployment'),
 };

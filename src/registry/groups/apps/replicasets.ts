@@ -33,5 +33,5 @@ export const replicasets: ResourceDef = {
   // no field label conversion, so upstream refuses it (kubernetes#135136).
   ...replicaSetValidation,
   // WarningsOnCreate / WarningsOnUpdate.
-  ...workloadWarnings('ReplicaSet', replicaSetValidation),
+  ...workloadWarnings('ReplicaSet'),
 };

@@ -71,5 +71,5 @@ export const statefulsets: ResourceDef = {
   // StatefulSet names become pod hostnames: DNS labels since v1.27 (checked on create only).
   ...statefulSetValidation,
   // WarningsOnCreate / WarningsOnUpdate.
-  ...workloadWarnings('StatefulSet', statefulSetValidation),
+  ...workloadWarnings('StatefulSet'),
 };

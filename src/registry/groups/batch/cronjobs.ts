@@ -33,5 +33,5 @@ export const cronjobs: ResourceDef = {
   },
   ...cronJobValidation,
   // WarningsOnCreate / WarningsOnUpdate.
-  ...workloadWarnings('CronJob', cronJobValidation),
+  ...workloadWarnings('CronJob'),
 };

@@ -79,5 +79,5 @@ export const jobs: ResourceDef = {
   fieldSelectors: { 'status.successful': (obj) => String(obj.status?.succeeded ?? 0) },
   ...jobValidation,
   // WarningsOnCreate / WarningsOnUpdate.
-  ...workloadWarnings('Job', jobValidation),
+  ...workloadWarnings('Job'),
 };
