@@ -14,7 +14,8 @@ const reSubdomain = new RegExp(`^${DNS1123_SUBDOMAIN}$`);
 const reQualified = new RegExp(`^${QUALIFIED_NAME}$`);
 const reLabelValue = new RegExp(`^${LABEL_VALUE}$`);
 
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
+/** validation.RegexError: a message with examples and the regex it checks. */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   let s = msg + ' (';
   if (examples.length) {
     s += 'e.g. ' + examples.map((e) => `'${e}'`).join(',  or ') + ', ';

@@ -5,18 +5,22 @@
  * messages.
  */
 import { field, type BadValue, type FieldError } from '../meta/field-errors.js';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../meta/names.js';
+import {
+  arr, dns1123Label, dns1123Subdomain, inclusiveRange, isObj, isValidPortName, isValidPortNum, IS_NEGATIVE, nonNegative, num,
+  qualifiedName, str, validatePortNumOrName, type Obj,
+} from './common.js';
+
+// The basic validators are common to every kind's validation; pod validation imports them from here too.
+export {
+  arr, dns1123Label, dns1123Subdomain, inclusiveRange, isObj, isValidPortName, isValidPortNum, IS_NEGATIVE, nonNegative, num,
+  qualifiedName, str, validatePortNumOrName, type Obj,
+};
+import { isQualifiedName, regexError } from '../meta/names.js';
 import { DecodeError, parseQuantity, type Quantity } from '../registry/core/quantity.js';
 import { quantityGoSyntax } from './go-types.js';
 
-export type Obj = Record<string, any>;
-
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A Go pointer/slice/map decoded from JSON is nil when absent or null. */
 export const isSet = (v: unknown): boolean => v !== undefined && v !== null;
-export const arr = <T = any>(v: unknown): T[] => (Array.isArray(v) ? v : []);
-export const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
-export const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 export const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 /** Go's len() of a string: UTF-8 bytes. */
 export const byteLen = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -31,48 +35,8 @@ export const internalError = (f: string, detail: string): FieldError => ({ type:
 export const tooLong = (f: string, max: number): FieldError =>
   ({ type: 'FieldValueTooLong', field: f, detail: `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` });
 
-export const IS_NEGATIVE = 'must be greater than or equal to 0';
 export const IS_NOT_POSITIVE = 'must be greater than zero';
 export const IS_NOT_INTEGER = 'must be an integer';
-export const inclusiveRange = (lo: number, hi: number) => `must be between ${lo} and ${hi}, inclusive`;
-
-/** ValidateNonnegativeField */
-export function nonNegative(value: number, path: string): FieldError[] {
-  return value < 0 ? [field.invalid(path, value, IS_NEGATIVE)] : [];
-}
-
-export const dns1123Label = (v: string, p: string) => isDNS1123Label(v).map((m) => field.invalid(p, v, m));
-export const dns1123Subdomain = (v: string, p: string) => isDNS1123Subdomain(v).map((m) => field.invalid(p, v, m));
-export const qualifiedName = (v: string, p: string) => isQualifiedName(v).map((m) => field.invalid(p, v, m));
-
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  let s = msg + ' (';
-  if (examples.length) s += 'e.g. ' + examples.map((e) => `'${e}'`).join(',  or ') + ', ';
-  return s + `regex used for validation is '${fmt}')`;
-}
-
-/** validation.IsValidPortNum */
-export function isValidPortNum(port: number): string[] {
-  return port >= 1 && port <= 65535 ? [] : [inclusiveRange(1, 65535)];
-}
-
-/** validation.IsValidPortName */
-export function isValidPortName(port: string): string[] {
-  const errs: string[] = [];
-  if (port.length > 15) errs.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
-  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
-  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
-  return errs;
-}
-
-/** ValidatePortNumOrName: an IntOrString is an int (absent is int 0) or a port name. */
-export function validatePortNumOrName(port: unknown, path: string): FieldError[] {
-  if (typeof port === 'string') return isValidPortName(port).map((m) => field.invalid(path, port, m));
-  const n = typeof port === 'number' ? port : 0;
-  return isValidPortNum(n).map((m) => field.invalid(path, n, m));
-}
 
 const MAX_ID = 2147483647;
 /** validation.IsValidUserID / IsValidGroupID */
