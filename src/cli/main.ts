@@ -16,10 +16,10 @@ program.command('up')
   .option('--port <port>', 'port of the API server (0 picks a free one)', port, 6443)
   .option('--data-dir <dir>', 'where the state, certificates and kubeconfig live', './.winkube')
   .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
-  .option('--quiet', 'print only the kubeconfig line')
+  .option('--quiet', 'print only the kubeconfig line, and nothing on shutdown')
   .action(async (opts: { port: number; dataDir: string; bindAddress: string; quiet?: boolean }) => {
     const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress });
-    console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
+    if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     const stop = (signal: string) => {
       if (!opts.quiet) console.error(`${signal}: shutting down`);
