@@ -19,10 +19,16 @@
  *   MilliCPUToShares(m) = 2 if m == 0, else clamp(m * 1024 / 1000, 2, 262144)
  *   MilliCPUToQuota(m, period) = 0 if m == 0, else max(m * period / 1000, 1000)
  * and kuberuntime_container_linux.go calculateLinuxResources: shares from the
- * request, or from the limit when only a limit is given; with CFS quota
- * enforcement (the default) CpuPeriod = 100000 and CpuQuota from the limit
- * (0 = no limit) — this calculateLinuxResources summary is from our reading
- * of upstream, not re-verified in this pass.
+ * request, or from the limit when no request is given; with CFS quota
+ * enforcement (the default) CpuPeriod = 100000 and CpuQuota =
+ * MilliCPUToQuota(limit) (0 = no limit; the runtime then leaves the cgroup
+ * unlimited, which k/k's resize e2e reads back as -1 / "max"). The
+ * shares-from-limit rule and MilliCPUToQuota(limit, QuotaPeriod) match k/k's
+ * e2e cgroup expectations (test/e2e pod-resize helpers); the CpuPeriod /
+ * disableCPUQuota handling is from our reading of v1.32, not re-verified.
+ * v1.32 passes the request as a pointer (nil when the key is absent), so an
+ * explicit request of 0 gives 2 shares even with a limit; older kubelets
+ * tested `cpuRequest.IsZero()` instead.
  */
 import { parseQuantity, type Quantity } from '../registry/core/quantity.js';
 import { milliValue, value } from '../admission/resource-lists.js';
@@ -142,9 +148,9 @@ export function quotaToMilliCPU(quota: number, period: number): number {
 }
 
 /**
- * cgroup v2 cpu.weight for cpu.shares as runc/crun convert it
- * (1 + ((shares - 2) * 9999) / 262142; 0 → 0 = unset). This is the runtime's
- * conversion, not the kubelet's, and is quoted from memory (not re-verified).
+ * cgroup v2 cpu.weight for cpu.shares, as the runtime converts it
+ * (1 + ((shares - 2) * 9999) / 262142, KEP-2254; k/k's resize e2e expects
+ * exactly this). 0 → 0 (unset) is runc's special case.
  */
 export function sharesToCgroupV2Weight(shares: number): number {
   if (shares === 0) return 0;

@@ -183,7 +183,16 @@ function lookupPlatforms(ref: ImageReference, userImages: readonly UserImage[]):
   if (any) return declared(any.u);
   const repo = catalogRepository(ref.name);
   if (repo) {
-    if (!ref.tag) return { platforms: [DEFAULT_IMAGE_PLATFORM], manifestList: false, source: 'default' };
+    if (!ref.tag) {
+      // Digest only: we cannot tell which tag the digest belongs to. Use `latest` when it exists, else the
+      // union of the example tags' platforms, so the node's own entry is picked (no false mismatch).
+      const latest = repo.resolveTag('latest');
+      if (latest) return { ...latest, source: 'catalog' };
+      const seen = new Set<string>();
+      const platforms = repo.exampleTags.flatMap((t) => repo.resolveTag(t)?.platforms ?? [])
+        .filter((p) => { const k = formatPlatform(p); return seen.has(k) ? false : (seen.add(k), true); });
+      return { platforms, manifestList: true, source: 'catalog' };
+    }
     return repo;
   }
   return { platforms: [DEFAULT_IMAGE_PLATFORM], manifestList: false, source: 'default' };
@@ -198,8 +207,9 @@ function hasExplicitTag(original: string): boolean {
  * The manifest entry a node's runtime uses for `ref`, or the failure.
  *
  * Unknown images (not user-declared, not in the catalog) are single-arch
- * linux/amd64. A digest-only reference to a catalog repository is treated as
- * unknown (we cannot tell which tag the digest is) unless the user declares it.
+ * linux/amd64. A digest-only reference to a catalog repository resolves as
+ * its `latest` tag, else as the union of its example tags' platforms (we
+ * cannot tell which tag the digest is), unless the user declares it.
  *
  * Windows nodes: among windows/<arch> entries, the one with the host's exact
  * build wins, else the highest build hcsshim's process-isolation rule

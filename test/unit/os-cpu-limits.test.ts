@@ -106,6 +106,9 @@ describe('calculateLinuxResources', () => {
   test('limit only → shares from the limit', () => {
     assert.deepEqual(linuxContainerResources({ limits: { cpu: '1' } }), { CpuShares: 1024, CpuQuota: 100000, CpuPeriod: 100000 });
   });
+  test('an explicit request of 0 with a limit → 2 shares (v1.32 pointer semantics)', () => {
+    assert.deepEqual(linuxContainerResources({ requests: { cpu: '0' }, limits: { cpu: '1' } }), { CpuShares: 2, CpuQuota: 100000, CpuPeriod: 100000 });
+  });
   test('nothing set → 2 shares, quota 0 (unlimited), period still set', () => {
     assert.deepEqual(linuxContainerResources({}), { CpuShares: 2, CpuQuota: 0, CpuPeriod: 100000 });
   });
