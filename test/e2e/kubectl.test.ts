@@ -115,6 +115,27 @@ for (const version of VERSIONS) {
       assert.deepEqual(j.data, { a: '10' });
     });
 
+    test('client-side apply of a Deployment: a changed file (env var removed, containers reordered, replicas) re-applied', async () => {
+      const manifest = (replicas: number, containers: object[]) => JSON.stringify({
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'csa', namespace: ns },
+        spec: { replicas, selector: { matchLabels: { app: 'csa' } }, template: { metadata: { labels: { app: 'csa' } }, spec: { containers } } },
+      });
+      const web = { name: 'web', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] };
+      const side = { name: 'side', image: 'busybox:1.36', command: ['sleep', '3600'] };
+      assert.equal(await ok(['apply', '-f', file('csa.json', manifest(1, [web, side]))]), 'deployment.apps/csa created\n');
+      const changed = manifest(3, [side, { ...web, image: 'nginx:1.26', env: [{ name: 'B', value: '2' }] }]);
+      assert.equal(await ok(['apply', '-f', file('csa.json', changed)]), 'deployment.apps/csa configured\n');
+      const d = JSON.parse(await ok(['get', 'deploy', 'csa', '-n', ns, '-o', 'json']));
+      assert.equal(d.spec.replicas, 3);
+      assert.deepEqual(d.spec.template.spec.containers.map((c: { name: string }) => c.name), ['side', 'web']);
+      const w = d.spec.template.spec.containers[1];
+      assert.equal(w.image, 'nginx:1.26');
+      assert.deepEqual(w.env, [{ name: 'B', value: '2' }]);
+      assert.equal(w.imagePullPolicy, 'IfNotPresent');
+      assert.equal(d.metadata.generation, 2);
+      assert.equal(await ok(['apply', '-f', file('csa.json', changed)]), 'deployment.apps/csa unchanged\n');
+    });
+
     test('replace, stale replace conflicts', async () => {
       const j = JSON.parse(await ok(['get', 'cm', 'settings', '-n', ns, '-o', 'json']));
       j.data.MODE = 'slow';
