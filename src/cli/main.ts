@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
 import { startCluster } from '../cluster/start.js';
+import { parseClusterFile } from '../node/cluster-file.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -16,9 +18,11 @@ program.command('up')
   .option('--port <port>', 'port of the API server (0 picks a free one)', port, 6443)
   .option('--data-dir <dir>', 'where the state, certificates and kubeconfig live', './.winkube')
   .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
+  .option('--config <file>', 'a cluster file (YAML) with the node pools; the default cluster without it')
   .option('--quiet', 'print only the kubeconfig line, and nothing on shutdown')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; quiet?: boolean }) => {
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress });
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean }) => {
+    const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     const stop = (signal: string) => {

@@ -15,12 +15,18 @@ import { GarbageCollector } from '../controllers/garbage-collector.js';
 import { ResourceQuotaController } from '../controllers/resource-quota.js';
 import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster } from './bootstrap.js';
+import { NodeFarm } from '../node/farm.js';
+import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
 
-export interface ClusterOptions { port: number; dataDir: string; bindAddress: string; log?: (m: string) => void }
+export interface ClusterOptions {
+  port: number; dataDir: string; bindAddress: string; log?: (m: string) => void;
+  /** The node pools (from the cluster file); the default cluster when absent. */
+  nodePools?: readonly NodePool[];
+}
 
 export interface RunningCluster {
   port: number;
@@ -41,6 +47,7 @@ function adminToken(dir: string): string {
 /** Opens the data directory, starts the API server and the built-in controllers. */
 export async function startCluster(opts: ClusterOptions): Promise<RunningCluster> {
   const log = opts.log ?? ((m: string) => console.error(m));
+  const nodes = expandPools(opts.nodePools ?? DEFAULT_POOLS);
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
@@ -66,6 +73,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   await namespaces.start();
   await new GarbageCollector(store, log).start();
   await new ResourceQuotaController(store, log).start();
+  // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
+  const farm = new NodeFarm(store, nodes, log);
+  await farm.start();
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
@@ -77,6 +87,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await storage.close();

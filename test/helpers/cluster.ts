@@ -18,9 +18,9 @@ export interface TestCluster {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the real `winkube up` process on a free port with a fresh data directory (or the given one). */
-export async function startCluster(dataDir = mkdtempSync(join(tmpdir(), 'winkube-test-'))): Promise<TestCluster> {
-  const proc = spawn(process.execPath, [MAIN, 'up', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the real `winkube up` process on a free port with a fresh data directory (or the given one), plus any extra flags. */
+export async function startCluster(dataDir = mkdtempSync(join(tmpdir(), 'winkube-test-')), extraArgs: string[] = []): Promise<TestCluster> {
+  const proc = spawn(process.execPath, [MAIN, 'up', '--port', '0', '--data-dir', dataDir, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => { out += d; });
   proc.stderr!.on('data', (d) => { out += d; });

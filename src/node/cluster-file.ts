@@ -1,0 +1,85 @@
+/**
+ * The cluster file (`winkube up --config cluster.yaml`): the node pools of
+ * the cluster. Unknown fields and wrong types are refused, naming the field.
+ */
+import { parse as parseYaml } from 'yaml';
+import { PoolError, expandPools, type NodePool, type Taint } from './pool.js';
+
+export const CLUSTER_FILE_API_VERSION = 'winkube.io/v1alpha1';
+
+const POOL_FIELDS = new Set(['name', 'count', 'os', 'role', 'windowsVersion', 'arch', 'cpu', 'memory', 'storage', 'maxPods',
+  'taints', 'labels', 'systemReserved', 'kubeReserved', 'evictionHard', 'exactName']);
+const EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function stringMap(v: unknown, where: string): Record<string, string> {
+  if (!isObject(v)) throw new PoolError(`${where} must be a map of strings`);
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== 'string' && typeof x !== 'number') throw new PoolError(`${where}.${k} must be a string`);
+    out[k] = String(x);
+  }
+  return out;
+}
+
+function quantity(v: unknown, where: string): string {
+  if (typeof v === 'number') return String(v);
+  if (typeof v !== 'string') throw new PoolError(`${where} must be a quantity`);
+  return v;
+}
+
+function pool(raw: unknown, i: number): NodePool {
+  const where = `nodePools[${i}]`;
+  if (!isObject(raw)) throw new PoolError(`${where} must be a map`);
+  for (const k of Object.keys(raw)) if (!POOL_FIELDS.has(k)) throw new PoolError(`${where}: unknown field "${k}"`);
+  if (typeof raw.name !== 'string') throw new PoolError(`${where}.name is required`);
+  const p: NodePool = {
+    name: raw.name,
+    count: raw.count === undefined ? 1 : (raw.count as number),
+    os: raw.os as NodePool['os'],
+  };
+  if (raw.os === undefined) throw new PoolError(`${where}.os is required (linux or windows)`);
+  if (raw.role !== undefined) p.role = raw.role as NodePool['role'];
+  if (raw.windowsVersion !== undefined) p.windowsVersion = String(raw.windowsVersion);
+  if (raw.arch !== undefined) {
+    if (raw.arch !== 'amd64' && raw.arch !== 'arm64') throw new PoolError(`${where}.arch must be amd64 or arm64`);
+    p.arch = raw.arch;
+  }
+  for (const f of ['cpu', 'memory', 'storage'] as const) if (raw[f] !== undefined) p[f] = quantity(raw[f], `${where}.${f}`);
+  if (raw.maxPods !== undefined) {
+    if (!Number.isInteger(raw.maxPods) || (raw.maxPods as number) < 1) throw new PoolError(`${where}.maxPods must be a positive integer`);
+    p.maxPods = raw.maxPods as number;
+  }
+  if (raw.exactName !== undefined) p.exactName = raw.exactName === true;
+  if (raw.labels !== undefined) p.labels = stringMap(raw.labels, `${where}.labels`);
+  for (const f of ['systemReserved', 'kubeReserved', 'evictionHard'] as const) {
+    if (raw[f] !== undefined) p[f] = stringMap(raw[f], `${where}.${f}`);
+  }
+  if (raw.taints !== undefined) {
+    if (!Array.isArray(raw.taints)) throw new PoolError(`${where}.taints must be a list`);
+    p.taints = raw.taints.map((t, j): Taint => {
+      if (!isObject(t) || typeof t.key !== 'string' || !EFFECTS.has(t.effect as string)) {
+        throw new PoolError(`${where}.taints[${j}] needs a key and an effect (NoSchedule, PreferNoSchedule or NoExecute)`);
+      }
+      return { key: t.key, ...(t.value !== undefined ? { value: String(t.value) } : {}), effect: t.effect as Taint['effect'] };
+    });
+  }
+  return p;
+}
+
+/** The node pools of a cluster file's text, checked (expandPools' rules included). */
+export function parseClusterFile(text: string): NodePool[] {
+  const doc = parseYaml(text) as unknown;
+  if (!isObject(doc)) throw new PoolError('the cluster file must be a YAML map');
+  if (doc.apiVersion !== CLUSTER_FILE_API_VERSION || doc.kind !== 'Cluster') {
+    throw new PoolError(`the cluster file must have apiVersion: ${CLUSTER_FILE_API_VERSION} and kind: Cluster`);
+  }
+  for (const k of Object.keys(doc)) {
+    if (!['apiVersion', 'kind', 'nodePools'].includes(k)) throw new PoolError(`cluster file: unknown field "${k}"`);
+  }
+  if (!Array.isArray(doc.nodePools)) throw new PoolError('cluster file: nodePools must be a list');
+  const pools = doc.nodePools.map(pool);
+  expandPools(pools);
+  return pools;
+}

@@ -1,0 +1,40 @@
+/**
+ * The node conditions the kubelet's status setters write
+ * (pkg/kubelet/nodestatus/setters.go: MemoryPressureCondition,
+ * DiskPressureCondition, PIDPressureCondition, ReadyCondition), in that
+ * order. The setters are the same on Windows: a Windows kubelet reports the
+ * same four conditions with the same reasons and messages.
+ */
+export interface NodeCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  lastHeartbeatTime: string;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+const HEALTHY: ReadonlyArray<[string, 'True' | 'False', string, string]> = [
+  ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+  ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+  ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+  ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
+];
+
+/**
+ * The conditions of a healthy node at `now`; a condition whose status is
+ * unchanged from `previous` keeps its lastTransitionTime, as the setters do.
+ */
+export function healthyConditions(now: string, previous: NodeCondition[] = []): NodeCondition[] {
+  return HEALTHY.map(([type, status, reason, message]) => {
+    const old = previous.find((c) => c.type === type);
+    const lastTransitionTime = old && old.status === status ? old.lastTransitionTime : now;
+    return { type, status, lastHeartbeatTime: now, lastTransitionTime, reason, message };
+  });
+}
+
+/** Whether two condition lists differ in anything but heartbeat times (a change the kubelet posts at once). */
+export function conditionsChanged(a: NodeCondition[], b: NodeCondition[]): boolean {
+  if (a.length !== b.length) return true;
+  return a.some((c, i) => c.type !== b[i].type || c.status !== b[i].status || c.reason !== b[i].reason || c.message !== b[i].message);
+}

@@ -1,0 +1,34 @@
+/**
+ * The node heartbeat Lease (pkg/kubelet/nodelease via
+ * component-helpers/apimachinery/lease): `kube-node-lease/<node>`, owned by
+ * the Node, held by the node name for 40 s and renewed every 10 s
+ * (a quarter of the duration).
+ */
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+export const NODE_LEASE_DURATION_SECONDS = 40;
+export const NODE_LEASE_RENEW_INTERVAL_MS = 10_000;
+/** KubeletConfiguration nodeStatusReportFrequency: a status is posted this often when nothing changed. */
+export const NODE_STATUS_REPORT_FREQUENCY_MS = 5 * 60_000;
+
+/** metav1.MicroTime: RFC 3339 with microseconds. */
+export function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** metav1.Time: RFC 3339 to the second. */
+export function rfc3339Seconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function nodeLease(nodeName: string, nodeUID: string, now: Date): Record<string, any> {
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name: nodeName,
+      namespace: NODE_LEASE_NAMESPACE,
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUID }],
+    },
+    spec: { holderIdentity: nodeName, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime: microTime(now) },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * A hashed timer wheel: one Node.js timer ticking every `tickMs`, tasks
+ * hashed into slots by due tick. A farm of many emulated nodes costs one
+ * timer, not one per node and heartbeat (KWOK-style).
+ */
+export interface WheelTask { cancel(): void }
+
+interface Entry { dueTick: number; fn: () => void; cancelled: boolean }
+
+export class TimerWheel {
+  private readonly slots: Entry[][];
+  private tick = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private pending = 0;
+
+  constructor(readonly tickMs = 1000, slotCount = 64) {
+    this.slots = Array.from({ length: slotCount }, () => []);
+  }
+
+  /** Runs `fn` once after `delayMs` (rounded up to whole ticks, at least one). */
+  schedule(delayMs: number, fn: () => void): WheelTask {
+    const entry: Entry = { dueTick: this.tick + Math.max(1, Math.ceil(delayMs / this.tickMs)), fn, cancelled: false };
+    this.slots[entry.dueTick % this.slots.length].push(entry);
+    this.pending++;
+    this.ensureRunning();
+    return { cancel: () => { if (!entry.cancelled) { entry.cancelled = true; } } };
+  }
+
+  /** Runs `fn` every `periodMs` until cancelled. */
+  every(periodMs: number, fn: () => void): WheelTask {
+    let current: WheelTask | undefined;
+    let stopped = false;
+    const loop = () => { if (stopped) return; fn(); if (!stopped) current = this.schedule(periodMs, loop); };
+    current = this.schedule(periodMs, loop);
+    return { cancel: () => { stopped = true; current?.cancel(); } };
+  }
+
+  /** Advances one tick: runs what is due now. Exposed for tests. */
+  advance(): void {
+    this.tick++;
+    const slot = this.slots[this.tick % this.slots.length];
+    const due: Entry[] = [];
+    const keep: Entry[] = [];
+    for (const e of slot) (e.dueTick <= this.tick ? due : keep).push(e);
+    this.slots[this.tick % this.slots.length] = keep;
+    this.pending -= due.length;
+    for (const e of due) if (!e.cancelled) e.fn();
+  }
+
+  get size(): number { return this.pending; }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const s of this.slots) s.length = 0;
+    this.pending = 0;
+  }
+
+  private ensureRunning(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.advance(), this.tickMs);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SqliteStorage } from '../../src/storage/sqlite.js';
+import { Store } from '../../src/registry/store.js';
+import { allResources } from '../../src/registry/resources.js';
+import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
+import { NodeFarm } from '../../src/node/farm.js';
+import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
+import { TimerWheel } from '../../src/node/timer-wheel.js';
+
+test('timer wheel: one-shot and periodic tasks, cancel', () => {
+  const wheel = new TimerWheel(1000, 8);
+  const fired: string[] = [];
+  wheel.schedule(2500, () => fired.push('once'));
+  const every = wheel.every(10_000, () => fired.push('tick'));
+  const cancelled = wheel.schedule(1000, () => fired.push('never'));
+  cancelled.cancel();
+  for (let i = 0; i < 25; i++) wheel.advance();
+  assert.deepEqual(fired, ['once', 'tick', 'tick']);
+  every.cancel();
+  for (let i = 0; i < 20; i++) wheel.advance();
+  assert.deepEqual(fired, ['once', 'tick', 'tick']);
+  wheel.stop();
+});
+
+test('the farm registers every node Ready, untainted, with its Lease, and renews leases on the wheel', async () => {
+  const storage = new SqliteStorage(':memory:');
+  const store = new Store(storage, allResources());
+  await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
+  const wheel = new TimerWheel(1000);
+  const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, wheel);
+  const t0 = Date.now();
+  await farm.start();
+  assert.ok(Date.now() - t0 < 1000, 'the default cluster registers in well under a second');
+  const nodes = await store.listAll('', 'nodes', '');
+  assert.deepEqual(nodes.map((n) => n.metadata.name).sort(),
+    ['linux-1', 'linux-2', 'win2019-1', 'win2019-2', 'win2022-1', 'winkube-control-plane']);
+  for (const n of nodes) {
+    const ready = (n.status as any).conditions.find((c: any) => c.type === 'Ready');
+    assert.equal(ready.status, 'True');
+    const taints = ((n.spec as any).taints ?? []).map((t: any) => t.key);
+    assert.ok(!taints.includes('node.kubernetes.io/not-ready'), `${n.metadata.name} still tainted not-ready`);
+  }
+  const cp = nodes.find((n) => n.metadata.name === 'winkube-control-plane')!;
+  assert.deepEqual((cp.spec as any).taints, [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+  const leases = await store.listAll('coordination.k8s.io', 'leases', 'kube-node-lease');
+  assert.equal(leases.length, 6);
+  const before = (await store.get('coordination.k8s.io', 'leases', 'kube-node-lease', 'linux-1'))!;
+  assert.equal(before.metadata.ownerReferences![0].uid, nodes.find((n) => n.metadata.name === 'linux-1')!.metadata.uid);
+  await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 10; i++) wheel.advance();
+  await new Promise((r) => setTimeout(r, 50));
+  const after = (await store.get('coordination.k8s.io', 'leases', 'kube-node-lease', 'linux-1'))!;
+  assert.notEqual(after.metadata.resourceVersion, before.metadata.resourceVersion);
+  assert.ok((after.spec as any).renewTime > (before.spec as any).renewTime);
+  await farm.stop();
+
+  // A restart: the nodes exist; a new farm posts status over them and keeps transition times.
+  const again = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, new TimerWheel(1000));
+  await again.start();
+  const n2 = (await store.get('', 'nodes', '', 'linux-1'))!;
+  assert.equal(n2.metadata.uid, nodes.find((n) => n.metadata.name === 'linux-1')!.metadata.uid);
+  assert.notEqual((n2.status as any).nodeInfo.bootID, (nodes.find((n) => n.metadata.name === 'linux-1')!.status as any).nodeInfo.bootID);
+  assert.equal((n2.status as any).nodeInfo.machineID, (nodes.find((n) => n.metadata.name === 'linux-1')!.status as any).nodeInfo.machineID);
+  assert.equal(((await store.get('', 'nodes', '', 'win2019-1'))!.status as any).nodeInfo.bootID, '2');
+  assert.equal(((await store.get('', 'nodes', '', 'win2019-1'))!.spec as any).taints, undefined);
+  await again.stop();
+  await storage.close();
+});
