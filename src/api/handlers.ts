@@ -12,7 +12,7 @@ import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON } from './respond.js';
 import { errors } from './status.js';
 import type { Authenticator, User } from './auth.js';
-import { withTypeMeta } from '../registry/codec.js';
+import { rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
@@ -62,14 +62,22 @@ function includeObjectOf(q: URLSearchParams): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
-/** A JSON list from stored texts, written without parsing them. */
+/** A JSON list from stored texts, written into one buffer without parsing them. */
 function writeRawList(res: ServerResponse, def: ResourceDef, list: RawListResponse): void {
   const meta: Record<string, string> = { resourceVersion: String(list.revision) };
   if (list.continueToken) meta.continue = list.continueToken;
   const head = `{"kind":"${listKind(def)}","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[`;
-  const body = head + list.items.join(',') + ']}';
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+  let size = Buffer.byteLength(head) + list.items.length + 2;
+  for (const kv of list.items) size += rawLength(kv.value, kv.modRevision);
+  const buf = Buffer.allocUnsafe(size);
+  let off = buf.write(head);
+  list.items.forEach((kv, i) => {
+    if (i) buf[off++] = 0x2c;
+    off = writeWithRevision(buf, off, kv.value, kv.modRevision);
+  });
+  off += buf.write(']}', off);
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': off });
+  res.end(buf.subarray(0, off));
 }
 
 

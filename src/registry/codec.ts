@@ -14,11 +14,21 @@ export function encode(obj: KObject): string {
 
 const METADATA = '"metadata":{';
 
-/** A stored value as served JSON, its resourceVersion spliced in: lists of many objects skip parsing. */
-export function rawWithRevision(value: string, revision: number): string {
+/**
+ * Writes a stored value into buf as served JSON, its resourceVersion spliced
+ * in, and returns the new offset: lists of many objects skip parsing. buf
+ * needs rawLength(value, revision) bytes from off.
+ */
+export function writeWithRevision(buf: Buffer, off: number, value: string, revision: number): number {
   const i = value.indexOf(METADATA) + METADATA.length;
-  const sep = value[i] === '}' ? '' : ',';
-  return `${value.slice(0, i)}"resourceVersion":"${revision}"${sep}${value.slice(i)}`;
+  off += buf.write(value.slice(0, i), off);
+  off += buf.write(`"resourceVersion":"${revision}"${value[i] === '}' ? '' : ','}`, off);
+  return off + buf.write(value.slice(i), off);
+}
+
+export function rawLength(value: string, revision: number): number {
+  // `"resourceVersion":"` (19) + digits + `"` + at most one comma.
+  return Buffer.byteLength(value) + 22 + String(revision).length;
 }
 
 export function decodeValue(def: ResourceDef, value: string, revision: number): KObject {

@@ -10,7 +10,7 @@ import { field } from '../meta/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
-import { decode, decodeValue, encode, rawWithRevision, withTypeMeta } from './codec.js';
+import { decode, decodeValue, encode, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
@@ -27,7 +27,8 @@ export interface ListRequest {
 }
 
 export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
-export interface RawListResponse { items: string[]; revision: number; continueToken?: string }
+/** Stored values to be written as served JSON (codec.writeWithRevision). */
+export interface RawListResponse { items: KeyValue[]; revision: number; continueToken?: string }
 
 export interface DeleteRequest {
   gracePeriodSeconds?: number;
@@ -137,7 +138,7 @@ export class Store implements Lookup {
   async listRaw(def: ResourceDef, namespace: string, req: ListRequest = {}): Promise<RawListResponse | undefined> {
     if (def.fromStorage) return undefined;
     const out = await this.listKVs(def, namespace, req);
-    return { items: out.kvs.map((kv) => rawWithRevision(kv.value, kv.modRevision)), revision: out.revision, continueToken: out.continueToken };
+    return { items: out.kvs, revision: out.revision, continueToken: out.continueToken };
   }
 
   private async listKVs(def: ResourceDef, namespace: string, req: ListRequest): Promise<{ kvs: KeyValue[]; revision: number; continueToken?: string }> {
