@@ -1,5 +1,5 @@
 import type { ResourceDef } from '../registry/types.js';
-import { apiVersionOf } from '../registry/types.js';
+import { ALL_VERBS, apiVersionOf } from '../registry/types.js';
 
 export const EMULATED_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0' };
 
@@ -11,7 +11,6 @@ const GROUP_ORDER = [
   'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io', 'resource.k8s.io', 'metrics.k8s.io',
 ];
 
-const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 interface GroupVersions { name: string; versions: string[] }
 

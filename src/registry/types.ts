@@ -1,6 +1,9 @@
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { FieldError } from '../meta/field-errors.js';
 
+/** The verbs of a resource with the full REST interface. */
+export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
 /** kubernetes-types marks server-set metadata read-only; the server is who sets it. */
 export type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 

@@ -1,5 +1,5 @@
 /** core/v1 configmaps. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { goBase64Decode } from './base64.js';
 import { decoding, isObject, normalizeMeta, pruneEmpty } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
@@ -33,7 +33,7 @@ export const configmaps: ResourceDef = {
   kind: 'ConfigMap',
   namespaced: true,
   shortNames: ['cm'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   storageVersionHash: 'qFsyl6wFWjQ=',
   storagePrefix: '/core/configmaps',
   defaults: (obj: KObject) => decoding('ConfigMap', () => defaultConfigMap(obj)),

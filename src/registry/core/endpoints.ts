@@ -1,5 +1,5 @@
 /** core/v1 endpoints. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { isObject, normalizeMeta } from './decode.js';
 import { endpointsValidation } from '../../validation/endpoints.js';
 
@@ -86,7 +86,7 @@ export const endpoints: ResourceDef = {
   kind: 'Endpoints',
   namespaced: true,
   shortNames: ['ep'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   storageVersionHash: 'fWeeMqaN/OA=',
   storagePrefix: '/core/endpoints',
   defaults: defaultEndpoints,

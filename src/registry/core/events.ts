@@ -6,7 +6,7 @@
  */
 import { field, type FieldError } from '../../meta/field-errors.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../meta/names.js';
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { goMicroTime, goTime } from './times.js';
 
@@ -60,7 +60,7 @@ export const events: ResourceDef = {
   kind: 'Event',
   namespaced: true,
   shortNames: ['ev'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   storageVersionHash: 'r2yiGXH7wu8=',
   // Shared with events.k8s.io/v1, which stores the same objects.
   storagePrefix: '/core/events',

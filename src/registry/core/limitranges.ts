@@ -1,5 +1,5 @@
 /** core/v1 limitranges. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
 import { defaultResourceList } from './quantity.js';
@@ -41,7 +41,7 @@ export const limitranges: ResourceDef = {
   kind: 'LimitRange',
   namespaced: true,
   shortNames: ['limits'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   storageVersionHash: 'EBKMFVe6cwo=',
   storagePrefix: '/core/limitranges',
   defaults: (obj: KObject) => decoding('LimitRange', () => defaultLimitRange(obj)),

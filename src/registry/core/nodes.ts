@@ -1,5 +1,5 @@
 /** core/v1 nodes. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
 import { validateNodeSpec, validateNodeUpdateSpec } from '../../validation/node.js';
@@ -68,7 +68,7 @@ export const nodes: ResourceDef = {
   kind: 'Node',
   namespaced: false,
   shortNames: ['no'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [
     { name: 'proxy', kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     { name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] },

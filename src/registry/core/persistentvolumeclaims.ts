@@ -1,5 +1,5 @@
 /** core/v1 persistentvolumeclaims. */
-import type { KObject, Lookup, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type Lookup, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { listAll } from './lookup-list.js';
 import { persistentVolumeClaimValidation } from '../../validation/persistentvolume.js';
@@ -96,7 +96,7 @@ export const persistentvolumeclaims: ResourceDef = {
   kind: 'PersistentVolumeClaim',
   namespaced: true,
   shortNames: ['pvc'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [{ name: 'status', kind: 'PersistentVolumeClaim', verbs: ['get', 'patch', 'update'] }],
   storageVersionHash: 'QWTyNDq0dC4=',
   storagePrefix: '/core/persistentvolumeclaims',

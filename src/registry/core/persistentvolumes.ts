@@ -1,6 +1,6 @@
 /** core/v1 persistentvolumes. */
 import { rfc3339 } from '../../meta/object-meta.js';
-import type { KObject, ResourceDef, WriteContext } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef, type WriteContext } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { persistentVolumeValidation } from '../../validation/persistentvolume.js';
 import { defaultResourceList } from './quantity.js';
@@ -47,7 +47,7 @@ export const persistentvolumes: ResourceDef = {
   kind: 'PersistentVolume',
   namespaced: false,
   shortNames: ['pv'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [{ name: 'status', kind: 'PersistentVolume', verbs: ['get', 'patch', 'update'] }],
   storageVersionHash: 'HN/zwEC+JgM=',
   storagePrefix: '/core/persistentvolumes',

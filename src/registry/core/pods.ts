@@ -1,5 +1,5 @@
 /** core/v1 pods. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import type { FieldError } from '../../meta/field-errors.js';
 import { validatePodCreate } from '../../validation/pod-spec.js';
@@ -56,7 +56,7 @@ export const pods: ResourceDef = {
   namespaced: true,
   shortNames: ['po'],
   categories: ['all'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [
     { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
     { name: 'binding', kind: 'Binding', verbs: ['create'] },

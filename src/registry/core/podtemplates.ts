@@ -1,5 +1,5 @@
 /** core/v1 podtemplates. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { podTemplateValidation } from '../../validation/podtemplate.js';
 import { defaultPodTemplateSpec } from './pod-defaults.js';
@@ -12,7 +12,7 @@ export const podtemplates: ResourceDef = {
   singular: 'podtemplate',
   kind: 'PodTemplate',
   namespaced: true,
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   storageVersionHash: 'LIXB2x4IFpk=',
   storagePrefix: '/core/podtemplates',
   // The strategy counts template changes in metadata.generation.

@@ -1,5 +1,5 @@
 /** core/v1 replicationcontrollers. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { replicationControllerValidation } from '../../validation/replicationcontroller.js';
 import { workloadWarnings } from '../../validation/workload-warnings.js';
@@ -39,7 +39,7 @@ export const replicationcontrollers: ResourceDef = {
   namespaced: true,
   shortNames: ['rc'],
   categories: ['all'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [
     { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
     { name: 'status', kind: 'ReplicationController', verbs: ['get', 'patch', 'update'] },

@@ -1,5 +1,5 @@
 /** core/v1 resourcequotas. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
 import { defaultResourceList } from './quantity.js';
@@ -24,7 +24,7 @@ export const resourcequotas: ResourceDef = {
   kind: 'ResourceQuota',
   namespaced: true,
   shortNames: ['quota'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [{ name: 'status', kind: 'ResourceQuota', verbs: ['get', 'patch', 'update'] }],
   storageVersionHash: '8uhSgffRX6w=',
   storagePrefix: '/core/resourcequotas',

@@ -1,5 +1,5 @@
 /** core/v1 secrets. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { goBase64Decode } from './base64.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
@@ -43,7 +43,7 @@ export const secrets: ResourceDef = {
   singular: 'secret',
   kind: 'Secret',
   namespaced: true,
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   storageVersionHash: 'S6u1pOWzb84=',
   storagePrefix: '/core/secrets',
   defaults: (obj: KObject) => decoding('Secret', () => defaultSecret(obj)),

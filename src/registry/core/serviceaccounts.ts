@@ -1,5 +1,5 @@
 /** core/v1 serviceaccounts. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
 
@@ -18,7 +18,7 @@ export const serviceaccounts: ResourceDef = {
   kind: 'ServiceAccount',
   namespaced: true,
   shortNames: ['sa'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [
     { name: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] },
   ],

@@ -1,5 +1,5 @@
 /** core/v1 services. */
-import type { KObject, ResourceDef } from '../types.js';
+import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
 import { metaValidators, nameIsDNS1035Label } from './meta-validation.js';
 import { validateLoadBalancerStatus, validateServiceSpec, validateServiceUpdateSpec } from '../../validation/service.js';
@@ -54,7 +54,7 @@ export const services: ResourceDef = {
   namespaced: true,
   shortNames: ['svc'],
   categories: ['all'],
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ALL_VERBS,
   subresources: [
     { name: 'proxy', kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     { name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] },

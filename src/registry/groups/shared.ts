@@ -3,7 +3,7 @@ import { defaultPodTemplateSpec } from '../core/pod-defaults.js';
 import type { SubresourceDef } from '../types.js';
 
 /** Every non-core resource here serves all eight verbs. */
-export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+export { ALL_VERBS } from '../types.js';
 
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'];
 
