@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
-import { groupResource, type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
+import { type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
 import { parseLabelSelector } from '../selectors/labels.js';
 import { parseFieldSelector } from '../selectors/fields.js';
@@ -305,4 +305,3 @@ export class ResourceHandlers {
   }
 }
 
-export { groupResource };

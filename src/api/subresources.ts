@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
 import type { Store } from '../registry/store.js';
-import { formatLabelSelector } from '../selectors/labels.js';
+import { formatLabelSelector, fromLabelSelector } from '../selectors/labels.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import type { Shape } from './negotiate.js';
@@ -133,7 +133,6 @@ async function eviction(ctx: SubresourceContext): Promise<void> {
   const pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets');
   const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
   if (pdbDef && !terminal && !pod.metadata.deletionTimestamp) {
-    const { fromLabelSelector } = await import('../selectors/labels.js');
     const pdbs = (await store.list(pdbDef, namespace)).items.filter((p: any) =>
       fromLabelSelector(p.spec?.selector)?.matches(pod.metadata.labels) && p.spec?.selector);
     if (pdbs.length > 1) {

@@ -2,7 +2,7 @@
  * Label selectors with upstream's grammar and error messages
  * (k8s.io/apimachinery/pkg/labels/selector.go).
  */
-import { validateLabelKeyMessage, validateLabelValueMessage } from '../meta/names.js';
+import { isQualifiedName, isValidLabelValue, validateLabelKeyMessage, validateLabelValueMessage } from '../meta/names.js';
 
 export type Operator = '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | '>' | '<';
 
@@ -180,7 +180,7 @@ function selectorOf(requirements: Requirement[]): LabelSelector {
 /** Parses a selector string; throws Error with upstream's message when malformed. */
 export function parseLabelSelector(s: string): LabelSelector {
   const reqs = new Parser(lex(s)).parse();
-  reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  reqs.sort((a, b) => byteOrder(a.key, b.key));
   return selectorOf(reqs);
 }
 
@@ -202,23 +202,60 @@ export function fromLabelSelector(sel: {
   return selectorOf(reqs);
 }
 
-/** metav1.FormatLabelSelector, as printed in wide tables. */
-export function formatLabelSelector(sel: {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-} | undefined | null): string {
-  if (!sel) return '<none>';
-  const parts: string[] = [];
-  for (const k of Object.keys(sel.matchLabels ?? {}).sort()) parts.push(`${k}=${sel.matchLabels![k]}`);
-  for (const e of sel.matchExpressions ?? []) {
-    const vals = [...(e.values ?? [])].sort().join(',');
-    switch (e.operator) {
-      case 'In': parts.push(`${e.key} in (${vals})`); break;
-      case 'NotIn': parts.push(`${e.key} notin (${vals})`); break;
-      case 'Exists': parts.push(e.key); break;
-      case 'DoesNotExist': parts.push(`!${e.key}`); break;
-    }
+/*
+ * metav1.LabelSelector as upstream prints it: LabelSelectorAsSelector(sel).String()
+ * (requirements sorted by key, invalid selectors unconvertible), used raw by the
+ * Deployment printer and the Scale subresource, and through metav1.FormatLabelSelector
+ * by the other printers.
+ */
+interface Req { key: string; op: string; values: string[] }
+
+/** Go's string ordering (by bytes; for the ASCII keys here, by UTF-16 unit). */
+export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const OPS: Record<string, string> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+
+/** labels.NewRequirement's checks; false where it would return an error. */
+function validRequirement(r: Req): boolean {
+  if (isQualifiedName(r.key).length) return false;
+  switch (r.op) {
+    case 'in': case 'notin': if (r.values.length === 0) return false; break;
+    case '=': if (r.values.length !== 1) return false; break;
+    default: if (r.values.length !== 0) return false;
   }
-  const s = parts.join(',');
-  return s === '' ? (sel.matchLabels || sel.matchExpressions ? '<none>' : '<none>') : s;
+  return r.values.every((v) => isValidLabelValue(v).length === 0);
+}
+
+/** Requirement.String(). */
+function renderRequirement(r: Req): string {
+  const values = r.values.length === 1 ? r.values[0] : [...r.values].sort(byteOrder).join(',');
+  switch (r.op) {
+    case 'exists': return r.key;
+    case '!': return `!${r.key}`;
+    case '=': return `${r.key}=${values}`;
+    default: return `${r.key} ${r.op} (${values})`;
+  }
+}
+
+/** The selector's string; undefined where LabelSelectorAsSelector fails. Nil and empty give "". */
+export function selectorString(sel: any): string | undefined {
+  if (!sel) return '';
+  const reqs: Req[] = [];
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) reqs.push({ key: k, op: '=', values: [String(v)] });
+  for (const e of sel.matchExpressions ?? []) {
+    const op = OPS[e?.operator];
+    if (!op) return undefined;
+    reqs.push({ key: String(e.key ?? ''), op, values: [...(e.values ?? [])].map(String) });
+  }
+  if (!reqs.every(validRequirement)) return undefined;
+  // Selector.Add sorts by key; Array.prototype.sort is stable, as Go's insertion sort is for these sizes.
+  reqs.sort((a, b) => byteOrder(a.key, b.key));
+  return reqs.map(renderRequirement).join(',');
+}
+
+/** metav1.FormatLabelSelector: "<error>" when unconvertible, "<none>" when empty. */
+export function formatLabelSelector(sel: any): string {
+  const s = selectorString(sel);
+  if (s === undefined) return '<error>';
+  return s === '' ? '<none>' : s;
 }

@@ -5,7 +5,7 @@ import { defaultPrinter, printerFor, printers } from '../../src/registry/printer
 import { podRowConditions } from '../../src/registry/printers/pods.js';
 import { humanDuration } from '../../src/registry/printers/duration.js';
 import { quantityString } from '../../src/registry/printers/quantity.js';
-import { formatLabelSelector, selectorString } from '../../src/registry/printers/selector.js';
+import { formatLabelSelector, selectorString } from '../../src/selectors/labels.js';
 
 // Compiled to dist/test/unit/, four levels below /work, where shared/ sits beside main/.
 const CASES = new URL('../../../../shared/golden/cases/', import.meta.url);

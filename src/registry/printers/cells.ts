@@ -1,4 +1,5 @@
 /** Cell helpers shared by the printers, each mirroring the upstream helper it names. */
+import { byteOrder } from '../../selectors/labels.js';
 import { since } from './duration.js';
 
 export function nameOf(obj: any): string {
@@ -33,12 +34,10 @@ export function printBoolPtr(v: unknown): string {
   return v ? 'True' : 'False';
 }
 
-/** Go's string ordering (by bytes; for the ASCII keys here, by UTF-16 unit). */
-export function byteOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** metav1.GetControllerOf: the first owner reference marked as controller. */
 export function controllerOf(obj: any): any | undefined {
   return (obj?.metadata?.ownerReferences ?? []).find((r: any) => r?.controller === true);
 }
+
+export { byteOrder };

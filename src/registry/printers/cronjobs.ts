@@ -4,7 +4,7 @@ import { ageColumn, column, containerColumns, nameColumn } from './columns.js';
 import { ageOf, layoutContainerCells, nameOf, printBoolPtr } from './cells.js';
 import { since } from './duration.js';
 import { JOB_SELECTOR_DESC } from './jobs.js';
-import { formatLabelSelector } from './selector.js';
+import { formatLabelSelector } from '../../selectors/labels.js';
 
 export const cronJobPrinter: Printer = {
   columns: [

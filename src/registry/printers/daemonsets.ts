@@ -2,7 +2,7 @@
 import type { Printer } from '../types.js';
 import { ageColumn, column, containerColumns, nameColumn } from './columns.js';
 import { ageOf, formatLabels, int, layoutContainerCells, nameOf } from './cells.js';
-import { formatLabelSelector } from './selector.js';
+import { formatLabelSelector } from '../../selectors/labels.js';
 
 export const daemonSetPrinter: Printer = {
   columns: [

@@ -2,7 +2,7 @@
 import type { Printer } from '../types.js';
 import { ageColumn, column, containerColumns, nameColumn } from './columns.js';
 import { ageOf, int, layoutContainerCells, nameOf } from './cells.js';
-import { selectorString } from './selector.js';
+import { selectorString } from '../../selectors/labels.js';
 
 export const deploymentPrinter: Printer = {
   columns: [

@@ -3,7 +3,7 @@ import type { Printer } from '../types.js';
 import { ageColumn, column, containerColumns, nameColumn } from './columns.js';
 import { ageOf, int, layoutContainerCells, nameOf } from './cells.js';
 import { humanDuration, instant } from './duration.js';
-import { formatLabelSelector } from './selector.js';
+import { formatLabelSelector } from '../../selectors/labels.js';
 
 export const JOB_SELECTOR_DESC = 'A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors';
 
