@@ -11,7 +11,7 @@ const POOL_FIELDS = new Set(['name', 'count', 'os', 'role', 'windowsVersion', 'a
   'taints', 'labels', 'systemReserved', 'kubeReserved', 'evictionHard', 'exactName']);
 const EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../meta/json.js';
 
 function stringMap(v: unknown, where: string): Record<string, string> {
   if (!isObject(v)) throw new PoolError(`${where} must be a map of strings`);

@@ -17,8 +17,9 @@ export const RESPONSE_TEXT: Record<string, string> = {
 /** Which paths of a document to keep; all when absent. */
 export type PathFilter = (path: string) => boolean;
 
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../meta/json.js';
+
+export { isObject };
 
 function bodySchemaV3(b: BodyData): Schema {
   return typeof b === 'string' ? { $ref: V3_REF + b } : b;

@@ -18,7 +18,7 @@ const SCALAR: ShapeNode = { kind: 'scalar' };
 const ANY: ShapeNode = { kind: 'any' };
 const REF = '#/components/schemas/';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../meta/json.js';
 
 export class Shapes {
   private readonly byDef = new Map<string, ShapeNode>();

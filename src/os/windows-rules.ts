@@ -15,7 +15,7 @@ import { isDNS1123Subdomain } from '../meta/names.js';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject as isObj } from '../meta/json.js';
 /** A Go pointer, slice or map decoded from JSON is nil when absent or null. */
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 

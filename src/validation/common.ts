@@ -10,7 +10,9 @@ export { validateLabels };
 
 export type Obj = Record<string, any>;
 
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject as isObj } from '../meta/json.js';
+
+export { isObj };
 export const arr = <T = any>(v: unknown): T[] => (Array.isArray(v) ? v : []);
 export const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
 export const num = (v: unknown): number => (typeof v === 'number' ? v : 0);

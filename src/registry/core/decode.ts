@@ -17,10 +17,9 @@ export function decoding<T>(kind: string, fn: () => T, version = 'v1'): T {
   }
 }
 
-/** A plain JSON object (not null, not an array). */
-export function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObject } from '../../meta/json.js';
+
+export { isObject };
 
 /** Deletes `key` when it holds an empty array or map: Go's omitempty drops it on the way out. */
 export function pruneEmpty(obj: Record<string, any> | undefined, ...keys: string[]): void {
