@@ -1,3 +1,4 @@
+import type { ContainerLogs } from '../node/logs/container-logs.js';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
@@ -18,6 +19,8 @@ export interface ApiServerOptions {
   /** Whether the cluster finished bootstrapping (for /readyz). */
   ready: () => boolean;
   log?: (msg: string) => void;
+  /** What the emulated containers wrote, for pods/log and pods/attach. */
+  containerLogs?: ContainerLogs;
 }
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */

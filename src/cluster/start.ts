@@ -18,6 +18,8 @@ import { bootstrapCluster } from './bootstrap.js';
 import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
+import { ContainerLogs } from '../node/logs/container-logs.js';
+import { EventRecorder } from '../events/recorder.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -53,6 +55,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
   const storage = new SqliteStorage(join(dataDir, 'state.db'));
   const store = new Store(storage, allResources());
+  const containerLogs = new ContainerLogs();
+  const events = new EventRecorder(store, log);
   let ready = false;
   let port = opts.port;
   const server = createApiServer({
@@ -62,6 +66,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
     ready: () => ready,
     log,
+    containerLogs,
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
@@ -76,6 +81,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
+  // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  void events;
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');

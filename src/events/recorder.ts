@@ -1,0 +1,125 @@
+/**
+ * Writes Events the way client-go's two recorders do, in-process through the
+ * Store. `record` is tools/record (core/v1: source component/host, count,
+ * first/lastTimestamp; what kubelet and most kube-controller-manager
+ * controllers use). `emit` is tools/events (events.k8s.io/v1: eventTime,
+ * reportingController/Instance, action, series; what kube-scheduler uses).
+ * Both name an event `<object name>.<hex unix nanoseconds>` and fold a repeat
+ * of the same event into the stored one instead of writing a new object, as
+ * the upstream correlator does.
+ */
+import { hostname } from 'node:os';
+import { controllerContext } from '../controllers/context.js';
+import type { Store } from '../registry/store.js';
+import type { KObject, ResourceDef } from '../registry/types.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+/** What an event is about (core/v1 ObjectReference). */
+export interface ObjectReference {
+  kind: string; apiVersion: string; name: string; namespace?: string; uid?: string;
+  resourceVersion?: string; fieldPath?: string;
+}
+
+/** An ObjectReference to a stored object, as `ref.GetReference` builds it. */
+export function referenceTo(obj: KObject, fieldPath?: string): ObjectReference {
+  const ref: ObjectReference = { kind: obj.kind!, apiVersion: obj.apiVersion!, name: obj.metadata.name! };
+  if (obj.metadata.namespace) ref.namespace = obj.metadata.namespace;
+  if (obj.metadata.uid) ref.uid = obj.metadata.uid;
+  if (obj.metadata.resourceVersion) ref.resourceVersion = obj.metadata.resourceVersion;
+  if (fieldPath) ref.fieldPath = fieldPath;
+  return ref;
+}
+
+/** Upstream's RFC 3339 with seconds (metav1.Time). */
+const seconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** metav1.MicroTime: six fractional digits. */
+const micro = (d: Date) => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+
+let lastNanos = 0n;
+/** Unique, increasing nanoseconds for event names, even for two events in one millisecond. */
+function unixNanos(d: Date): bigint {
+  let n = BigInt(d.getTime()) * 1_000_000n + BigInt(Math.floor(performance.now() * 1000) % 1000) * 1000n;
+  if (n <= lastNanos) n = lastNanos + 1n;
+  lastNanos = n;
+  return n;
+}
+
+interface Seen { name: string; namespace: string; count: number }
+
+export class EventRecorder {
+  private readonly def: ResourceDef;
+  /** Correlation keys of events written in the last ten minutes (upstream's cache is an LRU of 4096). */
+  private readonly seen = new Map<string, Seen>();
+  private readonly host = hostname();
+
+  constructor(private readonly store: Store, private readonly log: (m: string) => void = () => {}) {
+    this.def = store.find('', 'v1', 'events')!;
+  }
+
+  /**
+   * tools/record: `component` is the source component ("kubelet",
+   * "deployment-controller", ...), `host` the node name for kubelet events.
+   * Never throws: a lost event is logged, as upstream drops it after retries.
+   */
+  record(ref: ObjectReference, type: EventType, reason: string, message: string, component: string, host?: string): Promise<void> {
+    const key = ['legacy', component, host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', ref.fieldPath ?? '', type, reason, message].join('\0');
+    const now = new Date();
+    return this.write(key, ref, now, (name, namespace) => ({
+      apiVersion: 'v1', kind: 'Event',
+      metadata: { name, namespace },
+      involvedObject: ref,
+      reason, message, type,
+      source: host ? { component, host } : { component },
+      firstTimestamp: seconds(now), lastTimestamp: seconds(now), count: 1,
+      eventTime: null, reportingComponent: component, reportingInstance: host ?? '',
+    }), (ev, count) => { ev.count = count; ev.lastTimestamp = seconds(now); });
+  }
+
+  /**
+   * tools/events: `controller` is the reporting controller ("default-scheduler"),
+   * the instance is `<controller>-<hostname>` as upstream builds it.
+   */
+  emit(ref: ObjectReference, type: EventType, reason: string, action: string, note: string, controller: string): Promise<void> {
+    const instance = `${controller}-${this.host}`;
+    const key = ['v1', controller, ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', type, reason, action, note].join('\0');
+    const now = new Date();
+    return this.write(key, ref, now, (name, namespace) => ({
+      apiVersion: 'v1', kind: 'Event',
+      metadata: { name, namespace },
+      involvedObject: ref,
+      reason, message: note, type, action,
+      source: {},
+      firstTimestamp: null, lastTimestamp: null,
+      eventTime: micro(now), reportingComponent: controller, reportingInstance: instance,
+    }), (ev, count) => { ev.series = { count, lastObservedTime: micro(now) }; });
+  }
+
+  private async write(key: string, ref: ObjectReference, now: Date, build: (name: string, ns: string) => Record<string, any>,
+    bump: (ev: Record<string, any>, count: number) => void): Promise<void> {
+    const namespace = ref.namespace || 'default';
+    try {
+      const prior = this.seen.get(key);
+      if (prior) {
+        prior.count++;
+        const count = prior.count;
+        try {
+          await this.store.update(this.def, prior.namespace, prior.name, (ev) => { bump(ev as Record<string, any>, count); return ev; }, this.ctx(prior.namespace));
+          return;
+        } catch { this.seen.delete(key); /* expired or deleted: write a new one */ }
+      }
+      const name = `${ref.name}.${unixNanos(now).toString(16)}`;
+      await this.store.create(this.def, namespace, build(name, namespace) as KObject, this.ctx(namespace));
+      this.remember(key, { name, namespace, count: 1 });
+    } catch (e) {
+      this.log(`event ${ref.kind}/${ref.name}: ${(e as Error).message}`);
+    }
+  }
+
+  private remember(key: string, s: Seen): void {
+    if (this.seen.size >= 4096) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(key, s);
+  }
+
+  private ctx(namespace: string) { return { ...controllerContext('event-recorder'), namespace }; }
+}
