@@ -20,6 +20,8 @@ export interface PreemptionResult {
   candidate?: Candidate;
   /** The PostFilter message ("preemption: ..."), empty on success. */
   message: string;
+  /** No node can be made to fit: status.nominatedNodeName is cleared (NewPostFilterResultWithNominatedNode("")). */
+  clearNominated?: boolean;
 }
 
 function statusOf(m: NodeToStatus, node: string): Status | undefined {
@@ -150,7 +152,7 @@ export function preempt(fw: Framework, pod: PodInfo, snap: Snapshot, diagnosis: 
   random: () => number = Math.random): PreemptionResult {
   const m = diagnosis.nodeToStatus;
   const eligible = eligibleToPreempt(pod, snap, m);
-  if (!eligible.ok) return { message: eligible.msg };
+  if (!eligible.ok) return { message: `preemption: ${eligible.msg}` };
   const statuses = new Map<string, Status>();
   const potential: NodeInfo[] = [];
   for (const n of snap.nodes) {
@@ -177,7 +179,7 @@ export function preempt(fw: Framework, pod: PodInfo, snap: Snapshot, diagnosis: 
   }
   if (!candidates.length) {
     const msg = fitErrorMessage(snap.nodes.length, { nodeToStatus: { statuses }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' });
-    return { message: `preemption: ${msg}` };
+    return { message: `preemption: ${msg}`, clearNominated: true };
   }
   return { candidate: pickOne(candidates), message: '' };
 }

@@ -184,8 +184,9 @@ export class Scheduler {
         if (r.candidate) {
           nominated = r.candidate.node;
           void this.evict(p, r.candidate.node, r.candidate.victims);
-        } else if (p.pod.status?.nominatedNodeName) {
+        } else if (r.clearNominated && p.pod.status?.nominatedNodeName) {
           nominated = '';
+          this.cache.setNominated(p, undefined);
         }
       }
       this.failed(p, e.text(), 'Unschedulable', e.diagnosis.unschedulablePlugins, false, nominated);
