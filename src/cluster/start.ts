@@ -20,6 +20,8 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import type { SchedulerConfig } from '../scheduler/profile.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -28,6 +30,8 @@ export interface ClusterOptions {
   port: number; dataDir: string; bindAddress: string; log?: (m: string) => void;
   /** The node pools (from the cluster file); the default cluster when absent. */
   nodePools?: readonly NodePool[];
+  /** The scheduler's profiles (`--scheduler-config`); the default profile when absent. */
+  schedulerConfig?: SchedulerConfig;
 }
 
 export interface RunningCluster {
@@ -82,6 +86,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  // kube-scheduler: binds pending pods of its profiles' schedulerNames.
+  const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
+  await scheduler.start();
   void events;
   const compactor = startCompactor(storage);
   ready = true;
@@ -94,6 +101,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      await scheduler.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
