@@ -11,7 +11,7 @@ import type { KObject, ResourceDef } from '../registry/types.js';
 import { errors, StatusError } from '../api/status.js';
 import { shapes, type ShapeNode } from './schema.js';
 import {
-  goMarshal, goQuote, goSprintValue, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField,
+  goMarshal, goQuote, goSprintValue, hasUnknownFields, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField,
 } from './strict.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -165,8 +165,13 @@ export function checkPatchedFields(def: ResourceDef, contentType: string, patchB
   if (!node) return patched;
   const smp = type === STRATEGIC_MERGE_PATCH;
   const opts = smp ? { sortKeys: true, mapKeysInPath: false } : { sortKeys: true, mapKeysInPath: true };
-  const already = new Set(unknownFields(current, node, opts).map(messageOf));
-  const unknown = unknownFields(patched, node, opts).filter((u) => !already.has(messageOf(u)));
+  // Most patched objects have no unknown field: one plain walk decides, and
+  // the current object is only walked when there is something to compare.
+  let unknown: UnknownField[] = [];
+  if (hasUnknownFields(patched, node)) {
+    const already = new Set(unknownFields(current, node, opts).map(messageOf));
+    unknown = unknownFields(patched, node, opts).filter((u) => !already.has(messageOf(u)));
+  }
   if (directive !== 'Ignore') {
     let bodyErrors: string[] = [];
     try {
