@@ -131,13 +131,14 @@ export function recordUpdate(def: ResourceDef, live: KObject | undefined, next: 
     const liveManaged = live?.metadata.managedFields;
     let managers: Managers;
     if (subresource || isResetManagedFields(sent)) {
-      managers = subresource ? decodeLive(liveManaged) : new Map();
+      managers = subresource ? decodeLive(live) : new Map();
     } else {
       managers = new Map();
-      if (sent !== undefined && sent !== null) {
-        try { managers = decodeManagedFields(sent, sent !== liveManaged); } catch (e) { if (!(e instanceof ManagedFieldsError)) throw e; }
+      // What the request carried is most often the live managedFields again (a patch, or a PUT of what was read).
+      if (sent !== undefined && sent !== null && sent !== liveManaged && !deepEqual(sent, liveManaged)) {
+        try { managers = decodeManagedFields(sent, true); } catch (e) { if (!(e instanceof ManagedFieldsError)) throw e; }
       }
-      if (managers.size === 0) managers = decodeLive(liveManaged);
+      if (managers.size === 0) managers = decodeLive(live);
     }
     const before = live ? withoutManagedFields(live) : scope.zero;
     const c = compare(scope.type, before, withoutManagedFields(next), scope.skip);
@@ -161,11 +162,35 @@ export function recordUpdate(def: ResourceDef, live: KObject | undefined, next: 
   }
 }
 
-function decodeLive(v: unknown): Managers {
-  try { return decodeManagedFields(v); } catch (e) {
-    if (e instanceof ManagedFieldsError) return new Map();
-    throw e;
+/**
+ * Decoded managedFields of stored objects by uid and resourceVersion (which
+ * name one stored content), most recent last. Entries and their sets are
+ * never changed once decoded (every operation builds new ones), so callers
+ * get a copy of the map only.
+ */
+const decodedLive = new Map<string, Managers>();
+const DECODED_LIVE_MAX = 4096;
+
+/** The live object's managers (a fresh map); none if its managedFields cannot be read. */
+function decodeLive(live: KObject | undefined): Managers {
+  const v = live?.metadata.managedFields;
+  if (v === undefined || v === null) return new Map();
+  const uid = live!.metadata.uid;
+  const rv = live!.metadata.resourceVersion;
+  const key = uid && rv ? `${uid}/${rv}` : undefined;
+  let managers = key === undefined ? undefined : decodedLive.get(key);
+  if (!managers) {
+    try { managers = decodeManagedFields(v); } catch (e) {
+      if (e instanceof ManagedFieldsError) return new Map();
+      throw e;
+    }
+    for (const e of managers.values()) Object.freeze(e);
+    if (key !== undefined) {
+      if (decodedLive.size >= DECODED_LIVE_MAX) decodedLive.delete(decodedLive.keys().next().value!);
+      decodedLive.set(key, managers);
+    }
   }
+  return new Map(managers);
 }
 
 // ---- apply ----

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { errors, type GroupResource } from '../api/status.js';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
@@ -12,6 +11,7 @@ import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
 import { decode, decodeValue, encode, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
+import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
 import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
@@ -296,14 +296,14 @@ export class Store implements Lookup {
       if (def.hasGeneration) {
         const input = def.generationInput ?? specOf;
         next.metadata.generation = (current.metadata.generation ?? 1) +
-          (isDeepStrictEqual(input(next), input(current)) ? 0 : 1);
+          (deepEqual(input(next), input(current)) ? 0 : 1);
       }
       const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
       if (errs.length) throw errors.invalid(def, name, errs);
       if (!subresource) def.warnUpdate?.(next, current, ctx);
       await validateAdmission(admission);
       next.metadata.resourceVersion = current.metadata.resourceVersion;
-      if (isDeepStrictEqual(next, current)) return current;
+      if (deepEqual(next, current)) return current;
       if (shouldDeleteNow(def, next)) {
         if (ctx.dryRun) return next;
         try {
