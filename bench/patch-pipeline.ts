@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from '../src/cluster/start.js';
 import { applyPatchRequest } from '../src/api/patch.js';
-import { checkPatchedFields } from '../src/openapi/field-validation.js';
+import { checkPatchedFields, hasUnknownFieldsOf } from '../src/openapi/field-validation.js';
 import type { KObject, WriteContext } from '../src/registry/types.js';
 
 const DEPLOYMENTS = 1000;
@@ -41,8 +41,11 @@ async function main(): Promise<void> {
       containers: [{ name: 'sidecar', image: `nginx:1.${26 + (i % 3)}`, env: [{ name: 'N', value: String(i) }] }],
     } } } });
     const c = ctx();
-    const obj = await store.update(def, 'bench', `d-${i % DEPLOYMENTS}`,
-      (current) => checkPatchedFields(def, SMP, body, current, applyPatchRequest(SMP, current, body, def), 'Strict', c.warn), c);
+    // As ResourceHandlers.patch does it.
+    const obj = await store.update(def, 'bench', `d-${i % DEPLOYMENTS}`, (current) => {
+      const before = hasUnknownFieldsOf(def, current) ? structuredClone(current) : undefined;
+      return checkPatchedFields(def, SMP, body, before, applyPatchRequest(SMP, current, body, def, true), 'Strict', c.warn);
+    }, c);
     return JSON.stringify(obj).length;
   };
   const perPatch: number[] = [];

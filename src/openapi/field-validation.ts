@@ -151,9 +151,10 @@ const messageOf = (u: UnknownField) => `unknown field "${u.path}"`;
  * merge patches: duplicate keys in the patch, then the patched object's
  * unknown fields sorted. Strict fails with 422 on the field "patch". Fields
  * already unknown in the current object (which upstream could never have
- * stored) are neither reported nor dropped.
+ * stored) are neither reported nor dropped; `current` undefined says it has
+ * none (see hasUnknownFieldsOf), which lets the patch reuse the current object.
  */
-export function checkPatchedFields(def: ResourceDef, contentType: string, patchBody: string, current: KObject, patched: KObject,
+export function checkPatchedFields(def: ResourceDef, contentType: string, patchBody: string, current: KObject | undefined, patched: KObject,
   directive: FieldValidation, warn: (message: string) => void): KObject {
   const type = mediaTypeOf(contentType);
   if (type === APPLY_PATCH) {
@@ -169,7 +170,7 @@ export function checkPatchedFields(def: ResourceDef, contentType: string, patchB
   // the current object is only walked when there is something to compare.
   let unknown: UnknownField[] = [];
   if (hasUnknownFields(patched, node)) {
-    const already = new Set(unknownFields(current, node, opts).map(messageOf));
+    const already = new Set(current ? unknownFields(current, node, opts).map(messageOf) : []);
     unknown = unknownFields(patched, node, opts).filter((u) => !already.has(messageOf(u)));
   }
   if (directive !== 'Ignore') {
@@ -197,6 +198,12 @@ export function checkPatchedFields(def: ResourceDef, contentType: string, patchB
   }
   pruneUnknown(unknown);
   return patched;
+}
+
+/** Whether a stored object has fields its kind's schema does not know (which a patch check must tell apart). */
+export function hasUnknownFieldsOf(def: ResourceDef, obj: KObject): boolean {
+  const node = shapeOf(def);
+  return !!node && hasUnknownFields(obj, node);
 }
 
 /**

@@ -38,6 +38,28 @@ export function decodeValue(def: ResourceDef, value: string, revision: number): 
   return withTypeMeta(def, obj);
 }
 
+/**
+ * A deep copy of a decoded object (plain JSON data), for a caller that may
+ * change it: a walk copies such a value in well under half the time
+ * JSON.parse takes to decode it again.
+ */
+export function cloneDecoded<T>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const a = new Array(v.length);
+    for (let i = 0; i < v.length; i++) a[i] = cloneDecoded(v[i]);
+    return a as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    // A "__proto__" key (JSON.parse makes it an own property) must stay one.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: cloneDecoded(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = cloneDecoded(x);
+  }
+  return out as T;
+}
+
 export function decode(def: ResourceDef, kv: KeyValue): KObject {
   return decodeValue(def, kv.value, kv.modRevision);
 }

@@ -9,7 +9,7 @@ import { field } from '../meta/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
-import { decode, decodeValue, encode, withTypeMeta } from './codec.js';
+import { cloneDecoded, decode, decodeValue, encode, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
 import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
@@ -272,7 +272,7 @@ export class Store implements Lookup {
       const kv = await this.storage.get(key);
       if (!kv) throw errors.notFound(gr, name);
       const current = decode(def, kv);
-      let next = withTypeMeta(def, await mutate(decode(def, kv)));
+      let next = withTypeMeta(def, await mutate(cloneDecoded(current)));
       const m = (next.metadata ??= {});
       if (m.name !== undefined && m.name !== name) {
         throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
