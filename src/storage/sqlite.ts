@@ -68,6 +68,8 @@ parentPort.on('message', () => {
 });
 `;
 const CHECKPOINT_INTERVAL_MS = 20;
+/** Live rows kept in memory (most recently used), a few MB of values at most. */
+const ROW_CACHE_SIZE = 2048;
 /** 4 KiB pages: the WAL is started over before it passes about 32 MiB. */
 const RESTART_FRAMES = 8192;
 
@@ -95,6 +97,14 @@ export class SqliteStorage implements Storage {
   private pending: { apply: (rev: number) => { result: unknown; event: StorageEvent }; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   private readonly stmt;
   private checkpointer?: Worker;
+  /**
+   * The live rows read or written last, so that a read-modify-write (a get,
+   * then the write checking its precondition) reads SQLite once. Only ever
+   * holds committed rows (`null`: the key does not exist); the batch being
+   * committed keeps its own rows in `batchRows` until the commit succeeds.
+   */
+  private readonly rows = new Map<string, CurrentRow | null>();
+  private batchRows?: Map<string, CurrentRow | null>;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -152,8 +162,24 @@ export class SqliteStorage implements Storage {
   compactedRevision(): number { return this.compactRev; }
 
   async get(key: string): Promise<KeyValue | undefined> {
+    const row = this.row(key);
+    return row ? toKV(row) : undefined;
+  }
+
+  private row(key: string): CurrentRow | undefined {
+    const inBatch = this.batchRows?.get(key);
+    if (inBatch !== undefined) return inBatch ?? undefined;
+    const cached = this.rows.get(key);
+    if (cached !== undefined) return cached ?? undefined;
     const row = this.stmt.get.get(key);
-    return row && toKV(row);
+    this.remember(key, row ?? null);
+    return row;
+  }
+
+  private remember(key: string, row: CurrentRow | null): void {
+    this.rows.delete(key);
+    if (this.rows.size >= ROW_CACHE_SIZE) this.rows.delete(this.rows.keys().next().value!);
+    this.rows.set(key, row);
   }
 
   /**
@@ -174,6 +200,7 @@ export class SqliteStorage implements Storage {
     this.pending = [];
     const outcomes: ({ ok: true; result: unknown; event: StorageEvent } | { ok: false; error: unknown })[] = [];
     let rev = this.rev;
+    const written = this.batchRows = new Map();
     try {
       // IMMEDIATE: the write lock is taken (waiting out a checkpoint if need be) before anything is read.
       this.db.transaction(() => {
@@ -191,7 +218,10 @@ export class SqliteStorage implements Storage {
     } catch (error) {
       for (const w of batch) w.reject(error);
       return;
+    } finally {
+      this.batchRows = undefined;
     }
+    for (const [key, row] of written) this.remember(key, row);
     this.rev = rev;
     outcomes.forEach((o, i) => {
       if (o.ok) this.watchers.emit(o.event);
@@ -201,8 +231,9 @@ export class SqliteStorage implements Storage {
 
   create(key: string, value: string): Promise<KeyValue> {
     return this.enqueue((rev) => {
-      if (this.stmt.get.get(key)) throw new KeyExistsError(key);
+      if (this.row(key)) throw new KeyExistsError(key);
       this.stmt.insertCurrent.run(key, rev, rev, value);
+      this.batchRows!.set(key, { key, value, create_rev: rev, mod_rev: rev });
       this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
       return {
         result: { key, value, createRevision: rev, modRevision: rev },
@@ -213,10 +244,11 @@ export class SqliteStorage implements Storage {
 
   update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     return this.enqueue((rev) => {
-      const row = this.stmt.get.get(key);
+      const row = this.row(key);
       if (!row) throw new NotFoundError(key);
       if (row.mod_rev !== expectedModRevision) throw new RevisionMismatchError(key, row.mod_rev);
       this.stmt.updateCurrent.run(rev, value, key);
+      this.batchRows!.set(key, { key, value, create_rev: row.create_rev, mod_rev: rev });
       this.stmt.insertLog.run(rev, key, 0, row.create_rev, value, row.mod_rev, row.value);
       return {
         result: { key, value, createRevision: row.create_rev, modRevision: rev },
@@ -227,12 +259,13 @@ export class SqliteStorage implements Storage {
 
   delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
     return this.enqueue((rev) => {
-      const row = this.stmt.get.get(key);
+      const row = this.row(key);
       if (!row) throw new NotFoundError(key);
       if (expectedModRevision !== undefined && row.mod_rev !== expectedModRevision) {
         throw new RevisionMismatchError(key, row.mod_rev);
       }
       this.stmt.deleteCurrent.run(key);
+      this.batchRows!.set(key, null);
       this.stmt.insertLog.run(rev, key, 1, row.create_rev, null, row.mod_rev, row.value);
       return {
         result: { prev: toKV(row), revision: rev },
