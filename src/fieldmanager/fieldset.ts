@@ -309,6 +309,20 @@ export function sortedElements(pes: string[]): string[] {
   return pes.sort(comparePE);
 }
 
+/**
+ * A node's child elements in upstream's order, remembered per children map:
+ * sets are built once and then only read (operations make new nodes and share
+ * unchanged ones), and the managedFields of stored objects are written again
+ * on every update. A map that gained children since is sorted again.
+ */
+const sortedChildren = new WeakMap<Map<string, FieldSet>, string[]>();
+
+function childOrder(children: Map<string, FieldSet>): string[] {
+  let keys = sortedChildren.get(children);
+  if (!keys || keys.length !== children.size) sortedChildren.set(children, keys = sortedElements([...children.keys()]));
+  return keys;
+}
+
 // ---- FieldsV1 ----
 
 export type FieldsV1 = { [pe: string]: FieldsV1 };
@@ -320,7 +334,7 @@ export function toFieldsV1(s: FieldSet): FieldsV1 {
 
 function writeV1(s: FieldSet, out: FieldsV1): FieldsV1 {
   if (!s.children) return out;
-  for (const k of sortedElements([...s.children.keys()])) {
+  for (const k of childOrder(s.children)) {
     const c = s.children.get(k)!;
     out[k] = c.children && c.children.size ? writeV1(c, c.member ? { '.': {} } : {}) : {};
   }
