@@ -14,6 +14,8 @@ export class FieldSet {
   /** Whether the path of this node is in the set (never for the root). */
   member = false;
   children: Map<string, FieldSet> | undefined;
+  /** The children's elements in upstream's order, once written (see childOrder). */
+  order: string[] | undefined = undefined;
 
   child(pe: string): FieldSet | undefined {
     return this.children?.get(pe);
@@ -310,16 +312,15 @@ export function sortedElements(pes: string[]): string[] {
 }
 
 /**
- * A node's child elements in upstream's order, remembered per children map:
- * sets are built once and then only read (operations make new nodes and share
+ * A node's child elements in upstream's order, remembered on the node: sets
+ * are built once and then only read (operations make new nodes and share
  * unchanged ones), and the managedFields of stored objects are written again
- * on every update. A map that gained children since is sorted again.
+ * on every update. A node that gained children since is sorted again.
  */
-const sortedChildren = new WeakMap<Map<string, FieldSet>, string[]>();
-
-function childOrder(children: Map<string, FieldSet>): string[] {
-  let keys = sortedChildren.get(children);
-  if (!keys || keys.length !== children.size) sortedChildren.set(children, keys = sortedElements([...children.keys()]));
+function childOrder(s: FieldSet): string[] {
+  const children = s.children!;
+  let keys = s.order;
+  if (!keys || keys.length !== children.size) s.order = keys = sortedElements([...children.keys()]);
   return keys;
 }
 
@@ -334,7 +335,7 @@ export function toFieldsV1(s: FieldSet): FieldsV1 {
 
 function writeV1(s: FieldSet, out: FieldsV1): FieldsV1 {
   if (!s.children) return out;
-  for (const k of childOrder(s.children)) {
+  for (const k of childOrder(s)) {
     const c = s.children.get(k)!;
     out[k] = c.children && c.children.size ? writeV1(c, c.member ? { '.': {} } : {}) : {};
   }

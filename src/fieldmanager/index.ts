@@ -163,34 +163,17 @@ export function recordUpdate(def: ResourceDef, live: KObject | undefined, next: 
 }
 
 /**
- * Decoded managedFields of stored objects by uid and resourceVersion (which
- * name one stored content), most recent last. Entries and their sets are
- * never changed once decoded (every operation builds new ones), so callers
- * get a copy of the map only.
+ * The live object's managers; none if its managedFields cannot be read.
+ * (A cache of decoded sets per object was tried: a write almost always finds
+ * a revision no earlier write decoded, and keeping the sets of the managers
+ * it wrote costs about 15 KB per Deployment, so under round-robin updates of
+ * many objects it missed and cost more than it saved.)
  */
-const decodedLive = new Map<string, Managers>();
-const DECODED_LIVE_MAX = 4096;
-
-/** The live object's managers (a fresh map); none if its managedFields cannot be read. */
 function decodeLive(live: KObject | undefined): Managers {
-  const v = live?.metadata.managedFields;
-  if (v === undefined || v === null) return new Map();
-  const uid = live!.metadata.uid;
-  const rv = live!.metadata.resourceVersion;
-  const key = uid && rv ? `${uid}/${rv}` : undefined;
-  let managers = key === undefined ? undefined : decodedLive.get(key);
-  if (!managers) {
-    try { managers = decodeManagedFields(v); } catch (e) {
-      if (e instanceof ManagedFieldsError) return new Map();
-      throw e;
-    }
-    for (const e of managers.values()) Object.freeze(e);
-    if (key !== undefined) {
-      if (decodedLive.size >= DECODED_LIVE_MAX) decodedLive.delete(decodedLive.keys().next().value!);
-      decodedLive.set(key, managers);
-    }
+  try { return decodeManagedFields(live?.metadata.managedFields); } catch (e) {
+    if (e instanceof ManagedFieldsError) return new Map();
+    throw e;
   }
-  return new Map(managers);
 }
 
 // ---- apply ----
