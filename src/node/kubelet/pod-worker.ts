@@ -114,6 +114,8 @@ export class PodWorker {
   private writing = false;
   private lastWritten = '';
   private setupFailed = false;
+  /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
+  private volumeFiles = new Map<string, Map<string, string> | undefined>();
   private hintedSandbox = false;
 
   constructor(pod: KObject, private readonly node: NodeContext) {
@@ -155,6 +157,9 @@ export class PodWorker {
   update(pod: KObject): void {
     this.pod = pod;
     if (this.stopped) return;
+    if (pod.metadata.deletionTimestamp && this.terminal && !this.terminating && !this.deleting && (this.rejected || !this.admitted)) {
+      this.deleting = true; void this.deletePod(); return;
+    }
     if (pod.metadata.deletionTimestamp && !this.terminating) { this.terminate(); return; }
     if (pod.metadata.deletionTimestamp && this.terminating) { this.shortenGrace(); return; }
   }
@@ -162,7 +167,13 @@ export class PodWorker {
   /** Admission, then the first sync. */
   start(): void {
     const phase = (this.pod.status as Obj)?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') { this.terminal = true; return; }
+    if (phase === 'Succeeded' || phase === 'Failed') {
+      this.terminal = true;
+      this.lastWritten = JSON.stringify(this.pod.status);
+      // A finished pod being deleted: nothing runs, the kubelet only removes it.
+      if (this.pod.metadata.deletionTimestamp) { this.deleting = true; void this.deletePod(); }
+      return;
+    }
     if (this.pod.metadata.deletionTimestamp) { this.admitted = true; this.terminate(); return; }
     const node = this.node.node();
     const rej = node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' };
@@ -214,10 +225,10 @@ export class PodWorker {
   }
 
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
-  execContext(container: string): { env: Record<string, string>; fs: ContainerFS; hostname: string } | undefined {
+  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string } | undefined {
     const c = this.cs.get(container);
     if (!c || !('running' in c.state) || !c.env || !c.fs) return undefined;
-    return { env: c.env, fs: c.fs, hostname: podHostname(this.pod) };
+    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion };
   }
 
   // ---------------------------------------------------------------------
@@ -272,7 +283,9 @@ export class PodWorker {
   private setupSandbox(): boolean {
     // Volumes: every container's files are built from the pod's volumes (per-container filesystems later).
     try {
-      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext());
+      const files = new Map<string, Map<string, string> | undefined>();
+      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
+      this.volumeFiles = files;
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
@@ -372,7 +385,7 @@ export class PodWorker {
     let fs: ContainerFS;
     try {
       env = processEnv(this.pod, c.spec, this.netInfo(), this.node.sources, podHostname(this.pod), this.node.cpus);
-      fs = containerFS(this.pod, c.spec, this.os, this.volumeContext());
+      fs = containerFS(this.pod, c.spec, this.os, this.volumeContext(), this.volumeFiles);
     } catch (e) {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
       this.event(c, 'Warning', 'Failed', `Error: ${e.message}`);
