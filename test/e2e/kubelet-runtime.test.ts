@@ -48,6 +48,7 @@ spec:
   const p = await eventually('Running', async () => { const p = await pod('with-init'); return p.status.phase === 'Running' ? p : undefined; });
   assert.deepEqual(p.status.initContainerStatuses.map((s: any) => [s.name, s.state.terminated.reason, s.state.terminated.exitCode]),
     [['first', 'Completed', 0], ['second', 'Completed', 0]]);
+  assert.deepEqual(p.status.initContainerStatuses.map((s: any) => [s.ready, s.started]), [[true, false], [true, false]]);
   assert.ok(Date.parse(p.status.initContainerStatuses[1].state.terminated.startedAt) >= Date.parse(p.status.initContainerStatuses[0].state.terminated.finishedAt));
 });
 

@@ -136,3 +136,19 @@ test('the winkube.io/script annotation', () => {
   assert.deepEqual(containerScript(ann, 'other'), { listen: [80] });
   assert.equal(containerScript({ 'winkube.io/script': '{bad' }, 'app'), undefined);
 });
+
+test('user images declared in the winkube-images ConfigMap resolve on the node', async () => {
+  const { parseUserImages } = await import('../../src/node/kubelet/kubelet.js');
+  const cm = { metadata: { name: 'winkube-images', namespace: 'kube-system' }, data: { 'images.yaml': `
+- ref: example.com/agent:1.0
+  platforms:
+  - {os: windows, architecture: amd64, os.version: 10.0.17763.1}
+- {ref: broken}
+` } } as unknown as KObject;
+  const images = parseUserImages(cm);
+  assert.deepEqual(images, [{ ref: 'example.com/agent:1.0', platforms: [{ os: 'windows', architecture: 'amd64', 'os.version': '10.0.17763.1' }] }]);
+  const on2019 = new NodeImages({ os: 'windows', arch: 'amd64', build: 17763 }, 0, () => images);
+  assert.equal(on2019.resolve('example.com/agent:1.0').ok, true);
+  const on2022 = new NodeImages({ os: 'windows', arch: 'amd64', build: 20348 }, 0, () => images);
+  assert.equal(on2022.resolve('example.com/agent:1.0').ok, false);
+});

@@ -842,7 +842,8 @@ export class PodWorker {
       imageID: c.imageID ?? '',
       lastState: c.lastState ?? {},
       name: c.spec.name,
-      ready: c.ready,
+      // prober_manager UpdatePodStatus: a regular init container that exited 0 is ready.
+      ready: c.init && !c.sidecar ? 'terminated' in c.state && c.state.terminated.exitCode === 0 : c.ready,
       restartCount: c.restartCount,
       started: c.started,
       state: c.state,
