@@ -195,3 +195,41 @@ spec:
   assert.equal(out, 'Pod:   default/oom-windows\nNode:  win2022-1 (windows, 4 logical CPUs)\nContainers:\n  app:\n    CpuMaximum: 1250\n    MemoryLimitInBytes: 209715200\n' +
     '    memory limit: job object commit limit: allocations beyond the limit fail; the container is never OOM-killed\n');
 });
+
+test('a Windows image on a Linux node: ErrImagePull, then ImagePullBackOff with the pull error, and a WinkubeHint', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: win-on-linux}
+spec:
+  nodeName: linux-2
+  containers:
+  - {name: app, image: "mcr.microsoft.com/windows/servercore:ltsc2019"}`);
+  const err = 'rpc error: code = NotFound desc = failed to pull and unpack image "mcr.microsoft.com/windows/servercore:ltsc2019": no match for platform in manifest: not found';
+  const p = await eventually('ImagePullBackOff', async () => {
+    const p = await pod('win-on-linux'); return p.status.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff' ? p : undefined;
+  });
+  assert.equal(p.status.containerStatuses[0].state.waiting.message,
+    `Back-off pulling image "mcr.microsoft.com/windows/servercore:ltsc2019": ErrImagePull: ${err}`);
+  const ev = await events('win-on-linux');
+  for (const e of [`Warning Failed Failed to pull image "mcr.microsoft.com/windows/servercore:ltsc2019": ${err}`, 'Warning Failed Error: ErrImagePull',
+    'Normal BackOff Back-off pulling image "mcr.microsoft.com/windows/servercore:ltsc2019"', 'Warning Failed Error: ImagePullBackOff']) {
+    assert.ok(ev.includes(e), `missing ${e} in\n${ev.join('\n')}`);
+  }
+  assert.equal(ev.filter((e) => e.startsWith('Normal WinkubeHint ')).length, 1);
+});
+
+test('runAsNonRoot with a root image: CreateContainerConfigError with the kubelet message', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: nonroot}
+spec:
+  nodeName: linux-1
+  securityContext: {runAsNonRoot: true}
+  containers:
+  - {name: web, image: "nginx:1.27"}`);
+  const p = await eventually('CreateContainerConfigError', async () => {
+    const p = await pod('nonroot'); return p.status.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerConfigError' ? p : undefined;
+  });
+  assert.equal(p.status.containerStatuses[0].state.waiting.message,
+    `container has runAsNonRoot and image will run as root (pod: "nonroot_default(${p.metadata.uid})", container: web)`);
+});

@@ -152,3 +152,22 @@ test('user images declared in the winkube-images ConfigMap resolve on the node',
   const on2022 = new NodeImages({ os: 'windows', arch: 'amd64', build: 20348 }, 0, () => images);
   assert.equal(on2022.resolve('example.com/agent:1.0').ok, false);
 });
+
+test('verifyRunAsNonRoot: Linux root images and runAsUser 0; Windows ContainerAdministrator', async () => {
+  const { verifyRunAsNonRoot } = await import('../../src/node/kubelet/security.js');
+  const p = (sc: Record<string, unknown>, image: string, csc?: Record<string, unknown>) =>
+    ({ metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec: { securityContext: sc, containers: [{ name: 'c', image, securityContext: csc }] } });
+  const run = (sc: Record<string, unknown>, image: string, os: 'linux' | 'windows', csc?: Record<string, unknown>) => {
+    const pod = p(sc, image, csc);
+    return verifyRunAsNonRoot(pod, pod.spec.containers[0], os);
+  };
+  assert.equal(run({ runAsNonRoot: true }, 'nginx:1.27', 'linux'), 'container has runAsNonRoot and image will run as root (pod: "p_ns(u)", container: c)');
+  assert.equal(run({ runAsNonRoot: true, runAsUser: 0 }, 'example.com/app', 'linux'), 'container\'s runAsUser breaks non-root policy (pod: "p_ns(u)", container: c)');
+  assert.equal(run({ runAsNonRoot: true, runAsUser: 1000 }, 'nginx:1.27', 'linux'), undefined);
+  assert.equal(run({ runAsNonRoot: true }, 'example.com/app', 'linux'), undefined);
+  assert.equal(run({ runAsNonRoot: true }, 'mcr.microsoft.com/windows/servercore:ltsc2019', 'windows'),
+    'container\'s runAsUser (ContainerAdministrator) which will be regarded as root identity and will break non-root policy (pod: "p_ns(u)", container: c)');
+  assert.equal(run({ runAsNonRoot: true }, 'mcr.microsoft.com/windows/nanoserver:1809', 'windows'), undefined);
+  assert.equal(run({ runAsNonRoot: true }, 'mcr.microsoft.com/windows/nanoserver:1809', 'windows', { windowsOptions: { runAsUserName: 'CONTAINERADMINISTRATOR' } }),
+    'container\'s runAsUserName (CONTAINERADMINISTRATOR) which will be regarded as root identity and will break non-root policy (pod: "p_ns(u)", container: c)');
+});

@@ -19,6 +19,7 @@ import { containerFS, VolumeSetUpError, type TokenSource } from '../runtime/volu
 import { ContainerFS } from '../shell/fs.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
+import { verifyRunAsNonRoot } from './security.js';
 import { formatPod, goDuration, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
@@ -384,6 +385,8 @@ export class PodWorker {
     let env: Record<string, string>;
     let fs: ContainerFS;
     try {
+      const nonRoot = verifyRunAsNonRoot(this.pod, c.spec, this.os);
+      if (nonRoot) throw new ContainerConfigError(nonRoot);
       env = processEnv(this.pod, c.spec, this.netInfo(), this.node.sources, podHostname(this.pod), this.node.cpus);
       fs = containerFS(this.pod, c.spec, this.os, this.volumeContext(), this.volumeFiles);
     } catch (e) {
