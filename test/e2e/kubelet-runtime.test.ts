@@ -233,3 +233,24 @@ spec:
   assert.equal(p.status.containerStatuses[0].state.waiting.message,
     `container has runAsNonRoot and image will run as root (pod: "nonroot_default(${p.metadata.uid})", container: web)`);
 });
+
+test('activeDeadlineSeconds: the pod fails with DeadlineExceeded and its containers are stopped', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: deadline}
+spec:
+  nodeName: linux-2
+  activeDeadlineSeconds: 1
+  terminationGracePeriodSeconds: 0
+  containers:
+  - {name: app, image: "busybox:1.36", command: ["sleep", "3600"]}`);
+  const p = await eventually('DeadlineExceeded', async () => {
+    const p = await pod('deadline');
+    return p.status.phase === 'Failed' && p.status.containerStatuses?.[0]?.state?.terminated ? p : undefined;
+  });
+  assert.deepEqual([p.status.reason, p.status.message], ['DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
+  assert.equal(p.status.containerStatuses[0].state.terminated.exitCode, 137);
+  const ev = await events('deadline');
+  assert.ok(ev.includes('Normal DeadlineExceeded Pod was active on the node longer than the specified deadline'), ev.join('\n'));
+  assert.ok(ev.includes('Normal Killing Stopping container app'), ev.join('\n'));
+});

@@ -118,6 +118,8 @@ export class PodWorker {
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
   private volumeFiles = new Map<string, Map<string, string> | undefined>();
   private hintedSandbox = false;
+  /** activeDeadlineSeconds passed (active_deadline.go ShouldEvict). */
+  private evicted?: { reason: string; message: string };
 
   constructor(pod: KObject, private readonly node: NodeContext) {
     this.pod = pod;
@@ -181,8 +183,29 @@ export class PodWorker {
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
     this.startTime ??= rfc3339(new Date());
+    this.armDeadline();
     this.sync();
     this.scheduleStatus();
+  }
+
+  /** activeDeadlineSeconds counted from startTime: then the pod is Failed with DeadlineExceeded and its containers stopped. */
+  private armDeadline(): void {
+    const ads = this.spec.activeDeadlineSeconds;
+    if (typeof ads !== 'number' || !this.startTime) return;
+    const due = Date.parse(this.startTime) + ads * 1000;
+    this.later(Math.max(0, due - Date.now()), () => {
+      if (this.terminal || this.terminating) return;
+      this.evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
+      this.event(undefined, 'Normal', this.evicted.reason, this.evicted.message);
+      this.terminal = true;
+      for (const t of this.timers) clearTimeout(t);
+      this.timers.clear();
+      const grace = (this.spec.terminationGracePeriodSeconds ?? 30) as number;
+      for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
+      this.sandboxReady = false;
+      this.node.releaseIP(this.uid);
+      this.scheduleStatus();
+    });
   }
 
   /** The node stops: every process is gone, nothing is written. */
@@ -511,6 +534,7 @@ export class PodWorker {
     c.runner = undefined;
     if (this.stopped) return;
     if (this.terminating) { this.checkTerminated(); return; }
+    if (this.evicted) { this.scheduleStatus(); return; }
     this.afterExit(c);
   }
 
@@ -808,7 +832,7 @@ export class PodWorker {
         return cur;
       }, { ...controllerContext('kubelet'), namespace: ns }, 'status');
     } catch (e) {
-      if (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409)) return;
+      if (this.stopped || (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) return;
       this.node.log(`kubelet: status of pod ${ns}/${this.pod.metadata.name}: ${(e as Error).message}`);
     }
   }
@@ -825,7 +849,7 @@ export class PodWorker {
     const statuses = (init: boolean) => [...this.cs.values()].filter((c) => c.init === init).map((c) => this.containerStatus(c));
     const initStatuses = statuses(true);
     const containerStatuses = statuses(false);
-    const phase = podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
+    const phase = this.evicted ? 'Failed' : podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
     const conditions = podConditions(this.spec, old.conditions ?? [], this.sandboxReady, initStatuses, containerStatuses, phase, now);
     const hostIPs = this.node.hostIPs();
     const status: Obj = { ...keep, conditions, hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) };
@@ -833,6 +857,7 @@ export class PodWorker {
     status.containerStatuses = containerStatuses;
     status.phase = phase;
     if (this.podIPs.length) { status.podIP = this.podIPs[0]; status.podIPs = this.podIPs.map((ip) => ({ ip })); }
+    if (this.evicted) { status.message = this.evicted.message; status.reason = this.evicted.reason; }
     status.qosClass = qosClass;
     status.startTime = this.startTime;
     return status;
