@@ -95,6 +95,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
   const kubelet = new Kubelet(store, nodes, {
     logs: containerLogs, events, log,
+    // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
+    pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
     token: (pod, audience, expirationSeconds) => {
       const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
       return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;

@@ -97,6 +97,9 @@ test('a Linux pod forced onto a Windows node is rejected: PodOSNotSupported, Fai
     phase: 'Failed', reason: 'PodOSNotSupported', message: "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS",
   });
   assert.deepEqual(await events('linux-on-win'), ["Warning PodOSNotSupported Failed to admit pod as the OS field doesn't match node OS"]);
+  // A rejected pod being deleted is removed by the kubelet (nothing runs).
+  await ok(['delete', 'pod', 'linux-on-win']);
+  assert.equal((await run(cluster, ['get', 'pod', 'linux-on-win'])).code, 1);
 });
 
 test('sh -c "echo hi; exit 0" with restartPolicy Never completes: Succeeded, Completed, exit code 0', async () => {
@@ -111,6 +114,8 @@ test('sh -c "echo hi; exit 0" with restartPolicy Never completes: Succeeded, Com
   const ready = p.status.conditions.find((c: any) => c.type === 'Ready');
   assert.deepEqual([ready.status, ready.reason], ['False', 'PodCompleted']);
   assert.match(await ok(['get', 'pod', 'job-like', '--no-headers']), /^job-like\s+0\/1\s+Completed\s+0\s+/);
+  await ok(['delete', 'pod', 'job-like']);
+  assert.equal((await run(cluster, ['get', 'pod', 'job-like'])).code, 1);
 });
 
 test('a crashing container goes into CrashLoopBackOff with restarts and the BackOff event', async () => {

@@ -46,7 +46,19 @@ export function matchesNodeSelectorAndAffinity(pod: KObject, node: KObject): boo
 }
 
 /** The requests of a pod as the scheduler's NodeInfo counts them: cpu in millicores, memory and storage in bytes. */
-export function podRequests(pod: KObject): { cpu: number; memory: number; 'ephemeral-storage': number; other: Record<string, bigint> } {
+type Requests = { cpu: number; memory: number; 'ephemeral-storage': number; other: Record<string, bigint> };
+/** Requests of pod objects already seen (a pod's spec does not change them: resources are immutable in v1.32). */
+const requestsCache = new WeakMap<object, Requests>();
+
+export function podRequests(pod: KObject): Requests {
+  const cached = requestsCache.get(pod);
+  if (cached) return cached;
+  const r = computeRequests(pod);
+  requestsCache.set(pod, r);
+  return r;
+}
+
+function computeRequests(pod: KObject): Requests {
   const list = podResources(pod, 'requests', true);
   const other: Record<string, bigint> = {};
   for (const [k, q] of Object.entries(list)) if (!['cpu', 'memory', 'ephemeral-storage'].includes(k)) other[k] = value(q);

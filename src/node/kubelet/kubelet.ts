@@ -15,11 +15,36 @@ import { LINUX_KERNEL_VERSION } from '../node-object.js';
 import type { NodeConfig } from '../pool.js';
 import type { EnvSources } from '../runtime/env.js';
 import type { TokenSource } from '../runtime/volumes.js';
+import { parse as parseYaml } from 'yaml';
+import type { UserImage } from '../../os/images.js';
 import { Backoff } from './backoff.js';
 import { NodeImages } from './images.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
 type Obj = Record<string, any>;
+
+/**
+ * Images users declare with their platforms: every data value of the
+ * ConfigMap kube-system/winkube-images is a YAML list of
+ * `{ref, platforms: [{os, architecture, os.version}], manifestList?}`.
+ */
+export const USER_IMAGES_CONFIGMAP = { namespace: 'kube-system', name: 'winkube-images' };
+
+export function parseUserImages(cm: KObject | undefined): UserImage[] {
+  const out: UserImage[] = [];
+  for (const text of Object.values(((cm as Obj | undefined)?.data ?? {}) as Record<string, string>)) {
+    let list: unknown;
+    try { list = parseYaml(text); } catch { continue; }
+    if (!Array.isArray(list)) continue;
+    for (const e of list) {
+      if (!e || typeof e.ref !== 'string' || !Array.isArray(e.platforms)) continue;
+      const platforms = e.platforms.filter((p: Obj) => p && (p.os === 'linux' || p.os === 'windows') && typeof p.architecture === 'string')
+        .map((p: Obj) => ({ os: p.os, architecture: p.architecture, ...(p.variant ? { variant: String(p.variant) } : {}), ...(p['os.version'] ? { 'os.version': String(p['os.version']) } : {}) }));
+      if (platforms.length) out.push({ ref: e.ref, platforms, ...(typeof e.manifestList === 'boolean' ? { manifestList: e.manifestList } : {}) });
+    }
+  }
+  return out;
+}
 
 /** The sandbox image of containerd 1.7 / kubelet v1.32. */
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
@@ -58,6 +83,7 @@ export class Kubelet {
   private readonly backoff = new Backoff();
   private started = false;
   private readonly sources: EnvSources;
+  private userImagesCache: { rv?: string; images: UserImage[] } = { images: [] };
 
   constructor(private readonly store: Store, nodes: NodeConfig[], private readonly opts: KubeletOptions) {
     this.podDef = store.find('', 'v1', 'pods')!;
@@ -124,10 +150,18 @@ export class Kubelet {
     return undefined;
   }
 
+  /** The declared user images (cached per ConfigMap version). */
+  private userImages(): UserImage[] {
+    const cm = this.configMaps.get(key(USER_IMAGES_CONFIGMAP.namespace, USER_IMAGES_CONFIGMAP.name));
+    const rv = cm?.metadata.resourceVersion;
+    if (rv !== this.userImagesCache.rv) this.userImagesCache = { rv, images: parseUserImages(cm) };
+    return this.userImagesCache.images;
+  }
+
   private addNodeState(cfg: NodeConfig): void {
     const state: NodeState = { cfg, running: true, workers: new Map(), ips: new Map(), nextIP: 2, ctx: undefined as unknown as NodeContext };
     const build = cfg.windows ? cfg.windows.build : undefined;
-    const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100);
+    const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100, () => this.userImages());
     images.add(PAUSE_IMAGE);
     const cpus = Math.max(1, Math.round(Number(String(cfg.cpu).replace(/m$/, '')) / (String(cfg.cpu).endsWith('m') ? 1000 : 1)));
     const nodeObjects = this.nodeObjects;

@@ -19,6 +19,7 @@ import { containerFS, VolumeSetUpError, type TokenSource } from '../runtime/volu
 import { ContainerFS } from '../shell/fs.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
+import { verifyRunAsNonRoot } from './security.js';
 import { formatPod, goDuration, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
@@ -114,7 +115,11 @@ export class PodWorker {
   private writing = false;
   private lastWritten = '';
   private setupFailed = false;
+  /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
+  private volumeFiles = new Map<string, Map<string, string> | undefined>();
   private hintedSandbox = false;
+  /** activeDeadlineSeconds passed (active_deadline.go ShouldEvict). */
+  private evicted?: { reason: string; message: string };
 
   constructor(pod: KObject, private readonly node: NodeContext) {
     this.pod = pod;
@@ -155,6 +160,9 @@ export class PodWorker {
   update(pod: KObject): void {
     this.pod = pod;
     if (this.stopped) return;
+    if (pod.metadata.deletionTimestamp && this.terminal && !this.terminating && !this.deleting && (this.rejected || !this.admitted)) {
+      this.deleting = true; void this.deletePod(); return;
+    }
     if (pod.metadata.deletionTimestamp && !this.terminating) { this.terminate(); return; }
     if (pod.metadata.deletionTimestamp && this.terminating) { this.shortenGrace(); return; }
   }
@@ -162,15 +170,42 @@ export class PodWorker {
   /** Admission, then the first sync. */
   start(): void {
     const phase = (this.pod.status as Obj)?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') { this.terminal = true; return; }
+    if (phase === 'Succeeded' || phase === 'Failed') {
+      this.terminal = true;
+      this.lastWritten = JSON.stringify(this.pod.status);
+      // A finished pod being deleted: nothing runs, the kubelet only removes it.
+      if (this.pod.metadata.deletionTimestamp) { this.deleting = true; void this.deletePod(); }
+      return;
+    }
     if (this.pod.metadata.deletionTimestamp) { this.admitted = true; this.terminate(); return; }
     const node = this.node.node();
     const rej = node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' };
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
     this.startTime ??= rfc3339(new Date());
+    this.armDeadline();
     this.sync();
     this.scheduleStatus();
+  }
+
+  /** activeDeadlineSeconds counted from startTime: then the pod is Failed with DeadlineExceeded and its containers stopped. */
+  private armDeadline(): void {
+    const ads = this.spec.activeDeadlineSeconds;
+    if (typeof ads !== 'number' || !this.startTime) return;
+    const due = Date.parse(this.startTime) + ads * 1000;
+    this.later(Math.max(0, due - Date.now()), () => {
+      if (this.terminal || this.terminating) return;
+      this.evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
+      this.event(undefined, 'Normal', this.evicted.reason, this.evicted.message);
+      this.terminal = true;
+      for (const t of this.timers) clearTimeout(t);
+      this.timers.clear();
+      const grace = (this.spec.terminationGracePeriodSeconds ?? 30) as number;
+      for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
+      this.sandboxReady = false;
+      this.node.releaseIP(this.uid);
+      this.scheduleStatus();
+    });
   }
 
   /** The node stops: every process is gone, nothing is written. */
@@ -214,10 +249,10 @@ export class PodWorker {
   }
 
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
-  execContext(container: string): { env: Record<string, string>; fs: ContainerFS; hostname: string } | undefined {
+  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string } | undefined {
     const c = this.cs.get(container);
     if (!c || !('running' in c.state) || !c.env || !c.fs) return undefined;
-    return { env: c.env, fs: c.fs, hostname: podHostname(this.pod) };
+    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion };
   }
 
   // ---------------------------------------------------------------------
@@ -272,7 +307,9 @@ export class PodWorker {
   private setupSandbox(): boolean {
     // Volumes: every container's files are built from the pod's volumes (per-container filesystems later).
     try {
-      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext());
+      const files = new Map<string, Map<string, string> | undefined>();
+      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
+      this.volumeFiles = files;
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
@@ -371,8 +408,10 @@ export class PodWorker {
     let env: Record<string, string>;
     let fs: ContainerFS;
     try {
+      const nonRoot = verifyRunAsNonRoot(this.pod, c.spec, this.os);
+      if (nonRoot) throw new ContainerConfigError(nonRoot);
       env = processEnv(this.pod, c.spec, this.netInfo(), this.node.sources, podHostname(this.pod), this.node.cpus);
-      fs = containerFS(this.pod, c.spec, this.os, this.volumeContext());
+      fs = containerFS(this.pod, c.spec, this.os, this.volumeContext(), this.volumeFiles);
     } catch (e) {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
       this.event(c, 'Warning', 'Failed', `Error: ${e.message}`);
@@ -495,6 +534,7 @@ export class PodWorker {
     c.runner = undefined;
     if (this.stopped) return;
     if (this.terminating) { this.checkTerminated(); return; }
+    if (this.evicted) { this.scheduleStatus(); return; }
     this.afterExit(c);
   }
 
@@ -792,7 +832,7 @@ export class PodWorker {
         return cur;
       }, { ...controllerContext('kubelet'), namespace: ns }, 'status');
     } catch (e) {
-      if (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409)) return;
+      if (this.stopped || (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) return;
       this.node.log(`kubelet: status of pod ${ns}/${this.pod.metadata.name}: ${(e as Error).message}`);
     }
   }
@@ -809,7 +849,7 @@ export class PodWorker {
     const statuses = (init: boolean) => [...this.cs.values()].filter((c) => c.init === init).map((c) => this.containerStatus(c));
     const initStatuses = statuses(true);
     const containerStatuses = statuses(false);
-    const phase = podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
+    const phase = this.evicted ? 'Failed' : podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
     const conditions = podConditions(this.spec, old.conditions ?? [], this.sandboxReady, initStatuses, containerStatuses, phase, now);
     const hostIPs = this.node.hostIPs();
     const status: Obj = { ...keep, conditions, hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) };
@@ -817,6 +857,7 @@ export class PodWorker {
     status.containerStatuses = containerStatuses;
     status.phase = phase;
     if (this.podIPs.length) { status.podIP = this.podIPs[0]; status.podIPs = this.podIPs.map((ip) => ({ ip })); }
+    if (this.evicted) { status.message = this.evicted.message; status.reason = this.evicted.reason; }
     status.qosClass = qosClass;
     status.startTime = this.startTime;
     return status;
@@ -829,7 +870,8 @@ export class PodWorker {
       imageID: c.imageID ?? '',
       lastState: c.lastState ?? {},
       name: c.spec.name,
-      ready: c.ready,
+      // prober_manager UpdatePodStatus: a regular init container that exited 0 is ready.
+      ready: c.init && !c.sidecar ? 'terminated' in c.state && c.state.terminated.exitCode === 0 : c.ready,
       restartCount: c.restartCount,
       started: c.started,
       state: c.state,
