@@ -20,6 +20,14 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { EndpointsController } from '../controllers/endpoints.js';
+import { EndpointSliceController } from '../controllers/endpointslice/controller.js';
+import { NodeLifecycleController, nodeLifecycleOptionsFromEnv } from '../controllers/node-lifecycle/controller.js';
+import { TaintEvictionController } from '../controllers/node-lifecycle/taint-eviction.js';
+import { DisruptionController } from '../controllers/disruption.js';
+import { PodGCController } from '../controllers/podgc.js';
+import { ServiceLBController } from '../controllers/service-lb.js';
+import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -28,6 +36,8 @@ export interface ClusterOptions {
   port: number; dataDir: string; bindAddress: string; log?: (m: string) => void;
   /** The node pools (from the cluster file); the default cluster when absent. */
   nodePools?: readonly NodePool[];
+  /** Addresses for LoadBalancer services (a range or CIDR list); DEFAULT_LB_POOL when absent. */
+  lbPool?: string;
 }
 
 export interface RunningCluster {
@@ -82,6 +92,19 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  // Services and nodes: endpoints, endpoint slices, node lifecycle and taint eviction, disruption budgets, pod GC, load balancers.
+  const lbPool = LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL);
+  await new EndpointsController(store, log).start();
+  await new EndpointSliceController(store, log).start();
+  const nodeLifecycle = new NodeLifecycleController(store, events, log, nodeLifecycleOptionsFromEnv());
+  await nodeLifecycle.start();
+  const taintEviction = new TaintEvictionController(store, events, log);
+  await taintEviction.start();
+  const disruption = new DisruptionController(store, events, log);
+  await disruption.start();
+  const podGC = new PodGCController(store, log);
+  await podGC.start();
+  await new ServiceLBController(store, events, lbPool, log).start();
   void events;
   const compactor = startCompactor(storage);
   ready = true;
@@ -94,6 +117,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      nodeLifecycle.stop();
+      taintEviction.stop();
+      disruption.stop();
+      podGC.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));

@@ -1,0 +1,125 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectl as run, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+let cluster: TestCluster;
+before(async () => { cluster = await startCluster(); });
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+
+const ok = async (args: string[], version?: string, input?: string) => {
+  const r = await run(cluster, args, { version, input });
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+};
+
+async function poll<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What the kubelet reports for a started pod: Running, Ready, with an IP (written through the status subresource). */
+async function runPod(ns: string, name: string, ip: string): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const r = await rawJSON(cluster, 'PATCH', `/api/v1/namespaces/${ns}/pods/${name}/status`, {
+    status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [
+      { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: now },
+    ] },
+  }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+}
+
+const iisPod = (name: string, node: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+  labels: {app: iis}
+spec:
+  nodeName: ${node}
+  nodeSelector: {kubernetes.io/os: windows}
+  containers:
+  - name: iis
+    image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
+    ports: [{name: http, containerPort: 80}]
+`;
+
+describe('services, endpoints and endpoint slices', () => {
+  test('a NodePort Service over two Windows pods: endpoints and one EndpointSlice list both once they are Ready', async () => {
+    await ok(['apply', '-f', '-'], undefined, `${iisPod('iis-1', 'win2022-1')}---\n${iisPod('iis-2', 'win2019-1')}---
+apiVersion: v1
+kind: Service
+metadata: {name: iis}
+spec:
+  type: NodePort
+  selector: {app: iis}
+  ports: [{port: 80, targetPort: http}]
+`);
+    await runPod('default', 'iis-1', '10.244.3.2');
+    await runPod('default', 'iis-2', '10.244.4.2');
+    for (const version of ['1.27', '1.33']) {
+      const table = await poll(async () => {
+        const out = await ok(['get', 'endpoints', 'iis'], version);
+        return out.includes('10.244.3.2:80') && out.includes('10.244.4.2:80') ? out : undefined;
+      }, 'endpoints');
+      assert.match(table.split('\n')[0], /^NAME\s+ENDPOINTS\s+AGE$/);
+      assert.match(table.split('\n')[1], /^iis\s+10\.244\.3\.2:80,10\.244\.4\.2:80\s+\S+$/);
+    }
+    const ep = JSON.parse(await ok(['get', 'endpoints', 'iis', '-o', 'json']));
+    assert.deepEqual(ep.subsets[0].addresses.map((a: any) => [a.ip, a.nodeName, a.targetRef.kind, a.targetRef.name]),
+      [['10.244.3.2', 'win2022-1', 'Pod', 'iis-1'], ['10.244.4.2', 'win2019-1', 'Pod', 'iis-2']]);
+    assert.deepEqual(ep.subsets[0].ports, [{ port: 80, protocol: 'TCP' }]);
+    assert.match(ep.metadata.annotations['endpoints.kubernetes.io/last-change-trigger-time'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const slices = await poll(async () => {
+      const list = JSON.parse(await ok(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=iis', '-o', 'json']));
+      return list.items.length === 1 && list.items[0].endpoints?.length === 2 ? list.items : undefined;
+    }, 'slice');
+    const s = slices[0];
+    assert.match(s.metadata.name, /^iis-[a-z0-9]{5}$/);
+    assert.equal(s.metadata.labels['endpointslice.kubernetes.io/managed-by'], 'endpointslice-controller.k8s.io');
+    assert.deepEqual(s.metadata.ownerReferences.map((o: any) => [o.kind, o.name, o.controller]), [['Service', 'iis', true]]);
+    assert.deepEqual(s.ports, [{ name: '', port: 80, protocol: 'TCP' }]);
+    assert.deepEqual(s.endpoints.map((e: any) => [e.addresses[0], e.nodeName, e.conditions]).sort(), [
+      ['10.244.3.2', 'win2022-1', { ready: true, serving: true, terminating: false }],
+      ['10.244.4.2', 'win2019-1', { ready: true, serving: true, terminating: false }],
+    ]);
+    const table = (await ok(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=iis'])).split('\n');
+    assert.match(table[1], /^iis-[a-z0-9]{5}\s+IPv4\s+80\s+10\.244\.\d\.2,10\.244\.\d\.2\s+\S+$/);
+    // The `kubernetes` Service keeps the apiserver's endpoints.
+    const kep = JSON.parse(await ok(['get', 'endpoints', 'kubernetes', '-o', 'json']));
+    assert.equal(kep.subsets[0].ports[0].name, 'https');
+  });
+
+  test('NodePort conflicts are refused with upstream\'s message', async () => {
+    await ok(['create', 'service', 'nodeport', 'np-a', '--tcp=80:80', '--node-port=30080']);
+    const manifest = 'apiVersion: v1\nkind: Service\nmetadata: {name: np-b}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n';
+    for (const version of ['1.27', '1.33']) {
+      const r = await run(cluster, ['create', '-f', '-'], { version, input: manifest });
+      assert.notEqual(r.code, 0);
+      assert.equal(r.stderr.trim(), 'The Service "np-b" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
+      const g = await run(cluster, ['create', 'service', 'nodeport', 'np-b', '--tcp=80:80', '--node-port=30080'], { version });
+      assert.equal(g.stderr.trim(), 'error: failed to create NodePort service: Service "np-b" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
+    }
+  });
+
+  test('a LoadBalancer Service gets an ingress IP from the pool', async () => {
+    await ok(['create', 'service', 'loadbalancer', 'web-lb', '--tcp=80:8080']);
+    const ip = await poll(async () => (await ok(['get', 'service', 'web-lb', '-o', 'jsonpath={.status.loadBalancer.ingress[0].ip}'])) || undefined, 'ingress IP');
+    assert.equal(ip, '172.18.255.200');
+    const row = (await ok(['get', 'service', 'web-lb'])).split('\n')[1];
+    assert.match(row, /^web-lb\s+LoadBalancer\s+10\.\d+\.\d+\.\d+\s+172\.18\.255\.200\s+80:3\d{4}\/TCP\s+\S+$/);
+    const svc = JSON.parse(await ok(['get', 'service', 'web-lb', '-o', 'json']));
+    assert.deepEqual(svc.metadata.finalizers, ['service.kubernetes.io/load-balancer-cleanup']);
+    assert.deepEqual(svc.status.loadBalancer.ingress, [{ ip: '172.18.255.200', ipMode: 'VIP' }]);
+    const events = await poll(async () => {
+      const out = await ok(['get', 'events', '--field-selector', 'involvedObject.name=web-lb', '-o', 'json']);
+      const reasons = JSON.parse(out).items.map((e: any) => e.reason);
+      return reasons.includes('EnsuredLoadBalancer') ? reasons : undefined;
+    }, 'events');
+    assert.deepEqual(events, ['EnsuringLoadBalancer', 'EnsuredLoadBalancer']);
+    await ok(['delete', 'service', 'web-lb', '--timeout=20s']);
+  });
+});
