@@ -93,6 +93,33 @@ spec:
     assert.equal(kep.subsets[0].ports[0].name, 'https');
   });
 
+  test('cluster IPs from 10.96.0.0/12 (the kubernetes Service at .1), single-stack defaults; headless and ExternalName', async () => {
+    assert.equal(await ok(['get', 'service', 'kubernetes', '-o', 'jsonpath={.spec.clusterIP}']), '10.96.0.1');
+    const iis = JSON.parse(await ok(['get', 'service', 'iis', '-o', 'json']));
+    assert.match(iis.spec.clusterIP, /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+    assert.deepEqual([iis.spec.clusterIPs, iis.spec.ipFamilies, iis.spec.ipFamilyPolicy], [[iis.spec.clusterIP], ['IPv4'], 'SingleStack']);
+    await ok(['apply', '-f', '-'], undefined, `apiVersion: v1
+kind: Service
+metadata: {name: iis-headless}
+spec: {clusterIP: None, selector: {app: iis}, ports: [{port: 80, targetPort: http}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ext}
+spec: {type: ExternalName, externalName: example.com, selector: {app: iis}}
+`);
+    const headless = await poll(async () => {
+      const r = await run(cluster, ['get', 'endpoints', 'iis-headless', '-o', 'json']);
+      return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+    }, 'headless endpoints');
+    assert.deepEqual(headless.metadata.labels, { 'service.kubernetes.io/headless': '' });
+    assert.equal(headless.subsets[0].addresses.length, 2);
+    const ext = JSON.parse(await ok(['get', 'service', 'ext', '-o', 'json']));
+    assert.equal(ext.spec.clusterIP, undefined);
+    const r = await run(cluster, ['get', 'endpoints', 'ext']);
+    assert.equal(r.stderr.trim(), 'Error from server (NotFound): endpoints "ext" not found');
+  });
+
   test('NodePort conflicts are refused with upstream\'s message', async () => {
     await ok(['create', 'service', 'nodeport', 'np-a', '--tcp=80:80', '--node-port=30080']);
     const manifest = 'apiVersion: v1\nkind: Service\nmetadata: {name: np-b}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n';

@@ -125,6 +125,17 @@ test('node lifecycle: cordon adds the unschedulable taint; a Ready node loses th
   assert.equal(taint.effect, 'NoSchedule');
   await f.store.update(f.def('', 'nodes'), '', 'n', (n: any) => { delete n.spec.unschedulable; return n; }, f.ctx());
   await eventually(async () => (((await f.store.get('', 'nodes', '', 'n'))!.spec as any).taints === undefined ? true : undefined), 'uncordoned');
+  // The kubelet reports Ready=False: not-ready, NoSchedule at once and NoExecute through the rate-limited pass.
+  await f.node('other', { ready: 'True' }); // the zone is not fully disrupted
+  await f.store.update(f.def('', 'nodes'), '', 'n', (n: any) => {
+    n.status.conditions[0] = { ...n.status.conditions[0], status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down' };
+    return n;
+  }, f.ctx(), 'status');
+  const taints = await eventually(async () => {
+    const t = ((await f.store.get('', 'nodes', '', 'n'))!.spec as any).taints ?? [];
+    return t.length === 2 ? t : undefined;
+  }, 'not-ready taints');
+  assert.deepEqual(taints.map((t: any) => [t.key, t.effect]).sort(), [['node.kubernetes.io/not-ready', 'NoExecute'], ['node.kubernetes.io/not-ready', 'NoSchedule']]);
   nlc.stop();
   await f.close();
 });
