@@ -163,3 +163,14 @@ export class LeaderElector {
     this.observed = { raw: JSON.stringify(record), record, at };
   }
 }
+
+/**
+ * The elector kube-controller-manager or kube-scheduler runs: the Lease of
+ * that name in kube-system, a fresh `<hostname>_<uuid>` identity and
+ * upstream's default timings.
+ */
+export function componentElector(store: Store, component: 'kube-controller-manager' | 'kube-scheduler', callbacks: LeaderCallbacks,
+  events?: EventRecorder, log?: (m: string) => void): LeaderElector {
+  return new LeaderElector(store, { namespace: 'kube-system', name: component, identity: leaderIdentity(), component, ...DEFAULT_LEASE_TIMINGS },
+    callbacks, events, log);
+}

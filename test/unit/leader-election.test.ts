@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LeaderElector, leaderIdentity } from '../../src/controllers/leader-election.js';
+import { componentElector, LeaderElector, leaderIdentity } from '../../src/controllers/leader-election.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { eventually, fixture } from './service-fixture.js';
 
@@ -44,6 +44,9 @@ test('leader election: one of two electors leads; the other takes over when the 
   const evs = (await f.store.list(f.def('', 'events'), 'kube-system')).items as any[];
   assert.deepEqual(evs.filter((e) => e.reason === 'LeaderElection').map((e) => e.message).sort(),
     ['host-a_1 became leader', 'host-b_2 became leader', 'host-c_3 became leader']);
+  const kcm = componentElector(f.store, 'kube-scheduler', { onStartedLeading() {}, onStoppedLeading() {} });
+  assert.deepEqual({ ...kcm.config, identity: undefined }, { namespace: 'kube-system', name: 'kube-scheduler', identity: undefined,
+    component: 'kube-scheduler', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
   assert.match(leaderIdentity(), /^.+_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   await f.close();
 });
