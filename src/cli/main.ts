@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { startCluster } from '../cluster/start.js';
 import { parseClusterFile } from '../node/cluster-file.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
+import { parseSchedulerConfig } from '../scheduler/profile.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -27,9 +28,11 @@ program.command('up')
   .option('--config <file>', 'a cluster file (YAML) with the node pools; the default cluster without it')
   .option('--quiet', 'print only the kubeconfig line, and nothing on shutdown')
   .option('--lb-pool <addresses>', 'addresses for LoadBalancer services: a range (first-last) or CIDR, comma-separated', lbPool, DEFAULT_LB_POOL)
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string }) => {
+  .option('--scheduler-config <file>', 'a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the scheduler')
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, lbPool: opts.lbPool });
+    const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     const stop = (signal: string) => {

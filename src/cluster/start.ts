@@ -28,6 +28,9 @@ import { DisruptionController } from '../controllers/disruption.js';
 import { PodGCController } from '../controllers/podgc.js';
 import { ServiceLBController } from '../controllers/service-lb.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import type { SchedulerConfig } from '../scheduler/profile.js';
+import { Kubelet } from '../node/kubelet/kubelet.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -38,6 +41,8 @@ export interface ClusterOptions {
   nodePools?: readonly NodePool[];
   /** Addresses for LoadBalancer services (a range or CIDR list); DEFAULT_LB_POOL when absent. */
   lbPool?: string;
+  /** The scheduler's profiles (`--scheduler-config`); the default profile when absent. */
+  schedulerConfig?: SchedulerConfig;
 }
 
 export interface RunningCluster {
@@ -105,7 +110,20 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const podGC = new PodGCController(store, log);
   await podGC.start();
   await new ServiceLBController(store, events, lbPool, log).start();
+  // kube-scheduler: binds pending pods of its profiles' schedulerNames.
+  const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
+  await scheduler.start();
   void events;
+  // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
+  const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
+  const kubelet = new Kubelet(store, nodes, {
+    logs: containerLogs, events, log,
+    token: (pod, audience, expirationSeconds) => {
+      const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
+      return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
+    },
+  });
+  await kubelet.start();
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
@@ -121,6 +139,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       taintEviction.stop();
       disruption.stop();
       podGC.stop();
+      await scheduler.stop();
+      await kubelet.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
