@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl as run, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => {
@@ -26,14 +26,6 @@ async function poll<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-async function runPod(name: string, ip: string): Promise<void> {
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const r = await rawJSON(cluster, 'PATCH', `/api/v1/namespaces/default/pods/${name}/status`, {
-    status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: now }] },
-  }, { 'Content-Type': 'application/merge-patch+json' });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
 }
 
 const node = async (name: string) => JSON.parse(await ok(['get', 'node', name, '-o', 'json']));
@@ -94,7 +86,10 @@ spec:
   test('drain evicts through the PodDisruptionBudget and stops at it', async () => {
     await ok(['apply', '-f', '-'], undefined, ['db-1', 'db-2'].map((name) => `apiVersion: v1
 kind: Pod
-metadata: {name: ${name}, labels: {app: db}}
+metadata:
+  name: ${name}
+  labels: {app: db}
+  annotations: {winkube.io/script: '{"*": {"exitCode": 0, "runSeconds": 3600}}'}
 spec:
   nodeName: win2022-1
   containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
@@ -106,8 +101,7 @@ spec:
   minAvailable: 1
   selector: {matchLabels: {app: db}}
 `);
-    await runPod('db-1', '10.244.5.2');
-    await runPod('db-2', '10.244.5.3');
+    await ok(['wait', '--for=condition=Ready', 'pod/db-1', 'pod/db-2', '--timeout=30s']);
     await poll(async () => {
       const out = await ok(['get', 'pdb', 'db']);
       return /^db\s+1\s+N\/A\s+1\s/.test(out.split('\n')[1]) ? true : undefined;
