@@ -7,7 +7,7 @@ import { decodeObject, mediaType, readBody } from './body.js';
 import type { Shape } from './negotiate.js';
 import { applyPatchRequest } from './patch.js';
 import { writeJSON } from './respond.js';
-import { errors } from './status.js';
+import { errors, StatusError } from './status.js';
 import { TOKEN_ISSUER, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
 
 export interface SubresourceContext {
@@ -131,31 +131,89 @@ async function eviction(ctx: SubresourceContext): Promise<void> {
   const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'Eviction') as any : {};
   const pod: any = await store.read(def, namespace, name);
   const pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets');
-  const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-  if (pdbDef && !terminal && !pod.metadata.deletionTimestamp) {
+  const wc = ctx.writeContext('DeleteOptions');
+  // canIgnorePDB: terminal, pending and terminating pods are not counted by any budget.
+  const ignorePDB = ['Succeeded', 'Failed', 'Pending'].includes(pod.status?.phase) || !!pod.metadata.deletionTimestamp;
+  if (pdbDef && !ignorePDB) {
     const pdbs = (await store.list(pdbDef, namespace)).items.filter((p: any) =>
       fromLabelSelector(p.spec?.selector)?.matches(pod.metadata.labels) && p.spec?.selector);
     if (pdbs.length > 1) {
       throw errors.internal('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
     }
     const pdb: any = pdbs[0];
-    if (pdb && (pdb.status?.disruptionsAllowed ?? 0) <= 0) {
-      writeJSON(res, 429, {
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-        message: 'Cannot evict pod as it would violate the pod\'s disruption budget.',
-        reason: 'TooManyRequests',
-        details: { causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name} needs ${pdb.status?.desiredHealthy ?? 0} healthy pods and has ${pdb.status?.currentHealthy ?? 0} currently` }] },
-        code: 429,
-      });
-      return;
-    }
+    if (pdb && !(await evictionAllowedByBudget(ctx, pdbDef, pdb, pod, wc))) return;
   }
-  const wc = ctx.writeContext('DeleteOptions');
   const opts = body.deleteOptions ?? {};
   await store.delete(def, namespace, name, {
     gracePeriodSeconds: opts.gracePeriodSeconds, propagationPolicy: opts.propagationPolicy, preconditions: opts.preconditions,
   }, wc);
   success(res, 201);
+}
+
+function tooManyRequests(res: ServerResponse, cause: string): void {
+  writeJSON(res, 429, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: 'Cannot evict pod as it would violate the pod\'s disruption budget.',
+    reason: 'TooManyRequests',
+    details: { causes: [{ reason: 'DisruptionBudget', message: cause }] },
+    code: 429,
+  });
+}
+
+/**
+ * The budget check of the eviction REST storage (pkg/registry/core/pod/storage/eviction.go):
+ * an unready pod may go while the budget is met (IfHealthyBudget) or always (AlwaysAllow);
+ * otherwise a disruption is taken from status.disruptionsAllowed and the pod recorded in
+ * disruptedPods, in one conditional write, so concurrent evictions (kubectl drain) cannot
+ * overdraw the budget. False means the 429 was written.
+ */
+async function evictionAllowedByBudget(ctx: SubresourceContext, pdbDef: ResourceDef, pdb: any, pod: any, wc: WriteContext): Promise<boolean> {
+  const ready = (pod.status?.conditions ?? []).some((c: any) => c?.type === 'Ready' && c.status === 'True');
+  if (!ready) {
+    if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
+    const st = pdb.status ?? {};
+    if ((st.currentHealthy ?? 0) >= (st.desiredHealthy ?? 0) && (st.desiredHealthy ?? 0) > 0) return true;
+  }
+  for (let attempt = 0; ; attempt++) {
+    const cur: any = attempt === 0 ? pdb : await ctx.store.read(pdbDef, pdb.metadata.namespace, pdb.metadata.name);
+    const st = cur.status ?? {};
+    if ((st.observedGeneration ?? 0) < (cur.metadata.generation ?? 0)) {
+      tooManyRequests(ctx.res, `The disruption budget ${cur.metadata.name} is still being processed by the server.`);
+      return false;
+    }
+    if ((st.disruptionsAllowed ?? 0) < 0) {
+      throw errors.forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, cur.metadata.name, 'pdb disruptions allowed is negative');
+    }
+    if (Object.keys(st.disruptedPods ?? {}).length > 2000) {
+      throw errors.forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, cur.metadata.name,
+        'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+    }
+    if ((st.disruptionsAllowed ?? 0) === 0) {
+      tooManyRequests(ctx.res, `The disruption budget ${cur.metadata.name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently`);
+      return false;
+    }
+    if (wc.dryRun) return true;
+    try {
+      await ctx.store.update(pdbDef, cur.metadata.namespace, cur.metadata.name, (p: any) => {
+        p.metadata.resourceVersion = cur.metadata.resourceVersion;
+        const next = { ...(p.status ?? {}) };
+        next.disruptionsAllowed = (next.disruptionsAllowed ?? 0) - 1;
+        if (next.disruptionsAllowed === 0) {
+          next.conditions = (next.conditions ?? []).map((c: any) => (c?.type === 'DisruptionAllowed'
+            ? { ...c, status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: next.observedGeneration,
+              lastTransitionTime: c.status === 'False' ? c.lastTransitionTime : rfc3339(wc.now) } : c));
+        }
+        next.disruptedPods = { ...(next.disruptedPods ?? {}), [pod.metadata.name]: rfc3339(wc.now) };
+        p.status = next;
+        return p;
+      }, { ...wc, fieldManager: wc.fieldManager }, 'status');
+      return true;
+    } catch (e) {
+      // Someone else took a disruption meanwhile: decide again on the new status.
+      if (e instanceof StatusError && e.status.code === 409 && attempt < 20) continue;
+      throw e;
+    }
+  }
 }
 
 /** namespaces/finalize: replaces spec.finalizers. */

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { startCluster } from '../cluster/start.js';
 import { parseClusterFile } from '../node/cluster-file.js';
+import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 
@@ -10,6 +11,11 @@ function port(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535).');
   return n;
+}
+
+function lbPool(v: string): string {
+  try { LBPool.parse(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
+  return v;
 }
 
 const program = new Command('winkube')
@@ -22,11 +28,12 @@ program.command('up')
   .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
   .option('--config <file>', 'a cluster file (YAML) with the node pools; the default cluster without it')
   .option('--quiet', 'print only the kubeconfig line, and nothing on shutdown')
+  .option('--lb-pool <addresses>', 'addresses for LoadBalancer services: a range (first-last) or CIDR, comma-separated', lbPool, DEFAULT_LB_POOL)
   .option('--scheduler-config <file>', 'a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the scheduler')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; schedulerConfig?: string }) => {
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     const stop = (signal: string) => {

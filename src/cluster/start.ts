@@ -20,6 +20,14 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { EndpointsController } from '../controllers/endpoints.js';
+import { EndpointSliceController } from '../controllers/endpointslice/controller.js';
+import { NodeLifecycleController, nodeLifecycleOptionsFromEnv } from '../controllers/node-lifecycle/controller.js';
+import { TaintEvictionController } from '../controllers/node-lifecycle/taint-eviction.js';
+import { DisruptionController } from '../controllers/disruption.js';
+import { PodGCController } from '../controllers/podgc.js';
+import { ServiceLBController } from '../controllers/service-lb.js';
+import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
@@ -31,6 +39,8 @@ export interface ClusterOptions {
   port: number; dataDir: string; bindAddress: string; log?: (m: string) => void;
   /** The node pools (from the cluster file); the default cluster when absent. */
   nodePools?: readonly NodePool[];
+  /** Addresses for LoadBalancer services (a range or CIDR list); DEFAULT_LB_POOL when absent. */
+  lbPool?: string;
   /** The scheduler's profiles (`--scheduler-config`); the default profile when absent. */
   schedulerConfig?: SchedulerConfig;
 }
@@ -87,6 +97,19 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  // Services and nodes: endpoints, endpoint slices, node lifecycle and taint eviction, disruption budgets, pod GC, load balancers.
+  const lbPool = LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL);
+  await new EndpointsController(store, log).start();
+  await new EndpointSliceController(store, log).start();
+  const nodeLifecycle = new NodeLifecycleController(store, events, log, nodeLifecycleOptionsFromEnv());
+  await nodeLifecycle.start();
+  const taintEviction = new TaintEvictionController(store, events, log);
+  await taintEviction.start();
+  const disruption = new DisruptionController(store, events, log);
+  await disruption.start();
+  const podGC = new PodGCController(store, log);
+  await podGC.start();
+  await new ServiceLBController(store, events, lbPool, log).start();
   // kube-scheduler: binds pending pods of its profiles' schedulerNames.
   const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
   await scheduler.start();
@@ -114,6 +137,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      nodeLifecycle.stop();
+      taintEviction.stop();
+      disruption.stop();
+      podGC.stop();
       await scheduler.stop();
       await kubelet.stop();
       await farm.stop();
