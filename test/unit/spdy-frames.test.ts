@@ -30,6 +30,8 @@ test('our compressed header blocks are a valid zlib stream with the dictionary, 
   const c = new HeaderCompressor();
   const blocks = [encodeHeaderBlock({ streamtype: ['error'] }), encodeHeaderBlock({ streamtype: ['stdout'] }), encodeHeaderBlock({})];
   const wire = blocks.map((b) => c.compress(b));
+  // Each block ends with zlib's sync-flush marker, as Go's zlib.Writer.Flush leaves it.
+  for (const w of wire) assert.equal(w.subarray(-5).toString('hex'), '000000ffff');
   // A standard inflater (what Go's compress/zlib is) reads each prefix of the stream completely.
   for (let i = 1; i <= wire.length; i++) {
     const out = inflateSync(Buffer.concat(wire.slice(0, i)), { dictionary: SPDY3_DICTIONARY, finishFlush: constants.Z_SYNC_FLUSH });

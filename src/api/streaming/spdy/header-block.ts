@@ -61,6 +61,8 @@ function adler32(data: Buffer): number {
  * reads them, each block ends on a byte boundary so a frame's header block is
  * complete by itself, and nothing has to be kept between frames.
  */
+const SYNC_FLUSH_MARKER = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+
 export class HeaderCompressor {
   private started = false;
 
@@ -81,6 +83,10 @@ export class HeaderCompressor {
       h.writeUInt16LE(~chunk.length & 0xffff, 3);
       parts.push(h, chunk);
     }
+    // The sync-flush marker (an empty stored block) that zlib's Flush ends with: Go's
+    // flate reader hands out a block's output when it reaches the marker; without it
+    // the reader would look past the frame for the next block and fail.
+    parts.push(SYNC_FLUSH_MARKER);
     return Buffer.concat(parts);
   }
 }
