@@ -20,6 +20,8 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { execContext } from '../node/exec/container-context.js';
+import { execShellFor } from '../node/exec/shell-exec.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -67,6 +69,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     ready: () => ready,
     log,
     containerLogs,
+    // kubectl exec: the kubelet's shell model in the container's environment and files.
+    execShell: async (pod, container, node) => execShellFor(await execContext(store, pod, container, node)),
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);

@@ -1,0 +1,56 @@
+/**
+ * kubectl exec into emulated containers: the kubelet's shell model with the
+ * container's environment, hostname and mounted files, sh on Linux nodes and
+ * cmd/PowerShell on Windows nodes (the node's OS decides).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { controllerContext } from '../../src/controllers/context.js';
+import { execContext } from '../../src/node/exec/container-context.js';
+import { execShellFor } from '../../src/node/exec/shell-exec.js';
+import type { KObject } from '../../src/registry/types.js';
+import { running, startStreamingServer, type StreamingServer } from '../helpers/streaming-server.js';
+
+let s: StreamingServer;
+
+before(async () => {
+  let store: StreamingServer['store'] | undefined;
+  s = await startStreamingServer(async (pod, container, node) => execShellFor(await execContext(store!, pod, container, node)));
+  store = s.store;
+  const ctx = { ...controllerContext('test'), namespace: 'default' };
+  const def = (r: string) => s.store.find('', 'v1', r)!;
+  for (const [name, os] of [['linux-1', 'linux'], ['win2022-1', 'windows']]) {
+    await s.store.create(def('nodes'), '', { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/os': os } } } as KObject, { ...ctx, namespace: '' });
+  }
+  await s.store.create(def('configmaps'), 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { 'app.conf': 'port=8080\n' } } as KObject, ctx);
+  await s.store.create(def('pods'), 'default', {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' },
+    spec: {
+      nodeName: 'linux-1', automountServiceAccountToken: false,
+      containers: [{ name: 'app', image: 'busybox', env: [{ name: 'GREETING', value: 'hello' }], volumeMounts: [{ name: 'cfg', mountPath: '/etc/app' }] }],
+      volumes: [{ name: 'cfg', configMap: { name: 'cfg' } }],
+    },
+  } as KObject, ctx);
+  await s.store.update(def('pods'), 'default', 'web', (p: any) => { p.status = { phase: 'Running', containerStatuses: [running('app')] }; return p; }, ctx, 'status');
+  await s.pod('winweb', ['iis'], { containerStatuses: [running('iis')] }, 'win2022-1');
+});
+
+after(async () => { await s.stop(); });
+
+test('Linux: environment, hostname and mounted configMap files through sh, in both protocol families', async () => {
+  for (const version of ['1.33', '1.27']) {
+    let r = await s.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo $GREETING from $(hostname); cat /etc/app/app.conf'], { version });
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'hello from web\nport=8080\n', ''], version);
+    r = await s.kubectl(['exec', 'web', '--', 'sh', '-c', 'exit 3'], { version });
+    assert.deepEqual([r.code, r.stderr], [3, 'command terminated with exit code 3\n'], version);
+    r = await s.kubectl(['exec', '-i', 'web', '--', 'sh'], { version, input: 'echo hi\necho $GREETING\n' });
+    assert.deepEqual([r.code, r.stdout], [0, 'hi\nhello\n'], version);
+  }
+});
+
+test('Windows: cmd and hostname on a Windows node', async () => {
+  let r = await s.kubectl(['exec', 'winweb', '--', 'cmd', '/c', 'echo %COMPUTERNAME%'], { version: '1.33' });
+  assert.deepEqual([r.code, r.stdout.trim()], [0, 'WINWEB']);
+  r = await s.kubectl(['exec', 'winweb', '--', 'hostname'], { version: '1.27' });
+  assert.deepEqual([r.code, r.stdout.trim()], [0, 'winweb']);
+});
