@@ -22,6 +22,7 @@ import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
 import { execContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
+import { Kubelet } from '../node/kubelet/kubelet.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -87,6 +88,16 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
   void events;
+  // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
+  const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
+  const kubelet = new Kubelet(store, nodes, {
+    logs: containerLogs, events, log,
+    token: (pod, audience, expirationSeconds) => {
+      const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
+      return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
+    },
+  });
+  await kubelet.start();
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
@@ -98,6 +109,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      await kubelet.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
