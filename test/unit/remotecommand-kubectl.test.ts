@@ -100,3 +100,27 @@ test('exec refusals: the API server\'s as Status objects, the kubelet\'s as upgr
     assert.equal(r.stderr, 'Error from server (NotFound): pods "missing" not found\n', m.name);
   }
 });
+
+test('attach streams the running instance\'s output until it exits, over WebSocket and SPDY', async () => {
+  const web = (await s.store.get('', 'pods', 'default', 'web'))!;
+  const uid = web.metadata.uid!;
+  for (const [i, version] of ['1.33', '1.27'].entries()) {
+    // Each round attaches to a fresh instance number, so the previous round's end does not count.
+    await s.store.update(s.store.find('', 'v1', 'pods')!, 'default', 'web', (p: any) => {
+      p.status.containerStatuses[0].restartCount = i + 1;
+      return p;
+    }, { now: new Date(), dryRun: false, fieldManager: 'test', warn: () => {}, namespace: 'default' }, 'status');
+    s.logs.append(uid, 'app', i + 1, 'stdout', 'before attach');
+    const attach = s.kubectl(['attach', 'web'], { version });
+    while (!s.logs.followed(uid, 'app', i + 1)) await new Promise((r) => setTimeout(r, 20));
+    s.logs.append(uid, 'app', i + 1, 'stdout', 'live 1');
+    s.logs.append(uid, 'app', i + 1, 'stderr', 'live 2');
+    s.logs.end(uid, 'app', i + 1);
+    const r = await attach;
+    assert.deepEqual([r.code, r.stdout], [0, 'live 1\n'], version);
+    assert.match(r.stderr, /live 2\n/, version);
+  }
+  const r = await s.kubectl(['attach', 'starting'], { version: '1.33' });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /\nerror: unable to upgrade connection: container app not found in pod starting_default\n$/);
+});
