@@ -48,6 +48,16 @@ test('Linux: environment, hostname and mounted configMap files through sh, in bo
   }
 });
 
+test('an executable the image does not have fails to start, as containerd reports it', async () => {
+  for (const version of ['1.33', '1.27']) {
+    const r = await s.kubectl(['exec', 'web', '--', 'nosuchtool', '--flag'], { version });
+    assert.equal(r.code, 1, version);
+    assert.match(r.stderr, /^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "nosuchtool": executable file not found in \$PATH: unknown\n$/, version);
+  }
+  const r = await s.kubectl(['exec', 'web', '--', 'cmd', '/c', 'ver']);
+  assert.match(r.stderr, /exec: "cmd": executable file not found in \$PATH: unknown\n$/);
+});
+
 test('Windows: cmd and hostname on a Windows node', async () => {
   let r = await s.kubectl(['exec', 'winweb', '--', 'cmd', '/c', 'echo %COMPUTERNAME%'], { version: '1.33' });
   assert.deepEqual([r.code, r.stdout.trim()], [0, 'WINWEB']);

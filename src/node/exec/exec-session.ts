@@ -1,5 +1,5 @@
 import type { RemoteCommandConnection } from '../../api/streaming/remotecommand.js';
-import { exitCodeStatus, successStatus } from '../../api/streaming/remotecommand.js';
+import { exitCodeStatus, internalErrorStatus, successStatus } from '../../api/streaming/remotecommand.js';
 import { playSteps, type PlayResult, type Step, type StepOutput } from './steps.js';
 
 /** An interactive shell reading one line at a time (`kubectl exec -i POD -- sh`). */
@@ -10,9 +10,12 @@ export interface InteractiveShell {
   line(src: string): Iterator<Step, void>;
 }
 
+/** The runtime could not start the command at all (no such executable): not an exit code. */
+export class ExecStartError extends Error {}
+
 /** The container side of exec: the kubelet's shell model in the container's context. */
 export interface ExecShell {
-  /** What `argv` does, given everything the client sent on stdin (undefined without -i). */
+  /** What `argv` does, given everything the client sent on stdin (undefined without -i); throws ExecStartError. */
   program(argv: string[], stdin: string | undefined): Iterator<Step, void>;
   /** An interactive shell when argv is a shell with no script (sh, bash, cmd, powershell), else undefined. */
   session(argv: string[]): InteractiveShell | undefined;
@@ -29,14 +32,21 @@ export async function runExec(conn: RemoteCommandConnection, argv: string[], she
   conn.onClose(() => abort.abort());
   const out = outputOf(conn);
   let result: PlayResult;
-  const interactive = conn.options.stdin ? shell.session(argv) : undefined;
-  if (interactive) {
-    result = await runInteractive(conn, interactive, out, abort.signal);
-  } else if (conn.options.stdin) {
-    const input = await readAllStdin(conn, abort.signal);
-    result = input === undefined ? { stopped: true } : await playSteps(shell.program(argv, input), out, abort.signal);
-  } else {
-    result = await playSteps(shell.program(argv, undefined), out, abort.signal);
+  try {
+    const interactive = conn.options.stdin ? shell.session(argv) : undefined;
+    if (interactive) {
+      result = await runInteractive(conn, interactive, out, abort.signal);
+    } else if (conn.options.stdin) {
+      const input = await readAllStdin(conn, abort.signal);
+      result = input === undefined ? { stopped: true } : await playSteps(shell.program(argv, input), out, abort.signal);
+    } else {
+      result = await playSteps(shell.program(argv, undefined), out, abort.signal);
+    }
+  } catch (e) {
+    if (!(e instanceof ExecStartError)) throw e;
+    // The kubelet's exec handler: an error that is not an exit code is an internal error.
+    conn.finish(internalErrorStatus(`error executing command in container: ${e.message}`));
+    return;
   }
   if ('stopped' in result) return;
   const code = 'code' in result ? result.code : 0;
