@@ -23,6 +23,7 @@ import { kubectl, removeDir, type KubectlResult, type TestCluster } from './clus
 
 export interface StreamingServer {
   port: number;
+  kubeconfigPath: string;
   store: Store;
   logs: ContainerLogs;
   kubectl(args: string[], opts?: { version?: string; input?: string; env?: Record<string, string> }): Promise<KubectlResult>;
@@ -56,7 +57,7 @@ export async function startStreamingServer(execShell?: ExecShellFactory): Promis
   const ctx = { ...controllerContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } as KObject, ctx);
   return {
-    port, store, logs,
+    port, store, logs, kubeconfigPath: kubeconfig,
     kubectl: (args, opts = {}) => kubectl(cluster, args, { ...opts, timeoutMs: 30_000 }),
     async pod(name, containers, status, node = 'linux-1') {
       await store.create(pods, 'default', {

@@ -9,6 +9,8 @@ import { controllerContext } from '../../src/controllers/context.js';
 import { execContext } from '../../src/node/exec/container-context.js';
 import { execShellFor } from '../../src/node/exec/shell-exec.js';
 import type { KObject } from '../../src/registry/types.js';
+import { spawn } from 'node:child_process';
+import { kubectlPath } from '../helpers/cluster.js';
 import { running, startStreamingServer, type StreamingServer } from '../helpers/streaming-server.js';
 
 let s: StreamingServer;
@@ -63,4 +65,42 @@ test('Windows: cmd and hostname on a Windows node', async () => {
   assert.deepEqual([r.code, r.stdout.trim()], [0, 'WINWEB']);
   r = await s.kubectl(['exec', 'winweb', '--', 'hostname'], { version: '1.27' });
   assert.deepEqual([r.code, r.stdout.trim()], [0, 'winweb']);
+});
+
+/** Runs kubectl on a pseudo-terminal (Python's pty), typing `keys` once the prompt shows; returns what the terminal showed. */
+function onTerminal(args: string[], version: string, keys: string[]): Promise<string> {
+  const py = [
+    'import pty,os,sys,time,select',
+    'keys=[k.encode() for k in sys.argv[-1].split("\\n")]',
+    'argv=sys.argv[1:-1]',
+    'pid,fd=pty.fork()',
+    'if pid==0: os.execvpe(argv[0], argv, os.environ)',
+    'out=b""',
+    'deadline=time.time()+20',
+    'while time.time()<deadline:',
+    '  if not select.select([fd],[],[],0.2)[0]: continue',
+    '  try: d=os.read(fd,4096)',
+    '  except OSError: break',
+    '  if not d: break',
+    '  out+=d',
+    '  if keys and out.rstrip().endswith(b"#"): os.write(fd,keys.pop(0)+b"\\r")',
+    'os.kill(pid,9) if time.time()>=deadline else None',
+    '_,st=os.waitpid(pid,0)',
+    'sys.stdout.write(out.decode()+"rc="+str(os.WEXITSTATUS(st)))',
+  ].join('\n');
+  return new Promise((resolve) => {
+    const p = spawn('python3', ['-c', py, kubectlPath(version), ...args, keys.join('\n')], {
+      env: { PATH: process.env.PATH ?? '', KUBECONFIG: s.kubeconfigPath, HOME: `${s.kubeconfigPath}.home${version}` },
+    });
+    let out = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.on('exit', () => resolve(out));
+  });
+}
+
+test('exec -it on a real terminal: prompt, echo of typed keys, CRLF output, exit code', async () => {
+  for (const version of ['1.33', '1.27']) {
+    const shown = await onTerminal(['exec', '-it', 'web', '--', 'sh'], version, ['echo $GREETING', 'exit 5']);
+    assert.equal(shown, '/ # echo $GREETING\r\nhello\r\n/ # exit 5\r\ncommand terminated with exit code 5\r\nrc=5', version);
+  }
 });
