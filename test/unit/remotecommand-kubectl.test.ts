@@ -124,3 +124,27 @@ test('attach streams the running instance\'s output until it exits, over WebSock
   assert.equal(r.code, 1);
   assert.match(r.stderr, /\nerror: unable to upgrade connection: container app not found in pod starting_default\n$/);
 });
+
+test('WebSocket clients offering v4 (the Python client) and base64 framing are served too', async () => {
+  const { WebSocket } = await import('ws');
+  const { credentials } = await import('../helpers/cluster.js');
+  const creds = credentials({ kubeconfig: s.kubeconfigPath } as Parameters<typeof credentials>[0]);
+  const talk = (protocol: string) => new Promise<{ protocol: string; messages: string[] }>((resolve, reject) => {
+    const ws = new WebSocket(`wss://127.0.0.1:${s.port}/api/v1/namespaces/default/pods/web/exec?command=echo&command=hi&stdout=true&stderr=true`,
+      [protocol], { ca: creds.ca, cert: creds.cert, key: creds.key });
+    const messages: string[] = [];
+    ws.on('message', (d: Buffer, isBinary: boolean) => messages.push(isBinary ? `bin:${d.toString('hex')}` : `txt:${d.toString()}`));
+    ws.on('close', () => resolve({ protocol: ws.protocol, messages }));
+    ws.on('error', reject);
+  });
+  const b64 = await talk('v4.base64.channel.k8s.io');
+  assert.deepEqual(b64, {
+    protocol: 'v4.base64.channel.k8s.io',
+    messages: ['txt:1', `txt:1${Buffer.from('hi\n').toString('base64')}`, `txt:3${Buffer.from('{"metadata":{},"status":"Success"}').toString('base64')}`],
+  });
+  const v4 = await talk('v4.channel.k8s.io');
+  assert.deepEqual(v4, {
+    protocol: 'v4.channel.k8s.io',
+    messages: ['bin:01', `bin:01${Buffer.from('hi\n').toString('hex')}`, `bin:03${Buffer.from('{"metadata":{},"status":"Success"}').toString('hex')}`],
+  });
+});

@@ -4,16 +4,30 @@ import { Channel, decodeChannelMessage, encodeChannelMessage, type ChannelProtoc
 import { ClientEvents, parseResizeMessages, statusPayload, type OutputStream, type RemoteCommandConnection, type StreamOptions } from './remotecommand.js';
 
 /**
+ * How long output is held back after the handshake. client-go's WebSocket
+ * executor before kubernetes/kubernetes#131203 (kubectl 1.30–1.33) starts
+ * reading before it has registered its streams and drops what arrives in
+ * between ("Unknown stream id 1, discarding message", then "closed all
+ * streams"). A real API server answers only after reaching the kubelet and
+ * the runtime; this stands in for that latency.
+ */
+export const WS_OUTPUT_HOLD_MS = 100;
+
+/**
  * exec/attach over a WebSocket with the channel protocol (wsstream.Conn as the
  * kubelet and the API server's stream translator use it).
  */
-export function webSocketConnection(ws: WebSocket, protocol: ChannelProtocol, options: StreamOptions): RemoteCommandConnection {
+export function webSocketConnection(ws: WebSocket, protocol: ChannelProtocol, options: StreamOptions,
+  holdMs = WS_OUTPUT_HOLD_MS): RemoteCommandConnection {
   const events = new ClientEvents();
   let finished = false;
-  const send = (channel: number, data: Buffer) => {
+  let held: (() => void)[] | undefined = [];
+  setTimeout(() => { const q = held ?? []; held = undefined; for (const f of q) f(); }, holdMs).unref();
+  const later = (f: () => void) => { if (held) held.push(f); else f(); };
+  const send = (channel: number, data: Buffer) => later(() => {
     if (ws.readyState !== ws.OPEN) return;
     ws.send(encodeChannelMessage(protocol, channel, data));
-  };
+  });
 
   ws.on('message', (raw: Buffer | ArrayBuffer | Buffer[]) => {
     const buf = Buffer.isBuffer(raw) ? raw : Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw);
@@ -48,7 +62,7 @@ export function webSocketConnection(ws: WebSocket, protocol: ChannelProtocol, op
       finished = true;
       const payload = statusPayload(status, protocol.statusAsJSON);
       if (payload) send(Channel.Error, payload);
-      if (ws.readyState === ws.OPEN) ws.close(1000);
+      later(() => { if (ws.readyState === ws.OPEN) ws.close(1000); });
     },
   };
 }
