@@ -10,7 +10,7 @@ import { parseResourcePath } from './request-info.js';
 import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
 import { servePodLog } from './pod-log.js';
-import { createUpgradeHandler, type ExecShellFactory } from './streaming/router.js';
+import { createUpgradeHandler, rejectPlainStreamRequest, type ExecShellFactory } from './streaming/router.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -77,6 +77,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (!def) throw errors.notFoundGeneric();
     if (def.group === '' && def.resource === 'pods' && info.subresource === 'log' && info.name && opts.containerLogs) {
       return servePodLog(req, res, { store: opts.store, def, namespace: info.namespace, name: info.name, url, logs: opts.containerLogs });
+    }
+    if (def.group === '' && def.resource === 'pods' && info.name && (info.subresource === 'exec' || info.subresource === 'attach')) {
+      return rejectPlainStreamRequest(opts.store, info.namespace, info.name, url);
     }
     await handlers.handle(req, res, info, url, def, user!);
   };

@@ -99,6 +99,10 @@ test('exec refusals: the API server\'s as Status objects, the kubelet\'s as upgr
     r = await run(['exec', 'missing', '--', 'echo', 'hi']);
     assert.equal(r.stderr, 'Error from server (NotFound): pods "missing" not found\n', m.name);
   }
+  const plain = await s.kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true']);
+  assert.equal(plain.stderr, 'Error from server (BadRequest): Upgrade request required\n');
+  const wrong = await s.kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true&container=nope']);
+  assert.equal(wrong.stderr, 'Error from server (BadRequest): container nope is not valid for pod web\n');
 });
 
 test('attach streams the running instance\'s output until it exits, over WebSocket and SPDY', async () => {

@@ -132,3 +132,15 @@ async function upgradeSpdy(req: IncomingMessage, socket: Duplex, head: Buffer, o
   }
   await start(conn);
 }
+
+/**
+ * pods/exec or pods/attach without an upgrade: ExecLocation/AttachLocation
+ * still check the pod and container first, then the upgrade-aware proxy
+ * refuses the plain request.
+ */
+export async function rejectPlainStreamRequest(store: Store, namespace: string, name: string, url: URL): Promise<never> {
+  const pod = await store.read(store.find('', 'v1', 'pods')!, namespace, name);
+  validateContainer(url.searchParams.get('container') ?? '', pod);
+  if (!(pod as { spec?: { nodeName?: string } }).spec?.nodeName) throw errors.badRequest(`pod ${name} does not have a host assigned`);
+  throw errors.badRequest('Upgrade request required');
+}
