@@ -9,6 +9,8 @@ import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { parseResourcePath } from './request-info.js';
 import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
+import { servePodLog } from './pod-log.js';
+import { createUpgradeHandler, rejectPlainStreamRequest, type ExecShellFactory } from './streaming/router.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -21,6 +23,8 @@ export interface ApiServerOptions {
   log?: (msg: string) => void;
   /** What the emulated containers wrote, for pods/log and pods/attach. */
   containerLogs?: ContainerLogs;
+  /** The shell `kubectl exec` commands run in (the kubelet's shell model in the container's context). */
+  execShell?: ExecShellFactory;
 }
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
@@ -71,10 +75,16 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (!info || !discovery.hasGroupVersion(info.group, info.version)) return writeText(res, 404, '404 page not found\n');
     const def = opts.store.find(info.group, info.version, info.resource);
     if (!def) throw errors.notFoundGeneric();
+    if (def.group === '' && def.resource === 'pods' && info.subresource === 'log' && info.name && opts.containerLogs) {
+      return servePodLog(req, res, { store: opts.store, def, namespace: info.namespace, name: info.name, url, logs: opts.containerLogs });
+    }
+    if (def.group === '' && def.resource === 'pods' && info.name && (info.subresource === 'exec' || info.subresource === 'attach')) {
+      return rejectPlainStreamRequest(opts.store, info.namespace, info.name, url);
+    }
     await handlers.handle(req, res, info, url, def, user!);
   };
 
-  return createHttpsServer({
+  const server = createHttpsServer({
     key: opts.tls.key, cert: opts.tls.cert, ca: opts.tls.ca,
     requestCert: true, rejectUnauthorized: false,
     keepAliveTimeout: 65_000,
@@ -87,6 +97,11 @@ export function createApiServer(opts: ApiServerOptions): Server {
       writeStatus(res, errors.internal((e as Error).message ?? String(e)).status);
     });
   });
+  // pods/exec and pods/attach switch protocols (WebSocket or SPDY/3.1).
+  server.on('upgrade', createUpgradeHandler({
+    store: opts.store, authenticator: opts.authenticator, containerLogs: opts.containerLogs, execShell: opts.execShell, log: opts.log,
+  }));
+  return server;
 }
 
 export type { Server };

@@ -30,6 +30,8 @@ import { ServiceLBController } from '../controllers/service-lb.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
+import { execContext } from '../node/exec/container-context.js';
+import { execShellFor } from '../node/exec/shell-exec.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
@@ -82,6 +84,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     ready: () => ready,
     log,
     containerLogs,
+    // kubectl exec: the kubelet's shell model in the container's environment and files.
+    execShell: async (pod, container, node) => execShellFor(await execContext(store, pod, container, node)),
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);

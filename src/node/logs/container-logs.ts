@@ -71,6 +71,11 @@ export class ContainerLogs {
     return () => inst.followers.delete(f);
   }
 
+  /** Whether anyone follows the instance right now (a `kubectl logs -f` or attach). */
+  followed(podUID: string, container: string, restartCount: number): boolean {
+    return (this.instance(podUID, container, restartCount, false)?.followers.size ?? 0) > 0;
+  }
+
   /** Forgets a pod's logs (the pod was removed from the node). */
   dropPod(podUID: string): void {
     const pod = this.pods.get(podUID);

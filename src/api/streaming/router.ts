@@ -1,0 +1,146 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { KObject } from '../../registry/types.js';
+import type { Store } from '../../registry/store.js';
+import type { Authenticator } from '../auth.js';
+import type { ContainerLogs } from '../../node/logs/container-logs.js';
+import { parseResourcePath } from '../request-info.js';
+import { errors, StatusError } from '../status.js';
+import { chooseChannelProtocol, type ChannelProtocol } from './channels.js';
+import { containerStatus, validateContainer } from './container-name.js';
+import {
+  acceptSpdyUpgrade, headerValues, isSpdyUpgrade, isWebSocketUpgrade, negotiateProtocol, PROTOCOL_HEADER,
+  writeRawError, writeRawResponse, writeRawStatus,
+} from './handshake.js';
+import { internalErrorStatus, parseStreamOptions, type RemoteCommandConnection, type StreamOptions } from './remotecommand.js';
+import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from './spdy-connection.js';
+import { webSocketConnection } from './ws-connection.js';
+import { runExec, type ExecShell } from '../../node/exec/exec-session.js';
+import { runAttach } from '../../node/exec/attach-session.js';
+
+/** Builds the shell a command runs in: the container's env, hostname, files, and its node's OS. */
+export type ExecShellFactory = (pod: KObject, container: string, node: KObject | undefined) => ExecShell | Promise<ExecShell>;
+
+export interface StreamingOptions {
+  store: Store;
+  authenticator: Authenticator;
+  containerLogs?: ContainerLogs;
+  execShell?: ExecShellFactory;
+  log?: (msg: string) => void;
+}
+
+type Subresource = 'exec' | 'attach';
+
+/**
+ * The HTTP upgrade half of the API server: pods/exec and pods/attach over
+ * WebSocket (channel protocols, v5 for kubectl ≥ 1.30) or SPDY/3.1 (kubectl
+ * 1.27–1.29 and the 1.30+ fallback). Everything before the upgrade answers
+ * as upstream does: the API server's own checks as Status objects
+ * (ExecLocation/AttachLocation), then the kubelet's as plain text.
+ */
+export function createUpgradeHandler(opts: StreamingOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  const chosen = new WeakMap<IncomingMessage, ChannelProtocol>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (_offered, req) => chosen.get(req)?.name || false,
+  });
+  return (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    serve(req, socket, head, opts, wss, chosen).catch((e: unknown) => {
+      if (e instanceof StatusError) return writeRawStatus(socket, e.status);
+      opts.log?.(`internal error on upgrade ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
+      writeRawStatus(socket, errors.internal((e as Error).message ?? String(e)).status);
+    });
+  };
+}
+
+async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: StreamingOptions,
+  wss: WebSocketServer, chosen: WeakMap<IncomingMessage, ChannelProtocol>): Promise<void> {
+  const url = new URL(req.url ?? '/', 'https://localhost');
+  const info = parseResourcePath(url.pathname.replace(/\/+$/, ''));
+  if (!opts.authenticator.authenticate(req)) throw errors.unauthorized();
+  const sub = info?.subresource;
+  if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
+    throw errors.notFoundGeneric();
+  }
+  const def = opts.store.find('', 'v1', 'pods')!;
+  const pod = await opts.store.read(def, info.namespace, info.name);
+  const q = url.searchParams;
+  const container = validateContainer(q.get('container') ?? '', pod);
+  const nodeName = (pod as { spec?: { nodeName?: string } }).spec?.nodeName;
+  if (!nodeName) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);
+
+  // From here on the kubelet answers (its errors travel back as text).
+  const options = parseStreamOptions(q);
+  if ('error' in options) return writeRawError(socket, 400, options.error);
+  const status = containerStatus(pod, container);
+  if (!status?.state?.running) {
+    return writeRawError(socket, 500, sub === 'exec'
+      ? `container not found (${JSON.stringify(container)})`
+      : `container ${container} not found in pod ${info.name}_${info.namespace}`);
+  }
+
+  const start = async (conn: RemoteCommandConnection) => {
+    try {
+      if (sub === 'exec') {
+        if (!opts.execShell) throw new Error('this node cannot run commands');
+        const node = await opts.store.get('', 'nodes', '', nodeName);
+        await runExec(conn, q.getAll('command'), await opts.execShell(pod, container, node));
+      } else {
+        if (!opts.containerLogs) throw new Error('this node cannot attach to containers');
+        runAttach(conn, opts.containerLogs, pod.metadata.uid ?? '', container, status.restartCount ?? 0);
+      }
+    } catch (e) {
+      const what = sub === 'exec' ? 'error executing command in container' : 'error attaching to container';
+      conn.finish(internalErrorStatus(`${what}: ${(e as Error).message}`));
+    }
+  };
+
+  if (isWebSocketUpgrade(req)) return upgradeWebSocket(req, socket, head, wss, chosen, options, start);
+  if (isSpdyUpgrade(req)) return upgradeSpdy(req, socket, head, options, start, opts.log);
+  writeRawError(socket, 400, 'Upgrade request required', true);
+}
+
+function upgradeWebSocket(req: IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer,
+  chosen: WeakMap<IncomingMessage, ChannelProtocol>, options: StreamOptions, start: (c: RemoteCommandConnection) => Promise<void>): void {
+  const protocol = chooseChannelProtocol(headerValues(req, 'sec-websocket-protocol'));
+  // x/net/websocket answers a failed subprotocol handshake with a bare 403.
+  if (!protocol) return writeRawResponse(socket, 403, '', 'text/plain; charset=utf-8');
+  chosen.set(req, protocol);
+  wss.handleUpgrade(req, socket, head, (ws) => { void start(webSocketConnection(ws, protocol, options)); });
+}
+
+async function upgradeSpdy(req: IncomingMessage, socket: Duplex, head: Buffer, options: StreamOptions,
+  start: (c: RemoteCommandConnection) => Promise<void>, log?: (m: string) => void): Promise<void> {
+  const offered = headerValues(req, PROTOCOL_HEADER);
+  if (offered.length === 0) return writeRawError(socket, 400, 'unable to upgrade: X-Stream-Protocol-Version is required', true);
+  const protocol = negotiateProtocol(offered, SPDY_REMOTECOMMAND_PROTOCOLS);
+  if (!protocol) {
+    // httpstream.Handshake: 403 listing what the server accepts.
+    return writeRawResponse(socket, 403,
+      `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server accepts [${SPDY_REMOTECOMMAND_PROTOCOLS.join(' ')}]\n`,
+      'text/plain; charset=utf-8', { 'X-Accepted-Stream-Protocol-Versions': SPDY_REMOTECOMMAND_PROTOCOLS.join(', ') });
+  }
+  acceptSpdyUpgrade(socket, protocol);
+  let conn: RemoteCommandConnection;
+  try {
+    conn = await acceptSpdyStreams(socket, head, protocol, options);
+  } catch (e) {
+    log?.(`exec/attach over SPDY: ${(e as Error).message}`);
+    return;
+  }
+  await start(conn);
+}
+
+/**
+ * pods/exec or pods/attach without an upgrade: ExecLocation/AttachLocation
+ * still check the pod and container first, then the upgrade-aware proxy
+ * refuses the plain request.
+ */
+export async function rejectPlainStreamRequest(store: Store, namespace: string, name: string, url: URL): Promise<never> {
+  const pod = await store.read(store.find('', 'v1', 'pods')!, namespace, name);
+  validateContainer(url.searchParams.get('container') ?? '', pod);
+  if (!(pod as { spec?: { nodeName?: string } }).spec?.nodeName) throw errors.badRequest(`pod ${name} does not have a host assigned`);
+  throw errors.badRequest('Upgrade request required');
+}

@@ -1,0 +1,62 @@
+import type { Store } from '../../registry/store.js';
+import type { KObject } from '../../registry/types.js';
+import { processEnv, podHostname, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
+import { containerFS } from '../runtime/volumes.js';
+import type { ShellContext } from '../shell/index.js';
+
+type Obj = Record<string, any>;
+
+/** The OS of the node a pod runs on: the node's kubernetes.io/os label, else the pod's spec.os. */
+export function nodeOS(pod: KObject, node: KObject | undefined): 'linux' | 'windows' {
+  const label = node?.metadata.labels?.['kubernetes.io/os'] ?? (node?.status as Obj | undefined)?.nodeInfo?.operatingSystem;
+  const os = label ?? (pod.spec as Obj)?.os?.name;
+  return os === 'windows' ? 'windows' : 'linux';
+}
+
+/** /bin/sh of the image: busybox and Alpine have ash, Debian-based images dash. */
+function posixShellOf(image: string): 'ash' | 'dash' {
+  return /(^|\/)(busybox|alpine)([:@]|$)/.test(image) || /agnhost/.test(image) ? 'ash' : 'dash';
+}
+
+/**
+ * The context a `kubectl exec` command runs in, built as the kubelet builds
+ * the container's: its environment (env, envFrom, service links, image
+ * defaults, HOSTNAME), hostname, mounted configMap/secret/projected files,
+ * and its node's OS and kernel.
+ */
+export async function execContext(store: Store, pod: KObject, containerName: string, node: KObject | undefined): Promise<ShellContext> {
+  const ns = pod.metadata.namespace ?? 'default';
+  const spec = pod.spec as Obj;
+  const container: Obj = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]
+    .find((c: Obj) => c.name === containerName) ?? { name: containerName };
+  const list = async (resource: string, namespace: string) => {
+    const def = store.find('', 'v1', resource);
+    return def ? (await store.list(def, namespace)).items : [];
+  };
+  const [configMaps, secrets, services] = await Promise.all([list('configmaps', ns), list('secrets', ns), list('services', '')]);
+  const sources: EnvSources = {
+    configMap: (n, name) => configMaps.find((o) => o.metadata.namespace === n && o.metadata.name === name),
+    secret: (n, name) => secrets.find((o) => o.metadata.namespace === n && o.metadata.name === name),
+    services: () => services,
+  };
+  const os = nodeOS(pod, node);
+  const status = (pod.status ?? {}) as Obj;
+  const nodeStatus = (node?.status ?? {}) as Obj;
+  const net: PodNetworkInfo = {
+    nodeName: spec.nodeName ?? '',
+    hostIPs: (status.hostIPs ?? []).map((h: Obj) => h.ip).filter(Boolean).concat(status.hostIPs ? [] : status.hostIP ? [status.hostIP] : []),
+    podIPs: (status.podIPs ?? []).map((p: Obj) => p.ip).filter(Boolean).concat(status.podIPs ? [] : status.podIP ? [status.podIP] : []),
+    allocatable: { cpu: nodeStatus.allocatable?.cpu ?? '0', memory: nodeStatus.allocatable?.memory ?? '0' },
+    os,
+  };
+  const hostname = podHostname(pod);
+  const cpus = Math.max(1, Math.floor(Number.parseFloat(nodeStatus.capacity?.cpu ?? '1')) || 1);
+  return {
+    os,
+    env: processEnv(pod, container, net, sources, hostname, cpus),
+    hostname,
+    fs: containerFS(pod, container, os, { sources, net }),
+    kernelVersion: nodeStatus.nodeInfo?.kernelVersion,
+    posixShell: posixShellOf(String(container.image ?? '')),
+  };
+}

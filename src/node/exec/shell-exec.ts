@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { collect, ContainerFS, interpret, openSession, programName, startError, type SessionShell, type ShellContext } from '../shell/index.js';
+import { ExecStartError, type ExecShell } from './exec-session.js';
+
+const SESSION_SHELLS: Record<'linux' | 'windows', readonly SessionShell[]> = {
+  linux: ['sh', 'ash', 'dash', 'bash'],
+  windows: ['cmd', 'powershell', 'pwsh'],
+};
+
+/** Flags that leave a shell reading commands from stdin (`bash -il`, `powershell -NoLogo`). */
+const INTERACTIVE_FLAGS = /^(-i|-l|-il|-li|--login|-NoLogo|-NoProfile|-nologo|-noprofile|\/Q|\/K)$/;
+
+/**
+ * `kubectl exec` commands run by the kubelet's shell model: a command line
+ * is interpreted as a program in the container's context; a bare shell with
+ * stdin open becomes an interactive session reading line by line.
+ */
+/** Programs of the model that legitimately run until stopped. */
+const LONG_RUNNING = /^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout|cat)$/i;
+
+/**
+ * containerd's error when exec names an executable the image does not have.
+ * The shell model runs any unknown name as "the image's application"; for a
+ * container's command that is right, for exec it is not: an exec of a name
+ * that is neither a shell nor a program of the model fails to start.
+ */
+function execStartFailure(argv: string[], ctx: ShellContext): string | undefined {
+  if (!argv.length) return undefined;
+  const execID = randomBytes(32).toString('hex');
+  const startErr = startError(argv, ctx);
+  const name = programName(argv[0], ctx.os);
+  const unknown = startErr !== undefined || (!LONG_RUNNING.test(name) && (() => {
+    // Probed in a scratch filesystem: the probe must not change the container's files.
+    const r = collect(interpret(argv, { os: ctx.os, env: {}, hostname: ctx.hostname, fs: new ContainerFS(ctx.os) }), 3);
+    return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0;
+  })());
+  if (!unknown) return undefined;
+  return ctx.os === 'windows'
+    ? `failed to exec in container: failed to start exec "${execID}": hcs::System::CreateProcess: The system cannot find the file specified.: unknown`
+    : `failed to exec in container: failed to start exec "${execID}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0]}": executable file not found in $PATH: unknown`;
+}
+
+export function execShellFor(ctx: ShellContext): ExecShell {
+  return {
+    program(argv, stdin) {
+      const failure = execStartFailure(argv, ctx);
+      if (failure) throw new ExecStartError(failure);
+      return interpret(argv, stdin === undefined ? ctx : { ...ctx, stdin });
+    },
+    session(argv) {
+      if (!argv.length) return undefined;
+      const name = programName(argv[0], ctx.os) as SessionShell;
+      if (!SESSION_SHELLS[ctx.os].includes(name)) return undefined;
+      if (!argv.slice(1).every((a) => INTERACTIVE_FLAGS.test(a))) return undefined;
+      return openSession(name, ctx);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * What an emulated program does, step by step — the same shape as the
+ * kubelet's shell model (src/node/shell/types.ts Step), so its programs can
+ * be played here for `kubectl exec`.
+ */
+export type Step =
+  | { kind: 'stdout'; text: string }
+  | { kind: 'stderr'; text: string }
+  | { kind: 'sleep'; ms: number }
+  | { kind: 'forever' }
+  | { kind: 'exit'; code: number };
+
+export interface StepOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** The outcome of playing steps: an exit code, the end of the steps without one, or a stop from outside. */
+export type PlayResult = { code: number } | { ended: true } | { stopped: true };
+
+/**
+ * Plays steps in real time: output at once, sleeps as timers, `forever`
+ * until `signal` aborts. Yields to the event loop every 1000 steps so a
+ * chatty program cannot starve the server.
+ */
+export async function playSteps(steps: Iterator<Step, void>, out: StepOutput, signal: AbortSignal): Promise<PlayResult> {
+  for (let n = 1; ; n++) {
+    if (signal.aborted) return { stopped: true };
+    const r = steps.next();
+    if (r.done) return { ended: true };
+    const s = r.value;
+    switch (s.kind) {
+      case 'stdout': out.stdout(s.text); break;
+      case 'stderr': out.stderr(s.text); break;
+      case 'exit': return { code: s.code };
+      case 'sleep': if (!(await wait(s.ms, signal))) return { stopped: true }; break;
+      case 'forever': await wait(Infinity, signal); return { stopped: true };
+    }
+    if (n % 1000 === 0) await new Promise((res) => setImmediate(res));
+  }
+}
+
+/** Resolves true after `ms`, false when aborted first. */
+function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = Number.isFinite(ms) ? setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(true); }, ms) : undefined;
+    const onAbort = () => { if (timer) clearTimeout(timer); resolve(false); };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * kubectl logs, exec and attach against pods the emulated kubelets run:
+ * WebSocket (kubectl 1.33) and SPDY (kubectl 1.27), Linux and Windows nodes.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+let cluster: TestCluster;
+
+function pod(name: string, node: string, image: string, command: string[], restartPolicy = 'Always'): string {
+  return JSON.stringify({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    spec: { nodeName: node, restartPolicy, containers: [{ name: 'app', image, command }] },
+  });
+}
+
+async function waitFor(name: string, ok: (pod: any) => boolean): Promise<any> {
+  for (let i = 0; i < 300; i++) {
+    const r = await rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`);
+    if (r.status === 200 && ok(r.body)) return r.body;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.fail(`pod ${name} never got there`);
+}
+
+const isRunning = (p: any) => p.status?.containerStatuses?.[0]?.state?.running !== undefined;
+
+before(async () => {
+  cluster = await startCluster();
+  const apply = async (manifest: string) => {
+    const r = await kubectl(cluster, ['apply', '-f', '-'], { input: manifest });
+    assert.equal(r.code, 0, r.stderr);
+  };
+  await apply(pod('talker', 'linux-1', 'busybox:1.36', ['sh', '-c', 'echo one; echo two; echo three >&2; sleep 3600']));
+  await apply(pod('crasher', 'linux-2', 'busybox:1.36', ['sh', '-c', 'echo attempt; exit 1']));
+  await apply(pod('wintalker', 'win2022-1', 'mcr.microsoft.com/windows/servercore:ltsc2022', ['ping', '-t', 'localhost']));
+});
+
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+
+test('kubectl logs: all, --tail, --timestamps, --previous', async () => {
+  await waitFor('talker', isRunning);
+  for (const version of ['1.33', '1.27']) {
+    const logs = (...args: string[]) => kubectl(cluster, ['logs', ...args], { version });
+    assert.deepEqual(await logs('talker'), { code: 0, stdout: 'one\ntwo\nthree\n', stderr: '' });
+    assert.equal((await logs('talker', '--tail=1')).stdout, 'three\n');
+    assert.match((await logs('talker', '--timestamps', '--tail=2')).stdout, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z two\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z three\n$/);
+    const prev = await logs('talker', '--previous');
+    assert.deepEqual([prev.code, prev.stderr], [1, 'Error from server (BadRequest): previous terminated container "app" in pod "talker" not found\n']);
+  }
+  await waitFor('crasher', (p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1);
+  const prev = await kubectl(cluster, ['logs', 'crasher', '--previous']);
+  assert.deepEqual([prev.code, prev.stdout], [0, 'attempt\n']);
+});
+
+test('kubectl logs -f follows until the container exits', async () => {
+  const apply = await kubectl(cluster, ['apply', '-f', '-'], { input: pod('counter', 'linux-1', 'busybox:1.36', ['sh', '-c', 'echo a; sleep 1; echo b'], 'Never') });
+  assert.equal(apply.code, 0, apply.stderr);
+  await waitFor('counter', (p) => p.status?.containerStatuses?.[0]?.state?.running || p.status?.containerStatuses?.[0]?.state?.terminated);
+  const r = await kubectl(cluster, ['logs', '-f', 'counter'], { version: '1.33' });
+  assert.deepEqual(r, { code: 0, stdout: 'a\nb\n', stderr: '' });
+});
+
+test('kubectl exec on Linux over WebSocket and SPDY: output, exit code, stdin', async () => {
+  await waitFor('talker', isRunning);
+  for (const version of ['1.33', '1.27']) {
+    const exec = (args: string[], input?: string) => kubectl(cluster, ['exec', ...args], { version, input });
+    assert.deepEqual(await exec(['talker', '--', 'echo', 'hi']), { code: 0, stdout: 'hi\n', stderr: '' });
+    assert.deepEqual(await exec(['talker', '--', 'sh', '-c', 'exit 3']), { code: 3, stdout: '', stderr: 'command terminated with exit code 3\n' });
+    assert.deepEqual(await exec(['talker', '--', 'hostname']), { code: 0, stdout: 'talker\n', stderr: '' });
+    const r = await exec(['-i', 'talker', '--', 'sh'], 'echo hi\necho $HOSTNAME\n');
+    assert.deepEqual([r.code, r.stdout], [0, 'hi\ntalker\n']);
+  }
+});
+
+test('kubectl exec on a Windows node runs cmd', async () => {
+  await waitFor('wintalker', isRunning);
+  for (const version of ['1.33', '1.27']) {
+    const r = await kubectl(cluster, ['exec', 'wintalker', '--', 'cmd', '/c', 'echo %COMPUTERNAME%'], { version });
+    assert.deepEqual([r.code, r.stdout.trim()], [0, 'WINTALKER']);
+    const h = await kubectl(cluster, ['exec', 'wintalker', '--', 'hostname'], { version });
+    assert.deepEqual([h.code, h.stdout.trim()], [0, 'wintalker']);
+  }
+});
