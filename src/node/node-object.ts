@@ -8,11 +8,12 @@ import { nodeAllocatable, nodeCapacity } from './allocatable.js';
 import { healthyConditions, type NodeCondition } from './conditions.js';
 import type { MachineIdentity } from './identity.js';
 import type { NodeConfig } from './pool.js';
+import { CONTAINERD_VERSION } from './container-runtime.js';
 
 /** `uname -r` of the Linux nodes (Debian 12's kernel) and their /etc/os-release PRETTY_NAME. */
 export const LINUX_KERNEL_VERSION = '6.1.0-28-amd64';
 export const LINUX_OS_IMAGE = 'Debian GNU/Linux 12 (bookworm)';
-export const CONTAINER_RUNTIME_VERSION = 'containerd://1.7.24';
+export const CONTAINER_RUNTIME_VERSION = `containerd://${CONTAINERD_VERSION}`;
 export const KUBELET_VERSION = EMULATED_VERSION.gitVersion;
 export const KUBELET_PORT = 10250;
 
@@ -41,7 +42,7 @@ export function nodeInfo(cfg: NodeConfig, id: MachineIdentity): Record<string, s
     bootID: id.bootID,
     kernelVersion: os.kernelVersion,
     osImage: os.osImage,
-    containerRuntimeVersion: CONTAINER_RUNTIME_VERSION,
+    containerRuntimeVersion: cfg.runtime.containerRuntimeVersion,
     kubeletVersion: KUBELET_VERSION,
     // KEP-4004's DisableNodeKubeProxyVersion gate is off in v1.32: the kubelet still writes its own version here.
     kubeProxyVersion: KUBELET_VERSION,
