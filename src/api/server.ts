@@ -21,6 +21,8 @@ export interface ApiServerOptions {
   log?: (msg: string) => void;
   /** What the emulated containers wrote, for pods/log and pods/attach. */
   containerLogs?: ContainerLogs;
+  /** winkube's own admin endpoints outside the Kubernetes paths (`/winkube/...`, e.g. node control). */
+  winkubeRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
 }
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
@@ -54,6 +56,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       }
     }
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
+    if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user!);
     const parts = path.split('/').filter(Boolean);
     if (parts[0] === 'api' && parts.length === 2) {
       if (!discovery.hasGroupVersion('', parts[1])) return writeText(res, 404, '404 page not found\n');

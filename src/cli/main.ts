@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { startCluster } from '../cluster/start.js';
 import { parseClusterFile } from '../node/cluster-file.js';
+import { registerNodeCommands } from '../node/control/cli.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -32,6 +33,8 @@ program.command('up')
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+
+registerNodeCommands(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${(e as Error).message}`);

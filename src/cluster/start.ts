@@ -18,6 +18,9 @@ import { bootstrapCluster } from './bootstrap.js';
 import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
+import { NodeOperations } from '../node/control/operations.js';
+import { nodeControlHandler } from '../node/control/endpoint.js';
+import { applyNodeChanges, loadNodeChanges } from '../node/control/node-changes.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
 
@@ -59,6 +62,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const events = new EventRecorder(store, log);
   let ready = false;
   let port = opts.port;
+  // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
+  const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
+  const farm = new NodeFarm(store, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS);
+  const nodeOperations = new NodeOperations(farm, dataDir);
   const server = createApiServer({
     store,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
@@ -67,6 +74,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     ready: () => ready,
     log,
     containerLogs,
+    winkubeRoutes: nodeControlHandler(nodeOperations),
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
@@ -79,8 +87,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   await new GarbageCollector(store, log).start();
   await new ResourceQuotaController(store, log).start();
   // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
-  const farm = new NodeFarm(store, nodes, log);
-  await farm.start();
+  await farm.start(nodeChanges.stopped);
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
   void events;
   const compactor = startCompactor(storage);

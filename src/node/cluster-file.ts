@@ -11,7 +11,7 @@ import { DEFAULT_NETWORK, type ClusterNetwork } from './network.js';
 export const CLUSTER_FILE_API_VERSION = 'winkube.io/v1alpha1';
 
 const POOL_FIELDS = new Set(['name', 'count', 'os', 'role', 'windowsVersion', 'arch', 'cpu', 'memory', 'storage', 'maxPods',
-  'taints', 'labels', 'systemReserved', 'kubeReserved', 'evictionHard', 'exactName', 'containerRuntime', 'windowsPriorityClass']);
+  'taints', 'labels', 'systemReserved', 'kubeReserved', 'evictionHard', 'exactName', 'containerRuntime', 'windowsPriorityClass', 'nodeLeaseDurationSeconds']);
 const EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
 
 function stringMap(v: unknown, where: string): Record<string, string> {
@@ -62,6 +62,10 @@ export function parsePool(raw: unknown, i: number, network?: ClusterNetwork): No
     p.maxPods = raw.maxPods as number;
   }
   if (raw.exactName !== undefined) p.exactName = raw.exactName === true;
+  if (raw.nodeLeaseDurationSeconds !== undefined) {
+    if (!Number.isInteger(raw.nodeLeaseDurationSeconds)) throw new PoolError(`${where} nodeLeaseDurationSeconds must be an integer`);
+    p.nodeLeaseDurationSeconds = raw.nodeLeaseDurationSeconds as number;
+  }
   if (raw.labels !== undefined) p.labels = stringMap(raw.labels, `${where} labels`);
   for (const f of ['systemReserved', 'kubeReserved', 'evictionHard'] as const) {
     if (raw[f] !== undefined) p[f] = stringMap(raw[f], `${where} ${f}`);

@@ -2,67 +2,229 @@
  * The node farm: every emulated kubelet of the cluster in this one process
  * (KWOK-style), writing in-process through the Store. Each node registers,
  * posts its status, holds its Lease and heartbeats on one shared timer wheel.
+ * Nodes can be added, removed, stopped and started while the cluster runs;
+ * listeners (the kubelet's pod workers) hear about each change.
  */
-import { StatusError } from '../api/status.js';
+import { randomUUID } from 'node:crypto';
+import { StatusError, errors } from '../api/status.js';
 import { controllerContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { conditionsChanged, type NodeCondition } from './conditions.js';
 import { machineIdentity, type MachineIdentity } from './identity.js';
-import { NODE_LEASE_NAMESPACE, NODE_LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, microTime, nodeLease, rfc3339Seconds } from './lease.js';
+import { NODE_LEASE_NAMESPACE, NODE_STATUS_REPORT_FREQUENCY_MS, leaseRenewIntervalMs, microTime, nodeLease, rfc3339Seconds } from './lease.js';
 import { buildNode, nodeStatus } from './node-object.js';
-import type { NodeConfig } from './pool.js';
+import type { NodeConfig, NodePool } from './pool.js';
 import { TimerWheel, type WheelTask } from './timer-wheel.js';
 
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+const NODES = { group: '', resource: 'nodes' };
 
-interface Agent { cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[] }
+/**
+ * What the rest of winkube hears from the farm. `onNodeAdded` fires for
+ * every node once it is registered (the nodes the farm starts with too),
+ * `onNodeRemoved` after its Node and Lease are deleted, `onNodeStopped`
+ * when its kubelet stops (no more heartbeats; its pods stay as they are),
+ * `onNodeStarted` when it boots again with a new boot ID.
+ */
+export interface FarmListener {
+  onNodeAdded?(cfg: NodeConfig): void;
+  onNodeRemoved?(name: string): void;
+  onNodeStopped?(name: string): void;
+  onNodeStarted?(name: string): void;
+}
+
+/** One node of the farm as `winkube node list` shows it. */
+export interface FarmNode { name: string; pool: string; os: string; index: number; running: boolean; bootID: string }
+
+const renewMs = (a: { cfg: NodeConfig }) => leaseRenewIntervalMs(a.cfg.nodeLeaseDurationSeconds);
+
+interface Agent {
+  cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[];
+  running: boolean; leaseExists: boolean;
+}
 
 export class NodeFarm {
-  private readonly agents: Agent[] = [];
+  private readonly agents = new Map<string, Agent>();
   private readonly wheel: TimerWheel;
+  private readonly listeners: FarmListener[] = [];
   private inflight = new Set<Promise<unknown>>();
   private stopped = false;
+  private nextIndex = 0;
   private readonly nodeDef: ResourceDef;
   private readonly leaseDef: ResourceDef;
 
-  constructor(private readonly store: Store, private readonly nodes: NodeConfig[],
-    private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel) {
-    this.wheel = wheel ?? new TimerWheel(1000);
+  constructor(private readonly store: Store, private readonly nodes: ReadonlyArray<NodeConfig & { index?: number }>,
+    private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel,
+    /** The pools `winkube node add --pool` draws from. */
+    readonly pools: readonly NodePool[] = []) {
+    // 100 ms ticks: 5,000 nodes' renewals spread over 100 ticks of a 10 s interval, 50 a tick.
+    this.wheel = wheel ?? new TimerWheel(100, 128);
     this.nodeDef = store.find('', 'v1', 'nodes')!;
     this.leaseDef = store.find('coordination.k8s.io', 'v1', 'leases')!;
   }
 
-  /** Registers every node, Ready, with its Lease; then starts the heartbeats. */
-  async start(): Promise<void> {
-    await Promise.all(this.nodes.map(async (cfg, index) => {
-      const agent: Agent = { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [] };
-      await this.register(agent);
-      await this.renewLease(agent);
-      this.agents.push(agent);
-    }));
-    for (const agent of this.agents) {
-      agent.tasks.push(this.wheel.every(NODE_LEASE_RENEW_INTERVAL_MS, () => this.track(this.renewLease(agent))));
-      agent.tasks.push(this.wheel.every(NODE_STATUS_REPORT_FREQUENCY_MS, () => this.track(this.postStatus(agent))));
+  addListener(l: FarmListener): void { this.listeners.push(l); }
+
+  /**
+   * Registers every node, Ready, with its Lease; then starts the heartbeats.
+   * `stoppedNames` register nothing and stay stopped (nodes stopped in an earlier run).
+   */
+  async start(stoppedNames: ReadonlySet<string> = new Set()): Promise<void> {
+    const fresh: Agent[] = [];
+    // Nodes carry their index when they were added at run time (their pod CIDR must not move); the rest count by position.
+    this.nextIndex = Math.max(0, ...this.nodes.map((n) => (n.index ?? -1) + 1));
+    this.nodes.forEach((n, position) => {
+      const { index, ...cfg } = n;
+      const agent = this.newAgent(cfg, index ?? position);
+      this.nextIndex = Math.max(this.nextIndex, agent.index + 1);
+      this.agents.set(cfg.name, agent);
+      if (!stoppedNames.has(cfg.name)) fresh.push(agent);
+    });
+    await Promise.all(fresh.map((a) => this.boot(a)));
+    // Renewals spread evenly over the first interval, as kubelets started at different times are.
+    fresh.forEach((a, i) => this.schedule(a, Math.max(1, Math.floor(((i + 1) * renewMs(a)) / fresh.length))));
+    for (const a of this.agents.values()) {
+      this.emit((l) => l.onNodeAdded?.(a.cfg));
+      if (!a.running) this.emit((l) => l.onNodeStopped?.(a.cfg.name));
     }
   }
 
   /** Stops every heartbeat and waits for writes in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const a of this.agents) for (const t of a.tasks) t.cancel();
+    for (const a of this.agents.values()) this.cancel(a);
     this.wheel.stop();
     await Promise.allSettled([...this.inflight]);
   }
 
-  get nodeNames(): string[] { return this.nodes.map((n) => n.name); }
+  get nodeNames(): string[] { return [...this.agents.keys()]; }
+
+  get nodeConfigs(): NodeConfig[] { return [...this.agents.values()].map((a) => a.cfg); }
+
+  list(): FarmNode[] {
+    return [...this.agents.values()].map((a) => ({ name: a.cfg.name, pool: a.cfg.pool, os: a.cfg.os, index: a.index, running: a.running, bootID: a.id.bootID }));
+  }
+
+  has(name: string): boolean { return this.agents.has(name); }
+
+  isRunning(name: string): boolean { return this.agents.get(name)?.running === true; }
+
+  /** The pod CIDR / address index of a node (stable for the node's life). */
+  indexOf(name: string): number | undefined { return this.agents.get(name)?.index; }
+
+  /**
+   * Joins new machines to the cluster: each registers, gets its Lease and
+   * heartbeats. `index` keeps a node's pod CIDR and address across restarts.
+   */
+  async addNodes(configs: ReadonlyArray<NodeConfig & { index?: number }>): Promise<void> {
+    for (const cfg of configs) {
+      if (this.agents.has(cfg.name) || (await this.store.get('', 'nodes', '', cfg.name))) {
+        throw errors.alreadyExists(NODES, cfg.name);
+      }
+    }
+    const agents = configs.map((cfg) => {
+      const index = cfg.index ?? this.nextIndex;
+      this.nextIndex = Math.max(this.nextIndex, index + 1);
+      const { index: _drop, ...plain } = cfg as NodeConfig & { index?: number };
+      const agent = this.newAgent(plain, index);
+      this.agents.set(cfg.name, agent);
+      return agent;
+    });
+    try {
+      await Promise.all(agents.map((a) => this.boot(a)));
+    } catch (e) {
+      for (const a of agents) if (!a.running) this.agents.delete(a.cfg.name);
+      throw e;
+    }
+    for (const a of agents) { this.schedule(a, renewMs(a)); this.emit((l) => l.onNodeAdded?.(a.cfg)); }
+  }
+
+  /** The machine leaves: its heartbeats end and its Node and Lease are deleted. */
+  async removeNode(name: string): Promise<void> {
+    const agent = this.agents.get(name);
+    const node = await this.store.get('', 'nodes', '', name);
+    if (!agent && !node) throw errors.notFound(NODES, name);
+    if (agent) { this.cancel(agent); agent.running = false; this.agents.delete(name); }
+    const ctx = controllerContext('winkube');
+    await Promise.allSettled([...this.inflight]);
+    if (node) await this.ignoreNotFound(this.store.delete(this.nodeDef, '', name, {}, ctx));
+    await this.ignoreNotFound(this.store.delete(this.leaseDef, NODE_LEASE_NAMESPACE, name, {}, { ...ctx, namespace: NODE_LEASE_NAMESPACE }));
+    this.emit((l) => l.onNodeRemoved?.(name));
+  }
+
+  /** The kubelet stops: no more Lease renewals or status posts; the Node and its pods stay as they are. */
+  async stopNode(name: string): Promise<void> {
+    const agent = this.mustGet(name);
+    if (!agent.running) return;
+    this.cancel(agent);
+    agent.running = false;
+    this.emit((l) => l.onNodeStopped?.(name));
+  }
+
+  /**
+   * The machine boots again: a new boot ID (Linux: a new random UUID;
+   * Windows: the BootId counter one higher), a fresh status and Lease renewal.
+   */
+  async startNode(name: string): Promise<void> {
+    const agent = this.mustGet(name);
+    if (agent.running) return;
+    agent.id = { ...agent.id, bootID: agent.cfg.os === 'windows' ? String(Number(agent.id.bootID) + 1) : randomUUID() };
+    await this.boot(agent, true);
+    this.schedule(agent, renewMs(agent));
+    this.emit((l) => l.onNodeStarted?.(name));
+  }
+
+  private newAgent(cfg: NodeConfig, index: number): Agent {
+    return { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], running: false, leaseExists: false };
+  }
+
+  private mustGet(name: string): Agent {
+    const agent = this.agents.get(name);
+    if (!agent) throw errors.notFound(NODES, name);
+    return agent;
+  }
+
+  private async ignoreNotFound(p: Promise<unknown>): Promise<void> {
+    try { await p; } catch (e) { if (!(e instanceof StatusError && e.status.reason === 'NotFound')) throw e; }
+  }
+
+  private emit(fn: (l: FarmListener) => void): void {
+    for (const l of this.listeners) {
+      try { fn(l); } catch (e) { this.log(`node farm listener: ${(e as Error).message}`); }
+    }
+  }
+
+  private async boot(agent: Agent, restart = false): Promise<void> {
+    await this.register(agent, restart);
+    await this.renewLease(agent);
+    agent.running = true;
+  }
+
+  /** Lease renewals every 10 s (the first after `firstDelayMs`), status every nodeStatusReportFrequency. */
+  private schedule(agent: Agent, firstDelayMs: number): void {
+    const lease = { cancel: () => {} } as WheelTask;
+    let periodic: WheelTask | undefined;
+    const first = this.wheel.schedule(firstDelayMs, () => {
+      this.track(this.renewLease(agent));
+      periodic = this.wheel.every(renewMs(agent), () => this.track(this.renewLease(agent)));
+    });
+    lease.cancel = () => { first.cancel(); periodic?.cancel(); };
+    agent.tasks.push(lease);
+    agent.tasks.push(this.wheel.every(NODE_STATUS_REPORT_FREQUENCY_MS, () => this.track(this.postStatus(agent))));
+  }
+
+  private cancel(agent: Agent): void {
+    for (const t of agent.tasks) t.cancel();
+    agent.tasks = [];
+  }
 
   private track(p: Promise<unknown>): void {
     const q = p.catch((e) => { if (!this.stopped) this.log(`node farm: ${(e as Error).message}`); }).finally(() => this.inflight.delete(q));
     this.inflight.add(q);
   }
 
-  private async register(agent: Agent): Promise<void> {
+  private async register(agent: Agent, restart: boolean): Promise<void> {
     const now = new Date();
     const ctx = controllerContext('kubelet');
     let node: KObject;
@@ -72,12 +234,14 @@ export class NodeFarm {
       if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
       // A node already registered (a restart): the kubelet posts a fresh status over it. Windows
       // counts boots in its BootId registry value: one more than the last boot this node reported.
-      const prevBoot = ((await this.store.get('', 'nodes', '', agent.cfg.name))?.status as any)?.nodeInfo?.bootID;
-      if (agent.cfg.os === 'windows' && /^\d+$/.test(prevBoot ?? '')) agent.id = { ...agent.id, bootID: String(Number(prevBoot) + 1) };
+      if (!restart) {
+        const prevBoot = ((await this.store.get('', 'nodes', '', agent.cfg.name))?.status as any)?.nodeInfo?.bootID;
+        if (agent.cfg.os === 'windows' && /^\d+$/.test(prevBoot ?? '')) agent.id = { ...agent.id, bootID: String(Number(prevBoot) + 1) };
+      }
       node = await this.postStatus(agent, true);
     }
     agent.uid = node.metadata.uid!;
-    await this.clearNotReadyTaint(agent);
+    await this.clearNotReadyTaint(agent, node);
   }
 
   /**
@@ -87,9 +251,8 @@ export class NodeFarm {
    * comes with the controllers issue), so the node agent does what that
    * controller would do, right after posting Ready status.
    */
-  private async clearNotReadyTaint(agent: Agent): Promise<void> {
-    const cur = await this.store.get('', 'nodes', '', agent.cfg.name);
-    if (!((cur?.spec as any)?.taints ?? []).some((t: any) => t?.key === NOT_READY_TAINT)) return;
+  private async clearNotReadyTaint(agent: Agent, cur: KObject): Promise<void> {
+    if (!((cur.spec as any)?.taints ?? []).some((t: any) => t?.key === NOT_READY_TAINT)) return;
     await this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
       const spec = (n.spec ??= {}) as Record<string, any>;
       const taints = (spec.taints ?? []).filter((t: any) => t?.key !== NOT_READY_TAINT);
@@ -114,25 +277,36 @@ export class NodeFarm {
     }, controllerContext('kubelet'), 'status');
   }
 
+  /**
+   * component-helpers' lease controller: the first time it creates (or
+   * reads) the Lease, afterwards it updates the Lease it holds, without a read.
+   */
   private async renewLease(agent: Agent): Promise<void> {
     const now = new Date();
     const ctx = { ...controllerContext('kubelet'), namespace: NODE_LEASE_NAMESPACE };
-    const existing = await this.store.get('coordination.k8s.io', 'leases', NODE_LEASE_NAMESPACE, agent.cfg.name);
-    if (!existing) {
+    if (!agent.leaseExists && !(await this.store.get('coordination.k8s.io', 'leases', NODE_LEASE_NAMESPACE, agent.cfg.name))) {
       try {
-        await this.store.create(this.leaseDef, NODE_LEASE_NAMESPACE, nodeLease(agent.cfg.name, agent.uid, now) as KObject, ctx);
+        await this.store.create(this.leaseDef, NODE_LEASE_NAMESPACE, nodeLease(agent.cfg.name, agent.uid, now, agent.cfg.nodeLeaseDurationSeconds) as KObject, ctx);
+        agent.leaseExists = true;
         return;
       } catch (e) {
         if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
       }
     }
-    await this.store.update(this.leaseDef, NODE_LEASE_NAMESPACE, agent.cfg.name, (l) => {
-      const spec = (l.spec ??= {}) as Record<string, any>;
-      spec.holderIdentity = agent.cfg.name;
-      spec.leaseDurationSeconds = 40;
-      spec.renewTime = microTime(now);
-      if (!(l.metadata.ownerReferences ?? []).length) l.metadata.ownerReferences = nodeLease(agent.cfg.name, agent.uid, now).metadata.ownerReferences;
-      return l;
-    }, ctx);
+    try {
+      await this.store.update(this.leaseDef, NODE_LEASE_NAMESPACE, agent.cfg.name, (l) => {
+        const spec = (l.spec ??= {}) as Record<string, any>;
+        spec.holderIdentity = agent.cfg.name;
+        spec.leaseDurationSeconds = agent.cfg.nodeLeaseDurationSeconds;
+        spec.renewTime = microTime(now);
+        if (!(l.metadata.ownerReferences ?? []).length) l.metadata.ownerReferences = nodeLease(agent.cfg.name, agent.uid, now).metadata.ownerReferences;
+        return l;
+      }, ctx);
+      agent.leaseExists = true;
+    } catch (e) {
+      // Deleted behind our back (kubectl delete lease): create it again next time.
+      if (e instanceof StatusError && e.status.reason === 'NotFound') agent.leaseExists = false;
+      throw e;
+    }
   }
 }

@@ -43,6 +43,8 @@ export interface NodePool extends KubeletReservations {
   windowsPriorityClass?: string;
   /** The cluster's pod network (the cluster file's top-level `network`, stamped on every pool). */
   network?: ClusterNetwork;
+  /** KubeletConfiguration nodeLeaseDurationSeconds (40); the Lease is renewed at a quarter of it. */
+  nodeLeaseDurationSeconds?: number;
 }
 
 /** One node of a pool, every default filled in. */
@@ -68,6 +70,7 @@ export interface NodeConfig {
   network: NodeNetwork;
   /** Windows only: the kubelet's process priority class (NORMAL_PRIORITY_CLASS by default). */
   windowsPriorityClass?: string;
+  nodeLeaseDurationSeconds: number;
 }
 
 /** The kubelet's default evictionHard (pkg/kubelet/apis/config/v1beta1 defaults_linux.go / defaults_windows.go). */
@@ -196,6 +199,10 @@ export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
     }
     const evictionErr = p.evictionHard && checkEvictionHard(p.evictionHard);
     if (evictionErr) throw new PoolError(`node pool ${p.name}: evictionHard: ${evictionErr}`);
+    if (p.nodeLeaseDurationSeconds !== undefined && (!Number.isInteger(p.nodeLeaseDurationSeconds) || p.nodeLeaseDurationSeconds <= 0)) {
+      // kubelet config validation (pkg/kubelet/apis/config/validation).
+      throw new PoolError(`node pool ${p.name}: invalid configuration: nodeLeaseDurationSeconds must be greater than 0`);
+    }
     const runtimeName = p.containerRuntime ?? 'containerd';
     if (!CONTAINER_RUNTIMES.includes(runtimeName)) {
       throw new PoolError(`node pool ${p.name}: containerRuntime must be containerd or docker (Docker EE / Mirantis Container Runtime), not ${JSON.stringify(runtimeName)}`);
@@ -231,6 +238,7 @@ export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
         systemReserved: p.systemReserved ?? {}, kubeReserved: p.kubeReserved ?? {},
         evictionHard: p.evictionHard ?? DEFAULT_EVICTION_HARD[p.os],
         runtime, network: nodeNet,
+        nodeLeaseDurationSeconds: p.nodeLeaseDurationSeconds ?? 40,
         ...(windowsPriorityClass ? { windowsPriorityClass } : {}),
       });
     }
