@@ -6,7 +6,7 @@
 import { parse as parseYaml } from 'yaml';
 import { isObject } from '../meta/json.js';
 import { PoolError, expandPools, type NodePool, type Taint } from './pool.js';
-import { DEFAULT_NETWORK, type ClusterNetwork } from './network.js';
+import { DEFAULT_NETWORK, podSubnetCapacity, type ClusterNetwork } from './network.js';
 
 export const CLUSTER_FILE_API_VERSION = 'winkube.io/v1alpha1';
 
@@ -88,12 +88,17 @@ export function parsePool(raw: unknown, i: number, network?: ClusterNetwork): No
 function parseNetwork(raw: unknown): ClusterNetwork {
   if (raw === undefined) return { ...DEFAULT_NETWORK };
   if (!isObject(raw)) throw new PoolError('cluster file: network must be a map');
-  for (const k of Object.keys(raw)) if (k !== 'plugin' && k !== 'mode') throw new PoolError(`cluster file: network: unknown field "${k}"`);
+  for (const k of Object.keys(raw)) {
+    if (k !== 'plugin' && k !== 'mode' && k !== 'podSubnet') throw new PoolError(`cluster file: network: unknown field "${k}"`);
+  }
   const plugin = raw.plugin ?? DEFAULT_NETWORK.plugin;
   const mode = raw.mode ?? DEFAULT_NETWORK.mode;
   if (plugin !== 'flannel' && plugin !== 'calico') throw new PoolError(`cluster file: network.plugin must be flannel or calico, not ${JSON.stringify(plugin)}`);
   if (mode !== 'overlay' && mode !== 'l2bridge') throw new PoolError(`cluster file: network.mode must be overlay or l2bridge, not ${JSON.stringify(mode)}`);
-  return { plugin, mode };
+  if (raw.podSubnet !== undefined && (typeof raw.podSubnet !== 'string' || podSubnetCapacity(raw.podSubnet) === undefined)) {
+    throw new PoolError(`cluster file: network.podSubnet must be an IPv4 CIDR from /8 to /24, not ${JSON.stringify(raw.podSubnet)}`);
+  }
+  return { plugin, mode, ...(raw.podSubnet !== undefined ? { podSubnet: raw.podSubnet as string } : {}) };
 }
 
 /** The node pools of a cluster file's text, checked (expandPools' rules included), each carrying the cluster network. */

@@ -16,6 +16,7 @@ import { NODE_LEASE_NAMESPACE, NODE_STATUS_REPORT_FREQUENCY_MS, leaseRenewInterv
 import { buildNode, nodeStatus } from './node-object.js';
 import type { NodeConfig, NodePool } from './pool.js';
 import { TimerWheel, type WheelTask } from './timer-wheel.js';
+import { podSubnetCapacity } from './network.js';
 
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
 const NODES = { group: '', resource: 'nodes' };
@@ -128,9 +129,13 @@ export class NodeFarm {
       this.nextIndex = Math.max(this.nextIndex, index + 1);
       const { index: _drop, ...plain } = cfg as NodeConfig & { index?: number };
       const agent = this.newAgent(plain, index);
-      this.agents.set(cfg.name, agent);
       return agent;
     });
+    for (const a of agents) {
+      const room = podSubnetCapacity(a.cfg.network.podSubnet)!;
+      if (a.index >= room) throw errors.badRequest(`the pod subnet ${a.cfg.network.podSubnet} has no /24 left for node ${a.cfg.name} (room for ${room} nodes)`);
+    }
+    for (const a of agents) this.agents.set(a.cfg.name, a);
     try {
       await Promise.all(agents.map((a) => this.boot(a)));
     } catch (e) {
@@ -196,8 +201,10 @@ export class NodeFarm {
   }
 
   private async boot(agent: Agent, restart = false): Promise<void> {
-    await this.register(agent, restart);
-    await this.renewLease(agent);
+    const created = await this.register(agent, restart);
+    // A node just created has no Lease yet (or an orphan one, which the create below finds): no need to read first.
+    if (created) agent.leaseExists = false;
+    await this.renewLease(agent, created);
     agent.running = true;
   }
 
@@ -224,13 +231,16 @@ export class NodeFarm {
     this.inflight.add(q);
   }
 
-  private async register(agent: Agent, restart: boolean): Promise<void> {
+  /** Registers the node; true when it was created, false when it existed and got a fresh status. */
+  private async register(agent: Agent, restart: boolean): Promise<boolean> {
     const now = new Date();
     const ctx = controllerContext('kubelet');
     let node: KObject;
+    let created = true;
     try {
       node = await this.store.create(this.nodeDef, '', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now)) as KObject, ctx);
     } catch (e) {
+      created = false;
       if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
       // A node already registered (a restart): the kubelet posts a fresh status over it. Windows
       // counts boots in its BootId registry value: one more than the last boot this node reported.
@@ -242,6 +252,7 @@ export class NodeFarm {
     }
     agent.uid = node.metadata.uid!;
     await this.clearNotReadyTaint(agent, node);
+    return created;
   }
 
   /**
@@ -281,10 +292,10 @@ export class NodeFarm {
    * component-helpers' lease controller: the first time it creates (or
    * reads) the Lease, afterwards it updates the Lease it holds, without a read.
    */
-  private async renewLease(agent: Agent): Promise<void> {
+  private async renewLease(agent: Agent, surelyNew = false): Promise<void> {
     const now = new Date();
     const ctx = { ...controllerContext('kubelet'), namespace: NODE_LEASE_NAMESPACE };
-    if (!agent.leaseExists && !(await this.store.get('coordination.k8s.io', 'leases', NODE_LEASE_NAMESPACE, agent.cfg.name))) {
+    if (!agent.leaseExists && (surelyNew || !(await this.store.get('coordination.k8s.io', 'leases', NODE_LEASE_NAMESPACE, agent.cfg.name)))) {
       try {
         await this.store.create(this.leaseDef, NODE_LEASE_NAMESPACE, nodeLease(agent.cfg.name, agent.uid, now, agent.cfg.nodeLeaseDurationSeconds) as KObject, ctx);
         agent.leaseExists = true;

@@ -4,7 +4,7 @@
  */
 import { lookupWindowsVersion, type WindowsVersion } from '../os/windows-versions.js';
 import { CONTAINER_RUNTIMES, containerRuntime, type ContainerRuntime, type ContainerRuntimeName } from './container-runtime.js';
-import { CNI_PLUGINS, DEFAULT_NETWORK, NETWORK_MODES, nodeNetwork, type ClusterNetwork, type NodeNetwork } from './network.js';
+import { CNI_PLUGINS, DEFAULT_NETWORK, DEFAULT_POD_SUBNET, NETWORK_MODES, nodeNetwork, podSubnetCapacity, type ClusterNetwork, type NodeNetwork } from './network.js';
 import { parseBytes, parseMilliCPU } from './quantity.js';
 
 export type PoolOS = 'linux' | 'windows';
@@ -156,7 +156,9 @@ function checkEvictionHard(m: Record<string, string>): string | undefined {
   return undefined;
 }
 
-function sameNetwork(a: ClusterNetwork, b: ClusterNetwork): boolean { return a.plugin === b.plugin && a.mode === b.mode; }
+function sameNetwork(a: ClusterNetwork, b: ClusterNetwork): boolean {
+  return a.plugin === b.plugin && a.mode === b.mode && (a.podSubnet ?? DEFAULT_POD_SUBNET) === (b.podSubnet ?? DEFAULT_POD_SUBNET);
+}
 
 /** Expands pools into nodes, refusing what a real cluster cannot have. */
 export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
@@ -219,6 +221,9 @@ export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
     const network = p.network ?? DEFAULT_NETWORK;
     if (!CNI_PLUGINS.includes(network.plugin)) throw new PoolError(`node pool ${p.name}: network.plugin must be flannel or calico, not ${JSON.stringify(network.plugin)}`);
     if (!NETWORK_MODES.includes(network.mode)) throw new PoolError(`node pool ${p.name}: network.mode must be overlay or l2bridge, not ${JSON.stringify(network.mode)}`);
+    if (podSubnetCapacity(network.podSubnet ?? DEFAULT_POD_SUBNET) === undefined) {
+      throw new PoolError(`node pool ${p.name}: network.podSubnet must be an IPv4 CIDR from /8 to /24, not ${JSON.stringify(network.podSubnet)}`);
+    }
     if (clusterNetwork && !sameNetwork(clusterNetwork, network)) {
       throw new PoolError(`node pool ${p.name}: every pool of a cluster has the same network (one CNI plugin and mode)`);
     }
@@ -242,6 +247,11 @@ export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
         ...(windowsPriorityClass ? { windowsPriorityClass } : {}),
       });
     }
+  }
+  const subnet = clusterNetwork?.podSubnet ?? DEFAULT_POD_SUBNET;
+  const room = podSubnetCapacity(subnet)!;
+  if (nodes.length > room) {
+    throw new PoolError(`the pod subnet ${subnet} has room for ${room} nodes (a /24 each), not ${nodes.length}: set network.podSubnet (e.g. 10.128.0.0/9)`);
   }
   return nodes;
 }

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { parseClusterFile } from '../../src/node/cluster-file.js';
 import { expandPools } from '../../src/node/pool.js';
 import { nodeAllocatable } from '../../src/node/allocatable.js';
+import { buildNode, internalIP } from '../../src/node/node-object.js';
+import { machineIdentity } from '../../src/node/identity.js';
 
 const FILE = `apiVersion: winkube.io/v1alpha1
 kind: Cluster
@@ -84,13 +86,21 @@ test('container runtime: containerd by default, docker (Docker EE / Mirantis) wi
 
 test('network: flannel overlay by default; the Windows HNS network follows the mode', () => {
   assert.deepEqual(one('{ name: w, os: windows }').network, {
-    plugin: 'flannel', mode: 'overlay', backend: 'vxlan', hnsNetworkType: 'Overlay', hnsNetworkName: 'flannel.4096', windowsCNI: 'sdnoverlay',
+    plugin: 'flannel', mode: 'overlay', podSubnet: '10.244.0.0/16', backend: 'vxlan', hnsNetworkType: 'Overlay', hnsNetworkName: 'flannel.4096', windowsCNI: 'sdnoverlay',
   });
   assert.deepEqual(one('{ name: l, os: linux }', 'network: { plugin: flannel, mode: l2bridge }\n').network,
-    { plugin: 'flannel', mode: 'l2bridge', backend: 'host-gw' });
+    { plugin: 'flannel', mode: 'l2bridge', podSubnet: '10.244.0.0/16', backend: 'host-gw' });
   assert.deepEqual(one('{ name: w, os: windows }', 'network: { plugin: calico, mode: l2bridge }\n').network, {
-    plugin: 'calico', mode: 'l2bridge', backend: 'bgp', hnsNetworkType: 'L2Bridge', hnsNetworkName: 'Calico', windowsCNI: 'sdnbridge',
+    plugin: 'calico', mode: 'l2bridge', podSubnet: '10.244.0.0/16', backend: 'bgp', hnsNetworkType: 'L2Bridge', hnsNetworkName: 'Calico', windowsCNI: 'sdnbridge',
   });
+  refused('{ name: l, os: linux, count: 257 }',
+    'the pod subnet 10.244.0.0/16 has room for 256 nodes (a /24 each), not 257: set network.podSubnet (e.g. 10.128.0.0/9)');
+  refused('{ name: l, os: linux }', 'cluster file: network.podSubnet must be an IPv4 CIDR from /8 to /24, not "10.0.0.0/25"', 'network: { podSubnet: 10.0.0.0/25 }\n');
+  const big = expandPools(parseClusterFile(`${head}network: { podSubnet: 10.128.0.0/9 }\nnodePools:\n  - { name: l, os: linux, count: 5000 }\n`));
+  assert.equal(big.length, 5000);
+  assert.equal(buildNode(big[4999], 4999, machineIdentity('l-5000', 'linux'), '2026-01-01T00:00:00Z').spec.podCIDR, '10.147.135.0/24');
+  assert.equal(internalIP(4999), '172.18.19.137');
+  assert.equal(internalIP(3), '172.18.0.5');
   refused('{ name: l, os: linux }', 'cluster file: network.mode must be overlay or l2bridge, not "nat"', 'network: { mode: nat }\n');
   refused('{ name: l, os: linux }', 'cluster file: network.plugin must be flannel or calico, not "cilium"', 'network: { plugin: cilium }\n');
 });

@@ -86,7 +86,7 @@ export class NodeOperations {
   /** The cluster's network: every node has the same (pool.ts refuses pools that differ). */
   private network(): ClusterNetwork {
     const n = this.farm.nodeConfigs[0]?.network ?? this.farm.pools[0]?.network;
-    return n ? { plugin: n.plugin, mode: n.mode } : { ...DEFAULT_NETWORK };
+    return n ? { plugin: n.plugin, mode: n.mode, ...(n.podSubnet ? { podSubnet: n.podSubnet } : {}) } : { ...DEFAULT_NETWORK };
   }
 
   /** `<pool>-<n>` after the highest n among the farm's nodes of the pool. */
