@@ -21,6 +21,7 @@ import { adminKubeconfig } from './kubeconfig.js';
 import { NodeOperations } from '../node/control/operations.js';
 import { nodeControlHandler } from '../node/control/endpoint.js';
 import { applyNodeChanges, loadNodeChanges } from '../node/control/node-changes.js';
+import { DEFAULT_NETWORK } from '../node/network.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
 
@@ -81,7 +82,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     server.listen(opts.port, opts.bindAddress, () => res());
   });
   port = (server.address() as AddressInfo).port;
-  await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress });
+  await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
   const namespaces = new NamespaceController(store, pki.ca.cert, log);
   await namespaces.start();
   await new GarbageCollector(store, log).start();
