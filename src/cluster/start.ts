@@ -65,7 +65,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   let port = opts.port;
   // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
   const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
-  const farm = new NodeFarm(store, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS);
+  const farm = new NodeFarm(store, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS, events);
   const nodeOperations = new NodeOperations(farm, dataDir);
   const server = createApiServer({
     store,

@@ -10,7 +10,8 @@ import { StatusError, errors } from '../api/status.js';
 import { controllerContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
-import { conditionsChanged, type NodeCondition } from './conditions.js';
+import { conditionEvents, conditionsChanged, type NodeCondition } from './conditions.js';
+import type { EventRecorder, EventType, ObjectReference } from '../events/recorder.js';
 import { machineIdentity, type MachineIdentity } from './identity.js';
 import { NODE_LEASE_NAMESPACE, NODE_STATUS_REPORT_FREQUENCY_MS, leaseRenewIntervalMs, microTime, nodeLease, rfc3339Seconds } from './lease.js';
 import { buildNode, nodeStatus } from './node-object.js';
@@ -58,7 +59,9 @@ export class NodeFarm {
   constructor(private readonly store: Store, private readonly nodes: ReadonlyArray<NodeConfig & { index?: number }>,
     private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel,
     /** The pools `winkube node add --pool` draws from. */
-    readonly pools: readonly NodePool[] = []) {
+    readonly pools: readonly NodePool[] = [],
+    /** Where the kubelets' node events go (Starting, NodeHasSufficientMemory, Rebooted, ...); none without it. */
+    private readonly events?: EventRecorder) {
     // 100 ms ticks: 5,000 nodes' renewals spread over 100 ticks of a 10 s interval, 50 a tick.
     this.wheel = wheel ?? new TimerWheel(100, 128);
     this.nodeDef = store.find('', 'v1', 'nodes')!;
@@ -231,14 +234,33 @@ export class NodeFarm {
     this.inflight.add(q);
   }
 
+  /**
+   * The kubelet's node events (pkg/kubelet: "Starting kubelet." at start,
+   * the nodestatus setters' "Node <name> status is now: <event>", Rebooted
+   * when the boot ID changed). The kubelet's node reference has the node
+   * name as UID. Written without waiting: events never hold a kubelet up.
+   */
+  private recordEvent(agent: Agent, type: EventType, reason: string, message: string): void {
+    if (!this.events) return;
+    const name = agent.cfg.name;
+    // kl.nodeRef has no apiVersion: the event's involvedObject omits it.
+    void this.events.record({ kind: 'Node', name, uid: name } as ObjectReference, type, reason, message, 'kubelet', name);
+  }
+
+  private recordStatusEvents(agent: Agent, reasons: string[]): void {
+    for (const r of reasons) this.recordEvent(agent, 'Normal', r, `Node ${agent.cfg.name} status is now: ${r}`);
+  }
+
   /** Registers the node; true when it was created, false when it existed and got a fresh status. */
   private async register(agent: Agent, restart: boolean): Promise<boolean> {
     const now = new Date();
     const ctx = controllerContext('kubelet');
     let node: KObject;
     let created = true;
+    this.recordEvent(agent, 'Normal', 'Starting', 'Starting kubelet.');
     try {
       node = await this.store.create(this.nodeDef, '', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now)) as KObject, ctx);
+      this.recordStatusEvents(agent, conditionEvents([], (node.status as any).conditions));
     } catch (e) {
       created = false;
       if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
@@ -251,6 +273,8 @@ export class NodeFarm {
       node = await this.postStatus(agent, true);
     }
     agent.uid = node.metadata.uid!;
+    // Linux enforces node allocatable on the kubepods cgroup; the Windows kubelet does not ("not implemented").
+    if (agent.cfg.os === 'linux') this.recordEvent(agent, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
     await this.clearNotReadyTaint(agent, node);
     return created;
   }
@@ -275,9 +299,13 @@ export class NodeFarm {
   /** Posts the node status (every nodeStatusReportFrequency, or at once when something changed). */
   async postStatus(agent: Agent, force = false): Promise<KObject> {
     const now = rfc3339Seconds(new Date());
-    return this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
+    let events: string[] = [];
+    let previousBoot = '';
+    const node = await this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
       const prev: NodeCondition[] = ((n.status as any)?.conditions ?? []) as NodeCondition[];
       const status = nodeStatus(agent.cfg, agent.index, agent.id, now, prev);
+      events = conditionEvents(prev, status.conditions as NodeCondition[]);
+      previousBoot = (n.status as any)?.nodeInfo?.bootID ?? '';
       if (!force && !conditionsChanged(prev, status.conditions as NodeCondition[])) {
         // Unchanged: only the heartbeat times move.
         (n.status as any).conditions = status.conditions;
@@ -286,6 +314,11 @@ export class NodeFarm {
       n.status = { ...(n.status as object), ...status };
       return n;
     }, controllerContext('kubelet'), 'status');
+    if (previousBoot && previousBoot !== agent.id.bootID) {
+      this.recordEvent(agent, 'Warning', 'Rebooted', `Node ${agent.cfg.name} has been rebooted, boot id: ${agent.id.bootID}`);
+    }
+    this.recordStatusEvents(agent, events);
+    return node;
   }
 
   /**
