@@ -20,6 +20,8 @@ import { TimerWheel, type WheelTask } from './timer-wheel.js';
 import { podSubnetCapacity } from './network.js';
 
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+/** Node events written at once, at most. */
+const EVENT_CONCURRENCY = 4;
 const NODES = { group: '', resource: 'nodes' };
 
 /**
@@ -39,6 +41,9 @@ export interface FarmListener {
 /** One node of the farm as `winkube node list` shows it. */
 export interface FarmNode { name: string; pool: string; os: string; index: number; running: boolean; bootID: string }
 
+/** The Store operations the farm needs: in-process, or over HTTPS for `winkube agent` (control/remote-store.ts). */
+export type FarmStore = Pick<Store, 'find' | 'get' | 'create' | 'update' | 'delete'>;
+
 const renewMs = (a: { cfg: NodeConfig }) => leaseRenewIntervalMs(a.cfg.nodeLeaseDurationSeconds);
 
 interface Agent {
@@ -53,10 +58,12 @@ export class NodeFarm {
   private inflight = new Set<Promise<unknown>>();
   private stopped = false;
   private nextIndex = 0;
+  private readonly eventQueue: Array<() => Promise<void>> = [];
+  private eventsInFlight = 0;
   private readonly nodeDef: ResourceDef;
   private readonly leaseDef: ResourceDef;
 
-  constructor(private readonly store: Store, private readonly nodes: ReadonlyArray<NodeConfig & { index?: number }>,
+  constructor(private readonly store: FarmStore, private readonly nodes: ReadonlyArray<NodeConfig & { index?: number }>,
     private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel,
     /** The pools `winkube node add --pool` draws from. */
     readonly pools: readonly NodePool[] = [],
@@ -97,6 +104,7 @@ export class NodeFarm {
   /** Stops every heartbeat and waits for writes in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.eventQueue.length = 0;
     for (const a of this.agents.values()) this.cancel(a);
     this.wheel.stop();
     await Promise.allSettled([...this.inflight]);
@@ -241,10 +249,25 @@ export class NodeFarm {
    * name as UID. Written without waiting: events never hold a kubelet up.
    */
   private recordEvent(agent: Agent, type: EventType, reason: string, message: string): void {
-    if (!this.events) return;
+    const events = this.events;
+    if (!events) return;
     const name = agent.cfg.name;
     // kl.nodeRef has no apiVersion: the event's involvedObject omits it.
-    void this.events.record({ kind: 'Node', name, uid: name } as ObjectReference, type, reason, message, 'kubelet', name);
+    this.eventQueue.push(() => events.record({ kind: 'Node', name, uid: name } as ObjectReference, type, reason, message, 'kubelet', name));
+    this.pumpEvents();
+  }
+
+  /**
+   * Events go out behind the kubelets' own writes, a few at a time, as
+   * client-go's broadcaster sends them from its own goroutine: thousands of
+   * nodes booting at once register first and tell about it after.
+   */
+  private pumpEvents(): void {
+    while (this.eventsInFlight < EVENT_CONCURRENCY && this.eventQueue.length) {
+      const send = this.eventQueue.shift()!;
+      this.eventsInFlight++;
+      this.track(send().finally(() => { this.eventsInFlight--; this.pumpEvents(); }));
+    }
   }
 
   private recordStatusEvents(agent: Agent, reasons: string[]): void {

@@ -75,3 +75,12 @@ export function nodeNetwork(net: ClusterNetwork, windows: boolean): NodeNetwork 
     windowsCNI: overlay ? 'sdnoverlay' : 'sdnbridge',
   };
 }
+
+/** Which /24 of the pod subnet a node's pod CIDR is; undefined when it is not one of them. */
+export function podCIDRIndex(subnet: string, cidr: string): number | undefined {
+  const c = parseIPv4CIDR(subnet);
+  const n = parseIPv4CIDR(cidr);
+  if (!c || !n || n.prefix !== NODE_CIDR_MASK) return undefined;
+  const index = (n.base - c.base) / 256;
+  return Number.isInteger(index) && index >= 0 && index < 2 ** (NODE_CIDR_MASK - c.prefix) ? index : undefined;
+}

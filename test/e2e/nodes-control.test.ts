@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -183,5 +183,35 @@ describe('winkube node add|remove|stop|start', () => {
       ['win2019-4', 'win2019', 'windows', 'Running'],
     ]);
     assert.equal(await ok(['get', 'node', 'win2019-3', '-o', 'jsonpath={.spec.podCIDR} {.status.nodeInfo.bootID}']), '10.244.4.0/24 2');
+  });
+
+  test('winkube agent: nodes of a separate process register over HTTPS, heartbeat, and stop when it exits', async () => {
+    const file = join(dir, 'agent.yaml');
+    writeFileSync(file, 'apiVersion: winkube.io/v1alpha1\nkind: Cluster\nnodePools:\n  - { name: remote, os: windows, windowsVersion: ltsc2025, count: 2, nodeLeaseDurationSeconds: 4 }\n');
+    const agent = spawn(process.execPath, [MAIN, 'agent', '--data-dir', cluster.dataDir, '--config', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    agent.stdout!.on('data', (d) => { out += d; });
+    agent.stderr!.on('data', (d) => { out += d; });
+    const exited = new Promise((r) => agent.once('exit', r));
+    try {
+      await until('the agent', async () => (out.includes('winkube agent:') ? true : undefined), 20_000);
+      assert.match(out, /^winkube agent: 2 nodes registered with https:\/\/127\.0\.0\.1:\d+: remote-1, remote-2$/m);
+      const rows = (await ok(['get', 'nodes', 'remote-1', 'remote-2', '-o', 'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,BUILD:.metadata.labels.node\\.kubernetes\\.io/windows-build,CIDR:.spec.podCIDR', '--no-headers']))
+        .trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
+      // The lowest /24s that no other node of the cluster holds.
+      const held = new Set((await ok(['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.spec.podCIDR}{"\\n"}{end}']))
+        .trimEnd().split('\n').map((l) => l.split(' ')).filter(([n]) => !n.startsWith('remote-')).map(([, c]) => c));
+      const free = Array.from({ length: 256 }, (_, i) => `10.244.${i}.0/24`).filter((c) => !held.has(c));
+      assert.deepEqual(rows, [['remote-1', 'True', '10.0.26100', free[0]], ['remote-2', 'True', '10.0.26100', free[1]]]);
+      const first = await renewTime('remote-1');
+      await until('a renewal by the agent', async () => ((await renewTime('remote-1')) > first ? true : undefined));
+    } finally {
+      agent.kill('SIGTERM');
+      await exited;
+    }
+    await sleep(1500);
+    const frozen = await renewTime('remote-1');
+    await sleep(2500);
+    assert.equal(await renewTime('remote-1'), frozen, 'the lease of an agent that exited was renewed');
   });
 });

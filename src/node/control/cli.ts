@@ -6,6 +6,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { callControl, describeFailure, kubeconfigPath, targetFromKubeconfig, type ServerTarget } from './client.js';
 import { NODE_CONTROL_PREFIX } from './endpoint.js';
+import { readFileSync } from 'node:fs';
+import { parseClusterFile, parsePool } from '../cluster-file.js';
+import { runAgent } from './agent.js';
 
 interface Common { dataDir?: string; kubeconfig?: string }
 
@@ -55,7 +58,40 @@ interface AddOptions extends Common {
   storage?: string; maxPods?: number; containerRuntime?: string; windowsPriorityClass?: string; label: string[]; taint: string[];
 }
 
+interface AgentOptions extends Common {
+  server?: string; config?: string; pool?: string; os?: string; windowsVersion?: string; count?: number; containerRuntime?: string;
+}
+
+/** `winkube agent` and `winkube node ...`. */
 export function registerNodeCommands(program: Command): void {
+  withTarget(program.command('agent')
+    .description('run emulated nodes in this process against a remote winkube server over HTTPS (the farm\'s agent code)'))
+    .option('--server <url>', 'the API server (default: the kubeconfig\'s)')
+    .option('--config <file>', 'a cluster file whose node pools this agent runs')
+    .option('--pool <name>', 'one pool of nodes <name>-1, <name>-2, ... (without --config)')
+    .option('--os <os>', 'linux or windows (with --pool)')
+    .option('--windows-version <version>', 'the Windows version (with --pool)')
+    .option('--container-runtime <runtime>', 'containerd or docker (with --pool)')
+    .option('--count <n>', 'how many nodes (with --pool)', positiveInt)
+    .action(async (opts: AgentOptions) => {
+      const t = target(opts);
+      if (opts.server) t.server = new URL(opts.server);
+      let pools;
+      if (opts.config) pools = parseClusterFile(readFileSync(opts.config, 'utf8'));
+      else if (opts.pool) {
+        const raw: Record<string, unknown> = { name: opts.pool, os: opts.os, count: opts.count ?? 1 };
+        if (opts.windowsVersion) raw.windowsVersion = opts.windowsVersion;
+        if (opts.containerRuntime) raw.containerRuntime = opts.containerRuntime;
+        pools = [parsePool(raw, 0)];
+      } else throw new InvalidArgumentError('give --config <cluster file> or --pool <name> --os <os>');
+      const agent = await runAgent(t, pools, (m) => console.error(m));
+      console.log(`winkube agent: ${agent.nodeNames.length} nodes registered with ${t.server.origin}: ${agent.nodeNames.join(', ')}`);
+      const stop = () => { agent.stop().then(() => process.exit(0), () => process.exit(1)); };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+
+
   const node = program.command('node').description('change the emulated machines of a running cluster');
 
   withTarget(node.command('list').description('the machines of the cluster and whether they run'))
