@@ -25,6 +25,8 @@ export interface ApiServerOptions {
   containerLogs?: ContainerLogs;
   /** The shell `kubectl exec` commands run in (the kubelet's shell model in the container's context). */
   execShell?: ExecShellFactory;
+  /** winkube's own admin endpoints outside the Kubernetes paths (`/winkube/...`, e.g. node control). */
+  winkubeRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
 }
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
@@ -58,6 +60,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       }
     }
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
+    if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user!);
     const parts = path.split('/').filter(Boolean);
     if (parts[0] === 'api' && parts.length === 2) {
       if (!discovery.hasGroupVersion('', parts[1])) return writeText(res, 404, '404 page not found\n');

@@ -6,6 +6,7 @@ import { parseClusterFile } from '../node/cluster-file.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
+import { registerNodeCommands } from '../node/control/cli.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -51,6 +52,7 @@ program.command('describe-runtime <pod>')
   .action(async (pod: string, opts: { namespace?: string; kubeconfig: string }) => {
     process.stdout.write(await describeRuntime(opts.kubeconfig, pod, opts.namespace));
   });
+registerNodeCommands(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${(e as Error).message}`);

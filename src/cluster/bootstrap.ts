@@ -3,6 +3,8 @@ import type { Store } from '../registry/store.js';
 import type { KObject } from '../registry/types.js';
 import { systemPriorityClasses } from '../registry/groups/index.js';
 import { controllerContext } from '../controllers/context.js';
+import type { ClusterNetwork } from '../node/network.js';
+import { ensureSystemWorkloads } from './system-workloads.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -25,7 +27,11 @@ async function ensure(
  * the built-in priority classes and the `kubernetes` Service with its
  * endpoints.
  */
-export async function bootstrapCluster(store: Store, opts: { serviceIP: string; port: number; hostIP: string }): Promise<void> {
+export async function bootstrapCluster(store: Store, opts: {
+  serviceIP: string; port: number; hostIP: string;
+  /** With the cluster's pod network: kube-system's add-ons too (CoreDNS, kube-proxy, the CNI), as kubeadm and the CNI manifests install them. */
+  network?: ClusterNetwork;
+}): Promise<void> {
   for (const name of SYSTEM_NAMESPACES) {
     await ensure(store, '', 'v1', 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
@@ -50,4 +56,7 @@ export async function bootstrapCluster(store: Store, opts: { serviceIP: string; 
     endpoints: [{ addresses: [opts.hostIP], conditions: { ready: true } }],
     ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }],
   }, true);
+  if (opts.network) {
+    await ensureSystemWorkloads(store, { network: opts.network, controlPlaneEndpoint: `https://${opts.hostIP}:${opts.port}` });
+  }
 }

@@ -18,6 +18,10 @@ import { bootstrapCluster } from './bootstrap.js';
 import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
+import { NodeOperations } from '../node/control/operations.js';
+import { nodeControlHandler } from '../node/control/endpoint.js';
+import { applyNodeChanges, loadNodeChanges } from '../node/control/node-changes.js';
+import { DEFAULT_NETWORK } from '../node/network.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
 import { EndpointsController } from '../controllers/endpoints.js';
@@ -76,6 +80,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const events = new EventRecorder(store, log);
   let ready = false;
   let port = opts.port;
+  // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
+  const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
+  const farm = new NodeFarm(store, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS, events);
+  const nodeOperations = new NodeOperations(farm, dataDir);
   const server = createApiServer({
     store,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
@@ -86,20 +94,20 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     containerLogs,
     // kubectl exec: the kubelet's shell model in the container's environment and files.
     execShell: async (pod, container, node) => execShellFor(await execContext(store, pod, container, node)),
+    winkubeRoutes: nodeControlHandler(nodeOperations),
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(opts.port, opts.bindAddress, () => res());
   });
   port = (server.address() as AddressInfo).port;
-  await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress });
+  await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
   const namespaces = new NamespaceController(store, pki.ca.cert, log);
   await namespaces.start();
   await new GarbageCollector(store, log).start();
   await new ResourceQuotaController(store, log).start();
   // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
-  const farm = new NodeFarm(store, nodes, log);
-  await farm.start();
+  await farm.start(nodeChanges.stopped);
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
   // Services and nodes: endpoints, endpoint slices, node lifecycle and taint eviction, disruption budgets, pod GC, load balancers.
   const lbPool = LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL);
@@ -117,10 +125,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // kube-scheduler: binds pending pods of its profiles' schedulerNames.
   const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
   await scheduler.start();
-  void events;
   // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
   const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
-  const kubelet = new Kubelet(store, nodes, {
+  // The farm's current machines: nodes added at run time included, removed ones not.
+  const kubelet = new Kubelet(store, farm.nodeConfigs, {
     logs: containerLogs, events, log,
     // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
     pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
@@ -130,6 +138,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     },
   });
   await kubelet.start();
+  for (const n of farm.list()) if (!n.running) kubelet.setNodeRunning(n.name, false);
+  farm.addListener({
+    onNodeAdded: (cfg) => kubelet.addNode(cfg), onNodeRemoved: (name) => kubelet.removeNode(name),
+    onNodeStopped: (name) => kubelet.setNodeRunning(name, false), onNodeStarted: (name) => kubelet.setNodeRunning(name, true),
+  });
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');

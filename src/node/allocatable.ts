@@ -33,6 +33,8 @@ export function nodeCapacity(cfg: NodeConfig): ResourceList {
  * (`int64(float64(capacity.Value()) * float64(percentage))`).
  */
 export function evictionThresholdBytes(threshold: string, capacityBytes: number): number {
+  // parseThresholdStatement ignores 0% and 100% thresholds.
+  if (threshold.trim() === '0%' || threshold.trim() === '100%') return 0;
   const pct = /^([0-9.]+)%$/.exec(threshold.trim());
   if (pct) return Math.trunc(capacityBytes * Math.fround(Number(pct[1]) / 100));
   return parseBytes(threshold);

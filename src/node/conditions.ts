@@ -38,3 +38,28 @@ export function conditionsChanged(a: NodeCondition[], b: NodeCondition[]): boole
   if (a.length !== b.length) return true;
   return a.some((c, i) => c.type !== b[i].type || c.status !== b[i].status || c.reason !== b[i].reason || c.message !== b[i].message);
 }
+
+/** The event each healthy condition records when it first appears or changes status (nodestatus setters). */
+const EVENT_OF: Record<string, string> = {
+  MemoryPressure: 'NodeHasSufficientMemory',
+  DiskPressure: 'NodeHasNoDiskPressure',
+  PIDPressure: 'NodeHasSufficientPID',
+};
+
+/**
+ * The node status events the setters record between two condition lists:
+ * the pressure conditions when new or changed; Ready only when an existing
+ * Ready condition changes (NodeReady / NodeNotReady), as ReadyCondition does.
+ */
+export function conditionEvents(previous: NodeCondition[], next: NodeCondition[]): string[] {
+  const out: string[] = [];
+  for (const c of next) {
+    const old = previous.find((p) => p.type === c.type);
+    if (c.type === 'Ready') {
+      if (old && old.status !== c.status) out.push(c.status === 'True' ? 'NodeReady' : 'NodeNotReady');
+    } else if (EVENT_OF[c.type] && (!old || old.status !== c.status)) {
+      out.push(EVENT_OF[c.type]);
+    }
+  }
+  return out;
+}

@@ -2,108 +2,314 @@
  * The node farm: every emulated kubelet of the cluster in this one process
  * (KWOK-style), writing in-process through the Store. Each node registers,
  * posts its status, holds its Lease and heartbeats on one shared timer wheel.
+ * Nodes can be added, removed, stopped and started while the cluster runs;
+ * listeners (the kubelet's pod workers) hear about each change.
  */
-import { StatusError } from '../api/status.js';
+import { randomUUID } from 'node:crypto';
+import { StatusError, errors } from '../api/status.js';
 import { controllerContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
-import { conditionsChanged, type NodeCondition } from './conditions.js';
+import { conditionEvents, conditionsChanged, type NodeCondition } from './conditions.js';
+import type { EventRecorder, EventType, ObjectReference } from '../events/recorder.js';
 import { machineIdentity, type MachineIdentity } from './identity.js';
-import { NODE_LEASE_NAMESPACE, NODE_LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, microTime, nodeLease, rfc3339Seconds } from './lease.js';
+import { NODE_LEASE_NAMESPACE, NODE_STATUS_REPORT_FREQUENCY_MS, leaseRenewIntervalMs, microTime, nodeLease, rfc3339Seconds } from './lease.js';
 import { buildNode, nodeStatus } from './node-object.js';
-import type { NodeConfig } from './pool.js';
+import type { NodeConfig, NodePool } from './pool.js';
 import { TimerWheel, type WheelTask } from './timer-wheel.js';
+import { podSubnetCapacity } from './network.js';
 
-const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+/** Node events written at once, at most. */
+const EVENT_CONCURRENCY = 4;
+const NODES = { group: '', resource: 'nodes' };
 
-interface Agent { cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[] }
+/**
+ * What the rest of winkube hears from the farm. `onNodeAdded` fires for
+ * every node once it is registered (the nodes the farm starts with too),
+ * `onNodeRemoved` after its Node and Lease are deleted, `onNodeStopped`
+ * when its kubelet stops (no more heartbeats; its pods stay as they are),
+ * `onNodeStarted` when it boots again with a new boot ID.
+ */
+export interface FarmListener {
+  onNodeAdded?(cfg: NodeConfig): void;
+  onNodeRemoved?(name: string): void;
+  onNodeStopped?(name: string): void;
+  onNodeStarted?(name: string): void;
+}
+
+/** One node of the farm as `winkube node list` shows it. */
+export interface FarmNode { name: string; pool: string; os: string; index: number; running: boolean; bootID: string }
+
+/** The Store operations the farm needs: in-process, or over HTTPS for `winkube agent` (control/remote-store.ts). */
+export type FarmStore = Pick<Store, 'find' | 'get' | 'create' | 'update' | 'delete'>;
+
+const renewMs = (a: { cfg: NodeConfig }) => leaseRenewIntervalMs(a.cfg.nodeLeaseDurationSeconds);
+
+interface Agent {
+  cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[];
+  running: boolean; leaseExists: boolean;
+}
 
 export class NodeFarm {
-  private readonly agents: Agent[] = [];
+  private readonly agents = new Map<string, Agent>();
   private readonly wheel: TimerWheel;
+  private readonly listeners: FarmListener[] = [];
   private inflight = new Set<Promise<unknown>>();
   private stopped = false;
+  private nextIndex = 0;
+  private readonly eventQueue: Array<() => Promise<void>> = [];
+  private eventsInFlight = 0;
   private readonly nodeDef: ResourceDef;
   private readonly leaseDef: ResourceDef;
 
-  constructor(private readonly store: Store, private readonly nodes: NodeConfig[],
-    private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel) {
-    this.wheel = wheel ?? new TimerWheel(1000);
+  constructor(private readonly store: FarmStore, private readonly nodes: ReadonlyArray<NodeConfig & { index?: number }>,
+    private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel,
+    /** The pools `winkube node add --pool` draws from. */
+    readonly pools: readonly NodePool[] = [],
+    /** Where the kubelets' node events go (Starting, NodeHasSufficientMemory, Rebooted, ...); none without it. */
+    private readonly events?: EventRecorder) {
+    // 100 ms ticks: 5,000 nodes' renewals spread over 100 ticks of a 10 s interval, 50 a tick.
+    this.wheel = wheel ?? new TimerWheel(100, 128);
     this.nodeDef = store.find('', 'v1', 'nodes')!;
     this.leaseDef = store.find('coordination.k8s.io', 'v1', 'leases')!;
   }
 
-  /** Registers every node, Ready, with its Lease; then starts the heartbeats. */
-  async start(): Promise<void> {
-    await Promise.all(this.nodes.map(async (cfg, index) => {
-      const agent: Agent = { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [] };
-      await this.register(agent);
-      await this.renewLease(agent);
-      this.agents.push(agent);
-    }));
-    for (const agent of this.agents) {
-      agent.tasks.push(this.wheel.every(NODE_LEASE_RENEW_INTERVAL_MS, () => this.track(this.renewLease(agent))));
-      agent.tasks.push(this.wheel.every(NODE_STATUS_REPORT_FREQUENCY_MS, () => this.track(this.postStatus(agent))));
+  addListener(l: FarmListener): void { this.listeners.push(l); }
+
+  /**
+   * Registers every node, Ready, with its Lease; then starts the heartbeats.
+   * `stoppedNames` register nothing and stay stopped (nodes stopped in an earlier run).
+   */
+  async start(stoppedNames: ReadonlySet<string> = new Set()): Promise<void> {
+    const fresh: Agent[] = [];
+    // Nodes carry their index when they were added at run time (their pod CIDR must not move); the rest count by position.
+    this.nextIndex = Math.max(0, ...this.nodes.map((n) => (n.index ?? -1) + 1));
+    this.nodes.forEach((n, position) => {
+      const { index, ...cfg } = n;
+      const agent = this.newAgent(cfg, index ?? position);
+      this.nextIndex = Math.max(this.nextIndex, agent.index + 1);
+      this.agents.set(cfg.name, agent);
+      if (!stoppedNames.has(cfg.name)) fresh.push(agent);
+    });
+    await Promise.all(fresh.map((a) => this.boot(a)));
+    // Renewals spread evenly over the first interval, as kubelets started at different times are.
+    fresh.forEach((a, i) => this.schedule(a, Math.max(1, Math.floor(((i + 1) * renewMs(a)) / fresh.length))));
+    for (const a of this.agents.values()) {
+      this.emit((l) => l.onNodeAdded?.(a.cfg));
+      if (!a.running) this.emit((l) => l.onNodeStopped?.(a.cfg.name));
     }
   }
 
   /** Stops every heartbeat and waits for writes in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const a of this.agents) for (const t of a.tasks) t.cancel();
+    this.eventQueue.length = 0;
+    for (const a of this.agents.values()) this.cancel(a);
     this.wheel.stop();
     await Promise.allSettled([...this.inflight]);
   }
 
-  get nodeNames(): string[] { return this.nodes.map((n) => n.name); }
+  get nodeNames(): string[] { return [...this.agents.keys()]; }
+
+  get nodeConfigs(): NodeConfig[] { return [...this.agents.values()].map((a) => a.cfg); }
+
+  list(): FarmNode[] {
+    return [...this.agents.values()].map((a) => ({ name: a.cfg.name, pool: a.cfg.pool, os: a.cfg.os, index: a.index, running: a.running, bootID: a.id.bootID }));
+  }
+
+  has(name: string): boolean { return this.agents.has(name); }
+
+  isRunning(name: string): boolean { return this.agents.get(name)?.running === true; }
+
+  /** The pod CIDR / address index of a node (stable for the node's life). */
+  indexOf(name: string): number | undefined { return this.agents.get(name)?.index; }
+
+  /**
+   * Joins new machines to the cluster: each registers, gets its Lease and
+   * heartbeats. `index` keeps a node's pod CIDR and address across restarts.
+   */
+  async addNodes(configs: ReadonlyArray<NodeConfig & { index?: number }>): Promise<void> {
+    for (const cfg of configs) {
+      if (this.agents.has(cfg.name) || (await this.store.get('', 'nodes', '', cfg.name))) {
+        throw errors.alreadyExists(NODES, cfg.name);
+      }
+    }
+    const agents = configs.map((cfg) => {
+      const index = cfg.index ?? this.nextIndex;
+      this.nextIndex = Math.max(this.nextIndex, index + 1);
+      const { index: _drop, ...plain } = cfg as NodeConfig & { index?: number };
+      const agent = this.newAgent(plain, index);
+      return agent;
+    });
+    for (const a of agents) {
+      const room = podSubnetCapacity(a.cfg.network.podSubnet)!;
+      if (a.index >= room) throw errors.badRequest(`the pod subnet ${a.cfg.network.podSubnet} has no /24 left for node ${a.cfg.name} (room for ${room} nodes)`);
+    }
+    for (const a of agents) this.agents.set(a.cfg.name, a);
+    try {
+      await Promise.all(agents.map((a) => this.boot(a)));
+    } catch (e) {
+      for (const a of agents) if (!a.running) this.agents.delete(a.cfg.name);
+      throw e;
+    }
+    for (const a of agents) { this.schedule(a, renewMs(a)); this.emit((l) => l.onNodeAdded?.(a.cfg)); }
+  }
+
+  /** The machine leaves: its heartbeats end and its Node and Lease are deleted. */
+  async removeNode(name: string): Promise<void> {
+    const agent = this.agents.get(name);
+    const node = await this.store.get('', 'nodes', '', name);
+    if (!agent && !node) throw errors.notFound(NODES, name);
+    if (agent) { this.cancel(agent); agent.running = false; this.agents.delete(name); }
+    const ctx = controllerContext('winkube');
+    await Promise.allSettled([...this.inflight]);
+    if (node) await this.ignoreNotFound(this.store.delete(this.nodeDef, '', name, {}, ctx));
+    await this.ignoreNotFound(this.store.delete(this.leaseDef, NODE_LEASE_NAMESPACE, name, {}, { ...ctx, namespace: NODE_LEASE_NAMESPACE }));
+    this.emit((l) => l.onNodeRemoved?.(name));
+  }
+
+  /** The kubelet stops: no more Lease renewals or status posts; the Node and its pods stay as they are. */
+  async stopNode(name: string): Promise<void> {
+    const agent = this.mustGet(name);
+    if (!agent.running) return;
+    this.cancel(agent);
+    agent.running = false;
+    this.emit((l) => l.onNodeStopped?.(name));
+  }
+
+  /**
+   * The machine boots again: a new boot ID (Linux: a new random UUID;
+   * Windows: the BootId counter one higher), a fresh status and Lease renewal.
+   */
+  async startNode(name: string): Promise<void> {
+    const agent = this.mustGet(name);
+    if (agent.running) return;
+    agent.id = { ...agent.id, bootID: agent.cfg.os === 'windows' ? String(Number(agent.id.bootID) + 1) : randomUUID() };
+    await this.boot(agent, true);
+    this.schedule(agent, renewMs(agent));
+    this.emit((l) => l.onNodeStarted?.(name));
+  }
+
+  private newAgent(cfg: NodeConfig, index: number): Agent {
+    return { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], running: false, leaseExists: false };
+  }
+
+  private mustGet(name: string): Agent {
+    const agent = this.agents.get(name);
+    if (!agent) throw errors.notFound(NODES, name);
+    return agent;
+  }
+
+  private async ignoreNotFound(p: Promise<unknown>): Promise<void> {
+    try { await p; } catch (e) { if (!(e instanceof StatusError && e.status.reason === 'NotFound')) throw e; }
+  }
+
+  private emit(fn: (l: FarmListener) => void): void {
+    for (const l of this.listeners) {
+      try { fn(l); } catch (e) { this.log(`node farm listener: ${(e as Error).message}`); }
+    }
+  }
+
+  private async boot(agent: Agent, restart = false): Promise<void> {
+    const created = await this.register(agent, restart);
+    // A node just created has no Lease yet (or an orphan one, which the create below finds): no need to read first.
+    if (created) agent.leaseExists = false;
+    await this.renewLease(agent, created);
+    agent.running = true;
+  }
+
+  /** Lease renewals every 10 s (the first after `firstDelayMs`), status every nodeStatusReportFrequency. */
+  private schedule(agent: Agent, firstDelayMs: number): void {
+    const lease = { cancel: () => {} } as WheelTask;
+    let periodic: WheelTask | undefined;
+    const first = this.wheel.schedule(firstDelayMs, () => {
+      this.track(this.renewLease(agent));
+      periodic = this.wheel.every(renewMs(agent), () => this.track(this.renewLease(agent)));
+    });
+    lease.cancel = () => { first.cancel(); periodic?.cancel(); };
+    agent.tasks.push(lease);
+    agent.tasks.push(this.wheel.every(NODE_STATUS_REPORT_FREQUENCY_MS, () => this.track(this.postStatus(agent))));
+  }
+
+  private cancel(agent: Agent): void {
+    for (const t of agent.tasks) t.cancel();
+    agent.tasks = [];
+  }
 
   private track(p: Promise<unknown>): void {
     const q = p.catch((e) => { if (!this.stopped) this.log(`node farm: ${(e as Error).message}`); }).finally(() => this.inflight.delete(q));
     this.inflight.add(q);
   }
 
-  private async register(agent: Agent): Promise<void> {
-    const now = new Date();
-    const ctx = controllerContext('kubelet');
-    let node: KObject;
-    try {
-      node = await this.store.create(this.nodeDef, '', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now)) as KObject, ctx);
-    } catch (e) {
-      if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
-      // A node already registered (a restart): the kubelet posts a fresh status over it. Windows
-      // counts boots in its BootId registry value: one more than the last boot this node reported.
-      const prevBoot = ((await this.store.get('', 'nodes', '', agent.cfg.name))?.status as any)?.nodeInfo?.bootID;
-      if (agent.cfg.os === 'windows' && /^\d+$/.test(prevBoot ?? '')) agent.id = { ...agent.id, bootID: String(Number(prevBoot) + 1) };
-      node = await this.postStatus(agent, true);
-    }
-    agent.uid = node.metadata.uid!;
-    await this.clearNotReadyTaint(agent);
+  /**
+   * The kubelet's node events (pkg/kubelet: "Starting kubelet." at start,
+   * the nodestatus setters' "Node <name> status is now: <event>", Rebooted
+   * when the boot ID changed). The kubelet's node reference has the node
+   * name as UID. Written without waiting: events never hold a kubelet up.
+   */
+  private recordEvent(agent: Agent, type: EventType, reason: string, message: string): void {
+    const events = this.events;
+    if (!events) return;
+    const name = agent.cfg.name;
+    // kl.nodeRef has no apiVersion: the event's involvedObject omits it.
+    this.eventQueue.push(() => events.record({ kind: 'Node', name, uid: name } as ObjectReference, type, reason, message, 'kubelet', name));
+    this.pumpEvents();
   }
 
   /**
-   * TaintNodesByCondition admission tainted the node not-ready at
-   * registration. Upstream the node lifecycle controller removes that taint
-   * once the node reports Ready; winkube has no such controller yet (it
-   * comes with the controllers issue), so the node agent does what that
-   * controller would do, right after posting Ready status.
+   * Events go out behind the kubelets' own writes, a few at a time, as
+   * client-go's broadcaster sends them from its own goroutine: thousands of
+   * nodes booting at once register first and tell about it after.
    */
-  private async clearNotReadyTaint(agent: Agent): Promise<void> {
-    const cur = await this.store.get('', 'nodes', '', agent.cfg.name);
-    if (!((cur?.spec as any)?.taints ?? []).some((t: any) => t?.key === NOT_READY_TAINT)) return;
-    await this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
-      const spec = (n.spec ??= {}) as Record<string, any>;
-      const taints = (spec.taints ?? []).filter((t: any) => t?.key !== NOT_READY_TAINT);
-      if (taints.length) spec.taints = taints; else delete spec.taints;
-      return n;
-    }, controllerContext('node-lifecycle-controller'));
+  private pumpEvents(): void {
+    while (this.eventsInFlight < EVENT_CONCURRENCY && this.eventQueue.length) {
+      const send = this.eventQueue.shift()!;
+      this.eventsInFlight++;
+      this.track(send().finally(() => { this.eventsInFlight--; this.pumpEvents(); }));
+    }
+  }
+
+  private recordStatusEvents(agent: Agent, reasons: string[]): void {
+    for (const r of reasons) this.recordEvent(agent, 'Normal', r, `Node ${agent.cfg.name} status is now: ${r}`);
+  }
+
+  /** Registers the node; true when it was created, false when it existed and got a fresh status. */
+  private async register(agent: Agent, restart: boolean): Promise<boolean> {
+    const now = new Date();
+    const ctx = controllerContext('kubelet');
+    let node: KObject;
+    let created = true;
+    this.recordEvent(agent, 'Normal', 'Starting', 'Starting kubelet.');
+    try {
+      node = await this.store.create(this.nodeDef, '', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now)) as KObject, ctx);
+      this.recordStatusEvents(agent, conditionEvents([], (node.status as any).conditions));
+    } catch (e) {
+      created = false;
+      if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+      // A node already registered (a restart): the kubelet posts a fresh status over it. Windows
+      // counts boots in its BootId registry value: one more than the last boot this node reported.
+      if (!restart) {
+        const prevBoot = ((await this.store.get('', 'nodes', '', agent.cfg.name))?.status as any)?.nodeInfo?.bootID;
+        if (agent.cfg.os === 'windows' && /^\d+$/.test(prevBoot ?? '')) agent.id = { ...agent.id, bootID: String(Number(prevBoot) + 1) };
+      }
+      node = await this.postStatus(agent, true);
+    }
+    agent.uid = node.metadata.uid!;
+    // Linux enforces node allocatable on the kubepods cgroup; the Windows kubelet does not ("not implemented").
+    if (agent.cfg.os === 'linux') this.recordEvent(agent, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+    return created;
   }
 
   /** Posts the node status (every nodeStatusReportFrequency, or at once when something changed). */
   async postStatus(agent: Agent, force = false): Promise<KObject> {
     const now = rfc3339Seconds(new Date());
-    return this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
+    let events: string[] = [];
+    let previousBoot = '';
+    const node = await this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
       const prev: NodeCondition[] = ((n.status as any)?.conditions ?? []) as NodeCondition[];
       const status = nodeStatus(agent.cfg, agent.index, agent.id, now, prev);
+      events = conditionEvents(prev, status.conditions as NodeCondition[]);
+      previousBoot = (n.status as any)?.nodeInfo?.bootID ?? '';
       if (!force && !conditionsChanged(prev, status.conditions as NodeCondition[])) {
         // Unchanged: only the heartbeat times move.
         (n.status as any).conditions = status.conditions;
@@ -112,27 +318,43 @@ export class NodeFarm {
       n.status = { ...(n.status as object), ...status };
       return n;
     }, controllerContext('kubelet'), 'status');
+    if (previousBoot && previousBoot !== agent.id.bootID) {
+      this.recordEvent(agent, 'Warning', 'Rebooted', `Node ${agent.cfg.name} has been rebooted, boot id: ${agent.id.bootID}`);
+    }
+    this.recordStatusEvents(agent, events);
+    return node;
   }
 
-  private async renewLease(agent: Agent): Promise<void> {
+  /**
+   * component-helpers' lease controller: the first time it creates (or
+   * reads) the Lease, afterwards it updates the Lease it holds, without a read.
+   */
+  private async renewLease(agent: Agent, surelyNew = false): Promise<void> {
     const now = new Date();
     const ctx = { ...controllerContext('kubelet'), namespace: NODE_LEASE_NAMESPACE };
-    const existing = await this.store.get('coordination.k8s.io', 'leases', NODE_LEASE_NAMESPACE, agent.cfg.name);
-    if (!existing) {
+    if (!agent.leaseExists && (surelyNew || !(await this.store.get('coordination.k8s.io', 'leases', NODE_LEASE_NAMESPACE, agent.cfg.name)))) {
       try {
-        await this.store.create(this.leaseDef, NODE_LEASE_NAMESPACE, nodeLease(agent.cfg.name, agent.uid, now) as KObject, ctx);
+        await this.store.create(this.leaseDef, NODE_LEASE_NAMESPACE, nodeLease(agent.cfg.name, agent.uid, now, agent.cfg.nodeLeaseDurationSeconds) as KObject, ctx);
+        agent.leaseExists = true;
         return;
       } catch (e) {
         if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
       }
     }
-    await this.store.update(this.leaseDef, NODE_LEASE_NAMESPACE, agent.cfg.name, (l) => {
-      const spec = (l.spec ??= {}) as Record<string, any>;
-      spec.holderIdentity = agent.cfg.name;
-      spec.leaseDurationSeconds = 40;
-      spec.renewTime = microTime(now);
-      if (!(l.metadata.ownerReferences ?? []).length) l.metadata.ownerReferences = nodeLease(agent.cfg.name, agent.uid, now).metadata.ownerReferences;
-      return l;
-    }, ctx);
+    try {
+      await this.store.update(this.leaseDef, NODE_LEASE_NAMESPACE, agent.cfg.name, (l) => {
+        const spec = (l.spec ??= {}) as Record<string, any>;
+        spec.holderIdentity = agent.cfg.name;
+        spec.leaseDurationSeconds = agent.cfg.nodeLeaseDurationSeconds;
+        spec.renewTime = microTime(now);
+        if (!(l.metadata.ownerReferences ?? []).length) l.metadata.ownerReferences = nodeLease(agent.cfg.name, agent.uid, now).metadata.ownerReferences;
+        return l;
+      }, ctx);
+      agent.leaseExists = true;
+    } catch (e) {
+      // Deleted behind our back (kubectl delete lease): create it again next time.
+      if (e instanceof StatusError && e.status.reason === 'NotFound') agent.leaseExists = false;
+      throw e;
+    }
   }
 }

@@ -20,7 +20,12 @@ export function rfc3339Seconds(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function nodeLease(nodeName: string, nodeUID: string, now: Date): Record<string, any> {
+/** The kubelet renews at a quarter of nodeLeaseDurationSeconds (pkg/kubelet: renewIntervalFraction 0.25). */
+export function leaseRenewIntervalMs(leaseDurationSeconds: number): number {
+  return leaseDurationSeconds * 1000 * 0.25;
+}
+
+export function nodeLease(nodeName: string, nodeUID: string, now: Date, durationSeconds = NODE_LEASE_DURATION_SECONDS): Record<string, any> {
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
@@ -29,6 +34,6 @@ export function nodeLease(nodeName: string, nodeUID: string, now: Date): Record<
       namespace: NODE_LEASE_NAMESPACE,
       ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUID }],
     },
-    spec: { holderIdentity: nodeName, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime: microTime(now) },
+    spec: { holderIdentity: nodeName, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) },
   };
 }

@@ -8,17 +8,20 @@ import { nodeAllocatable, nodeCapacity } from './allocatable.js';
 import { healthyConditions, type NodeCondition } from './conditions.js';
 import type { MachineIdentity } from './identity.js';
 import type { NodeConfig } from './pool.js';
+import { CONTAINERD_VERSION } from './container-runtime.js';
+import { DEFAULT_POD_SUBNET, nodePodCIDR } from './network.js';
 
 /** `uname -r` of the Linux nodes (Debian 12's kernel) and their /etc/os-release PRETTY_NAME. */
 export const LINUX_KERNEL_VERSION = '6.1.0-28-amd64';
 export const LINUX_OS_IMAGE = 'Debian GNU/Linux 12 (bookworm)';
-export const CONTAINER_RUNTIME_VERSION = 'containerd://1.7.24';
+export const CONTAINER_RUNTIME_VERSION = `containerd://${CONTAINERD_VERSION}`;
 export const KUBELET_VERSION = EMULATED_VERSION.gitVersion;
 export const KUBELET_PORT = 10250;
 
-/** The nth node's pod CIDR (the node IPAM controller's allocation from 10.244.0.0/16) and address. */
-export function podCIDR(index: number): string { return `10.244.${index}.0/24`; }
-export function internalIP(index: number): string { return `172.18.0.${index + 2}`; }
+/** The nth node's pod CIDR (the node IPAM controller's allocation from the pod subnet, 10.244.0.0/16 by default). */
+export function podCIDR(index: number, subnet = DEFAULT_POD_SUBNET): string { return nodePodCIDR(subnet, index); }
+/** The nth node's address on the machines' network 172.18.0.0/16 (.1 is the gateway). */
+export function internalIP(index: number): string { const n = index + 2; return `172.18.${n >> 8}.${n & 255}`; }
 
 function sortKeys<T>(m: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -41,7 +44,7 @@ export function nodeInfo(cfg: NodeConfig, id: MachineIdentity): Record<string, s
     bootID: id.bootID,
     kernelVersion: os.kernelVersion,
     osImage: os.osImage,
-    containerRuntimeVersion: CONTAINER_RUNTIME_VERSION,
+    containerRuntimeVersion: cfg.runtime.containerRuntimeVersion,
     kubeletVersion: KUBELET_VERSION,
     // KEP-4004's DisableNodeKubeProxyVersion gate is off in v1.32: the kubelet still writes its own version here.
     kubeProxyVersion: KUBELET_VERSION,
@@ -65,7 +68,7 @@ export function nodeStatus(cfg: NodeConfig, index: number, id: MachineIdentity, 
 
 /** The Node as registered: labels, annotations, spec (pod CIDR, the pool's taints) and a Ready status. */
 export function buildNode(cfg: NodeConfig, index: number, id: MachineIdentity, now: string): Record<string, any> {
-  const cidr = podCIDR(index);
+  const cidr = podCIDR(index, cfg.network.podSubnet);
   return {
     apiVersion: 'v1',
     kind: 'Node',

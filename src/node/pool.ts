@@ -3,6 +3,9 @@
  * default cluster `winkube up` brings up.
  */
 import { lookupWindowsVersion, type WindowsVersion } from '../os/windows-versions.js';
+import { CONTAINER_RUNTIMES, containerRuntime, type ContainerRuntime, type ContainerRuntimeName } from './container-runtime.js';
+import { CNI_PLUGINS, DEFAULT_NETWORK, DEFAULT_POD_SUBNET, NETWORK_MODES, nodeNetwork, podSubnetCapacity, type ClusterNetwork, type NodeNetwork } from './network.js';
+import { parseBytes, parseMilliCPU } from './quantity.js';
 
 export type PoolOS = 'linux' | 'windows';
 export type PoolRole = 'control-plane' | 'worker';
@@ -34,6 +37,14 @@ export interface NodePool extends KubeletReservations {
   taints?: Taint[];
   labels?: Record<string, string>;
   exactName?: boolean;
+  /** containerd (default) or docker (Docker EE / Mirantis Container Runtime through cri-dockerd). */
+  containerRuntime?: ContainerRuntimeName;
+  /** The Windows kubelet's --windows-priorityclass (Windows pools only). */
+  windowsPriorityClass?: string;
+  /** The cluster's pod network (the cluster file's top-level `network`, stamped on every pool). */
+  network?: ClusterNetwork;
+  /** KubeletConfiguration nodeLeaseDurationSeconds (40); the Lease is renewed at a quarter of it. */
+  nodeLeaseDurationSeconds?: number;
 }
 
 /** One node of a pool, every default filled in. */
@@ -53,6 +64,13 @@ export interface NodeConfig {
   systemReserved: Record<string, string>;
   kubeReserved: Record<string, string>;
   evictionHard: Record<string, string>;
+  /** The runtime and its documented differences (see container-runtime.ts). */
+  runtime: ContainerRuntime;
+  /** The CNI plugin and mode, with the Windows HNS network it implies. */
+  network: NodeNetwork;
+  /** Windows only: the kubelet's process priority class (NORMAL_PRIORITY_CLASS by default). */
+  windowsPriorityClass?: string;
+  nodeLeaseDurationSeconds: number;
 }
 
 /** The kubelet's default evictionHard (pkg/kubelet/apis/config/v1beta1 defaults_linux.go / defaults_windows.go). */
@@ -76,10 +94,77 @@ export const DEFAULT_POOLS: readonly NodePool[] = [
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
+/**
+ * --windows-priorityclass values and their Win32 constants
+ * (cmd/kubelet/app/init_windows.go getPriorityValue).
+ */
+export const WINDOWS_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
+  IDLE_PRIORITY_CLASS: 64,
+  BELOW_NORMAL_PRIORITY_CLASS: 16384,
+  NORMAL_PRIORITY_CLASS: 32,
+  ABOVE_NORMAL_PRIORITY_CLASS: 32768,
+  HIGH_PRIORITY_CLASS: 128,
+  REALTIME_PRIORITY_CLASS: 256,
+};
+export const DEFAULT_WINDOWS_PRIORITY_CLASS = 'NORMAL_PRIORITY_CLASS';
+
+/** resource.ParseQuantity's error text. */
+const QUANTITY_SYNTAX = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/** Signals the kubelet's eviction manager knows (pkg/kubelet/eviction/api signalToResource). */
+export const EVICTION_SIGNALS: ReadonlySet<string> = new Set(['memory.available', 'allocatableMemory.available', 'nodefs.available',
+  'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'containerfs.available', 'containerfs.inodesFree', 'pid.available']);
+
+function quantityValue(q: string, cpu: boolean): number {
+  const v = q.trim();
+  const neg = v.startsWith('-');
+  const n = cpu ? parseMilliCPU(neg ? v.slice(1) : v) : parseBytes(neg ? v.slice(1) : v);
+  return neg ? -n : n;
+}
+
+/** A quantity or an Error with resource.ParseQuantity's message. */
+function parseQuantity(q: string, cpu: boolean): number | Error {
+  try { return quantityValue(q, cpu); } catch { return new Error(QUANTITY_SYNTAX); }
+}
+
+/** kubelet parseResourceList (cmd/kubelet/app/server.go) for kubeReserved / systemReserved. */
+function checkReservation(m: Record<string, string>): string | undefined {
+  for (const [k, v] of Object.entries(m)) {
+    if (!['cpu', 'memory', 'ephemeral-storage', 'pid'].includes(k)) return `cannot reserve "${k}" resource`;
+    const q = parseQuantity(v, k === 'cpu');
+    if (q instanceof Error) return `failed to parse quantity "${v}" for "${k}" resource: ${q.message}`;
+    if (q < 0) return `resource quantity for "${k}" cannot be negative: ${v}`;
+  }
+  return undefined;
+}
+
+/** kubelet eviction parseThresholdStatement for evictionHard. */
+function checkEvictionHard(m: Record<string, string>): string | undefined {
+  for (const [signal, val] of Object.entries(m)) {
+    if (!EVICTION_SIGNALS.has(signal)) return `unsupported eviction signal ${signal}`;
+    if (val.endsWith('%')) {
+      const pct = Number(val.slice(0, -1));
+      if (Number.isNaN(pct) || val.slice(0, -1).trim() === '') return `invalid percentage ${val}`;
+      if (pct < 0) return `eviction percentage threshold ${signal} must be >= 0%: ${val}`;
+      if (pct > 100) return `eviction percentage threshold ${signal} must be <= 100%: ${val}`;
+      continue;
+    }
+    const q = parseQuantity(val, false);
+    if (q instanceof Error) return q.message;
+    if (q <= 0) return `eviction threshold ${signal} must be positive: ${val}`;
+  }
+  return undefined;
+}
+
+function sameNetwork(a: ClusterNetwork, b: ClusterNetwork): boolean {
+  return a.plugin === b.plugin && a.mode === b.mode && (a.podSubnet ?? DEFAULT_POD_SUBNET) === (b.podSubnet ?? DEFAULT_POD_SUBNET);
+}
+
 /** Expands pools into nodes, refusing what a real cluster cannot have. */
 export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
   const nodes: NodeConfig[] = [];
   const seen = new Set<string>();
+  let clusterNetwork: ClusterNetwork | undefined;
   for (const p of pools) {
     if (!p.name || !DNS1123_LABEL.test(p.name)) throw new PoolError(`node pool name ${JSON.stringify(p.name)} must be a lowercase DNS label`);
     if (p.os !== 'linux' && p.os !== 'windows') throw new PoolError(`node pool ${p.name}: os must be linux or windows, not ${JSON.stringify(p.os)}`);
@@ -98,7 +183,53 @@ export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
       throw new PoolError(`node pool ${p.name}: windowsVersion is only for Windows pools`);
     }
     const arch = p.arch ?? 'amd64';
+    if (arch !== 'amd64' && arch !== 'arm64') throw new PoolError(`node pool ${p.name}: arch must be amd64 or arm64, not ${JSON.stringify(arch)}`);
     if (p.os === 'windows' && arch !== 'amd64') throw new PoolError(`node pool ${p.name}: Windows nodes are amd64 only`);
+    for (const [field, cpu] of [['cpu', true], ['memory', false], ['storage', false]] as const) {
+      const v = p[field];
+      if (v === undefined) continue;
+      const q = parseQuantity(v, cpu);
+      if (q instanceof Error) throw new PoolError(`node pool ${p.name}: ${field}: ${q.message}`);
+      if (q <= 0) throw new PoolError(`node pool ${p.name}: ${field} must be greater than zero, not ${v}`);
+    }
+    if (p.maxPods !== undefined && (!Number.isInteger(p.maxPods) || p.maxPods < 1)) {
+      throw new PoolError(`node pool ${p.name}: maxPods must be a positive integer`);
+    }
+    for (const field of ['systemReserved', 'kubeReserved'] as const) {
+      const err = p[field] && checkReservation(p[field]!);
+      if (err) throw new PoolError(`node pool ${p.name}: ${field}: ${err}`);
+    }
+    const evictionErr = p.evictionHard && checkEvictionHard(p.evictionHard);
+    if (evictionErr) throw new PoolError(`node pool ${p.name}: evictionHard: ${evictionErr}`);
+    if (p.nodeLeaseDurationSeconds !== undefined && (!Number.isInteger(p.nodeLeaseDurationSeconds) || p.nodeLeaseDurationSeconds <= 0)) {
+      // kubelet config validation (pkg/kubelet/apis/config/validation).
+      throw new PoolError(`node pool ${p.name}: invalid configuration: nodeLeaseDurationSeconds must be greater than 0`);
+    }
+    const runtimeName = p.containerRuntime ?? 'containerd';
+    if (!CONTAINER_RUNTIMES.includes(runtimeName)) {
+      throw new PoolError(`node pool ${p.name}: containerRuntime must be containerd or docker (Docker EE / Mirantis Container Runtime), not ${JSON.stringify(runtimeName)}`);
+    }
+    let windowsPriorityClass: string | undefined;
+    if (p.windowsPriorityClass !== undefined) {
+      // The flag exists only in the Windows kubelet (cmd/kubelet/app/options/osflags_windows.go).
+      if (p.os !== 'windows') throw new PoolError(`node pool ${p.name}: windowsPriorityClass is only for Windows pools`);
+      if (!WINDOWS_PRIORITY_CLASSES[p.windowsPriorityClass]) {
+        throw new PoolError(`node pool ${p.name}: windowsPriorityClass: unknown priority class ${p.windowsPriorityClass}, valid ones are available at https://docs.microsoft.com/en-us/windows/win32/procthread/scheduling-priorities`);
+      }
+    }
+    if (p.os === 'windows') windowsPriorityClass = p.windowsPriorityClass ?? DEFAULT_WINDOWS_PRIORITY_CLASS;
+    const network = p.network ?? DEFAULT_NETWORK;
+    if (!CNI_PLUGINS.includes(network.plugin)) throw new PoolError(`node pool ${p.name}: network.plugin must be flannel or calico, not ${JSON.stringify(network.plugin)}`);
+    if (!NETWORK_MODES.includes(network.mode)) throw new PoolError(`node pool ${p.name}: network.mode must be overlay or l2bridge, not ${JSON.stringify(network.mode)}`);
+    if (podSubnetCapacity(network.podSubnet ?? DEFAULT_POD_SUBNET) === undefined) {
+      throw new PoolError(`node pool ${p.name}: network.podSubnet must be an IPv4 CIDR from /8 to /24, not ${JSON.stringify(network.podSubnet)}`);
+    }
+    if (clusterNetwork && !sameNetwork(clusterNetwork, network)) {
+      throw new PoolError(`node pool ${p.name}: every pool of a cluster has the same network (one CNI plugin and mode)`);
+    }
+    clusterNetwork ??= network;
+    const runtime = containerRuntime(runtimeName, p.os);
+    const nodeNet = nodeNetwork(network, p.os === 'windows');
     for (let i = 1; i <= p.count; i++) {
       const name = p.exactName ? p.name : `${p.name}-${i}`;
       if (seen.has(name)) throw new PoolError(`node ${name} is defined twice`);
@@ -111,8 +242,16 @@ export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
         maxPods: p.maxPods ?? 110, taints, labels,
         systemReserved: p.systemReserved ?? {}, kubeReserved: p.kubeReserved ?? {},
         evictionHard: p.evictionHard ?? DEFAULT_EVICTION_HARD[p.os],
+        runtime, network: nodeNet,
+        nodeLeaseDurationSeconds: p.nodeLeaseDurationSeconds ?? 40,
+        ...(windowsPriorityClass ? { windowsPriorityClass } : {}),
       });
     }
+  }
+  const subnet = clusterNetwork?.podSubnet ?? DEFAULT_POD_SUBNET;
+  const room = podSubnetCapacity(subnet)!;
+  if (nodes.length > room) {
+    throw new PoolError(`the pod subnet ${subnet} has room for ${room} nodes (a /24 each), not ${nodes.length}: set network.podSubnet (e.g. 10.128.0.0/9)`);
   }
   return nodes;
 }

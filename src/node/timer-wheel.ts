@@ -12,6 +12,9 @@ export class TimerWheel {
   private tick = 0;
   private timer: NodeJS.Timeout | undefined;
   private pending = 0;
+  /** When the timer started, and how many ticks it has run since. */
+  private startedAt = 0;
+  private ticksRun = 0;
 
   constructor(readonly tickMs = 1000, slotCount = 64) {
     this.slots = Array.from({ length: slotCount }, () => []);
@@ -56,9 +59,22 @@ export class TimerWheel {
     this.pending = 0;
   }
 
+  /**
+   * One interval callback runs every tick that real time has passed, so a
+   * busy event loop delays tasks by the time it was busy and no more:
+   * setInterval drops the callbacks it could not run, and a wheel advanced
+   * once per callback would fall further behind the clock each time.
+   */
+  private catchUp(): void {
+    const due = Math.floor((performance.now() - this.startedAt) / this.tickMs);
+    while (this.ticksRun < due && this.timer) { this.ticksRun++; this.advance(); }
+  }
+
   private ensureRunning(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.advance(), this.tickMs);
+    this.startedAt = performance.now();
+    this.ticksRun = 0;
+    this.timer = setInterval(() => this.catchUp(), this.tickMs);
     this.timer.unref();
   }
 }

@@ -84,6 +84,24 @@ for (const version of VERSIONS) {
   });
 }
 
+describe('kube-system add-ons', () => {
+  test('CoreDNS, kube-proxy (Linux and Windows HostProcess) and flannel, as kubeadm and sig-windows-tools install them', async () => {
+    const r = await run(cluster, ['get', 'deploy,ds,svc', '-n', 'kube-system', '-o', 'wide', '--no-headers'], { version: '1.33' });
+    assert.equal(r.code, 0, r.stderr);
+    const rows = r.stdout.trimEnd().split('\n').map(cols);
+    const byName = Object.fromEntries(rows.map((c) => [c[0], c]));
+    assert.deepEqual(Object.keys(byName).sort(), ['daemonset.apps/kube-flannel-ds', 'daemonset.apps/kube-flannel-ds-windows-amd64',
+      'daemonset.apps/kube-proxy', 'daemonset.apps/kube-proxy-windows', 'deployment.apps/coredns', 'service/kube-dns']);
+    assert.deepEqual(byName['service/kube-dns'].slice(1, 5), ['ClusterIP', '10.96.0.10', '<none>', '53/UDP,53/TCP,9153/TCP']);
+    assert.deepEqual(byName['deployment.apps/coredns'].slice(-3), ['coredns', 'registry.k8s.io/coredns/coredns:v1.11.3', 'k8s-app=kube-dns']);
+    assert.equal(byName['daemonset.apps/kube-proxy'][6], 'kubernetes.io/os=linux');
+    assert.equal(byName['daemonset.apps/kube-proxy-windows'][6], 'kubernetes.io/os=windows');
+    const hp = await run(cluster, ['get', 'ds', 'kube-proxy-windows', '-n', 'kube-system', '-o',
+      'jsonpath={.spec.template.spec.securityContext.windowsOptions.hostProcess} {.spec.template.spec.securityContext.windowsOptions.runAsUserName} {.spec.template.spec.hostNetwork} {.spec.template.spec.containers[0].env[0].value}']);
+    assert.equal(hp.stdout, 'true NT AUTHORITY\\system true flannel.4096');
+  });
+});
+
 describe('winkube up --config', () => {
   test('a cluster file sets the node pools', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'winkube-test-'));
