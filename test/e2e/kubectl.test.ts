@@ -80,7 +80,8 @@ for (const version of VERSIONS) {
     });
 
     test('pods: table columns, -o wide, --show-labels, -l, --field-selector, -A', async () => {
-      const pod = file('pod.yaml', `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: ${ns}\n  labels:\n    app: web\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.25\n`);
+      // A pod for a scheduler that does not run stays Pending, so the columns below hold still.
+      const pod = file('pod.yaml', `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: ${ns}\n  labels:\n    app: web\nspec:\n  schedulerName: not-running\n  containers:\n  - name: nginx\n    image: nginx:1.25\n`);
       assert.equal(await ok(['apply', '-f', pod]), 'pod/web created\n');
       const t = (await ok(['get', 'pods', '-n', ns])).trim().split('\n');
       assert.match(t[0], /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);

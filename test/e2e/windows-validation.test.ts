@@ -107,7 +107,8 @@ for (const version of VERSIONS) {
 
     test('a Windows pod update that sets hostPID: both errors, the second with upstream\'s spec diff', async () => {
       const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'iis-upd' },
-        spec: { os: { name: 'windows' }, containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }] } });
+        // Left unscheduled (no such scheduler runs), so the diff's context shows the NodeName a fresh pod has.
+        spec: { os: { name: 'windows' }, schedulerName: 'not-running', containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }] } });
       assert.equal((await k(['create', '-f', '-'], pod)).stdout, 'pod/iis-upd created\n');
       const r = await k(['patch', 'pod', 'iis-upd', '-p', '{"spec":{"hostPID":true}}']);
       assert.equal(r.code, 1);
