@@ -69,6 +69,24 @@ export function revisionName(owner: string, hash: string): string {
   return `${owner.length > 223 ? owner.slice(0, 223) : owner}-${hash}`;
 }
 
+/** How an owner kind names and labels its revisions. */
+export interface RevisionStyle {
+  hashLabel: string;
+  hash(template: Record<string, any>, data: unknown, collisionCount: number): string;
+  /** DaemonSet snapshots copy the owner's annotations. */
+  annotations?: boolean;
+}
+
+/** history.NewControllerRevision (StatefulSet): hash of the data, label controller.kubernetes.io/hash. */
+export const STATEFULSET_STYLE: RevisionStyle = { hashLabel: REVISION_HASH_LABEL, hash: (_t, data, cc) => hashRevision(data, cc) };
+
+/**
+ * DaemonSet snapshot: named by controller.ComputeHash of the template and
+ * labelled controller-revision-hash. ComputeHash hashes Go's in-memory
+ * struct dump, which cannot be reproduced; the template's JSON stands in.
+ */
+export const DAEMONSET_STYLE: RevisionStyle = { hashLabel: POD_REVISION_LABEL, hash: (t, _d, cc) => hashRevision(t, cc), annotations: true };
+
 const num = (r: KObject) => Number((r as any).revision ?? 0);
 
 export interface Revisions {
@@ -100,7 +118,7 @@ export class RevisionHistory {
    * revision of the owner's current template. An equal older revision is
    * re-numbered to become the newest (a rollback).
    */
-  async ensure(owner: KObject, template: Record<string, any>, collisionCount: number): Promise<Revisions> {
+  async ensure(owner: KObject, template: Record<string, any>, collisionCount: number, style: RevisionStyle = STATEFULSET_STYLE): Promise<Revisions> {
     const ns = owner.metadata.namespace ?? '';
     const ctx = { ...controllerContext(this.manager), namespace: ns };
     const revisions = await this.list(owner);
@@ -115,13 +133,16 @@ export class RevisionHistory {
       return { revisions: [...revisions.filter((r) => r !== last), bumped], update: bumped, collisionCount };
     }
     for (;;) {
-      const hash = hashRevision(data, collisionCount);
-      const labels = { ...(template?.metadata?.labels ?? {}), [REVISION_HASH_LABEL]: hash };
+      const hash = style.hash(template, data, collisionCount);
+      const labels = { ...(template?.metadata?.labels ?? {}), [style.hashLabel]: hash };
       const rev: KObject = {
         apiVersion: 'apps/v1', kind: 'ControllerRevision',
         metadata: { name: revisionName(owner.metadata.name!, hash), namespace: ns, labels, ownerReferences: [controllerRef(owner) as any] },
         data, revision: next,
       };
+      if (style.annotations && owner.metadata.annotations && Object.keys(owner.metadata.annotations).length) {
+        rev.metadata.annotations = { ...owner.metadata.annotations };
+      }
       try {
         const created = await this.store.create(this.def, ns, rev, ctx);
         return { revisions: [...revisions, created], update: created, collisionCount };
