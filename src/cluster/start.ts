@@ -20,6 +20,11 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { JobController } from '../controllers/job/job-controller.js';
+import { CronJobController } from '../controllers/cronjob/cronjob-controller.js';
+import { StatefulSetController } from '../controllers/statefulset/statefulset-controller.js';
+import { DaemonSetController } from '../controllers/daemonset/daemonset-controller.js';
+import { TTLAfterFinishedController } from '../controllers/ttl-after-finished.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -82,6 +87,12 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  // Batch and stateful workload controllers: Job, CronJob, TTL-after-finished, StatefulSet, DaemonSet.
+  const batchControllers = [
+    new JobController(store, events, { log }), new CronJobController(store, events, { log }), new TTLAfterFinishedController(store, { log }),
+    new StatefulSetController(store, events, { log }), new DaemonSetController(store, events, { log }),
+  ];
+  for (const c of batchControllers) await c.start();
   void events;
   const compactor = startCompactor(storage);
   ready = true;
@@ -94,6 +105,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      for (const c of batchControllers) c.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
