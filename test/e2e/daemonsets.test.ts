@@ -1,0 +1,88 @@
+/**
+ * DaemonSets through kubectl 1.27 and 1.33 on the default cluster: a
+ * Windows-only DaemonSet (nodeSelector kubernetes.io/os=windows) gets one
+ * pod on each of the three Windows nodes; one without a selector gets a pod
+ * on every schedulable node (five) and none on the tainted control plane.
+ * Pods are bound to their node by required node affinity, as upstream.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+const VERSIONS = ['1.27', '1.33'];
+
+let cluster: TestCluster;
+before(async () => { cluster = await startCluster(); });
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const daemonSet = (ns: string, name: string, nodeSelector?: Record<string, string>, image = 'mcr.microsoft.com/windows/nanoserver:ltsc2019') => JSON.stringify({
+  apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace: ns },
+  spec: {
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { ...(nodeSelector ? { nodeSelector } : {}), containers: [{ name: 'agent', image }] } },
+  },
+});
+
+/** The node a daemon pod is bound to through its affinity. */
+const affinityNode = (p: any): string => p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0];
+
+for (const version of VERSIONS) {
+  describe(`kubectl ${version} daemonsets`, () => {
+    const ns = `ds-${version.replace('.', '')}`;
+    const ok = async (args: string[], input?: string) => {
+      const r = await run(cluster, args, { version, input });
+      assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+      return r.stdout;
+    };
+    const podsOf = async (app: string, count: number): Promise<any[]> => {
+      for (let i = 0; i < 100; i++) {
+        const items = JSON.parse(await ok(['get', 'pods', '-n', ns, '-l', `app=${app}`, '-o', 'json'])).items;
+        if (items.length >= count) return items;
+        await sleep(100);
+      }
+      throw new Error(`${app}: fewer than ${count} pods`);
+    };
+
+    test('nodeSelector kubernetes.io/os=windows: exactly one pod on each Windows node', async () => {
+      await ok(['create', 'namespace', ns]);
+      assert.equal(await ok(['apply', '-f', '-'], daemonSet(ns, 'winagent', { 'kubernetes.io/os': 'windows' })), 'daemonset.apps/winagent created\n');
+      const pods = await podsOf('winagent', 3);
+      await sleep(300);
+      const again = await podsOf('winagent', 3);
+      assert.equal(again.length, 3, 'no extra pods');
+      assert.deepEqual(pods.map(affinityNode).sort(), ['win2019-1', 'win2019-2', 'win2022-1']);
+      for (const p of pods) {
+        assert.deepEqual(p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
+          [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [affinityNode(p)] }] }]);
+        assert.deepEqual(p.spec.nodeSelector, { 'kubernetes.io/os': 'windows' });
+        assert.ok(p.spec.tolerations.some((t: any) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute' && t.operator === 'Exists'));
+        assert.equal(p.metadata.ownerReferences[0].kind, 'DaemonSet');
+      }
+      let ds: any;
+      for (let i = 0; i < 50; i++) {
+        ds = JSON.parse(await ok(['get', 'ds', 'winagent', '-n', ns, '-o', 'json']));
+        if (ds.status.currentNumberScheduled === 3 && ds.status.observedGeneration === 1) break;
+        await sleep(100);
+      }
+      assert.equal(ds.status.desiredNumberScheduled, 3);
+      assert.equal(ds.status.currentNumberScheduled, 3);
+      assert.equal(ds.status.updatedNumberScheduled, 3);
+      assert.equal(ds.status.numberMisscheduled, 0);
+      const lines = (await ok(['get', 'ds', 'winagent', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
+      assert.deepEqual(lines[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE']);
+      assert.deepEqual(lines[1].slice(0, 7), ['winagent', '3', '3', '0', '3', '0', 'kubernetes.io/os=windows']);
+    });
+
+    test('no selector: a pod on each of the five schedulable nodes, none on the tainted control plane', async () => {
+      await ok(['apply', '-f', '-'], daemonSet(ns, 'everywhere', undefined, 'busybox:1.36'));
+      const pods = await podsOf('everywhere', 5);
+      await sleep(300);
+      assert.equal((await podsOf('everywhere', 5)).length, 5);
+      assert.deepEqual(pods.map(affinityNode).sort(), ['linux-1', 'linux-2', 'win2019-1', 'win2019-2', 'win2022-1']);
+      const ds = JSON.parse(await ok(['get', 'ds', 'everywhere', '-n', ns, '-o', 'json']));
+      assert.equal(ds.status.desiredNumberScheduled, 5);
+    });
+  });
+}
