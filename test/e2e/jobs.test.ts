@@ -110,5 +110,13 @@ for (const version of VERSIONS) {
       assert.equal(lines[1][0], 'tick');
       assert.equal(lines[1][1], '* * * * *');
     });
+
+    test('deleting a job deletes its pods, whose tracking finalizer the controller drops', async () => {
+      assert.equal(await ok(['delete', 'job', 'work', '-n', ns]), 'job.batch "work" deleted\n');
+      await until('the pods to go', async () => {
+        const items = (await get(['get', 'pods', '-n', ns, '-l', 'job-name=work'])).items;
+        return items.length === 0 ? true : undefined;
+      });
+    });
   });
 }

@@ -255,3 +255,15 @@ test('podFailurePolicy: FailJob on an exit code; Ignore does not count', async (
   assert.equal(failed.message, `Container main for pod ${NS}/${pod.metadata.name} failed with exit code 42 matching FailJob rule at index 1`);
   await t.close();
 });
+
+test('pods of a deleted job lose the tracking finalizer (orphan handling)', async () => {
+  const t = await setup();
+  await t.createJob('gone', { parallelism: 2, completions: 2 });
+  await t.ctrl.sync(`${NS}/gone`);
+  const pods = await t.podsOf('gone');
+  assert.equal(pods.length, 2);
+  await t.store.delete(t.store.find('batch', 'v1', 'jobs')!, NS, 'gone', {}, { ...controllerContext('test'), namespace: NS });
+  for (const p of pods) await t.ctrl.handleOrphanPod(`${NS}/${p.metadata.name}`);
+  for (const p of pods) assert.equal((await t.store.get('', 'pods', NS, p.metadata.name))!.metadata.finalizers, undefined);
+  await t.close();
+});

@@ -53,6 +53,7 @@ export class DaemonSetController {
   private readonly loop: SyncLoop;
   private readonly now: () => Date;
   private readonly known = new Set<string>();
+  private readonly nodePrints = new Map<string, string>();
   private readonly backoff = new Map<string, { delay: number; at: number }>();
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
@@ -74,8 +75,14 @@ export class DaemonSetController {
       const ref = controllerOf(pod);
       if (ref?.kind === 'DaemonSet' && ref.apiVersion.startsWith('apps/')) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
     });
-    // A node's labels, taints or existence change which daemon sets want it.
-    await this.loop.watch(this.store, this.nodes, () => { for (const k of this.known) this.loop.add(k); });
+    // A node's labels, taints or existence change which daemon sets want it; its heartbeats do not.
+    await this.loop.watch(this.store, this.nodes, (type, node) => {
+      const name = node.metadata.name!;
+      const print = type === 'DELETED' ? undefined : JSON.stringify([node.metadata.labels, (node as Obj).spec?.taints]);
+      if (print === this.nodePrints.get(name)) return;
+      if (print === undefined) this.nodePrints.delete(name); else this.nodePrints.set(name, print);
+      for (const k of this.known) this.loop.add(k);
+    });
   }
 
   stop(): void {

@@ -79,6 +79,7 @@ export class JobController {
   private readonly podControl: PodControl;
   private readonly backoff = new Map<string, BackoffRecord>();
   private readonly loop: SyncLoop;
+  private readonly orphans: SyncLoop;
   private readonly now: () => Date;
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, opts: JobControllerOptions = {}) {
@@ -87,18 +88,40 @@ export class JobController {
     this.podControl = new PodControl(store, events, COMPONENT);
     this.now = opts.now ?? (() => new Date());
     this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k), opts.log ?? (() => {}));
+    this.orphans = new SyncLoop(`${COMPONENT} orphan pods`, (k) => this.handleOrphanPod(k), opts.log ?? (() => {}));
   }
 
   async start(): Promise<void> {
     await this.loop.watch(this.store, this.jobs, (_t, job) => this.loop.add(keyOf(job)));
-    await this.loop.watch(this.store, this.pods, (_t, pod) => {
+    await this.loop.watch(this.store, this.pods, (type, pod) => {
       const ref = controllerOf(pod);
-      if (ref?.kind === 'Job' && ref.apiVersion.startsWith('batch/')) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
+      const isJob = ref?.kind === 'Job' && ref.apiVersion === 'batch/v1';
+      if (isJob) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
+      // A pod no running Job will count (no controller, or one deleted or finished) must not keep the finalizer.
+      if (type !== 'DELETED' && hasFinalizer(pod) && (!isJob || pod.metadata.deletionTimestamp)) this.orphans.add(keyOf(pod));
     });
   }
 
   stop(): void {
     this.loop.stop();
+    this.orphans.stop();
+  }
+
+  /** handleOrphanPod: drops the tracking finalizer unless the pod's Job exists and is unfinished. */
+  async handleOrphanPod(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    const pod = await this.store.get('', 'pods', ns, name) as Obj | undefined;
+    if (!pod || !hasFinalizer(pod)) return;
+    const ref = controllerOf(pod);
+    if (ref?.kind === 'Job' && ref.apiVersion === 'batch/v1') {
+      const job = await this.store.get('batch', 'jobs', ns, ref.name) as Obj | undefined;
+      if (job && job.metadata.uid === ref.uid) {
+        const managedBy = job.spec?.managedBy;
+        if (managedBy && managedBy !== 'kubernetes.io/job-controller') return;
+        if (!jobFinished(job)) return;
+      }
+    }
+    await this.removeFinalizer(pod);
   }
 
   private ctx(ns: string) {
