@@ -73,12 +73,12 @@ export function revisionName(owner: string, hash: string): string {
 export interface RevisionStyle {
   hashLabel: string;
   hash(template: Record<string, any>, data: unknown, collisionCount: number): string;
-  /** DaemonSet snapshots copy the owner's annotations. */
+  /** Revisions copy the owner's annotations (kubectl shows their change-cause). */
   annotations?: boolean;
 }
 
-/** history.NewControllerRevision (StatefulSet): hash of the data, label controller.kubernetes.io/hash. */
-export const STATEFULSET_STYLE: RevisionStyle = { hashLabel: REVISION_HASH_LABEL, hash: (_t, data, cc) => hashRevision(data, cc) };
+/** newRevision (StatefulSet): hash of the data, label controller.kubernetes.io/hash, the set's annotations. */
+export const STATEFULSET_STYLE: RevisionStyle = { hashLabel: REVISION_HASH_LABEL, hash: (_t, data, cc) => hashRevision(data, cc), annotations: true };
 
 /**
  * DaemonSet snapshot: named by controller.ComputeHash of the template and
