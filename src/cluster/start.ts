@@ -20,6 +20,8 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { ReplicaSetController } from '../controllers/replicaset.js';
+import { DeploymentController } from '../controllers/deployment/controller.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -82,6 +84,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  // Workload controllers: ReplicaSets and ReplicationControllers (one controller, as upstream), Deployments.
+  await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
+  await new ReplicaSetController(store, events, log, 'ReplicationController').start();
+  const deploymentController = new DeploymentController(store, events, log);
+  await deploymentController.start();
   void events;
   const compactor = startCompactor(storage);
   ready = true;
@@ -94,6 +101,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      deploymentController.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));

@@ -321,6 +321,8 @@ export class ObjectCache {
   private readonly byKey = new Map<string, KObject>();
   private readonly byNamespace = new Map<string, Map<string, KObject>>();
   private readonly byController = new Map<string, Set<string>>();
+  /** Keys of objects without a controller, by namespace. */
+  private readonly orphansByNamespace = new Map<string, Set<string>>();
 
   get(namespace: string, name: string): KObject | undefined {
     return this.byKey.get(namespace ? `${namespace}/${name}` : name);
@@ -333,6 +335,19 @@ export class ObjectCache {
   /** Objects whose controllerRef names this UID. */
   controlledBy(uid: string): KObject[] {
     return [...(this.byController.get(uid) ?? [])].map((k) => this.byKey.get(k)!).filter(Boolean);
+  }
+
+  /** Objects of a namespace without a controllerRef. */
+  orphans(namespace: string): KObject[] {
+    return [...(this.orphansByNamespace.get(namespace) ?? [])].map((k) => this.byKey.get(k)!).filter(Boolean);
+  }
+
+  /**
+   * What a controller with this UID can claim in a namespace: what it owns
+   * and the orphans (others' objects it would ignore anyway).
+   */
+  claimable(namespace: string, uid: string): KObject[] {
+    return [...this.controlledBy(uid), ...this.orphans(namespace)];
   }
 
   get size(): number { return this.byKey.size; }
@@ -351,6 +366,9 @@ export class ObjectCache {
     if (c) {
       if (!this.byController.has(c)) this.byController.set(c, new Set());
       this.byController.get(c)!.add(key);
+    } else {
+      if (!this.orphansByNamespace.has(ns)) this.orphansByNamespace.set(ns, new Set());
+      this.orphansByNamespace.get(ns)!.add(key);
     }
     return { old, applied: true };
   }
@@ -371,6 +389,8 @@ export class ObjectCache {
       const s = this.byController.get(c);
       s?.delete(key);
       if (s && !s.size) this.byController.delete(c);
+    } else {
+      this.orphansByNamespace.get(old.metadata.namespace ?? '')?.delete(key);
     }
   }
 }

@@ -186,8 +186,8 @@ export class ReplicaSetController {
     const needsSync = this.expectations.satisfied(key);
     const selector = replicaSelector(this.kind, rs);
     if (!selector) return;
-    // Every pod of the namespace: those that no longer match but still name us must be released.
-    const all = filterActivePods(this.pods.cache.list(namespace));
+    // Our pods (those that no longer match are released) and the orphans (those that match are adopted).
+    const all = filterActivePods(this.pods.cache.claimable(namespace, rs.metadata.uid!));
     const { claimed, errors } = await claimObjects(this.store, this.podDef, this.withType(rs), selector, all, this.component);
     if (errors.length) throw errors[0];
     let manageError: unknown;
