@@ -20,6 +20,8 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { ReplicaSetController } from '../controllers/replicaset.js';
+import { DeploymentController } from '../controllers/deployment/controller.js';
 import { JobController } from '../controllers/job/job-controller.js';
 import { CronJobController } from '../controllers/cronjob/cronjob-controller.js';
 import { StatefulSetController } from '../controllers/statefulset/statefulset-controller.js';
@@ -87,6 +89,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  // Workload controllers: ReplicaSets and ReplicationControllers (one controller, as upstream), Deployments.
+  await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
+  await new ReplicaSetController(store, events, log, 'ReplicationController').start();
+  const deploymentController = new DeploymentController(store, events, log);
+  await deploymentController.start();
   // Batch and stateful workload controllers: Job, CronJob, TTL-after-finished, StatefulSet, DaemonSet.
   const batchControllers = [
     new JobController(store, events, { log }), new CronJobController(store, events, { log }), new TTLAfterFinishedController(store, { log }),
@@ -105,6 +112,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      deploymentController.stop();
       for (const c of batchControllers) c.stop();
       await farm.stop();
       server.closeAllConnections();
