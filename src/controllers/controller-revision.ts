@@ -9,7 +9,9 @@
 import { StatusError } from '../api/status.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
+import { fromLabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
+import { claimObjects } from './controller-utils.js';
 import { controllerRef } from './pod-control.js';
 
 /** history.ControllerRevisionHashLabel. */
@@ -88,6 +90,7 @@ export const STATEFULSET_STYLE: RevisionStyle = { hashLabel: REVISION_HASH_LABEL
 export const DAEMONSET_STYLE: RevisionStyle = { hashLabel: POD_REVISION_LABEL, hash: (t, _d, cc) => hashRevision(t, cc), annotations: true };
 
 const num = (r: KObject) => Number((r as any).revision ?? 0);
+const byRevision = (a: KObject, b: KObject) => num(a) - num(b) || (a.metadata.name! < b.metadata.name! ? -1 : 1);
 
 export interface Revisions {
   /** Every revision the owner controls, oldest first. */
@@ -110,7 +113,21 @@ export class RevisionHistory {
     const { items } = await this.store.list(this.def, ns);
     return items
       .filter((r) => (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === owner.metadata.uid))
-      .sort((a, b) => num(a) - num(b) || (a.metadata.name! < b.metadata.name! ? -1 : 1));
+      .sort(byRevision);
+  }
+
+  /**
+   * ClaimControllerRevisions (adoptOrphanRevisions): orphaned revisions the
+   * owner's selector matches are adopted, ones it owns but no longer
+   * selects are released; returns the owned ones, oldest first.
+   */
+  async claim(owner: KObject & { spec?: any }): Promise<KObject[]> {
+    const selector = fromLabelSelector(owner.spec?.selector);
+    if (!selector) return this.list(owner);
+    const { items } = await this.store.list(this.def, owner.metadata.namespace ?? '');
+    const { claimed, errors } = await claimObjects(this.store, this.def, owner, selector, items, this.manager);
+    if (errors.length) throw errors[0];
+    return claimed.sort(byRevision);
   }
 
   /**
@@ -121,7 +138,7 @@ export class RevisionHistory {
   async ensure(owner: KObject, template: Record<string, any>, collisionCount: number, style: RevisionStyle = STATEFULSET_STYLE): Promise<Revisions> {
     const ns = owner.metadata.namespace ?? '';
     const ctx = { ...controllerContext(this.manager), namespace: ns };
-    const revisions = await this.list(owner);
+    const revisions = await this.claim(owner);
     const data = templatePatch(template);
     const dataKey = goJSON(data);
     const next = revisions.length ? num(revisions[revisions.length - 1]) + 1 : 1;

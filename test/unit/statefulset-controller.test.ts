@@ -184,3 +184,31 @@ test('RollingUpdate with a partition updates from the highest ordinal down to it
   assert.equal((await t.pod('od-0')).spec.containers[0].image, 'nginx:1.25');
   await t.close();
 });
+
+test('a set recreated after an orphaning delete adopts its pods and revisions', async () => {
+  const t = await setup();
+  await t.create('keep', { replicas: 2, podManagementPolicy: 'Parallel' });
+  await t.ctrl.sync(`${NS}/keep`);
+  const before = (await t.set('keep')).status.updateRevision;
+  const ctx = { ...controllerContext('test'), namespace: NS };
+  await t.store.delete(t.store.find('apps', 'v1', 'statefulsets')!, NS, 'keep', { propagationPolicy: 'Orphan' }, ctx);
+  // What the garbage collector does for an orphaning delete.
+  for (const res of ['pods', 'controllerrevisions']) {
+    const def = t.store.defs.find((d) => d.resource === res)!;
+    for (const o of (await t.store.list(def, NS)).items) {
+      await t.store.update(def, NS, o.metadata.name!, (cur) => { delete cur.metadata.ownerReferences; return cur; }, ctx);
+    }
+  }
+  const gone = await t.set('keep');
+  if (gone) await t.store.update(t.store.find('apps', 'v1', 'statefulsets')!, NS, 'keep', (cur) => { cur.metadata.finalizers = []; return cur; }, ctx);
+  await t.create('keep', { replicas: 2, podManagementPolicy: 'Parallel' });
+  const fresh = await t.set('keep');
+  await t.ctrl.sync(`${NS}/keep`);
+  assert.deepEqual(await t.podNames(), ['keep-0', 'keep-1']);
+  for (const n of ['keep-0', 'keep-1']) assert.equal((await t.pod(n)).metadata.ownerReferences[0].uid, fresh.metadata.uid);
+  const revs = await t.store.listAll('apps', 'controllerrevisions', NS);
+  assert.equal(revs.length, 1);
+  assert.equal(revs[0].metadata.ownerReferences![0].uid, fresh.metadata.uid);
+  assert.equal((await t.set('keep')).status.updateRevision, before);
+  await t.close();
+});

@@ -10,7 +10,9 @@
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
+import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
+import { claimObjects } from '../controller-utils.js';
 import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { PodControl } from '../pod-control.js';
 import { controllerOf, isAvailable, isReady, phaseOf } from '../job/pod-state.js';
@@ -110,8 +112,14 @@ export class DaemonSetController {
     await this.updateStatus(ds, nodes, hash, !ds.metadata.deletionTimestamp);
   }
 
+  /** getDaemonPods: ClaimPods by the daemon set's selector. */
   private async daemonPods(ds: Obj): Promise<Obj[]> {
-    return ((await this.store.list(this.pods, ds.metadata.namespace!)).items as Obj[]).filter((p) => controllerOf(p)?.uid === ds.metadata.uid);
+    const all = (await this.store.list(this.pods, ds.metadata.namespace!)).items as Obj[];
+    const selector = fromLabelSelector(ds.spec?.selector);
+    if (!selector) return all.filter((p) => controllerOf(p)?.uid === ds.metadata.uid);
+    const { claimed, errors } = await claimObjects(this.store, this.pods, ds, selector, all, COMPONENT);
+    if (errors.length) throw errors[0];
+    return claimed as Obj[];
   }
 
   /** getNodesToDaemonPods. */

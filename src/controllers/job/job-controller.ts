@@ -14,7 +14,9 @@ import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
+import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
+import { claimObjects } from '../controller-utils.js';
 import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
@@ -152,8 +154,7 @@ export class JobController {
     const uncounted = { succeeded: new Set<string>(status.uncountedTerminatedPods.succeeded ?? []), failed: new Set<string>(status.uncountedTerminatedPods.failed ?? []) };
     const now = this.now();
 
-    const all = (await this.store.list(this.pods, ns)).items as Obj[];
-    const pods = all.filter((p) => controllerOf(p)?.uid === job.metadata.uid);
+    const pods = await this.claimPods(job);
     let activePods = pods.filter(isActive);
     let ready = activePods.filter(isReady).length;
     let terminating = pods.filter((p) => p.metadata.deletionTimestamp && phaseOf(p) !== 'Failed' && phaseOf(p) !== 'Succeeded').length;
@@ -247,6 +248,29 @@ export class JobController {
     status.ready = ready;
     status.terminating = terminating;
     await this.trackStatus(job, stored, pods, { finished, uncounted, indexed, prevSucceededIndexes, succeededIndexes, terminating, backoff, key, isFailed }, needsUpdate);
+  }
+
+  /**
+   * getPodsForJob: ClaimPods by the job's selector; an adopted pod gets the
+   * tracking finalizer with its controller reference.
+   */
+  private async claimPods(job: Obj): Promise<Obj[]> {
+    const ns = job.metadata.namespace!;
+    const all = (await this.store.list(this.pods, ns)).items as Obj[];
+    const selector = fromLabelSelector(job.spec?.selector);
+    if (!selector) return all.filter((p) => controllerOf(p)?.uid === job.metadata.uid);
+    const owned = new Set(all.filter((p) => controllerOf(p)?.uid === job.metadata.uid).map((p) => p.metadata.uid));
+    const { claimed, errors } = await claimObjects(this.store, this.pods, job, selector, all, COMPONENT);
+    if (errors.length) throw errors[0];
+    const out: Obj[] = [];
+    for (const p of claimed as Obj[]) {
+      if (owned.has(p.metadata.uid) || hasFinalizer(p)) { out.push(p); continue; }
+      out.push(await this.store.update(this.pods, ns, p.metadata.name!, (cur) => {
+        cur.metadata.finalizers = [...(cur.metadata.finalizers ?? []), JOB_TRACKING_FINALIZER];
+        return cur;
+      }, this.ctx(ns)) as Obj);
+    }
+    return out;
   }
 
   private condition(type: string, status: string, reason = '', message = ''): Condition {

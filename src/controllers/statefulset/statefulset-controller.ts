@@ -12,7 +12,9 @@ import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
+import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
+import { claimObjects } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
 import { keyOf, splitKey, SyncLoop } from '../job/sync-loop.js';
@@ -166,7 +168,7 @@ export class StatefulSetController {
     const [ns, name] = splitKey(key);
     const set = await this.store.get('apps', 'statefulsets', ns, name) as Obj | undefined;
     if (!set) return;
-    const pods = ((await this.store.list(this.pods, ns)).items as Obj[]).filter((p) => controllerOf(p)?.uid === set.metadata.uid);
+    const pods = await this.claimPods(set);
     const { revisions, update, collisionCount } = await this.history.ensure(set, set.spec.template, set.status?.collisionCount ?? 0);
     const current = revisions.find((r) => r.metadata.name === set.status?.currentRevision) ?? update;
     const status = await this.updateStatefulSet(set, pods, current, update, collisionCount);
@@ -189,6 +191,16 @@ export class StatefulSetController {
     // Pods ready but not yet available are looked at again when minReadySeconds have passed.
     const minReady = set.spec.minReadySeconds ?? 0;
     if (minReady > 0 && status.readyReplicas !== status.availableReplicas) this.loop.addAfter(key, minReady * 1000);
+  }
+
+  /** getPodsForStatefulSet: ClaimPods restricted to this set's ordinals (isMemberOf). */
+  private async claimPods(set: Obj): Promise<Obj[]> {
+    const all = (await this.store.list(this.pods, set.metadata.namespace!)).items as Obj[];
+    const selector = fromLabelSelector(set.spec?.selector);
+    if (!selector) return all.filter((p) => controllerOf(p)?.uid === set.metadata.uid);
+    const { claimed, errors } = await claimObjects(this.store, this.pods, set, selector, all, COMPONENT, (p) => ordinalOf(set, p) >= 0);
+    if (errors.length) throw errors[0];
+    return claimed as Obj[];
   }
 
   /** completeRollingUpdate: once every replica is updated and ready, the update revision becomes current. */
