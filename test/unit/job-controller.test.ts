@@ -267,3 +267,41 @@ test('pods of a deleted job lose the tracking finalizer (orphan handling)', asyn
   for (const p of pods) assert.equal((await t.store.get('', 'pods', NS, p.metadata.name))!.metadata.finalizers, undefined);
   await t.close();
 });
+
+test('backoffLimitPerIndex: failure counts carried by replacements, failedIndexes, FailedIndexes', async () => {
+  const t = await setup();
+  await t.createJob('per', { completions: 2, parallelism: 2, completionMode: 'Indexed', backoffLimitPerIndex: 1 });
+  const job0 = await t.job('per');
+  assert.equal(job0.spec.backoffLimit, 2147483647);
+  await t.ctrl.sync(`${NS}/per`);
+  let pods = await t.podsOf('per');
+  const ix = (p: any) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'];
+  assert.deepEqual(pods.map((p) => p.metadata.annotations['batch.kubernetes.io/job-index-failure-count']), ['0', '0']);
+  const first0 = pods.find((p) => ix(p) === '0');
+  await t.finish(first0, 'Failed');
+  await t.ctrl.sync(`${NS}/per`);
+  let job = await t.job('per');
+  assert.equal(job.status.failedIndexes, '');
+  // The failed pod waits for its replacement with its finalizer; the index backs off 10s.
+  assert.deepEqual((await t.store.get('', 'pods', NS, first0.metadata.name))!.metadata.finalizers, [JOB_TRACKING_FINALIZER]);
+  assert.equal((await t.podsOf('per')).length, 2);
+  t.clock.advance(10_001);
+  await t.ctrl.sync(`${NS}/per`);
+  pods = await t.podsOf('per');
+  const second0 = pods.find((p) => ix(p) === '0' && p.metadata.name !== first0.metadata.name);
+  assert.equal(second0.metadata.annotations['batch.kubernetes.io/job-index-failure-count'], '1');
+  await t.ctrl.sync(`${NS}/per`);
+  assert.equal((await t.store.get('', 'pods', NS, first0.metadata.name))!.metadata.finalizers, undefined, 'released once replaced');
+  await t.finish(second0, 'Failed');
+  await t.ctrl.sync(`${NS}/per`);
+  job = await t.job('per');
+  assert.equal(job.status.failedIndexes, '0');
+  await t.finish(pods.find((p) => ix(p) === '1'), 'Succeeded');
+  await t.ctrl.sync(`${NS}/per`);
+  await t.ctrl.sync(`${NS}/per`);
+  job = await t.job('per');
+  assert.equal(job.status.completedIndexes, '1');
+  const failed = job.status.conditions.find((c: any) => c.type === 'Failed');
+  assert.deepEqual([failed?.reason, failed?.message], ['FailedIndexes', 'Job has failed indexes']);
+  await t.close();
+});

@@ -24,6 +24,9 @@ import { controllerOf, isActive, isReady, phaseOf, rfc3339 } from './pod-state.j
 import { keyOf, splitKey, SyncLoop } from './sync-loop.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
+/** batch.JobIndexFailureCountAnnotation and JobIndexIgnoredFailureCountAnnotation. */
+export const INDEX_FAILURE_COUNT = 'batch.kubernetes.io/job-index-failure-count';
+export const INDEX_IGNORED_FAILURE_COUNT = 'batch.kubernetes.io/job-index-ignored-failure-count';
 const COMPONENT = 'job-controller';
 /** DefaultJobPodFailureBackOff and MaxJobPodFailureBackOff. */
 export const POD_FAILURE_BACKOFF_MS = 10_000;
@@ -47,6 +50,13 @@ export function jobFinished(job: Obj): 'Complete' | 'Failed' | undefined {
   return c?.type;
 }
 
+/** An integer annotation of a pod, 0 when absent or malformed. */
+function annotationCount(p: Obj, key: string): number {
+  const v = p.metadata.annotations?.[key];
+  return v !== undefined && /^\d+$/.test(v) && Number(v) <= 2147483647 ? Number(v) : 0;
+}
+/** getIndexAbsoluteFailureCount: counted and ignored failures of the index so far. */
+const absoluteFailures = (p: Obj) => annotationCount(p, INDEX_FAILURE_COUNT) + annotationCount(p, INDEX_IGNORED_FAILURE_COUNT);
 const hasFinalizer = (p: Obj) => (p.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
 
 /** When a pod finished: its last container termination, else now (getFinishedTime). */
@@ -155,6 +165,7 @@ export class JobController {
     const now = this.now();
 
     const pods = await this.claimPods(job);
+    const perIndex = indexed && spec.backoffLimitPerIndex != null;
     let activePods = pods.filter(isActive);
     let ready = activePods.filter(isReady).length;
     let terminating = pods.filter((p) => p.metadata.deletionTimestamp && phaseOf(p) !== 'Failed' && phaseOf(p) !== 'Succeeded').length;
@@ -197,6 +208,8 @@ export class JobController {
       }
     }
 
+    let failedIndexes: Set<number> | undefined;
+    let delayed = new Map<number, Obj>();
     let prevSucceededIndexes = new Set<number>();
     let succeededIndexes = new Set<number>();
     if (indexed) {
@@ -204,6 +217,18 @@ export class JobController {
       succeededIndexes = new Set(prevSucceededIndexes);
       for (const p of pods) if (phaseOf(p) === 'Succeeded' && hasFinalizer(p) && validIndex(p)) succeededIndexes.add(completionIndex(p));
       succeeded = succeededIndexes.size;
+      if (perIndex) {
+        failedIndexes = parseIndexes(status.failedIndexes, spec.completions);
+        for (const p of pods) if (validIndex(p) && hasFinalizer(p) && this.isIndexFailed(spec, p, isFailed)) failedIndexes.add(completionIndex(p));
+        if (!finished) {
+          if (spec.maxFailedIndexes != null && failedIndexes.size > spec.maxFailedIndexes) {
+            finished = this.condition('FailureTarget', 'True', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes');
+          } else if (failedIndexes.size > 0 && failedIndexes.size + succeededIndexes.size >= spec.completions) {
+            finished = this.condition('FailureTarget', 'True', 'FailedIndexes', 'Job has failed indexes');
+          }
+        }
+        delayed = this.podsWithDelayedDeletion(pods, activePods, succeededIndexes, failedIndexes, validIndex, isFailed, now.getTime());
+      }
       if (!finished) {
         const met = this.matchSuccessPolicy(spec, succeededIndexes);
         if (met) finished = this.condition('SuccessCriteriaMet', 'True', 'SuccessPolicy', met);
@@ -220,7 +245,7 @@ export class JobController {
     } else {
       let manageCalled = false;
       if (!job.metadata.deletionTimestamp) {
-        const r = await this.manageJob(key, job, { activePods, succeeded, succeededIndexes, backoff, terminating });
+        const r = await this.manageJob(key, job, { activePods, succeeded, succeededIndexes, failedIndexes, delayed, backoff, terminating });
         active = r.active; ready -= r.removedReady; terminating += r.removed; activePods = r.activePods;
         manageCalled = true;
       }
@@ -247,7 +272,7 @@ export class JobController {
     if (active) status.active = active; else delete status.active;
     status.ready = ready;
     status.terminating = terminating;
-    await this.trackStatus(job, stored, pods, { finished, uncounted, indexed, prevSucceededIndexes, succeededIndexes, terminating, backoff, key, isFailed }, needsUpdate);
+    await this.trackStatus(job, stored, pods, { finished, uncounted, indexed, prevSucceededIndexes, succeededIndexes, failedIndexes, delayed, terminating, backoff, key, isFailed }, needsUpdate);
   }
 
   /**
@@ -299,6 +324,37 @@ export class JobController {
     }
     if (!list.length) delete status.conditions;
     return false;
+  }
+
+  /** isIndexFailed: a FailJob-less FailIndex match, or counted failures reaching backoffLimitPerIndex. */
+  private isIndexFailed(spec: any, p: Obj, isFailed: (p: Obj) => boolean): boolean {
+    if (!isFailed(p)) return false;
+    let counted = true;
+    if (spec.podFailurePolicy) {
+      const m = matchPodFailurePolicy(spec.podFailurePolicy, p);
+      if (m.action === 'FailIndex') return true;
+      counted = m.countFailed;
+    }
+    return counted && annotationCount(p, INDEX_FAILURE_COUNT) >= spec.backoffLimitPerIndex;
+  }
+
+  /**
+   * getPodsWithDelayedDeletionPerIndex: the latest failed pod of each index
+   * still to be retried keeps its finalizer until its replacement exists,
+   * which carries the failure count on.
+   */
+  private podsWithDelayedDeletion(pods: Obj[], active: Obj[], succeeded: Set<number>, failed: Set<number>,
+    validIndex: (p: Obj) => boolean, isFailed: (p: Obj) => boolean, now: number): Map<number, Obj> {
+    const activeIndexes = new Set(active.map(completionIndex));
+    const out = new Map<number, Obj>();
+    for (const p of pods) {
+      if (!hasFinalizer(p) || !validIndex(p) || !isFailed(p)) continue;
+      const ix = completionIndex(p);
+      if (succeeded.has(ix) || failed.has(ix) || activeIndexes.has(ix)) continue;
+      const last = out.get(ix);
+      if (!last || (absoluteFailures(last) <= absoluteFailures(p) && finishedTime(p, now) >= finishedTime(last, now))) out.set(ix, p);
+    }
+    return out;
   }
 
   /** pastBackoffLimitOnFailure: container restarts of running pods count for restartPolicy OnFailure. */
@@ -366,6 +422,22 @@ export class JobController {
     return d < elapsed ? 0 : d - elapsed;
   }
 
+  /** getRemainingTimePerIndex. */
+  private remainingBackoffForIndex(lastFailed: Obj | undefined): number {
+    if (!lastFailed) return 0;
+    const now = this.now().getTime();
+    return this.remainingBackoff({ failuresAfterLastSuccess: absoluteFailures(lastFailed) + 1, lastFailureTime: finishedTime(lastFailed, now) });
+  }
+
+  /** getNewIndexFailureCounts. */
+  private newIndexFailureCounts(spec: any, replaced: Obj | undefined): [number, number] {
+    if (!replaced) return [0, 0];
+    let failures = annotationCount(replaced, INDEX_FAILURE_COUNT);
+    let ignored = annotationCount(replaced, INDEX_IGNORED_FAILURE_COUNT);
+    if (spec.podFailurePolicy && !matchPodFailurePolicy(spec.podFailurePolicy, replaced).countFailed) ignored++; else failures++;
+    return [failures, ignored];
+  }
+
   /** deleteActivePods: DELETE calls that keep the finalizers (trackStatus removes them). */
   private async deleteActivePods(job: Obj, pods: Obj[]): Promise<{ count: number; ready: number }> {
     let count = 0; let ready = 0;
@@ -407,7 +479,10 @@ export class JobController {
   }
 
   /** manageJob: deletes surplus pods or creates missing ones (after the failure back-off). */
-  private async manageJob(key: string, job: Obj, c: { activePods: Obj[]; succeeded: number; succeededIndexes: Set<number>; backoff: BackoffRecord; terminating: number }):
+  private async manageJob(key: string, job: Obj, c: {
+    activePods: Obj[]; succeeded: number; succeededIndexes: Set<number>; failedIndexes?: Set<number>; delayed: Map<number, Obj>;
+    backoff: BackoffRecord; terminating: number;
+  }):
   Promise<{ active: number; removed: number; removedReady: number; activePods: Obj[] }> {
     const spec = job.spec;
     const indexed = spec.completionMode === 'Indexed';
@@ -442,7 +517,8 @@ export class JobController {
     const terminating = spec.podReplacementPolicy === 'Failed' || spec.podFailurePolicy ? c.terminating : 0;
     let diff = wantActive - terminating - active;
     if (diff <= 0) return { active, removed: 0, removedReady: 0, activePods: c.activePods };
-    const wait = this.remainingBackoff(c.backoff);
+    const perIndex = c.failedIndexes !== undefined;
+    const wait = perIndex ? 0 : this.remainingBackoff(c.backoff);
     if (wait > 0) {
       this.loop.addAfter(key, wait);
       // Upstream reports 0 active while it waits out the back-off.
@@ -452,7 +528,19 @@ export class JobController {
     let indexes: number[] = [];
     if (indexed) {
       const busy = new Set(c.activePods.map(completionIndex));
-      for (let i = 0; i < spec.completions && indexes.length < diff; i++) if (!c.succeededIndexes.has(i) && !busy.has(i)) indexes.push(i);
+      for (let i = 0; i < spec.completions && indexes.length < diff; i++) {
+        if (!c.succeededIndexes.has(i) && !c.failedIndexes?.has(i) && !busy.has(i)) indexes.push(i);
+      }
+      if (perIndex) {
+        // getPodCreationInfoForIndependentIndexes: each index backs off on its own failures.
+        const waits = indexes.map((ix) => this.remainingBackoffForIndex(c.delayed.get(ix)));
+        const now = indexes.filter((_, i) => waits[i] === 0);
+        if (indexes.length && !now.length) {
+          this.loop.addAfter(key, Math.min(...waits));
+          return { active: 0, removed: 0, removedReady: 0, activePods: c.activePods };
+        }
+        indexes = now;
+      }
       diff = indexes.length;
     }
     const template = structuredClone(spec.template ?? {});
@@ -472,6 +560,12 @@ export class JobController {
             pod.metadata.labels = { ...(pod.metadata.labels ?? {}), [COMPLETION_INDEX]: String(ix) };
             pod.spec.hostname = `${job.metadata.name}-${ix}`;
             pod.metadata.generateName = generateNameWithIndex(job.metadata.name!, ix);
+            if (perIndex) {
+              // addIndexFailureCountAnnotation: the replaced pod's failure counts, plus its own failure.
+              const [failures, ignored] = this.newIndexFailureCounts(spec, c.delayed.get(ix));
+              pod.metadata.annotations[INDEX_FAILURE_COUNT] = String(failures);
+              if (ignored > 0) pod.metadata.annotations[INDEX_IGNORED_FAILURE_COUNT] = String(ignored);
+            }
           },
         });
       }));
@@ -498,7 +592,8 @@ export class JobController {
   /** trackJobStatusAndRemoveFinalizers. */
   private async trackStatus(job: Obj, stored: Obj, pods: Obj[], c: {
     finished?: Condition; uncounted: { succeeded: Set<string>; failed: Set<string> }; indexed: boolean;
-    prevSucceededIndexes: Set<number>; succeededIndexes: Set<number>; terminating: number; backoff: BackoffRecord; key: string;
+    prevSucceededIndexes: Set<number>; succeededIndexes: Set<number>; failedIndexes?: Set<number>; delayed: Map<number, Obj>;
+    terminating: number; backoff: BackoffRecord; key: string;
     isFailed: (p: Obj) => boolean;
   }, needsFlushIn: boolean): Promise<void> {
     let needsFlush = needsFlushIn;
@@ -516,6 +611,8 @@ export class JobController {
       if (!hasFinalizer(p)) continue;
       const failed = c.isFailed(p);
       if (!(job.metadata.deletionTimestamp || finished || phaseOf(p) === 'Succeeded' || failed)) continue;
+      // canRemoveFinalizer: a failed pod awaiting its index's replacement keeps the finalizer.
+      if (!job.metadata.deletionTimestamp && !finished && phaseOf(p) !== 'Succeeded' && c.delayed.get(completionIndex(p))?.metadata.uid === p.metadata.uid) continue;
       toRemove.push(p);
       const uid = p.metadata.uid!;
       const ix = completionIndex(p);
@@ -543,6 +640,10 @@ export class JobController {
       if (str !== (status.completedIndexes ?? '')) needsFlush = true;
       if (all.size) status.succeeded = all.size; else delete status.succeeded;
       status.completedIndexes = str;
+      if (c.failedIndexes) {
+        const failedStr = formatIndexes(c.failedIndexes);
+        if (failedStr !== status.failedIndexes) { status.failedIndexes = failedStr; needsFlush = true; }
+      }
     }
     if (finished?.type === 'FailureTarget') {
       (status.conditions ??= []).push(finished);
