@@ -101,6 +101,11 @@ test('OrderedReady: web-0..2 one at a time with identity, claims and events; sca
   await t.runReady('web-2');
   await t.ctrl.sync(`${NS}/web`);
   assert.deepEqual(await t.podNames(), ['web-0', 'web-1', 'web-2']);
+  // A pod whose identity label was changed gets it back.
+  await t.store.update(t.store.find('', 'v1', 'pods')!, NS, 'web-1', (cur: any) => { cur.metadata.labels['statefulset.kubernetes.io/pod-name'] = 'x'; return cur; }, { ...controllerContext('test'), namespace: NS });
+  await t.ctrl.sync(`${NS}/web`);
+  assert.equal((await t.pod('web-1')).metadata.labels['statefulset.kubernetes.io/pod-name'], 'web-1');
+  assert.ok((await t.events('web')).includes('Normal SuccessfulUpdate update Pod web-1 in StatefulSet web successful'));
   let s = (await t.set('web')).status;
   assert.deepEqual([s.replicas, s.readyReplicas, s.availableReplicas, s.currentReplicas, s.updatedReplicas], [3, 3, 3, 3, 3]);
   assert.equal(s.currentRevision, rev);

@@ -18,7 +18,7 @@ import { claimObjects } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
 import { keyOf, splitKey, SyncLoop } from '../job/sync-loop.js';
-import { claimsFor, newStatefulSetPod, ordinalOf, startOrdinal } from './statefulset-pods.js';
+import { claimsFor, newStatefulSetPod, ordinalOf, POD_INDEX_LABEL, POD_NAME_LABEL, startOrdinal } from './statefulset-pods.js';
 
 const COMPONENT = 'statefulset-controller';
 
@@ -148,6 +148,26 @@ export class StatefulSetController {
       throw e;
     }
     this.podEvent('create', set, pod.metadata.name!);
+  }
+
+  /**
+   * UpdateStatefulPod for identityMatches: a pod whose pod-name or
+   * pod-index label was changed gets it back (with an "update Pod" event).
+   */
+  private async fixIdentity(set: Obj, pod: Obj, ordinal: number): Promise<void> {
+    const l = pod.metadata.labels ?? {};
+    if (l[POD_NAME_LABEL] === pod.metadata.name && l[POD_INDEX_LABEL] === String(ordinal)) return;
+    const ns = set.metadata.namespace!;
+    try {
+      await this.store.update(this.pods, ns, pod.metadata.name!, (cur) => {
+        cur.metadata.labels = { ...(cur.metadata.labels ?? {}), [POD_NAME_LABEL]: cur.metadata.name!, [POD_INDEX_LABEL]: String(ordinal) };
+        return cur;
+      }, this.ctx(ns));
+    } catch (e) {
+      this.podEvent('update', set, pod.metadata.name!, e);
+      throw e;
+    }
+    this.podEvent('update', set, pod.metadata.name!);
   }
 
   /** DeleteStatefulPod. */
@@ -285,6 +305,7 @@ export class StatefulSetController {
       if (!isRunningAndReady(pod) && monotonic) return true;
       if (!isAvailable(pod, minReady, this.now()) && monotonic) return true;
       await this.updateClaimOwners(set, pod, ord);
+      await this.fixIdentity(set, pod, ord);
       return false;
     };
     const runForAll = async (n: number, fn: (i: number) => Promise<boolean>): Promise<boolean> => {
