@@ -142,12 +142,12 @@ test('Parallel creates every pod at once; whenScaled Delete hands scaled-down cl
   assert.deepEqual(await t.podNames(), ['par-0', 'par-1', 'par-2']);
   const set = await t.set('par');
   const owners = (await t.claim('data-par-2')).metadata.ownerReferences;
-  assert.deepEqual(owners, [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'par', uid: set.metadata.uid }]);
+  assert.deepEqual(owners, [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'par', uid: set.metadata.uid, controller: true, blockOwnerDeletion: true }]);
   const pod2 = await t.pod('par-2');
   await t.patch('par', (spec) => { spec.replicas = 2; });
   await t.ctrl.sync(`${NS}/par`);
   assert.deepEqual(await t.podNames(), ['par-0', 'par-1']);
-  assert.deepEqual((await t.claim('data-par-2')).metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Pod', name: 'par-2', uid: pod2.metadata.uid }]);
+  assert.deepEqual((await t.claim('data-par-2')).metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Pod', name: 'par-2', uid: pod2.metadata.uid, controller: true, blockOwnerDeletion: true }]);
   await t.close();
 });
 

@@ -14,6 +14,7 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
+import { controllerRef } from '../pod-control.js';
 import { claimObjects } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
@@ -98,26 +99,32 @@ export class StatefulSetController {
   }
 
   /**
-   * updateClaimOwnerRefForSetAndPod: whenDeleted Delete makes the set an
-   * owner of the claims; whenScaled Delete makes a scaled-down pod their
-   * owner, so the garbage collector removes them with it.
+   * updateClaimOwnerRefForSetAndPod: whenDeleted Delete makes the set the
+   * claims' controller; whenScaled Delete makes a scaled-down pod their
+   * controller, so the garbage collector removes them with it. A claim
+   * controlled by something else only loses the set's and pod's references.
    */
   private async updateClaimOwners(set: Obj, pod: Obj, ordinal: number): Promise<void> {
     const ns = set.metadata.namespace!;
     const policy = set.spec?.persistentVolumeClaimRetentionPolicy ?? {};
     const scaledDown = ordinal < startOrdinal(set) || ordinal >= startOrdinal(set) + (set.spec?.replicas ?? 1);
     const wantSet = policy.whenDeleted === 'Delete' && !(policy.whenScaled === 'Delete' && scaledDown);
-    const wantPod = policy.whenScaled === 'Delete' && scaledDown;
+    const wantPod = policy.whenScaled === 'Delete' && scaledDown && !!pod.metadata.uid;
+    const isSetRef = (r: any) => r.apiVersion === 'apps/v1' && r.kind === 'StatefulSet' && r.name === set.metadata.name;
+    const isPodRef = (r: any) => r.apiVersion === 'v1' && r.kind === 'Pod' && r.name === pod.metadata.name;
     for (const claim of claimsFor(set, ordinal)) {
       const cur = await this.store.get('', 'persistentvolumeclaims', ns, claim.metadata.name!);
       if (!cur) continue;
-      const refs = cur.metadata.ownerReferences ?? [];
-      const has = (uid?: string) => refs.some((r) => r.uid === uid);
-      if (has(set.metadata.uid) === wantSet && has(pod.metadata.uid) === wantPod) continue;
+      const refs: any[] = cur.metadata.ownerReferences ?? [];
+      // hasUnexpectedController: another controller, or a stale set/pod of the same name.
+      const unexpected = refs.some((r) => r.controller && (isSetRef(r) ? r.uid !== set.metadata.uid : isPodRef(r) ? r.uid !== pod.metadata.uid : true));
+      let next = refs.filter((r) => !isSetRef(r) && !isPodRef(r));
+      if (!unexpected) {
+        if (wantSet) next = [...next, controllerRef(set)];
+        if (wantPod) next = [...next, controllerRef(pod)];
+      }
+      if (JSON.stringify(next) === JSON.stringify(refs)) continue;
       await this.store.update(this.claims, ns, claim.metadata.name!, (c) => {
-        let next = (c.metadata.ownerReferences ?? []).filter((r) => r.uid !== set.metadata.uid && r.uid !== pod.metadata.uid);
-        if (wantSet) next = [...next, { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name!, uid: set.metadata.uid! }];
-        if (wantPod && pod.metadata.uid) next = [...next, { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name!, uid: pod.metadata.uid }];
         if (next.length) c.metadata.ownerReferences = next; else delete c.metadata.ownerReferences;
         return c;
       }, this.ctx(ns));
@@ -225,7 +232,8 @@ export class StatefulSetController {
 
   /** completeRollingUpdate: once every replica is updated and ready, the update revision becomes current. */
   private completeRollingUpdate(set: Obj, status: any): void {
-    if (set.spec.updateStrategy?.type === 'RollingUpdate' && status.updatedReplicas === status.replicas && status.readyReplicas === status.replicas) {
+    const replicas = set.spec.replicas ?? 1;
+    if (set.spec.updateStrategy?.type === 'RollingUpdate' && status.updatedReplicas === replicas && status.readyReplicas === replicas && status.replicas === replicas) {
       status.currentReplicas = status.updatedReplicas;
       status.currentRevision = status.updateRevision;
     }
