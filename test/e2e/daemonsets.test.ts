@@ -84,5 +84,39 @@ for (const version of VERSIONS) {
       const ds = JSON.parse(await ok(['get', 'ds', 'everywhere', '-n', ns, '-o', 'json']));
       assert.equal(ds.status.desiredNumberScheduled, 5);
     });
+
+    test('set image, rollout history and undo work on the ControllerRevisions', async () => {
+      assert.equal(await ok(['set', 'image', 'ds/winagent', '-n', ns, 'agent=mcr.microsoft.com/windows/nanoserver:ltsc2022']), 'daemonset.apps/winagent image updated\n');
+      const revisions = async () => {
+        for (let i = 0; i < 50; i++) {
+          const items = JSON.parse(await ok(['get', 'controllerrevisions', '-n', ns, '-l', 'app=winagent', '-o', 'json'])).items;
+          if (items.length === 2) return items;
+          await sleep(100);
+        }
+        throw new Error('no second revision');
+      };
+      const revs = await revisions();
+      assert.deepEqual(revs.map((r: any) => r.revision).sort(), [1, 2]);
+      for (const r of revs) {
+        assert.equal(r.metadata.name, `winagent-${r.metadata.labels['controller-revision-hash']}`);
+        assert.equal(r.data.spec.template.$patch, 'replace');
+      }
+      const history = (await ok(['rollout', 'history', 'ds/winagent', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
+      assert.deepEqual(history.slice(1), [['REVISION', 'CHANGE-CAUSE'], ['1', '<none>'], ['2', '<none>']]);
+      assert.equal(await ok(['rollout', 'undo', 'ds/winagent', '-n', ns]), 'daemonset.apps/winagent rolled back\n');
+      const ds = JSON.parse(await ok(['get', 'ds', 'winagent', '-n', ns, '-o', 'json']));
+      assert.equal(ds.spec.template.spec.containers[0].image, 'mcr.microsoft.com/windows/nanoserver:ltsc2019');
+      for (let i = 0; i < 50; i++) {
+        const items = JSON.parse(await ok(['get', 'controllerrevisions', '-n', ns, '-l', 'app=winagent', '-o', 'json'])).items;
+        const byRev = Object.fromEntries(items.map((r: any) => [r.revision, r.data.spec.template.spec.containers[0].image]));
+        if (byRev[3]) {
+          // The first revision's template is current again: it is renumbered, not copied.
+          assert.deepEqual(byRev, { 2: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', 3: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' });
+          return;
+        }
+        await sleep(100);
+      }
+      assert.fail('revision 1 was not renumbered 3');
+    });
   });
 }

@@ -272,7 +272,7 @@ export class JobController {
     if (active) status.active = active; else delete status.active;
     status.ready = ready;
     status.terminating = terminating;
-    await this.trackStatus(job, stored, pods, { finished, uncounted, indexed, prevSucceededIndexes, succeededIndexes, failedIndexes, delayed, terminating, backoff, key, isFailed }, needsUpdate);
+    await this.trackStatus(job, pods, { finished, uncounted, indexed, prevSucceededIndexes, succeededIndexes, failedIndexes, delayed, terminating, backoff, key, isFailed }, needsUpdate);
   }
 
   /**
@@ -590,7 +590,7 @@ export class JobController {
   }
 
   /** trackJobStatusAndRemoveFinalizers. */
-  private async trackStatus(job: Obj, stored: Obj, pods: Obj[], c: {
+  private async trackStatus(job: Obj, pods: Obj[], c: {
     finished?: Condition; uncounted: { succeeded: Set<string>; failed: Set<string> }; indexed: boolean;
     prevSucceededIndexes: Set<number>; succeededIndexes: Set<number>; failedIndexes?: Set<number>; delayed: Map<number, Obj>;
     terminating: number; backoff: BackoffRecord; key: string;
@@ -692,7 +692,6 @@ export class JobController {
       if (jobDone) this.recordFinished(out, finished!);
     }
     if (rmErr) throw rmErr;
-    void stored;
   }
 
   /** cleanUncountedPodsWithoutFinalizers: UIDs whose pods lost the finalizer move into the counters. */
