@@ -1,9 +1,11 @@
 /**
- * DaemonSets through kubectl 1.27 and 1.33 on the default cluster: a
- * Windows-only DaemonSet (nodeSelector kubernetes.io/os=windows) gets one
- * pod on each of the three Windows nodes; one without a selector gets a pod
- * on every schedulable node (five) and none on the tainted control plane.
- * Pods are bound to their node by required node affinity, as upstream.
+ * DaemonSets through kubectl 1.27 and 1.33 on the default cluster, with the
+ * scheduler and emulated kubelets: a Windows-only DaemonSet (nodeSelector
+ * kubernetes.io/os=windows) gets one running pod on each of the three
+ * Windows nodes and rolls out; one without a selector gets a pod on every
+ * schedulable node (five) and none on the tainted control plane, and its
+ * Linux image fails on the Windows nodes. Pods are bound to their node by
+ * required node affinity, as upstream. Then set image, history and undo.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,11 +19,12 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const daemonSet = (ns: string, name: string, nodeSelector?: Record<string, string>, image = 'mcr.microsoft.com/windows/nanoserver:ltsc2019') => JSON.stringify({
+/** pause:3.10 has Windows images for both Server 2019 (1809) and 2022. */
+const daemonSet = (ns: string, name: string, nodeSelector?: Record<string, string>, image = 'registry.k8s.io/pause:3.10') => JSON.stringify({
   apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace: ns },
   spec: {
     selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } }, spec: { ...(nodeSelector ? { nodeSelector } : {}), containers: [{ name: 'agent', image }] } },
+    template: { metadata: { labels: { app: name } }, spec: { ...(nodeSelector ? { nodeSelector } : {}), containers: [{ name: 'agent', image, ...(image.startsWith('busybox') ? { command: ['sleep', '3600'] } : {}) }] } },
   },
 });
 
@@ -61,32 +64,49 @@ for (const version of VERSIONS) {
         assert.equal(p.metadata.ownerReferences[0].kind, 'DaemonSet');
       }
       let ds: any;
-      for (let i = 0; i < 50; i++) {
+      for (let i = 0; i < 100; i++) {
         ds = JSON.parse(await ok(['get', 'ds', 'winagent', '-n', ns, '-o', 'json']));
-        if (ds.status.currentNumberScheduled === 3 && ds.status.observedGeneration === 1) break;
+        if (ds.status.numberAvailable === 3 && ds.status.observedGeneration === 1) break;
         await sleep(100);
       }
-      assert.equal(ds.status.desiredNumberScheduled, 3);
-      assert.equal(ds.status.currentNumberScheduled, 3);
-      assert.equal(ds.status.updatedNumberScheduled, 3);
-      assert.equal(ds.status.numberMisscheduled, 0);
+      assert.deepEqual(ds.status, {
+        currentNumberScheduled: 3, desiredNumberScheduled: 3, numberAvailable: 3, numberMisscheduled: 0, numberReady: 3, observedGeneration: 1, updatedNumberScheduled: 3,
+      });
       const lines = (await ok(['get', 'ds', 'winagent', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
       assert.deepEqual(lines[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE']);
-      assert.deepEqual(lines[1].slice(0, 7), ['winagent', '3', '3', '0', '3', '0', 'kubernetes.io/os=windows']);
+      assert.deepEqual(lines[1].slice(0, 7), ['winagent', '3', '3', '3', '3', '3', 'kubernetes.io/os=windows']);
+      assert.equal(await ok(['rollout', 'status', 'ds/winagent', '-n', ns, '--timeout=20s']), 'daemon set "winagent" successfully rolled out\n');
+      const running = JSON.parse(await ok(['get', 'pods', '-n', ns, '-l', 'app=winagent', '-o', 'json'])).items;
+      assert.deepEqual(running.map((p: any) => [p.spec.nodeName, p.status.phase]).sort(), [['win2019-1', 'Running'], ['win2019-2', 'Running'], ['win2022-1', 'Running']]);
     });
 
-    test('no selector: a pod on each of the five schedulable nodes, none on the tainted control plane', async () => {
+    test('no selector: a pod on each of the five schedulable nodes, none on the tainted control plane; the Linux image fails on Windows', async () => {
       await ok(['apply', '-f', '-'], daemonSet(ns, 'everywhere', undefined, 'busybox:1.36'));
       const pods = await podsOf('everywhere', 5);
-      await sleep(300);
-      assert.equal((await podsOf('everywhere', 5)).length, 5);
       assert.deepEqual(pods.map(affinityNode).sort(), ['linux-1', 'linux-2', 'win2019-1', 'win2019-2', 'win2022-1']);
-      const ds = JSON.parse(await ok(['get', 'ds', 'everywhere', '-n', ns, '-o', 'json']));
-      assert.equal(ds.status.desiredNumberScheduled, 5);
+      const settled = async () => {
+        const items = JSON.parse(await ok(['get', 'pods', '-n', ns, '-l', 'app=everywhere', '-o', 'json'])).items;
+        const state = Object.fromEntries(items.map((p: any) => [p.spec.nodeName, p.status.phase === 'Running' && p.status.containerStatuses?.[0]?.ready
+          ? 'ready' : p.status.containerStatuses?.[0]?.state?.waiting?.reason]));
+        return Object.keys(state).length === 5 && Object.values(state).every((v) => v === 'ready' || v === 'CreateContainerError') ? { items, state } : undefined;
+      };
+      let got: Awaited<ReturnType<typeof settled>>;
+      for (let i = 0; i < 100 && !(got = await settled()); i++) await sleep(100);
+      assert.ok(got, 'pods did not settle');
+      assert.deepEqual(got.state, { 'linux-1': 'ready', 'linux-2': 'ready', 'win2019-1': 'CreateContainerError', 'win2019-2': 'CreateContainerError', 'win2022-1': 'CreateContainerError' });
+      const onWindows = got.items.find((p: any) => p.spec.nodeName === 'win2019-1');
+      assert.match(onWindows.status.containerStatuses[0].state.waiting.message, /The container operating system does not match the host operating system/);
+      let ds: any;
+      for (let i = 0; i < 50; i++) {
+        ds = JSON.parse(await ok(['get', 'ds', 'everywhere', '-n', ns, '-o', 'json']));
+        if (ds.status.numberReady === 2) break;
+        await sleep(100);
+      }
+      assert.deepEqual([ds.status.desiredNumberScheduled, ds.status.currentNumberScheduled, ds.status.numberReady, ds.status.numberAvailable, ds.status.numberUnavailable], [5, 5, 2, 2, 3]);
     });
 
     test('set image, rollout history and undo work on the ControllerRevisions', async () => {
-      assert.equal(await ok(['set', 'image', 'ds/winagent', '-n', ns, 'agent=mcr.microsoft.com/windows/nanoserver:ltsc2022']), 'daemonset.apps/winagent image updated\n');
+      assert.equal(await ok(['set', 'image', 'ds/winagent', '-n', ns, 'agent=registry.k8s.io/pause:3.9']), 'daemonset.apps/winagent image updated\n');
       const revisions = async () => {
         for (let i = 0; i < 50; i++) {
           const items = JSON.parse(await ok(['get', 'controllerrevisions', '-n', ns, '-l', 'app=winagent', '-o', 'json'])).items;
@@ -105,13 +125,18 @@ for (const version of VERSIONS) {
       assert.deepEqual(history.slice(1), [['REVISION', 'CHANGE-CAUSE'], ['1', '<none>'], ['2', '<none>']]);
       assert.equal(await ok(['rollout', 'undo', 'ds/winagent', '-n', ns]), 'daemonset.apps/winagent rolled back\n');
       const ds = JSON.parse(await ok(['get', 'ds', 'winagent', '-n', ns, '-o', 'json']));
-      assert.equal(ds.spec.template.spec.containers[0].image, 'mcr.microsoft.com/windows/nanoserver:ltsc2019');
+      assert.equal(ds.spec.template.spec.containers[0].image, 'registry.k8s.io/pause:3.10');
       for (let i = 0; i < 50; i++) {
         const items = JSON.parse(await ok(['get', 'controllerrevisions', '-n', ns, '-l', 'app=winagent', '-o', 'json'])).items;
         const byRev = Object.fromEntries(items.map((r: any) => [r.revision, r.data.spec.template.spec.containers[0].image]));
         if (byRev[3]) {
           // The first revision's template is current again: it is renumbered, not copied.
-          assert.deepEqual(byRev, { 2: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', 3: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' });
+          assert.deepEqual(byRev, { 2: 'registry.k8s.io/pause:3.9', 3: 'registry.k8s.io/pause:3.10' });
+          // The rolling update (maxUnavailable 1) replaces the running pods one node at a time.
+          const status = await ok(['rollout', 'status', 'ds/winagent', '-n', ns, '--timeout=60s']);
+          assert.ok(status.endsWith('daemon set "winagent" successfully rolled out\n'), status);
+          const pods = JSON.parse(await ok(['get', 'pods', '-n', ns, '-l', 'app=winagent', '-o', 'json'])).items.filter((p: any) => !p.metadata.deletionTimestamp);
+          assert.deepEqual(pods.map((p: any) => p.spec.containers[0].image), ['registry.k8s.io/pause:3.10', 'registry.k8s.io/pause:3.10', 'registry.k8s.io/pause:3.10']);
           return;
         }
         await sleep(100);

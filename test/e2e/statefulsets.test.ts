@@ -1,9 +1,10 @@
 /**
- * StatefulSets through kubectl 1.27 and 1.33: three pods web-0..2 made in
- * order with their claims, `rollout status`, and scale-down from the
- * highest ordinal. Pods no kubelet owns (unscheduled ones, before the
- * scheduler runs them) are marked Running and Ready through the status
- * subresource, as a kubelet would.
+ * StatefulSets through kubectl 1.27 and 1.33, with the scheduler and the
+ * emulated kubelets running the pods: web-0..2 made in order, each once its
+ * predecessor is Running and Ready, `rollout status`, and scale-down from
+ * the highest ordinal. A set with volumeClaimTemplates gets its claims;
+ * with no provisioner to bind them, its first pod cannot be scheduled and
+ * OrderedReady keeps the next one from being made.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,57 +18,42 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Plays the kubelet for pods that have no node (and so no kubelet) yet. */
-async function markUnscheduledReady(ns: string): Promise<void> {
-  const list = await rawJSON(cluster, 'GET', `/api/v1/namespaces/${ns}/pods`);
-  for (const p of list.body.items) {
-    if (p.spec.nodeName || p.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')) continue;
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    await rawJSON(cluster, 'PATCH', `/api/v1/namespaces/${ns}/pods/${p.metadata.name}/status`,
-      { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } },
-      { 'Content-Type': 'application/merge-patch+json' });
-  }
-}
-
-async function until<T>(what: string, f: () => Promise<T | undefined>, ns: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 300; i++) {
     const v = await f();
     if (v !== undefined) return v;
-    await markUnscheduledReady(ns);
     await sleep(100);
   }
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const manifest = (ns: string) => `
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: ${ns}}
-spec:
-  clusterIP: None
-  selector: {app: web}
-  ports: [{port: 80}]
----
+const statefulSet = (ns: string, name: string, claims: boolean) => `
 apiVersion: apps/v1
 kind: StatefulSet
-metadata: {name: web, namespace: ${ns}}
+metadata: {name: ${name}, namespace: ${ns}}
 spec:
-  serviceName: web
+  serviceName: ${name}
   replicas: 3
-  selector: {matchLabels: {app: web}}
+  selector: {matchLabels: {app: ${name}}}
   template:
-    metadata: {labels: {app: web}}
+    metadata: {labels: {app: ${name}}}
     spec:
+      nodeSelector: {kubernetes.io/os: linux}
+      terminationGracePeriodSeconds: 1
       containers:
       - name: nginx
         image: registry.k8s.io/nginx-slim:0.8
-        volumeMounts: [{name: www, mountPath: /usr/share/nginx/html}]
+${claims ? `        volumeMounts: [{name: www, mountPath: /usr/share/nginx/html}]
   volumeClaimTemplates:
   - metadata: {name: www}
     spec:
       accessModes: [ReadWriteOnce]
-      resources: {requests: {storage: 1Gi}}
+      resources: {requests: {storage: 1Gi}}` : ''}
 `;
+
+const eventsOf = async (ns: string, name: string, reason: string) =>
+  (await rawJSON(cluster, 'GET', `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name=${name},reason=${reason}`)).body.items
+    .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => e.message);
 
 for (const version of VERSIONS) {
   describe(`kubectl ${version} statefulsets`, () => {
@@ -77,52 +63,64 @@ for (const version of VERSIONS) {
       assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
       return r.stdout;
     };
-    const podNames = async () => (await ok(['get', 'pods', '-n', ns, '-l', 'app=web', '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ').filter(Boolean).sort();
+    const podNames = async (app: string) => (await ok(['get', 'pods', '-n', ns, '-l', `app=${app}`, '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ').filter(Boolean).sort();
+    const pod = async (name: string) => JSON.parse(await ok(['get', 'pod', name, '-n', ns, '-o', 'json']));
 
-    test('web-0..2 are created in order with their claims; rollout status completes', async () => {
+    test('web-0..2 are made in order, each after its predecessor is Ready; rollout status completes', async () => {
       await ok(['create', 'namespace', ns]);
-      assert.equal(await ok(['apply', '-f', '-'], manifest(ns)), 'service/web created\nstatefulset.apps/web created\n');
+      assert.equal(await ok(['apply', '-f', '-'], statefulSet(ns, 'web', false)), 'statefulset.apps/web created\n');
       await until('three ready pods', async () => {
         const sts = JSON.parse(await ok(['get', 'sts', 'web', '-n', ns, '-o', 'json']));
         return sts.status.readyReplicas === 3 ? sts : undefined;
-      }, ns);
-      assert.deepEqual(await podNames(), ['web-0', 'web-1', 'web-2']);
-      const pod = JSON.parse(await ok(['get', 'pod', 'web-1', '-n', ns, '-o', 'json']));
-      assert.equal(pod.metadata.labels['statefulset.kubernetes.io/pod-name'], 'web-1');
-      assert.equal(pod.metadata.labels['apps.kubernetes.io/pod-index'], '1');
-      assert.equal(pod.spec.hostname, 'web-1');
-      assert.equal(pod.spec.subdomain, 'web');
-      assert.deepEqual(pod.spec.volumes.find((v: any) => v.name === 'www'), { name: 'www', persistentVolumeClaim: { claimName: 'www-web-1' } });
-      assert.equal(await ok(['get', 'pvc', '-n', ns, '-o', 'name']), 'persistentvolumeclaim/www-web-0\npersistentvolumeclaim/www-web-1\npersistentvolumeclaim/www-web-2\n');
+      });
+      assert.deepEqual(await podNames('web'), ['web-0', 'web-1', 'web-2']);
+      const pods = await Promise.all(['web-0', 'web-1', 'web-2'].map(pod));
+      for (let i = 1; i < 3; i++) {
+        const readyAt = Date.parse(pods[i - 1].status.conditions.find((c: any) => c.type === 'Ready').lastTransitionTime);
+        assert.ok(Date.parse(pods[i].metadata.creationTimestamp) >= readyAt, `web-${i} made before web-${i - 1} was Ready`);
+      }
+      const web1 = pods[1];
+      assert.equal(web1.metadata.labels['statefulset.kubernetes.io/pod-name'], 'web-1');
+      assert.equal(web1.metadata.labels['apps.kubernetes.io/pod-index'], '1');
+      assert.equal(web1.spec.hostname, 'web-1');
+      assert.equal(web1.spec.subdomain, 'web');
+      assert.equal(web1.status.phase, 'Running');
       const sts = JSON.parse(await ok(['get', 'sts', 'web', '-n', ns, '-o', 'json']));
       assert.equal(sts.status.currentRevision, sts.status.updateRevision);
-      assert.equal(pod.metadata.labels['controller-revision-hash'], sts.status.updateRevision);
+      assert.equal(web1.metadata.labels['controller-revision-hash'], sts.status.updateRevision);
+      assert.deepEqual([sts.status.replicas, sts.status.readyReplicas, sts.status.availableReplicas, sts.status.currentReplicas, sts.status.updatedReplicas], [3, 3, 3, 3, 3]);
       // The defaulted rollingUpdate.partition (0) makes kubectl report a partitioned roll out, as on a real cluster.
       assert.equal(await ok(['rollout', 'status', 'statefulset/web', '-n', ns, '--timeout=20s']),
         'partitioned roll out complete: 3 new pods have been updated...\n');
       const lines = (await ok(['get', 'sts', '-n', ns])).trimEnd().split('\n');
       assert.deepEqual(lines[0].trim().split(/\s+/), ['NAME', 'READY', 'AGE']);
       assert.deepEqual(lines[1].trim().split(/\s+/).slice(0, 2), ['web', '3/3']);
-      const creates = (await rawJSON(cluster, 'GET', `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name=web,reason=SuccessfulCreate`)).body.items
-        .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => e.message);
-      assert.deepEqual(creates, [
-        'create Claim www-web-0 Pod web-0 in StatefulSet web success', 'create Pod web-0 in StatefulSet web successful',
-        'create Claim www-web-1 Pod web-1 in StatefulSet web success', 'create Pod web-1 in StatefulSet web successful',
-        'create Claim www-web-2 Pod web-2 in StatefulSet web success', 'create Pod web-2 in StatefulSet web successful',
-      ]);
+      assert.deepEqual(await eventsOf(ns, 'web', 'SuccessfulCreate'),
+        ['create Pod web-0 in StatefulSet web successful', 'create Pod web-1 in StatefulSet web successful', 'create Pod web-2 in StatefulSet web successful']);
     });
 
-    test('scale to 1 deletes web-2 before web-1 and keeps the claims', async () => {
+    test('scale to 1 deletes web-2 before web-1', async () => {
       assert.equal(await ok(['scale', 'statefulset', 'web', '-n', ns, '--replicas=1']), 'statefulset.apps/web scaled\n');
-      await until('one pod left', async () => ((await podNames()).length === 1 ? true : undefined), ns);
-      assert.deepEqual(await podNames(), ['web-0']);
-      const deletes = await until('two delete events', async () => {
-        const items = (await rawJSON(cluster, 'GET', `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name=web,reason=SuccessfulDelete`)).body.items;
-        return items.length === 2 ? items : undefined;
-      }, ns);
-      assert.deepEqual(deletes.sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => e.message),
-        ['delete Pod web-2 in StatefulSet web successful', 'delete Pod web-1 in StatefulSet web successful']);
-      assert.equal((await ok(['get', 'pvc', '-n', ns, '-o', 'name'])).split('\n').filter(Boolean).length, 3);
+      await until('one pod left', async () => ((await podNames('web')).length === 1 ? true : undefined));
+      assert.deepEqual(await podNames('web'), ['web-0']);
+      assert.deepEqual(await eventsOf(ns, 'web', 'SuccessfulDelete'), ['delete Pod web-2 in StatefulSet web successful', 'delete Pod web-1 in StatefulSet web successful']);
+    });
+
+    test('volumeClaimTemplates: www-db-0 is made with db-0, which waits for its claim; db-1 is not made meanwhile', async () => {
+      await ok(['apply', '-f', '-'], statefulSet(ns, 'db', true));
+      const claim = await until('the claim', async () => {
+        const r = await run(cluster, ['get', 'pvc', 'www-db-0', '-n', ns, '-o', 'json'], { version });
+        return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+      });
+      assert.deepEqual(claim.metadata.labels, { app: 'db' });
+      assert.deepEqual(claim.spec.accessModes, ['ReadWriteOnce']);
+      assert.deepEqual(claim.spec.resources, { requests: { storage: '1Gi' } });
+      const db0 = await pod('db-0');
+      assert.deepEqual(db0.spec.volumes.find((v: any) => v.name === 'www'), { name: 'www', persistentVolumeClaim: { claimName: 'www-db-0' } });
+      await sleep(1000);
+      assert.deepEqual(await podNames('db'), ['db-0']);
+      assert.equal(await ok(['get', 'pvc', '-n', ns, '-o', 'name']), 'persistentvolumeclaim/www-db-0\n');
+      assert.deepEqual(await eventsOf(ns, 'db', 'SuccessfulCreate'), ['create Claim www-db-0 Pod db-0 in StatefulSet db success', 'create Pod db-0 in StatefulSet db successful']);
     });
   });
 }
