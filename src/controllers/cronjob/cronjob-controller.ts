@@ -206,7 +206,7 @@ export class CronJobController {
     }
     if (cj.spec.suspend) return { update };
     const spec = formatSchedule(cj);
-    if (/(^|\s)(CRON_)?TZ=/.test(cj.spec.schedule ?? '')) {
+    if ((cj.spec.schedule ?? '').includes('TZ')) {
       this.event(cj, 'Warning', 'UnsupportedSchedule',
         `CRON_TZ or TZ used in schedule "${cj.spec.schedule}" is not officially supported, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details`);
     }
