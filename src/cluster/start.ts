@@ -37,6 +37,13 @@ import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
+import { ReplicaSetController } from '../controllers/replicaset.js';
+import { DeploymentController } from '../controllers/deployment/controller.js';
+import { JobController } from '../controllers/job/job-controller.js';
+import { CronJobController } from '../controllers/cronjob/cronjob-controller.js';
+import { StatefulSetController } from '../controllers/statefulset/statefulset-controller.js';
+import { DaemonSetController } from '../controllers/daemonset/daemonset-controller.js';
+import { TTLAfterFinishedController } from '../controllers/ttl-after-finished.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -125,6 +132,17 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // kube-scheduler: binds pending pods of its profiles' schedulerNames.
   const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
   await scheduler.start();
+  // Workload controllers: ReplicaSets and ReplicationControllers (one controller, as upstream), Deployments.
+  await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
+  await new ReplicaSetController(store, events, log, 'ReplicationController').start();
+  const deploymentController = new DeploymentController(store, events, log);
+  await deploymentController.start();
+  // Batch and stateful workload controllers: Job, CronJob, TTL-after-finished, StatefulSet, DaemonSet.
+  const batchControllers = [
+    new JobController(store, events, { log }), new CronJobController(store, events, { log }), new TTLAfterFinishedController(store, { log }),
+    new StatefulSetController(store, events, { log }), new DaemonSetController(store, events, { log }),
+  ];
+  for (const c of batchControllers) await c.start();
   // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
   const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
   // The farm's current machines: nodes added at run time included, removed ones not.
@@ -160,6 +178,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       podGC.stop();
       await scheduler.stop();
       await kubelet.stop();
+      deploymentController.stop();
+      for (const c of batchControllers) c.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));

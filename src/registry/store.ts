@@ -297,7 +297,7 @@ export class Store implements Lookup {
       await admit(admission);
       if (!subresource) def.prepareForUpdate?.(next, current, ctx);
       if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
-      if (def.hasGeneration) {
+      if (def.hasGeneration && subresource !== 'status') {
         const input = def.generationInput ?? specOf;
         next.metadata.generation = (current.metadata.generation ?? 1) +
           (deepEqual(input(next), input(current)) ? 0 : 1);
@@ -347,7 +347,11 @@ export class Store implements Lookup {
     const cm = current.metadata;
     if (subresource === 'status') {
       // Status writes change only status (ResetObjectMetaForStatus).
-      return { ...current, status: next.status, metadata: { ...cm } } as KObject;
+      const metadata = { ...cm };
+      if (def.statusWritesAnnotations) {
+        if (next.metadata.annotations === undefined) delete metadata.annotations; else metadata.annotations = next.metadata.annotations;
+      }
+      return { ...current, status: next.status, metadata } as KObject;
     }
     const m = next.metadata;
     m.name = cm.name;

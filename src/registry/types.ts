@@ -89,6 +89,8 @@ export interface ResourceDef {
   generationInput?(obj: KObject): unknown;
   /** Whether `status` is only written through the status subresource. */
   hasStatusSubresource?: boolean;
+  /** Whether status writes also change annotations (deploymentStatusStrategy keeps only spec and labels). */
+  statusWritesAnnotations?: boolean;
   /** Upstream defaulting (SetDefaults_*), applied on every decode of a write. */
   defaults?(obj: any): void;
   /** Strategy.PrepareForCreate: fields the server owns on create. */

@@ -36,6 +36,8 @@ export const deployments: ResourceDef = {
   // Annotations bump the generation too: the controller copies them to ReplicaSets.
   generationInput: (obj) => ({ spec: obj.spec, annotations: obj.metadata.annotations }),
   hasStatusSubresource: true,
+  // deploymentStatusStrategy resets only spec and labels: the controller writes its revision annotation with status.
+  statusWritesAnnotations: true,
   defaults: defaultDeployment,
   prepareForCreate(obj) {
     obj.status = {}; // DeploymentStatus: every field omitempty

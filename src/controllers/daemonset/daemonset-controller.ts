@@ -1,0 +1,361 @@
+/**
+ * The DaemonSet controller (pkg/controller/daemon daemon_controller.go and
+ * update.go): one pod per eligible node, bound through required node
+ * affinity `metadata.name In [node]` (the scheduler places it), failed
+ * daemon pods deleted with a per-node back-off, RollingUpdate with
+ * maxUnavailable or maxSurge, OnDelete, ControllerRevisions and the status
+ * counters. A pod whose image cannot run on a node (a Linux image on a
+ * Windows node) is still created there: the kubelet fails it, as upstream.
+ */
+import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import type { Store } from '../../registry/store.js';
+import type { KObject, ResourceDef } from '../../registry/types.js';
+import { fromLabelSelector } from '../../selectors/labels.js';
+import { controllerContext } from '../context.js';
+import { claimObjects } from '../controller-utils.js';
+import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
+import { PodControl } from '../pod-control.js';
+import { controllerOf, isAvailable, isReady, phaseOf } from '../job/pod-state.js';
+import { keyOf, splitKey, SyncLoop } from '../job/sync-loop.js';
+import { addDaemonTolerations, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './node-predicates.js';
+
+const COMPONENT = 'daemonset-controller';
+/** extensions.DaemonSetTemplateGenerationKey and the annotation the registry keeps it in. */
+export const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+/** failedPodsBackoff: flowcontrol.NewBackOff(1s, 15m). */
+const FAILED_BACKOFF_INITIAL_MS = 1000;
+const FAILED_BACKOFF_MAX_MS = 15 * 60_000;
+
+type Obj = KObject & { spec?: any; status?: any };
+
+/** intstr.GetScaledValueFromIntOrPercent rounding up. */
+function scaled(v: number | string | undefined, total: number): number {
+  if (v === undefined || v === null) return 0;
+  if (typeof v === 'number') return v;
+  const m = /^(\d+)%$/.exec(v);
+  return m ? Math.ceil((Number(m[1]) * total) / 100) : Number(v) || 0;
+}
+
+/** podByCreationTimestampAndPhase: running before not running, then oldest first, then by name. */
+function byCreationAndPhase(a: Obj, b: Obj): number {
+  const ra = phaseOf(a) === 'Running' ? 0 : 1; const rb = phaseOf(b) === 'Running' ? 0 : 1;
+  if (ra !== rb) return ra - rb;
+  const ca = a.metadata.creationTimestamp ?? ''; const cb = b.metadata.creationTimestamp ?? '';
+  if (ca !== cb) return ca < cb ? -1 : 1;
+  return a.metadata.name! < b.metadata.name! ? -1 : 1;
+}
+
+export class DaemonSetController {
+  private readonly daemonsets: ResourceDef;
+  private readonly pods: ResourceDef;
+  private readonly nodes: ResourceDef;
+  private readonly podControl: PodControl;
+  private readonly history: RevisionHistory;
+  private readonly loop: SyncLoop;
+  private readonly now: () => Date;
+  private readonly known = new Set<string>();
+  private readonly nodePrints = new Map<string, string>();
+  private readonly backoff = new Map<string, { delay: number; at: number }>();
+
+  constructor(private readonly store: Store, private readonly events: EventRecorder, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
+    this.daemonsets = store.find('apps', 'v1', 'daemonsets')!;
+    this.pods = store.find('', 'v1', 'pods')!;
+    this.nodes = store.find('', 'v1', 'nodes')!;
+    this.podControl = new PodControl(store, events, COMPONENT);
+    this.history = new RevisionHistory(store, COMPONENT);
+    this.now = opts.now ?? (() => new Date());
+    this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k), opts.log ?? (() => {}));
+  }
+
+  async start(): Promise<void> {
+    await this.loop.watch(this.store, this.daemonsets, (type, ds) => {
+      if (type === 'DELETED') this.known.delete(keyOf(ds)); else this.known.add(keyOf(ds));
+      this.loop.add(keyOf(ds));
+    });
+    await this.loop.watch(this.store, this.pods, (_t, pod) => {
+      const ref = controllerOf(pod);
+      if (ref?.kind === 'DaemonSet' && ref.apiVersion.startsWith('apps/')) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
+    });
+    // A node's labels, taints or existence change which daemon sets want it; its heartbeats do not.
+    await this.loop.watch(this.store, this.nodes, (type, node) => {
+      const name = node.metadata.name!;
+      const print = type === 'DELETED' ? undefined : JSON.stringify([node.metadata.labels, (node as Obj).spec?.taints]);
+      if (print === this.nodePrints.get(name)) return;
+      if (print === undefined) this.nodePrints.delete(name); else this.nodePrints.set(name, print);
+      for (const k of this.known) this.loop.add(k);
+    });
+  }
+
+  stop(): void {
+    this.loop.stop();
+  }
+
+  async sync(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    const ds = await this.store.get('apps', 'daemonsets', ns, name) as Obj | undefined;
+    if (!ds) return;
+    const nodes = (await this.store.list(this.nodes, '')).items as Obj[];
+    const { revisions, update } = await this.history.ensure(ds, ds.spec.template, ds.status?.collisionCount ?? 0, DAEMONSET_STYLE);
+    const hash = update.metadata.labels![POD_REVISION_LABEL];
+    let acted = false;
+    if (!ds.metadata.deletionTimestamp) {
+      acted = await this.manage(ds, nodes, hash);
+      // Like waiting for expectations: the update runs on a sync that created or deleted nothing.
+      if (!acted && ds.spec.updateStrategy?.type === 'RollingUpdate') acted = await this.rollingUpdate(ds, nodes, hash);
+      const live = new Set<string>([hash]);
+      for (const p of await this.daemonPods(ds)) if (p.metadata.labels?.[POD_REVISION_LABEL]) live.add(p.metadata.labels[POD_REVISION_LABEL]);
+      const liveNames = new Set(revisions.filter((r) => live.has(r.metadata.labels?.[POD_REVISION_LABEL] ?? '')).map((r) => r.metadata.name!));
+      liveNames.add(update.metadata.name!);
+      await this.history.truncate(ds, await this.history.list(ds), liveNames, ds.spec.revisionHistoryLimit ?? 10);
+    }
+    await this.updateStatus(ds, nodes, hash, !ds.metadata.deletionTimestamp);
+  }
+
+  /** getDaemonPods: ClaimPods by the daemon set's selector. */
+  private async daemonPods(ds: Obj): Promise<Obj[]> {
+    const all = (await this.store.list(this.pods, ds.metadata.namespace!)).items as Obj[];
+    const selector = fromLabelSelector(ds.spec?.selector);
+    if (!selector) return all.filter((p) => controllerOf(p)?.uid === ds.metadata.uid);
+    const { claimed, errors } = await claimObjects(this.store, this.pods, ds, selector, all, COMPONENT);
+    if (errors.length) throw errors[0];
+    return claimed as Obj[];
+  }
+
+  /** getNodesToDaemonPods. */
+  private async podsByNode(ds: Obj): Promise<Map<string, Obj[]>> {
+    const m = new Map<string, Obj[]>();
+    for (const p of await this.daemonPods(ds)) {
+      const n = targetNodeName(p);
+      if (n === undefined) continue;
+      if (!m.has(n)) m.set(n, []);
+      m.get(n)!.push(p);
+    }
+    return m;
+  }
+
+  private templateGeneration(ds: Obj): string | undefined {
+    return ds.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
+  }
+
+  /** util.IsPodUpdated: the revision hash, or the template generation, matches. */
+  private isUpdated(ds: Obj, pod: Obj, hash: string): boolean {
+    const gen = this.templateGeneration(ds);
+    return (gen !== undefined && pod.metadata.labels?.[TEMPLATE_GENERATION_LABEL] === gen) || (!!hash && pod.metadata.labels?.[POD_REVISION_LABEL] === hash);
+  }
+
+  /** failedPodsBackoff.IsInBackOffSinceUpdate / Next. */
+  private inBackoff(key: string, now: number): number | undefined {
+    const e = this.backoff.get(key);
+    return e && now - e.at < e.delay ? e.delay : undefined;
+  }
+
+  private nextBackoff(key: string, now: number): void {
+    const e = this.backoff.get(key);
+    const delay = !e || now - e.at > 2 * FAILED_BACKOFF_MAX_MS ? FAILED_BACKOFF_INITIAL_MS : Math.min(e.delay * 2, FAILED_BACKOFF_MAX_MS);
+    this.backoff.set(key, { delay, at: now });
+  }
+
+  /** manage / podsShouldBeOnNode: returns whether it created or deleted anything. */
+  private async manage(ds: Obj, nodes: Obj[], hash: string): Promise<boolean> {
+    const byNode = await this.podsByNode(ds);
+    const create: string[] = [];
+    const remove: Obj[] = [];
+    const surge = this.allowsSurge(ds);
+    const now = this.now().getTime();
+    for (const node of nodes) {
+      const nodeName = node.metadata.name!;
+      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
+      const pods = byNode.get(nodeName) ?? [];
+      if (shouldRun && !pods.length) { create.push(nodeName); continue; }
+      if (shouldContinueRunning) {
+        const running: Obj[] = [];
+        for (const p of pods) {
+          if (p.metadata.deletionTimestamp) continue;
+          if (phaseOf(p) === 'Failed') {
+            // Kubelets that reject daemon pods would otherwise fight the controller in a hot loop.
+            const bkey = `${ds.metadata.uid}/${nodeName}`;
+            const wait = this.inBackoff(bkey, now);
+            if (wait !== undefined) { this.loop.addAfter(keyOf(ds), wait); continue; }
+            this.nextBackoff(bkey, now);
+            void this.events.record(referenceTo(ds), 'Warning', 'FailedDaemonPod',
+              `Found failed daemon pod ${p.metadata.namespace}/${p.metadata.name} on node ${nodeName}, will try to kill it`, COMPONENT);
+            remove.push(p);
+          } else if (phaseOf(p) === 'Succeeded') {
+            remove.push(p);
+          } else {
+            running.push(p);
+          }
+        }
+        running.sort(byCreationAndPhase);
+        if (!surge) {
+          // More than one daemon pod on a node: all but the oldest go.
+          remove.push(...running.slice(1));
+        } else {
+          // Surging: the oldest new and the oldest old pod may both stay, until the new one is
+          // available or the old one stops being ready; every other pod goes.
+          let oldestNew: Obj | undefined; let oldestOld: Obj | undefined;
+          for (const p of running) {
+            if (p.metadata.labels?.[POD_REVISION_LABEL] === hash) { if (!oldestNew) { oldestNew = p; continue; } }
+            else if (!oldestOld) { oldestOld = p; continue; }
+            remove.push(p);
+          }
+          if (oldestNew && oldestOld && (!isReady(oldestOld) || isAvailable(oldestNew, ds.spec.minReadySeconds ?? 0, this.now()))) remove.push(oldestOld);
+        }
+      } else {
+        for (const p of pods) if (!p.metadata.deletionTimestamp) remove.push(p);
+      }
+    }
+    await this.syncNodes(ds, remove, create, hash);
+    return remove.length + create.length > 0;
+  }
+
+  /** syncNodes: deletes, then creates one pod per node from the template with the daemon tolerations and node affinity. */
+  private async syncNodes(ds: Obj, remove: Obj[], create: string[], hash: string): Promise<void> {
+    for (const p of remove) await this.podControl.delete(ds, p);
+    if (!create.length) return;
+    const template = structuredClone(ds.spec.template ?? {});
+    template.metadata ??= {};
+    template.spec ??= {};
+    addDaemonTolerations(template.spec);
+    const labels: Record<string, string> = { ...(template.metadata.labels ?? {}) };
+    const gen = this.templateGeneration(ds);
+    if (gen !== undefined) labels[TEMPLATE_GENERATION_LABEL] = gen;
+    if (hash) labels[POD_REVISION_LABEL] = hash;
+    template.metadata.labels = labels;
+    // Slow start batches, as upstream: 1, 2, 4, ... stopping at the first failed batch.
+    let i = 0;
+    for (let batch = 1; i < create.length; batch *= 2) {
+      const nodes = create.slice(i, i + batch);
+      i += nodes.length;
+      const results = await Promise.allSettled(nodes.map((nodeName) => this.podControl.create({
+        template, owner: ds, mutate: (pod) => replaceNodeNameAffinity(pod.spec, nodeName),
+      })));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+  }
+
+  private allowsSurge(ds: Obj): boolean {
+    const ru = ds.spec.updateStrategy?.rollingUpdate;
+    return ds.spec.updateStrategy?.type === 'RollingUpdate' && scaled(ru?.maxSurge, 1) > 0;
+  }
+
+  /** updatedDesiredNodeCounts. */
+  private counts(ds: Obj, nodes: Obj[]): { maxSurge: number; maxUnavailable: number; desired: number } {
+    const desired = nodes.filter((n) => nodeShouldRunDaemonPod(n, ds).shouldRun).length;
+    const ru = ds.spec.updateStrategy?.rollingUpdate ?? {};
+    let maxUnavailable = scaled(ru.maxUnavailable, desired);
+    const maxSurge = this.allowsSurge(ds) ? scaled(ru.maxSurge, desired) : 0;
+    if (desired > 0 && maxUnavailable === 0 && maxSurge === 0) maxUnavailable = 1;
+    return { maxSurge, maxUnavailable, desired };
+  }
+
+  /** findUpdatedPodsOnNode: at most one new and one old pod, else not ok. */
+  private splitPods(ds: Obj, pods: Obj[], hash: string): { newPod?: Obj; oldPod?: Obj; ok: boolean } {
+    let newPod: Obj | undefined; let oldPod: Obj | undefined;
+    for (const p of pods) {
+      if (p.metadata.deletionTimestamp) continue;
+      if (this.isUpdated(ds, p, hash)) { if (newPod) return { ok: false }; newPod = p; } else { if (oldPod) return { ok: false }; oldPod = p; }
+    }
+    return { newPod, oldPod, ok: true };
+  }
+
+  /** rollingUpdate (update.go). */
+  private async rollingUpdate(ds: Obj, nodes: Obj[], hash: string): Promise<boolean> {
+    const byNode = await this.podsByNode(ds);
+    const { maxSurge, maxUnavailable, desired } = this.counts(ds, nodes);
+    const minReady = ds.spec.minReadySeconds ?? 0;
+    const now = this.now();
+    const available = (p: Obj) => isAvailable(p, minReady, now);
+    const nodeByName = new Map(nodes.map((n) => [n.metadata.name!, n]));
+    if (maxSurge === 0) {
+      let unavailable = 0;
+      const replace: Obj[] = []; const candidates: Obj[] = [];
+      for (const pods of byNode.values()) {
+        const { newPod, oldPod, ok } = this.splitPods(ds, pods, hash);
+        if (!ok) { unavailable++; continue; }
+        if ((!oldPod && !newPod) || (oldPod && newPod)) unavailable++;
+        else if (newPod) { if (!available(newPod)) unavailable++; }
+        else if (!available(oldPod!)) replace.push(oldPod!);
+        else if (unavailable >= maxUnavailable) continue;
+        else candidates.push(oldPod!);
+      }
+      const remaining = Math.min(Math.max(0, maxUnavailable - unavailable), candidates.length);
+      const remove = [...replace, ...candidates.slice(0, remaining)];
+      await this.syncNodes(ds, remove, [], hash);
+      return remove.length > 0;
+    }
+    const remove: Obj[] = []; const shouldNotRun: Obj[] = []; const candidateNodes: string[] = []; const allowedNodes: string[] = [];
+    let surge = 0; let numAvailable = 0;
+    for (const [nodeName, pods] of byNode) {
+      const { newPod, oldPod, ok } = this.splitPods(ds, pods, hash);
+      if (!ok) { surge++; continue; }
+      if (oldPod ? available(oldPod) : newPod ? available(newPod) : false) numAvailable++;
+      const node = nodeByName.get(nodeName);
+      const shouldRun = node ? nodeShouldRunDaemonPod(node, ds).shouldRun : false;
+      if (!oldPod) continue;
+      if (!newPod) {
+        if (!available(oldPod)) {
+          if (!shouldRun) { remove.push(oldPod); continue; }
+          allowedNodes.push(nodeName);
+        } else {
+          if (!shouldRun) { shouldNotRun.push(oldPod); continue; }
+          if (surge >= maxSurge) continue;
+          candidateNodes.push(nodeName);
+        }
+      } else if (!available(newPod)) {
+        surge++;
+      } else {
+        remove.push(oldPod);
+      }
+    }
+    const deletable = Math.min(Math.max(0, numAvailable - desired), shouldNotRun.length);
+    remove.push(...shouldNotRun.slice(0, deletable));
+    const remainingSurge = Math.min(Math.max(0, maxSurge - surge), candidateNodes.length);
+    const create = [...allowedNodes, ...candidateNodes.slice(0, remainingSurge)];
+    await this.syncNodes(ds, remove, create, hash);
+    return remove.length + create.length > 0;
+  }
+
+  /** updateDaemonSetStatus / storeDaemonSetStatus. */
+  private async updateStatus(ds: Obj, nodes: Obj[], hash: string, observe: boolean): Promise<void> {
+    const byNode = await this.podsByNode(ds);
+    const now = this.now();
+    let desired = 0; let current = 0; let ready = 0; let available = 0; let updated = 0; let misscheduled = 0;
+    for (const node of nodes) {
+      const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
+      const pods = byNode.get(node.metadata.name!) ?? [];
+      if (shouldRun) {
+        desired++;
+        if (!pods.length) continue;
+        current++;
+        const pod = [...pods].sort(byCreationAndPhase)[0];
+        if (isReady(pod)) {
+          ready++;
+          if (isAvailable(pod, ds.spec.minReadySeconds ?? 0, now)) available++;
+        }
+        if (this.isUpdated(ds, pod, hash)) updated++;
+      } else if (pods.length) {
+        misscheduled++;
+      }
+    }
+    const next: Record<string, number> = {
+      currentNumberScheduled: current, numberMisscheduled: misscheduled, desiredNumberScheduled: desired, numberReady: ready,
+      updatedNumberScheduled: updated, numberAvailable: available, numberUnavailable: desired - available,
+    };
+    const old = ds.status ?? {};
+    const observedGeneration = observe ? ds.metadata.generation : old.observedGeneration;
+    const same = Object.entries(next).every(([k, v]) => (old[k] ?? 0) === v) && old.observedGeneration === observedGeneration;
+    if (same) return;
+    const ns = ds.metadata.namespace!;
+    await this.store.update(this.daemonsets, ns, ds.metadata.name!, (cur: any) => {
+      const s: any = { ...(cur.status ?? {}), ...next };
+      if (observedGeneration !== undefined) s.observedGeneration = observedGeneration;
+      for (const k of ['updatedNumberScheduled', 'numberAvailable', 'numberUnavailable']) if (!s[k]) delete s[k];
+      return { ...cur, status: s };
+    }, { ...controllerContext(COMPONENT), namespace: ns }, 'status');
+    // Pods ready but not yet available are looked at again when minReadySeconds have passed.
+    if ((ds.spec.minReadySeconds ?? 0) > 0 && ready !== available) this.loop.addAfter(keyOf(ds), ds.spec.minReadySeconds * 1000);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Completion indexes of Indexed Jobs (indexed_job_utils.go): the
+ * annotation/label a pod carries, and status.completedIndexes as ordered
+ * intervals written "1,3-5,7".
+ */
+import type { KObject } from '../../registry/types.js';
+
+/** batch.JobCompletionIndexAnnotation (also the pod label, PodIndexLabel being on). */
+export const COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index';
+
+/** getCompletionIndex: -1 when absent or not a non-negative integer. */
+export function completionIndex(pod: KObject): number {
+  const v = pod.metadata.annotations?.[COMPLETION_INDEX];
+  if (v === undefined || !/^[+-]?\d+$/.test(v)) return -1;
+  const i = Number(v);
+  return i < 0 ? -1 : i;
+}
+
+/** parseIndexesFromString, ignoring malformed parts and indexes ≥ completions. */
+export function parseIndexes(s: string | undefined, completions: number): Set<number> {
+  const out = new Set<number>();
+  for (const part of (s ?? '').split(',')) {
+    if (!part) continue;
+    const [a, b] = part.split('-');
+    const first = Number(a); const last = b === undefined ? first : Number(b);
+    if (!Number.isInteger(first) || !Number.isInteger(last)) continue;
+    for (let i = first; i <= last && i < completions; i++) out.add(i);
+  }
+  return out;
+}
+
+/** orderedIntervals.String(): runs of consecutive indexes as "a-b", single ones as "a". */
+export function formatIndexes(set: Iterable<number>): string {
+  const xs = [...set].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < xs.length;) {
+    let j = i;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
+    parts.push(j === i ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/** podGenerateNameWithIndex: `<job>-<index>-`, the job name cut to fit 58 characters. */
+export function generateNameWithIndex(jobName: string, index: number): string {
+  const suffix = `-${index}-`;
+  const prefix = jobName + suffix;
+  return prefix.length > 58 ? jobName.slice(0, 58 - suffix.length) + suffix : prefix;
+}
+
+/** addCompletionIndexEnvVariable: JOB_COMPLETION_INDEX from the index label, unless the container sets it. */
+export function addIndexEnv(spec: Record<string, any>): void {
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+    if ((c.env ?? []).some((e: any) => e.name === 'JOB_COMPLETION_INDEX')) continue;
+    (c.env ??= []).push({ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX}']` } } });
+  }
+}

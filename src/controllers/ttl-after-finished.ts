@@ -1,0 +1,71 @@
+/**
+ * The TTL-after-finished controller (pkg/controller/ttlafterfinished):
+ * a finished Job with spec.ttlSecondsAfterFinished is deleted, with
+ * Background propagation, that many seconds after its Complete or Failed
+ * condition's lastTransitionTime. It records no events.
+ */
+import { StatusError } from '../api/status.js';
+import type { Store } from '../registry/store.js';
+import type { KObject, ResourceDef } from '../registry/types.js';
+import { controllerContext } from './context.js';
+import { keyOf, splitKey, SyncLoop } from './job/sync-loop.js';
+
+const COMPONENT = 'ttl-after-finished-controller';
+
+type Obj = KObject & { spec?: any; status?: any };
+
+/** jobFinishTime: when the Complete/Failed condition became True. */
+function finishTime(job: Obj): number | undefined {
+  const c = (job.status?.conditions ?? []).find((c: any) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** needsCleanup: a TTL, finished, not already being deleted. */
+function needsCleanup(job: Obj): boolean {
+  return job.spec?.ttlSecondsAfterFinished != null && !job.metadata.deletionTimestamp && finishTime(job) !== undefined;
+}
+
+export class TTLAfterFinishedController {
+  private readonly jobs: ResourceDef;
+  private readonly loop: SyncLoop;
+  private readonly now: () => Date;
+
+  constructor(private readonly store: Store, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
+    this.jobs = store.find('batch', 'v1', 'jobs')!;
+    this.now = opts.now ?? (() => new Date());
+    this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k).then(() => undefined), opts.log ?? (() => {}));
+  }
+
+  async start(): Promise<void> {
+    await this.loop.watch(this.store, this.jobs, (type, job) => {
+      if (type !== 'DELETED' && needsCleanup(job)) this.loop.add(keyOf(job));
+    });
+  }
+
+  stop(): void {
+    this.loop.stop();
+  }
+
+  /** processJob: deletes an expired job (re-checked on a fresh read); otherwise returns ms until it expires. */
+  async sync(key: string): Promise<number | undefined> {
+    const [ns, name] = splitKey(key);
+    const job = await this.store.get('batch', 'jobs', ns, name) as Obj | undefined;
+    if (!job || !needsCleanup(job)) return undefined;
+    const expireAt = finishTime(job)! + job.spec.ttlSecondsAfterFinished * 1000;
+    const left = expireAt - this.now().getTime();
+    if (left > 0) {
+      this.loop.addAfter(key, left);
+      return left;
+    }
+    try {
+      // The precondition keeps a job whose TTL was just changed from going.
+      await this.store.delete(this.jobs, ns, name, { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid, resourceVersion: job.metadata.resourceVersion } },
+        { ...controllerContext(COMPONENT), namespace: ns });
+    } catch (e) {
+      if (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409)) return undefined;
+      throw e;
+    }
+    return 0;
+  }
+}
