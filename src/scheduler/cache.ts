@@ -9,6 +9,8 @@ import type { Listers, Snapshot } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import type { NamespaceLabels, PodInfo } from './pod-info.js';
 
+const NONE: readonly PodInfo[] = Object.freeze([]);
+
 export class SchedulerCache implements Snapshot {
   private readonly byName = new Map<string, NodeInfo>();
   /** Nodes in the order the filter pass visits them. */
@@ -26,8 +28,9 @@ export class SchedulerCache implements Snapshot {
   get(name: string): NodeInfo | undefined { return this.byName.get(name); }
   imageNodeCount(image: string): number { return this.imageCounts.get(image) ?? 0; }
   nominated(node: string): readonly PodInfo[] {
+    if (this.nominatedNodeOf.size === 0) return NONE;
     const m = this.nominatedByNode.get(node);
-    return m ? [...m.values()] : [];
+    return m && m.size ? [...m.values()] : NONE;
   }
 
   private countImages(n: NodeInfo, by: 1 | -1): void {
