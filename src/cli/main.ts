@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { startCluster } from '../cluster/start.js';
 import { parseClusterFile } from '../node/cluster-file.js';
 import { parseSchedulerConfig } from '../scheduler/profile.js';
+import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -45,6 +46,14 @@ program.command('explain-scheduling')
   .action(async (pod: string, opts: { namespace?: string; kubeconfig?: string; schedulerConfig?: string }) => {
     const { explainScheduling } = await import('../scheduler/explain-client.js');
     console.log(await explainScheduling(pod, opts));
+  });
+
+program.command('describe-runtime <pod>')
+  .description('print what the emulated kubelet hands the container runtime for a pod (Windows CpuMaximum, Linux CPU shares/quota, memory limits)')
+  .option('-n, --namespace <ns>', 'the pod\'s namespace (default: the kubeconfig context\'s)')
+  .option('--kubeconfig <file>', 'kubeconfig to read the API with', process.env.KUBECONFIG?.split(':')[0] || './.winkube/kubeconfig.yaml')
+  .action(async (pod: string, opts: { namespace?: string; kubeconfig: string }) => {
+    process.stdout.write(await describeRuntime(opts.kubeconfig, pod, opts.namespace));
   });
 
 program.parseAsync(process.argv).catch((e: unknown) => {

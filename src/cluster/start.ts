@@ -22,6 +22,7 @@ import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
+import { Kubelet } from '../node/kubelet/kubelet.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -90,6 +91,18 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
   await scheduler.start();
   void events;
+  // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
+  const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
+  const kubelet = new Kubelet(store, nodes, {
+    logs: containerLogs, events, log,
+    // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
+    pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
+    token: (pod, audience, expirationSeconds) => {
+      const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
+      return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
+    },
+  });
+  await kubelet.start();
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
@@ -102,6 +115,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     async stop() {
       compactor.stop();
       await scheduler.stop();
+      await kubelet.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
