@@ -147,6 +147,23 @@ scheduling:
     assert.equal(missing.stderr.trim(), 'error: pods "nope" not found');
   });
 
+  test('a Windows pod without an OS selector can land on a Linux node, where the kubelet rejects it', async () => {
+    // The scheduler does not read spec.os (as upstream): with the Windows nodes cordoned, a Linux node is chosen.
+    await ok(cluster, ['cordon', 'win2019-1', 'win2019-2', 'win2022-1']);
+    try {
+      await ok(cluster, ['apply', '-f', '-'], pod('win-no-selector', '  os: {name: windows}'));
+      assert.match(await nodeOf(cluster, 'win-no-selector'), /^linux-\d$/);
+      const p = await until('the kubelet\'s rejection', async () => {
+        const p = await getPod(cluster, 'win-no-selector');
+        return p.status.phase === 'Failed' ? p : undefined;
+      });
+      assert.deepEqual({ reason: p.status.reason, message: p.status.message },
+        { reason: 'PodOSNotSupported', message: "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS" });
+    } finally {
+      await ok(cluster, ['uncordon', 'win2019-1', 'win2019-2', 'win2022-1']);
+    }
+  });
+
   test('a pod for another scheduler is left alone', async () => {
     await ok(cluster, ['apply', '-f', '-'], pod('other', '  schedulerName: my-scheduler'));
     await sleep(500);
@@ -166,15 +183,18 @@ kind: PriorityClass
 metadata: {name: high}
 value: 1000
 `);
+    // A shell as PID 1 ignores SIGTERM: the victim stays Terminating for its grace period on the emulated kubelet.
     const big = (name: string, cls: string) => `apiVersion: v1
 kind: Pod
 metadata: {name: ${name}}
 spec:
   priorityClassName: ${cls}
   nodeSelector: {kubernetes.io/hostname: linux-1}
+  terminationGracePeriodSeconds: 120
   containers:
   - name: c
-    image: nginx
+    image: busybox:1.36
+    command: [sh, -c, 'sleep 3600']
     resources: {requests: {cpu: '3'}}
 `;
     await ok(cluster, ['apply', '-f', '-'], big('victim', 'low'));
