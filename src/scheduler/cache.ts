@@ -23,7 +23,15 @@ export class SchedulerCache implements Snapshot {
   private readonly nominatedByNode = new Map<string, Map<string, PodInfo>>();
   private readonly nominatedNodeOf = new Map<string, string>();
 
+  podsWithAffinity = 0;
+  podsWithRequiredAntiAffinity = 0;
+
   constructor(readonly nsLabels: NamespaceLabels, readonly listers: Listers) {}
+
+  private countAffinity(p: PodInfo, by: 1 | -1): void {
+    if (p.hasAffinity) this.podsWithAffinity += by;
+    if (p.requiredAntiAffinity.length) this.podsWithRequiredAntiAffinity += by;
+  }
 
   get(name: string): NodeInfo | undefined { return this.byName.get(name); }
   imageNodeCount(image: string): number { return this.imageCounts.get(image) ?? 0; }
@@ -79,6 +87,7 @@ export class SchedulerCache implements Snapshot {
   assume(pod: PodInfo, node: string): void {
     this.removePod(pod.uid);
     this.nodeFor(node).addPod(pod);
+    this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
     this.assumed.add(pod.uid);
   }
@@ -92,10 +101,9 @@ export class SchedulerCache implements Snapshot {
   /** A bound pod seen through the watch (confirms an assumed one). */
   addOrUpdatePod(pod: PodInfo): void {
     const node = pod.nodeName!;
-    const prev = this.podNode.get(pod.uid);
-    if (prev && prev !== node) this.removePod(pod.uid);
-    this.assumed.delete(pod.uid);
+    if (this.podNode.has(pod.uid)) this.removePod(pod.uid);
     this.nodeFor(node).addPod(pod);
+    this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
   }
 
@@ -106,6 +114,7 @@ export class SchedulerCache implements Snapshot {
     this.podNode.delete(uid);
     const n = this.byName.get(node) ?? this.orphans.get(node);
     const p = n?.removePod(uid);
+    if (p) this.countAffinity(p, -1);
     if (n && !this.byName.has(node) && n.pods.size === 0) this.orphans.delete(node);
     return p;
   }

@@ -34,6 +34,9 @@ export interface Snapshot {
   readonly listers: Listers;
   /** Image name → number of nodes that have it (ImageStateSummary.NumNodes). */
   imageNodeCount(image: string): number;
+  /** How many placed pods have any pod (anti-)affinity, and required anti-affinity (InterPodAffinity skips its scans at 0). */
+  readonly podsWithAffinity: number;
+  readonly podsWithRequiredAntiAffinity: number;
   /** Pods nominated to a node (status.nominatedNodeName) waiting for preemption victims to go. */
   nominated(node: string): readonly PodInfo[];
 }
