@@ -23,6 +23,7 @@ export class SchedulerCache implements Snapshot {
   private readonly nominatedByNode = new Map<string, Map<string, PodInfo>>();
   private readonly nominatedNodeOf = new Map<string, string>();
 
+  nodesGeneration = 0;
   podsWithAffinity = 0;
   podsWithRequiredAntiAffinity = 0;
 
@@ -49,6 +50,7 @@ export class SchedulerCache implements Snapshot {
   }
 
   setNode(node: any): NodeInfo {
+    this.nodesGeneration++;
     const name = node.metadata.name;
     let n = this.byName.get(name);
     if (n) {
@@ -68,6 +70,7 @@ export class SchedulerCache implements Snapshot {
   removeNode(name: string): void {
     const n = this.byName.get(name);
     if (!n) return;
+    this.nodesGeneration++;
     this.countImages(n, -1);
     this.byName.delete(name);
     this.nodes = this.nodes.filter((x) => x !== n);

@@ -34,6 +34,8 @@ export interface Snapshot {
   readonly listers: Listers;
   /** Image name → number of nodes that have it (ImageStateSummary.NumNodes). */
   imageNodeCount(image: string): number;
+  /** Changes whenever a node is added, changed or removed; -1 for views that must not be cached against. */
+  readonly nodesGeneration: number;
   /** How many placed pods have any pod (anti-)affinity, and required anti-affinity (InterPodAffinity skips its scans at 0). */
   readonly podsWithAffinity: number;
   readonly podsWithRequiredAntiAffinity: number;
@@ -166,7 +168,8 @@ export class Framework {
   private runActiveFilters(active: Plugin[], state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot): Status {
     for (let i = 0; i < active.length; i++) {
       const s = active[i].filter!(state, pod, node, snap);
-      if (s.code !== Code.Success) return { code: s.code, reasons: s.reasons, plugin: active[i].name };
+      // Plugins return shared statuses already naming themselves for their common rejections (no allocation per node).
+      if (s.code !== Code.Success) return s.plugin === active[i].name ? s : { code: s.code, reasons: s.reasons, plugin: active[i].name };
     }
     return SUCCESS;
   }
