@@ -45,6 +45,17 @@ program.command('up')
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
 
+program.command('explain-scheduling')
+  .description("explain where the scheduler can place a pod: each node's Filter verdicts and the feasible nodes' scores")
+  .argument('<pod>', 'the pod name')
+  .option('-n, --namespace <ns>', "the pod's namespace (the kubeconfig context's by default)")
+  .option('--kubeconfig <file>', 'the kubeconfig to use ($KUBECONFIG or ~/.kube/config by default)')
+  .option('--scheduler-config <file>', 'the KubeSchedulerConfiguration the cluster runs with, if not the default')
+  .action(async (pod: string, opts: { namespace?: string; kubeconfig?: string; schedulerConfig?: string }) => {
+    const { explainScheduling } = await import('../scheduler/explain-client.js');
+    console.log(await explainScheduling(pod, opts));
+  });
+
 program.command('describe-runtime <pod>')
   .description('print what the emulated kubelet hands the container runtime for a pod (Windows CpuMaximum, Linux CPU shares/quota, memory limits)')
   .option('-n, --namespace <ns>', 'the pod\'s namespace (default: the kubeconfig context\'s)')

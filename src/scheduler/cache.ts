@@ -9,6 +9,8 @@ import type { Listers, Snapshot } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import type { NamespaceLabels, PodInfo } from './pod-info.js';
 
+const NONE: readonly PodInfo[] = Object.freeze([]);
+
 export class SchedulerCache implements Snapshot {
   private readonly byName = new Map<string, NodeInfo>();
   /** Nodes in the order the filter pass visits them. */
@@ -21,13 +23,23 @@ export class SchedulerCache implements Snapshot {
   private readonly nominatedByNode = new Map<string, Map<string, PodInfo>>();
   private readonly nominatedNodeOf = new Map<string, string>();
 
+  nodesGeneration = 0;
+  podsWithAffinity = 0;
+  podsWithRequiredAntiAffinity = 0;
+
   constructor(readonly nsLabels: NamespaceLabels, readonly listers: Listers) {}
+
+  private countAffinity(p: PodInfo, by: 1 | -1): void {
+    if (p.hasAffinity) this.podsWithAffinity += by;
+    if (p.requiredAntiAffinity.length) this.podsWithRequiredAntiAffinity += by;
+  }
 
   get(name: string): NodeInfo | undefined { return this.byName.get(name); }
   imageNodeCount(image: string): number { return this.imageCounts.get(image) ?? 0; }
   nominated(node: string): readonly PodInfo[] {
+    if (this.nominatedNodeOf.size === 0) return NONE;
     const m = this.nominatedByNode.get(node);
-    return m ? [...m.values()] : [];
+    return m && m.size ? [...m.values()] : NONE;
   }
 
   private countImages(n: NodeInfo, by: 1 | -1): void {
@@ -38,6 +50,7 @@ export class SchedulerCache implements Snapshot {
   }
 
   setNode(node: any): NodeInfo {
+    this.nodesGeneration++;
     const name = node.metadata.name;
     let n = this.byName.get(name);
     if (n) {
@@ -57,6 +70,7 @@ export class SchedulerCache implements Snapshot {
   removeNode(name: string): void {
     const n = this.byName.get(name);
     if (!n) return;
+    this.nodesGeneration++;
     this.countImages(n, -1);
     this.byName.delete(name);
     this.nodes = this.nodes.filter((x) => x !== n);
@@ -76,6 +90,7 @@ export class SchedulerCache implements Snapshot {
   assume(pod: PodInfo, node: string): void {
     this.removePod(pod.uid);
     this.nodeFor(node).addPod(pod);
+    this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
     this.assumed.add(pod.uid);
   }
@@ -89,10 +104,9 @@ export class SchedulerCache implements Snapshot {
   /** A bound pod seen through the watch (confirms an assumed one). */
   addOrUpdatePod(pod: PodInfo): void {
     const node = pod.nodeName!;
-    const prev = this.podNode.get(pod.uid);
-    if (prev && prev !== node) this.removePod(pod.uid);
-    this.assumed.delete(pod.uid);
+    if (this.podNode.has(pod.uid)) this.removePod(pod.uid);
     this.nodeFor(node).addPod(pod);
+    this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
   }
 
@@ -103,6 +117,7 @@ export class SchedulerCache implements Snapshot {
     this.podNode.delete(uid);
     const n = this.byName.get(node) ?? this.orphans.get(node);
     const p = n?.removePod(uid);
+    if (p) this.countAffinity(p, -1);
     if (n && !this.byName.has(node) && n.pods.size === 0) this.orphans.delete(node);
     return p;
   }

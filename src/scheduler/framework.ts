@@ -34,6 +34,11 @@ export interface Snapshot {
   readonly listers: Listers;
   /** Image name → number of nodes that have it (ImageStateSummary.NumNodes). */
   imageNodeCount(image: string): number;
+  /** Changes whenever a node is added, changed or removed; -1 for views that must not be cached against. */
+  readonly nodesGeneration: number;
+  /** How many placed pods have any pod (anti-)affinity, and required anti-affinity (InterPodAffinity skips its scans at 0). */
+  readonly podsWithAffinity: number;
+  readonly podsWithRequiredAntiAffinity: number;
   /** Pods nominated to a node (status.nominatedNodeName) waiting for preemption victims to go. */
   nominated(node: string): readonly PodInfo[];
 }
@@ -152,10 +157,19 @@ export class Framework {
 
   /** RunFilterPlugins: the first plugin that rejects the node decides its status. */
   runFilter(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot, skipped: Set<string>): Status {
-    for (const p of this.filterPlugins) {
-      if (skipped.has(p.name)) continue;
-      const s = p.filter!(state, pod, node, snap);
-      if (s.code !== Code.Success) return { ...s, plugin: p.name };
+    return this.runActiveFilters(this.activeFilters(skipped), state, pod, node, snap);
+  }
+
+  /** The Filter plugins PreFilter did not skip, computed once per cycle rather than per node. */
+  activeFilters(skipped: Set<string>): Plugin[] {
+    return skipped.size ? this.filterPlugins.filter((p) => !skipped.has(p.name)) : this.filterPlugins;
+  }
+
+  private runActiveFilters(active: Plugin[], state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot): Status {
+    for (let i = 0; i < active.length; i++) {
+      const s = active[i].filter!(state, pod, node, snap);
+      // Plugins return shared statuses already naming themselves for their common rejections (no allocation per node).
+      if (s.code !== Code.Success) return s.plugin === active[i].name ? s : { code: s.code, reasons: s.reasons, plugin: active[i].name };
     }
     return SUCCESS;
   }
@@ -164,18 +178,21 @@ export class Framework {
    * RunFilterPluginsWithNominatedPods: pods of equal or higher priority
    * nominated to this node count as if they were on it.
    */
-  runFilterWithNominated(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot, skipped: Set<string>): Status {
-    const nominated = snap.nominated(node.name).filter((n) => n.uid !== pod.uid && n.priority >= pod.priority);
-    if (nominated.length === 0) return this.runFilter(state, pod, node, snap, skipped);
+  runFilterWithNominated(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot, skipped: Set<string>,
+    active: Plugin[] = this.activeFilters(skipped)): Status {
+    const all = snap.nominated(node.name);
+    if (all.length === 0) return this.runActiveFilters(active, state, pod, node, snap);
+    const nominated = all.filter((n) => n.uid !== pod.uid && n.priority >= pod.priority);
+    if (nominated.length === 0) return this.runActiveFilters(active, state, pod, node, snap);
     const withNominated = node.clone();
     for (const n of nominated) withNominated.addPod(n);
-    const s = this.runFilter(state, pod, withNominated, snap, skipped);
+    const s = this.runActiveFilters(active, state, pod, withNominated, snap);
     if (s.code !== Code.Success) return s;
-    return this.runFilter(state, pod, node, snap, skipped);
+    return this.runActiveFilters(active, state, pod, node, snap);
   }
 
-  /** RunScorePlugins: PreScore, Score, NormalizeScore and weights. */
-  runScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snap: Snapshot): NodeScore[] {
+  /** RunScorePlugins: PreScore, Score, NormalizeScore and weights; per-plugin scores kept only when asked (explain). */
+  runScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snap: Snapshot, perPlugin = true): NodeScore[] {
     const active: Plugin[] = [];
     for (const p of this.scorePlugins) {
       if (p.preScore && p.preScore(state, pod, nodes, snap).code === Code.Skip) continue;
@@ -188,7 +205,7 @@ export class Framework {
       p.normalizeScore?.(state, pod, scores, nodes);
       const w = this.weights.get(p.name) ?? 1;
       for (let i = 0; i < nodes.length; i++) {
-        out[i].scores.push({ name: p.name, score: scores[i] * w });
+        if (perPlugin) out[i].scores.push({ name: p.name, score: scores[i] * w });
         out[i].total += scores[i] * w;
       }
     }
@@ -216,6 +233,7 @@ export class Framework {
         return { node: n.name, evaluatedNodes: 1, feasibleNodes: 1 };
       }
     }
+    const active = this.activeFilters(pre.skipped);
     const toFind = numFeasibleNodesToFind(this.percentageOfNodesToScore, all.length);
     const feasible: NodeInfo[] = [];
     const start = this.nextStartNodeIndex % all.length;
@@ -223,7 +241,7 @@ export class Framework {
     for (let i = 0; i < all.length && feasible.length < toFind; i++) {
       const node = all[(start + i) % all.length];
       processed++;
-      const s = this.runFilterWithNominated(state, pod, node, snap, pre.skipped);
+      const s = this.runFilterWithNominated(state, pod, node, snap, pre.skipped, active);
       if (s.code === Code.Success) { feasible.push(node); continue; }
       if (!isRejected(s)) throw new Error(`running "${s.plugin}" filter plugin: ${s.reasons.join(', ')}`);
       diagnosis.nodeToStatus.statuses.set(node.name, s);
@@ -232,7 +250,7 @@ export class Framework {
     this.nextStartNodeIndex = (start + processed) % all.length;
     if (feasible.length === 0) throw new FitError(pod, all.length, diagnosis);
     if (feasible.length === 1) return { node: feasible[0].name, evaluatedNodes: processed, feasibleNodes: 1 };
-    const scores = this.runScore(state, pod, feasible, snap);
+    const scores = this.runScore(state, pod, feasible, snap, false);
     return { node: this.selectHost(scores), evaluatedNodes: processed, feasibleNodes: feasible.length, scores };
   }
 

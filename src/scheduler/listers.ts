@@ -35,11 +35,25 @@ export class InformerListers implements Listers {
   private readonly caches = new Map<string, Cache>();
   private readonly handles: WatchHandle[] = [];
 
-  constructor(private readonly store: Store, private readonly onEvent: (e: ClusterEvent) => void) {
+  constructor(private readonly store: Store | undefined, private readonly onEvent: (e: ClusterEvent) => void) {
     for (const [, , r] of WATCHED) this.caches.set(r, new Cache());
   }
 
+  /** Listers over objects listed once (explain-scheduling, on the client side). */
+  static fromLists(lists: Partial<Record<string, any[]>>): InformerListers {
+    const l = new InformerListers(undefined, () => {});
+    for (const [r, items] of Object.entries(lists)) {
+      const cache = l.caches.get(r);
+      if (cache) for (const o of items ?? []) cache.items.set(key(o), o);
+    }
+    return l;
+  }
+
+  /** The resources these listers read, as [group, version, resource]. */
+  static readonly RESOURCES = WATCHED.map(([g, v, r]) => [g, v, r] as const);
+
   async start(): Promise<void> {
+    if (!this.store) return;
     for (const [g, v, r, event] of WATCHED) {
       const def = this.store.find(g, v, r);
       if (!def) continue;

@@ -13,7 +13,7 @@ export class NodeInfo {
   name: string;
   labels: Record<string, string> = {};
   taints: any[] = [];
-  allocatable: Resources & { pods: number } = { ...emptyResources(), pods: 0 };
+  allocatable: Resources = emptyResources();
   readonly requested: Resources = emptyResources();
   readonly nonZeroRequested: Resources = emptyResources();
   readonly pods = new Map<string, PodInfo>();

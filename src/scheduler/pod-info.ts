@@ -69,6 +69,15 @@ export class PodInfo {
   attempts = 0;
   unschedulablePlugins = new Set<string>();
 
+  /** The same pod with another object (its node set, its status changed): nothing is parsed again. */
+  withPod(pod: any): PodInfo {
+    const c = Object.create(PodInfo.prototype) as PodInfo;
+    Object.assign(c, this);
+    (c as { pod: any }).pod = pod;
+    c.unschedulablePlugins = new Set(this.unschedulablePlugins);
+    return c;
+  }
+
   constructor(readonly pod: any) {
     const m = pod.metadata ?? {};
     const spec = pod.spec ?? {};

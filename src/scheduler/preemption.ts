@@ -83,6 +83,7 @@ function withNode(snap: Snapshot, node: NodeInfo): Snapshot {
   const nodes = snap.nodes.map((n) => (n.name === node.name ? node : n));
   return {
     nodes, nsLabels: snap.nsLabels, listers: snap.listers,
+    nodesGeneration: -1, podsWithAffinity: snap.podsWithAffinity, podsWithRequiredAntiAffinity: snap.podsWithRequiredAntiAffinity,
     get: (name) => (name === node.name ? node : snap.get(name)),
     imageNodeCount: (i) => snap.imageNodeCount(i), nominated: (n) => snap.nominated(n),
   };

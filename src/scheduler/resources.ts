@@ -12,16 +12,23 @@ import { milliValue, value } from '../admission/resource-lists.js';
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
 export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
 
-export interface Resources {
-  milliCPU: number;
-  memory: number;
-  ephemeralStorage: number;
+/**
+ * One class for every resource vector so that the filter's hot loop sees a
+ * single object shape (V8 keeps such code optimized; object literals and
+ * spreads of them gave the same function several shapes and made it ~10x slower).
+ */
+export class Resources {
+  milliCPU = 0;
+  memory = 0;
+  ephemeralStorage = 0;
+  /** AllowedPodNumber (allocatable only). */
+  pods = 0;
   /** Extended resources, hugepages, attachable volumes. */
-  scalars: Map<string, number>;
+  scalars = new Map<string, number>();
 }
 
 export function emptyResources(): Resources {
-  return { milliCPU: 0, memory: 0, ephemeralStorage: 0, scalars: new Map() };
+  return new Resources();
 }
 
 /** schedutil.IsScalarResourceName: extended (domain-prefixed, not kubernetes.io), hugepages-, attachable-volumes-. */
@@ -73,7 +80,9 @@ function maxInto(r: Resources, o: Resources): void {
 }
 
 function cloneResources(r: Resources): Resources {
-  return { milliCPU: r.milliCPU, memory: r.memory, ephemeralStorage: r.ephemeralStorage, scalars: new Map(r.scalars) };
+  const c = new Resources();
+  c.milliCPU = r.milliCPU; c.memory = r.memory; c.ephemeralStorage = r.ephemeralStorage; c.scalars = new Map(r.scalars);
+  return c;
 }
 
 /** One container's requests; with `nonZero`, missing cpu/memory become the scheduler's defaults (NonMissingContainerRequests). */
@@ -114,9 +123,10 @@ export function podRequests(pod: any, nonZero: boolean): Resources {
 }
 
 /** The node's allocatable as framework.Resource (with AllowedPodNumber). */
-export function nodeAllocatable(node: any): Resources & { pods: number } {
+export function nodeAllocatable(node: any): Resources {
   const r = emptyResources();
   const alloc = node?.status?.allocatable ?? {};
   addList(r, alloc);
-  return { ...r, pods: amount(alloc.pods)?.v ?? 0 };
+  r.pods = amount(alloc.pods)?.v ?? 0;
+  return r;
 }

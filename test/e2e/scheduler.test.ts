@@ -2,8 +2,19 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { kubectl, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
+
+function winkube(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '' } }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -116,6 +127,43 @@ scheduling:
     assert.match(described, /Warning\s+FailedScheduling\s+\S+\s+default-scheduler\s+0\/6 nodes are available: 1 node\(s\) had untolerated taint/);
   });
 
+  test('winkube explain-scheduling: each node\'s Filter verdict, the message, and scores of feasible nodes', async () => {
+    const r = await winkube(['explain-scheduling', 'too-big', '-n', 'default', '--kubeconfig', cluster.kubeconfig]);
+    assert.equal(r.code, 0, r.stderr);
+    const row = (n: string) => r.stdout.split('\n').find((l) => l.startsWith(n + ' '))?.replace(/\s{3,}/g, ' | ');
+    assert.equal(row('linux-1'), "linux-1 | NodeAffinity: node(s) didn't match Pod's node affinity/selector | NodeResourcesFit: Insufficient cpu");
+    assert.equal(row('win2022-1'), 'win2022-1 | NodeResourcesFit: Insufficient cpu');
+    assert.equal(row('winkube-control-plane'),
+      "winkube-control-plane | TaintToleration: node(s) had untolerated taint {node-role.kubernetes.io/control-plane: } | NodeAffinity: node(s) didn't match Pod's node affinity/selector; NodeResourcesFit: Insufficient cpu");
+    assert.ok(r.stdout.includes("kube-scheduler would report (before preemption): 0/6 nodes are available: 1 node(s) had untolerated taint " +
+      "{node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match Pod's node affinity/selector, 3 Insufficient cpu."), r.stdout);
+    const ok2 = await winkube(['explain-scheduling', 'build-2022', '--kubeconfig', cluster.kubeconfig]);
+    assert.equal(ok2.code, 0, ok2.stderr);
+    assert.match(ok2.stdout, /^win2022-1\s+feasible$/m);
+    assert.match(ok2.stdout, /^NODE\s+TaintToleration\s+NodeResourcesFit\s+NodeResourcesBalancedAllocation\s+ImageLocality\s+TOTAL$/m);
+    assert.match(ok2.stdout, /^Selected: win2022-1$/m);
+    const missing = await winkube(['explain-scheduling', 'nope', '--kubeconfig', cluster.kubeconfig]);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr.trim(), 'error: pods "nope" not found');
+  });
+
+  test('a Windows pod without an OS selector can land on a Linux node, where the kubelet rejects it', async () => {
+    // The scheduler does not read spec.os (as upstream): with the Windows nodes cordoned, a Linux node is chosen.
+    await ok(cluster, ['cordon', 'win2019-1', 'win2019-2', 'win2022-1']);
+    try {
+      await ok(cluster, ['apply', '-f', '-'], pod('win-no-selector', '  os: {name: windows}'));
+      assert.match(await nodeOf(cluster, 'win-no-selector'), /^linux-\d$/);
+      const p = await until('the kubelet\'s rejection', async () => {
+        const p = await getPod(cluster, 'win-no-selector');
+        return p.status.phase === 'Failed' ? p : undefined;
+      });
+      assert.deepEqual({ reason: p.status.reason, message: p.status.message },
+        { reason: 'PodOSNotSupported', message: "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS" });
+    } finally {
+      await ok(cluster, ['uncordon', 'win2019-1', 'win2019-2', 'win2022-1']);
+    }
+  });
+
   test('a pod for another scheduler is left alone', async () => {
     await ok(cluster, ['apply', '-f', '-'], pod('other', '  schedulerName: my-scheduler'));
     await sleep(500);
@@ -135,15 +183,18 @@ kind: PriorityClass
 metadata: {name: high}
 value: 1000
 `);
+    // A shell as PID 1 ignores SIGTERM: the victim stays Terminating for its grace period on the emulated kubelet.
     const big = (name: string, cls: string) => `apiVersion: v1
 kind: Pod
 metadata: {name: ${name}}
 spec:
   priorityClassName: ${cls}
   nodeSelector: {kubernetes.io/hostname: linux-1}
+  terminationGracePeriodSeconds: 120
   containers:
   - name: c
-    image: nginx
+    image: busybox:1.36
+    command: [sh, -c, 'sleep 3600']
     resources: {requests: {cpu: '3'}}
 `;
     await ok(cluster, ['apply', '-f', '-'], big('victim', 'low'));

@@ -7,9 +7,19 @@ import { allocatableAndRequested, DEFAULT_RESOURCES, podRequestOf, type Resource
  */
 export function balancedAllocation(args: { resources?: ResourceSpec[] } = {}): Plugin {
   const resources = args.resources ?? DEFAULT_RESOURCES;
+  const defaultResources = resources.length === 2 && resources[0].name === 'cpu' && resources[1].name === 'memory';
   return {
     name: 'NodeResourcesBalancedAllocation',
     score(_s, pod, node) {
+      if (defaultResources) {
+        // The default cpu+memory case without arrays: |f1 - f2| / 2 is the standard deviation of two fractions.
+        const ac = node.allocatable.milliCPU, am = node.allocatable.memory;
+        if (ac !== 0 && am !== 0) {
+          const fc = Math.min((node.requested.milliCPU + pod.requests.milliCPU) / ac, 1);
+          const fm = Math.min((node.requested.memory + pod.requests.memory) / am, 1);
+          return Math.trunc((1 - Math.abs((fc - fm) / 2)) * MAX_NODE_SCORE);
+        }
+      }
       const fractions: number[] = [];
       let total = 0;
       for (const r of resources) {

@@ -38,8 +38,9 @@ export function interPodAffinity(args: { hardPodAffinityWeight?: number; ignoreP
     events: ['NodeAdd', 'NodeUpdate', 'AssignedPodAdd', 'AssignedPodUpdate', 'AssignedPodDelete', 'NamespaceChange'],
     podDependentPreFilter: true,
     preFilter(state, pod, snap) {
+      if (!snap.podsWithRequiredAntiAffinity && !pod.requiredAffinity.length && !pod.requiredAntiAffinity.length) return SKIP;
       const existingAnti: Counts = new Map();
-      for (const node of snap.nodes) {
+      if (snap.podsWithRequiredAntiAffinity) for (const node of snap.nodes) {
         if (!node.podsWithRequiredAntiAffinity.size) continue;
         for (const existing of node.podsWithRequiredAntiAffinity) {
           for (const t of existing.requiredAntiAffinity) if (termMatches(t, pod, snap.nsLabels)) bump(existingAnti, node, t.topologyKey, 1);
@@ -83,6 +84,7 @@ export function interPodAffinity(args: { hardPodAffinityWeight?: number; ignoreP
     preScore(state, pod, _filtered, snap) {
       const hasConstraints = pod.preferredAffinity.length > 0 || pod.preferredAntiAffinity.length > 0;
       if (args.ignorePreferredTermsOfExistingPods && !hasConstraints) return SKIP;
+      if (!hasConstraints && !snap.podsWithAffinity) return SKIP;
       const scores = new Map<string, Map<string, number>>();
       const add = (t: AffinityTerm, weight: number, target: PodInfo, node: NodeInfo, mult: number) => {
         if (!termMatches(t, target, snap.nsLabels)) return;

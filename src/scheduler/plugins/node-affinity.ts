@@ -4,6 +4,7 @@ import { nodeSelectorTermMatches, requiredNodeAffinityMatches } from './helpers.
 import { defaultNormalizeScore } from './normalize.js';
 
 export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+const REJECTED = Object.freeze({ ...unresolvable(ERR_REASON_POD), plugin: 'NodeAffinity' });
 
 /**
  * NodeAffinity: spec.nodeSelector and the required node affinity filter
@@ -21,7 +22,7 @@ export function nodeAffinity(): Plugin {
       return SUCCESS;
     },
     filter(_s, pod, node) {
-      return requiredNodeAffinityMatches(pod.pod, node.node) ? SUCCESS : unresolvable(ERR_REASON_POD);
+      return requiredNodeAffinityMatches(pod.pod, node.node) ? SUCCESS : REJECTED;
     },
     preScore(_s, pod) {
       const preferred = pod.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution;

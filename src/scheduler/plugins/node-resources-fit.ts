@@ -13,11 +13,15 @@ export interface NodeResourcesFitArgs {
 export const DEFAULT_RESOURCES: ResourceSpec[] = [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }];
 
 interface Insufficient { reason: string; unresolvable: boolean }
+const NO_INSUFFICIENT: Insufficient[] = [];
 
 /** fitsRequest (noderesources/fit.go): every resource the node lacks, with upstream's reason. */
 export function fitsRequest(pod: PodInfo, node: NodeInfo, ignored: ReadonlySet<string> = new Set(), ignoredGroups: ReadonlySet<string> = new Set()): Insufficient[] {
-  const out: Insufficient[] = [];
   const alloc = node.allocatable, used = node.requested, req = pod.requests;
+  // The common case first, without allocating.
+  if (node.pods.size + 1 <= alloc.pods && req.milliCPU <= alloc.milliCPU - used.milliCPU && req.memory <= alloc.memory - used.memory &&
+    req.ephemeralStorage <= alloc.ephemeralStorage - used.ephemeralStorage && req.scalars.size === 0) return NO_INSUFFICIENT;
+  const out: Insufficient[] = [];
   if (node.pods.size + 1 > alloc.pods) out.push({ reason: 'Too many pods', unresolvable: false });
   if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && req.scalars.size === 0) return out;
   if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) {
@@ -101,7 +105,11 @@ export function nodeResourcesFit(args: NodeResourcesFitArgs = {}): Plugin {
     score(_s, pod, node) {
       let nodeScore = 0, weightSum = 0;
       for (const r of resources) {
-        const [alloc, req] = allocatableAndRequested(node, r.name, podRequestOf(pod, r.name, false), false);
+        let alloc: number, req: number;
+        // cpu and memory inline (the default resources); others through the general helper.
+        if (r.name === 'cpu') { alloc = node.allocatable.milliCPU; req = node.nonZeroRequested.milliCPU + pod.nonZero.milliCPU; }
+        else if (r.name === 'memory') { alloc = node.allocatable.memory; req = node.nonZeroRequested.memory + pod.nonZero.memory; }
+        else [alloc, req] = allocatableAndRequested(node, r.name, podRequestOf(pod, r.name, false), false);
         if (alloc === 0) continue;
         nodeScore += scorer(req, alloc) * r.weight;
         weightSum += r.weight;

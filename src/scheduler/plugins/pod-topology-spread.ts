@@ -1,5 +1,5 @@
 import { fromLabelSelector, type LabelSelector } from '../../selectors/labels.js';
-import { MAX_NODE_SCORE, type Plugin } from '../framework.js';
+import { MAX_NODE_SCORE, type Plugin, type Snapshot } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { SKIP, SUCCESS, unresolvable, unschedulable } from '../status.js';
@@ -94,6 +94,34 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
     return wanted.map((d) => ({ maxSkew: d.maxSkew, topologyKey: d.topologyKey, selector, minDomains: 1, nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Ignore' }));
   }
 
+  /**
+   * The nodes a pod's hard constraints count, with each constraint's domain,
+   * by what decides them (the pod's node selector and affinity, tolerations,
+   * the constraints' keys and policies), until the node set changes: pods of
+   * one workload share it, so each cycle only counts pods.
+   */
+  const eligibleCache = new Map<string, { gen: number; nodes: NodeInfo[]; values: string[][] }>();
+  function eligibleNodes(pod: PodInfo, constraints: Constraint[], snap: Snapshot): { nodes: NodeInfo[]; values: string[][] } {
+    const key = JSON.stringify([pod.pod.spec?.nodeSelector, pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      constraints.some((c) => c.nodeTaintsPolicy === 'Honor') ? pod.tolerations : null,
+      constraints.map((c) => [c.topologyKey, c.nodeAffinityPolicy, c.nodeTaintsPolicy])]);
+    const hit = snap.nodesGeneration >= 0 ? eligibleCache.get(key) : undefined;
+    if (hit && hit.gen === snap.nodesGeneration) return hit;
+    const out = { gen: snap.nodesGeneration, nodes: [] as NodeInfo[], values: [] as string[][] };
+    for (const node of snap.nodes) {
+      if (!nodeHasAllKeys(node, constraints)) continue;
+      // A constraint whose inclusion policy leaves the node out gets no domain value ('' is never a label value here).
+      const values = constraints.map((c) => (includesNode(c, pod, node) ? node.labels[c.topologyKey] : '\0'));
+      out.nodes.push(node);
+      out.values.push(values);
+    }
+    if (snap.nodesGeneration >= 0) {
+      if (eligibleCache.size > 64) eligibleCache.clear();
+      eligibleCache.set(key, out);
+    }
+    return out;
+  }
+
   return {
     name: 'PodTopologySpread',
     events: ['NodeAdd', 'NodeUpdate', 'AssignedPodAdd', 'AssignedPodUpdate', 'AssignedPodDelete'],
@@ -102,13 +130,16 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
       const constraints = constraintsFor(pod, 'DoNotSchedule', () => snap.listers.defaultSelector(pod));
       if (!constraints.length) return SKIP;
       const counts = constraints.map(() => new Map<string, number>());
-      for (const node of snap.nodes) {
-        if (!nodeHasAllKeys(node, constraints)) continue;
-        constraints.forEach((c, i) => {
-          if (!includesNode(c, pod, node)) return;
-          const v = node.labels[c.topologyKey];
-          counts[i].set(v, (counts[i].get(v) ?? 0) + countPodsMatchSelector(node, c.selector, pod.namespace));
-        });
+      const eligible = eligibleNodes(pod, constraints, snap);
+      for (let n = 0; n < eligible.nodes.length; n++) {
+        const node = eligible.nodes[n];
+        const values = eligible.values[n];
+        for (let i = 0; i < constraints.length; i++) {
+          const v = values[i];
+          if (v === '\0') continue;
+          const m = counts[i];
+          m.set(v, (m.get(v) ?? 0) + (node.pods.size ? countPodsMatchSelector(node, constraints[i].selector, pod.namespace) : 0));
+        }
       }
       state.set('PodTopologySpread/filter', { constraints, counts } satisfies FilterState);
       return SUCCESS;

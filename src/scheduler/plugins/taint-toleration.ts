@@ -1,5 +1,5 @@
 import { MAX_NODE_SCORE, type Plugin } from '../framework.js';
-import { SUCCESS, unresolvable } from '../status.js';
+import { SUCCESS, unresolvable, type Status } from '../status.js';
 import { findUntoleratedTaint, toleratesTaint } from './helpers.js';
 import { defaultNormalizeScore } from './normalize.js';
 
@@ -7,6 +7,18 @@ import { defaultNormalizeScore } from './normalize.js';
  * TaintToleration: NoSchedule/NoExecute taints the pod does not tolerate
  * reject the node; untolerated PreferNoSchedule taints lower its score.
  */
+/** One status per distinct taint, naming the plugin (filters reject many nodes per cycle with the same few). */
+const byTaint = new Map<string, Status>();
+function rejected(taint: any): Status {
+  const reason = `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+  let s = byTaint.get(reason);
+  if (!s) {
+    if (byTaint.size > 1000) byTaint.clear();
+    byTaint.set(reason, s = Object.freeze({ ...unresolvable(reason), plugin: 'TaintToleration' }) as Status);
+  }
+  return s;
+}
+
 export function taintToleration(): Plugin {
   return {
     name: 'TaintToleration',
@@ -14,7 +26,7 @@ export function taintToleration(): Plugin {
     filter(_s, pod, node) {
       const taint = findUntoleratedTaint(node.taints, pod.tolerations, ['NoSchedule', 'NoExecute']);
       if (!taint) return SUCCESS;
-      return unresolvable(`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`);
+      return rejected(taint);
     },
     preScore(state, pod) {
       // getAllTolerationPreferNoSchedule: tolerations with an empty or PreferNoSchedule effect.

@@ -1,0 +1,191 @@
+/**
+ * Scheduler figures, kube-scheduler scheduler_perf style: 5,000 hand-made
+ * nodes (half Windows Server 2022, half Linux), 1,000 pods placed first, then
+ * 10,000 measured pods created through the Store; prints pods/s from the
+ * first creation to the last binding seen on the watch, and the p50/p99
+ * creation→bound latency.
+ *   SchedulingBasic: scheduler_perf's pod-default.yaml (100m / 500Mi, no selector).
+ *   Mixed: Windows pods (OS selector + toleration of the Windows pool's taint)
+ *          and Linux pods (OS selector), each spread over zones (maxSkew 1).
+ * A third figure runs the scheduling algorithm alone in memory (CPU time), which
+ * stays meaningful when other processes load the machine.
+ * Run: npm run bench:scheduler [algorithm|basic|mixed]  (BENCH_NODES / BENCH_PODS to change sizes).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCluster } from '../src/cluster/start.js';
+import { controllerContext } from '../src/controllers/context.js';
+import { machineIdentity } from '../src/node/identity.js';
+import { buildNode } from '../src/node/node-object.js';
+import { expandPools } from '../src/node/pool.js';
+import type { KObject } from '../src/registry/types.js';
+import { metrics, resetMetrics } from '../src/scheduler/scheduler.js';
+import { SchedulerCache } from '../src/scheduler/cache.js';
+import { PodInfo } from '../src/scheduler/pod-info.js';
+import { buildProfile } from '../src/scheduler/profile.js';
+
+const NODES = Number(process.env.BENCH_NODES ?? 5000);
+const INIT_PODS = Number(process.env.BENCH_INIT_PODS ?? 1000);
+const PODS = Number(process.env.BENCH_PODS ?? 10_000);
+const CONCURRENCY = 64;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+function basicPod(i: number, prefix: string): any {
+  return {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: `${prefix}-${i}` },
+    spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', ports: [{ containerPort: 80 }],
+      resources: { limits: { cpu: '100m', memory: '500Mi' }, requests: { cpu: '100m', memory: '500Mi' } } }] },
+  };
+}
+
+function mixedPod(i: number, prefix: string): any {
+  const p = basicPod(i, prefix);
+  const windows = i % 2 === 0;
+  const app = windows ? 'web-win' : 'web-linux';
+  p.metadata.labels = { app };
+  p.spec.nodeSelector = { 'kubernetes.io/os': windows ? 'windows' : 'linux' };
+  if (windows) {
+    p.spec.containers[0].image = 'mcr.microsoft.com/oss/kubernetes/pause:3.10';
+    p.spec.tolerations = [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }];
+  }
+  p.spec.topologySpreadConstraints = [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app } } }];
+  return p;
+}
+
+async function run(name: string, mixed: boolean): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-sched-'));
+  const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', nodePools: [], log: () => {} });
+  const store = cluster.store;
+  const nodesDef = store.find('', 'v1', 'nodes')!;
+  const podsDef = store.find('', 'v1', 'pods')!;
+  const ctx = controllerContext('bench');
+  const configs = expandPools([
+    { name: 'linux', count: NODES / 2, os: 'linux', cpu: '4', memory: '32Gi' },
+    { name: 'win', count: NODES / 2, os: 'windows', windowsVersion: 'ltsc2022', cpu: '4', memory: '32Gi', ...(mixed ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' as const }] } : {}) },
+  ]);
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  for (let i = 0; i < configs.length; i += CONCURRENCY) {
+    await Promise.all(configs.slice(i, i + CONCURRENCY).map((cfg, j) => {
+      const node = buildNode(cfg, i + j, machineIdentity(cfg.name, cfg.os), now);
+      node.metadata.labels['topology.kubernetes.io/zone'] = `zone-${(i + j) % 10}`;
+      // The default farm's 10.244.<n>.0/24 runs out past 255 nodes: a /24 of 10.64.0.0/10 per node instead.
+      const cidr = `10.${64 + ((i + j) >> 8)}.${(i + j) & 255}.0/24`;
+      node.spec.podCIDR = cidr; node.spec.podCIDRs = [cidr];
+      return store.create(nodesDef, '', node as KObject, ctx).then(() =>
+        // The TaintNodesByCondition admission adds not-ready on create; the node lifecycle controller lifts it once Ready.
+        store.update(nodesDef, '', cfg.name, (n: any) => {
+          n.spec.taints = (n.spec.taints ?? []).filter((t: any) => t.key !== 'node.kubernetes.io/not-ready');
+          if (!n.spec.taints.length) delete n.spec.taints;
+          return n;
+        }, ctx));
+    }));
+  }
+  const created = new Map<string, number>();
+  const latencies: number[] = [];
+  let bound = 0;
+  let lastBound = 0;
+  let resolveAll!: () => void;
+  let target = INIT_PODS;
+  let done = new Promise<void>((r) => { resolveAll = r; });
+  const seen = new Set<string>();
+  const watch = await store.watch(podsDef, '', store.storage.currentRevision(), {}, (type, obj: any) => {
+    if (type === 'DELETED' || !obj.spec?.nodeName || seen.has(obj.metadata.name)) return;
+    seen.add(obj.metadata.name);
+    const t = performance.now();
+    const c = created.get(obj.metadata.name);
+    if (c !== undefined) latencies.push(t - c);
+    bound++;
+    lastBound = t;
+    if (bound >= target) resolveAll();
+  });
+  const podCtx = { ...controllerContext('bench'), namespace: 'default' };
+  const createAll = async (n: number, prefix: string, shape: (i: number, p: string) => any, measure: boolean) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        const pod = shape(i, prefix);
+        const t = performance.now();
+        if (measure) created.set(pod.metadata.name, t);
+        await store.create(podsDef, 'default', pod as KObject, { ...podCtx, now: new Date() });
+      }
+    }));
+  };
+  // Init pods (not measured), as scheduler_perf's initPods.
+  await createAll(INIT_PODS, 'init', mixed ? mixedPod : basicPod, false);
+  await done;
+  bound = 0; latencies.length = 0; target = PODS;
+  done = new Promise<void>((r) => { resolveAll = r; });
+  resetMetrics();
+  const cpu0 = process.cpuUsage();
+  const start = performance.now();
+  await createAll(PODS, 'pod', mixed ? mixedPod : basicPod, true);
+  const createdAt = performance.now();
+  await done;
+  const seconds = (lastBound - start) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  latencies.sort((a, b) => a - b);
+  const algo = [...metrics.algorithmDurations].sort((a, b) => a - b);
+  console.log(`${name}: ${NODES} nodes, ${PODS} pods`);
+  console.log(`  end to end: ${(PODS / seconds).toFixed(0)} pods/s creation→bound (${seconds.toFixed(2)} s; the creations alone took ` +
+    `${((createdAt - start) / 1000).toFixed(2)} s), creation→bound latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`);
+  console.log(`  scheduling algorithm: ${(metrics.scheduled / (metrics.algorithmMs / 1000)).toFixed(0)} pods/s of scheduling-cycle time, ` +
+    `per pod p50 ${pct(algo, 50).toFixed(3)} ms, p99 ${pct(algo, 99).toFixed(3)} ms, ${(metrics.evaluatedNodes / metrics.scheduled).toFixed(0)} nodes filtered per pod`);
+  console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s over ${seconds.toFixed(2)} s wall (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
+  watch.cancel();
+  await cluster.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The scheduling algorithm alone, in memory (no store, no events): the same
+ * Framework over a SchedulerCache of the same nodes, pods assumed as they are
+ * placed. CPU time, so other load on the machine does not count.
+ */
+function algorithmOnly(name: string, mixed: boolean): void {
+  const cache = new SchedulerCache(() => undefined, { pvc: () => undefined, pv: () => undefined, storageClass: () => undefined, defaultSelector: () => undefined });
+  const configs = expandPools([
+    { name: 'linux', count: NODES / 2, os: 'linux', cpu: '4', memory: '32Gi' },
+    { name: 'win', count: NODES / 2, os: 'windows', windowsVersion: 'ltsc2022', cpu: '4', memory: '32Gi', ...(mixed ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' as const }] } : {}) },
+  ]);
+  configs.forEach((cfg, i) => {
+    const node = buildNode(cfg, i % 200, machineIdentity(cfg.name, cfg.os), '2026-01-01T00:00:00Z');
+    node.metadata.labels['topology.kubernetes.io/zone'] = `zone-${i % 10}`;
+    cache.setNode(node);
+  });
+  const { framework } = buildProfile();
+  const shape = mixed ? mixedPod : basicPod;
+  const place = (n: number, prefix: string) => {
+    const durations: number[] = [];
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) {
+      const pod = shape(i, prefix);
+      pod.metadata.namespace = 'default'; pod.metadata.uid = `${prefix}-${i}`; pod.spec.priority = 0;
+      const t = performance.now();
+      const p = new PodInfo(pod);
+      const r = framework.schedule(p, cache);
+      cache.assume(p.withPod({ ...p.pod, spec: { ...p.pod.spec, nodeName: r.node } }), r.node);
+      durations.push(performance.now() - t);
+    }
+    const c = process.cpuUsage(c0);
+    return { cpuSeconds: (c.user + c.system) / 1e6, durations: durations.sort((a, b) => a - b) };
+  };
+  place(INIT_PODS, 'init');
+  const r = place(PODS, 'pod');
+  console.log(`${name}, algorithm only (in memory): ${(PODS / r.cpuSeconds).toFixed(0)} pods/s of CPU time, ` +
+    `per pod p50 ${pct(r.durations, 50).toFixed(3)} ms, p99 ${pct(r.durations, 99).toFixed(3)} ms`);
+}
+
+async function main(): Promise<void> {
+  const which = process.argv[2];
+  if (!which || which === 'algorithm') {
+    algorithmOnly('SchedulingBasic', false);
+    algorithmOnly('Mixed (OS selectors, tolerations, zone spread)', true);
+  }
+  if (!which || which === 'basic') await run('SchedulingBasic', false);
+  if (!which || which === 'mixed') await run('Mixed (OS selectors, tolerations, zone spread)', true);
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

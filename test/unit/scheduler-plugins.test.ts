@@ -1,0 +1,202 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Plugin, Snapshot } from '../../src/scheduler/framework.js';
+import { PodInfo } from '../../src/scheduler/pod-info.js';
+import { Code, type Status } from '../../src/scheduler/status.js';
+import { nodeUnschedulable } from '../../src/scheduler/plugins/node-unschedulable.js';
+import { nodeName } from '../../src/scheduler/plugins/node-name.js';
+import { taintToleration } from '../../src/scheduler/plugins/taint-toleration.js';
+import { nodeAffinity } from '../../src/scheduler/plugins/node-affinity.js';
+import { nodePorts } from '../../src/scheduler/plugins/node-ports.js';
+import { nodeResourcesFit } from '../../src/scheduler/plugins/node-resources-fit.js';
+import { balancedAllocation } from '../../src/scheduler/plugins/balanced-allocation.js';
+import { imageLocality } from '../../src/scheduler/plugins/image-locality.js';
+import { podTopologySpread } from '../../src/scheduler/plugins/pod-topology-spread.js';
+import { interPodAffinity } from '../../src/scheduler/plugins/inter-pod-affinity.js';
+import { volumeBinding } from '../../src/scheduler/plugins/volume-binding.js';
+import { volumeRestrictions } from '../../src/scheduler/plugins/volume-restrictions.js';
+import { schedulingGates } from '../../src/scheduler/plugins/scheduling-gates.js';
+import { bound, node, pod, requests, snapshot } from './scheduler-fixtures.js';
+
+/** PreFilter then Filter of one plugin on every node: node → [code, reasons] (Skip: every node passes). */
+function filterAll(pl: Plugin, p: any, snap: Snapshot): Record<string, [Code, string[]]> {
+  const info = new PodInfo(p);
+  const state = new Map<string, unknown>();
+  const pre: Status | undefined = pl.preFilter?.(state, info, snap);
+  const out: Record<string, [Code, string[]]> = {};
+  for (const n of snap.nodes) {
+    const s = pre?.code === Code.Skip ? { code: Code.Success, reasons: [] } : pre && pre.code !== Code.Success ? pre : pl.filter!(state, info, n, snap);
+    out[n.name] = [s.code, s.reasons];
+  }
+  return out;
+}
+
+function scoreAll(pl: Plugin, p: any, snap: Snapshot): Record<string, number> {
+  const info = new PodInfo(p);
+  const state = new Map<string, unknown>();
+  if (pl.preScore?.(state, info, snap.nodes, snap).code === Code.Skip) return {};
+  const scores = snap.nodes.map((n) => pl.score!(state, info, n, snap));
+  pl.normalizeScore?.(state, info, scores, snap.nodes);
+  return Object.fromEntries(snap.nodes.map((n, i) => [n.name, scores[i]]));
+}
+
+const OK: [Code, string[]] = [Code.Success, []];
+
+test('NodeUnschedulable: cordoned nodes, unless the unschedulable taint is tolerated', () => {
+  const snap = snapshot([node('a', { unschedulable: true }), node('b')]);
+  assert.deepEqual(filterAll(nodeUnschedulable(), pod('p'), snap), { a: [Code.UnschedulableAndUnresolvable, ['node(s) were unschedulable']], b: OK });
+  const tolerating = pod('p', { tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }] });
+  assert.deepEqual(filterAll(nodeUnschedulable(), tolerating, snap), { a: OK, b: OK });
+});
+
+test('NodeName: only the named node', () => {
+  const snap = snapshot([node('a'), node('b')]);
+  assert.deepEqual(filterAll(nodeName(), pod('p', { nodeName: 'b' }), snap),
+    { a: [Code.UnschedulableAndUnresolvable, ["node(s) didn't match the requested node name"]], b: OK });
+});
+
+test('TaintToleration: the first untolerated NoSchedule/NoExecute taint, printed {key: value}', () => {
+  const snap = snapshot([
+    node('cp', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }),
+    node('win', { taints: [{ key: 'os', value: 'windows', effect: 'NoExecute' }, { key: 'x', value: 'y', effect: 'NoSchedule' }] }),
+    node('soft', { taints: [{ key: 'prefer', value: 'no', effect: 'PreferNoSchedule' }] }),
+  ]);
+  assert.deepEqual(filterAll(taintToleration(), pod('p'), snap), {
+    cp: [Code.UnschedulableAndUnresolvable, ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }']],
+    win: [Code.UnschedulableAndUnresolvable, ['node(s) had untolerated taint {os: windows}']],
+    soft: OK,
+  });
+  const tolerating = pod('p', { tolerations: [{ key: 'os', operator: 'Equal', value: 'windows' }, { operator: 'Exists', effect: 'NoSchedule' }] });
+  assert.deepEqual(filterAll(taintToleration(), tolerating, snap), { cp: OK, win: OK, soft: OK });
+  // Score: untolerated PreferNoSchedule taints count against a node, normalized in reverse.
+  assert.deepEqual(scoreAll(taintToleration(), tolerating, snap), { cp: 100, win: 100, soft: 0 });
+});
+
+test('NodeAffinity: nodeSelector and required affinity (OS and Windows build labels), preferred weights', () => {
+  const snap = snapshot([
+    node('linux-1', { labels: { 'kubernetes.io/os': 'linux' } }),
+    node('win2019-1', { labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17763' } }),
+    node('win2022-1', { labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' } }),
+  ]);
+  const reject: [Code, string[]] = [Code.UnschedulableAndUnresolvable, ["node(s) didn't match Pod's node affinity/selector"]];
+  assert.deepEqual(filterAll(nodeAffinity(), pod('p', { nodeSelector: { 'kubernetes.io/os': 'windows' } }), snap),
+    { 'linux-1': reject, 'win2019-1': OK, 'win2022-1': OK });
+  const build = pod('p', { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+    { matchExpressions: [{ key: 'node.kubernetes.io/windows-build', operator: 'In', values: ['10.0.20348'] }] }] } } } });
+  assert.deepEqual(filterAll(nodeAffinity(), build, snap), { 'linux-1': reject, 'win2019-1': reject, 'win2022-1': OK });
+  const fields = pod('p', { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+    { matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['linux-1'] }] }, { matchExpressions: [] }] } } } });
+  assert.deepEqual(filterAll(nodeAffinity(), fields, snap), { 'linux-1': reject, 'win2019-1': OK, 'win2022-1': OK });
+  const preferred = pod('p', { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [
+    { weight: 10, preference: { matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['windows'] }] } },
+    { weight: 30, preference: { matchExpressions: [{ key: 'node.kubernetes.io/windows-build', operator: 'In', values: ['10.0.20348'] }] } }] } } });
+  assert.deepEqual(scoreAll(nodeAffinity(), preferred, snap), { 'linux-1': 0, 'win2019-1': 25, 'win2022-1': 100 });
+});
+
+test('NodePorts: a taken hostPort of the same protocol conflicts, 0.0.0.0 with any address', () => {
+  const withPort = (name: string, port: number, ip?: string, protocol?: string) =>
+    pod(name, { containers: [{ name: 'c', image: 'x', ports: [{ containerPort: 80, hostPort: port, hostIP: ip, protocol }] }] });
+  const snap = snapshot([node('a'), node('b'), node('c')], [bound(withPort('x', 4444), 'a'), bound(withPort('y', 4444, '10.0.0.1', 'UDP'), 'b')]);
+  assert.deepEqual(filterAll(nodePorts(), withPort('p', 4444), snap),
+    { a: [Code.Unschedulable, ["node(s) didn't have free ports for the requested pod ports"]], b: OK, c: OK });
+  assert.deepEqual(filterAll(nodePorts(), withPort('p', 4444, '10.0.0.2', 'UDP'), snap), { a: OK, b: OK, c: OK });
+});
+
+test('NodeResourcesFit: upstream reasons, init and sidecar containers, overhead, pod count', () => {
+  const snap = snapshot([node('a', { cpu: '2', memory: '1Gi', pods: '2' }), node('b', { cpu: '4', memory: '8Gi' })],
+    [bound(pod('x', requests('1500m', '512Mi')), 'a')]);
+  assert.deepEqual(filterAll(nodeResourcesFit(), pod('p', requests('1', '768Mi')), snap),
+    { a: [Code.Unschedulable, ['Insufficient cpu', 'Insufficient memory']], b: OK });
+  // More than the node has at all: preemption cannot help (UnschedulableAndUnresolvable).
+  assert.deepEqual(filterAll(nodeResourcesFit(), pod('p', requests('3')), snap).a, [Code.UnschedulableAndUnresolvable, ['Insufficient cpu']]);
+  // An init container's request counts when larger than the sum of the app containers; a sidecar adds to them.
+  const init = pod('p', { initContainers: [{ name: 'i', image: 'x', resources: { requests: { cpu: '600m' } } }], ...requests('100m') });
+  assert.deepEqual(filterAll(nodeResourcesFit(), init, snap).a, [Code.Unschedulable, ['Insufficient cpu']]);
+  const sidecar = pod('p', { initContainers: [{ name: 's', image: 'x', restartPolicy: 'Always', resources: { requests: { cpu: '300m' } } }], ...requests('300m') });
+  assert.deepEqual(filterAll(nodeResourcesFit(), sidecar, snap).a, [Code.Unschedulable, ['Insufficient cpu']]);
+  const overhead = pod('p', { overhead: { cpu: '400m' }, ...requests('200m') });
+  assert.deepEqual(filterAll(nodeResourcesFit(), overhead, snap).a, [Code.Unschedulable, ['Insufficient cpu']]);
+  const full = snapshot([node('a', { pods: '1' })], [bound(pod('x'), 'a')]);
+  assert.deepEqual(filterAll(nodeResourcesFit(), pod('p'), full).a, [Code.Unschedulable, ['Too many pods']]);
+});
+
+test('NodeResourcesFit LeastAllocated and BalancedAllocation scores', () => {
+  const snap = snapshot([node('a', { cpu: '4', memory: '8Gi' }), node('b', { cpu: '4', memory: '8Gi' })], [bound(pod('x', requests('2', '2Gi')), 'a')]);
+  const p = pod('p', requests('1', '1Gi'));
+  // a: cpu (4000-3000)*100/4000 = 25, memory (8-3)*100/8 = 62 → (25+62)/2 = 43; b: 75 and 87 → 81.
+  assert.deepEqual(scoreAll(nodeResourcesFit(), p, snap), { a: 43, b: 81 });
+  // a: fractions 0.75 and 0.375 → (1 - 0.1875) * 100 = 81; b: 0.25 and 0.125 → 93.
+  assert.deepEqual(scoreAll(balancedAllocation(), p, snap), { a: 81, b: 93 });
+  // Containers without requests count as 100m / 200Mi for LeastAllocated: cpu 90, memory 80 → 85.
+  assert.deepEqual(scoreAll(nodeResourcesFit(), pod('q'), snapshot([node('c', { cpu: '1', memory: '1000Mi' })])), { c: 85 });
+});
+
+test('ImageLocality: image size scaled by spread, between 23 MB and 1000 MB per container', () => {
+  const img = (names: string[], mb: number) => ({ names, sizeBytes: mb * 1024 * 1024 });
+  const snap = snapshot([node('a', { images: [img(['big:1.0'], 500)] }), node('b', { images: [img(['big:1.0'], 500)] }), node('c')]);
+  const p = pod('p', { containers: [{ name: 'c', image: 'big:1.0' }] });
+  // 500 MB × 2/3 nodes = 333 MB → 100 × (333 - 23) / (1000 - 23) = 31.
+  assert.deepEqual(scoreAll(imageLocality(), p, snap), { a: 31, b: 31, c: 0 });
+});
+
+test('PodTopologySpread: DoNotSchedule skew, missing label, ScheduleAnyway scores', () => {
+  const zone = (z: string) => ({ labels: { 'topology.kubernetes.io/zone': z } });
+  const app = { labels: { app: 'web' } };
+  const snap = snapshot([node('a', zone('z1')), node('b', zone('z1')), node('c', zone('z2')), node('nolabel')],
+    [bound(pod('x', {}, app), 'a'), bound(pod('y', {}, app), 'b')]);
+  const spread = (when: string) => pod('p', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: when, labelSelector: { matchLabels: { app: 'web' } } }] }, app);
+  assert.deepEqual(filterAll(podTopologySpread(), spread('DoNotSchedule'), snap), {
+    a: [Code.Unschedulable, ["node(s) didn't match pod topology spread constraints"]],
+    b: [Code.Unschedulable, ["node(s) didn't match pod topology spread constraints"]],
+    c: OK,
+    nolabel: [Code.UnschedulableAndUnresolvable, ["node(s) didn't match pod topology spread constraints (missing required label)"]],
+  });
+  // Scores: z1 has 2 matching pods, z2 none; the node without the key is ignored.
+  assert.deepEqual(scoreAll(podTopologySpread(), spread('ScheduleAnyway'), snap), { a: 0, b: 0, c: 100, nolabel: 0 });
+  // No constraints and nothing selecting the pod: the system defaults do nothing.
+  assert.deepEqual(scoreAll(podTopologySpread(), pod('q'), snap), {});
+});
+
+test('InterPodAffinity: affinity, anti-affinity and existing pods anti-affinity reasons', () => {
+  const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'db' } } }] } };
+  const snap = snapshot([node('a'), node('b'), node('c')], [
+    bound(pod('db', {}, { labels: { app: 'db' } }), 'a'),
+    bound(pod('lonely', { affinity: anti }, { labels: { app: 'other' } }), 'b'),
+  ]);
+  assert.deepEqual(filterAll(interPodAffinity(), pod('p', { affinity: anti }, { labels: { app: 'x' } }), snap),
+    { a: [Code.Unschedulable, ["node(s) didn't match pod anti-affinity rules"]], b: OK, c: OK });
+  assert.deepEqual(filterAll(interPodAffinity(), pod('p', {}, { labels: { app: 'db' } }), snap),
+    { a: OK, b: [Code.Unschedulable, ["node(s) didn't satisfy existing pods anti-affinity rules"]], c: OK });
+  const affinity = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'db' } } }] } };
+  assert.deepEqual(filterAll(interPodAffinity(), pod('p', { affinity }), snap), {
+    a: OK, b: [Code.UnschedulableAndUnresolvable, ["node(s) didn't match pod affinity rules"]],
+    c: [Code.UnschedulableAndUnresolvable, ["node(s) didn't match pod affinity rules"]],
+  });
+  // The first pod of a group with affinity to itself may go anywhere.
+  const self = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'new' } } }] } };
+  assert.deepEqual(filterAll(interPodAffinity(), pod('p', { affinity: self }, { labels: { app: 'new' } }), snap), { a: OK, b: OK, c: OK });
+});
+
+test('VolumeBinding and VolumeRestrictions: claims missing, unbound, bound elsewhere, ReadWriteOncePod in use', () => {
+  const pvcs: Record<string, any> = {
+    'default/bound': { metadata: { name: 'bound', namespace: 'default' }, spec: { volumeName: 'pv1' } },
+    'default/pending': { metadata: { name: 'pending', namespace: 'default' }, spec: { storageClassName: 'standard' } },
+    'default/rwop': { metadata: { name: 'rwop', namespace: 'default' }, spec: { volumeName: 'pv2', accessModes: ['ReadWriteOncePod'] } },
+  };
+  const pv1 = { metadata: { name: 'pv1' }, spec: { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['b'] }] }] } } } };
+  const listers = { pvc: (ns: string, n: string) => pvcs[`${ns}/${n}`], pv: (n: string) => (n === 'pv1' ? pv1 : n === 'pv2' ? { metadata: { name: 'pv2' }, spec: {} } : undefined), storageClass: () => ({ volumeBindingMode: 'Immediate' }) };
+  const claim = (name: string, c: string) => pod(name, { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: c } }] });
+  const snap = snapshot([node('a'), node('b')], [bound(claim('user', 'rwop'), 'a')], listers);
+  const all = (s: [Code, string[]]) => ({ a: s, b: s });
+  assert.deepEqual(filterAll(volumeBinding(), claim('p', 'nope'), snap), all([Code.UnschedulableAndUnresolvable, ['persistentvolumeclaim "nope" not found']]));
+  assert.deepEqual(filterAll(volumeBinding(), claim('p', 'pending'), snap), all([Code.UnschedulableAndUnresolvable, ['pod has unbound immediate PersistentVolumeClaims']]));
+  assert.deepEqual(filterAll(volumeBinding(), claim('p', 'bound'), snap), { a: [Code.UnschedulableAndUnresolvable, ['node(s) had volume node affinity conflict']], b: OK });
+  assert.deepEqual(filterAll(volumeRestrictions(), claim('p', 'rwop'), snap),
+    all([Code.UnschedulableAndUnresolvable, ['node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode']]));
+});
+
+test('SchedulingGates: a gated pod is not queued', () => {
+  const s = schedulingGates().preEnqueue!(new PodInfo(pod('p', { schedulingGates: [{ name: 'a' }, { name: 'b' }] })));
+  assert.deepEqual([s.code, s.reasons], [Code.UnschedulableAndUnresolvable, ['waiting for scheduling gates: [a b]']]);
+  assert.equal(schedulingGates().preEnqueue!(new PodInfo(pod('p'))).code, Code.Success);
+});
