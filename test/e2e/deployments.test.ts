@@ -42,7 +42,7 @@ for (const version of VERSIONS) {
       await ok(['create', 'deployment', 'web', '--image=nginx:1.25', '--replicas=3']);
       const [rs] = await until('a replica set', async () => { const l = await replicaSets(); return l.length === 1 && l; });
       const hash = rs.metadata.labels['pod-template-hash'];
-      assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);
+      assert.match(hash, /^[456789bcdf]{1,10}$/);
       assert.equal(rs.metadata.name, `web-${hash}`);
       assert.equal(rs.metadata.annotations['deployment.kubernetes.io/revision'], '1');
       assert.equal(rs.metadata.annotations['deployment.kubernetes.io/desired-replicas'], '3');

@@ -93,7 +93,7 @@ test('a Deployment gets ReplicaSet <name>-<hash> with the revision annotations a
   const d = await store.create(def('apps', 'deployments'), 'default', deployment('web', 3, 'nginx:1.25') as KObject, ctx('default'));
   const [rs] = await until('the replica set', async () => { const l = await listRS('default', 'web'); return l.length ? l : undefined; });
   const hash = rs.metadata.labels!['pod-template-hash'];
-  assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);
+  assert.match(hash, /^[456789bcdf]{1,10}$/);
   assert.equal(rs.metadata.name, `web-${hash}`);
   assert.deepEqual((rs.spec as any).selector, { matchLabels: { app: 'web', 'pod-template-hash': hash } });
   assert.equal((rs.spec as any).template.metadata.labels['pod-template-hash'], hash);
