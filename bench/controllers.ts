@@ -22,6 +22,12 @@ const CONCURRENCY = 32;
 const STALL_MS = Number(process.env.BENCH_STALL_MS ?? 15_000);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
 
+/** CPU seconds (user + system) a process has used, from /proc (independent of other load on the machine). */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -74,6 +80,7 @@ async function main(): Promise<void> {
     return { replicaSets: rs.items.length, podsCounted, available };
   };
 
+  const cpu0 = cpuSeconds(proc.pid!);
   const t0 = performance.now();
   const creates = await runLoad(target, CONCURRENCY, DEPLOYMENTS, (i) => ({
     method: 'POST', path: '/apis/apps/v1/namespaces/bench/deployments', expect: 201,
@@ -101,8 +108,10 @@ async function main(): Promise<void> {
     if (p.available >= DEPLOYMENTS) { allAvailable = now - t0; break; }
     if (p.available !== lastAvailable) { lastAvailable = p.available; lastChange = now; }
     if (allPods !== undefined && now - lastChange > STALL_MS) break;
-    await sleep(200);
+    // Polling lists costs the server CPU too: not too often.
+    await sleep(500);
   }
+  const cpu = cpuSeconds(proc.pid!) - cpu0;
   const rate = (ms: number | undefined) => (ms === undefined ? 'not reached' : `${secs(ms)} (${(DEPLOYMENTS / (ms / 1000)).toFixed(0)} Deployments/s)`);
   console.log(`all ${DEPLOYMENTS} ReplicaSets created: ${rate(allRS)}`);
   console.log(`all ${DEPLOYMENTS * REPLICAS} pods created and counted in Deployment status: ${rate(allPods)}`);
@@ -111,6 +120,7 @@ async function main(): Promise<void> {
   } else {
     console.log(`Deployments Available: ${p.available}/${DEPLOYMENTS} after ${secs(performance.now() - t0)} — availability needs the scheduler and the kubelet to run pods Ready`);
   }
+  console.log(`server CPU from the first create to the end: ${cpu.toFixed(1)} s (${((cpu * 1000) / DEPLOYMENTS).toFixed(1)} ms per Deployment, load-independent)`);
   conn.close();
   proc.kill('SIGTERM');
   await new Promise((r) => proc.once('exit', r));
