@@ -15,11 +15,31 @@ import { Connection, runLoad } from './load.js';
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const CONCURRENCY = 32;
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
+/** BENCH_ONLY=patch runs only the PATCH figure (and what it needs). */
+const ONLY = process.env.BENCH_ONLY;
+// BENCH_NODE_ARGS: extra node options for the server process (e.g. --cpu-prof).
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+/** CPU time (user + system, all threads) a process has used, in µs, from /proc/<pid>/stat. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), counted from the state field (3).
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+}
+
+/** Runs a load phase and measures the CPU server and client spent per request. */
+async function measured<T>(pid: number, n: number, run: () => Promise<T>): Promise<T & { cpu: string }> {
+  const server0 = cpuMicros(pid);
+  const client0 = process.cpuUsage();
+  const out = await run();
+  const client = process.cpuUsage(client0);
+  const perReq = (us: number) => (us / n).toFixed(0);
+  return { ...out, cpu: `CPU per request: server ${perReq(cpuMicros(pid) - server0)} µs, bench client ${perReq(client.user + client.system)} µs` };
+}
 
 function rssMB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -29,7 +49,7 @@ function rssMB(pid: number): number {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-'));
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [MAIN, 'up', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'up', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     proc.stdout!.on('data', (d) => {
@@ -56,6 +76,12 @@ async function main(): Promise<void> {
     req.on('error', reject);
     req.end(payload);
   });
+  const stop = async () => {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+    agent.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   while ((await call('GET', '/readyz')).status !== 200) await new Promise((r) => setTimeout(r, 5));
   const startMs = performance.now() - t0;
   console.log(`cold start to /readyz ok: ${ms(startMs)} (target <= 1000 ms)`);
@@ -66,19 +92,22 @@ async function main(): Promise<void> {
   const target = { port, ca: b(cfg.clusters[0].cluster['certificate-authority-data']),
     cert: b(cfg.users[0].user['client-certificate-data']), key: b(cfg.users[0].user['client-key-data']) };
 
-  const creates = await runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
-    method: 'POST', path: '/api/v1/namespaces/bench/configmaps', expect: 201,
-    body: JSON.stringify({ metadata: { name: `cm-${i}`, labels: { app: 'bench' } }, data: { key: `value-${i}` } }),
-  }));
-  console.log(`create ${OBJECTS} configmaps at concurrency ${CONCURRENCY}: ${(OBJECTS / creates.seconds).toFixed(0)} creates/s (target >= 5000), p50 ${ms(pct(creates.lat, 50))}, p99 ${ms(pct(creates.lat, 99))} (target <= 25 ms)`);
+  const pid = proc.pid!;
+  if (ONLY !== 'patch') {
+    const creates = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
+      method: 'POST', path: '/api/v1/namespaces/bench/configmaps', expect: 201,
+      body: JSON.stringify({ metadata: { name: `cm-${i}`, labels: { app: 'bench' } }, data: { key: `value-${i}` } }),
+    })));
+    console.log(`create ${OBJECTS} configmaps at concurrency ${CONCURRENCY}: ${(OBJECTS / creates.seconds).toFixed(0)} creates/s (target >= 5000), p50 ${ms(pct(creates.lat, 50))}, p99 ${ms(pct(creates.lat, 99))} (target <= 25 ms); ${creates.cpu}`);
 
-  const gets = await runLoad(target, CONCURRENCY, OBJECTS, (i) => ({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/cm-${i}`, expect: 200 }));
-  console.log(`GET at concurrency ${CONCURRENCY}: ${(OBJECTS / gets.seconds).toFixed(0)} gets/s, p50 ${ms(pct(gets.lat, 50))}, p99 ${ms(pct(gets.lat, 99))}`);
+    const gets = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, (i) => ({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/cm-${i}`, expect: 200 })));
+    console.log(`GET at concurrency ${CONCURRENCY}: ${(OBJECTS / gets.seconds).toFixed(0)} gets/s, p50 ${ms(pct(gets.lat, 50))}, p99 ${ms(pct(gets.lat, 99))}; ${gets.cpu}`);
 
-  await runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
-    method: 'POST', path: '/api/v1/namespaces/bench/pods', expect: 201,
-    body: JSON.stringify({ metadata: { name: `pod-${i}`, labels: { app: 'bench' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } }),
-  }));
+    await runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
+      method: 'POST', path: '/api/v1/namespaces/bench/pods', expect: 201,
+      body: JSON.stringify({ metadata: { name: `pod-${i}`, labels: { app: 'bench' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } }),
+    }));
+  }
   // Strategic merge patches of 3-container Deployments, as `kubectl apply` sends them.
   const DEPLOYMENTS = 1000;
   const containers = ['web', 'sidecar', 'metrics'].map((name) => ({ name, image: `nginx:1.25`, env: [{ name: 'N', value: '0' }] }));
@@ -87,15 +116,16 @@ async function main(): Promise<void> {
     body: JSON.stringify({ metadata: { name: `d-${i}` }, spec: { replicas: 1, selector: { matchLabels: { app: `d-${i}` } },
       template: { metadata: { labels: { app: `d-${i}` } }, spec: { containers } } } }),
   }));
-  const patches = await runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
+  const patches = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
     method: 'PATCH', path: `/apis/apps/v1/namespaces/bench/deployments/d-${i % DEPLOYMENTS}`, expect: 200,
     contentType: 'application/strategic-merge-patch+json',
     body: JSON.stringify({ spec: { template: { spec: {
       '$setElementOrder/containers': containers.map((c) => ({ name: c.name })),
       containers: [{ name: 'sidecar', image: `nginx:1.${26 + (i % 3)}`, env: [{ name: 'N', value: String(i) }] }],
     } } } }),
-  }));
-  console.log(`PATCH (strategic merge) of 3-container Deployments at concurrency ${CONCURRENCY}: ${(OBJECTS / patches.seconds).toFixed(0)} patches/s, p50 ${ms(pct(patches.lat, 50))}, p99 ${ms(pct(patches.lat, 99))} (target <= 25 ms)`);
+  })));
+  console.log(`PATCH (strategic merge) of 3-container Deployments at concurrency ${CONCURRENCY}: ${(OBJECTS / patches.seconds).toFixed(0)} patches/s, p50 ${ms(pct(patches.lat, 50))}, p99 ${ms(pct(patches.lat, 99))} (target <= 25 ms); ${patches.cpu}`);
+  if (ONLY === 'patch') return stop();
 
   const listConn = await Connection.open(target);
   const lists: number[] = [];
@@ -144,10 +174,7 @@ async function main(): Promise<void> {
   latencies.sort((x, y) => x - y);
   console.log(`watch write sent → event received: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))} (target commit→event <= 10 ms)`);
   console.log(`RSS after ${OBJECTS * 2} objects: ${rssMB(proc.pid!).toFixed(1)} MB`);
-  proc.kill('SIGTERM');
-  await new Promise((r) => proc.once('exit', r));
-  agent.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -16,7 +16,7 @@ import { rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
-import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf } from '../openapi/field-validation.js';
+import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf, hasUnknownFieldsOf } from '../openapi/field-validation.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
 import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
 
@@ -239,8 +239,12 @@ export class ResourceHandlers {
       const applied = await serveApplyPatch(this.store, def, namespace, name, body, q, ctx);
       return this.respondObject(res, applied.code, def, applied.obj, shape, q);
     }
-    const obj = await this.store.update(def, namespace, name,
-      (current) => checkPatchedFields(def, contentType, body, current, applyPatchRequest(contentType, current, body, def), fieldValidation, ctx.warn), ctx);
+    const obj = await this.store.update(def, namespace, name, (current) => {
+      // current is the store's copy for this attempt: the patch may change it in place, unless the
+      // field check needs it as it was (it has unknown fields, which almost no stored object has).
+      const before = hasUnknownFieldsOf(def, current) ? structuredClone(current) : undefined;
+      return checkPatchedFields(def, contentType, body, before, applyPatchRequest(contentType, current, body, def, true), fieldValidation, ctx.warn);
+    }, ctx);
     this.respondObject(res, 200, def, obj, shape, q);
   }
 

@@ -6,11 +6,14 @@ const PATCH_TYPES = new Set([
   'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
 ]);
 
-/** Applies a PATCH body of the given media type to the current object. */
-export function applyPatchRequest(contentType: string, current: KObject, body: string, def: ResourceDef): KObject {
+/**
+ * Applies a PATCH body of the given media type to the current object; `owned`:
+ * current is the caller's own copy, which the patch may change and return.
+ */
+export function applyPatchRequest(contentType: string, current: KObject, body: string, def: ResourceDef, owned = false): KObject {
   if (!PATCH_TYPES.has(contentType)) throw errors.unsupportedMediaType('415: Unsupported Media Type');
   try {
-    return applyPatch(contentType, current as unknown as JsonObject, body, { group: def.group, version: def.version, kind: def.kind }) as unknown as KObject;
+    return applyPatch(contentType, current as unknown as JsonObject, body, { group: def.group, version: def.version, kind: def.kind }, owned) as unknown as KObject;
   } catch (e) {
     if (e instanceof PatchError) {
       const s = patchErrorStatus(e);

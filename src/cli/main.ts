@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { startCluster } from '../cluster/start.js';
 import { parseClusterFile } from '../node/cluster-file.js';
+import { parseSchedulerConfig } from '../scheduler/profile.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -20,9 +21,11 @@ program.command('up')
   .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
   .option('--config <file>', 'a cluster file (YAML) with the node pools; the default cluster without it')
   .option('--quiet', 'print only the kubeconfig line, and nothing on shutdown')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean }) => {
+  .option('--scheduler-config <file>', 'a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the scheduler')
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; schedulerConfig?: string }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools });
+    const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     const stop = (signal: string) => {

@@ -20,6 +20,9 @@ import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import type { SchedulerConfig } from '../scheduler/profile.js';
+import { Kubelet } from '../node/kubelet/kubelet.js';
 import { ReplicaSetController } from '../controllers/replicaset.js';
 import { DeploymentController } from '../controllers/deployment/controller.js';
 
@@ -30,6 +33,8 @@ export interface ClusterOptions {
   port: number; dataDir: string; bindAddress: string; log?: (m: string) => void;
   /** The node pools (from the cluster file); the default cluster when absent. */
   nodePools?: readonly NodePool[];
+  /** The scheduler's profiles (`--scheduler-config`); the default profile when absent. */
+  schedulerConfig?: SchedulerConfig;
 }
 
 export interface RunningCluster {
@@ -84,12 +89,25 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const farm = new NodeFarm(store, nodes, log);
   await farm.start();
   // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
+  // kube-scheduler: binds pending pods of its profiles' schedulerNames.
+  const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
+  await scheduler.start();
   // Workload controllers: ReplicaSets and ReplicationControllers (one controller, as upstream), Deployments.
   await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
   await new ReplicaSetController(store, events, log, 'ReplicationController').start();
   const deploymentController = new DeploymentController(store, events, log);
   await deploymentController.start();
   void events;
+  // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
+  const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
+  const kubelet = new Kubelet(store, nodes, {
+    logs: containerLogs, events, log,
+    token: (pod, audience, expirationSeconds) => {
+      const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
+      return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
+    },
+  });
+  await kubelet.start();
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
@@ -101,7 +119,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      await scheduler.stop();
       deploymentController.stop();
+      await kubelet.stop();
       await farm.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));

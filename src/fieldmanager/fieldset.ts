@@ -14,6 +14,8 @@ export class FieldSet {
   /** Whether the path of this node is in the set (never for the root). */
   member = false;
   children: Map<string, FieldSet> | undefined;
+  /** The children's elements in upstream's order, once written (see childOrder). */
+  order: string[] | undefined = undefined;
 
   child(pe: string): FieldSet | undefined {
     return this.children?.get(pe);
@@ -309,6 +311,19 @@ export function sortedElements(pes: string[]): string[] {
   return pes.sort(comparePE);
 }
 
+/**
+ * A node's child elements in upstream's order, remembered on the node: sets
+ * are built once and then only read (operations make new nodes and share
+ * unchanged ones), and the managedFields of stored objects are written again
+ * on every update. A node that gained children since is sorted again.
+ */
+function childOrder(s: FieldSet): string[] {
+  const children = s.children!;
+  let keys = s.order;
+  if (!keys || keys.length !== children.size) s.order = keys = sortedElements([...children.keys()]);
+  return keys;
+}
+
 // ---- FieldsV1 ----
 
 export type FieldsV1 = { [pe: string]: FieldsV1 };
@@ -320,7 +335,7 @@ export function toFieldsV1(s: FieldSet): FieldsV1 {
 
 function writeV1(s: FieldSet, out: FieldsV1): FieldsV1 {
   if (!s.children) return out;
-  for (const k of sortedElements([...s.children.keys()])) {
+  for (const k of childOrder(s)) {
     const c = s.children.get(k)!;
     out[k] = c.children && c.children.size ? writeV1(c, c.member ? { '.': {} } : {}) : {};
   }

@@ -11,7 +11,7 @@ import type { KObject, ResourceDef } from '../registry/types.js';
 import { errors, StatusError } from '../api/status.js';
 import { shapes, type ShapeNode } from './schema.js';
 import {
-  goMarshal, goQuote, goSprintValue, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField,
+  goMarshal, goQuote, goSprintValue, hasUnknownFields, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField,
 } from './strict.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -151,9 +151,10 @@ const messageOf = (u: UnknownField) => `unknown field "${u.path}"`;
  * merge patches: duplicate keys in the patch, then the patched object's
  * unknown fields sorted. Strict fails with 422 on the field "patch". Fields
  * already unknown in the current object (which upstream could never have
- * stored) are neither reported nor dropped.
+ * stored) are neither reported nor dropped; `current` undefined says it has
+ * none (see hasUnknownFieldsOf), which lets the patch reuse the current object.
  */
-export function checkPatchedFields(def: ResourceDef, contentType: string, patchBody: string, current: KObject, patched: KObject,
+export function checkPatchedFields(def: ResourceDef, contentType: string, patchBody: string, current: KObject | undefined, patched: KObject,
   directive: FieldValidation, warn: (message: string) => void): KObject {
   const type = mediaTypeOf(contentType);
   if (type === APPLY_PATCH) {
@@ -165,8 +166,13 @@ export function checkPatchedFields(def: ResourceDef, contentType: string, patchB
   if (!node) return patched;
   const smp = type === STRATEGIC_MERGE_PATCH;
   const opts = smp ? { sortKeys: true, mapKeysInPath: false } : { sortKeys: true, mapKeysInPath: true };
-  const already = new Set(unknownFields(current, node, opts).map(messageOf));
-  const unknown = unknownFields(patched, node, opts).filter((u) => !already.has(messageOf(u)));
+  // Most patched objects have no unknown field: one plain walk decides, and
+  // the current object is only walked when there is something to compare.
+  let unknown: UnknownField[] = [];
+  if (hasUnknownFields(patched, node)) {
+    const already = new Set(current ? unknownFields(current, node, opts).map(messageOf) : []);
+    unknown = unknownFields(patched, node, opts).filter((u) => !already.has(messageOf(u)));
+  }
   if (directive !== 'Ignore') {
     let bodyErrors: string[] = [];
     try {
@@ -192,6 +198,12 @@ export function checkPatchedFields(def: ResourceDef, contentType: string, patchB
   }
   pruneUnknown(unknown);
   return patched;
+}
+
+/** Whether a stored object has fields its kind's schema does not know (which a patch check must tell apart). */
+export function hasUnknownFieldsOf(def: ResourceDef, obj: KObject): boolean {
+  const node = shapeOf(def);
+  return !!node && hasUnknownFields(obj, node);
 }
 
 /**

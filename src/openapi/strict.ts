@@ -176,6 +176,35 @@ export function unknownFields(value: unknown, node: ShapeNode, opts: WalkOptions
   return out;
 }
 
+/**
+ * Whether a decoded value has any unknown field against a shape: the check
+ * unknownFields makes, without sorting keys or building paths, so that the
+ * common case (nothing unknown) costs one plain walk.
+ */
+export function hasUnknownFields(value: unknown, node: ShapeNode): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    if (node.kind !== 'list' || value.length === 0) return false;
+    const items = node.items();
+    for (const v of value) if (hasUnknownFields(v, items)) return true;
+    return false;
+  }
+  const obj = value as Record<string, unknown>;
+  if (node.kind === 'struct') {
+    for (const k in obj) {
+      const field = node.fields.get(k);
+      if (!field || hasUnknownFields(obj[k], field())) return true;
+    }
+  } else if (node.kind === 'map') {
+    let values: ShapeNode | undefined;
+    for (const k in obj) {
+      const v = obj[k];
+      if (typeof v === 'object' && v !== null && hasUnknownFields(v, values ??= node.values())) return true;
+    }
+  }
+  return false;
+}
+
 /** Removes the given unknown fields from the value they were found in. */
 export function pruneUnknown(fields: UnknownField[]): void {
   for (const f of fields) delete f.parent[f.key];

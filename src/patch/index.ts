@@ -40,8 +40,10 @@ function decodeSMP(body: string): Json {
 /**
  * Applies a PATCH body of the given media type (parameters such as "; charset=" are ignored) to original.
  * Returns the new object; throws PatchError, which patchErrorStatus turns into upstream's Status.
+ * With `owned`, the caller gives original up: merge and strategic merge patches change it in place
+ * (and return it) instead of copying it first.
  */
-export function applyPatch(contentType: string, original: JsonObject, patchBody: string, gvk: GroupVersionKind): Json {
+export function applyPatch(contentType: string, original: JsonObject, patchBody: string, gvk: GroupVersionKind, owned = false): Json {
   const type = contentType.split(';')[0]!.trim();
   switch (type) {
     case JSON_PATCH: {
@@ -53,9 +55,9 @@ export function applyPatch(contentType: string, original: JsonObject, patchBody:
       return applyJsonPatch(original, ops);
     }
     case MERGE_PATCH:
-      return applyMergePatch(original, decodeMergePatch(patchBody));
+      return applyMergePatch(original, decodeMergePatch(patchBody), owned);
     case STRATEGIC_MERGE_PATCH:
-      return applyStrategicMergePatch(original, decodeSMP(patchBody), patchSchemaFor(gvk.group, gvk.version, gvk.kind));
+      return applyStrategicMergePatch(original, decodeSMP(patchBody), patchSchemaFor(gvk.group, gvk.version, gvk.kind), owned);
     default:
       throw new PatchError(`unknown Content-Type header for patch: ${type}`, 'Unknown');
   }

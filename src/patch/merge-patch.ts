@@ -38,13 +38,17 @@ function mergeDocs(doc: JsonObject, patch: JsonObject): void {
   }
 }
 
-/** Merges a decoded patch into a copy of doc. Patches that are not objects or arrays are rejected like upstream. */
-export function applyMergePatch(doc: Json, patch: Json): Json {
+/**
+ * Merges a decoded patch into a copy of doc (or, with `owned`, into doc and
+ * patch themselves, which the caller gives up). Patches that are not objects
+ * or arrays are rejected like upstream.
+ */
+export function applyMergePatch(doc: Json, patch: Json, owned = false): Json {
   if (patch === null || (!isObject(patch) && !Array.isArray(patch))) throw badRequest(INVALID_MERGE_PATCH);
-  const p = clone(patch);
+  const p = owned ? patch : clone(patch);
   if (Array.isArray(p)) return pruneNulls(p);
   if (!isObject(doc)) return pruneNulls(p);
-  const out = clone(doc);
+  const out = owned ? doc : clone(doc);
   mergeDocs(out, p);
   return out;
 }

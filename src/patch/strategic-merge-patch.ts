@@ -266,13 +266,15 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: PatchSchema):
 }
 
 /**
- * Applies a decoded strategic merge patch to a copy of original. Unknown kinds
- * (EMPTY_SCHEMA) merge like a JSON merge patch but still honour directives.
+ * Applies a decoded strategic merge patch to a copy of original (or, with
+ * `owned`, to original and patch themselves, which the caller gives up: the
+ * copies cost as much as the merge). Unknown kinds (EMPTY_SCHEMA) merge like a
+ * JSON merge patch but still honour directives.
  */
-export function applyStrategicMergePatch(original: JsonObject, patch: Json, schema: PatchSchema = EMPTY_SCHEMA): JsonObject {
-  if (patch === null) return clone(original);
+export function applyStrategicMergePatch(original: JsonObject, patch: Json, schema: PatchSchema = EMPTY_SCHEMA, owned = false): JsonObject {
+  if (patch === null) return owned ? original : clone(original);
   if (!isObject(patch)) throw badRequest(goTypeMismatch(patch, MAP));
-  return mergeMap(clone(original), clone(patch), schema);
+  return owned ? mergeMap(original, patch, schema) : mergeMap(clone(original), clone(patch), schema);
 }
 
 export { PatchError };

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { errors, type GroupResource } from '../api/status.js';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
@@ -10,8 +9,9 @@ import { field } from '../meta/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
-import { decode, decodeValue, encode, withTypeMeta } from './codec.js';
+import { cloneDecoded, decode, decodedCopy, decodeValue, encode, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
+import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
 import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
@@ -246,13 +246,17 @@ export class Store implements Lookup {
     await validateAdmission(admission);
     if (ctx.dryRun) return obj;
     const stored = def.toStorage ? def.toStorage(obj) : obj;
+    const text = encode(stored);
+    this.writing.set(text, { def, obj: stored });
     try {
-      const kv = await this.storage.create(this.key(def, namespace, meta.name!), encode(stored));
+      const kv = await this.storage.create(this.key(def, namespace, meta.name!), text);
       obj.metadata.resourceVersion = String(kv.modRevision);
       return obj;
     } catch (e) {
       if (e instanceof KeyExistsError) throw errors.alreadyExists(groupResource(def), meta.name!);
       throw e;
+    } finally {
+      this.writing.delete(text);
     }
   }
 
@@ -272,7 +276,7 @@ export class Store implements Lookup {
       const kv = await this.storage.get(key);
       if (!kv) throw errors.notFound(gr, name);
       const current = decode(def, kv);
-      let next = withTypeMeta(def, await mutate(decode(def, kv)));
+      let next = withTypeMeta(def, await mutate(cloneDecoded(current)));
       const m = (next.metadata ??= {});
       if (m.name !== undefined && m.name !== name) {
         throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
@@ -296,14 +300,14 @@ export class Store implements Lookup {
       if (def.hasGeneration && subresource !== 'status') {
         const input = def.generationInput ?? specOf;
         next.metadata.generation = (current.metadata.generation ?? 1) +
-          (isDeepStrictEqual(input(next), input(current)) ? 0 : 1);
+          (deepEqual(input(next), input(current)) ? 0 : 1);
       }
       const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
       if (errs.length) throw errors.invalid(def, name, errs);
       if (!subresource) def.warnUpdate?.(next, current, ctx);
       await validateAdmission(admission);
       next.metadata.resourceVersion = current.metadata.resourceVersion;
-      if (isDeepStrictEqual(next, current)) return current;
+      if (deepEqual(next, current)) return current;
       if (shouldDeleteNow(def, next)) {
         if (ctx.dryRun) return next;
         try {
@@ -318,9 +322,11 @@ export class Store implements Lookup {
         }
       }
       if (ctx.dryRun) return next;
+      const stored = def.toStorage ? def.toStorage(next) : next;
+      const text = encode(stored);
+      this.writing.set(text, { def, obj: stored });
       try {
-        const stored = def.toStorage ? def.toStorage(next) : next;
-        const res = await this.storage.update(key, encode(stored), kv.modRevision);
+        const res = await this.storage.update(key, text, kv.modRevision);
         next.metadata.resourceVersion = String(res.modRevision);
         return next;
       } catch (e) {
@@ -330,6 +336,8 @@ export class Store implements Lookup {
         }
         if (e instanceof NotFoundError) throw errors.notFound(gr, name);
         throw e;
+      } finally {
+        this.writing.delete(text);
       }
     }
   }
@@ -439,11 +447,23 @@ export class Store implements Lookup {
   /** Decoded event objects, shared by every watcher of the same version (they only read them). */
   private readonly decodedEvents = new WeakMap<StorageEvent, Map<ResourceDef, KObject>>();
 
+  /**
+   * Objects being written, by the text stored: storage emits the write's
+   * event before the write returns, and copying the object is cheaper than
+   * decoding the text again.
+   */
+  private readonly writing = new Map<string, { def: ResourceDef; obj: KObject }>();
+
   private eventObject(def: ResourceDef, ev: StorageEvent): KObject {
     let byDef = this.decodedEvents.get(ev);
     if (!byDef) this.decodedEvents.set(ev, byDef = new Map());
     let obj = byDef.get(def);
-    if (!obj) byDef.set(def, obj = decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision));
+    if (!obj) {
+      const w = ev.type === 'PUT' ? this.writing.get(ev.value!) : undefined;
+      obj = (w?.def === def ? decodedCopy(def, w.obj, ev.revision) : undefined) ??
+        decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision);
+      byDef.set(def, obj);
+    }
     return obj;
   }
 

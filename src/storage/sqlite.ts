@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError, StorageError, prefixEnd,
   type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
@@ -26,6 +28,51 @@ CREATE INDEX IF NOT EXISTS log_key_rev ON log (key, rev);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 `;
 
+/**
+ * Checkpoints of the WAL into the database file, on a thread of their own
+ * with a connection of their own. SQLite's automatic checkpoint runs inside
+ * the commit that crosses 1000 WAL pages, on the event loop, and with
+ * synchronous=NORMAL it fsyncs the database file: every few batches of writes
+ * one commit took tens of milliseconds, which every request waiting on that
+ * batch (and every request queued behind it) paid. A PASSIVE checkpoint
+ * does not block the writer, so here the event loop only appends to the WAL.
+ *
+ * The writer starts the WAL over only when a write finds it fully
+ * checkpointed, so passes follow each other while frames are left; should the
+ * WAL still pass restartFrames (writes never pausing), a RESTART checkpoint
+ * makes the writer wait once for the last frames and the sync.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 5000');
+let timer;
+let closed = false;
+const checkpoint = (mode) => { try { return db.pragma('wal_checkpoint(' + mode + ')')[0]; } catch { return undefined; } };
+const loop = () => {
+  if (closed) return;
+  const r = checkpoint('PASSIVE');
+  if (r && r.log > workerData.restartFrames) checkpoint('RESTART');
+  else if (r && r.checkpointed < r.log) { timer = setImmediate(loop); return; }
+  timer = setTimeout(loop, workerData.intervalMs);
+};
+timer = setTimeout(loop, workerData.intervalMs);
+parentPort.on('message', () => {
+  closed = true;
+  clearTimeout(timer);
+  clearImmediate(timer);
+  checkpoint('PASSIVE');
+  db.close();
+  parentPort.close();
+});
+`;
+const CHECKPOINT_INTERVAL_MS = 20;
+/** Live rows kept in memory (most recently used), a few MB of values at most. */
+const ROW_CACHE_SIZE = 2048;
+/** 4 KiB pages: the WAL is started over before it passes about 32 MiB. */
+const RESTART_FRAMES = 8192;
+
 interface CurrentRow { key: string; value: string; create_rev: number; mod_rev: number }
 interface LogRow {
   rev: number; key: string; deleted: number; create_rev: number;
@@ -49,6 +96,15 @@ export class SqliteStorage implements Storage {
   private readonly watchers = new WatcherSet();
   private pending: { apply: (rev: number) => { result: unknown; event: StorageEvent }; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   private readonly stmt;
+  private checkpointer?: Worker;
+  /**
+   * The live rows read or written last, so that a read-modify-write (a get,
+   * then the write checking its precondition) reads SQLite once. Only ever
+   * holds committed rows (`null`: the key does not exist); the batch being
+   * committed keeps its own rows in `batchRows` until the commit succeeds.
+   */
+  private readonly rows = new Map<string, CurrentRow | null>();
+  private batchRows?: Map<string, CurrentRow | null>;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -56,6 +112,7 @@ export class SqliteStorage implements Storage {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    if (!this.db.memory) this.startCheckpointer(file);
     this.stmt = {
       get: this.db.prepare<[string], CurrentRow>('SELECT key, value, create_rev, mod_rev FROM current WHERE key = ?'),
       insertCurrent: this.db.prepare('INSERT INTO current (key, create_rev, mod_rev, value) VALUES (?, ?, ?, ?)'),
@@ -83,12 +140,46 @@ export class SqliteStorage implements Storage {
     this.rev = Math.max(maxLog, this.compactRev, meta('rev_floor'));
   }
 
+  private startCheckpointer(file: string): void {
+    try {
+      const module = createRequire(import.meta.url).resolve('better-sqlite3');
+      const worker = new Worker(CHECKPOINTER, {
+        eval: true, workerData: { module, file, intervalMs: CHECKPOINT_INTERVAL_MS, restartFrames: RESTART_FRAMES },
+      });
+      worker.unref();
+      // Should the thread fail, SQLite's own checkpoints take over again.
+      worker.on('error', () => { if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000'); });
+      this.db.pragma('wal_autocheckpoint = 0');
+      // A WAL grown under a burst of writes shrinks back when it starts over.
+      this.db.pragma('journal_size_limit = 67108864');
+      this.checkpointer = worker;
+    } catch {
+      this.checkpointer = undefined;
+    }
+  }
+
   currentRevision(): number { return this.rev; }
   compactedRevision(): number { return this.compactRev; }
 
   async get(key: string): Promise<KeyValue | undefined> {
+    const row = this.row(key);
+    return row ? toKV(row) : undefined;
+  }
+
+  private row(key: string): CurrentRow | undefined {
+    const inBatch = this.batchRows?.get(key);
+    if (inBatch !== undefined) return inBatch ?? undefined;
+    const cached = this.rows.get(key);
+    if (cached !== undefined) return cached ?? undefined;
     const row = this.stmt.get.get(key);
-    return row && toKV(row);
+    this.remember(key, row ?? null);
+    return row;
+  }
+
+  private remember(key: string, row: CurrentRow | null): void {
+    this.rows.delete(key);
+    if (this.rows.size >= ROW_CACHE_SIZE) this.rows.delete(this.rows.keys().next().value!);
+    this.rows.set(key, row);
   }
 
   /**
@@ -109,7 +200,9 @@ export class SqliteStorage implements Storage {
     this.pending = [];
     const outcomes: ({ ok: true; result: unknown; event: StorageEvent } | { ok: false; error: unknown })[] = [];
     let rev = this.rev;
+    const written = this.batchRows = new Map();
     try {
+      // IMMEDIATE: the write lock is taken (waiting out a checkpoint if need be) before anything is read.
       this.db.transaction(() => {
         for (const w of batch) {
           try {
@@ -121,11 +214,14 @@ export class SqliteStorage implements Storage {
             outcomes.push({ ok: false, error });
           }
         }
-      })();
+      }).immediate();
     } catch (error) {
       for (const w of batch) w.reject(error);
       return;
+    } finally {
+      this.batchRows = undefined;
     }
+    for (const [key, row] of written) this.remember(key, row);
     this.rev = rev;
     outcomes.forEach((o, i) => {
       if (o.ok) this.watchers.emit(o.event);
@@ -135,8 +231,9 @@ export class SqliteStorage implements Storage {
 
   create(key: string, value: string): Promise<KeyValue> {
     return this.enqueue((rev) => {
-      if (this.stmt.get.get(key)) throw new KeyExistsError(key);
+      if (this.row(key)) throw new KeyExistsError(key);
       this.stmt.insertCurrent.run(key, rev, rev, value);
+      this.batchRows!.set(key, { key, value, create_rev: rev, mod_rev: rev });
       this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
       return {
         result: { key, value, createRevision: rev, modRevision: rev },
@@ -147,10 +244,11 @@ export class SqliteStorage implements Storage {
 
   update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     return this.enqueue((rev) => {
-      const row = this.stmt.get.get(key);
+      const row = this.row(key);
       if (!row) throw new NotFoundError(key);
       if (row.mod_rev !== expectedModRevision) throw new RevisionMismatchError(key, row.mod_rev);
       this.stmt.updateCurrent.run(rev, value, key);
+      this.batchRows!.set(key, { key, value, create_rev: row.create_rev, mod_rev: rev });
       this.stmt.insertLog.run(rev, key, 0, row.create_rev, value, row.mod_rev, row.value);
       return {
         result: { key, value, createRevision: row.create_rev, modRevision: rev },
@@ -161,12 +259,13 @@ export class SqliteStorage implements Storage {
 
   delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
     return this.enqueue((rev) => {
-      const row = this.stmt.get.get(key);
+      const row = this.row(key);
       if (!row) throw new NotFoundError(key);
       if (expectedModRevision !== undefined && row.mod_rev !== expectedModRevision) {
         throw new RevisionMismatchError(key, row.mod_rev);
       }
       this.stmt.deleteCurrent.run(key);
+      this.batchRows!.set(key, null);
       this.stmt.insertLog.run(rev, key, 1, row.create_rev, null, row.mod_rev, row.value);
       return {
         result: { prev: toKV(row), revision: rev },
@@ -233,6 +332,16 @@ export class SqliteStorage implements Storage {
   async close(): Promise<void> {
     if (this.pending.length) this.flush();
     this.watchers.clear();
+    const worker = this.checkpointer;
+    if (worker) {
+      this.checkpointer = undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => { void worker.terminate(); }, 2000);
+        worker.once('exit', () => { clearTimeout(timer); resolve(); });
+        worker.postMessage('close');
+      });
+    }
+    // The last connection to close checkpoints what is left and removes the WAL.
     this.db.close();
   }
 }

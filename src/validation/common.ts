@@ -383,20 +383,29 @@ export function isFullyQualifiedDomainName(path: string, name: string): FieldErr
  * DeepEqual treats nil and empty slices and maps alike (an absent field is nil).
  */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  const empty = (v: unknown) => v === undefined || v === null ||
-    (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
-  if (empty(a) && empty(b)) return true;
   if (a === b) return true;
+  if (emptyValue(a) && emptyValue(b)) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => deepEqual(x, b[i]));
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
   }
   if (isObj(a) && isObj(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) if (!deepEqual(a[k], b[k])) return false;
+    // Every key of either side (walked without building the union: this runs on every update).
+    for (const k of Object.keys(a)) if (!deepEqual(a[k], b[k])) return false;
+    for (const k of Object.keys(b)) if (!Object.hasOwn(a, k) && !deepEqual(undefined, b[k])) return false;
     return true;
   }
   return false;
+}
+
+/** nil, or an empty slice or map. */
+function emptyValue(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (!isObj(v)) return false;
+  for (const _ in v) return false;
+  return true;
 }
 
 /** ValidateImmutableField for a scalar (string, number or bool; nil pointers print "null"). */

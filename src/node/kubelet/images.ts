@@ -1,0 +1,114 @@
+/**
+ * The node's image store and puller, as the kubelet's image manager sees
+ * it (pkg/kubelet/images/image_manager.go EnsureImageExists): pull
+ * policies, `Pulling`/`Pulled`/`Failed`/`BackOff` events with upstream's
+ * messages, and pull back-off per pod and image. Whether a pull succeeds is
+ * decided by the image catalog (src/os/images.ts); how long it takes is the
+ * model's pull time.
+ */
+import { parseImageReference, resolveImage, type ImageFailure, type ImageSelection, type NodePlatform, type UserImage } from '../../os/images.js';
+import { Backoff } from './backoff.js';
+import { goDuration, imageDigest } from './format.js';
+
+/** Sizes the model reports for common repositories (bytes, roughly the registries' compressed sizes). */
+const IMAGE_SIZES: Record<string, number> = {
+  'registry.k8s.io/pause': 320_368,
+  'docker.io/library/busybox': 2_167_176,
+  'docker.io/library/alpine': 3_653_068,
+  'docker.io/library/nginx': 72_195_292,
+  'docker.io/library/ubuntu': 29_754_290,
+  'registry.k8s.io/e2e-test-images/agnhost': 51_124_389,
+  'mcr.microsoft.com/windows/nanoserver': 121_301_432,
+  'mcr.microsoft.com/windows/servercore': 2_319_823_101,
+  'mcr.microsoft.com/windows/server': 3_468_228_512,
+  'mcr.microsoft.com/windows': 5_712_016_394,
+  'mcr.microsoft.com/oss/kubernetes/pause': 320_368,
+};
+
+export function imageSize(name: string): number {
+  if (IMAGE_SIZES[name] !== undefined) return IMAGE_SIZES[name];
+  if (name.startsWith('mcr.microsoft.com/dotnet/framework')) return 2_871_504_112;
+  if (name.startsWith('mcr.microsoft.com/dotnet') || name.startsWith('mcr.microsoft.com/powershell')) return 118_930_125;
+  return 25_000_000;
+}
+
+export type EnsureResult =
+  | { kind: 'ready'; selection: ImageSelection; image: string; imageID: string; events: PullEvent[] }
+  | { kind: 'failed'; reason: 'ErrImagePull' | 'ImagePullBackOff' | 'InvalidImageName' | 'ErrImageNeverPull'; message: string; events: PullEvent[]; failure?: ImageFailure }
+  /** The pull takes `ms`; call `finish()` when it is done. */
+  | { kind: 'pulling'; ms: number; events: PullEvent[]; finish(): EnsureResult };
+
+export interface PullEvent { type: 'Normal' | 'Warning'; reason: string; message: string }
+
+export class NodeImages {
+  /** Normalized references present on the node. */
+  private readonly present = new Set<string>();
+  private readonly backoff = new Backoff(10_000, 300_000);
+  private readonly prevPullErr = new Map<string, string>();
+
+  constructor(private readonly platform: NodePlatform, private readonly pullMs: number, private readonly userImages: () => readonly UserImage[] = () => []) {}
+
+  has(image: string): boolean {
+    const ref = parseImageReference(image);
+    return !!ref && this.present.has(ref.normalized);
+  }
+
+  /** The platform entry an image resolves to on this node (or the failure), without pulling. */
+  resolve(image: string, hostProcess = false) { return resolveImage(image, this.platform, this.userImages(), { hostProcess }); }
+
+  /** EnsureImageExists for one container of a pod. */
+  ensure(podUID: string, image: string, policy: string, hostProcess = false, now = Date.now()): EnsureResult {
+    const ref = parseImageReference(image);
+    if (!ref) {
+      return { kind: 'failed', reason: 'InvalidImageName', events: [{ type: 'Warning', reason: 'InspectFailed', message: `Failed to apply default image tag "${image}": couldn't parse image name "${image}": invalid reference format` }],
+        message: `Failed to apply default image tag "${image}": couldn't parse image name "${image}": invalid reference format` };
+    }
+    const resolution = this.resolve(image, hostProcess);
+    const present = this.present.has(ref.normalized);
+    const ready = (events: PullEvent[]): EnsureResult => {
+      const sel = resolution.ok ? resolution.image : undefined;
+      const platform = sel?.platform ?? (resolution.ok ? undefined : resolution.failure.pulled) ?? { os: this.platform.os, architecture: this.platform.arch };
+      const digest = imageDigest(ref.name + (ref.tag ? ':' + ref.tag : '') + (ref.digest ? '@' + ref.digest : ''), JSON.stringify(platform));
+      return { kind: 'ready', selection: sel!, image: ref.normalized, imageID: `${ref.name}@${ref.digest || digest}`, events };
+    };
+    if (policy === 'Never' || (policy !== 'Always' && present)) {
+      if (present) return ready([{ type: 'Normal', reason: 'Pulled', message: `Container image "${image}" already present on machine` }]);
+      const msg = `Container image "${image}" is not present with pull policy of Never`;
+      return { kind: 'failed', reason: 'ErrImageNeverPull', message: msg, events: [{ type: 'Warning', reason: 'ErrImageNeverPull', message: msg }] };
+    }
+    const key = `${podUID}_${image}`;
+    if (this.backoff.inBackOffSinceUpdate(key, now)) {
+      let msg = `Back-off pulling image "${image}"`;
+      const events: PullEvent[] = [{ type: 'Normal', reason: 'BackOff', message: msg }];
+      const prev = this.prevPullErr.get(key);
+      if (prev) msg = `${msg}: ${prev}`;
+      return { kind: 'failed', reason: 'ImagePullBackOff', message: msg, events };
+    }
+    this.prevPullErr.delete(key);
+    const pulling: PullEvent = { type: 'Normal', reason: 'Pulling', message: `Pulling image "${image}"` };
+    // A pull of a present image only checks the registry: a tenth of the pull time.
+    const ms = present ? Math.round(this.pullMs / 10) : this.pullMs;
+    const finish = (): EnsureResult => {
+      if (!resolution.ok && resolution.failure.stage === 'pull') {
+        const f = resolution.failure;
+        const err = f.kind === 'unknown-tag'
+          ? `rpc error: code = NotFound desc = failed to pull and unpack image "${ref.normalized}": failed to resolve reference "${ref.normalized}": ${f.message}`
+          : `rpc error: code = NotFound desc = failed to pull and unpack image "${ref.normalized}": ${f.message}`;
+        this.backoff.next(key, Date.now());
+        this.prevPullErr.set(key, `ErrImagePull: ${err}`);
+        return { kind: 'failed', reason: 'ErrImagePull', message: err, failure: f,
+          events: [{ type: 'Warning', reason: 'Failed', message: `Failed to pull image "${image}": ${err}` }] };
+      }
+      this.present.add(ref.normalized);
+      const size = imageSize(ref.name);
+      return ready([{ type: 'Normal', reason: 'Pulled', message: `Successfully pulled image "${image}" in ${goDuration(ms)} (${goDuration(ms)} including waiting). Image size: ${size} bytes.` }]);
+    };
+    return { kind: 'pulling', ms, events: [pulling], finish };
+  }
+
+  /** Images the node holds (for the node's status.images, should the farm want them). */
+  list(): string[] { return [...this.present]; }
+  forgetPod(podUID: string): void { this.backoff.deletePrefix(`${podUID}_`); for (const k of this.prevPullErr.keys()) if (k.startsWith(`${podUID}_`)) this.prevPullErr.delete(k); }
+  /** Pre-pulled images (the pause image is on every node). */
+  add(image: string): void { const r = parseImageReference(image); if (r) this.present.add(r.normalized); }
+}

@@ -1,0 +1,209 @@
+/**
+ * The kubelets of every emulated node, KWOK-style: one pod watch for the
+ * whole farm, dispatching by spec.nodeName to per-node state (IP
+ * allocation, image store, pod workers). Configmaps, secrets and services
+ * are watched once for all nodes (the kubelet's configmap/secret managers
+ * and service lister).
+ */
+import { inform } from '../../controllers/informer.js';
+import type { EventRecorder } from '../../events/recorder.js';
+import type { ContainerLogs } from '../logs/container-logs.js';
+import type { Store } from '../../registry/store.js';
+import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { WatchHandle } from '../../storage/types.js';
+import { LINUX_KERNEL_VERSION } from '../node-object.js';
+import type { NodeConfig } from '../pool.js';
+import type { EnvSources } from '../runtime/env.js';
+import type { TokenSource } from '../runtime/volumes.js';
+import { Backoff } from './backoff.js';
+import { NodeImages } from './images.js';
+import { PodWorker, type NodeContext } from './pod-worker.js';
+
+type Obj = Record<string, any>;
+
+/** The sandbox image of containerd 1.7 / kubelet v1.32. */
+export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
+
+export interface KubeletOptions {
+  logs: ContainerLogs;
+  events: EventRecorder;
+  log?: (m: string) => void;
+  /** Simulated time of a first image pull on a node (ms); 0 = instant. Default 100. */
+  pullMs?: number;
+  /** Mints projected service account tokens for kube-api-access volumes. */
+  token?: TokenSource;
+}
+
+interface NodeState {
+  cfg: NodeConfig;
+  running: boolean;
+  workers: Map<string, PodWorker>;
+  ips: Map<string, string>;
+  nextIP: number;
+  ctx: NodeContext;
+}
+
+const key = (ns: string | undefined, name: string | undefined) => `${ns}/${name}`;
+
+export class Kubelet {
+  private readonly nodes = new Map<string, NodeState>();
+  private readonly podDef: ResourceDef;
+  private readonly pods = new Map<string, KObject>();
+  private readonly configMaps = new Map<string, KObject>();
+  private readonly secrets = new Map<string, KObject>();
+  private readonly services = new Map<string, KObject>();
+  private readonly nodeObjects = new Map<string, KObject>();
+  private readonly watches: WatchHandle[] = [];
+  private readonly log: (m: string) => void;
+  private readonly backoff = new Backoff();
+  private started = false;
+  private readonly sources: EnvSources;
+
+  constructor(private readonly store: Store, nodes: NodeConfig[], private readonly opts: KubeletOptions) {
+    this.podDef = store.find('', 'v1', 'pods')!;
+    this.log = opts.log ?? (() => {});
+    this.sources = {
+      configMap: (ns, name) => this.configMaps.get(key(ns, name)),
+      secret: (ns, name) => this.secrets.get(key(ns, name)),
+      services: () => [...this.services.values()],
+    };
+    for (const n of nodes) this.addNodeState(n);
+  }
+
+  async start(): Promise<void> {
+    const def = (r: string) => this.store.find('', 'v1', r)!;
+    const cache = (m: Map<string, KObject>) => (type: string, o: KObject) => {
+      if (type === 'DELETED') m.delete(key(o.metadata.namespace, o.metadata.name)); else m.set(key(o.metadata.namespace, o.metadata.name), o);
+    };
+    this.watches.push(await inform(this.store, def('configmaps'), cache(this.configMaps)));
+    this.watches.push(await inform(this.store, def('secrets'), cache(this.secrets)));
+    this.watches.push(await inform(this.store, def('services'), cache(this.services)));
+    this.watches.push(await inform(this.store, def('nodes'), (type, o) => {
+      if (type === 'DELETED') this.nodeObjects.delete(o.metadata.name!); else this.nodeObjects.set(o.metadata.name!, o);
+    }));
+    this.started = true;
+    this.watches.push(await inform(this.store, this.podDef, (type, o) => this.onPod(type, o)));
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    for (const w of this.watches) w.cancel();
+    for (const n of this.nodes.values()) for (const w of n.workers.values()) w.stop();
+  }
+
+  /** A node joins the farm (running). */
+  addNode(cfg: NodeConfig): void {
+    if (this.nodes.has(cfg.name)) return;
+    this.addNodeState(cfg);
+    this.resyncNode(cfg.name);
+  }
+
+  /** A node leaves: its pods' processes are gone; nothing more is written for them. */
+  removeNode(name: string): void {
+    const n = this.nodes.get(name);
+    if (!n) return;
+    for (const w of n.workers.values()) w.stop();
+    this.nodes.delete(name);
+  }
+
+  /** A stopped node does nothing; started again, it re-creates its pods' sandboxes and containers. */
+  setNodeRunning(name: string, running: boolean): void {
+    const n = this.nodes.get(name);
+    if (!n || n.running === running) return;
+    n.running = running;
+    if (!running) { for (const w of n.workers.values()) w.stop(); return; }
+    for (const w of n.workers.values()) w.restartAfterNodeStop();
+    this.resyncNode(name);
+  }
+
+  /** The worker of a pod (for exec: its containers' env and filesystem). */
+  worker(namespace: string, name: string): PodWorker | undefined {
+    for (const n of this.nodes.values()) for (const w of n.workers.values()) {
+      if (w.pod.metadata.namespace === namespace && w.pod.metadata.name === name) return w;
+    }
+    return undefined;
+  }
+
+  private addNodeState(cfg: NodeConfig): void {
+    const state: NodeState = { cfg, running: true, workers: new Map(), ips: new Map(), nextIP: 2, ctx: undefined as unknown as NodeContext };
+    const build = cfg.windows ? cfg.windows.build : undefined;
+    const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100);
+    images.add(PAUSE_IMAGE);
+    const cpus = Math.max(1, Math.round(Number(String(cfg.cpu).replace(/m$/, '')) / (String(cfg.cpu).endsWith('m') ? 1000 : 1)));
+    const nodeObjects = this.nodeObjects;
+    state.ctx = {
+      name: cfg.name, os: cfg.os, cpus,
+      get kernelVersion() {
+        return String((nodeObjects.get(cfg.name)?.status as Obj)?.nodeInfo?.kernelVersion ?? (cfg.os === 'windows' ? `10.0.${build}` : LINUX_KERNEL_VERSION));
+      },
+      node: () => this.nodeObjects.get(cfg.name),
+      hostIPs: () => {
+        const addrs: Obj[] = (this.nodeObjects.get(cfg.name)?.status as Obj)?.addresses ?? [];
+        const ip = addrs.find((a) => a.type === 'InternalIP')?.address;
+        return ip ? [ip] : [];
+      },
+      images, pauseImage: PAUSE_IMAGE,
+      allocIP: (uid, preferred) => this.allocIP(state, uid, preferred),
+      releaseIP: (uid) => { state.ips.delete(uid); },
+      sources: this.sources, token: this.opts.token,
+      events: this.opts.events, logs: this.opts.logs,
+      store: this.store, podDef: this.podDef, log: this.log,
+      admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
+      finished: (uid) => { state.workers.delete(uid); },
+      backoff: this.backoff,
+    };
+    this.nodes.set(cfg.name, state);
+  }
+
+  /** host-local IPAM over the node's podCIDR (x.y.z.0/24: .2 to .254, round robin). */
+  private allocIP(state: NodeState, uid: string, preferred?: string): string | undefined {
+    const existing = state.ips.get(uid);
+    if (existing) return existing;
+    const cidr: string | undefined = (this.nodeObjects.get(state.cfg.name)?.spec as Obj)?.podCIDR;
+    const m = cidr ? /^(\d+\.\d+\.\d+)\.0\/24$/.exec(cidr) : null;
+    if (!m) return undefined;
+    const used = new Set(state.ips.values());
+    if (preferred && preferred.startsWith(m[1] + '.') && !used.has(preferred)) { state.ips.set(uid, preferred); return preferred; }
+    for (let i = 0; i < 253; i++) {
+      const host = ((state.nextIP - 2 + i) % 253) + 2;
+      const ip = `${m[1]}.${host}`;
+      if (!used.has(ip)) { state.ips.set(uid, ip); state.nextIP = host + 1; return ip; }
+    }
+    return undefined;
+  }
+
+  private onPod(type: string, pod: KObject): void {
+    const uid = pod.metadata.uid!;
+    const nodeName = (pod.spec as Obj)?.nodeName as string | undefined;
+    if (type === 'DELETED') {
+      this.pods.delete(uid);
+      for (const n of this.nodes.values()) {
+        const w = n.workers.get(uid);
+        if (w) { w.destroy(); n.workers.delete(uid); }
+      }
+      return;
+    }
+    if (!nodeName || !this.nodes.has(nodeName)) { this.pods.delete(uid); return; }
+    this.pods.set(uid, pod);
+    const n = this.nodes.get(nodeName)!;
+    if (!n.running) return;
+    const w = n.workers.get(uid);
+    if (w) { w.update(pod); return; }
+    this.startWorker(n, pod);
+  }
+
+  private startWorker(n: NodeState, pod: KObject): void {
+    const w = new PodWorker(pod, n.ctx);
+    n.workers.set(pod.metadata.uid!, w);
+    try { w.start(); } catch (e) { this.log(`kubelet ${n.cfg.name}: pod ${pod.metadata.namespace}/${pod.metadata.name}: ${(e as Error).stack}`); }
+  }
+
+  /** Pods bound to a node that (re)joined and have no worker yet, oldest first (HandlePodAdditions sorts by creation time). */
+  private resyncNode(name: string): void {
+    if (!this.started) return;
+    const n = this.nodes.get(name)!;
+    const pods = [...this.pods.values()].filter((p) => (p.spec as Obj)?.nodeName === name && !n.workers.has(p.metadata.uid!))
+      .sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+    for (const p of pods) this.startWorker(n, p);
+  }
+}

@@ -1,0 +1,863 @@
+/**
+ * One pod on one emulated node: the kubelet's pod worker (syncPod /
+ * kuberuntime SyncPod / startContainer / killContainer, the prober and the
+ * status manager) over the container model of src/node/shell. All strings
+ * are upstream's; see the functions named in each comment.
+ */
+import { StatusError } from '../../api/status.js';
+import { controllerContext } from '../../controllers/context.js';
+import type { ContainerLogs } from '../../node/logs/container-logs.js';
+import type { EventRecorder, EventType, ObjectReference } from '../../events/recorder.js';
+import { referenceTo } from '../../events/recorder.js';
+import { hintFor, type ImageFailure } from '../../os/images.js';
+import { isHostProcessContainer } from '../../os/windows-rules.js';
+import type { Store } from '../../registry/store.js';
+import type { KObject, ResourceDef } from '../../registry/types.js';
+import { collect, interpret, LineSplitter, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
+import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
+import { containerFS, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
+import { ContainerFS } from '../shell/fs.js';
+import { admitPod, type Rejection } from './admission.js';
+import { Backoff } from './backoff.js';
+import { formatPod, goDuration, rfc3339, runtimeID } from './format.js';
+import type { NodeImages } from './images.js';
+import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
+import { podConditions, podPhase } from './status.js';
+
+type Obj = Record<string, any>;
+
+/** What a pod worker needs from its node. */
+export interface NodeContext {
+  name: string;
+  os: 'linux' | 'windows';
+  cpus: number;
+  kernelVersion: string;
+  node(): KObject | undefined;
+  hostIPs(): string[];
+  images: NodeImages;
+  /** The sandbox (pause) image of the node's runtime. */
+  pauseImage: string;
+  allocIP(podUID: string, preferred?: string): string | undefined;
+  releaseIP(podUID: string): void;
+  sources: EnvSources;
+  token?: TokenSource;
+  events: EventRecorder;
+  logs: ContainerLogs;
+  store: Store;
+  podDef: ResourceDef;
+  log(m: string): void;
+  /** The node's other admitted, non-terminal pods. */
+  admitted(except: string): KObject[];
+  /** The worker is finished with the pod (deleted from the API). */
+  finished(uid: string): void;
+  backoff: Backoff;
+}
+
+type State = { waiting: { reason: string; message?: string } } | { running: { startedAt: string } } |
+  { terminated: { exitCode: number; reason: string; message?: string; startedAt: string; finishedAt: string; containerID?: string } };
+
+interface ProbeState { successes: number; failures: number; timer?: NodeJS.Timeout; initial?: NodeJS.Timeout }
+
+interface CRun {
+  spec: Obj;
+  init: boolean;
+  sidecar: boolean;
+  state: State;
+  lastState: State | undefined;
+  restartCount: number;
+  ready: boolean;
+  started: boolean;
+  containerID?: string;
+  image?: string;
+  imageID?: string;
+  /** An instance exists (created at least once). */
+  created: boolean;
+  /** Something is in progress for it (pull, back-off, start). */
+  busy: boolean;
+  runner?: ProgramRunner;
+  program?: Program;
+  fs?: ContainerFS;
+  env?: Record<string, string>;
+  startedAtMs: number;
+  finishedAtMs: number;
+  /** The program is a known application (image entrypoint): it listens on its ports. */
+  application: boolean;
+  script?: ContainerScript;
+  probes: Map<string, ProbeState>;
+  timers: Set<NodeJS.Timeout>;
+  hinted: boolean;
+  killing: boolean;
+  /** Set when the kubelet kills it for a reason (liveness, OOM): the exit is not the program's own. */
+  killReason?: { reason: string; exitCode: number };
+}
+
+const GRACE_KILL_EXIT: Record<'linux' | 'windows', number> = { linux: 137, windows: 1 };
+/** A Windows console process ended by CTRL_SHUTDOWN_EVENT's default handler: STATUS_CONTROL_C_EXIT as int32. */
+const WINDOWS_SHUTDOWN_EXIT = -1073741510;
+
+export class PodWorker {
+  pod: KObject;
+  readonly uid: string;
+  rejected?: Rejection;
+  admitted = false;
+  terminal = false;
+  private sandboxReady = false;
+  private sandboxID?: string;
+  private podIPs: string[] = [];
+  private startTime?: string;
+  private readonly cs = new Map<string, CRun>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+  private terminating = false;
+  private deleting = false;
+  private statusDirty = false;
+  private writing = false;
+  private lastWritten = '';
+  private setupFailed = false;
+  private hintedSandbox = false;
+
+  constructor(pod: KObject, private readonly node: NodeContext) {
+    this.pod = pod;
+    this.uid = pod.metadata.uid!;
+    const spec = pod.spec as Obj;
+    const hasInit = (spec.initContainers ?? []).length > 0;
+    const prev = (pod.status ?? {}) as Obj;
+    for (const [list, init] of [[spec.initContainers ?? [], true], [spec.containers ?? [], false]] as const) {
+      for (const c of list as Obj[]) {
+        const old = ((init ? prev.initContainerStatuses : prev.containerStatuses) ?? []).find((s: Obj) => s.name === c.name);
+        this.cs.set(c.name, {
+          spec: c, init, sidecar: init && c.restartPolicy === 'Always',
+          state: { waiting: { reason: init || hasInit ? 'PodInitializing' : 'ContainerCreating' } },
+          lastState: old?.lastState?.terminated ? old.lastState : undefined,
+          restartCount: old?.restartCount ?? 0, ready: false, started: false, created: false, busy: false,
+          startedAtMs: 0, finishedAtMs: 0, application: false, probes: new Map(), timers: new Set(), hinted: false, killing: false,
+          script: containerScript(pod.metadata.annotations, c.name),
+        });
+        // A kubelet restart finds a container that had finished: it stays finished.
+        const run = this.cs.get(c.name)!;
+        if (old?.state?.terminated && (init || spec.restartPolicy === 'Never' || (spec.restartPolicy === 'OnFailure' && old.state.terminated.exitCode === 0))) {
+          run.state = old.state; run.created = true; run.containerID = old.containerID; run.image = old.image; run.imageID = old.imageID;
+          run.finishedAtMs = Date.parse(old.state.terminated.finishedAt);
+        }
+      }
+    }
+    if (prev.startTime) this.startTime = prev.startTime;
+    if (prev.podIP) this.podIPs = [prev.podIP];
+  }
+
+  private get spec(): Obj { return this.pod.spec as Obj; }
+  private get os() { return this.node.os; }
+
+  // ---------------------------------------------------------------------
+  // Entry points
+
+  /** A new version of the pod from the watch. */
+  update(pod: KObject): void {
+    this.pod = pod;
+    if (this.stopped) return;
+    if (pod.metadata.deletionTimestamp && !this.terminating) { this.terminate(); return; }
+    if (pod.metadata.deletionTimestamp && this.terminating) { this.shortenGrace(); return; }
+  }
+
+  /** Admission, then the first sync. */
+  start(): void {
+    const phase = (this.pod.status as Obj)?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') { this.terminal = true; return; }
+    if (this.pod.metadata.deletionTimestamp) { this.admitted = true; this.terminate(); return; }
+    const node = this.node.node();
+    const rej = node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' };
+    if (rej) { this.reject(rej); return; }
+    this.admitted = true;
+    this.startTime ??= rfc3339(new Date());
+    this.sync();
+    this.scheduleStatus();
+  }
+
+  /** The node stops: every process is gone, nothing is written. */
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const c of this.cs.values()) this.stopContainerTimers(c);
+    for (const c of this.cs.values()) { if (c.runner && !c.runner.exited) { c.killing = true; c.runner.kill(GRACE_KILL_EXIT[this.os]); } }
+  }
+
+  /** The node starts again after a stop: the sandbox and running containers are re-created (SandboxChanged). */
+  restartAfterNodeStop(): void {
+    this.stopped = false;
+    if (this.terminal || !this.admitted) return;
+    const now = rfc3339(new Date());
+    let hadSandbox = this.sandboxReady;
+    for (const c of this.cs.values()) {
+      c.killing = false; c.busy = false; c.runner = undefined;
+      if ('running' in c.state) {
+        c.lastState = { terminated: { exitCode: 255, reason: 'Unknown', startedAt: c.state.running.startedAt, finishedAt: now, containerID: c.containerID } };
+        c.state = { waiting: { reason: 'ContainerCreating' } };
+        c.ready = false; c.started = false; c.created = false;
+        hadSandbox = true;
+      }
+    }
+    this.sandboxReady = false;
+    if (hadSandbox) this.event(undefined, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
+    if (this.pod.metadata.deletionTimestamp) { this.terminate(); return; }
+    this.sync();
+    this.scheduleStatus();
+  }
+
+  /** The pod is gone from the API: stop everything at once. */
+  destroy(): void {
+    this.stop();
+    this.node.releaseIP(this.uid);
+    this.node.images.forgetPod(this.uid);
+    this.node.backoff.deletePrefix(`${this.uid}/`);
+    this.node.logs.dropPod(this.uid);
+  }
+
+  /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
+  execContext(container: string): { env: Record<string, string>; fs: ContainerFS; hostname: string } | undefined {
+    const c = this.cs.get(container);
+    if (!c || !('running' in c.state) || !c.env || !c.fs) return undefined;
+    return { env: c.env, fs: c.fs, hostname: podHostname(this.pod) };
+  }
+
+  // ---------------------------------------------------------------------
+  // Admission
+
+  /** rejectPod: a Warning event and the pod Failed with "Pod was rejected: ". */
+  private reject(r: Rejection): void {
+    this.rejected = r;
+    this.terminal = true;
+    this.event(undefined, 'Warning', r.reason, r.message);
+    this.startTime ??= rfc3339(new Date());
+    this.scheduleStatus();
+  }
+
+  // ---------------------------------------------------------------------
+  // Sync
+
+  private later(ms: number, fn: () => void, owner?: CRun): void {
+    const t = setTimeout(() => { this.timers.delete(t); owner?.timers.delete(t); if (!this.stopped) fn(); }, ms);
+    this.timers.add(t);
+    owner?.timers.add(t);
+  }
+
+  /** SyncPod: sandbox, then init containers in order, then the containers. */
+  private sync(): void {
+    if (this.stopped || this.terminal || this.terminating || !this.admitted) return;
+    if (!this.sandboxReady) { if (!this.setupSandbox()) return; }
+    const inits = [...this.cs.values()].filter((c) => c.init);
+    for (const c of inits) {
+      if (c.sidecar) {
+        if (!c.created && !c.busy) this.startContainer(c);
+        if (!('running' in c.state) || !c.started) return;
+        continue;
+      }
+      if ('terminated' in c.state && c.state.terminated.exitCode === 0) continue;
+      if ('terminated' in c.state && !c.busy) {
+        if (this.spec.restartPolicy === 'Never') { this.finishPod(); return; }
+        this.restartWithBackoff(c);
+        return;
+      }
+      if (!c.created && !c.busy) this.startContainer(c);
+      return;
+    }
+    for (const c of this.cs.values()) {
+      if (c.init) continue;
+      if (!c.created && !c.busy) this.startContainer(c);
+    }
+    this.checkCompletion();
+  }
+
+  /** Volumes (FailedMount) and the sandbox (FailedCreatePodSandBox); true when ready. */
+  private setupSandbox(): boolean {
+    // Volumes: every container's files are built from the pod's volumes (per-container filesystems later).
+    try {
+      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext());
+    } catch (e) {
+      if (!(e instanceof VolumeSetUpError)) throw e;
+      this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
+      this.setupFailed = true;
+      this.later(2000, () => this.sync());
+      return false;
+    }
+    const pause = this.node.images.resolve(this.node.pauseImage);
+    if (!pause.ok && this.os === 'windows') {
+      this.sandboxFailure(pause.failure);
+      return false;
+    }
+    this.node.images.add(this.node.pauseImage);
+    if (this.spec.hostNetwork) this.podIPs = this.node.hostIPs().slice(0, 1);
+    else {
+      const ip = this.node.allocIP(this.uid, this.podIPs[0]);
+      if (!ip) {
+        this.event(undefined, 'Warning', 'FailedCreatePodSandBox',
+          `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${runtimeID(this.uid)}": plugin type="host-local" failed (add): failed to allocate for range 0: no IP addresses available in range set`);
+        this.later(5000, () => this.sync());
+        return false;
+      }
+      this.podIPs = [ip];
+    }
+    this.sandboxID = runtimeID(this.uid, 'sandbox');
+    this.sandboxReady = true;
+    this.setupFailed = false;
+    return true;
+  }
+
+  private sandboxFailure(f: ImageFailure): void {
+    const id = runtimeID(this.uid, 'sandbox');
+    this.event(undefined, 'Warning', 'FailedCreatePodSandBox',
+      `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${id}: ${f.message}: unknown`);
+    if (!this.hintedSandbox) { this.hintedSandbox = true; this.event(undefined, 'Normal', 'WinkubeHint', `sandbox image: ${hintFor(f)}`); }
+    this.later(10_000, () => this.sync());
+  }
+
+  private volumeContext() {
+    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token };
+  }
+
+  private netInfo(): PodNetworkInfo {
+    const alloc = ((this.node.node()?.status as Obj)?.allocatable ?? {}) as Record<string, string>;
+    return { nodeName: this.node.name, hostIPs: this.node.hostIPs(), podIPs: this.podIPs,
+      allocatable: { cpu: alloc.cpu ?? '0', memory: alloc.memory ?? '0', 'ephemeral-storage': alloc['ephemeral-storage'] }, os: this.os };
+  }
+
+  private fieldPath(c: CRun): string { return `${c.init ? 'spec.initContainers' : 'spec.containers'}{${c.spec.name}}`; }
+
+  private event(c: CRun | undefined, type: EventType, reason: string, message: string): void {
+    const ref: ObjectReference = referenceTo(this.pod, c ? this.fieldPath(c) : undefined);
+    void this.node.events.record(ref, type, reason, message, 'kubelet', this.node.name);
+  }
+
+  private waiting(c: CRun, reason: string, message?: string): void {
+    c.state = { waiting: message === undefined ? { reason } : { reason, message } };
+    c.ready = false; c.started = false;
+  }
+
+  // ---------------------------------------------------------------------
+  // Containers
+
+  /** startContainer: image, config (env, mounts), create, start. */
+  private startContainer(c: CRun): void {
+    c.busy = true;
+    const hostProcess = this.os === 'windows' && isHostProcessContainer(this.spec, c.spec);
+    const policy = c.spec.imagePullPolicy ?? 'IfNotPresent';
+    const r = this.node.images.ensure(this.uid, c.spec.image, policy, hostProcess);
+    for (const e of r.events) this.event(c, e.type, e.reason, e.message);
+    const onResult = (res: typeof r) => {
+      if (this.stopped || this.terminating) { c.busy = false; return; }
+      if (res.kind === 'pulling') return;
+      if (res.kind === 'failed') {
+        this.event(c, 'Warning', 'Failed', `Error: ${res.reason}`);
+        this.waiting(c, res.reason, res.message);
+        if (res.failure && !c.hinted) { c.hinted = true; this.event(c, 'Normal', 'WinkubeHint', hintFor(res.failure)); }
+        // The pod worker syncs again; the image back-off decides whether it pulls.
+        this.later(res.reason === 'ErrImagePull' ? 1000 : 10_000, () => { c.busy = false; this.sync(); }, c);
+        this.scheduleStatus();
+        return;
+      }
+      c.image = res.image; c.imageID = res.imageID;
+      this.createAndStart(c, hostProcess);
+    };
+    if (r.kind === 'pulling') {
+      if (r.ms <= 0) { const done = r.finish(); for (const e of done.events) this.event(c, e.type, e.reason, e.message); onResult(done); }
+      else this.later(r.ms, () => { const done = r.finish(); for (const e of done.events) this.event(c, e.type, e.reason, e.message); onResult(done); }, c);
+      return;
+    }
+    onResult(r);
+  }
+
+  private createAndStart(c: CRun, hostProcess: boolean): void {
+    // generateContainerConfig: environment and mounts.
+    let env: Record<string, string>;
+    let fs: ContainerFS;
+    try {
+      env = processEnv(this.pod, c.spec, this.netInfo(), this.node.sources, podHostname(this.pod), this.node.cpus);
+      fs = containerFS(this.pod, c.spec, this.os, this.volumeContext());
+    } catch (e) {
+      if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
+      this.event(c, 'Warning', 'Failed', `Error: ${e.message}`);
+      this.waiting(c, 'CreateContainerConfigError', e.message);
+      this.later(10_000, () => { c.busy = false; this.sync(); }, c);
+      this.scheduleStatus();
+      return;
+    }
+    // CreateContainer: the image must run on this host (Windows build / OS rules).
+    const res = this.node.images.resolve(c.spec.image, hostProcess);
+    if (!res.ok && res.failure.stage === 'create') {
+      const id = runtimeID(this.uid, c.spec.name);
+      const msg = `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${id}: ${res.failure.message}: unknown`;
+      this.event(c, 'Warning', 'Failed', `Error: ${msg}`);
+      this.waiting(c, 'CreateContainerError', msg);
+      if (!c.hinted) { c.hinted = true; this.event(c, 'Normal', 'WinkubeHint', hintFor(res.failure)); }
+      this.later(10_000, () => { c.busy = false; this.sync(); }, c);
+      this.scheduleStatus();
+      return;
+    }
+    const argv = this.argv(c, env);
+    const ctx = { os: this.os, env, hostname: podHostname(this.pod), fs, kernelVersion: this.node.kernelVersion,
+      posixShell: /busybox|alpine/.test(c.spec.image) ? 'ash' as const : /nginx|ubuntu|debian|agnhost/.test(c.spec.image) ? 'dash' as const : 'ash' as const };
+    const startErr = startError(argv, ctx);
+    c.containerID = `containerd://${runtimeID(this.uid, c.spec.name, c.restartCount)}`;
+    c.created = true;
+    this.event(c, 'Normal', 'Created', `Created container: ${c.spec.name}`);
+    if (startErr) {
+      // StartContainer fails: the instance exists and has exited (StartError, 128).
+      this.event(c, 'Warning', 'Failed', `Error: ${startErr}`);
+      const now = new Date();
+      c.state = { terminated: { exitCode: 128, reason: 'StartError', message: startErr, startedAt: '1970-01-01T00:00:00Z', finishedAt: rfc3339(now), containerID: c.containerID } };
+      c.finishedAtMs = now.getTime();
+      c.busy = false;
+      this.node.logs.end(this.uid, c.spec.name, c.restartCount);
+      this.afterExit(c);
+      return;
+    }
+    const scripted = scriptedExitCode(c.script, c.restartCount);
+    const program = scripted !== undefined ? this.scriptedProgram(c, scripted) : interpret(argv, ctx);
+    c.application = !argv.length || (scripted === undefined && isApplication(argv, this.os));
+    c.env = env; c.fs = fs; c.program = program;
+    const now = new Date();
+    c.startedAtMs = now.getTime();
+    c.state = { running: { startedAt: rfc3339(now) } };
+    c.started = !c.spec.startupProbe;
+    c.ready = c.started && !c.spec.readinessProbe && !(c.init && !c.sidecar);
+    this.event(c, 'Normal', 'Started', `Started container ${c.spec.name}`);
+    const restartCount = c.restartCount;
+    const out = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stdout', l));
+    const err = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stderr', l));
+    for (const l of c.script?.stdout ?? []) out.write(l + '\n');
+    c.runner = new ProgramRunner(program, {
+      stdout: (t) => out.write(t),
+      stderr: (t) => err.write(t),
+      exit: (code) => { out.flush(); err.flush(); this.node.logs.end(this.uid, c.spec.name, restartCount); this.onExit(c, code); },
+    });
+    c.runner.start();
+    c.busy = false;
+    this.startProbes(c);
+    this.watchMemory(c);
+    this.scheduleStatus();
+    if (c.sidecar) this.sync();
+  }
+
+  /** command/args as the runtime execs them: $(VAR) expanded (ExpandContainerCommandAndArgs); none = the image's entrypoint. */
+  private argv(c: CRun, env: Record<string, string>): string[] {
+    const exp = (s: string) => s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, n?: string) => (m === '$$' ? '$' : env[n!] ?? m));
+    const cmd: string[] = (c.spec.command ?? []).map(exp);
+    const args: string[] = (c.spec.args ?? []).map(exp);
+    if (cmd.length) return [...cmd, ...args];
+    // Args without command run under the image's entrypoint; for the model's images that is a shell-less exec of args.
+    return args;
+  }
+
+  private scriptedProgram(c: CRun, code: number): Program {
+    const ms = Math.round((c.script?.runSeconds ?? 0) * 1000);
+    const steps: Step[] = [];
+    if (ms > 0) steps.push({ kind: 'sleep', ms });
+    steps.push({ kind: 'exit', code });
+    const it = steps[Symbol.iterator]();
+    return { next: () => it.next(), terminate: () => [{ kind: 'exit', code: 0 } as Step][Symbol.iterator]() };
+  }
+
+  /** Scripted memory use: over the limit on Linux, the kernel OOM-kills the container. */
+  private watchMemory(c: CRun): void {
+    const bytes = c.script?.memoryBytes;
+    if (bytes === undefined || this.os !== 'linux') return;
+    const limit = c.spec.resources?.limits?.memory;
+    if (limit === undefined) return;
+    let limitBytes: number;
+    try { limitBytes = Number(BigInt(String(parseBytesLoose(limit)))); } catch { return; }
+    if (bytes <= limitBytes) return;
+    this.later(Math.round((c.script?.memoryAfterSeconds ?? 0) * 1000), () => {
+      if (!c.runner || c.runner.exited) return;
+      c.killReason = { reason: 'OOMKilled', exitCode: 137 };
+      c.runner.kill(137);
+    }, c);
+  }
+
+  private stopContainerTimers(c: CRun): void {
+    for (const t of c.timers) { clearTimeout(t); this.timers.delete(t); }
+    c.timers.clear();
+    for (const p of c.probes.values()) { if (p.timer) clearInterval(p.timer); if (p.initial) clearTimeout(p.initial); }
+    c.probes.clear();
+  }
+
+  /** The program ended: terminated state, then restart, completion or deletion. */
+  private onExit(c: CRun, code: number): void {
+    this.stopContainerTimers(c);
+    const now = new Date();
+    const startedAt = 'running' in c.state ? c.state.running.startedAt : rfc3339(now);
+    const kill = c.killReason;
+    c.killReason = undefined;
+    const exitCode = kill?.exitCode ?? code;
+    const reason = kill?.reason ?? (exitCode === 0 ? 'Completed' : 'Error');
+    c.state = { terminated: { exitCode, reason, startedAt, finishedAt: rfc3339(now), containerID: c.containerID } };
+    c.finishedAtMs = now.getTime();
+    c.ready = false; c.started = false;
+    c.runner = undefined;
+    if (this.stopped) return;
+    if (this.terminating) { this.checkTerminated(); return; }
+    this.afterExit(c);
+  }
+
+  private afterExit(c: CRun): void {
+    const policy = this.spec.restartPolicy ?? 'Always';
+    const exitCode = 'terminated' in c.state ? c.state.terminated.exitCode : 0;
+    if (c.init && !c.sidecar) {
+      if (exitCode === 0) { this.scheduleStatus(); this.sync(); return; }
+      if (policy === 'Never') { this.finishPod(); return; }
+      this.restartWithBackoff(c);
+      return;
+    }
+    const restart = c.sidecar || policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
+    if (restart && !this.allRegularDone()) { this.restartWithBackoff(c); return; }
+    if (restart && !c.sidecar) { this.restartWithBackoff(c); return; }
+    this.scheduleStatus();
+    this.checkCompletion();
+  }
+
+  /** Regular containers all finished for good (restartPolicy lets none restart). */
+  private allRegularDone(): boolean {
+    const policy = this.spec.restartPolicy ?? 'Always';
+    return [...this.cs.values()].filter((c) => !c.init).every((c) => 'terminated' in c.state &&
+      (policy === 'Never' || (policy === 'OnFailure' && c.state.terminated.exitCode === 0)));
+  }
+
+  /** When every regular container has finished and none restarts: the pod is done (sidecars stopped, sandbox removed). */
+  private checkCompletion(): void {
+    if (this.terminal || this.terminating) return;
+    if (![...this.cs.values()].some((c) => !c.init)) return;
+    if (!this.allRegularDone()) return;
+    const sidecars = [...this.cs.values()].filter((c) => c.sidecar && c.runner && !c.runner.exited);
+    for (const s of sidecars) this.killContainer(s, (this.spec.terminationGracePeriodSeconds ?? 30) as number, 'Stopping container ' + s.spec.name);
+    if (sidecars.length) return;
+    this.finishPod();
+  }
+
+  /** The pod reached a terminal phase: the sandbox goes, the status is final. */
+  private finishPod(): void {
+    this.terminal = true;
+    this.sandboxReady = false;
+    for (const c of this.cs.values()) this.stopContainerTimers(c);
+    this.node.releaseIP(this.uid);
+    this.scheduleStatus();
+  }
+
+  /** doBackOff: restart now (and record the back-off), or wait in CrashLoopBackOff. */
+  private restartWithBackoff(c: CRun): void {
+    const key = `${this.uid}/${c.spec.name}`;
+    const now = Date.now();
+    const bo = this.node.backoff;
+    if (bo.inBackOffSince(key, c.finishedAtMs, now)) {
+      const period = bo.get(key);
+      this.event(c, 'Warning', 'BackOff', `Back-off restarting failed container ${c.spec.name} in pod ${formatPod(this.pod)}`);
+      this.moveToLastState(c);
+      this.waiting(c, 'CrashLoopBackOff', `back-off ${goDuration(period)} restarting failed container=${c.spec.name} pod=${formatPod(this.pod)}`);
+      c.busy = true;
+      this.later(Math.max(0, c.finishedAtMs + period - now), () => { c.busy = false; bo.next(key, c.finishedAtMs); this.doRestart(c); }, c);
+      this.scheduleStatus();
+      return;
+    }
+    bo.next(key, c.finishedAtMs);
+    this.doRestart(c);
+  }
+
+  private moveToLastState(c: CRun): void {
+    if ('terminated' in c.state) c.lastState = c.state;
+  }
+
+  private doRestart(c: CRun): void {
+    if (this.stopped || this.terminating || this.terminal) return;
+    this.moveToLastState(c);
+    c.restartCount++;
+    c.created = false;
+    this.waiting(c, 'ContainerCreating');
+    this.startContainer(c);
+    this.scheduleStatus();
+  }
+
+  // ---------------------------------------------------------------------
+  // Probes (pkg/kubelet/prober)
+
+  private startProbes(c: CRun): void {
+    const kinds: [string, Obj | undefined][] = [['Startup', c.spec.startupProbe], ['Readiness', c.spec.readinessProbe], ['Liveness', c.spec.livenessProbe]];
+    for (const [kind, probe] of kinds) {
+      if (!probe) continue;
+      const st: ProbeState = { successes: 0, failures: 0 };
+      c.probes.set(kind, st);
+      const period = (probe.periodSeconds ?? 10) * 1000;
+      const delay = (probe.initialDelaySeconds ?? 0) * 1000;
+      st.initial = setTimeout(() => {
+        if (this.stopped || !c.runner) return;
+        this.runProbe(c, kind, probe, st);
+        st.timer = setInterval(() => { if (!this.stopped && c.runner) this.runProbe(c, kind, probe, st); }, period);
+      }, delay);
+    }
+  }
+
+  private runProbe(c: CRun, kind: string, probe: Obj, st: ProbeState): void {
+    // Liveness and readiness wait for the startup probe.
+    if (kind !== 'Startup' && !c.started) return;
+    if (kind === 'Startup' && c.started) return;
+    const { ok, output } = this.probeOnce(c, kind, probe);
+    const successThreshold = probe.successThreshold ?? 1;
+    const failureThreshold = probe.failureThreshold ?? 3;
+    if (ok) { st.successes++; st.failures = 0; } else {
+      st.failures++; st.successes = 0;
+      this.event(c, 'Warning', 'Unhealthy', `${kind} probe failed: ${output}`);
+    }
+    if (kind === 'Readiness') {
+      const before = c.ready;
+      if (ok && st.successes >= successThreshold) c.ready = true;
+      if (!ok && st.failures >= failureThreshold) c.ready = false;
+      if (before !== c.ready) this.scheduleStatus();
+      return;
+    }
+    if (kind === 'Startup') {
+      if (ok && st.successes >= successThreshold) {
+        c.started = true;
+        if (!c.spec.readinessProbe) c.ready = true;
+        this.scheduleStatus();
+        if (c.sidecar) this.sync();
+        return;
+      }
+    }
+    if (!ok && st.failures >= failureThreshold) {
+      const grace = probe.terminationGracePeriodSeconds ?? this.spec.terminationGracePeriodSeconds ?? 30;
+      this.killContainer(c, grace, `Container ${c.spec.name} failed ${kind.toLowerCase()} probe, will be restarted`);
+    }
+  }
+
+  /** One probe against the container model: exec through the shell, network probes against what it listens on. */
+  private probeOnce(c: CRun, kind: string, probe: Obj): { ok: boolean; output: string } {
+    const scripted = scriptedProbe((c.script as Obj | undefined)?.[kind.toLowerCase()], Date.now() - c.startedAtMs);
+    const ip = this.podIPs[0] ?? '';
+    if (probe.exec) {
+      const r = collect(interpret(probe.exec.command ?? [], { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
+      const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
+      let ok = r.code === 0 && r.slept <= timeoutMs;
+      let output = (r.stdout + r.stderr);
+      if (r.code === 'forever' || r.slept > timeoutMs) { ok = false; output = `command timed out`; }
+      if (scripted !== undefined) ok = scripted;
+      return { ok, output: output.replace(/\n$/, '') };
+    }
+    const port = this.resolvePort(c, probe.httpGet?.port ?? probe.tcpSocket?.port ?? probe.grpc?.port);
+    const host = probe.httpGet?.host ?? probe.tcpSocket?.host ?? ip;
+    const listening = this.listens(port);
+    if (probe.httpGet) {
+      const scheme = String(probe.httpGet.scheme ?? 'HTTP').toLowerCase();
+      const path = probe.httpGet.path ?? '/';
+      const hp = `${host}:${port}`;
+      if (!listening) return { ok: false, output: `Get "${scheme}://${hp}${path.startsWith('/') ? path : '/' + path}": dial tcp ${hp}: connect: connection refused` };
+      if (scripted === false) return { ok: false, output: 'HTTP probe failed with statuscode: 500' };
+      return { ok: true, output: '' };
+    }
+    if (probe.tcpSocket) {
+      if (!listening || scripted === false) return { ok: false, output: `dial tcp ${host}:${port}: connect: connection refused` };
+      return { ok: true, output: '' };
+    }
+    if (probe.grpc) {
+      if (!listening) return { ok: false, output: `timeout: failed to connect service "${host}:${port}" within ${probe.timeoutSeconds ?? 1}s: context deadline exceeded` };
+      if (scripted === false) return { ok: false, output: 'service unhealthy (responded with "NOT_SERVING")' };
+      return { ok: true, output: '' };
+    }
+    return { ok: scripted ?? true, output: '' };
+  }
+
+  private resolvePort(c: CRun, port: unknown): number {
+    if (typeof port === 'number') return port;
+    const named = [...this.cs.values()].flatMap((x) => x.spec.ports ?? []).find((p: Obj) => p.name === port);
+    if (named) return named.containerPort;
+    return Number(port);
+  }
+
+  /** Whether anything in the pod accepts connections on the port. */
+  private listens(port: number): boolean {
+    for (const c of this.cs.values()) {
+      if (!c.runner || c.runner.exited) continue;
+      if (c.script?.listen) { if (c.script.listen.includes(port)) return true; continue; }
+      if (!c.application) continue;
+      const ports: Obj[] = c.spec.ports ?? [];
+      if (!ports.length || ports.some((p) => p.containerPort === port)) return true;
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------------
+  // Killing and graceful deletion (killContainer, killPodWithSyncResult)
+
+  /** Killing event, SIGTERM, then SIGKILL after the grace period when the program ignores it. */
+  private killContainer(c: CRun, graceSeconds: number, message: string): void {
+    if (!c.runner || c.runner.exited || c.killing) return;
+    c.killing = true;
+    this.event(c, 'Normal', 'Killing', message);
+    for (const p of c.probes.values()) { if (p.timer) clearInterval(p.timer); if (p.initial) clearTimeout(p.initial); }
+    c.probes.clear();
+    const runner = c.runner;
+    const done = () => { c.killing = false; };
+    if (c.script?.sigterm === 'exit') { runner.kill(0); done(); return; }
+    const reacts = c.script?.sigterm === 'ignore' ? false : runner.terminate();
+    if (!reacts && this.os === 'windows' && !c.application && c.script?.sigterm !== 'ignore') {
+      // CTRL_SHUTDOWN_EVENT: a console process without a handler ends at once.
+      runner.kill(WINDOWS_SHUTDOWN_EXIT); done(); return;
+    }
+    if (!reacts || !runner.exited) {
+      this.later(Math.max(0, graceSeconds) * 1000, () => { if (!runner.exited) runner.kill(GRACE_KILL_EXIT[this.os]); done(); }, undefined);
+    } else done();
+  }
+
+  private graceSeconds(): number {
+    const m = this.pod.metadata;
+    if (m.deletionGracePeriodSeconds !== undefined) return m.deletionGracePeriodSeconds;
+    return (this.spec.terminationGracePeriodSeconds ?? 30) as number;
+  }
+
+  /** The pod got a deletionTimestamp: stop every container, then delete the pod with grace 0. */
+  private terminate(): void {
+    this.terminating = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); }
+    const grace = this.graceSeconds();
+    // Regular containers first; sidecars after them (in reverse order), as the kubelet does.
+    const regular = [...this.cs.values()].filter((c) => !c.init);
+    for (const c of regular) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
+    if (regular.every((c) => !c.runner || c.runner.exited)) {
+      for (const c of [...this.cs.values()].filter((x) => x.sidecar).reverse()) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
+    }
+    for (const c of this.cs.values()) {
+      if (!c.runner && 'waiting' in c.state) c.ready = false;
+    }
+    this.checkTerminated();
+  }
+
+  /** A shorter grace period (a second delete): containers still running are killed at once when it reaches 0. */
+  private shortenGrace(): void {
+    if (this.graceSeconds() > 0) return;
+    for (const c of this.cs.values()) if (c.runner && !c.runner.exited) c.runner.kill(GRACE_KILL_EXIT[this.os]);
+  }
+
+  private checkTerminated(): void {
+    const running = [...this.cs.values()].filter((c) => c.runner && !c.runner.exited);
+    const regularRunning = running.filter((c) => !c.init);
+    if (!regularRunning.length) {
+      for (const s of running.filter((c) => c.sidecar)) this.killContainer(s, this.graceSeconds(), `Stopping container ${s.spec.name}`);
+    }
+    if (running.length) { this.scheduleStatus(); return; }
+    if (this.deleting) return;
+    this.deleting = true;
+    this.terminal = true;
+    this.sandboxReady = false;
+    this.node.releaseIP(this.uid);
+    // Status with every container terminated, then the final delete (status manager: canBeDeleted → Delete with grace 0).
+    void this.writeStatus(true).then(() => this.deletePod());
+  }
+
+  private async deletePod(): Promise<void> {
+    try {
+      await this.node.store.delete(this.node.podDef, this.pod.metadata.namespace!, this.pod.metadata.name!,
+        { gracePeriodSeconds: 0, preconditions: { uid: this.uid } }, { ...controllerContext('kubelet'), namespace: this.pod.metadata.namespace! });
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) this.node.log(`kubelet: delete pod ${this.pod.metadata.namespace}/${this.pod.metadata.name}: ${(e as Error).message}`);
+    }
+  }
+
+  // ---------------------------------------------------------------------
+  // Status (status manager: one write per change, coalesced)
+
+  scheduleStatus(): void {
+    if (this.stopped) return;
+    this.statusDirty = true;
+    if (this.writing) return;
+    this.writing = true;
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    while (this.statusDirty && !this.stopped) {
+      this.statusDirty = false;
+      await this.writeStatus(false);
+    }
+    this.writing = false;
+  }
+
+  private async writeStatus(force: boolean): Promise<void> {
+    const ns = this.pod.metadata.namespace!;
+    try {
+      await this.node.store.update(this.node.podDef, ns, this.pod.metadata.name!, (cur) => {
+        if (cur.metadata.uid !== this.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: 'uid changed' } as any);
+        const next = this.computeStatus((cur.status ?? {}) as Obj);
+        const text = JSON.stringify(next);
+        if (!force && text === this.lastWritten) return cur;
+        this.lastWritten = text;
+        cur.status = next;
+        return cur;
+      }, { ...controllerContext('kubelet'), namespace: ns }, 'status');
+    } catch (e) {
+      if (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409)) return;
+      this.node.log(`kubelet: status of pod ${ns}/${this.pod.metadata.name}: ${(e as Error).message}`);
+    }
+  }
+
+  /** generateAPIPodStatus merged over the stored status (mergePodStatus). */
+  computeStatus(old: Obj): Obj {
+    const now = rfc3339(new Date());
+    const keep: Obj = {};
+    for (const k of ['nominatedNodeName', 'resize', 'resourceClaimStatuses']) if (old[k] !== undefined) keep[k] = old[k];
+    const qosClass = old.qosClass;
+    if (this.rejected) {
+      return { ...keep, message: `Pod was rejected: ${this.rejected.message}`, phase: 'Failed', qosClass, reason: this.rejected.reason, startTime: this.startTime };
+    }
+    const statuses = (init: boolean) => [...this.cs.values()].filter((c) => c.init === init).map((c) => this.containerStatus(c));
+    const initStatuses = statuses(true);
+    const containerStatuses = statuses(false);
+    const phase = podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
+    const conditions = podConditions(this.spec, old.conditions ?? [], this.sandboxReady, initStatuses, containerStatuses, phase, now);
+    const hostIPs = this.node.hostIPs();
+    const status: Obj = { ...keep, conditions, hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) };
+    if (initStatuses.length) status.initContainerStatuses = initStatuses;
+    status.containerStatuses = containerStatuses;
+    status.phase = phase;
+    if (this.podIPs.length) { status.podIP = this.podIPs[0]; status.podIPs = this.podIPs.map((ip) => ({ ip })); }
+    status.qosClass = qosClass;
+    status.startTime = this.startTime;
+    return status;
+  }
+
+  private containerStatus(c: CRun): Obj {
+    const s: Obj = {
+      containerID: c.containerID,
+      image: c.image ?? c.spec.image,
+      imageID: c.imageID ?? '',
+      lastState: c.lastState ?? {},
+      name: c.spec.name,
+      ready: c.ready,
+      restartCount: c.restartCount,
+      started: c.started,
+      state: c.state,
+    };
+    if (s.containerID === undefined) delete s.containerID;
+    const mounts: Obj[] = c.spec.volumeMounts ?? [];
+    if (mounts.length) {
+      s.volumeMounts = mounts.map((m) => {
+        const v: Obj = { mountPath: m.mountPath, name: m.name };
+        if (m.readOnly) { v.readOnly = true; v.recursiveReadOnly = 'Disabled'; }
+        return v;
+      });
+    }
+    return s;
+  }
+}
+
+/** Whether an argv is the image's application (not an emulated shell or program): it serves its ports. */
+function isApplication(argv: string[], os: 'linux' | 'windows'): boolean {
+  const r = collect(interpret(argv, { os, env: {}, hostname: 'x', fs: new ContainerFS(os) }), 3);
+  return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0 && !/^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout)(\.exe)?$/i.test(argv[0].replace(/^.*[\\/]/, ''));
+}
+
+
+/** Bytes of a quantity string without throwing on odd input. */
+function parseBytesLoose(q: unknown): bigint {
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.exec(String(q));
+  if (!m) throw new Error('bad quantity');
+  const mult: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
+  return BigInt(Math.round(Number(m[1]) * mult[m[2] ?? '']));
+}

@@ -1,0 +1,127 @@
+/**
+ * The container filesystem the kubelet mounts (pkg/volume/configmap,
+ * secret, downwardapi, projected; AtomicWriter writes one file per key or
+ * item path under the mount path): a ContainerFS for the shells of the
+ * runtime and of `kubectl exec`. Missing sources are the volume plugins'
+ * SetUp errors, which the kubelet reports as FailedMount events
+ * (`MountVolume.SetUp failed for volume "x" : configmap "y" not found`).
+ */
+import { ContainerFS } from '../shell/fs.js';
+import type { KObject } from '../../registry/types.js';
+import { fieldRefValue, formatMap, resourceFieldValue, type EnvSources, type PodNetworkInfo } from './env.js';
+
+type Obj = Record<string, any>;
+
+export class VolumeSetUpError extends Error {
+  constructor(readonly volume: string, message: string) { super(message); }
+  /** The FailedMount event message (operation_generator.go: MountVolume.SetUp failed for volume %q : %v). */
+  get eventMessage(): string { return `MountVolume.SetUp failed for volume "${this.volume}" : ${this.message}`; }
+}
+
+/** Mints the projected service account token (the kubelet's TokenRequest). */
+export type TokenSource = (pod: KObject, audience: string | undefined, expirationSeconds: number) => string | undefined;
+
+export interface VolumeContext {
+  sources: EnvSources;
+  net: PodNetworkInfo;
+  /** The cluster CA (ca.crt of kube-root-ca.crt) for projected token volumes. */
+  token?: TokenSource;
+}
+
+/** Files of one volume: relative path → content; undefined for volumes without files (emptyDir, hostPath, ...). */
+export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<string, string> | undefined {
+  const ns = pod.metadata.namespace ?? 'default';
+  const decode = (b: string) => Buffer.from(b, 'base64').toString('utf8');
+  const keyed = (data: Record<string, string>, items: Obj[] | undefined, kind: string, name: string, optional: boolean, out: Map<string, string>) => {
+    if (items?.length) {
+      for (const it of items) {
+        if (!(it.key in data)) {
+          if (optional) continue;
+          throw new VolumeSetUpError(volume.name, kind === 'secret' ? `references non-existent secret key: ${it.key}` : `configmap references non-existent config key: ${it.key}`);
+        }
+        out.set(it.path, data[it.key]);
+      }
+    } else {
+      for (const [k, v] of Object.entries(data)) out.set(k, v);
+    }
+    void name;
+  };
+  const configMapData = (cm: KObject): Record<string, string> => {
+    const o = cm as Obj;
+    const data: Record<string, string> = { ...(o.data ?? {}) };
+    for (const [k, v] of Object.entries((o.binaryData ?? {}) as Record<string, string>)) data[k] = decode(v);
+    return data;
+  };
+  const secretData = (s: KObject): Record<string, string> =>
+    Object.fromEntries(Object.entries(((s as Obj).data ?? {}) as Record<string, string>).map(([k, v]) => [k, decode(v)]));
+  const downward = (items: Obj[], out: Map<string, string>) => {
+    for (const it of items ?? []) {
+      if (it.fieldRef) out.set(it.path, fieldRefValue(pod, it.fieldRef.fieldPath, ctx.net));
+      else if (it.resourceFieldRef) {
+        const c = [...((pod.spec as Obj).initContainers ?? []), ...((pod.spec as Obj).containers ?? [])].find((x: Obj) => x.name === it.resourceFieldRef.containerName) ?? {};
+        out.set(it.path, resourceFieldValue(c, it.resourceFieldRef, ctx.net));
+      }
+    }
+  };
+  const out = new Map<string, string>();
+  if (volume.configMap) {
+    const v = volume.configMap;
+    const cm = ctx.sources.configMap(ns, v.name);
+    if (!cm) { if (v.optional) return out; throw new VolumeSetUpError(volume.name, `configmap "${v.name}" not found`); }
+    keyed(configMapData(cm), v.items, 'configmap', v.name, v.optional === true, out);
+    return out;
+  }
+  if (volume.secret) {
+    const v = volume.secret;
+    const s = ctx.sources.secret(ns, v.secretName);
+    if (!s) { if (v.optional) return out; throw new VolumeSetUpError(volume.name, `secret "${v.secretName}" not found`); }
+    keyed(secretData(s), v.items, 'secret', v.secretName, v.optional === true, out);
+    return out;
+  }
+  if (volume.downwardAPI) { downward(volume.downwardAPI.items, out); return out; }
+  if (volume.projected) {
+    for (const s of volume.projected.sources ?? []) {
+      if (s.configMap) {
+        const cm = ctx.sources.configMap(ns, s.configMap.name);
+        if (!cm) { if (s.configMap.optional) continue; throw new VolumeSetUpError(volume.name, `configmap "${s.configMap.name}" not found`); }
+        keyed(configMapData(cm), s.configMap.items, 'configmap', s.configMap.name, s.configMap.optional === true, out);
+      } else if (s.secret) {
+        const sec = ctx.sources.secret(ns, s.secret.name);
+        if (!sec) { if (s.secret.optional) continue; throw new VolumeSetUpError(volume.name, `secret "${s.secret.name}" not found`); }
+        keyed(secretData(sec), s.secret.items, 'secret', s.secret.name, s.secret.optional === true, out);
+      } else if (s.downwardAPI) downward(s.downwardAPI.items, out);
+      else if (s.serviceAccountToken) {
+        const t = ctx.token?.(pod, s.serviceAccountToken.audience, s.serviceAccountToken.expirationSeconds ?? 3607);
+        if (t !== undefined) out.set(s.serviceAccountToken.path, t);
+      }
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/** Builds the filesystem of one container: every mounted volume's files at its mountPath (subPath: one entry). */
+export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows', ctx: VolumeContext,
+  cache = new Map<string, Map<string, string> | undefined>()): ContainerFS {
+  const fs = new ContainerFS(os);
+  const volumes = new Map<string, Obj>(((pod.spec as Obj).volumes ?? []).map((v: Obj) => [v.name, v]));
+  for (const m of container.volumeMounts ?? []) {
+    const vol = volumes.get(m.name);
+    if (!vol) continue;
+    if (!cache.has(m.name)) cache.set(m.name, volumeFiles(pod, vol, ctx));
+    const files = cache.get(m.name);
+    const sep = os === 'windows' ? '\\' : '/';
+    const base = String(m.mountPath).replace(/[\\/]+$/, '');
+    if (!files) { fs.mountDir(m.mountPath, m.readOnly === true); continue; }
+    if (m.subPath) {
+      const f = files.get(m.subPath);
+      if (f !== undefined) fs.mountFile(base, f);
+      continue;
+    }
+    fs.mountDir(m.mountPath, true);
+    for (const [rel, content] of files) fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content);
+  }
+  return fs;
+}
+
+export { formatMap };

@@ -1,0 +1,136 @@
+/**
+ * A container's filesystem as the emulated shells see it: files of mounted
+ * volumes (configMap, secret, projected, downwardAPI; read-only, as the
+ * kubelet mounts them) under a small writable overlay for what the
+ * container's own commands create (`touch /tmp/healthy`). Paths are kept
+ * normalised: POSIX with `/`, Windows as upper-case drive + `\`, compared
+ * case-insensitively as NTFS does.
+ */
+import type { ShellOS } from './types.js';
+
+export type FsEntry = { type: 'file'; content: string; readOnly: boolean } | { type: 'dir'; readOnly: boolean };
+
+export class ContainerFS {
+  private readonly entries = new Map<string, FsEntry>();
+
+  constructor(readonly os: ShellOS) {
+    this.mkdirs(os === 'windows' ? 'C:\\' : '/', false);
+    if (os === 'linux') for (const d of ['/tmp', '/etc', '/var', '/dev', '/proc', '/root', '/bin', '/usr', '/home']) this.mkdirs(d, false);
+    else for (const d of ['C:\\Windows', 'C:\\Users', 'C:\\Program Files']) this.mkdirs(d, false);
+    if (os === 'linux') this.entries.set('/dev/null', { type: 'file', content: '', readOnly: false });
+  }
+
+  /** Normalises a path against `cwd` (absolute paths unchanged). */
+  resolve(path: string, cwd?: string): string {
+    if (this.os === 'windows') {
+      let p = path.replace(/\//g, '\\');
+      const base = cwd ?? 'C:\\';
+      if (/^[a-zA-Z]:/.test(p)) { if (!/^[a-zA-Z]:\\/.test(p)) p = p.slice(0, 2) + '\\' + p.slice(2); }
+      else if (p.startsWith('\\')) p = base.slice(0, 2) + p;
+      else p = base.replace(/\\$/, '') + '\\' + p;
+      const drive = p.slice(0, 2).toUpperCase();
+      const parts: string[] = [];
+      for (const seg of p.slice(3).split('\\')) {
+        if (!seg || seg === '.') continue;
+        if (seg === '..') parts.pop(); else parts.push(seg);
+      }
+      return `${drive}\\${parts.join('\\')}`;
+    }
+    const abs = path.startsWith('/') ? path : `${cwd ?? '/'}/${path}`;
+    const parts: string[] = [];
+    for (const seg of abs.split('/')) {
+      if (!seg || seg === '.') continue;
+      if (seg === '..') parts.pop(); else parts.push(seg);
+    }
+    return '/' + parts.join('/');
+  }
+
+  private key(abs: string): string { return this.os === 'windows' ? abs.toLowerCase() : abs; }
+  private parent(abs: string): string | undefined {
+    const sep = this.os === 'windows' ? '\\' : '/';
+    const root = this.os === 'windows' ? abs.slice(0, 3) : '/';
+    if (abs === root) return undefined;
+    const i = abs.lastIndexOf(sep);
+    return i < root.length ? root : abs.slice(0, i);
+  }
+  private baseName(abs: string): string {
+    const sep = this.os === 'windows' ? '\\' : '/';
+    return abs.slice(abs.lastIndexOf(sep) + 1);
+  }
+  /** The name as first written (entries are keyed case-insensitively on Windows). */
+  private readonly names = new Map<string, string>();
+
+  private mkdirs(abs: string, readOnly: boolean): void {
+    const chain: string[] = [];
+    for (let p: string | undefined = abs; p !== undefined; p = this.parent(p)) chain.unshift(p);
+    for (const p of chain) {
+      if (!this.entries.has(this.key(p))) { this.entries.set(this.key(p), { type: 'dir', readOnly }); this.names.set(this.key(p), p); }
+    }
+  }
+
+  /** Mounts a read-only file (a volume's key) with its parent directories. */
+  mountFile(path: string, content: string): void {
+    const abs = this.resolve(path);
+    const dir = this.parent(abs);
+    if (dir) this.mkdirs(dir, true);
+    this.entries.set(this.key(abs), { type: 'file', content, readOnly: true });
+    this.names.set(this.key(abs), abs);
+  }
+
+  /** Mounts an empty directory (emptyDir, an empty volume): writable or not. */
+  mountDir(path: string, readOnly: boolean): void { this.mkdirs(this.resolve(path), readOnly); const e = this.entries.get(this.key(this.resolve(path))); if (e) e.readOnly = readOnly; }
+
+  stat(abs: string): FsEntry | undefined { return this.entries.get(this.key(abs)); }
+
+  read(abs: string): string | undefined {
+    const e = this.stat(abs);
+    return e?.type === 'file' ? e.content : undefined;
+  }
+
+  /** Names directly inside a directory, sorted. */
+  list(abs: string): string[] {
+    const k = this.key(abs);
+    const out: string[] = [];
+    for (const [key, name] of this.names) {
+      if (key === k) continue;
+      if (this.parent(key) === k) out.push(this.baseName(name));
+    }
+    return out.sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
+  }
+
+  /** Writes a file; 'read-only' when it or its directory is a read-only mount, 'no-dir' when the directory is missing. */
+  write(abs: string, content: string, append = false): 'ok' | 'read-only' | 'no-dir' | 'is-dir' {
+    if (this.os === 'linux' && abs === '/dev/null') return 'ok';
+    const dir = this.parent(abs);
+    const d = dir ? this.stat(dir) : undefined;
+    if (!d || d.type !== 'dir') return 'no-dir';
+    const cur = this.stat(abs);
+    if (cur?.type === 'dir') return 'is-dir';
+    if (cur?.readOnly || (!cur && d.readOnly)) return 'read-only';
+    this.entries.set(this.key(abs), { type: 'file', content: append && cur?.type === 'file' ? cur.content + content : content, readOnly: false });
+    this.names.set(this.key(abs), abs);
+    return 'ok';
+  }
+
+  mkdir(abs: string): 'ok' | 'exists' | 'read-only' | 'no-dir' {
+    if (this.stat(abs)) return 'exists';
+    const dir = this.parent(abs);
+    const d = dir ? this.stat(dir) : undefined;
+    if (!d || d.type !== 'dir') return 'no-dir';
+    if (d.readOnly) return 'read-only';
+    this.entries.set(this.key(abs), { type: 'dir', readOnly: false });
+    this.names.set(this.key(abs), abs);
+    return 'ok';
+  }
+
+  remove(abs: string): 'ok' | 'missing' | 'read-only' {
+    const e = this.stat(abs);
+    if (!e) return 'missing';
+    if (e.readOnly) return 'read-only';
+    const k = this.key(abs);
+    for (const key of [...this.entries.keys()]) {
+      if (key === k || key.startsWith(k + (this.os === 'windows' ? '\\' : '/'))) { this.entries.delete(key); this.names.delete(key); }
+    }
+    return 'ok';
+  }
+}

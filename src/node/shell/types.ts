@@ -1,0 +1,53 @@
+/**
+ * The program model of the emulated shells. Interpreting a command line in
+ * a container's context yields Steps; a runner (runner.ts) plays them with
+ * timers. Nothing here touches real processes, files or clocks except
+ * through the context, so every shell is a pure, testable function of
+ * (argv, context).
+ */
+import type { ContainerFS } from './fs.js';
+
+export type ShellOS = 'linux' | 'windows';
+
+/** One observable effect of a running program. */
+export type Step =
+  /** A chunk written to stdout or stderr, newline included when the program wrote one. */
+  | { kind: 'stdout'; text: string }
+  | { kind: 'stderr'; text: string }
+  /** The program waits this long (sleep, Start-Sleep, timeout /t, ping -n). */
+  | { kind: 'sleep'; ms: number }
+  /** The program blocks until killed (tail -f /dev/null, sleep infinity, ping -t, an image's server). */
+  | { kind: 'forever' }
+  /** The program ends with this exit code. Always the last step of a finite program. */
+  | { kind: 'exit'; code: number };
+
+export interface ShellContext {
+  os: ShellOS;
+  /** The container's environment (kubelet-computed env plus image defaults such as PATH). */
+  env: Record<string, string>;
+  hostname: string;
+  /** The container's filesystem: mounted volumes (read-only) and a writable overlay. */
+  fs: ContainerFS;
+  /** The clock `date`/`Get-Date` read. */
+  now?: () => Date;
+  /** Working directory; `/` on Linux, `C:\` on Windows when unset. */
+  cwd?: string;
+  /** Data on the program's stdin (kubectl exec -i; empty otherwise). */
+  stdin?: string;
+  /** Names of the image's own long-running programs (`nginx`): inside a shell they run until killed. */
+  programs?: readonly string[];
+  /** `uname -r` on Linux; `10.0.<build>.<ubr>` on Windows (`ver`). */
+  kernelVersion?: string;
+  /** Which /bin/sh the image has (busybox/alpine: ash; Debian-based: dash). Default ash. */
+  posixShell?: 'ash' | 'dash';
+}
+
+/** A program that can be driven step by step and told about SIGTERM. */
+export interface Program extends Iterator<Step, void> {
+  /**
+   * SIGTERM (Linux) / CTRL_SHUTDOWN_EVENT (Windows). Returns the steps the
+   * program runs in response (a trap), or undefined when it ignores the
+   * signal (a shell or sleep as PID 1 without a trap installs no handler).
+   */
+  terminate?(): Iterator<Step, void> | undefined;
+}

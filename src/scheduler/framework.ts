@@ -1,0 +1,252 @@
+/**
+ * The scheduling framework (pkg/scheduler/framework/runtime/framework.go and
+ * schedule_one.go): extension points run in profile order, the filter pass
+ * that stops once enough feasible nodes are found, weighted scores and the
+ * host chosen among the best at random.
+ */
+import type { LabelSelector } from '../selectors/labels.js';
+import type { NodeInfo } from './node-info.js';
+import type { NamespaceLabels, PodInfo } from './pod-info.js';
+import { Code, isRejected, SUCCESS, type Status } from './status.js';
+
+export const MAX_NODE_SCORE = 100;
+
+/** The cluster events that can make a rejected pod schedulable (framework.ClusterEvent, simplified). */
+export type ClusterEvent = 'NodeAdd' | 'NodeUpdate' | 'AssignedPodAdd' | 'AssignedPodUpdate' | 'AssignedPodDelete' |
+  'PvcChange' | 'PvChange' | 'StorageClassChange' | 'NamespaceChange' | 'ServiceChange';
+
+/** What plugins may look up besides nodes (the informer listers). */
+export interface Listers {
+  pvc(namespace: string, name: string): any | undefined;
+  pv(name: string): any | undefined;
+  storageClass(name: string): any | undefined;
+  /**
+   * helper.DefaultSelector: the Services selecting the pod and its controlling
+   * ReplicationController/ReplicaSet/StatefulSet, merged; undefined when empty.
+   */
+  defaultSelector(pod: PodInfo): LabelSelector | undefined;
+}
+
+export interface Snapshot {
+  readonly nodes: readonly NodeInfo[];
+  get(name: string): NodeInfo | undefined;
+  readonly nsLabels: NamespaceLabels;
+  readonly listers: Listers;
+  /** Image name → number of nodes that have it (ImageStateSummary.NumNodes). */
+  imageNodeCount(image: string): number;
+  /** Pods nominated to a node (status.nominatedNodeName) waiting for preemption victims to go. */
+  nominated(node: string): readonly PodInfo[];
+}
+
+export type CycleState = Map<string, unknown>;
+
+export interface Plugin {
+  readonly name: string;
+  /** PreEnqueue: a rejected pod is not queued for scheduling at all (SchedulingGates). */
+  preEnqueue?(pod: PodInfo): Status;
+  /** Skip: the plugin's Filter is not run for this pod. A rejection fails every node. */
+  preFilter?(state: CycleState, pod: PodInfo, snap: Snapshot): Status;
+  filter?(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot): Status;
+  /** Skip: the plugin's Score is not run for this pod. */
+  preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snap: Snapshot): Status;
+  score?(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot): number;
+  normalizeScore?(state: CycleState, pod: PodInfo, scores: number[], nodes: readonly NodeInfo[]): void;
+  /** Cluster events after which a pod this plugin rejected is worth another attempt. */
+  readonly events?: readonly ClusterEvent[];
+  /** The filter's pre-computed state counts other pods: preemption recomputes it without the victims. */
+  readonly podDependentPreFilter?: boolean;
+}
+
+export interface NodeToStatus {
+  /** Nodes that were filtered out, with the status of the plugin that rejected them. */
+  readonly statuses: Map<string, Status>;
+  /** The status of the nodes absent from `statuses` (PreFilter rejections apply to all). */
+  absent?: Status;
+}
+
+/** framework.Diagnosis. */
+export interface Diagnosis {
+  nodeToStatus: NodeToStatus;
+  unschedulablePlugins: Set<string>;
+  preFilterMsg: string;
+  postFilterMsg: string;
+}
+
+export interface PluginScore { name: string; score: number }
+export interface NodeScore { name: string; total: number; scores: PluginScore[] }
+
+export class FitError extends Error {
+  constructor(readonly pod: PodInfo, readonly numAllNodes: number, readonly diagnosis: Diagnosis) { super('pod does not fit on any node'); }
+  /** FitError.Error(): "0/X nodes are available: <PreFilterMsg>. <FilterMsg>. <PostFilterMsg>" (read after PostFilter). */
+  text(): string { return fitErrorMessage(this.numAllNodes, this.diagnosis); }
+}
+
+/** FitError.Error() of pkg/scheduler/framework/types.go (v1.32). */
+export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
+  let msg = `0/${numAllNodes} nodes are available:`;
+  if (d.preFilterMsg) {
+    msg += ` ${d.preFilterMsg}.`;
+  } else {
+    const reasons = new Map<string, number>();
+    for (const s of d.nodeToStatus.statuses.values()) for (const r of s.reasons) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+    const absentCount = numAllNodes - d.nodeToStatus.statuses.size;
+    if (absentCount > 0 && d.nodeToStatus.absent) {
+      for (const r of d.nodeToStatus.absent.reasons) reasons.set(r, (reasons.get(r) ?? 0) + absentCount);
+    }
+    // sort.Strings over "<count> <reason>": byte order, so "10 x" sorts before "2 y" as upstream's does.
+    const sorted = [...reasons].map(([r, n]) => `${n} ${r}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (sorted.length) msg += ` ${sorted.join(', ')}.`;
+  }
+  if (d.postFilterMsg) msg += ` ${d.postFilterMsg}`;
+  return msg;
+}
+
+export interface ScheduleResult {
+  node: string;
+  evaluatedNodes: number;
+  feasibleNodes: number;
+  scores?: NodeScore[];
+}
+
+/** schedule_one.go numFeasibleNodesToFind: adaptive percentage, at least 100 nodes. */
+export function numFeasibleNodesToFind(percentageOfNodesToScore: number | undefined, numAllNodes: number): number {
+  const minFeasibleNodesToFind = 100;
+  const minFeasibleNodesPercentageToFind = 5;
+  if (numAllNodes < minFeasibleNodesToFind) return numAllNodes;
+  let percentage = percentageOfNodesToScore ?? 0;
+  if (percentage === 0) {
+    percentage = 50 - Math.trunc(numAllNodes / 125);
+    if (percentage < minFeasibleNodesPercentageToFind) percentage = minFeasibleNodesPercentageToFind;
+  }
+  const numNodes = Math.trunc(numAllNodes * percentage / 100);
+  return numNodes < minFeasibleNodesToFind ? minFeasibleNodesToFind : numNodes;
+}
+
+export interface PreFilterOutcome { status: Status; skipped: Set<string> }
+
+/** One profile: its plugins in order and score weights (frameworkImpl). */
+export class Framework {
+  readonly preFilterPlugins: Plugin[];
+  readonly filterPlugins: Plugin[];
+  readonly scorePlugins: Plugin[];
+  /** The rotating start of the filter pass (sched.nextStartNodeIndex). */
+  private nextStartNodeIndex = 0;
+
+  constructor(readonly plugins: Plugin[], readonly weights: Map<string, number>, readonly percentageOfNodesToScore?: number,
+    readonly random: () => number = Math.random) {
+    this.preFilterPlugins = plugins.filter((p) => p.preFilter);
+    this.filterPlugins = plugins.filter((p) => p.filter);
+    this.scorePlugins = plugins.filter((p) => p.score && (weights.get(p.name) ?? 0) > 0);
+  }
+
+  /** RunPreFilterPlugins: the first rejection wins; Skip disables the plugin's Filter. */
+  runPreFilter(state: CycleState, pod: PodInfo, snap: Snapshot): PreFilterOutcome {
+    const skipped = new Set<string>();
+    for (const p of this.preFilterPlugins) {
+      const s = p.preFilter!(state, pod, snap);
+      if (s.code === Code.Skip) { skipped.add(p.name); continue; }
+      if (s.code !== Code.Success) return { status: { ...s, plugin: p.name }, skipped };
+    }
+    return { status: SUCCESS, skipped };
+  }
+
+  /** RunFilterPlugins: the first plugin that rejects the node decides its status. */
+  runFilter(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot, skipped: Set<string>): Status {
+    for (const p of this.filterPlugins) {
+      if (skipped.has(p.name)) continue;
+      const s = p.filter!(state, pod, node, snap);
+      if (s.code !== Code.Success) return { ...s, plugin: p.name };
+    }
+    return SUCCESS;
+  }
+
+  /**
+   * RunFilterPluginsWithNominatedPods: pods of equal or higher priority
+   * nominated to this node count as if they were on it.
+   */
+  runFilterWithNominated(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot, skipped: Set<string>): Status {
+    const nominated = snap.nominated(node.name).filter((n) => n.uid !== pod.uid && n.priority >= pod.priority);
+    if (nominated.length === 0) return this.runFilter(state, pod, node, snap, skipped);
+    const withNominated = node.clone();
+    for (const n of nominated) withNominated.addPod(n);
+    const s = this.runFilter(state, pod, withNominated, snap, skipped);
+    if (s.code !== Code.Success) return s;
+    return this.runFilter(state, pod, node, snap, skipped);
+  }
+
+  /** RunScorePlugins: PreScore, Score, NormalizeScore and weights. */
+  runScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snap: Snapshot): NodeScore[] {
+    const active: Plugin[] = [];
+    for (const p of this.scorePlugins) {
+      if (p.preScore && p.preScore(state, pod, nodes, snap).code === Code.Skip) continue;
+      active.push(p);
+    }
+    const out: NodeScore[] = nodes.map((n) => ({ name: n.name, total: 0, scores: [] }));
+    for (const p of active) {
+      const scores = new Array<number>(nodes.length);
+      for (let i = 0; i < nodes.length; i++) scores[i] = p.score!(state, pod, nodes[i], snap);
+      p.normalizeScore?.(state, pod, scores, nodes);
+      const w = this.weights.get(p.name) ?? 1;
+      for (let i = 0; i < nodes.length; i++) {
+        out[i].scores.push({ name: p.name, score: scores[i] * w });
+        out[i].total += scores[i] * w;
+      }
+    }
+    return out;
+  }
+
+  /** schedulePod: the nominated node first, then the filter pass and scoring. */
+  schedule(pod: PodInfo, snap: Snapshot, state: CycleState = new Map()): ScheduleResult {
+    const all = snap.nodes;
+    const diagnosis: Diagnosis = { nodeToStatus: { statuses: new Map() }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
+    if (all.length === 0) throw new FitError(pod, 0, diagnosis);
+    const pre = this.runPreFilter(state, pod, snap);
+    if (pre.status.code !== Code.Success) {
+      if (!isRejected(pre.status)) throw new Error(`running PreFilter plugin "${pre.status.plugin}": ${pre.status.reasons.join(', ')}`);
+      diagnosis.nodeToStatus.absent = pre.status;
+      diagnosis.preFilterMsg = pre.status.reasons.join(', ');
+      if (pre.status.plugin) diagnosis.unschedulablePlugins.add(pre.status.plugin);
+      throw new FitError(pod, all.length, diagnosis);
+    }
+    // evaluateNominatedNode: a pod that preempted goes to its nominated node if it now fits there.
+    const nominatedName = pod.pod.status?.nominatedNodeName;
+    if (nominatedName) {
+      const n = snap.get(nominatedName);
+      if (n && this.runFilterWithNominated(state, pod, n, snap, pre.skipped).code === Code.Success) {
+        return { node: n.name, evaluatedNodes: 1, feasibleNodes: 1 };
+      }
+    }
+    const toFind = numFeasibleNodesToFind(this.percentageOfNodesToScore, all.length);
+    const feasible: NodeInfo[] = [];
+    const start = this.nextStartNodeIndex % all.length;
+    let processed = 0;
+    for (let i = 0; i < all.length && feasible.length < toFind; i++) {
+      const node = all[(start + i) % all.length];
+      processed++;
+      const s = this.runFilterWithNominated(state, pod, node, snap, pre.skipped);
+      if (s.code === Code.Success) { feasible.push(node); continue; }
+      if (!isRejected(s)) throw new Error(`running "${s.plugin}" filter plugin: ${s.reasons.join(', ')}`);
+      diagnosis.nodeToStatus.statuses.set(node.name, s);
+      if (s.plugin) diagnosis.unschedulablePlugins.add(s.plugin);
+    }
+    this.nextStartNodeIndex = (start + processed) % all.length;
+    if (feasible.length === 0) throw new FitError(pod, all.length, diagnosis);
+    if (feasible.length === 1) return { node: feasible[0].name, evaluatedNodes: processed, feasibleNodes: 1 };
+    const scores = this.runScore(state, pod, feasible, snap);
+    return { node: this.selectHost(scores), evaluatedNodes: processed, feasibleNodes: feasible.length, scores };
+  }
+
+  /** selectHost: the highest total, ties broken by reservoir sampling. */
+  selectHost(scores: NodeScore[]): string {
+    let best = 0;
+    let count = 1;
+    for (let i = 1; i < scores.length; i++) {
+      if (scores[i].total > scores[best].total) { best = i; count = 1; }
+      else if (scores[i].total === scores[best].total) {
+        count++;
+        if (Math.floor(this.random() * count) === 0) best = i;
+      }
+    }
+    return scores[best].name;
+  }
+}

@@ -1,0 +1,188 @@
+import { fromLabelSelector, type LabelSelector } from '../../selectors/labels.js';
+import { MAX_NODE_SCORE, type Plugin } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
+import { SKIP, SUCCESS, unresolvable, unschedulable } from '../status.js';
+import { findUntoleratedTaint, requiredNodeAffinityMatches } from './helpers.js';
+
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
+const HOSTNAME = 'kubernetes.io/hostname';
+
+export interface Constraint {
+  maxSkew: number;
+  topologyKey: string;
+  selector?: LabelSelector;
+  minDomains: number;
+  nodeAffinityPolicy: 'Honor' | 'Ignore';
+  nodeTaintsPolicy: 'Honor' | 'Ignore';
+}
+
+export interface PodTopologySpreadArgs {
+  defaultConstraints?: { maxSkew: number; topologyKey: string; whenUnsatisfiable: string }[];
+  defaultingType?: 'System' | 'List';
+}
+
+/** The system default constraints (ScheduleAnyway, so they only score). */
+export const SYSTEM_DEFAULT_CONSTRAINTS = [
+  { maxSkew: 3, topologyKey: HOSTNAME, whenUnsatisfiable: 'ScheduleAnyway' },
+  { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
+];
+
+/** filterTopologySpreadConstraints: the pod's constraints of one kind, with matchLabelKeys merged into the selector. */
+function podConstraints(pod: PodInfo, action: string): Constraint[] {
+  const out: Constraint[] = [];
+  for (const c of pod.pod.spec?.topologySpreadConstraints ?? []) {
+    if (c?.whenUnsatisfiable !== action) continue;
+    let sel = c.labelSelector;
+    const keys: string[] = (c.matchLabelKeys ?? []).filter((k: string) => k in pod.labels);
+    if (keys.length) {
+      sel = { ...(sel ?? {}), matchExpressions: [...(sel?.matchExpressions ?? []), ...keys.map((k) => ({ key: k, operator: 'In', values: [pod.labels[k]] }))] };
+    }
+    out.push({
+      maxSkew: Number(c.maxSkew ?? 1), topologyKey: c.topologyKey, selector: sel == null ? undefined : fromLabelSelector(sel),
+      minDomains: Number(c.minDomains ?? 1), nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor', nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore',
+    });
+  }
+  return out;
+}
+
+function isEmptySelector(s: LabelSelector | undefined): boolean { return !s || s.empty(); }
+
+/** countPodsMatchSelector: non-terminating pods of the namespace matching the selector; none for an empty one. */
+export function countPodsMatchSelector(node: NodeInfo, selector: LabelSelector | undefined, namespace: string): number {
+  if (isEmptySelector(selector)) return 0;
+  let n = 0;
+  for (const p of node.pods.values()) {
+    if (p.terminating || p.namespace !== namespace) continue;
+    if (selector!.matches(p.labels)) n++;
+  }
+  return n;
+}
+
+function nodeHasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
+  for (const c of cs) if (!(c.topologyKey in node.labels)) return false;
+  return true;
+}
+
+/** Constraint.MatchNodeInclusionPolicies. */
+function includesNode(c: Constraint, pod: PodInfo, node: NodeInfo): boolean {
+  if (c.nodeAffinityPolicy === 'Honor' && !requiredNodeAffinityMatches(pod.pod, node.node)) return false;
+  if (c.nodeTaintsPolicy === 'Honor' && findUntoleratedTaint(node.taints, pod.tolerations, ['NoSchedule', 'NoExecute'])) return false;
+  return true;
+}
+
+interface FilterState { constraints: Constraint[]; counts: Map<string, number>[] }
+interface ScoreState { constraints: Constraint[]; counts: Map<string, number>[]; weights: number[]; ignored: Set<string> }
+
+/**
+ * PodTopologySpread: DoNotSchedule constraints filter on skew against the
+ * least-loaded domain; ScheduleAnyway ones (and the system defaults, built
+ * from the Services and controllers selecting the pod) score.
+ */
+export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
+  const systemDefaulted = (args.defaultingType ?? 'System') === 'System';
+  const defaults = systemDefaulted ? SYSTEM_DEFAULT_CONSTRAINTS : (args.defaultConstraints ?? []);
+
+  function constraintsFor(pod: PodInfo, action: 'DoNotSchedule' | 'ScheduleAnyway', snapSelector: () => LabelSelector | undefined): Constraint[] {
+    if ((pod.pod.spec?.topologySpreadConstraints ?? []).length) return podConstraints(pod, action);
+    // buildDefaultConstraints: only when a Service or controller selects the pod.
+    const wanted = defaults.filter((d) => d.whenUnsatisfiable === action);
+    if (!wanted.length) return [];
+    const selector = snapSelector();
+    if (isEmptySelector(selector)) return [];
+    return wanted.map((d) => ({ maxSkew: d.maxSkew, topologyKey: d.topologyKey, selector, minDomains: 1, nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Ignore' }));
+  }
+
+  return {
+    name: 'PodTopologySpread',
+    events: ['NodeAdd', 'NodeUpdate', 'AssignedPodAdd', 'AssignedPodUpdate', 'AssignedPodDelete'],
+    podDependentPreFilter: true,
+    preFilter(state, pod, snap) {
+      const constraints = constraintsFor(pod, 'DoNotSchedule', () => snap.listers.defaultSelector(pod));
+      if (!constraints.length) return SKIP;
+      const counts = constraints.map(() => new Map<string, number>());
+      for (const node of snap.nodes) {
+        if (!nodeHasAllKeys(node, constraints)) continue;
+        constraints.forEach((c, i) => {
+          if (!includesNode(c, pod, node)) return;
+          const v = node.labels[c.topologyKey];
+          counts[i].set(v, (counts[i].get(v) ?? 0) + countPodsMatchSelector(node, c.selector, pod.namespace));
+        });
+      }
+      state.set('PodTopologySpread/filter', { constraints, counts } satisfies FilterState);
+      return SUCCESS;
+    },
+    filter(state, pod, node) {
+      const s = state.get('PodTopologySpread/filter') as FilterState;
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i];
+        const value = node.labels[c.topologyKey];
+        if (value === undefined) return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+        let min = Infinity;
+        for (const n of s.counts[i].values()) if (n < min) min = n;
+        if (min === Infinity || s.counts[i].size < c.minDomains) min = 0;
+        const self = c.selector?.matches(pod.labels) ? 1 : 0;
+        const skew = (s.counts[i].get(value) ?? 0) + self - min;
+        if (skew > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+      }
+      return SUCCESS;
+    },
+    preScore(state, pod, filtered, snap) {
+      const constraints = constraintsFor(pod, 'ScheduleAnyway', () => snap.listers.defaultSelector(pod));
+      if (!constraints.length) return SKIP;
+      const requireAll = (pod.pod.spec?.topologySpreadConstraints ?? []).length > 0 || !systemDefaulted;
+      const ignored = new Set<string>();
+      const counts = constraints.map(() => new Map<string, number>());
+      const sizes = constraints.map(() => 0);
+      for (const node of filtered) {
+        if (requireAll && !nodeHasAllKeys(node, constraints)) { ignored.add(node.name); continue; }
+        constraints.forEach((c, i) => {
+          if (c.topologyKey === HOSTNAME) return;
+          const v = node.labels[c.topologyKey];
+          if (!counts[i].has(v)) { counts[i].set(v, 0); sizes[i]++; }
+        });
+      }
+      const weights = constraints.map((c, i) => Math.log((c.topologyKey === HOSTNAME ? filtered.length - ignored.size : sizes[i]) + 2));
+      for (const node of snap.nodes) {
+        if (requireAll && !nodeHasAllKeys(node, constraints)) continue;
+        constraints.forEach((c, i) => {
+          if (!includesNode(c, pod, node)) return;
+          const v = node.labels[c.topologyKey];
+          const cur = counts[i].get(v);
+          if (cur === undefined) return;
+          counts[i].set(v, cur + countPodsMatchSelector(node, c.selector, pod.namespace));
+        });
+      }
+      state.set('PodTopologySpread/score', { constraints, counts, weights, ignored } satisfies ScoreState);
+      return SUCCESS;
+    },
+    score(state, pod, node) {
+      const s = state.get('PodTopologySpread/score') as ScoreState;
+      if (s.ignored.has(node.name)) return 0;
+      let score = 0;
+      s.constraints.forEach((c, i) => {
+        const v = node.labels[c.topologyKey];
+        if (v === undefined) return;
+        const cnt = c.topologyKey === HOSTNAME ? countPodsMatchSelector(node, c.selector, pod.namespace) : (s.counts[i].get(v) ?? 0);
+        score += cnt * s.weights[i] + (c.maxSkew - 1);
+      });
+      // math.Round: halves away from zero.
+      return Math.sign(score) * Math.round(Math.abs(score));
+    },
+    normalizeScore(state, _pod, scores, nodes) {
+      const s = state.get('PodTopologySpread/score') as ScoreState;
+      let min = Number.MAX_SAFE_INTEGER, max = 0;
+      scores.forEach((v, i) => {
+        if (s.ignored.has(nodes[i].name)) return;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      });
+      for (let i = 0; i < scores.length; i++) {
+        if (s.ignored.has(nodes[i].name)) { scores[i] = 0; continue; }
+        if (max === 0) { scores[i] = MAX_NODE_SCORE; continue; }
+        scores[i] = Math.trunc(MAX_NODE_SCORE * (max + min - scores[i]) / max);
+      }
+    },
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * kube-scheduler in-process (pkg/scheduler/scheduler.go, schedule_one.go,
+ * eventhandlers.go): pods and nodes watched through the Store, one scheduling
+ * cycle at a time, the chosen node assumed at once and the binding written
+ * asynchronously through the same code path as POST pods/binding.
+ */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { assignNode } from '../api/subresources.js';
+import { controllerContext } from '../controllers/context.js';
+import { inform } from '../controllers/informer.js';
+import { referenceTo, type EventRecorder } from '../events/recorder.js';
+import { rfc3339 } from '../meta/object-meta.js';
+import type { Store } from '../registry/store.js';
+import type { KObject, ResourceDef } from '../registry/types.js';
+import type { WatchHandle } from '../storage/types.js';
+import { SchedulerCache } from './cache.js';
+import { FitError, type ClusterEvent, type ScheduleResult } from './framework.js';
+import { InformerListers } from './listers.js';
+import { PodInfo } from './pod-info.js';
+import { preempt } from './preemption.js';
+import { defaultConfig, type ProfileConfig, type SchedulerConfig } from './profile.js';
+import { SchedulingQueue, type QueueOptions } from './queue.js';
+
+export const SCHEDULER = 'default-scheduler';
+/** events.k8s.io notes are limited to 1 kB (truncateMessage). */
+const NOTE_LENGTH_LIMIT = 1024;
+
+export function truncateMessage(message: string): string {
+  if (message.length <= NOTE_LENGTH_LIMIT) return message;
+  return message.slice(0, NOTE_LENGTH_LIMIT - 3) + '...';
+}
+
+export interface SchedulerOptions extends QueueOptions {
+  config?: SchedulerConfig;
+  log?: (m: string) => void;
+  random?: () => number;
+  /** Called after each binding is written (benchmarks measure with it). */
+  onBound?: (pod: PodInfo, node: string) => void;
+}
+
+/** What changed in a pod for the queue (isPodUpdated ignores status and bookkeeping). */
+function schedulingRelevant(pod: any): string {
+  const m = pod.metadata ?? {};
+  return JSON.stringify([m.labels, m.annotations, m.deletionTimestamp, pod.spec]);
+}
+
+function nodeRelevant(node: any): string {
+  return JSON.stringify([node.metadata?.labels, node.spec, node.status?.allocatable, node.status?.images?.length]);
+}
+
+function terminal(pod: any): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+export class Scheduler {
+  readonly listers: InformerListers;
+  readonly cache: SchedulerCache;
+  readonly queue: SchedulingQueue;
+  private readonly profiles = new Map<string, ProfileConfig>();
+  private readonly podsDef: ResourceDef;
+  private readonly nodesDef: ResourceDef;
+  private readonly handles: WatchHandle[] = [];
+  private readonly lastSeen = new Map<string, string>();
+  private readonly nodeSeen = new Map<string, string>();
+  private stopped = false;
+  private loop?: Promise<void>;
+  private readonly log: (m: string) => void;
+  private bindingsInFlight = 0;
+
+  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly opts: SchedulerOptions = {}) {
+    const config = opts.config ?? defaultConfig();
+    for (const p of config.profiles) this.profiles.set(p.schedulerName, p);
+    this.podsDef = store.find('', 'v1', 'pods')!;
+    this.nodesDef = store.find('', 'v1', 'nodes')!;
+    this.log = opts.log ?? (() => {});
+    this.listers = new InformerListers(store, (e) => this.queue.onEvent(e));
+    this.cache = new SchedulerCache(this.listers.namespaceLabels, this.listers);
+    const allPlugins = config.profiles.flatMap((p) => p.framework.plugins);
+    this.queue = new SchedulingQueue(allPlugins.filter((p) => p.preEnqueue), allPlugins, opts);
+  }
+
+  profileFor(schedulerName: string | undefined): ProfileConfig | undefined {
+    return this.profiles.get(schedulerName || SCHEDULER);
+  }
+
+  async start(): Promise<void> {
+    await this.listers.start();
+    this.handles.push(await inform(this.store, this.nodesDef, (type, node) => this.onNode(type, node)));
+    this.handles.push(await inform(this.store, this.podsDef, (type, pod) => this.onPod(type, pod)));
+    this.queue.start();
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue.stop();
+    for (const h of this.handles) h.cancel();
+    this.listers.stop();
+    await this.loop;
+  }
+
+  private onNode(type: string, node: any): void {
+    const name = node.metadata.name;
+    if (type === 'DELETED') { this.cache.removeNode(name); this.nodeSeen.delete(name); return; }
+    const sig = nodeRelevant(node);
+    const before = this.nodeSeen.get(name);
+    this.nodeSeen.set(name, sig);
+    this.cache.setNode(node);
+    if (before === undefined) this.queue.onEvent('NodeAdd');
+    else if (before !== sig) this.queue.onEvent('NodeUpdate');
+  }
+
+  private onPod(type: string, pod: any): void {
+    const uid: string = pod.metadata.uid;
+    if (type === 'DELETED') {
+      this.lastSeen.delete(uid);
+      if (this.cache.nodeOfPod(uid)) { this.cache.removePod(uid); this.queue.onEvent('AssignedPodDelete'); }
+      const queued = this.queue.has(uid);
+      this.queue.delete(uid);
+      if (queued) this.cache.setNominated({ uid } as PodInfo, undefined);
+      return;
+    }
+    if (pod.spec?.nodeName) {
+      this.lastSeen.delete(uid);
+      if (this.queue.has(uid) && !this.queue.isInFlight(uid)) this.queue.delete(uid);
+      this.cache.setNominated({ uid } as PodInfo, undefined);
+      if (terminal(pod)) {
+        if (this.cache.removePod(uid)) this.queue.onEvent('AssignedPodDelete');
+        return;
+      }
+      const known = !!this.cache.nodeOfPod(uid) && !this.cache.isAssumed(uid);
+      this.cache.addOrUpdatePod(new PodInfo(pod));
+      this.queue.onEvent(known ? 'AssignedPodUpdate' : 'AssignedPodAdd');
+      return;
+    }
+    if (!this.profileFor(pod.spec?.schedulerName) || terminal(pod)) return;
+    if (pod.metadata.deletionTimestamp) { this.queue.delete(uid); return; }
+    const info = new PodInfo(pod);
+    this.cache.setNominated(info, pod.status?.nominatedNodeName || undefined);
+    const sig = schedulingRelevant(pod);
+    const before = this.lastSeen.get(uid);
+    this.lastSeen.set(uid, sig);
+    if (this.cache.isAssumed(uid)) return;
+    if (before === undefined || !this.queue.has(uid)) { if (!this.queue.isInFlight(uid)) this.queue.add(info); return; }
+    if (before !== sig) this.queue.update(info); else this.queue.refresh(info);
+  }
+
+  private async run(): Promise<void> {
+    let n = 0;
+    while (!this.stopped) {
+      const p = this.queue.pop();
+      if (!p) { await this.queue.wait(); continue; }
+      try {
+        this.scheduleOne(p);
+      } catch (e) {
+        this.log(`scheduler: ${p.namespace}/${p.name}: ${(e as Error).stack}`);
+        this.queue.addUnschedulable(p, new Set(), true);
+      }
+      // Let watch events and binding completions in between cycles.
+      if (++n % 8 === 0 || this.bindingsInFlight > 256) await yieldToLoop();
+    }
+  }
+
+  /** scheduleOne: the scheduling cycle, then the binding cycle in the background. */
+  scheduleOne(p: PodInfo): void {
+    const profile = this.profileFor(p.pod.spec?.schedulerName);
+    if (!profile || p.terminating) { this.queue.done(p.uid); return; }
+    let result: ScheduleResult;
+    try {
+      result = profile.framework.schedule(p, this.cache);
+    } catch (e) {
+      if (!(e instanceof FitError)) {
+        this.failed(p, e instanceof Error ? e.message : String(e), 'SchedulerError', new Set(), true);
+        return;
+      }
+      if (e.numAllNodes === 0) {
+        this.failed(p, 'no nodes available to schedule pods', 'SchedulerError', new Set(['NodeAffinity']), false);
+        return;
+      }
+      let nominated: string | undefined | null = null;
+      if (profile.preemption) {
+        const r = preempt(profile.framework, p, this.cache, e.diagnosis, this.listers.pdbs(), this.opts.random);
+        e.diagnosis.postFilterMsg = r.message;
+        if (r.candidate) {
+          nominated = r.candidate.node;
+          void this.evict(p, r.candidate.node, r.candidate.victims);
+        } else if (r.clearNominated && p.pod.status?.nominatedNodeName) {
+          nominated = '';
+          this.cache.setNominated(p, undefined);
+        }
+      }
+      this.failed(p, e.text(), 'Unschedulable', e.diagnosis.unschedulablePlugins, false, nominated);
+      return;
+    }
+    const assumed = new PodInfo({ ...p.pod, spec: { ...p.pod.spec, nodeName: result.node } });
+    this.cache.assume(assumed, result.node);
+    this.cache.setNominated(p, undefined);
+    void this.bind(p, assumed, result.node);
+  }
+
+  private async bind(p: PodInfo, assumed: PodInfo, node: string): Promise<void> {
+    this.bindingsInFlight++;
+    const ctx = { ...controllerContext(SCHEDULER), namespace: p.namespace };
+    try {
+      await assignNode(this.store, this.podsDef, p.namespace, p.name, node, ctx);
+      this.queue.done(p.uid);
+      this.opts.onBound?.(assumed, node);
+      void this.events.emit(referenceTo(p.pod as KObject), 'Normal', 'Scheduled', 'Binding',
+        `Successfully assigned ${p.namespace}/${p.name} to ${node}`, SCHEDULER);
+    } catch (e) {
+      this.cache.forget(p.uid);
+      const code = (e as { status?: { code?: number } }).status?.code;
+      if (code === 404) { this.queue.done(p.uid); return; }
+      this.failed(p, `binding rejected: ${(e as Error).message}`, 'SchedulerError', new Set(), true);
+    } finally {
+      this.bindingsInFlight--;
+    }
+  }
+
+  /** prepareCandidate: victims get the DisruptionTarget condition, a Preempted event, and are deleted. */
+  private async evict(preemptor: PodInfo, node: string, victims: PodInfo[]): Promise<void> {
+    for (const v of victims) {
+      const ctx = { ...controllerContext(SCHEDULER), namespace: v.namespace };
+      try {
+        await this.store.update(this.podsDef, v.namespace, v.name, (cur: any) => {
+          const conditions = (cur.status.conditions ?? []).filter((c: any) => c.type !== 'DisruptionTarget');
+          conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now),
+            reason: 'PreemptionByScheduler', message: `${SCHEDULER}: preempting to accommodate a higher priority pod` });
+          cur.status.conditions = conditions;
+          return cur;
+        }, ctx, 'status');
+        await this.store.delete(this.podsDef, v.namespace, v.name, { preconditions: { uid: v.uid } }, ctx);
+        void this.events.emit(referenceTo(v.pod as KObject), 'Normal', 'Preempted', 'Preempting',
+          `Preempted by pod ${preemptor.uid} on node ${node}`, SCHEDULER);
+      } catch (e) {
+        this.log(`preemption of ${v.namespace}/${v.name}: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /**
+   * handleSchedulingFailure: the FailedScheduling event, PodScheduled=False
+   * with the same message (and the nominated node), and back to the queue.
+   * `nominated`: null leaves status.nominatedNodeName alone, '' clears it.
+   */
+  private failed(p: PodInfo, msg: string, reason: 'Unschedulable' | 'SchedulerError', plugins: Set<string>, error: boolean,
+    nominated: string | null = null): void {
+    if (nominated) this.cache.setNominated(p, nominated);
+    this.queue.addUnschedulable(p, plugins, error);
+    void this.events.emit(referenceTo(p.pod as KObject), 'Warning', 'FailedScheduling', 'Scheduling', truncateMessage(msg), SCHEDULER);
+    void this.updateCondition(p, reason, msg, nominated);
+  }
+
+  private async updateCondition(p: PodInfo, reason: string, msg: string, nominated: string | null): Promise<void> {
+    const ctx = { ...controllerContext(SCHEDULER), namespace: p.namespace };
+    try {
+      await this.store.update(this.podsDef, p.namespace, p.name, (cur: any) => {
+        if (cur.metadata.uid !== p.uid || cur.spec.nodeName) return cur;
+        const status = cur.status ?? (cur.status = {});
+        const conditions: any[] = status.conditions ?? [];
+        const old = conditions.find((c) => c.type === 'PodScheduled');
+        // podutil.UpdatePodCondition: the transition time moves only when the status does.
+        const next = {
+          type: 'PodScheduled', status: 'False', lastProbeTime: null,
+          lastTransitionTime: old && old.status === 'False' ? old.lastTransitionTime : rfc3339(ctx.now), reason, message: msg,
+        };
+        status.conditions = old ? conditions.map((c) => (c === old ? next : c)) : [...conditions, next];
+        if (nominated !== null) {
+          if (nominated) status.nominatedNodeName = nominated; else delete status.nominatedNodeName;
+        }
+        return cur;
+      }, ctx, 'status');
+    } catch (e) {
+      const code = (e as { status?: { code?: number } }).status?.code;
+      if (code !== 404) this.log(`scheduler: status of ${p.namespace}/${p.name}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Pods waiting in the queue (not bound yet), for tests and benchmarks. */
+  get pending(): number { return this.queue.pendingCount; }
+  get bindings(): number { return this.bindingsInFlight; }
+}
+
+/** ClusterEvent re-export for callers. */
+export type { ClusterEvent };

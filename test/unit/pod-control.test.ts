@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SqliteStorage } from '../../src/storage/sqlite.js';
+import { Store } from '../../src/registry/store.js';
+import { allResources } from '../../src/registry/resources.js';
+import { EventRecorder } from '../../src/events/recorder.js';
+import { PodControl, podsPrefix } from '../../src/controllers/pod-control.js';
+import { controllerContext } from '../../src/controllers/context.js';
+import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
+import type { KObject } from '../../src/registry/types.js';
+
+serviceAccountLookup.defaultAttempts = 1;
+
+const rs: KObject = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-5d4f8', namespace: 'default', uid: 'rs-uid' } };
+const template = {
+  metadata: { labels: { app: 'web' }, annotations: { a: 'b' } },
+  spec: { containers: [{ name: 'web', image: 'nginx' }], serviceAccountName: 'default' },
+};
+
+async function setup() {
+  const storage = new SqliteStorage(':memory:');
+  const store = new Store(storage, allResources());
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name: 'default' } } as KObject, controllerContext('test'));
+  await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { metadata: { name: 'default' } } as KObject, { ...controllerContext('test'), namespace: 'default' });
+  return { store, storage, control: new PodControl(store, new EventRecorder(store), 'replicaset-controller') };
+}
+
+test('the pods prefix is the controller name and a dash, unless that is no valid name', () => {
+  assert.equal(podsPrefix('web'), 'web-');
+  assert.equal(podsPrefix('x'.repeat(253)), 'x'.repeat(253));
+});
+
+test('create: template labels and annotations, the controller reference, SuccessfulCreate on the owner', async () => {
+  const { store, storage, control } = await setup();
+  const pod = await control.create({ template, owner: rs, labels: { 'pod-template-hash': '5d4f8' } }) as any;
+  assert.match(pod.metadata.name, /^web-5d4f8-[a-z0-9]{5}$/);
+  assert.deepEqual(pod.metadata.labels, { app: 'web', 'pod-template-hash': '5d4f8' });
+  assert.deepEqual(pod.metadata.annotations, { a: 'b' });
+  assert.deepEqual(pod.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d4f8', uid: 'rs-uid', controller: true, blockOwnerDeletion: true }]);
+  await new Promise((r) => setTimeout(r, 20));
+  const events = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
+  assert.deepEqual(events.map((e) => [e.type, e.reason, e.message, e.source.component]), [['Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'replicaset-controller']]);
+  await control.delete(rs, pod);
+  await new Promise((r) => setTimeout(r, 20));
+  const after = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
+  assert.ok(after.some((e) => e.reason === 'SuccessfulDelete' && e.message === `Deleted pod: ${pod.metadata.name}`));
+  await storage.close();
+});
+
+test('a refused create is a FailedCreate event with the API error, and the error is thrown', async () => {
+  const { store, storage, control } = await setup();
+  const bad = { ...template, spec: { containers: [{ name: 'web' }] } };
+  await assert.rejects(control.create({ template: bad, owner: rs }), /spec.containers\[0\].image: Required value/);
+  await new Promise((r) => setTimeout(r, 20));
+  const [ev] = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
+  assert.equal(ev.reason, 'FailedCreate');
+  assert.match(ev.message, /^Error creating: Pod "web-5d4f8-[a-z0-9]{5}" is invalid: spec.containers\[0\].image: Required value$/);
+  await storage.close();
+});
