@@ -18,7 +18,7 @@ import { controllerContext } from '../context.js';
 import { WorkQueue } from '../informer.js';
 import { controllerRef } from '../pod-control.js';
 import {
-  claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, sharedInformer, splitKey, type SharedInformer,
+  KCM_FIELD_MANAGER, claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, sharedInformer, splitKey, type SharedInformer,
 } from '../controller-utils.js';
 import {
   POD_TEMPLATE_HASH, Reasons, activeReplicaSets, availableReplicaCount, actualReplicaCount, byCreation, byRevision,
@@ -147,7 +147,7 @@ export class DeploymentController {
   }
 
   private ctx(ns: string) {
-    return { ...controllerContext(COMPONENT), namespace: ns };
+    return { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns };
   }
 
   private async syncKey(key: string): Promise<void> {
