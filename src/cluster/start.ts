@@ -177,6 +177,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       disruption.stop();
       podGC.stop();
       await scheduler.stop();
+      deploymentController.stop();
       await kubelet.stop();
       deploymentController.stop();
       for (const c of batchControllers) c.stop();

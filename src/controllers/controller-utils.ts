@@ -14,6 +14,12 @@ import type { LabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
 import { controllerRef } from './pod-control.js';
 
+/**
+ * The field manager of every kube-controller-manager write: managedFields
+ * name the binary (its user agent), not the controller within it.
+ */
+export const KCM_FIELD_MANAGER = 'kube-controller-manager';
+
 type OwnerRef = NonNullable<KObject['metadata']['ownerReferences']>[number];
 
 /** metav1.GetControllerOf. */
@@ -416,7 +422,8 @@ export async function claimObjects(store: Store, def: ResourceDef, owner: KObjec
   const ownerDeleting = !!owner.metadata.deletionTimestamp;
   const match = (o: KObject) => selector.matches(o.metadata.labels) && filter(o);
   let adoptionChecked: Promise<void> | undefined;
-  const ctx = { ...controllerContext(manager), namespace: owner.metadata.namespace ?? '' };
+  void manager;
+  const ctx = { ...controllerContext(KCM_FIELD_MANAGER), namespace: owner.metadata.namespace ?? '' };
   for (const obj of objects) {
     const ref = controllerOf(obj);
     try {

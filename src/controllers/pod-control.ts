@@ -72,7 +72,7 @@ export class PodControl {
   async create(req: PodCreate): Promise<KObject> {
     const ns = req.owner.metadata.namespace ?? '';
     try {
-      const pod = await this.store.create(this.pods, ns, this.build(req) as KObject, { ...controllerContext(this.component), namespace: ns });
+      const pod = await this.store.create(this.pods, ns, this.build(req) as KObject, { ...controllerContext('kube-controller-manager'), namespace: ns });
       void this.events.record(referenceTo(req.owner), 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, this.component);
       return pod;
     } catch (e) {
@@ -85,7 +85,7 @@ export class PodControl {
   async delete(owner: KObject, pod: KObject): Promise<void> {
     const ns = pod.metadata.namespace ?? '';
     try {
-      await this.store.delete(this.pods, ns, pod.metadata.name!, {}, { ...controllerContext(this.component), namespace: ns });
+      await this.store.delete(this.pods, ns, pod.metadata.name!, {}, { ...controllerContext('kube-controller-manager'), namespace: ns });
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 404) return;
       void this.events.record(referenceTo(owner), 'Warning', 'FailedDelete', `Error deleting: ${errorText(e)}`, this.component);

@@ -18,7 +18,7 @@ import { controllerContext } from './context.js';
 import { WorkQueue } from './informer.js';
 import { PodControl } from './pod-control.js';
 import {
-  ControllerExpectations, SLOW_START_INITIAL_BATCH, claimObjects, controllerOf, filterActivePods, isNotFound, isPodActive,
+  ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, claimObjects, controllerOf, filterActivePods, isNotFound, isPodActive,
   isPodAvailable, isPodReady, keyOf, podsToDelete, sharedInformer, slowStartBatch, splitKey, type SharedInformer,
 } from './controller-utils.js';
 
@@ -294,7 +294,7 @@ export class ReplicaSetController {
         if (cur.metadata.uid !== rs.metadata.uid) throw new Error('replaced');
         cur.status = next;
         return cur;
-      }, { ...controllerContext(this.component), namespace: ns }, 'status');
+      }, { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns }, 'status');
       this.sets.cache.upsert(updated);
       return updated;
     } catch (e) {

@@ -219,6 +219,9 @@ for (const version of VERSIONS) {
     });
 
     test('namespace deletion removes its content', async () => {
+      // The csa Deployment's pods run `sleep`, which ignores SIGTERM: their 30 s grace period would outlast the timeout.
+      await ok(['delete', 'deployment', '--all', '-n', ns]);
+      await ok(['delete', 'pods', '--all', '--force', '--grace-period=0', '-n', ns]);
       assert.equal(await ok(['delete', 'namespace', ns, '--timeout=30s']), `namespace "${ns}" deleted\n`);
       const r = await k(['get', 'namespace', ns]);
       assert.equal(r.stderr.trim(), `Error from server (NotFound): namespaces "${ns}" not found`);

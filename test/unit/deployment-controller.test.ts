@@ -93,7 +93,7 @@ test('a Deployment gets ReplicaSet <name>-<hash> with the revision annotations a
   const d = await store.create(def('apps', 'deployments'), 'default', deployment('web', 3, 'nginx:1.25') as KObject, ctx('default'));
   const [rs] = await until('the replica set', async () => { const l = await listRS('default', 'web'); return l.length ? l : undefined; });
   const hash = rs.metadata.labels!['pod-template-hash'];
-  assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);
+  assert.match(hash, /^[456789bcdf]{1,10}$/);
   assert.equal(rs.metadata.name, `web-${hash}`);
   assert.deepEqual((rs.spec as any).selector, { matchLabels: { app: 'web', 'pod-template-hash': hash } });
   assert.equal((rs.spec as any).template.metadata.labels['pod-template-hash'], hash);
@@ -267,4 +267,43 @@ test('scaling a Deployment mid-rollout scales its ReplicaSets proportionally', a
     return sizes[0] === 9 && sizes[1] === 14 && l.every((rs) => rs.metadata.annotations!['deployment.kubernetes.io/desired-replicas'] === '20'
       && rs.metadata.annotations!['deployment.kubernetes.io/max-replicas'] === '23');
   });
+});
+
+test('FailedCreate: a quota stops pod creation; event, ReplicaSet ReplicaFailure, carried to the Deployment', async () => {
+  await store.create(def('', 'namespaces'), '', { metadata: { name: 'quota' } } as KObject, ctx(''));
+  await store.create(def('', 'serviceaccounts'), 'quota', { metadata: { name: 'default' } } as KObject, ctx('quota'));
+  await store.create(def('', 'resourcequotas'), 'quota', { metadata: { name: 'q' }, spec: { hard: { pods: '2' } } } as KObject, ctx('quota'));
+  await store.create(def('apps', 'deployments'), 'quota', deployment('big', 3, 'nginx:1.25') as KObject, ctx('quota'));
+  const rs = await until('a failure condition', async () => {
+    const l = await listRS('quota', 'big');
+    return l.find((x) => (x.status as any)?.conditions?.length);
+  });
+  assert.equal((await listPods('quota', 'big')).length, 2);
+  const [c] = (rs.status as any).conditions;
+  assert.equal(c.type, 'ReplicaFailure');
+  assert.equal(c.status, 'True');
+  assert.equal(c.reason, 'FailedCreate');
+  assert.match(c.message, /^pods "big-[456789bcdf]+-\w*" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2$/);
+  const evs = await until('FailedCreate event', async () => {
+    const e = (await eventsFor('quota', rs.metadata.name!)).filter((x) => x.startsWith('FailedCreate'));
+    return e.length ? e : undefined;
+  });
+  assert.equal(evs[0], `FailedCreate: Error creating: ${c.message}`);
+  const d = await until('deployment ReplicaFailure', async () => {
+    const x = await getDeploy('quota', 'big');
+    return (x.status as any).conditions?.find((k: any) => k.type === 'ReplicaFailure') ? x : undefined;
+  });
+  const f = (d.status as any).conditions.find((k: any) => k.type === 'ReplicaFailure');
+  assert.deepEqual([f.status, f.reason, f.message], ['True', 'FailedCreate', c.message]);
+});
+
+test('progressDeadlineSeconds: a rollout with no progress is marked ProgressDeadlineExceeded when the deadline passes', async () => {
+  await store.create(def('apps', 'deployments'), 'default', deployment('slow', 1, 'nginx:1.25', { progressDeadlineSeconds: 1 }) as KObject, ctx('default'));
+  const d = await until('timed out', async () => {
+    const x = await getDeploy('default', 'slow');
+    return (x.status as any)?.conditions?.find((c: any) => c.reason === 'ProgressDeadlineExceeded') ? x : undefined;
+  }, 8000);
+  const [rs] = await listRS('default', 'slow');
+  const p = (d.status as any).conditions.find((c: any) => c.type === 'Progressing');
+  assert.deepEqual([p.status, p.message], ['False', `ReplicaSet "${rs.metadata.name}" has timed out progressing.`]);
 });

@@ -18,7 +18,7 @@ import { controllerContext } from '../context.js';
 import { WorkQueue } from '../informer.js';
 import { controllerRef } from '../pod-control.js';
 import {
-  claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, sharedInformer, splitKey, type SharedInformer,
+  KCM_FIELD_MANAGER, claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, sharedInformer, splitKey, type SharedInformer,
 } from '../controller-utils.js';
 import {
   POD_TEMPLATE_HASH, Reasons, activeReplicaSets, availableReplicaCount, actualReplicaCount, byCreation, byRevision,
@@ -40,6 +40,19 @@ function namespaceTerminating(e: unknown): boolean {
 }
 
 const specOf = (o: KObject) => (o.spec ?? {}) as any;
+
+/**
+ * A copy of a cached object to change and write: the maps the controller
+ * edits (annotations, the top of spec, status) are copied, the rest shared
+ * (a deep copy per sync would cost more than the sync).
+ */
+function writableCopy(o: KObject): KObject {
+  const copy: KObject = { ...o, metadata: { ...o.metadata } };
+  if (o.metadata.annotations) copy.metadata.annotations = { ...o.metadata.annotations };
+  if (o.spec) copy.spec = { ...(o.spec as object) };
+  if (o.status) copy.status = JSON.parse(JSON.stringify(o.status));
+  return copy;
+}
 
 export class DeploymentController {
   private readonly dDef: ResourceDef;
@@ -134,14 +147,14 @@ export class DeploymentController {
   }
 
   private ctx(ns: string) {
-    return { ...controllerContext(COMPONENT), namespace: ns };
+    return { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns };
   }
 
   private async syncKey(key: string): Promise<void> {
     const { namespace, name } = splitKey(key);
     const cached = this.deployments.cache.get(namespace, name);
     if (!cached) return;
-    const d = structuredClone(cached) as KObject;
+    const d = writableCopy(cached);
     d.apiVersion = 'apps/v1';
     d.kind = 'Deployment';
     await this.syncDeployment(d);
@@ -193,7 +206,7 @@ export class DeploymentController {
   /** Update of a ReplicaSet read from the cache (its resourceVersion a precondition). */
   private async updateReplicaSet(rs: KObject): Promise<KObject> {
     const ns = rs.metadata.namespace ?? '';
-    const updated = await this.store.update(this.rsDef, ns, rs.metadata.name!, () => structuredClone(rs), this.ctx(ns));
+    const updated = await this.store.update(this.rsDef, ns, rs.metadata.name!, () => JSON.parse(JSON.stringify(rs)), this.ctx(ns));
     const typed = { ...updated, apiVersion: 'apps/v1', kind: 'ReplicaSet' } as KObject;
     this.sets.cache.upsert(updated);
     return typed;
@@ -206,7 +219,7 @@ export class DeploymentController {
     const max = desired + maxSurge(d);
     if (!sizeChanges && !replicasAnnotationsNeedUpdate(rs, desired, max)) return { scaled: false, rs };
     const oldScale = replicasOf(rs);
-    const copy = structuredClone(rs);
+    const copy = writableCopy(rs);
     (copy.spec as any).replicas = newScale;
     setReplicasAnnotations(copy, desired, max);
     const updated = await this.updateReplicaSet(copy);
@@ -245,7 +258,7 @@ export class DeploymentController {
     const newRevision = maxRevision(oldRSs) + 1;
     const status = (d.status ??= {}) as DeploymentStatus;
     if (existing) {
-      const copy = structuredClone(existing);
+      const copy = writableCopy(existing);
       const annotationsUpdated = setNewReplicaSetAnnotations(d, copy, newRevision, true);
       const minReady = specOf(d).minReadySeconds ?? 0;
       if (annotationsUpdated || (specOf(copy).minReadySeconds ?? 0) !== minReady) {

@@ -5,7 +5,7 @@
  * upstream's rounding), conditions, and the status predicates.
  */
 import type { KObject } from '../../registry/types.js';
-import { semanticEqual } from '../controller-utils.js';
+import { canonicalJSON } from '../controller-utils.js';
 
 export const REVISION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
@@ -146,14 +146,43 @@ export const maxRevision = (sets: KObject[]) => sets.reduce((m, rs) => Math.max(
 
 // ---------------------------------------------------------------- templates
 
+/** JSON without nulls and empty maps and lists, which Semantic.DeepEqual does not tell from absent ones. */
+function withoutEmpties(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length ? v.map(withoutEmpties) : undefined;
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const y = withoutEmpties(x);
+      if (y !== undefined) out[k] = y;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return v === null ? undefined : v;
+}
+
+/** Templates are compared often (several times per sync): their comparison keys are kept per template object. */
+const templateKeys = new WeakMap<object, string>();
+
+/** The template without its pod-template-hash label, as a canonical string. */
+export function templateKey(t: any): string {
+  if (t && typeof t === 'object') {
+    const known = templateKeys.get(t);
+    if (known !== undefined) return known;
+  }
+  const labels = t?.metadata?.labels;
+  let stripped = t ?? {};
+  if (labels && POD_TEMPLATE_HASH in labels) {
+    const { [POD_TEMPLATE_HASH]: _h, ...rest } = labels;
+    stripped = { ...t, metadata: { ...t.metadata, labels: rest } };
+  }
+  const key = canonicalJSON(withoutEmpties(stripped) ?? {});
+  if (t && typeof t === 'object') templateKeys.set(t, key);
+  return key;
+}
+
 /** EqualIgnoreHash: the templates are semantically equal once the pod-template-hash label is removed. */
 export function equalIgnoreHash(t1: any, t2: any): boolean {
-  const strip = (t: any) => {
-    const c = structuredClone(t ?? {});
-    if (c.metadata?.labels) delete c.metadata.labels[POD_TEMPLATE_HASH];
-    return c;
-  };
-  return semanticEqual(strip(t1), strip(t2));
+  return templateKey(t1) === templateKey(t2);
 }
 
 /** FindNewReplicaSet: the oldest ReplicaSet whose template equals the Deployment's. */

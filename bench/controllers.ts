@@ -1,0 +1,130 @@
+/**
+ * Workload controller figures: 1,000 Deployments × 3 replicas created at
+ * once on a cluster of 1,000 Linux nodes; time until every ReplicaSet and
+ * pod exists, and until every Deployment is Available (which needs the
+ * scheduler and the kubelet to bind, run and ready the pods); Deployments/s.
+ * Run: npm run bench:controllers. BENCH_DEPLOYMENTS / BENCH_NODES change the sizes.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { Connection, runLoad, type LoadTarget } from './load.js';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+const DEPLOYMENTS = Number(process.env.BENCH_DEPLOYMENTS ?? 1000);
+const NODES = Number(process.env.BENCH_NODES ?? 1000);
+const REPLICAS = 3;
+const CONCURRENCY = 32;
+/** How long to wait for availability once every pod exists and nothing becomes available. */
+const STALL_MS = Number(process.env.BENCH_STALL_MS ?? 15_000);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
+
+/** CPU seconds (user + system) a process has used, from /proc (independent of other load on the machine). */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+interface Progress { replicaSets: number; podsCounted: number; available: number }
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-ctl-'));
+  const clusterFile = join(dataDir, 'cluster.yaml');
+  writeFileSync(clusterFile, `apiVersion: winkube.io/v1alpha1\nkind: Cluster\nnodePools:\n- name: linux\n  os: linux\n  count: ${NODES}\n  maxPods: 110\n`);
+  // BENCH_SERVER_ARGS: extra node flags for the server (e.g. --cpu-prof).
+  const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
+  const proc = spawn(process.execPath, [...nodeArgs, MAIN, 'up', '--port', '0', '--data-dir', dataDir, '--config', clusterFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /winkube is up: https:\/\/[\d.]+:(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
+  const cfg = parseYaml(readFileSync(join(dataDir, 'kubeconfig.yaml'), 'utf8'));
+  const b = (s: string) => Buffer.from(s, 'base64');
+  const target: LoadTarget = {
+    port, ca: b(cfg.clusters[0].cluster['certificate-authority-data']),
+    cert: b(cfg.users[0].user['client-certificate-data']), key: b(cfg.users[0].user['client-key-data']),
+  };
+  const conn = await Connection.open(target);
+  const get = async (path: string) => {
+    const r = await conn.request('GET', path);
+    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.body.slice(0, 200)}`);
+    return JSON.parse(r.body);
+  };
+  while ((await conn.request('GET', '/readyz')).status !== 200) await sleep(20);
+  const nodes = (await get('/api/v1/nodes')).items.length;
+  await conn.request('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: 'bench' } }));
+  // Pods need the namespace's default service account, which the service account controller creates.
+  while ((await conn.request('GET', '/api/v1/namespaces/bench/serviceaccounts/default')).status !== 200) await sleep(20);
+
+  const progress = async (): Promise<Progress> => {
+    const rs = await get('/apis/apps/v1/namespaces/bench/replicasets');
+    const ds = await get('/apis/apps/v1/namespaces/bench/deployments');
+    let podsCounted = 0;
+    let available = 0;
+    for (const d of ds.items) {
+      podsCounted += d.status?.replicas ?? 0;
+      const cond = (d.status?.conditions ?? []).find((c: any) => c.type === 'Available');
+      if (cond?.status === 'True' && d.status?.availableReplicas === REPLICAS) available++;
+    }
+    return { replicaSets: rs.items.length, podsCounted, available };
+  };
+
+  const cpu0 = cpuSeconds(proc.pid!);
+  const t0 = performance.now();
+  const creates = await runLoad(target, CONCURRENCY, DEPLOYMENTS, (i) => ({
+    method: 'POST', path: '/apis/apps/v1/namespaces/bench/deployments', expect: 201,
+    body: JSON.stringify({
+      metadata: { name: `d-${i}` },
+      spec: {
+        replicas: REPLICAS, selector: { matchLabels: { app: `d-${i}` } },
+        template: { metadata: { labels: { app: `d-${i}` } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } },
+      },
+    }),
+  }));
+  console.log(`nodes: ${nodes}; created ${DEPLOYMENTS} Deployments × ${REPLICAS} in ${secs(creates.seconds * 1000)}`);
+
+  let allRS: number | undefined;
+  let allPods: number | undefined;
+  let allAvailable: number | undefined;
+  let lastAvailable = -1;
+  let lastChange = performance.now();
+  let p: Progress = { replicaSets: 0, podsCounted: 0, available: 0 };
+  while (performance.now() - t0 < TIMEOUT_MS) {
+    p = await progress();
+    const now = performance.now();
+    if (allRS === undefined && p.replicaSets >= DEPLOYMENTS) allRS = now - t0;
+    if (allPods === undefined && p.podsCounted >= DEPLOYMENTS * REPLICAS) allPods = now - t0;
+    if (p.available >= DEPLOYMENTS) { allAvailable = now - t0; break; }
+    if (p.available !== lastAvailable) { lastAvailable = p.available; lastChange = now; }
+    if (allPods !== undefined && now - lastChange > STALL_MS) break;
+    // Polling lists costs the server CPU too: not too often.
+    await sleep(500);
+  }
+  const cpu = cpuSeconds(proc.pid!) - cpu0;
+  const rate = (ms: number | undefined) => (ms === undefined ? 'not reached' : `${secs(ms)} (${(DEPLOYMENTS / (ms / 1000)).toFixed(0)} Deployments/s)`);
+  console.log(`all ${DEPLOYMENTS} ReplicaSets created: ${rate(allRS)}`);
+  console.log(`all ${DEPLOYMENTS * REPLICAS} pods created and counted in Deployment status: ${rate(allPods)}`);
+  if (allAvailable !== undefined) {
+    console.log(`all ${DEPLOYMENTS} Deployments Available: ${rate(allAvailable)} (target >= 100 Deployments/s)`);
+  } else {
+    console.log(`Deployments Available: ${p.available}/${DEPLOYMENTS} after ${secs(performance.now() - t0)} — availability needs the scheduler and the kubelet to run pods Ready`);
+  }
+  console.log(`server CPU from the first create to the end: ${cpu.toFixed(1)} s (${((cpu * 1000) / DEPLOYMENTS).toFixed(1)} ms per Deployment, load-independent)`);
+  conn.close();
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
