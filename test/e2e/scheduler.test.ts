@@ -199,6 +199,9 @@ spec:
 `;
     await ok(cluster, ['apply', '-f', '-'], big('victim', 'low'));
     assert.equal(await nodeOf(cluster, 'victim'), 'linux-1');
+    // Only a running shell ignores SIGTERM: a victim preempted while its image is still pulling has no
+    // container to stop, so the kubelet would delete it at once, before this test could look at it.
+    await ok(cluster, ['wait', '--for=condition=Ready', 'pod/victim', '--timeout=30s']);
     const victim = await getPod(cluster, 'victim');
     await ok(cluster, ['apply', '-f', '-'], big('preemptor', 'high'));
     const preemptor = await until('nomination', async () => {
@@ -214,7 +217,7 @@ spec:
     const dt = gone.status.conditions.find((c: any) => c.type === 'DisruptionTarget');
     assert.deepEqual([dt.reason, dt.message], ['PreemptionByScheduler', 'default-scheduler: preempting to accommodate a higher priority pod']);
     assert.equal(victim.metadata.uid, gone.metadata.uid);
-    // Once the victim is gone (no kubelet here to finish it: force it), the preemptor binds to its nominated node.
+    // Once the victim is gone (its kubelet would wait out the 120 s grace period: force it), the preemptor binds to its nominated node.
     await ok(cluster, ['delete', 'pod', 'victim', '--force', '--grace-period=0']);
     assert.equal(await nodeOf(cluster, 'preemptor'), 'linux-1');
   });

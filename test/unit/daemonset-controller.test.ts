@@ -19,6 +19,7 @@ import { TimerWheel } from '../../src/node/timer-wheel.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { DaemonSetController } from '../../src/controllers/daemonset/daemonset-controller.js';
+import { NodeLifecycleController } from '../../src/controllers/node-lifecycle/controller.js';
 import { nodeShouldRunDaemonPod, targetNodeName } from '../../src/controllers/daemonset/node-predicates.js';
 
 const NS = 'default';
@@ -34,6 +35,17 @@ async function setup() {
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
   const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, new TimerWheel(1000));
   await farm.start();
+  // As in a running cluster: the node lifecycle controller lifts the not-ready:NoSchedule taint that
+  // TaintNodesByCondition admission put on each new node once it reports Ready (daemon pods do not
+  // tolerate that taint).
+  const lifecycle = new NodeLifecycleController(store, new EventRecorder(store), () => {});
+  await lifecycle.start();
+  for (let i = 0; ; i++) {
+    const tainted = (await store.listAll('', 'nodes', '')).filter((n: any) => (n.spec.taints ?? []).some((x: any) => x.key === 'node.kubernetes.io/not-ready'));
+    if (!tainted.length) break;
+    if (i === 200) throw new Error(`nodes still tainted not-ready: ${tainted.map((n) => n.metadata.name).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const ctrl = new DaemonSetController(store, new EventRecorder(store));
   const dsDef = store.find('apps', 'v1', 'daemonsets')!;
   const pods = store.find('', 'v1', 'pods')!;
@@ -64,7 +76,7 @@ async function setup() {
       return (await store.listAll('', 'events', NS)).filter((e: any) => e.involvedObject.name === name)
         .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => `${e.type} ${e.reason} ${e.message}`);
     },
-    async close() { await farm.stop(); await storage.close(); rmSync(dir, { recursive: true, force: true }); },
+    async close() { lifecycle.stop(); await farm.stop(); await storage.close(); rmSync(dir, { recursive: true, force: true }); },
   };
 }
 
