@@ -17,6 +17,12 @@ const CONCURRENCY = 32;
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 /** BENCH_ONLY=patch runs only the PATCH figure (and what it needs). */
 const ONLY = process.env.BENCH_ONLY;
+/**
+ * The figures are the API server's, as kube-apiserver's are measured: `winkube up --api-only`, no
+ * nodes or controllers writing meanwhile. BENCH_WHOLE_CLUSTER=1 measures the whole default cluster
+ * instead, where each Deployment template patch is also a rollout the controllers carry out.
+ */
+const WHOLE_CLUSTER = process.env.BENCH_WHOLE_CLUSTER === '1';
 // BENCH_NODE_ARGS: extra node options for the server process (e.g. --cpu-prof).
 
 function pct(sorted: number[], p: number): number {
@@ -49,7 +55,7 @@ function rssMB(pid: number): number {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-'));
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'up', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'up', '--port', '0', '--data-dir', dataDir, ...(WHOLE_CLUSTER ? [] : ['--api-only'])], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     proc.stdout!.on('data', (d) => {

@@ -31,10 +31,11 @@ program.command('up')
   .option('--quiet', 'print only the kubeconfig line, and nothing on shutdown')
   .option('--lb-pool <addresses>', 'addresses for LoadBalancer services: a range (first-last) or CIDR, comma-separated', lbPool, DEFAULT_LB_POOL)
   .option('--scheduler-config <file>', 'a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the scheduler')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string }) => {
+  .option('--api-only', 'serve the API only: no emulated nodes, scheduler, or workload, service and node controllers')
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     const stop = (signal: string) => {

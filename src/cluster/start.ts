@@ -56,6 +56,8 @@ export interface ClusterOptions {
   lbPool?: string;
   /** The scheduler's profiles (`--scheduler-config`); the default profile when absent. */
   schedulerConfig?: SchedulerConfig;
+  /** Serve the API only: no emulated nodes, scheduler or workload/service/node controllers. */
+  apiOnly?: boolean;
 }
 
 export interface RunningCluster {
@@ -91,6 +93,63 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
   const farm = new NodeFarm(store, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS, events);
   const nodeOperations = new NodeOperations(farm, dataDir);
+  async function startComponents(): Promise<() => Promise<void>> {
+    // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
+    await farm.start(nodeChanges.stopped);
+    // Services and nodes: endpoints, endpoint slices, node lifecycle and taint eviction, disruption budgets, pod GC, load balancers.
+    const lbPool = LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL);
+    await new EndpointsController(store, log).start();
+    await new EndpointSliceController(store, log).start();
+    const nodeLifecycle = new NodeLifecycleController(store, events, log, nodeLifecycleOptionsFromEnv());
+    await nodeLifecycle.start();
+    const taintEviction = new TaintEvictionController(store, events, log);
+    await taintEviction.start();
+    const disruption = new DisruptionController(store, events, log);
+    await disruption.start();
+    const podGC = new PodGCController(store, log);
+    await podGC.start();
+    await new ServiceLBController(store, events, lbPool, log).start();
+    // kube-scheduler: binds pending pods of its profiles' schedulerNames.
+    const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
+    await scheduler.start();
+    // Workload controllers: ReplicaSets and ReplicationControllers (one controller, as upstream), Deployments.
+    await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
+    await new ReplicaSetController(store, events, log, 'ReplicationController').start();
+    const deploymentController = new DeploymentController(store, events, log);
+    await deploymentController.start();
+    // Batch and stateful workload controllers: Job, CronJob, TTL-after-finished, StatefulSet, DaemonSet.
+    const batchControllers = [
+      new JobController(store, events, { log }), new CronJobController(store, events, { log }), new TTLAfterFinishedController(store, { log }),
+      new StatefulSetController(store, events, { log }), new DaemonSetController(store, events, { log }),
+    ];
+    for (const c of batchControllers) await c.start();
+    // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
+    const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
+    // The farm's current machines: nodes added at run time included, removed ones not.
+    const kubelet = new Kubelet(store, farm.nodeConfigs, {
+      logs: containerLogs, events, log,
+      // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
+      pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
+      token: (pod, audience, expirationSeconds) => {
+        const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
+        return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
+      },
+    });
+    await kubelet.start();
+    for (const n of farm.list()) if (!n.running) kubelet.setNodeRunning(n.name, false);
+    farm.addListener({
+      onNodeAdded: (cfg) => kubelet.addNode(cfg), onNodeRemoved: (name) => kubelet.removeNode(name),
+      onNodeStopped: (name) => kubelet.setNodeRunning(name, false), onNodeStarted: (name) => kubelet.setNodeRunning(name, true),
+    });
+    return async () => {
+      // Controllers with timers of their own stop them; the watches of the others end with the storage.
+      for (const c of [nodeLifecycle, taintEviction, disruption, podGC, deploymentController, ...batchControllers]) c.stop();
+      await scheduler.stop();
+      await kubelet.stop();
+      await farm.stop();
+    };
+  }
+
   const server = createApiServer({
     store,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
@@ -113,54 +172,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   await namespaces.start();
   await new GarbageCollector(store, log).start();
   await new ResourceQuotaController(store, log).start();
-  // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
-  await farm.start(nodeChanges.stopped);
-  // Components started below (scheduler, kubelet pod workers, controllers) each add one block here.
-  // Services and nodes: endpoints, endpoint slices, node lifecycle and taint eviction, disruption budgets, pod GC, load balancers.
-  const lbPool = LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL);
-  await new EndpointsController(store, log).start();
-  await new EndpointSliceController(store, log).start();
-  const nodeLifecycle = new NodeLifecycleController(store, events, log, nodeLifecycleOptionsFromEnv());
-  await nodeLifecycle.start();
-  const taintEviction = new TaintEvictionController(store, events, log);
-  await taintEviction.start();
-  const disruption = new DisruptionController(store, events, log);
-  await disruption.start();
-  const podGC = new PodGCController(store, log);
-  await podGC.start();
-  await new ServiceLBController(store, events, lbPool, log).start();
-  // kube-scheduler: binds pending pods of its profiles' schedulerNames.
-  const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
-  await scheduler.start();
-  // Workload controllers: ReplicaSets and ReplicationControllers (one controller, as upstream), Deployments.
-  await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
-  await new ReplicaSetController(store, events, log, 'ReplicationController').start();
-  const deploymentController = new DeploymentController(store, events, log);
-  await deploymentController.start();
-  // Batch and stateful workload controllers: Job, CronJob, TTL-after-finished, StatefulSet, DaemonSet.
-  const batchControllers = [
-    new JobController(store, events, { log }), new CronJobController(store, events, { log }), new TTLAfterFinishedController(store, { log }),
-    new StatefulSetController(store, events, { log }), new DaemonSetController(store, events, { log }),
-  ];
-  for (const c of batchControllers) await c.start();
-  // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
-  const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
-  // The farm's current machines: nodes added at run time included, removed ones not.
-  const kubelet = new Kubelet(store, farm.nodeConfigs, {
-    logs: containerLogs, events, log,
-    // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
-    pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
-    token: (pod, audience, expirationSeconds) => {
-      const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
-      return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
-    },
-  });
-  await kubelet.start();
-  for (const n of farm.list()) if (!n.running) kubelet.setNodeRunning(n.name, false);
-  farm.addListener({
-    onNodeAdded: (cfg) => kubelet.addNode(cfg), onNodeRemoved: (name) => kubelet.removeNode(name),
-    onNodeStopped: (name) => kubelet.setNodeRunning(name, false), onNodeStarted: (name) => kubelet.setNodeRunning(name, true),
-  });
+  // Everything but the API server: the emulated nodes, the scheduler and the controllers
+  // (`--api-only` leaves them out, for figures of the API server alone).
+  const stopComponents = opts.apiOnly ? async () => {} : await startComponents();
   const compactor = startCompactor(storage);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
@@ -172,16 +186,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
-      nodeLifecycle.stop();
-      taintEviction.stop();
-      disruption.stop();
-      podGC.stop();
-      await scheduler.stop();
-      deploymentController.stop();
-      await kubelet.stop();
-      deploymentController.stop();
-      for (const c of batchControllers) c.stop();
-      await farm.stop();
+      await stopComponents();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await storage.close();
