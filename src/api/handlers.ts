@@ -12,7 +12,7 @@ import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON } from './respond.js';
 import { errors } from './status.js';
 import type { Authenticator, User } from './auth.js';
-import { rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
+import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
@@ -223,7 +223,8 @@ export class ResourceHandlers {
     if (body.metadata.name !== undefined && body.metadata.name !== name) {
       throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
     }
-    const obj = await this.store.update(def, namespace, name, () => body, ctx);
+    // rest.defaultUpdatedObjectInfo: each GuaranteedUpdate attempt starts from a fresh copy of the body.
+    const obj = await this.store.update(def, namespace, name, () => cloneDecoded(body), ctx);
     this.respondObject(res, 200, def, obj, shape, q);
   }
 

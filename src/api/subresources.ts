@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
 import type { Store } from '../registry/store.js';
+import { cloneDecoded } from '../registry/codec.js';
 import { formatLabelSelector, fromLabelSelector } from '../selectors/labels.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import { decodeObject, mediaType, readBody } from './body.js';
@@ -39,7 +40,7 @@ async function readWrite(ctx: SubresourceContext, subresource: string): Promise<
     case 'PUT': {
       const wc = ctx.writeContext('UpdateOptions');
       const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as KObject;
-      return ctx.respond(200, await store.update(def, namespace, name, () => body, wc, subresource));
+      return ctx.respond(200, await store.update(def, namespace, name, () => cloneDecoded(body), wc, subresource));
     }
     case 'PATCH': {
       const wc = ctx.writeContext('PatchOptions');

@@ -315,7 +315,7 @@ export class Store implements Lookup {
           next.metadata.resourceVersion = String(revision);
           return next;
         } catch (e) {
-          if (e instanceof RevisionMismatchError && !requestedRV && attempt < MAX_UPDATE_RETRIES) continue;
+          if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
           if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
           if (e instanceof NotFoundError) throw errors.notFound(gr, name);
           throw e;
@@ -331,7 +331,9 @@ export class Store implements Lookup {
         return next;
       } catch (e) {
         if (e instanceof RevisionMismatchError) {
-          if (!requestedRV && attempt < MAX_UPDATE_RETRIES) continue;
+          // Like GuaranteedUpdate, retry with the object as it is now: a patch is applied to it again (and
+          // carries its resourceVersion), while a stale resourceVersion sent by the client fails above.
+          if (attempt < MAX_UPDATE_RETRIES) continue;
           throw errors.objectModified(gr, name);
         }
         if (e instanceof NotFoundError) throw errors.notFound(gr, name);
