@@ -119,7 +119,7 @@ for (const version of VERSIONS) {
     test('client-side apply of a Deployment: a changed file (env var removed, containers reordered, replicas) re-applied', async () => {
       const manifest = (replicas: number, containers: object[]) => JSON.stringify({
         apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'csa', namespace: ns },
-        spec: { replicas, selector: { matchLabels: { app: 'csa' } }, template: { metadata: { labels: { app: 'csa' } }, spec: { containers } } },
+        spec: { replicas, selector: { matchLabels: { app: 'csa' } }, template: { metadata: { labels: { app: 'csa' } }, spec: { terminationGracePeriodSeconds: 1, containers } } },
       });
       const web = { name: 'web', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] };
       const side = { name: 'side', image: 'busybox:1.36', command: ['sleep', '3600'] };
@@ -219,9 +219,9 @@ for (const version of VERSIONS) {
     });
 
     test('namespace deletion removes its content', async () => {
-      // The csa Deployment's pods run `sleep`, which ignores SIGTERM: their 30 s grace period would outlast the timeout.
-      await ok(['delete', 'deployment', '--all', '-n', ns]);
-      await ok(['delete', 'pods', '--all', '--force', '--grace-period=0', '-n', ns]);
+      // The csa Deployment's pods go too (their `sleep` ignores SIGTERM: it is killed after the 1 s grace period).
+      const pods = JSON.parse(await ok(['get', 'pods', '-n', ns, '-l', 'app=csa', '-o', 'json']));
+      assert.notEqual(pods.items.length, 0);
       assert.equal(await ok(['delete', 'namespace', ns, '--timeout=30s']), `namespace "${ns}" deleted\n`);
       const r = await k(['get', 'namespace', ns]);
       assert.equal(r.stderr.trim(), `Error from server (NotFound): namespaces "${ns}" not found`);

@@ -101,8 +101,13 @@ for (const version of VERSIONS) {
         'spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod\n');
       const get = await k(['get', 'deployment', 'iis', '-o', 'jsonpath={.spec.template.spec.os.name}']);
       assert.equal(get.stdout, 'windows');
-      const pods = await k(['get', 'pods', '-o', 'name']);
+      // The Deployment controller creates its own pods meanwhile: the two refused pods are looked up by name.
+      const pods = await k(['get', 'pods', 'win-bad', 'linux-winopts', '-o', 'name']);
+      assert.equal(pods.code, 1);
       assert.equal(pods.stdout, '');
+      assert.equal(pods.stderr,
+        'Error from server (NotFound): pods "win-bad" not found\n' +
+        'Error from server (NotFound): pods "linux-winopts" not found\n');
     });
 
     test('a Windows pod update that sets hostPID: both errors, the second with upstream\'s spec diff', async () => {
