@@ -10,7 +10,8 @@ import { goldenCases, normalize, type GoldenRequest } from '../helpers/golden.js
 const PREFIXES = ['gen-err-', 'gen-default-', 'gen-get-', 'gen-dryrun-', 'gen-table-', 'gen-svcval-', 'gen-cmval-', 'gen-secretval-', 'win-', 'gen-podval-'];
 
 let cluster: TestCluster;
-before(async () => { cluster = await startCluster(); });
+// The cases were recorded from a bare API server (no scheduler or controllers acting on what they create).
+before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 function send(r: GoldenRequest) {

@@ -83,3 +83,22 @@ test('replication controllers count generations; secrets keep no stringData', as
   assert.equal(s.stringData, undefined);
   await storage.close();
 });
+
+test('update: a write that lost a race is retried on the object as it is now; a stale resourceVersion from the client is a conflict', async () => {
+  const { storage, store } = await fixture();
+  await store.create(def('configmaps'), 'ns', { metadata: { name: 'cm' }, data: { a: '1' } }, ctx('ns'));
+  let attempts = 0;
+  const out: any = await store.update(def('configmaps'), 'ns', 'cm', async (cur: any) => {
+    attempts++;
+    // Another writer gets in between this attempt's read and its write (only once).
+    if (attempts === 1) await store.update(def('configmaps'), 'ns', 'cm', (o: any) => ({ ...o, data: { ...o.data, b: '2' } }), ctx('ns'));
+    return { ...cur, data: { ...cur.data, c: '3' } };
+  }, ctx('ns'));
+  assert.equal(attempts, 2);
+  assert.deepEqual(out.data, { a: '1', b: '2', c: '3' });
+  await assert.rejects(
+    store.update(def('configmaps'), 'ns', 'cm', (cur: any) => ({ ...cur, metadata: { ...cur.metadata, resourceVersion: '1' } }), ctx('ns')),
+    (e: unknown) => e instanceof StatusError && e.status.code === 409 &&
+      e.status.message === 'Operation cannot be fulfilled on configmaps "cm": the object has been modified; please apply your changes to the latest version and try again');
+  await storage.close();
+});
