@@ -1,7 +1,7 @@
 /**
  * CPU per strategic-merge PATCH of a 3-container Deployment, in process: the
  * handler's pipeline (store.update with the patch, field validation,
- * managedFields, validation, storage, watchers of the built-in controllers,
+ * managedFields, validation, storage, the watchers of an API-only server,
  * response encoding) without HTTP and TLS. The figure is process CPU time per
  * patch, the minimum over rounds, which other load on the machine disturbs
  * far less than latency. Run: node dist/bench/patch-pipeline.js
@@ -22,7 +22,7 @@ const SMP = 'application/strategic-merge-patch+json';
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'winkube-patch-bench-'));
-  const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', log: () => {} });
+  const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', log: () => {}, apiOnly: true });
   const store = cluster.store;
   const ctx = (): WriteContext => ({ namespace: 'bench', now: new Date(), dryRun: false, fieldManager: 'unknown', warn: () => {},
     user: { name: 'winkube-admin', groups: ['system:masters', 'system:authenticated'] } });
