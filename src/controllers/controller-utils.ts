@@ -6,7 +6,6 @@
  * (adopting and releasing) objects by selector and controllerRef; plus the
  * in-memory object cache the controllers read instead of the storage.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { StatusError, errors } from '../api/status.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
@@ -295,23 +294,6 @@ export function computeHash(template: unknown, collisionCount?: number): string 
     h = fnv32a(b, h);
   }
   return safeEncodeString(String(h));
-}
-
-/** apiequality.Semantic.DeepEqual on JSON values: nil and empty maps and slices are equal. */
-export function semanticEqual(a: unknown, b: unknown): boolean {
-  const empty = (v: unknown) => v === undefined || v === null ||
-    (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
-  if (empty(a) && empty(b)) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => semanticEqual(x, b[i]));
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) if (!semanticEqual((a as any)[k], (b as any)[k])) return false;
-    return true;
-  }
-  return isDeepStrictEqual(a, b);
 }
 
 // ---------------------------------------------------------------- cache

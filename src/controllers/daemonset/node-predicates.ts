@@ -7,8 +7,9 @@
  */
 import type { KObject } from '../../registry/types.js';
 
-export interface Toleration { key?: string; operator?: string; value?: string; effect?: string; tolerationSeconds?: number }
-export interface Taint { key: string; value?: string; effect: string }
+import { toleratesTaint, type Taint, type Toleration } from '../../meta/tolerations.js';
+
+export type { Taint, Toleration };
 
 /** The tolerations AddOrUpdateDaemonPodTolerations adds, in its order. */
 export function daemonTolerations(hostNetwork: boolean): Toleration[] {
@@ -39,20 +40,9 @@ export function addDaemonTolerations(spec: Record<string, any>): void {
   spec.tolerations = list;
 }
 
-/** Toleration.ToleratesTaint. */
-export function tolerates(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '': case 'Equal': return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists': return true;
-    default: return false;
-  }
-}
-
 /** FindMatchingUntoleratedTaint among the taints the filter selects. */
 export function untoleratedTaint(taints: Taint[], tolerations: Toleration[], filter: (t: Taint) => boolean): Taint | undefined {
-  return taints.filter(filter).find((taint) => !tolerations.some((t) => tolerates(t, taint)));
+  return taints.filter(filter).find((taint) => !tolerations.some((t) => toleratesTaint(t, taint)));
 }
 
 function matchRequirement(req: any, value: string | undefined): boolean {

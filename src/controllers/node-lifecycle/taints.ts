@@ -3,8 +3,9 @@
  * controllers (pkg/controller/nodelifecycle, k8s.io/api core/v1
  * toleration.go, pkg/util/taints, v1.32).
  */
-export interface Taint { key: string; value?: string; effect: string; timeAdded?: string }
-export interface Toleration { key?: string; operator?: string; value?: string; effect?: string; tolerationSeconds?: number }
+import { toleratesTaint, type Taint, type Toleration } from '../../meta/tolerations.js';
+
+export type { Taint, Toleration };
 
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -26,17 +27,6 @@ const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m)
 
 /** Taint.MatchTaint: same key and effect. */
 export const matchTaint = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
-
-/** Toleration.ToleratesTaint. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '': case 'Equal': return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists': return true;
-    default: return false;
-  }
-}
 
 /** v1helper.GetMatchingTolerations: whether every taint is tolerated, and the first toleration used for each. */
 export function matchingTolerations(taints: Taint[], tolerations: Toleration[]): { all: boolean; used: Toleration[] } {

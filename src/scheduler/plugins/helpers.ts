@@ -3,16 +3,7 @@
  * node selector terms (component-helpers nodeaffinity) and the pod's required
  * node affinity.
  */
-export function toleratesTaint(t: any, taint: any): boolean {
-  if (t?.effect && t.effect !== taint.effect) return false;
-  if (t?.key && t.key !== taint.key) return false;
-  switch (t?.operator ?? '') {
-    case '': case 'Equal': return (t?.value ?? '') === (taint.value ?? '');
-    case 'Exists': return true;
-    default: return false;
-  }
-}
-
+import { toleratesTaint } from '../../meta/tolerations.js';
 export function tolerationsTolerateTaint(tolerations: readonly any[], taint: any): boolean {
   for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
   return false;

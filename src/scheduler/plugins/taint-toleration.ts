@@ -1,6 +1,7 @@
 import { MAX_NODE_SCORE, type Plugin } from '../framework.js';
 import { SUCCESS, unresolvable, type Status } from '../status.js';
-import { findUntoleratedTaint, toleratesTaint } from './helpers.js';
+import { findUntoleratedTaint } from './helpers.js';
+import { toleratesTaint } from '../../meta/tolerations.js';
 import { defaultNormalizeScore } from './normalize.js';
 
 /**
