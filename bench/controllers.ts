@@ -36,7 +36,8 @@ interface Progress { replicaSets: number; podsCounted: number; available: number
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-ctl-'));
   const clusterFile = join(dataDir, 'cluster.yaml');
-  writeFileSync(clusterFile, `apiVersion: winkube.io/v1alpha1\nkind: Cluster\nnodePools:\n- name: linux\n  os: linux\n  count: ${NODES}\n  maxPods: 110\n`);
+  // A /24 of pod addresses per node: 10.244.0.0/16 holds 256 nodes, so a wider subnet.
+  writeFileSync(clusterFile, `apiVersion: winkube.io/v1alpha1\nkind: Cluster\nnetwork: { podSubnet: 10.128.0.0/9 }\nnodePools:\n- name: linux\n  os: linux\n  count: ${NODES}\n  maxPods: 110\n`);
   // BENCH_SERVER_ARGS: extra node flags for the server (e.g. --cpu-prof).
   const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
   const proc = spawn(process.execPath, [...nodeArgs, MAIN, 'up', '--port', '0', '--data-dir', dataDir, '--config', clusterFile], { stdio: ['ignore', 'pipe', 'inherit'] });
