@@ -16,10 +16,11 @@ import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { repackSubsets } from '../registry/core/endpoints.js';
 import { controllerContext } from './context.js';
-import { inform, WorkQueue } from './informer.js';
+import { WorkQueue } from './informer.js';
+import { ServicePods } from './endpointslice/service-pods.js';
 import {
   findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPOfFamily, rfc3339Nano,
-  selectsPod, serviceFamily, shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker,
+  serviceFamily, shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker,
 } from './endpointslice/util.js';
 
 /** maxCapacity: the most addresses one Endpoints object holds. */
@@ -104,44 +105,22 @@ function withoutLabel(labels: Record<string, string> | undefined, key: string): 
 
 export class EndpointsController {
   private readonly queue: WorkQueue;
-  private readonly services = new Map<string, Obj>();
-  private readonly pods = new Map<string, Map<string, Obj>>();
+  private readonly cache: ServicePods;
   private readonly tracker = new TriggerTimeTracker();
   private readonly epDef: ResourceDef;
 
   constructor(private readonly store: Store, log: (m: string) => void) {
     this.epDef = store.find('', 'v1', 'endpoints')!;
     this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`endpoints ${key}: ${(e as Error).message}`));
+    this.cache = new ServicePods(store, (key) => this.queue.add(key));
   }
 
   async start(): Promise<void> {
-    await inform(this.store, this.store.find('', 'v1', 'services')!, (type, svc) => {
-      const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
-      if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
-      this.queue.add(key);
-    });
-    await inform(this.store, this.store.find('', 'v1', 'pods')!, (type, pod) => {
-      const ns = pod.metadata.namespace!;
-      let byName = this.pods.get(ns);
-      if (!byName) this.pods.set(ns, byName = new Map());
-      const old = byName.get(pod.metadata.name!);
-      if (type === 'DELETED') byName.delete(pod.metadata.name!); else byName.set(pod.metadata.name!, pod);
-      this.podChanged(ns, old, pod);
-    });
+    await this.cache.start();
     // checkLeftoverEndpoints: endpoints whose service is gone are deleted once at start.
     for (const ep of (await this.store.list(this.epDef, '')).items) {
       if (ep.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader']) continue;
       this.queue.add(`${ep.metadata.namespace}/${ep.metadata.name}`);
-    }
-  }
-
-  /** getPodServiceMemberships, for the pod's labels before and after the change. */
-  private podChanged(ns: string, old: Obj | undefined, pod: Obj): void {
-    for (const [key, svc] of this.services) {
-      if (svc.metadata.namespace !== ns) continue;
-      const sel = svc.spec?.selector;
-      if (!sel) continue;
-      if (selectsPod(sel, pod.metadata.labels) || (old && selectsPod(sel, old.metadata.labels))) this.queue.add(key);
     }
   }
 
@@ -150,7 +129,7 @@ export class EndpointsController {
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
     const ctx = { ...controllerContext(MANAGER), namespace };
-    const svc = this.services.get(key);
+    const svc = this.cache.services.get(key);
     if (!svc) {
       this.tracker.delete(namespace, name);
       await this.store.delete(this.epDef, namespace, name, {}, ctx).catch((e) => {
@@ -161,7 +140,7 @@ export class EndpointsController {
     if (svc.spec?.type === 'ExternalName') return;
     const selector = svc.spec?.selector;
     if (!selector) return;
-    const pods = [...(this.pods.get(namespace)?.values() ?? [])].filter((p) => selectsPod(selector, p.metadata.labels));
+    const pods = this.cache.selected(namespace, selector);
     const trigger = this.tracker.compute(svc, pods);
     const subsets = endpointSubsets(svc, pods);
     const current = await this.store.get('', 'endpoints', namespace, name);

@@ -16,9 +16,10 @@ import { StatusError } from '../../api/status.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
+import { ServicePods } from './service-pods.js';
 import { inform, WorkQueue } from '../informer.js';
 import {
-  findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, rfc3339Nano, selectsPod,
+  findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, rfc3339Nano,
   shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker,
 } from './util.js';
 
@@ -217,8 +218,7 @@ function reconcileByPorts(svc: Obj, labels: Record<string, string>, addressType:
 
 export class EndpointSliceController {
   private readonly queue: WorkQueue;
-  private readonly services = new Map<string, Obj>();
-  private readonly pods = new Map<string, Map<string, Obj>>();
+  private readonly cache: ServicePods;
   private readonly nodes = new Map<string, Obj>();
   private readonly tracker = new TriggerTimeTracker();
   private readonly sliceDef: ResourceDef;
@@ -226,6 +226,7 @@ export class EndpointSliceController {
   constructor(private readonly store: Store, log: (m: string) => void, private readonly maxPerSlice = MAX_ENDPOINTS_PER_SLICE) {
     this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
     this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`endpointslices ${key}: ${(e as Error).message}`));
+    this.cache = new ServicePods(store, (key) => this.queue.add(key));
   }
 
   async start(): Promise<void> {
@@ -236,40 +237,19 @@ export class EndpointSliceController {
       // Services with pods there change when the node comes, goes or changes zone.
       if (type !== 'MODIFIED' || !had || oldZone !== node.metadata.labels?.[ZONE_LABEL]) this.nodeChanged(node.metadata.name!);
     });
-    await inform(this.store, this.store.find('', 'v1', 'services')!, (type, svc) => {
-      const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
-      if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
-      this.queue.add(key);
-    });
-    await inform(this.store, this.store.find('', 'v1', 'pods')!, (type, pod) => {
-      const ns = pod.metadata.namespace!;
-      let byName = this.pods.get(ns);
-      if (!byName) this.pods.set(ns, byName = new Map());
-      const old = byName.get(pod.metadata.name!);
-      if (type === 'DELETED') byName.delete(pod.metadata.name!); else byName.set(pod.metadata.name!, pod);
-      this.podChanged(ns, old, pod);
-    });
+    await this.cache.start();
     await inform(this.store, this.sliceDef, (_type, slice) => {
       // A managed slice changed by someone else is put right.
       const labels = slice.metadata.labels ?? {};
       if (labels[MANAGED_BY_LABEL] !== CONTROLLER_NAME || !labels[SERVICE_NAME_LABEL]) return;
       const key = `${slice.metadata.namespace}/${labels[SERVICE_NAME_LABEL]}`;
-      if (this.services.has(key)) this.queue.add(key);
+      if (this.cache.services.has(key)) this.queue.add(key);
     });
   }
 
-  private podChanged(ns: string, old: Obj | undefined, pod: Obj): void {
-    for (const [key, svc] of this.services) {
-      if (svc.metadata.namespace !== ns) continue;
-      const sel = svc.spec?.selector;
-      if (!sel) continue;
-      if (selectsPod(sel, pod.metadata.labels) || (old && selectsPod(sel, old.metadata.labels))) this.queue.add(key);
-    }
-  }
-
   private nodeChanged(node: string): void {
-    for (const [ns, byName] of this.pods) {
-      for (const pod of byName.values()) if (pod.spec?.nodeName === node) this.podChanged(ns, undefined, pod);
+    for (const [ns, byName] of this.cache.pods) {
+      for (const pod of byName.values()) if (pod.spec?.nodeName === node) this.cache.podChanged(ns, undefined, pod);
     }
   }
 
@@ -277,12 +257,12 @@ export class EndpointSliceController {
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    const svc = this.services.get(key);
+    const svc = this.cache.services.get(key);
     // A deleted service's slices go with it (garbage collection through the owner reference).
     if (!svc) { this.tracker.delete(namespace, name); return; }
     if (svc.spec?.type === 'ExternalName' || !svc.spec?.selector) return;
     if (svc.metadata.deletionTimestamp) return;
-    const pods = [...(this.pods.get(namespace)?.values() ?? [])].filter((p) => selectsPod(svc.spec.selector, p.metadata.labels));
+    const pods = this.cache.selected(namespace, svc.spec.selector);
     const trigger = this.tracker.compute(svc, pods);
     const existing = (await this.store.list(this.sliceDef, namespace)).items.filter((s) =>
       s.metadata.labels?.[SERVICE_NAME_LABEL] === name && s.metadata.labels?.[MANAGED_BY_LABEL] === CONTROLLER_NAME);
