@@ -34,7 +34,7 @@ import { ServiceLBController } from '../controllers/service-lb.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
-import { execContext } from '../node/exec/container-context.js';
+import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
 import { ReplicaSetController } from '../controllers/replicaset.js';
@@ -93,6 +93,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
   const farm = new NodeFarm(store, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS, events);
   const nodeOperations = new NodeOperations(farm, dataDir);
+  /** The kubelets of this process, once started: exec runs in their containers' own contexts. */
+  let runningKubelet: Kubelet | undefined;
   async function startComponents(): Promise<() => Promise<void>> {
     // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
     await farm.start(nodeChanges.stopped);
@@ -136,6 +138,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       },
     });
     await kubelet.start();
+    runningKubelet = kubelet;
     for (const n of farm.list()) if (!n.running) kubelet.setNodeRunning(n.name, false);
     farm.addListener({
       onNodeAdded: (cfg) => kubelet.addNode(cfg), onNodeRemoved: (name) => kubelet.removeNode(name),
@@ -159,7 +162,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     log,
     containerLogs,
     // kubectl exec: the kubelet's shell model in the container's environment and files.
-    execShell: async (pod, container, node) => execShellFor(await execContext(store, pod, container, node)),
+    execShell: async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(store, pod, container, node)),
     winkubeRoutes: nodeControlHandler(nodeOperations),
   });
   await new Promise<void>((res, rej) => {

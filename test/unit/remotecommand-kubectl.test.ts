@@ -32,7 +32,7 @@ function* sessionLine(src: string): Generator<Step, void> {
 }
 
 const shell: ExecShellFactory = () => ({
-  program: (argv, stdin) => scripted(argv, stdin),
+  program: (argv, stdin) => scripted(argv, stdin?.toString('utf8')),
   session: (argv) => (argv.length === 1 && argv[0] === 'sh'
     ? { prompt: () => '/ # ', line: (src: string) => sessionLine(src) }
     : undefined),

@@ -18,6 +18,26 @@ function posixShellOf(image: string): 'ash' | 'dash' {
   return /(^|\/)(busybox|alpine)([:@]|$)/.test(image) || /agnhost/.test(image) ? 'ash' : 'dash';
 }
 
+/** What a kubelet offers exec about the containers it runs (Kubelet.worker(...).execContext). */
+export interface RunningContainers {
+  worker(namespace: string, name: string): { pod: KObject; execContext(container: string): Omit<ShellContext, 'posixShell'> | undefined } | undefined;
+}
+
+/**
+ * The running container's own context, when a kubelet of this process runs
+ * it: one filesystem for the container's command and every exec into it, so
+ * a file one `kubectl exec` (or `kubectl cp`) writes is there for the next.
+ */
+export function runningContainerContext(kubelet: RunningContainers | undefined, pod: KObject, containerName: string): ShellContext | undefined {
+  const w = kubelet?.worker(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
+  if (!w || w.pod.metadata.uid !== pod.metadata.uid) return undefined;
+  const live = w.execContext(containerName);
+  if (!live) return undefined;
+  const spec = pod.spec as Obj;
+  const container = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])].find((c: Obj) => c.name === containerName);
+  return { ...live, posixShell: posixShellOf(String(container?.image ?? '')) };
+}
+
 /**
  * The context a `kubectl exec` command runs in, built as the kubelet builds
  * the container's: its environment (env, envFrom, service links, image

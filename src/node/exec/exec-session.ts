@@ -15,8 +15,8 @@ export class ExecStartError extends Error {}
 
 /** The container side of exec: the kubelet's shell model in the container's context. */
 export interface ExecShell {
-  /** What `argv` does, given everything the client sent on stdin (undefined without -i); throws ExecStartError. */
-  program(argv: string[], stdin: string | undefined): Iterator<Step, void>;
+  /** What `argv` does, given the bytes the client sent on stdin (undefined without -i); throws ExecStartError. */
+  program(argv: string[], stdin: Buffer | undefined): Iterator<Step, void>;
   /** An interactive shell when argv is a shell with no script (sh, bash, cmd, powershell), else undefined. */
   session(argv: string[]): InteractiveShell | undefined;
 }
@@ -64,13 +64,13 @@ export function outputOf(conn: RemoteCommandConnection): StepOutput {
   };
 }
 
-function readAllStdin(conn: RemoteCommandConnection, signal: AbortSignal): Promise<string | undefined> {
+function readAllStdin(conn: RemoteCommandConnection, signal: AbortSignal): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     signal.addEventListener('abort', () => resolve(undefined), { once: true });
     conn.onStdin((d) => {
       if (d) chunks.push(d);
-      else resolve(Buffer.concat(chunks).toString('utf8'));
+      else resolve(Buffer.concat(chunks));
     });
   });
 }

@@ -45,7 +45,7 @@ export function execShellFor(ctx: ShellContext): ExecShell {
     program(argv, stdin) {
       const failure = execStartFailure(argv, ctx);
       if (failure) throw new ExecStartError(failure);
-      return interpret(argv, stdin === undefined ? ctx : { ...ctx, stdin });
+      return interpret(argv, stdin === undefined ? ctx : { ...ctx, stdin: stdin.toString('utf8'), stdinBytes: stdin });
     },
     session(argv) {
       if (!argv.length) return undefined;

@@ -10,6 +10,7 @@
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
 import { backslashEscapes, printf, unixDate } from './format.js';
 import type { ShellContext, Step } from './types.js';
+import { tar } from './tar-command.js';
 
 export type PosixFlavour = 'ash' | 'dash' | 'bash';
 
@@ -114,6 +115,12 @@ export class PosixShell {
   *err(line: string): Generator<Step, void, void> { yield* this.write(2, line + '\n'); }
 
   readStdin(): string { const s = this.stdin; this.stdin = ''; return s; }
+  /** Stdin as bytes: the client's own bytes while nothing has consumed or replaced them (binary-safe for tar). */
+  readStdinBytes(): Uint8Array {
+    const untouched = this.ctx.stdinBytes && this.stdin === (this.ctx.stdin ?? '');
+    const text = this.readStdin();
+    return untouched ? this.ctx.stdinBytes! : Buffer.from(text, 'utf8');
+  }
 
   // -- execution ----------------------------------------------------------
 
@@ -636,6 +643,7 @@ const BUILTINS: Record<string, Builtin> = {
     return 0;
   },
   cat,
+  tar,
   *ls(sh, args) {
     const flags = args.filter((a) => a.startsWith('-') && a.length > 1).join('');
     const r = listing(sh, args.filter((a) => !a.startsWith('-') || a.length === 1), flags.includes('a') || flags.includes('A'));

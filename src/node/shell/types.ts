@@ -34,6 +34,8 @@ export interface ShellContext {
   cwd?: string;
   /** Data on the program's stdin (kubectl exec -i; empty otherwise). */
   stdin?: string;
+  /** The same stdin as the client's bytes, for programs that read binary data (`tar xf -`). */
+  stdinBytes?: Uint8Array;
   /** Names of the image's own long-running programs (`nginx`): inside a shell they run until killed. */
   programs?: readonly string[];
   /** `uname -r` on Linux; `10.0.<build>.<ubr>` on Windows (`ver`). */

@@ -1,0 +1,183 @@
+/**
+ * `tar` of Linux images, as far as `kubectl cp` and hand-written
+ * `kubectl exec ... -- tar cf - PATH | tar xf -` pipelines use it: create an
+ * archive of files and directories to stdout, extract one from stdin.
+ * Archives are POSIX ustar (plus the pax and GNU long-name records Go's
+ * archive/tar writes when kubectl sends a long path), which is what both
+ * GNU tar and busybox tar read and what kubectl's archive/tar reader expects.
+ *
+ * File contents live as text in the emulated filesystem: an archive is built
+ * from their UTF-8 bytes and extracted files are decoded as UTF-8, so text
+ * files round-trip byte for byte and other bytes are not kept.
+ */
+import type { ContainerFS } from './fs.js';
+
+const BLOCK = 512;
+
+/** GNU tar (Debian-based images) or busybox tar (busybox, Alpine): their messages differ. */
+export type TarFlavour = 'gnu' | 'busybox';
+
+export interface TarResult { stdout: Buffer; stderr: string[]; code: number }
+
+function octal(n: number, width: number): string {
+  return n.toString(8).padStart(width - 1, '0') + '\0';
+}
+
+function header(name: string, type: '0' | '5', size: number, mode: number, mtime: number): Buffer {
+  const h = Buffer.alloc(BLOCK);
+  let prefix = '';
+  let rest = name;
+  if (Buffer.byteLength(name) > 100) {
+    // ustar splits a long name at a '/' into prefix (155) and name (100).
+    const cut = name.lastIndexOf('/', name.length - 1 - (name.endsWith('/') ? 1 : 0));
+    prefix = name.slice(0, cut);
+    rest = name.slice(cut + 1);
+  }
+  h.write(rest, 0, 100, 'utf8');
+  h.write(octal(mode, 8), 100, 'ascii');
+  h.write(octal(0, 8), 108, 'ascii');
+  h.write(octal(0, 8), 116, 'ascii');
+  h.write(octal(size, 12), 124, 'ascii');
+  h.write(octal(mtime, 12), 136, 'ascii');
+  h.write('        ', 148, 'ascii');
+  h.write(type, 156, 'ascii');
+  h.write('ustar\x0000', 257, 'ascii');
+  h.write('root', 265, 'ascii');
+  h.write('root', 297, 'ascii');
+  h.write(prefix, 345, 155, 'utf8');
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 'ascii');
+  return h;
+}
+
+function padded(data: Buffer): Buffer[] {
+  const pad = (BLOCK - (data.length % BLOCK)) % BLOCK;
+  return pad ? [data, Buffer.alloc(pad)] : [data];
+}
+
+/**
+ * `tar cf - PATH...`: members named as given, leading '/' removed (with the
+ * warning both tars print once), directories recursively.
+ */
+export function createArchive(fs: ContainerFS, paths: string[], cwd: string, flavour: TarFlavour, now: Date): TarResult {
+  const parts: Buffer[] = [];
+  const stderr: string[] = [];
+  const mtime = Math.floor(now.getTime() / 1000);
+  let warned = false;
+  let failed = false;
+  const add = (abs: string, member: string): void => {
+    const e = fs.stat(abs);
+    if (!e) return;
+    if (e.type === 'dir') {
+      parts.push(header(member.endsWith('/') ? member : member + '/', '5', 0, 0o755, mtime));
+      for (const child of fs.list(abs)) add(abs === '/' ? `/${child}` : `${abs}/${child}`, `${member.replace(/\/$/, '')}/${child}`);
+      return;
+    }
+    const data = Buffer.from(e.content, 'utf8');
+    parts.push(header(member, '0', data.length, e.readOnly ? 0o444 : 0o644, mtime), ...padded(data));
+  };
+  for (const p of paths) {
+    const abs = fs.resolve(p, cwd);
+    if (!fs.stat(abs)) {
+      stderr.push(flavour === 'gnu' ? `tar: ${p}: Cannot stat: No such file or directory` : `tar: ${p}: No such file or directory`);
+      failed = true;
+      if (flavour === 'busybox') return { stdout: Buffer.concat(parts), stderr, code: 1 };
+      continue;
+    }
+    let member = p.replace(/^\.\//, '');
+    if (member.startsWith('/')) {
+      if (!warned) stderr.push(flavour === 'gnu' ? "tar: Removing leading `/' from member names" : "tar: removing leading '/' from member names");
+      warned = true;
+      member = member.replace(/^\/+/, '');
+    }
+    add(abs, member || '.');
+  }
+  // Two zero blocks end the archive; GNU tar pads the whole to its 10 KiB record.
+  parts.push(Buffer.alloc(2 * BLOCK));
+  let out = Buffer.concat(parts);
+  if (flavour === 'gnu' && out.length % 10240) out = Buffer.concat([out, Buffer.alloc(10240 - (out.length % 10240))]);
+  if (failed) stderr.push('tar: Exiting with failure status due to previous errors');
+  return { stdout: out, stderr, code: failed ? 2 : 0 };
+}
+
+function field(h: Buffer, off: number, len: number): string {
+  const end = h.indexOf(0, off);
+  return h.toString('utf8', off, end === -1 || end > off + len ? off + len : end);
+}
+
+/** The `path` record of a pax extended header ("<len> path=<name>\n" records). */
+function paxPath(data: Buffer): string | undefined {
+  let i = 0;
+  let path: string | undefined;
+  while (i < data.length) {
+    const sp = data.indexOf(0x20, i);
+    if (sp === -1) break;
+    const len = Number(data.toString('ascii', i, sp));
+    if (!len) break;
+    const rec = data.toString('utf8', sp + 1, i + len - 1);
+    if (rec.startsWith('path=')) path = rec.slice(5);
+    i += len;
+  }
+  return path;
+}
+
+export interface TarMember { name: string; type: string; data: Buffer }
+
+/** The members of an archive, with pax `path` records and GNU long names applied to the member they precede. */
+export function* readMembers(archive: Uint8Array): Generator<TarMember> {
+  const buf = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
+  let longName: string | undefined;
+  let off = 0;
+  while (off + BLOCK <= buf.length) {
+    const h = buf.subarray(off, off + BLOCK);
+    if (h.every((b) => b === 0)) return;
+    const size = parseInt(field(h, 124, 12).trim() || '0', 8);
+    const type = String.fromCharCode(h[156] || 0x30);
+    const data = buf.subarray(off + BLOCK, off + BLOCK + size);
+    off += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+    if (type === 'x') { longName = paxPath(data) ?? longName; continue; }
+    if (type === 'L') { longName = data.toString('utf8').replace(/\0+$/, ''); continue; }
+    if (type === 'g') continue;
+    const prefix = field(h, 345, 155);
+    yield { name: longName ?? (prefix ? `${prefix}/${field(h, 0, 100)}` : field(h, 0, 100)), type, data };
+    longName = undefined;
+  }
+}
+
+/**
+ * `tar xf - [-C DIR]`: writes the archive's files into the container's
+ * filesystem, creating parent directories as both tars do.
+ */
+export function extractArchive(fs: ContainerFS, archive: Uint8Array, dir: string, flavour: TarFlavour): TarResult {
+  const stderr: string[] = [];
+  const target = fs.stat(dir);
+  if (!target || target.type !== 'dir') {
+    if (flavour === 'gnu') return { stdout: Buffer.alloc(0), stderr: [`tar: ${dir}: Cannot open: No such file or directory`, 'tar: Error is not recoverable: exiting now'], code: 2 };
+    return { stdout: Buffer.alloc(0), stderr: [`tar: can't change directory to '${dir}': No such file or directory`], code: 1 };
+  }
+  const ensureDirs = (abs: string): string | undefined => {
+    const parts = abs.split('/').filter(Boolean);
+    for (let i = 1; i < parts.length; i++) {
+      const r = fs.mkdir('/' + parts.slice(0, i).join('/'));
+      if (r !== 'ok' && r !== 'exists') return r;
+    }
+    return undefined;
+  };
+  const why = (r: string) => (r === 'read-only' ? 'Read-only file system' : r === 'is-dir' ? 'Is a directory' : 'No such file or directory');
+  let failed = false;
+  for (const { name, type, data } of readMembers(archive)) {
+    const abs = fs.resolve(name.replace(/^\/+/, ''), dir);
+    let r = ensureDirs(abs) ?? 'ok';
+    if (r === 'ok' && type === '5') { const made = fs.mkdir(abs); r = made === 'exists' ? 'ok' : made; }
+    // Links and devices have no place in this filesystem; regular files (0, NUL, contiguous 7) are written.
+    else if (r === 'ok' && (type === '0' || type === '7')) r = fs.write(abs, data.toString('utf8'));
+    if (r === 'ok' || r === 'exists') continue;
+    failed = true;
+    stderr.push(flavour === 'gnu' ? `tar: ${name}: Cannot open: ${why(r)}` : `tar: can't open '${name}': ${why(r)}`);
+    // busybox dies at the first error; GNU tar goes on and fails at the end.
+    if (flavour === 'busybox') break;
+  }
+  if (failed && flavour === 'gnu') stderr.push('tar: Exiting with failure status due to previous errors');
+  return { stdout: Buffer.alloc(0), stderr, code: failed ? (flavour === 'gnu' ? 2 : 1) : 0 };
+}
