@@ -26,6 +26,7 @@ import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
 import { EndpointsController } from '../controllers/endpoints.js';
 import { EndpointSliceController } from '../controllers/endpointslice/controller.js';
+import { EndpointSliceMirroringController } from '../controllers/endpointslice/mirroring.js';
 import { NodeLifecycleController, nodeLifecycleOptionsFromEnv } from '../controllers/node-lifecycle/controller.js';
 import { TaintEvictionController } from '../controllers/node-lifecycle/taint-eviction.js';
 import { DisruptionController } from '../controllers/disruption.js';
@@ -102,6 +103,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     const lbPool = LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL);
     await new EndpointsController(store, log).start();
     await new EndpointSliceController(store, log).start();
+    await new EndpointSliceMirroringController(store, events, log).start();
     const nodeLifecycle = new NodeLifecycleController(store, events, log, nodeLifecycleOptionsFromEnv());
     await nodeLifecycle.start();
     const taintEviction = new TaintEvictionController(store, events, log);
