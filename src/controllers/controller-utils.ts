@@ -316,7 +316,9 @@ export class ObjectCache {
     return this.byKey.get(namespace ? `${namespace}/${name}` : name);
   }
 
+  /** The objects of a namespace ('' for cluster-scoped ones), or of every namespace ('*'). */
   list(namespace: string): KObject[] {
+    if (namespace === '*') return [...this.byKey.values()];
     return [...(this.byNamespace.get(namespace)?.values() ?? [])];
   }
 
@@ -466,18 +468,29 @@ export type InformerHandler = (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KObj
  */
 export class SharedInformer {
   readonly cache = new ObjectCache();
-  private readonly handlers: InformerHandler[] = [];
+  private readonly handlers = new Set<InformerHandler>();
   private started?: Promise<void>;
   private handle?: { cancel(): void };
+  /** The initial list is in the cache (handlers added later are told about it themselves). */
+  private listed = false;
 
   constructor(private readonly store: Store, readonly def: ResourceDef) {}
 
-  onEvent(h: InformerHandler): void { this.handlers.push(h); }
+  /**
+   * AddEventHandler: a handler added once the informer has listed first
+   * hears of every cached object as ADDED. Returns its removal.
+   */
+  onEvent(h: InformerHandler): () => void {
+    this.handlers.add(h);
+    if (this.listed) for (const o of this.cache.list('*')) h('ADDED', o);
+    return () => { this.handlers.delete(h); };
+  }
 
   start(): Promise<void> {
     this.started ??= (async () => {
       const list = await this.store.list(this.def, '');
       for (const o of list.items) this.cache.upsert(o);
+      this.listed = true;
       for (const o of list.items) for (const h of this.handlers) h('ADDED', o);
       this.handle = await this.store.watch(this.def, '', list.revision, {}, (type, obj) => this.observe(type, obj));
     })();
