@@ -41,6 +41,13 @@ export interface Snapshot {
   readonly podsWithRequiredAntiAffinity: number;
   /** Pods nominated to a node (status.nominatedNodeName) waiting for preemption victims to go. */
   nominated(node: string): readonly PodInfo[];
+  /** Counts every pod added to or removed from a node; -1 for views that must not be cached against. */
+  readonly podChangeSeq: number;
+  /**
+   * Calls `fn` for the node of each pod change after `seq` (a node may come
+   * several times); false when those changes are no longer known (recount).
+   */
+  forEachPodChangeSince(seq: number, fn: (node: NodeInfo) => void): boolean;
 }
 
 export type CycleState = Map<string, unknown>;
