@@ -18,6 +18,7 @@ import { startCluster } from '../src/cluster/start.js';
 import { controllerContext } from '../src/controllers/context.js';
 import { machineIdentity } from '../src/node/identity.js';
 import { buildNode } from '../src/node/node-object.js';
+import { DEFAULT_NETWORK } from '../src/node/network.js';
 import { expandPools } from '../src/node/pool.js';
 import type { KObject } from '../src/registry/types.js';
 import { metrics, resetMetrics } from '../src/scheduler/scheduler.js';
@@ -54,6 +55,16 @@ function mixedPod(i: number, prefix: string): any {
   return p;
 }
 
+/** Half Linux, half Windows Server 2022 nodes (4 CPU, 32Gi); a /9 pod subnet holds a /24 for each of 5,000. */
+function benchPools(mixed: boolean) {
+  const network = { ...DEFAULT_NETWORK, podSubnet: '10.128.0.0/9' };
+  return expandPools([
+    { name: 'linux', count: NODES / 2, os: 'linux', cpu: '4', memory: '32Gi', network },
+    { name: 'win', count: NODES / 2, os: 'windows', windowsVersion: 'ltsc2022', cpu: '4', memory: '32Gi', network,
+      ...(mixed ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' as const }] } : {}) },
+  ]);
+}
+
 async function run(name: string, mixed: boolean): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-sched-'));
   const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', nodePools: [], log: () => {} });
@@ -61,18 +72,12 @@ async function run(name: string, mixed: boolean): Promise<void> {
   const nodesDef = store.find('', 'v1', 'nodes')!;
   const podsDef = store.find('', 'v1', 'pods')!;
   const ctx = controllerContext('bench');
-  const configs = expandPools([
-    { name: 'linux', count: NODES / 2, os: 'linux', cpu: '4', memory: '32Gi' },
-    { name: 'win', count: NODES / 2, os: 'windows', windowsVersion: 'ltsc2022', cpu: '4', memory: '32Gi', ...(mixed ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' as const }] } : {}) },
-  ]);
+  const configs = benchPools(mixed);
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   for (let i = 0; i < configs.length; i += CONCURRENCY) {
     await Promise.all(configs.slice(i, i + CONCURRENCY).map((cfg, j) => {
       const node = buildNode(cfg, i + j, machineIdentity(cfg.name, cfg.os), now);
       node.metadata.labels['topology.kubernetes.io/zone'] = `zone-${(i + j) % 10}`;
-      // The default farm's 10.244.<n>.0/24 runs out past 255 nodes: a /24 of 10.64.0.0/10 per node instead.
-      const cidr = `10.${64 + ((i + j) >> 8)}.${(i + j) & 255}.0/24`;
-      node.spec.podCIDR = cidr; node.spec.podCIDRs = [cidr];
       return store.create(nodesDef, '', node as KObject, ctx).then(() =>
         // The TaintNodesByCondition admission adds not-ready on create; the node lifecycle controller lifts it once Ready.
         store.update(nodesDef, '', cfg.name, (n: any) => {
@@ -146,10 +151,7 @@ async function run(name: string, mixed: boolean): Promise<void> {
  */
 function algorithmOnly(name: string, mixed: boolean): void {
   const cache = new SchedulerCache(() => undefined, { pvc: () => undefined, pv: () => undefined, storageClass: () => undefined, defaultSelector: () => undefined });
-  const configs = expandPools([
-    { name: 'linux', count: NODES / 2, os: 'linux', cpu: '4', memory: '32Gi' },
-    { name: 'win', count: NODES / 2, os: 'windows', windowsVersion: 'ltsc2022', cpu: '4', memory: '32Gi', ...(mixed ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' as const }] } : {}) },
-  ]);
+  const configs = benchPools(mixed);
   configs.forEach((cfg, i) => {
     const node = buildNode(cfg, i % 200, machineIdentity(cfg.name, cfg.os), '2026-01-01T00:00:00Z');
     node.metadata.labels['topology.kubernetes.io/zone'] = `zone-${i % 10}`;

@@ -10,9 +10,6 @@ import { ensurePki } from '../pki/certificates.js';
 import { allResources } from '../registry/resources.js';
 import { Store } from '../registry/store.js';
 import { SqliteStorage } from '../storage/sqlite.js';
-import { NamespaceController } from '../controllers/namespace-content.js';
-import { GarbageCollector } from '../controllers/garbage-collector.js';
-import { ResourceQuotaController } from '../controllers/resource-quota.js';
 import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { NodeFarm } from '../node/farm.js';
@@ -24,27 +21,13 @@ import { applyNodeChanges, loadNodeChanges } from '../node/control/node-changes.
 import { DEFAULT_NETWORK } from '../node/network.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
-import { EndpointsController } from '../controllers/endpoints.js';
-import { EndpointSliceController } from '../controllers/endpointslice/controller.js';
-import { EndpointSliceMirroringController } from '../controllers/endpointslice/mirroring.js';
-import { NodeLifecycleController, nodeLifecycleOptionsFromEnv } from '../controllers/node-lifecycle/controller.js';
-import { TaintEvictionController } from '../controllers/node-lifecycle/taint-eviction.js';
-import { DisruptionController } from '../controllers/disruption.js';
-import { PodGCController } from '../controllers/podgc.js';
-import { ServiceLBController } from '../controllers/service-lb.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
-import { ReplicaSetController } from '../controllers/replicaset.js';
-import { DeploymentController } from '../controllers/deployment/controller.js';
-import { JobController } from '../controllers/job/job-controller.js';
-import { CronJobController } from '../controllers/cronjob/cronjob-controller.js';
-import { StatefulSetController } from '../controllers/statefulset/statefulset-controller.js';
-import { DaemonSetController } from '../controllers/daemonset/daemonset-controller.js';
-import { TTLAfterFinishedController } from '../controllers/ttl-after-finished.js';
+import { runControllerManager } from '../controllers/manager.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -99,34 +82,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   async function startComponents(): Promise<() => Promise<void>> {
     // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
     await farm.start(nodeChanges.stopped);
-    // Services and nodes: endpoints, endpoint slices, node lifecycle and taint eviction, disruption budgets, pod GC, load balancers.
-    const lbPool = LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL);
-    await new EndpointsController(store, log).start();
-    await new EndpointSliceController(store, log).start();
-    await new EndpointSliceMirroringController(store, events, log).start();
-    const nodeLifecycle = new NodeLifecycleController(store, events, log, nodeLifecycleOptionsFromEnv());
-    await nodeLifecycle.start();
-    const taintEviction = new TaintEvictionController(store, events, log);
-    await taintEviction.start();
-    const disruption = new DisruptionController(store, events, log);
-    await disruption.start();
-    const podGC = new PodGCController(store, log);
-    await podGC.start();
-    await new ServiceLBController(store, events, lbPool, log).start();
     // kube-scheduler: binds pending pods of its profiles' schedulerNames.
     const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
     await scheduler.start();
-    // Workload controllers: ReplicaSets and ReplicationControllers (one controller, as upstream), Deployments.
-    await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
-    await new ReplicaSetController(store, events, log, 'ReplicationController').start();
-    const deploymentController = new DeploymentController(store, events, log);
-    await deploymentController.start();
-    // Batch and stateful workload controllers: Job, CronJob, TTL-after-finished, StatefulSet, DaemonSet.
-    const batchControllers = [
-      new JobController(store, events, { log }), new CronJobController(store, events, { log }), new TTLAfterFinishedController(store, { log }),
-      new StatefulSetController(store, events, { log }), new DaemonSetController(store, events, { log }),
-    ];
-    for (const c of batchControllers) await c.start();
     // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
     const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
     // The farm's current machines: nodes added at run time included, removed ones not.
@@ -147,8 +105,6 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       onNodeStopped: (name) => kubelet.setNodeRunning(name, false), onNodeStarted: (name) => kubelet.setNodeRunning(name, true),
     });
     return async () => {
-      // Controllers with timers of their own stop them; the watches of the others end with the storage.
-      for (const c of [nodeLifecycle, taintEviction, disruption, podGC, deploymentController, ...batchControllers]) c.stop();
       await scheduler.stop();
       await kubelet.stop();
       await farm.stop();
@@ -173,10 +129,12 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   });
   port = (server.address() as AddressInfo).port;
   await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
-  const namespaces = new NamespaceController(store, pki.ca.cert, log);
-  await namespaces.start();
-  await new GarbageCollector(store, log).start();
-  await new ResourceQuotaController(store, log).start();
+  // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
+  // --api-only) the workload, service and node controllers.
+  const controllerManager = await runControllerManager({
+    store, events, log, caCert: pki.ca.cert,
+    workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL) },
+  });
   // Everything but the API server: the emulated nodes, the scheduler and the controllers
   // (`--api-only` leaves them out, for figures of the API server alone).
   const stopComponents = opts.apiOnly ? async () => {} : await startComponents();
@@ -191,6 +149,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     async stop() {
       compactor.stop();
+      await controllerManager.stop();
       await stopComponents();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));

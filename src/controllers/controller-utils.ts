@@ -12,6 +12,7 @@ import type { KObject, ResourceDef } from '../registry/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
 import { controllerRef } from './pod-control.js';
+import { collectingScope } from './informer.js';
 
 /**
  * The field manager of every kube-controller-manager write: managedFields
@@ -316,7 +317,9 @@ export class ObjectCache {
     return this.byKey.get(namespace ? `${namespace}/${name}` : name);
   }
 
+  /** The objects of a namespace ('' for cluster-scoped ones), or of every namespace ('*'). */
   list(namespace: string): KObject[] {
+    if (namespace === '*') return [...this.byKey.values()];
     return [...(this.byNamespace.get(namespace)?.values() ?? [])];
   }
 
@@ -466,25 +469,41 @@ export type InformerHandler = (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KObj
  */
 export class SharedInformer {
   readonly cache = new ObjectCache();
-  private readonly handlers: InformerHandler[] = [];
+  private readonly handlers = new Set<InformerHandler>();
   private started?: Promise<void>;
   private handle?: { cancel(): void };
+  /** The initial list is in the cache (handlers added later are told about it themselves). */
+  private listed = false;
+  private stopped = false;
 
   constructor(private readonly store: Store, readonly def: ResourceDef) {}
 
-  onEvent(h: InformerHandler): void { this.handlers.push(h); }
+  /**
+   * AddEventHandler: a handler added once the informer has listed first
+   * hears of every cached object as ADDED. Returns its removal.
+   */
+  onEvent(h: InformerHandler): () => void {
+    this.handlers.add(h);
+    if (this.listed) for (const o of this.cache.list('*')) h('ADDED', o);
+    return () => { this.handlers.delete(h); };
+  }
 
   start(): Promise<void> {
     this.started ??= (async () => {
       const list = await this.store.list(this.def, '');
       for (const o of list.items) this.cache.upsert(o);
+      this.listed = true;
       for (const o of list.items) for (const h of this.handlers) h('ADDED', o);
       this.handle = await this.store.watch(this.def, '', list.revision, {}, (type, obj) => this.observe(type, obj));
+      if (this.stopped) this.handle.cancel();
     })();
     return this.started;
   }
 
-  stop(): void { this.handle?.cancel(); }
+  stop(): void {
+    this.stopped = true;
+    this.handle?.cancel();
+  }
 
   private observe(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KObject): void {
     if (type === 'DELETED') {
@@ -500,8 +519,17 @@ export class SharedInformer {
 
 const informers = new WeakMap<Store, Map<ResourceDef, SharedInformer>>();
 
-/** The shared informer of a resource in this store. */
+/**
+ * The shared informer of a resource in this store; inside a collecting
+ * ControllerScope, that scope's own (stopped with it).
+ */
 export function sharedInformer(store: Store, def: ResourceDef): SharedInformer {
+  const scope = collectingScope();
+  if (scope) {
+    let own = scope.informers.get(def) as SharedInformer | undefined;
+    if (!own) scope.informers.set(def, own = new SharedInformer(store, def));
+    return own;
+  }
   let m = informers.get(store);
   if (!m) informers.set(store, m = new Map());
   let i = m.get(def);

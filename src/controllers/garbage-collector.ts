@@ -73,7 +73,9 @@ export class GarbageCollector {
       if (this.nodes.get(o.uid)?.deleting) this.queue.add(o.uid);
     }
     if (node.deleting && (node.finalizers.includes(FOREGROUND) || node.finalizers.includes(ORPHAN))) this.queue.add(uid);
-    if (node.owners.length) this.queue.add(uid);
+    // attemptToDelete only for a dependent none of whose owners is in the graph (upstream's virtual owner
+    // nodes): an owner's deletion queues its dependents, so updates of owned objects need no lookup.
+    if (node.owners.length && !node.owners.some((o) => this.nodes.has(o.uid))) this.queue.add(uid);
   }
 
   /** Whether an owner still exists under that uid (checked against storage, not only the graph). */

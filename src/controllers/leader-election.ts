@@ -60,10 +60,18 @@ export class LeaderElector {
 
   get isLeader(): boolean { return this.leading; }
 
-  /** Starts campaigning: acquires when it can, then renews; leadership lost is reported once, as upstream's OnStoppedLeading. */
-  start(): void {
+  /**
+   * Starts campaigning: acquires when it can, then renews; leadership lost
+   * is reported once, as upstream's OnStoppedLeading. OnStartedLeading runs
+   * beside the renewals (upstream's goroutine), not in their way. Resolves
+   * after the first attempt, and when it won, once OnStartedLeading is done.
+   */
+  start(): Promise<void> {
+    let first: Promise<void> | undefined;
+    let firstDone!: () => void;
+    const firstAttempt = new Promise<void>((r) => { firstDone = r; });
     const loop = async () => {
-      if (this.stopped) return;
+      if (this.stopped) { firstDone(); return; }
       try {
         const ok = await this.tryAcquireOrRenew();
         if (ok) {
@@ -72,7 +80,9 @@ export class LeaderElector {
             this.leading = true;
             void this.events?.record({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', name: this.config.name, namespace: this.config.namespace },
               'Normal', 'LeaderElection', `${this.config.identity} became leader`, this.config.component);
-            await this.callbacks.onStartedLeading();
+            const started = Promise.resolve().then(() => this.callbacks.onStartedLeading())
+              .catch((e) => this.log(`leader election: starting to lead ${this.config.namespace}/${this.config.name}: ${(e as Error).message}`));
+            first ??= started;
           }
         } else if (this.leading && this.now() - this.lastRenew > this.config.renewDeadlineMs) {
           await this.lose();
@@ -81,12 +91,15 @@ export class LeaderElector {
         this.log(`leader election ${this.config.namespace}/${this.config.name}: ${(e as Error).message}`);
         if (this.leading && this.now() - this.lastRenew > this.config.renewDeadlineMs) await this.lose();
       }
+      first ??= Promise.resolve();
+      void first.then(firstDone);
       if (!this.stopped) {
         this.timer = setTimeout(() => void loop(), this.config.retryPeriodMs);
         this.timer.unref();
       }
     };
     void loop();
+    return firstAttempt;
   }
 
   private async lose(): Promise<void> {

@@ -125,6 +125,15 @@ function linuxRepo(name: string, platforms: readonly ImagePlatform[], exampleTag
   return { name, exampleTags, approx: true, resolveTag: () => list([...platforms]) };
 }
 
+/**
+ * sig-windows-tools' HostProcess images (kube-proxy, flannel, calico-node):
+ * built on the host-process-containers base image, Windows amd64 only. A
+ * HostProcess container runs on the host, so no os.version is checked.
+ */
+function windowsHostProcessRepo(name: string, exampleTags: readonly string[]): CatalogRepository {
+  return { name, exampleTags, approx: true, resolveTag: () => ({ platforms: [{ os: 'windows', architecture: 'amd64' }], manifestList: false }) };
+}
+
 const K8S_LINUX = [linux('amd64'), linux('arm'), linux('arm64'), linux('ppc64le'), linux('s390x')];
 
 /**
@@ -197,6 +206,9 @@ export const CATALOG: readonly CatalogRepository[] = [
     windowsReleases: ['1809', 'ltsc2022', 'ltsc2025'], windowsBuilds: [BUILD_LTSC2019, BUILD_LTSC2022],
     linuxPlatforms: [linux('amd64'), linux('arm64'), linux('arm', 'v7')],
   }),
+  windowsHostProcessRepo('docker.io/sigwindowstools/kube-proxy', ['v1.32.0-flannel-hostprocess', 'v1.32.0-calico-hostprocess']),
+  windowsHostProcessRepo('docker.io/sigwindowstools/flannel', ['v0.26.1-hostprocess']),
+  windowsHostProcessRepo('docker.io/sigwindowstools/calico-node', ['v3.29.1-hostprocess']),
   linuxRepo('docker.io/library/nginx',
     [linux('amd64'), linux('arm', 'v5'), linux('arm', 'v7'), linux('arm64', 'v8'), linux('386'), linux('mips64le'), linux('ppc64le'), linux('s390x')],
     ['latest', '1.27', 'alpine', 'stable']),

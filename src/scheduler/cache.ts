@@ -24,6 +24,9 @@ export class SchedulerCache implements Snapshot {
   private readonly nominatedNodeOf = new Map<string, string>();
 
   nodesGeneration = 0;
+  /** The nodes of the latest pod changes, oldest first; podLog[0] is change number podLogBase + 1. */
+  private podLog: NodeInfo[] = [];
+  private podLogBase = 0;
   podsWithAffinity = 0;
   podsWithRequiredAntiAffinity = 0;
 
@@ -35,6 +38,20 @@ export class SchedulerCache implements Snapshot {
   }
 
   get(name: string): NodeInfo | undefined { return this.byName.get(name); }
+
+  get podChangeSeq(): number { return this.podLogBase + this.podLog.length; }
+
+  forEachPodChangeSince(seq: number, fn: (node: NodeInfo) => void): boolean {
+    if (seq < this.podLogBase || seq > this.podChangeSeq) return false;
+    for (let i = seq - this.podLogBase; i < this.podLog.length; i++) fn(this.podLog[i]);
+    return true;
+  }
+
+  /** Plugins that keep counts per node catch up from here rather than recounting every node. */
+  private logPodChange(n: NodeInfo): void {
+    this.podLog.push(n);
+    if (this.podLog.length >= 20_000) { this.podLog = this.podLog.slice(10_000); this.podLogBase += 10_000; }
+  }
   imageNodeCount(image: string): number { return this.imageCounts.get(image) ?? 0; }
   nominated(node: string): readonly PodInfo[] {
     if (this.nominatedNodeOf.size === 0) return NONE;
@@ -89,7 +106,9 @@ export class SchedulerCache implements Snapshot {
   /** AssumePod: the pod counts on the node before its binding is written. */
   assume(pod: PodInfo, node: string): void {
     this.removePod(pod.uid);
-    this.nodeFor(node).addPod(pod);
+    const n = this.nodeFor(node);
+    n.addPod(pod);
+    this.logPodChange(n);
     this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
     this.assumed.add(pod.uid);
@@ -105,7 +124,9 @@ export class SchedulerCache implements Snapshot {
   addOrUpdatePod(pod: PodInfo): void {
     const node = pod.nodeName!;
     if (this.podNode.has(pod.uid)) this.removePod(pod.uid);
-    this.nodeFor(node).addPod(pod);
+    const n = this.nodeFor(node);
+    n.addPod(pod);
+    this.logPodChange(n);
     this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
   }
@@ -117,7 +138,7 @@ export class SchedulerCache implements Snapshot {
     this.podNode.delete(uid);
     const n = this.byName.get(node) ?? this.orphans.get(node);
     const p = n?.removePod(uid);
-    if (p) this.countAffinity(p, -1);
+    if (p) { this.countAffinity(p, -1); this.logPodChange(n!); }
     if (n && !this.byName.has(node) && n.pods.size === 0) this.orphans.delete(node);
     return p;
   }

@@ -5,7 +5,7 @@
  * the one the scheduler reports), then the feasible nodes' weighted scores.
  */
 import { SchedulerCache } from './cache.js';
-import { fitErrorMessage, type Framework, type NodeScore } from './framework.js';
+import { excludedByPreFilter, fitErrorMessage, type Framework, type NodeScore } from './framework.js';
 import { InformerListers } from './listers.js';
 import { PodInfo } from './pod-info.js';
 import { Code, type Status } from './status.js';
@@ -23,6 +23,8 @@ export interface Explanation {
   pod: PodInfo;
   boundTo?: string;
   preFilter?: Status;
+  /** The plugins whose PreFilterResult narrowed the nodes. */
+  pluginsWithNodes: string[];
   skipped: string[];
   verdicts: NodeVerdict[];
   scores: NodeScore[];
@@ -40,10 +42,11 @@ export function explain(fw: Framework, target: any, objs: ClusterObjects): Expla
     cache.addOrUpdatePod(new PodInfo(p));
   }
   const pod = new PodInfo({ ...target, spec: { ...target.spec, nodeName: undefined } });
-  const out: Explanation = { pod, boundTo: target.spec?.nodeName, skipped: [], verdicts: [], scores: [] };
+  const out: Explanation = { pod, boundTo: target.spec?.nodeName, skipped: [], pluginsWithNodes: [], verdicts: [], scores: [] };
   const state = new Map<string, unknown>();
   const pre = fw.runPreFilter(state, pod, cache);
   out.skipped = [...pre.skipped];
+  out.pluginsWithNodes = [...pre.pluginsWithNodes];
   if (pre.status.code !== Code.Success) {
     out.preFilter = pre.status;
     out.failureMessage = fitErrorMessage(cache.nodes.length, {
@@ -53,7 +56,14 @@ export function explain(fw: Framework, target: any, objs: ClusterObjects): Expla
   }
   const feasible = [];
   const first = new Map<string, Status>();
+  // Nodes a PreFilterResult left out are never filtered; they carry the framework's status for them.
+  const excluded = pre.nodeNames && { ...excludedByPreFilter(pre.pluginsWithNodes), plugin: `${[...pre.pluginsWithNodes].sort().join(', ')} (PreFilter)` };
   for (const node of cache.nodes) {
+    if (excluded && !pre.nodeNames!.has(node.name)) {
+      out.verdicts.push({ node: node.name, rejections: [excluded] });
+      first.set(node.name, excluded);
+      continue;
+    }
     const rejections: Status[] = [];
     for (const p of fw.filterPlugins) {
       if (pre.skipped.has(p.name)) continue;
@@ -80,7 +90,7 @@ export function formatExplanation(e: Explanation): string {
   lines.push(`Pod ${p.namespace}/${p.name} (priority ${p.priority}, scheduler ${p.pod.spec?.schedulerName ?? 'default-scheduler'})` +
     (e.boundTo ? `: bound to ${e.boundTo}; evaluated as if it were pending` : ': pending'));
   if (e.preFilter) {
-    lines.push('', `PreFilter: ${e.preFilter.plugin} rejects the pod on every node: ${e.preFilter.reasons.join(', ')}`);
+    lines.push('', `PreFilter: ${e.preFilter.plugin ?? [...e.pluginsWithNodes].sort().join(', ')} rejects the pod on every node: ${e.preFilter.reasons.join(', ')}`);
     lines.push('', `kube-scheduler would report: ${e.failureMessage}`);
     return lines.join('\n');
   }

@@ -7,7 +7,7 @@
 import type { LabelSelector } from '../selectors/labels.js';
 import type { NodeInfo } from './node-info.js';
 import type { NamespaceLabels, PodInfo } from './pod-info.js';
-import { Code, isRejected, SUCCESS, type Status } from './status.js';
+import { Code, isRejected, SUCCESS, unresolvable, type Status } from './status.js';
 
 export const MAX_NODE_SCORE = 100;
 
@@ -41,16 +41,30 @@ export interface Snapshot {
   readonly podsWithRequiredAntiAffinity: number;
   /** Pods nominated to a node (status.nominatedNodeName) waiting for preemption victims to go. */
   nominated(node: string): readonly PodInfo[];
+  /** Counts every pod added to or removed from a node; -1 for views that must not be cached against. */
+  readonly podChangeSeq: number;
+  /**
+   * Calls `fn` for the node of each pod change after `seq` (a node may come
+   * several times); false when those changes are no longer known (recount).
+   */
+  forEachPodChangeSince(seq: number, fn: (node: NodeInfo) => void): boolean;
 }
 
 export type CycleState = Map<string, unknown>;
+
+/**
+ * What a PreFilter returns: a Status, and on success optionally the only
+ * nodes worth filtering (framework.PreFilterResult.NodeNames; undefined means
+ * all nodes), as NodeAffinity does for a pod pinned by metadata.name.
+ */
+export interface PreFilterStatus extends Status { nodeNames?: ReadonlySet<string> }
 
 export interface Plugin {
   readonly name: string;
   /** PreEnqueue: a rejected pod is not queued for scheduling at all (SchedulingGates). */
   preEnqueue?(pod: PodInfo): Status;
   /** Skip: the plugin's Filter is not run for this pod. A rejection fails every node. */
-  preFilter?(state: CycleState, pod: PodInfo, snap: Snapshot): Status;
+  preFilter?(state: CycleState, pod: PodInfo, snap: Snapshot): PreFilterStatus;
   filter?(state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot): Status;
   /** Skip: the plugin's Score is not run for this pod. */
   preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snap: Snapshot): Status;
@@ -127,7 +141,20 @@ export function numFeasibleNodesToFind(percentageOfNodesToScore: number | undefi
   return numNodes < minFeasibleNodesToFind ? minFeasibleNodesToFind : numNodes;
 }
 
-export interface PreFilterOutcome { status: Status; skipped: Set<string> }
+export interface PreFilterOutcome {
+  status: Status;
+  skipped: Set<string>;
+  /** The merged PreFilterResult: the nodes Filter runs on; undefined for all of them. */
+  nodeNames?: Set<string>;
+  /** The plugins that narrowed the nodes (RunPreFilterPlugins' pluginsWithNodes). */
+  pluginsWithNodes: Set<string>;
+}
+
+/** The status of the nodes a PreFilterResult left out (findNodesThatFitPod). */
+export function excludedByPreFilter(pluginsWithNodes: ReadonlySet<string>): Status {
+  // fmt's %v of sets.List(...): sorted names in brackets, separated by spaces.
+  return unresolvable(`node(s) didn't satisfy plugin(s) [${[...pluginsWithNodes].sort().join(' ')}]`);
+}
 
 /** One profile: its plugins in order and score weights (frameworkImpl). */
 export class Framework {
@@ -144,15 +171,37 @@ export class Framework {
     this.scorePlugins = plugins.filter((p) => p.score && (weights.get(p.name) ?? 0) > 0);
   }
 
-  /** RunPreFilterPlugins: the first rejection wins; Skip disables the plugin's Filter. */
+  /**
+   * RunPreFilterPlugins (v1.32): an UnschedulableAndUnresolvable or Error
+   * status ends the pass at once; an Unschedulable one is returned only after
+   * every PreFilter ran (preemption needs their state, kubernetes#119770).
+   * Skip disables the plugin's Filter. PreFilterResults are intersected; an
+   * empty intersection rejects the pod.
+   */
   runPreFilter(state: CycleState, pod: PodInfo, snap: Snapshot): PreFilterOutcome {
     const skipped = new Set<string>();
+    const pluginsWithNodes = new Set<string>();
+    let nodeNames: Set<string> | undefined;
+    let rejected: Status | undefined;
     for (const p of this.preFilterPlugins) {
       const s = p.preFilter!(state, pod, snap);
       if (s.code === Code.Skip) { skipped.add(p.name); continue; }
-      if (s.code !== Code.Success) return { status: { ...s, plugin: p.name }, skipped };
+      if (s.code !== Code.Success) {
+        const named: Status = { code: s.code, reasons: s.reasons, plugin: p.name };
+        if (s.code === Code.Unschedulable) { rejected = named; continue; }
+        return { status: named, skipped, pluginsWithNodes: new Set() };
+      }
+      if (!s.nodeNames) continue;
+      pluginsWithNodes.add(p.name);
+      if (!nodeNames) nodeNames = new Set(s.nodeNames);
+      else for (const n of nodeNames) if (!s.nodeNames.has(n)) nodeNames.delete(n);
+      if (nodeNames.size === 0) {
+        const names = [...pluginsWithNodes].sort();
+        const msg = names.length === 1 ? `node(s) didn't satisfy plugin ${names[0]}` : `node(s) didn't satisfy plugin(s) [${names.join(' ')}] simultaneously`;
+        return { status: unresolvable(msg), skipped, nodeNames, pluginsWithNodes };
+      }
     }
-    return { status: SUCCESS, skipped };
+    return { status: rejected ?? SUCCESS, skipped, nodeNames, pluginsWithNodes };
   }
 
   /** RunFilterPlugins: the first plugin that rejects the node decides its status. */
@@ -212,12 +261,13 @@ export class Framework {
     return out;
   }
 
-  /** schedulePod: the nominated node first, then the filter pass and scoring. */
+  /** schedulePod / findNodesThatFitPod: the nominated node first, then the filter pass (over the PreFilterResult's nodes) and scoring. */
   schedule(pod: PodInfo, snap: Snapshot, state: CycleState = new Map()): ScheduleResult {
     const all = snap.nodes;
     const diagnosis: Diagnosis = { nodeToStatus: { statuses: new Map() }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
     if (all.length === 0) throw new FitError(pod, 0, diagnosis);
     const pre = this.runPreFilter(state, pod, snap);
+    diagnosis.unschedulablePlugins = new Set(pre.pluginsWithNodes);
     if (pre.status.code !== Code.Success) {
       if (!isRejected(pre.status)) throw new Error(`running PreFilter plugin "${pre.status.plugin}": ${pre.status.reasons.join(', ')}`);
       diagnosis.nodeToStatus.absent = pre.status;
@@ -233,13 +283,20 @@ export class Framework {
         return { node: n.name, evaluatedNodes: 1, feasibleNodes: 1 };
       }
     }
+    let nodes: readonly NodeInfo[] = all;
+    if (pre.nodeNames) {
+      // Names the snapshot does not have are dropped; the nodes left out count as rejected by the narrowing plugins.
+      const narrowed: NodeInfo[] = [];
+      for (const name of pre.nodeNames) { const n = snap.get(name); if (n) narrowed.push(n); }
+      nodes = narrowed;
+      diagnosis.nodeToStatus.absent = excludedByPreFilter(pre.pluginsWithNodes);
+    }
     const active = this.activeFilters(pre.skipped);
-    const toFind = numFeasibleNodesToFind(this.percentageOfNodesToScore, all.length);
+    const toFind = numFeasibleNodesToFind(this.percentageOfNodesToScore, nodes.length);
     const feasible: NodeInfo[] = [];
-    const start = this.nextStartNodeIndex % all.length;
     let processed = 0;
-    for (let i = 0; i < all.length && feasible.length < toFind; i++) {
-      const node = all[(start + i) % all.length];
+    for (let i = 0; i < nodes.length && feasible.length < toFind; i++) {
+      const node = nodes[(this.nextStartNodeIndex + i) % nodes.length];
       processed++;
       const s = this.runFilterWithNominated(state, pod, node, snap, pre.skipped, active);
       if (s.code === Code.Success) { feasible.push(node); continue; }
@@ -247,7 +304,7 @@ export class Framework {
       diagnosis.nodeToStatus.statuses.set(node.name, s);
       if (s.plugin) diagnosis.unschedulablePlugins.add(s.plugin);
     }
-    this.nextStartNodeIndex = (start + processed) % all.length;
+    this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % all.length;
     if (feasible.length === 0) throw new FitError(pod, all.length, diagnosis);
     if (feasible.length === 1) return { node: feasible[0].name, evaluatedNodes: processed, feasibleNodes: 1 };
     const scores = this.runScore(state, pod, feasible, snap, false);

@@ -86,6 +86,7 @@ function withNode(snap: Snapshot, node: NodeInfo): Snapshot {
     nodesGeneration: -1, podsWithAffinity: snap.podsWithAffinity, podsWithRequiredAntiAffinity: snap.podsWithRequiredAntiAffinity,
     get: (name) => (name === node.name ? node : snap.get(name)),
     imageNodeCount: (i) => snap.imageNodeCount(i), nominated: (n) => snap.nominated(n),
+    podChangeSeq: -1, forEachPodChangeSince: () => false,
   };
 }
 

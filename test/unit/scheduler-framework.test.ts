@@ -1,13 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitErrorMessage, FitError, numFeasibleNodesToFind } from '../../src/scheduler/framework.js';
+import { explain, formatExplanation } from '../../src/scheduler/explain.js';
+import { fitErrorMessage, FitError, Framework, numFeasibleNodesToFind, type Plugin } from '../../src/scheduler/framework.js';
+import { requiredNodeNames } from '../../src/scheduler/plugins/node-affinity.js';
 import { PodInfo } from '../../src/scheduler/pod-info.js';
 import { preempt } from '../../src/scheduler/preemption.js';
 import { buildProfile, ConfigError, parseSchedulerConfig } from '../../src/scheduler/profile.js';
 import { SchedulingQueue } from '../../src/scheduler/queue.js';
 import { schedulingGates } from '../../src/scheduler/plugins/scheduling-gates.js';
 import { nodeResourcesFit } from '../../src/scheduler/plugins/node-resources-fit.js';
-import { unresolvable, unschedulable } from '../../src/scheduler/status.js';
+import { Code, SUCCESS, unresolvable, unschedulable } from '../../src/scheduler/status.js';
 import { bound, node, pod, requests, snapshot } from './scheduler-fixtures.js';
 
 const CP_TAINT = [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }];
@@ -162,4 +164,87 @@ test('queue: priority order, backoff 1s doubling to 10s, unschedulable pods move
   // Removing the gate queues the pod.
   q.update(new PodInfo({ ...gated.pod, spec: { ...gated.pod.spec, schedulingGates: [] } }));
   assert.equal(q.where(gated.uid), 'active');
+});
+
+/** A DaemonSet pod's affinity (daemon.util.ReplaceDaemonSetPodNodeNameNodeAffinity) plus optional expressions. */
+function pinned(name: string, nodes: string[], extra: any = {}, exprs: any[] = []): any {
+  return pod(name, { ...extra, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: nodes }], ...(exprs.length ? { matchExpressions: exprs } : {}) }] } } } });
+}
+
+test('NodeAffinity PreFilterResult: matchFields metadata.name narrows the filter pass to the named nodes', () => {
+  assert.deepEqual([...requiredNodeNames([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a', 'b'] },
+    { key: 'metadata.name', operator: 'In', values: ['b', 'c'] }] }, { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['d'] }] }])!].sort(), ['b', 'd']);
+  // A term without a name field lets any node match it.
+  assert.equal(requiredNodeNames([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a'] }] }, { matchExpressions: [{ key: 'x', operator: 'Exists' }] }]), undefined);
+  assert.equal(requiredNodeNames([{ matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['a'] }] }]), undefined);
+
+  const { framework } = buildProfile();
+  const snap = snapshot(defaultCluster());
+  const r = framework.schedule(new PodInfo(pinned('ds', ['linux-2'])), snap);
+  assert.equal(r.node, 'linux-2');
+  assert.equal(r.evaluatedNodes, 1);
+  const two = framework.schedule(new PodInfo(pinned('ds2', ['linux-1', 'win2019-1', 'gone'])), snap);
+  assert.equal(two.evaluatedNodes, 2);
+  assert.ok(['linux-1', 'win2019-1'].includes(two.node));
+});
+
+test('PreFilterResult: nodes left out are "didn\'t satisfy plugin(s) [NodeAffinity]", unresolvable for preemption', () => {
+  const { framework } = buildProfile();
+  const snap = snapshot(defaultCluster(), [bound(pod('big', { priority: 100, ...requests('3500m') }), 'linux-1')]);
+  const fit = (p: any): FitError => {
+    try { framework.schedule(new PodInfo(p), snap); } catch (e) { if (e instanceof FitError) return e; throw e; }
+    throw new Error('scheduled');
+  };
+  const e = fit(pinned('ds', ['linux-1'], { priority: 100, ...requests('1') }));
+  assert.deepEqual([...e.diagnosis.unschedulablePlugins].sort(), ['NodeAffinity', 'NodeResourcesFit']);
+  const r = preempt(framework, new PodInfo(pinned('ds', ['linux-1'], { priority: 100, ...requests('1') })), snap, e.diagnosis, []);
+  e.diagnosis.postFilterMsg = r.message;
+  assert.equal(e.text(), "0/6 nodes are available: 1 Insufficient cpu, 5 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
+    'preemption: 0/6 nodes are available: 1 No preemption victims found for incoming pod, 5 Preemption is not helpful for scheduling.');
+  // The named node fails NodeAffinity's own Filter on its labels.
+  assert.equal(fit(pinned('ds', ['linux-2'], {}, [{ key: 'kubernetes.io/os', operator: 'In', values: ['windows'] }])).text(),
+    "0/6 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 5 node(s) didn't satisfy plugin(s) [NodeAffinity].");
+  // A node that does not exist (yet): every node is left out.
+  assert.equal(fit(pinned('ds', ['linux-9'])).text(), "0/6 nodes are available: 6 node(s) didn't satisfy plugin(s) [NodeAffinity].");
+  // Name fields that contradict each other within every term: PreFilter rejects the pod.
+  const conflict = pod('c', { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [
+    { key: 'metadata.name', operator: 'In', values: ['linux-1'] }, { key: 'metadata.name', operator: 'In', values: ['linux-2'] }] }] } } } });
+  assert.equal(fit(conflict).text(), '0/6 nodes are available: pod affinity terms conflict.');
+});
+
+test('RunPreFilterPlugins: PreFilterResults intersect; an empty intersection names the plugins', () => {
+  const narrowing = (name: string, nodes: string[]): Plugin => ({ name, preFilter: () => ({ code: Code.Success, reasons: [], nodeNames: new Set(nodes) }), filter: () => SUCCESS });
+  const unsched = (name: string): Plugin => ({ name, preFilter: () => unschedulable('later'), filter: () => SUCCESS });
+  const fw = (plugins: Plugin[]) => new Framework(plugins, new Map());
+  const snap = snapshot(defaultCluster());
+  const both = fw([narrowing('A', ['linux-1', 'linux-2']), narrowing('B', ['linux-2'])]).runPreFilter(new Map(), new PodInfo(pod('p')), snap);
+  assert.deepEqual([...both.nodeNames!], ['linux-2']);
+  const none = fw([narrowing('B', ['linux-1']), narrowing('A', ['linux-2'])]).runPreFilter(new Map(), new PodInfo(pod('p')), snap);
+  assert.deepEqual(none.status.reasons, ["node(s) didn't satisfy plugin(s) [A B] simultaneously"]);
+  assert.equal(none.status.code, Code.UnschedulableAndUnresolvable);
+  const one = fw([narrowing('A', [])]).runPreFilter(new Map(), new PodInfo(pod('p')), snap);
+  assert.deepEqual(one.status.reasons, ["node(s) didn't satisfy plugin A"]);
+  // Unschedulable does not stop the pass (the later plugins' state is needed by preemption); Unresolvable does.
+  let ran = false;
+  const later: Plugin = { name: 'L', preFilter: () => { ran = true; return SUCCESS; } };
+  const u = fw([unsched('U'), later]).runPreFilter(new Map(), new PodInfo(pod('p')), snap);
+  assert.equal(u.status.plugin, 'U');
+  assert.equal(ran, true);
+  ran = false;
+  const stop: Plugin = { name: 'S', preFilter: () => unresolvable('never') };
+  assert.equal(fw([stop, later]).runPreFilter(new Map(), new PodInfo(pod('p')), snap).status.plugin, 'S');
+  assert.equal(ran, false);
+});
+
+test('explain-scheduling: nodes outside the PreFilterResult are reported as the framework reports them', () => {
+  const { framework } = buildProfile();
+  const nodes = defaultCluster();
+  const e = explain(framework, { ...pinned('ds', ['linux-1'], requests('5')), metadata: { name: 'ds', namespace: 'default', uid: 'u1' } },
+    { nodes, pods: [], others: {} });
+  const byNode = Object.fromEntries(e.verdicts.map((v) => [v.node, v.rejections.map((r) => `${r.plugin}: ${r.reasons.join(', ')}`)]));
+  assert.deepEqual(byNode['linux-1'], ['NodeResourcesFit: Insufficient cpu']);
+  assert.deepEqual(byNode['linux-2'], ["NodeAffinity (PreFilter): node(s) didn't satisfy plugin(s) [NodeAffinity]"]);
+  assert.equal(e.failureMessage, "0/6 nodes are available: 1 Insufficient cpu, 5 node(s) didn't satisfy plugin(s) [NodeAffinity].");
+  assert.match(formatExplanation(e), /linux-2\s+NodeAffinity \(PreFilter\): node\(s\) didn't satisfy plugin\(s\) \[NodeAffinity\]/);
 });

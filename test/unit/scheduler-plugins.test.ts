@@ -200,3 +200,46 @@ test('SchedulingGates: a gated pod is not queued', () => {
   assert.deepEqual([s.code, s.reasons], [Code.UnschedulableAndUnresolvable, ['waiting for scheduling gates: [a b]']]);
   assert.equal(schedulingGates().preEnqueue!(new PodInfo(pod('p'))).code, Code.Success);
 });
+
+test('PodTopologySpread: domain counts kept across cycles equal a full recount after every pod change', () => {
+  let seed = 7;
+  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const nodes = Array.from({ length: 24 }, (_, i) => node(`n${i}`, {
+    labels: i % 8 === 7 ? {} : { 'topology.kubernetes.io/zone': `z${i % 3}`, ...(i % 2 ? { 'kubernetes.io/os': 'windows' } : {}) },
+    ...(i % 5 === 0 ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }] } : {}),
+  }));
+  const cache = snapshot(nodes);
+  // The same snapshot seen as a view the plugin must not cache against: it recounts every node.
+  const fresh = Object.create(cache, { nodesGeneration: { value: -1 }, podChangeSeq: { value: -1 } }) as typeof cache;
+  const probes = [
+    pod('p1', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'a' } } }] }, { labels: { app: 'a' } }),
+    pod('p2', { nodeSelector: { 'kubernetes.io/os': 'windows' }, topologySpreadConstraints: [
+      { maxSkew: 2, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', nodeTaintsPolicy: 'Honor', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['a', 'b'] }] } },
+      { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'b' } } }] }, { labels: { app: 'b' }, namespace: 'other' }),
+  ].map((p) => new PodInfo(p));
+  const pl = podTopologySpread();
+  const placed: any[] = [];
+  for (let step = 0; step < 400; step++) {
+    const action = rand(10);
+    if (action < 6 || placed.length === 0) {
+      const p = bound(pod(`x${step}`, {}, { labels: { app: ['a', 'b', 'c'][rand(3)] }, namespace: rand(4) ? 'default' : 'other' }), `n${rand(24)}`);
+      placed.push(p);
+      if (rand(2)) cache.assume(new PodInfo(p), p.spec.nodeName); else cache.addOrUpdatePod(new PodInfo(p));
+    } else if (action < 8) {
+      cache.removePod(placed.splice(rand(placed.length), 1)[0].metadata.uid);
+    } else {
+      const p = placed[rand(placed.length)];
+      p.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+      cache.addOrUpdatePod(new PodInfo(p));
+    }
+    for (const probe of probes) {
+      if (rand(3) === 0) continue; // Some cycles skip a shape, so it has several changes to catch up with.
+      const a = new Map<string, unknown>(), b = new Map<string, unknown>();
+      pl.preFilter!(a, probe, cache);
+      pl.preFilter!(b, probe, fresh);
+      const { constraints: _a, ...kept } = a.get('PodTopologySpread/filter') as any;
+      const { constraints: _b, ...recounted } = b.get('PodTopologySpread/filter') as any;
+      assert.deepEqual(kept, recounted, `step ${step}`);
+    }
+  }
+});

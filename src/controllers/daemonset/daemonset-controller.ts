@@ -12,12 +12,12 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
-import { claimObjects } from '../controller-utils.js';
+import { claimObjects, sharedInformer, type SharedInformer } from '../controller-utils.js';
 import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { PodControl } from '../pod-control.js';
 import { controllerOf, isAvailable, isReady, phaseOf } from '../job/pod-state.js';
 import { keyOf, splitKey, SyncLoop } from '../job/sync-loop.js';
-import { addDaemonTolerations, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './node-predicates.js';
+import { addDaemonTolerations, daemonPodSpec, replaceNodeNameAffinity, shouldRunDaemonPodSpec, targetNodeName } from './node-predicates.js';
 
 const COMPONENT = 'daemonset-controller';
 /** extensions.DaemonSetTemplateGenerationKey and the annotation the registry keeps it in. */
@@ -46,6 +46,11 @@ function byCreationAndPhase(a: Obj, b: Obj): number {
   return a.metadata.name! < b.metadata.name! ? -1 : 1;
 }
 
+const byName = (a: KObject, b: KObject) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0);
+
+/** NodeShouldRunDaemonPod's answer for every node, worked out once per sync. */
+type Placement = Map<string, { shouldRun: boolean; shouldContinueRunning: boolean }>;
+
 export class DaemonSetController {
   private readonly daemonsets: ResourceDef;
   private readonly pods: ResourceDef;
@@ -57,6 +62,11 @@ export class DaemonSetController {
   private readonly known = new Set<string>();
   private readonly nodePrints = new Map<string, string>();
   private readonly backoff = new Map<string, { delay: number; at: number }>();
+  /** The shared informers' caches (upstream's listers), not a list from the storage per sync. */
+  private readonly dsInformer: SharedInformer;
+  private readonly podInformer: SharedInformer;
+  private readonly nodeInformer: SharedInformer;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
     this.daemonsets = store.find('apps', 'v1', 'daemonsets')!;
@@ -66,55 +76,73 @@ export class DaemonSetController {
     this.history = new RevisionHistory(store, COMPONENT);
     this.now = opts.now ?? (() => new Date());
     this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k), opts.log ?? (() => {}));
+    this.dsInformer = sharedInformer(store, this.daemonsets);
+    this.podInformer = sharedInformer(store, this.pods);
+    this.nodeInformer = sharedInformer(store, this.nodes);
   }
 
   async start(): Promise<void> {
-    await this.loop.watch(this.store, this.daemonsets, (type, ds) => {
+    this.unsubscribe.push(this.dsInformer.onEvent((type, ds) => {
       if (type === 'DELETED') this.known.delete(keyOf(ds)); else this.known.add(keyOf(ds));
       this.loop.add(keyOf(ds));
-    });
-    await this.loop.watch(this.store, this.pods, (_t, pod) => {
+    }));
+    this.unsubscribe.push(this.podInformer.onEvent((_t, pod) => {
       const ref = controllerOf(pod);
       if (ref?.kind === 'DaemonSet' && ref.apiVersion.startsWith('apps/')) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
-    });
+    }));
     // A node's labels, taints or existence change which daemon sets want it; its heartbeats do not.
-    await this.loop.watch(this.store, this.nodes, (type, node) => {
+    this.unsubscribe.push(this.nodeInformer.onEvent((type, node) => {
       const name = node.metadata.name!;
       const print = type === 'DELETED' ? undefined : JSON.stringify([node.metadata.labels, (node as Obj).spec?.taints]);
       if (print === this.nodePrints.get(name)) return;
       if (print === undefined) this.nodePrints.delete(name); else this.nodePrints.set(name, print);
       for (const k of this.known) this.loop.add(k);
-    });
+    }));
+    await this.dsInformer.start();
+    await this.podInformer.start();
+    await this.nodeInformer.start();
   }
 
   stop(): void {
     this.loop.stop();
+    for (const u of this.unsubscribe.splice(0)) u();
+  }
+
+  /** NodeShouldRunDaemonPod for every node, with the daemon pod spec built once. */
+  private placement(ds: Obj, nodes: Obj[]): Placement {
+    const spec = daemonPodSpec(ds);
+    return new Map(nodes.map((n) => [n.metadata.name!, shouldRunDaemonPodSpec(n, spec)]));
   }
 
   async sync(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const ds = await this.store.get('apps', 'daemonsets', ns, name) as Obj | undefined;
+    // Started once (by start(), or by the first sync when called directly).
+    await Promise.all([this.dsInformer.start(), this.podInformer.start(), this.nodeInformer.start()]);
+    const ds = this.dsInformer.cache.get(ns, name) as Obj | undefined;
     if (!ds) return;
-    const nodes = (await this.store.list(this.nodes, '')).items as Obj[];
+    // In name order, as a list from the storage returns them.
+    const nodes = (this.nodeInformer.cache.list('') as Obj[]).sort(byName);
+    const placement = this.placement(ds, nodes);
     const { revisions, update } = await this.history.ensure(ds, ds.spec.template, ds.status?.collisionCount ?? 0, DAEMONSET_STYLE);
     const hash = update.metadata.labels![POD_REVISION_LABEL];
     let acted = false;
     if (!ds.metadata.deletionTimestamp) {
-      acted = await this.manage(ds, nodes, hash);
+      acted = await this.manage(ds, nodes, placement, hash);
       // Like waiting for expectations: the update runs on a sync that created or deleted nothing.
-      if (!acted && ds.spec.updateStrategy?.type === 'RollingUpdate') acted = await this.rollingUpdate(ds, nodes, hash);
+      if (!acted && ds.spec.updateStrategy?.type === 'RollingUpdate') acted = await this.rollingUpdate(ds, nodes, placement, hash);
       const live = new Set<string>([hash]);
       for (const p of await this.daemonPods(ds)) if (p.metadata.labels?.[POD_REVISION_LABEL]) live.add(p.metadata.labels[POD_REVISION_LABEL]);
       const liveNames = new Set(revisions.filter((r) => live.has(r.metadata.labels?.[POD_REVISION_LABEL] ?? '')).map((r) => r.metadata.name!));
       liveNames.add(update.metadata.name!);
       await this.history.truncate(ds, await this.history.list(ds), liveNames, ds.spec.revisionHistoryLimit ?? 10);
     }
-    await this.updateStatus(ds, nodes, hash, !ds.metadata.deletionTimestamp);
+    await this.updateStatus(ds, nodes, placement, hash, !ds.metadata.deletionTimestamp);
   }
 
   /** getDaemonPods: ClaimPods by the daemon set's selector. */
   private async daemonPods(ds: Obj): Promise<Obj[]> {
-    const all = (await this.store.list(this.pods, ds.metadata.namespace!)).items as Obj[];
+    // What it controls and the namespace's orphans: every other pod is another controller's.
+    const all = (this.podInformer.cache.claimable(ds.metadata.namespace!, ds.metadata.uid!) as Obj[]).sort(byName);
     const selector = fromLabelSelector(ds.spec?.selector);
     if (!selector) return all.filter((p) => controllerOf(p)?.uid === ds.metadata.uid);
     const { claimed, errors } = await claimObjects(this.store, this.pods, ds, selector, all, COMPONENT);
@@ -157,7 +185,7 @@ export class DaemonSetController {
   }
 
   /** manage / podsShouldBeOnNode: returns whether it created or deleted anything. */
-  private async manage(ds: Obj, nodes: Obj[], hash: string): Promise<boolean> {
+  private async manage(ds: Obj, nodes: Obj[], placement: Placement, hash: string): Promise<boolean> {
     const byNode = await this.podsByNode(ds);
     const create: string[] = [];
     const remove: Obj[] = [];
@@ -165,7 +193,7 @@ export class DaemonSetController {
     const now = this.now().getTime();
     for (const node of nodes) {
       const nodeName = node.metadata.name!;
-      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
+      const { shouldRun, shouldContinueRunning } = placement.get(nodeName)!;
       const pods = byNode.get(nodeName) ?? [];
       if (shouldRun && !pods.length) { create.push(nodeName); continue; }
       if (shouldContinueRunning) {
@@ -242,8 +270,8 @@ export class DaemonSetController {
   }
 
   /** updatedDesiredNodeCounts. */
-  private counts(ds: Obj, nodes: Obj[]): { maxSurge: number; maxUnavailable: number; desired: number } {
-    const desired = nodes.filter((n) => nodeShouldRunDaemonPod(n, ds).shouldRun).length;
+  private counts(ds: Obj, nodes: Obj[], placement: Placement): { maxSurge: number; maxUnavailable: number; desired: number } {
+    const desired = nodes.filter((n) => placement.get(n.metadata.name!)!.shouldRun).length;
     const ru = ds.spec.updateStrategy?.rollingUpdate ?? {};
     let maxUnavailable = scaled(ru.maxUnavailable, desired);
     const maxSurge = this.allowsSurge(ds) ? scaled(ru.maxSurge, desired) : 0;
@@ -262,13 +290,12 @@ export class DaemonSetController {
   }
 
   /** rollingUpdate (update.go). */
-  private async rollingUpdate(ds: Obj, nodes: Obj[], hash: string): Promise<boolean> {
+  private async rollingUpdate(ds: Obj, nodes: Obj[], placement: Placement, hash: string): Promise<boolean> {
     const byNode = await this.podsByNode(ds);
-    const { maxSurge, maxUnavailable, desired } = this.counts(ds, nodes);
+    const { maxSurge, maxUnavailable, desired } = this.counts(ds, nodes, placement);
     const minReady = ds.spec.minReadySeconds ?? 0;
     const now = this.now();
     const available = (p: Obj) => isAvailable(p, minReady, now);
-    const nodeByName = new Map(nodes.map((n) => [n.metadata.name!, n]));
     if (maxSurge === 0) {
       let unavailable = 0;
       const replace: Obj[] = []; const candidates: Obj[] = [];
@@ -292,8 +319,7 @@ export class DaemonSetController {
       const { newPod, oldPod, ok } = this.splitPods(ds, pods, hash);
       if (!ok) { surge++; continue; }
       if (oldPod ? available(oldPod) : newPod ? available(newPod) : false) numAvailable++;
-      const node = nodeByName.get(nodeName);
-      const shouldRun = node ? nodeShouldRunDaemonPod(node, ds).shouldRun : false;
+      const shouldRun = placement.get(nodeName)?.shouldRun ?? false;
       if (!oldPod) continue;
       if (!newPod) {
         if (!available(oldPod)) {
@@ -319,12 +345,12 @@ export class DaemonSetController {
   }
 
   /** updateDaemonSetStatus / storeDaemonSetStatus. */
-  private async updateStatus(ds: Obj, nodes: Obj[], hash: string, observe: boolean): Promise<void> {
+  private async updateStatus(ds: Obj, nodes: Obj[], placement: Placement, hash: string, observe: boolean): Promise<void> {
     const byNode = await this.podsByNode(ds);
     const now = this.now();
     let desired = 0; let current = 0; let ready = 0; let available = 0; let updated = 0; let misscheduled = 0;
     for (const node of nodes) {
-      const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
+      const { shouldRun } = placement.get(node.metadata.name!)!;
       const pods = byNode.get(node.metadata.name!) ?? [];
       if (shouldRun) {
         desired++;

@@ -85,9 +85,22 @@ export function matchesRequiredAffinity(spec: Record<string, any>, node: KObject
  * (shouldContinueRunning: only NoExecute taints evict).
  */
 export function nodeShouldRunDaemonPod(node: KObject & { spec?: any }, ds: KObject & { spec?: any }): { shouldRun: boolean; shouldContinueRunning: boolean } {
-  const spec = structuredClone(ds.spec?.template?.spec ?? {});
-  if (spec.nodeName && spec.nodeName !== node.metadata.name) return { shouldRun: false, shouldContinueRunning: false };
+  return shouldRunDaemonPodSpec(node, daemonPodSpec(ds));
+}
+
+/**
+ * The pod spec NodeShouldRunDaemonPod tests nodes with (NewPod: the
+ * template's spec with the daemon tolerations), built once for all nodes.
+ */
+export function daemonPodSpec(ds: KObject & { spec?: any }): Record<string, any> {
+  const spec = { ...(ds.spec?.template?.spec ?? {}) };
   addDaemonTolerations(spec);
+  return spec;
+}
+
+/** NodeShouldRunDaemonPod with the spec from daemonPodSpec. */
+export function shouldRunDaemonPodSpec(node: KObject & { spec?: any }, spec: Record<string, any>): { shouldRun: boolean; shouldContinueRunning: boolean } {
+  if (spec.nodeName && spec.nodeName !== node.metadata.name) return { shouldRun: false, shouldContinueRunning: false };
   if (!matchesRequiredAffinity(spec, node)) return { shouldRun: false, shouldContinueRunning: false };
   const taints: Taint[] = node.spec?.taints ?? [];
   if (untoleratedTaint(taints, spec.tolerations, (t) => t.effect === 'NoExecute' || t.effect === 'NoSchedule')) {

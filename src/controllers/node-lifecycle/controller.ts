@@ -226,7 +226,8 @@ export class NodeLifecycleController {
 
   /** tryUpdateNodeHealth: returns the Ready condition observed before and after this pass. */
   private async tryUpdateNodeHealth(cached: Node): Promise<{ observed: Condition; current: Condition | undefined; node: Node }> {
-    const node: Node = structuredClone(cached);
+    // Read from the cache; copied only when the conditions are about to be rewritten (every node, every monitor period).
+    let node: Node = cached;
     const name = node.metadata.name!;
     const now = this.now();
     const created = Date.parse(node.metadata.creationTimestamp ?? '') || now;
@@ -264,6 +265,7 @@ export class NodeLifecycleController {
     }
     this.health.set(name, health);
     if (now <= health.probe + grace) return { observed, current: currentReady, node };
+    node = structuredClone(cached);
     const stamp = rfc3339(new Date(now));
     const conditions: Condition[] = node.status.conditions ??= [];
     for (const type of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {

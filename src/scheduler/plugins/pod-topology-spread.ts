@@ -72,7 +72,22 @@ function includesNode(c: Constraint, pod: PodInfo, node: NodeInfo): boolean {
   return true;
 }
 
-interface FilterState { constraints: Constraint[]; counts: Map<string, number>[] }
+interface FilterState {
+  constraints: Constraint[];
+  counts: Map<string, number>[];
+  /** Per constraint: the smallest domain count (the critical path's MatchNum; 0 below minDomains) and whether the pod matches its own selector. */
+  minMatch: number[];
+  selfMatch: number[];
+}
+
+interface Eligible { gen: number; key: string; nodes: NodeInfo[]; values: string[][]; index?: Map<NodeInfo, number> }
+
+/**
+ * Domain counts of one shape of pod (eligible nodes, namespace, selectors),
+ * kept from cycle to cycle: only nodes whose pods changed since are counted
+ * again, and their difference applied, so the sums equal a full recount.
+ */
+interface DomainCounts { eligible: Eligible; seq: number; perNode: Map<NodeInfo, number[]>; counts: Map<string, number>[] }
 interface ScoreState { constraints: Constraint[]; counts: Map<string, number>[]; weights: number[]; ignored: Set<string> }
 
 /**
@@ -100,14 +115,14 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
    * the constraints' keys and policies), until the node set changes: pods of
    * one workload share it, so each cycle only counts pods.
    */
-  const eligibleCache = new Map<string, { gen: number; nodes: NodeInfo[]; values: string[][] }>();
-  function eligibleNodes(pod: PodInfo, constraints: Constraint[], snap: Snapshot): { nodes: NodeInfo[]; values: string[][] } {
+  const eligibleCache = new Map<string, Eligible>();
+  function eligibleNodes(pod: PodInfo, constraints: Constraint[], snap: Snapshot): Eligible {
     const key = JSON.stringify([pod.pod.spec?.nodeSelector, pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
       constraints.some((c) => c.nodeTaintsPolicy === 'Honor') ? pod.tolerations : null,
       constraints.map((c) => [c.topologyKey, c.nodeAffinityPolicy, c.nodeTaintsPolicy])]);
     const hit = snap.nodesGeneration >= 0 ? eligibleCache.get(key) : undefined;
     if (hit && hit.gen === snap.nodesGeneration) return hit;
-    const out = { gen: snap.nodesGeneration, nodes: [] as NodeInfo[], values: [] as string[][] };
+    const out: Eligible = { gen: snap.nodesGeneration, key, nodes: [], values: [] };
     for (const node of snap.nodes) {
       if (!nodeHasAllKeys(node, constraints)) continue;
       // A constraint whose inclusion policy leaves the node out gets no domain value ('' is never a label value here).
@@ -122,6 +137,56 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
     return out;
   }
 
+  function countNode(node: NodeInfo, constraints: Constraint[], namespace: string): number[] {
+    return constraints.map((c) => (node.pods.size ? countPodsMatchSelector(node, c.selector, namespace) : 0));
+  }
+
+  /** calPreFilterState's TpPairToMatchNum: per constraint, matching pods per domain of the eligible nodes. */
+  function fullCount(eligible: Eligible, constraints: Constraint[], namespace: string, perNode?: Map<NodeInfo, number[]>): Map<string, number>[] {
+    const counts = constraints.map(() => new Map<string, number>());
+    for (let n = 0; n < eligible.nodes.length; n++) {
+      const node = eligible.nodes[n];
+      const values = eligible.values[n];
+      const own = countNode(node, constraints, namespace);
+      perNode?.set(node, own);
+      for (let i = 0; i < constraints.length; i++) {
+        const v = values[i];
+        if (v === '\0') continue;
+        counts[i].set(v, (counts[i].get(v) ?? 0) + own[i]);
+      }
+    }
+    return counts;
+  }
+
+  const countsCache = new Map<string, DomainCounts>();
+  function domainCounts(pod: PodInfo, constraints: Constraint[], snap: Snapshot): Map<string, number>[] {
+    const eligible = eligibleNodes(pod, constraints, snap);
+    if (snap.nodesGeneration < 0 || snap.podChangeSeq < 0) return fullCount(eligible, constraints, pod.namespace);
+    const key = `${eligible.key}\n${pod.namespace}\n${JSON.stringify(constraints.map((c) => c.selector?.requirements ?? null))}`;
+    const hit = countsCache.get(key);
+    if (hit && hit.eligible === eligible) {
+      const index = eligible.index ??= new Map(eligible.nodes.map((n, i) => [n, i]));
+      const caughtUp = snap.forEachPodChangeSince(hit.seq, (node) => {
+        const at = index.get(node);
+        if (at === undefined) return;
+        const own = countNode(node, constraints, pod.namespace);
+        const before = hit.perNode.get(node)!;
+        const values = eligible.values[at];
+        for (let i = 0; i < constraints.length; i++) {
+          if (values[i] === '\0' || own[i] === before[i]) continue;
+          hit.counts[i].set(values[i], hit.counts[i].get(values[i])! + own[i] - before[i]);
+        }
+        hit.perNode.set(node, own);
+      });
+      if (caughtUp) { hit.seq = snap.podChangeSeq; return hit.counts; }
+    }
+    const perNode = new Map<NodeInfo, number[]>();
+    const entry: DomainCounts = { eligible, seq: snap.podChangeSeq, perNode, counts: fullCount(eligible, constraints, pod.namespace, perNode) };
+    if (countsCache.size > 64) countsCache.clear();
+    countsCache.set(key, entry);
+    return entry.counts;
+  }
+
   return {
     name: 'PodTopologySpread',
     events: ['NodeAdd', 'NodeUpdate', 'AssignedPodAdd', 'AssignedPodUpdate', 'AssignedPodDelete'],
@@ -129,32 +194,24 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
     preFilter(state, pod, snap) {
       const constraints = constraintsFor(pod, 'DoNotSchedule', () => snap.listers.defaultSelector(pod));
       if (!constraints.length) return SKIP;
-      const counts = constraints.map(() => new Map<string, number>());
-      const eligible = eligibleNodes(pod, constraints, snap);
-      for (let n = 0; n < eligible.nodes.length; n++) {
-        const node = eligible.nodes[n];
-        const values = eligible.values[n];
-        for (let i = 0; i < constraints.length; i++) {
-          const v = values[i];
-          if (v === '\0') continue;
-          const m = counts[i];
-          m.set(v, (m.get(v) ?? 0) + (node.pods.size ? countPodsMatchSelector(node, constraints[i].selector, pod.namespace) : 0));
-        }
-      }
-      state.set('PodTopologySpread/filter', { constraints, counts } satisfies FilterState);
+      const counts = domainCounts(pod, constraints, snap);
+      const minMatch = constraints.map((c, i) => {
+        if (counts[i].size < c.minDomains) return 0;
+        let min = Infinity;
+        for (const n of counts[i].values()) if (n < min) min = n;
+        return min === Infinity ? 0 : min;
+      });
+      const selfMatch = constraints.map((c) => (c.selector?.matches(pod.labels) ? 1 : 0));
+      state.set('PodTopologySpread/filter', { constraints, counts, minMatch, selfMatch } satisfies FilterState);
       return SUCCESS;
     },
-    filter(state, pod, node) {
+    filter(state, _pod, node) {
       const s = state.get('PodTopologySpread/filter') as FilterState;
       for (let i = 0; i < s.constraints.length; i++) {
         const c = s.constraints[i];
         const value = node.labels[c.topologyKey];
         if (value === undefined) return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
-        let min = Infinity;
-        for (const n of s.counts[i].values()) if (n < min) min = n;
-        if (min === Infinity || s.counts[i].size < c.minDomains) min = 0;
-        const self = c.selector?.matches(pod.labels) ? 1 : 0;
-        const skew = (s.counts[i].get(value) ?? 0) + self - min;
+        const skew = (s.counts[i].get(value) ?? 0) + s.selfMatch[i] - s.minMatch[i];
         if (skew > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
       }
       return SUCCESS;
