@@ -4,7 +4,7 @@
  * Run: npm run bench  (after npm install). Prints one line per figure.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,20 +31,37 @@ function pct(sorted: number[], p: number): number {
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 /** CPU time (user + system, all threads) a process has used, in µs, from /proc/<pid>/stat. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+function cpuMicros(pid: number, tid?: string): number {
+  const fields = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   // utime and stime are fields 14 and 15 of stat(5), counted from the state field (3).
   return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+}
+
+/** CPU time of each thread of a process, in µs, summed by thread name (main thread: "main"). */
+function threadMicros(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '').trim();
+      out.set(name, (out.get(name) ?? 0) + cpuMicros(pid, tid));
+    } catch { /* the thread ended */ }
+  }
+  return out;
 }
 
 /** Runs a load phase and measures the CPU server and client spent per request. */
 async function measured<T>(pid: number, n: number, run: () => Promise<T>): Promise<T & { cpu: string }> {
   const server0 = cpuMicros(pid);
+  const threads0 = threadMicros(pid);
   const client0 = process.cpuUsage();
   const out = await run();
   const client = process.cpuUsage(client0);
   const perReq = (us: number) => (us / n).toFixed(0);
-  return { ...out, cpu: `CPU per request: server ${perReq(cpuMicros(pid) - server0)} µs, bench client ${perReq(client.user + client.system)} µs` };
+  // Where the server's CPU went: its event loop, V8's GC helpers, SQLite's checkpoint thread, ...
+  const threads = [...threadMicros(pid)].map(([name, us]) => [name, us - (threads0.get(name) ?? 0)] as const)
+    .filter(([, us]) => us / n >= 5).sort((a, b) => b[1] - a[1]).map(([name, us]) => `${name} ${perReq(us)}`).join(', ');
+  return { ...out, cpu: `CPU per request: server ${perReq(cpuMicros(pid) - server0)} µs (${threads}), bench client ${perReq(client.user + client.system)} µs` };
 }
 
 function rssMB(pid: number): number {
