@@ -9,7 +9,7 @@ import { field } from '../meta/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
-import { cloneDecoded, decode, decodedCopy, decodeValue, encode, withTypeMeta } from './codec.js';
+import { cloneDecoded, decode, decodedCopy, decodeValue, encode, withRevision, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
 import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
@@ -251,6 +251,7 @@ export class Store implements Lookup {
     try {
       const kv = await this.storage.create(this.key(def, namespace, meta.name!), text);
       obj.metadata.resourceVersion = String(kv.modRevision);
+      if (stored === obj) this.written.set(obj, text);
       return obj;
     } catch (e) {
       if (e instanceof KeyExistsError) throw errors.alreadyExists(groupResource(def), meta.name!);
@@ -328,6 +329,7 @@ export class Store implements Lookup {
       try {
         const res = await this.storage.update(key, text, kv.modRevision);
         next.metadata.resourceVersion = String(res.modRevision);
+        if (stored === next) this.written.set(next, text);
         return next;
       } catch (e) {
         if (e instanceof RevisionMismatchError) {
@@ -444,6 +446,19 @@ export class Store implements Lookup {
       if (e instanceof NotFoundError) throw errors.notFound(groupResource(def), name);
       throw e;
     }
+  }
+
+  /** The stored text of each object create and update returned, while the caller holds the object. */
+  private readonly written = new WeakMap<KObject, string>();
+
+  /**
+   * The served JSON of an object create or update just returned, from the
+   * text stored (the write's serialization, resourceVersion spliced in), or
+   * undefined. Only for a caller that has not changed the object since.
+   */
+  writtenJSON(obj: KObject): string | undefined {
+    const text = this.written.get(obj);
+    return text === undefined ? undefined : withRevision(text, Number(obj.metadata.resourceVersion));
   }
 
   /** Decoded event objects, shared by every watcher of the same version (they only read them). */
