@@ -11,7 +11,7 @@ import { StatusError, errors } from '../api/status.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import { apiVersionOf, type KObject, type ResourceDef } from '../registry/types.js';
 import {
-  FieldSet, difference, intersection, pathString, recursiveDifference, setFromPaths, union,
+  FieldSet, difference, intersection, isSubset, pathString, recursiveDifference, setFromPaths, union,
 } from './fieldset.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, isResetManagedFields, ManagedFieldsError,
@@ -148,7 +148,9 @@ export function recordUpdate(def: ResourceDef, live: KObject | undefined, next: 
     if (!own.empty()) {
       const id = managerIdentifier(manager, 'Update', scope.version, subresource);
       const prev = managers.get(id);
-      const entry: ManagedEntry = { manager, operation: 'Update', apiVersion: scope.version, set: prev ? union(own, prev.set) : own };
+      // Most often a manager's update changes fields it already owns: its set stays the one read (see managed.ts readFrom).
+      const set = !prev ? own : isSubset(own, prev.set) ? prev.set : union(own, prev.set);
+      const entry: ManagedEntry = { manager, operation: 'Update', apiVersion: scope.version, set };
       entry.time = timeOf(now);
       if (subresource) entry.subresource = subresource;
       managers.set(id, entry);
