@@ -12,7 +12,8 @@ import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
 import { Connection, runLoad } from './load.js';
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+/** BENCH_SERVER: another build's dist/src/cli/main.js, to measure it with this script (A/B of two builds). */
+const MAIN = process.env.BENCH_SERVER ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const CONCURRENCY = 32;
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 /** BENCH_ONLY=patch runs only the PATCH figure (and what it needs). */
@@ -139,15 +140,30 @@ async function main(): Promise<void> {
     body: JSON.stringify({ metadata: { name: `d-${i}` }, spec: { replicas: 1, selector: { matchLabels: { app: `d-${i}` } },
       template: { metadata: { labels: { app: `d-${i}` } }, spec: { containers } } } }),
   }));
-  const patches = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
+  const patch = (i: number) => ({
     method: 'PATCH', path: `/apis/apps/v1/namespaces/bench/deployments/d-${i % DEPLOYMENTS}`, expect: 200,
     contentType: 'application/strategic-merge-patch+json',
     body: JSON.stringify({ spec: { template: { spec: {
       '$setElementOrder/containers': containers.map((c) => ({ name: c.name })),
       containers: [{ name: 'sidecar', image: `nginx:1.${26 + (i % 3)}`, env: [{ name: 'N', value: String(i) }] }],
     } } } }),
-  })));
+  });
+  // A server that just started runs its patch path unoptimized at first (V8 compiles the hot functions
+  // over the first seconds): those patches are measured apart, the figure is of the steady state.
+  const WARMUP = Number(process.env.BENCH_PATCH_WARMUP ?? 5000);
+  if (WARMUP > 0) {
+    const warm = await measured(pid, WARMUP, () => runLoad(target, CONCURRENCY, WARMUP, (i) => patch(OBJECTS + i)));
+    console.log(`PATCH warm-up, the first ${WARMUP} patches after start: ${(WARMUP / warm.seconds).toFixed(0)} patches/s, p50 ${ms(pct(warm.lat, 50))}, p99 ${ms(pct(warm.lat, 99))}; ${warm.cpu}`);
+  }
+  const patches = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, patch));
   console.log(`PATCH (strategic merge) of 3-container Deployments at concurrency ${CONCURRENCY}: ${(OBJECTS / patches.seconds).toFixed(0)} patches/s, p50 ${ms(pct(patches.lat, 50))}, p99 ${ms(pct(patches.lat, 99))} (target <= 25 ms); ${patches.cpu}`);
+  // BENCH_TRACE=1: latency by half second of the run, to see where the tail comes from (warm-up, pauses).
+  if (process.env.BENCH_TRACE) {
+    for (let w = 0; w * 500 < patches.seconds * 1000; w++) {
+      const win = patches.series.filter((x) => x.at >= w * 500 && x.at < (w + 1) * 500).map((x) => x.ms).sort((a, b) => a - b);
+      if (win.length) console.log(`  ${(w * 0.5).toFixed(1)}s: ${win.length} done, p50 ${ms(pct(win, 50))}, p99 ${ms(pct(win, 99))}, max ${ms(win[win.length - 1])}`);
+    }
+  }
   if (ONLY === 'patch') return stop();
 
   const listConn = await Connection.open(target);
