@@ -207,7 +207,7 @@ export class ResourceHandlers {
 
   private async create(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(namespace, q, 'CreateOptions', req, res);
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'CreateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'CreateOptions');
     const raw = await readBody(req);
     const body = decodeObject(raw, req.headers['content-type'], def.kind);
@@ -223,7 +223,7 @@ export class ResourceHandlers {
 
   private async update(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(namespace, q, 'UpdateOptions', req, res);
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'UpdateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
     const raw = await readBody(req);
     const body = decodeObject(raw, req.headers['content-type'], def.kind) as KObject;
@@ -240,7 +240,7 @@ export class ResourceHandlers {
 
   private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(namespace, q, 'PatchOptions', req, res);
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'PatchOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'PatchOptions');
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');

@@ -247,7 +247,7 @@ export class Store implements Lookup {
     if (ctx.dryRun) return obj;
     const stored = def.toStorage ? def.toStorage(obj) : obj;
     const text = encode(stored);
-    this.writing.set(text, { def, obj: stored });
+    this.writing.set(text, { def, obj: stored, shared: stored === obj && this.readOnlyResults.has(ctx) });
     try {
       const kv = await this.storage.create(this.key(def, namespace, meta.name!), text);
       obj.metadata.resourceVersion = String(kv.modRevision);
@@ -325,7 +325,7 @@ export class Store implements Lookup {
       if (ctx.dryRun) return next;
       const stored = def.toStorage ? def.toStorage(next) : next;
       const text = encode(stored);
-      this.writing.set(text, { def, obj: stored });
+      this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
       try {
         const res = await this.storage.update(key, text, kv.modRevision);
         next.metadata.resourceVersion = String(res.modRevision);
@@ -469,7 +469,21 @@ export class Store implements Lookup {
    * event before the write returns, and copying the object is cheaper than
    * decoding the text again.
    */
-  private readonly writing = new Map<string, { def: ResourceDef; obj: KObject }>();
+  private readonly writing = new Map<string, { def: ResourceDef; obj: KObject; shared: boolean }>();
+
+  /** Write contexts whose caller only reads the object the write returns (see readOnlyResult). */
+  private readonly readOnlyResults = new WeakSet<WriteContext>();
+
+  /**
+   * Declares that the caller of writes with this context never changes the
+   * object create or update returns (the API handlers only serialize it):
+   * the write's watch event then carries that very object, which watchers
+   * only read, instead of a copy.
+   */
+  readOnlyResult(ctx: WriteContext): WriteContext {
+    this.readOnlyResults.add(ctx);
+    return ctx;
+  }
 
   private eventObject(def: ResourceDef, ev: StorageEvent): KObject {
     let byDef = this.decodedEvents.get(ev);
@@ -477,7 +491,12 @@ export class Store implements Lookup {
     let obj = byDef.get(def);
     if (!obj) {
       const w = ev.type === 'PUT' ? this.writing.get(ev.value!) : undefined;
-      obj = (w?.def === def ? decodedCopy(def, w.obj, ev.revision) : undefined) ??
+      if (w?.shared && w.def === def) {
+        // The write returns this object with this resourceVersion once the commit resolves it.
+        w.obj.metadata.resourceVersion = String(ev.revision);
+        obj = w.obj;
+      }
+      obj ??= (w?.def === def ? decodedCopy(def, w.obj, ev.revision) : undefined) ??
         decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision);
       byDef.set(def, obj);
     }

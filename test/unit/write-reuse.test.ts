@@ -81,3 +81,22 @@ test('an update that leaves a manager\'s fields as they were writes the FieldsV1
   const reread = decodeManagedFields(JSON.parse(JSON.stringify(third.metadata.managedFields)));
   assert.equal(JSON.stringify(encodeManagedFields(reread)), JSON.stringify(third.metadata.managedFields));
 });
+
+test('watchers get the object a read-only caller was returned, and a copy of any other caller\'s', async () => {
+  const { store, deployments } = await fixture();
+  const seen: [string, KObject][] = [];
+  const h = await store.watch(deployments, 'ns', store.storage.currentRevision(), {}, (type, obj) => seen.push([type, obj]));
+  const shared = await store.create(deployments, 'ns', deployment('nginx:1'), store.readOnlyResult(ctx('kubectl')));
+  const copied = await store.update(deployments, 'ns', 'web', (cur) => {
+    (cur.spec as { replicas: number }).replicas = 2;
+    return cur;
+  }, ctx('controller'));
+  h.cancel();
+  assert.deepEqual(seen.map(([t, o]) => [t, o.metadata.resourceVersion]),
+    [['ADDED', shared.metadata.resourceVersion], ['MODIFIED', copied.metadata.resourceVersion]]);
+  assert.equal(seen[0][1], shared);
+  assert.notEqual(seen[1][1], copied);
+  assert.deepEqual(seen[1][1], copied);
+  // What decoding the stored text would have given.
+  assert.deepEqual(JSON.parse(JSON.stringify(seen[0][1])), JSON.parse(store.writtenJSON(shared)!));
+});
