@@ -4,7 +4,7 @@
  * Run: npm run bench  (after npm install). Prints one line per figure.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,8 @@ import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
 import { Connection, runLoad } from './load.js';
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+/** BENCH_SERVER: another build's dist/src/cli/main.js, to measure it with this script (A/B of two builds). */
+const MAIN = process.env.BENCH_SERVER ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const CONCURRENCY = 32;
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 /** BENCH_ONLY=patch runs only the PATCH figure (and what it needs). */
@@ -31,20 +32,37 @@ function pct(sorted: number[], p: number): number {
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 /** CPU time (user + system, all threads) a process has used, in µs, from /proc/<pid>/stat. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+function cpuMicros(pid: number, tid?: string): number {
+  const fields = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   // utime and stime are fields 14 and 15 of stat(5), counted from the state field (3).
   return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+}
+
+/** CPU time of each thread of a process, in µs, summed by thread name (main thread: "main"). */
+function threadMicros(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '').trim();
+      out.set(name, (out.get(name) ?? 0) + cpuMicros(pid, tid));
+    } catch { /* the thread ended */ }
+  }
+  return out;
 }
 
 /** Runs a load phase and measures the CPU server and client spent per request. */
 async function measured<T>(pid: number, n: number, run: () => Promise<T>): Promise<T & { cpu: string }> {
   const server0 = cpuMicros(pid);
+  const threads0 = threadMicros(pid);
   const client0 = process.cpuUsage();
   const out = await run();
   const client = process.cpuUsage(client0);
   const perReq = (us: number) => (us / n).toFixed(0);
-  return { ...out, cpu: `CPU per request: server ${perReq(cpuMicros(pid) - server0)} µs, bench client ${perReq(client.user + client.system)} µs` };
+  // Where the server's CPU went: its event loop, V8's GC helpers, SQLite's checkpoint thread, ...
+  const threads = [...threadMicros(pid)].map(([name, us]) => [name, us - (threads0.get(name) ?? 0)] as const)
+    .filter(([, us]) => us / n >= 5).sort((a, b) => b[1] - a[1]).map(([name, us]) => `${name} ${perReq(us)}`).join(', ');
+  return { ...out, cpu: `CPU per request: server ${perReq(cpuMicros(pid) - server0)} µs (${threads}), bench client ${perReq(client.user + client.system)} µs` };
 }
 
 function rssMB(pid: number): number {
@@ -122,15 +140,30 @@ async function main(): Promise<void> {
     body: JSON.stringify({ metadata: { name: `d-${i}` }, spec: { replicas: 1, selector: { matchLabels: { app: `d-${i}` } },
       template: { metadata: { labels: { app: `d-${i}` } }, spec: { containers } } } }),
   }));
-  const patches = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
+  const patch = (i: number) => ({
     method: 'PATCH', path: `/apis/apps/v1/namespaces/bench/deployments/d-${i % DEPLOYMENTS}`, expect: 200,
     contentType: 'application/strategic-merge-patch+json',
     body: JSON.stringify({ spec: { template: { spec: {
       '$setElementOrder/containers': containers.map((c) => ({ name: c.name })),
       containers: [{ name: 'sidecar', image: `nginx:1.${26 + (i % 3)}`, env: [{ name: 'N', value: String(i) }] }],
     } } } }),
-  })));
+  });
+  // A server that just started runs its patch path unoptimized at first (V8 compiles the hot functions
+  // over the first seconds): those patches are measured apart, the figure is of the steady state.
+  const WARMUP = Number(process.env.BENCH_PATCH_WARMUP ?? 5000);
+  if (WARMUP > 0) {
+    const warm = await measured(pid, WARMUP, () => runLoad(target, CONCURRENCY, WARMUP, (i) => patch(OBJECTS + i)));
+    console.log(`PATCH warm-up, the first ${WARMUP} patches after start: ${(WARMUP / warm.seconds).toFixed(0)} patches/s, p50 ${ms(pct(warm.lat, 50))}, p99 ${ms(pct(warm.lat, 99))}; ${warm.cpu}`);
+  }
+  const patches = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, patch));
   console.log(`PATCH (strategic merge) of 3-container Deployments at concurrency ${CONCURRENCY}: ${(OBJECTS / patches.seconds).toFixed(0)} patches/s, p50 ${ms(pct(patches.lat, 50))}, p99 ${ms(pct(patches.lat, 99))} (target <= 25 ms); ${patches.cpu}`);
+  // BENCH_TRACE=1: latency by half second of the run, to see where the tail comes from (warm-up, pauses).
+  if (process.env.BENCH_TRACE) {
+    for (let w = 0; w * 500 < patches.seconds * 1000; w++) {
+      const win = patches.series.filter((x) => x.at >= w * 500 && x.at < (w + 1) * 500).map((x) => x.ms).sort((a, b) => a - b);
+      if (win.length) console.log(`  ${(w * 0.5).toFixed(1)}s: ${win.length} done, p50 ${ms(pct(win, 50))}, p99 ${ms(pct(win, 99))}, max ${ms(win[win.length - 1])}`);
+    }
+  }
   if (ONLY === 'patch') return stop();
 
   const listConn = await Connection.open(target);

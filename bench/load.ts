@@ -58,11 +58,16 @@ export class Connection {
   close(): void { this.socket.end(); }
 }
 
-/** Runs n requests over `concurrency` connections; returns seconds taken and sorted latencies in ms. */
+/**
+ * Runs n requests over `concurrency` connections; returns seconds taken, sorted latencies in ms and,
+ * in the order they completed, when each request finished (ms from the start) and its latency.
+ */
 export async function runLoad(t: LoadTarget, concurrency: number, n: number,
-  req: (i: number) => { method: string; path: string; body?: string; contentType?: string; expect: number }): Promise<{ seconds: number; lat: number[] }> {
+  req: (i: number) => { method: string; path: string; body?: string; contentType?: string; expect: number }):
+  Promise<{ seconds: number; lat: number[]; series: { at: number; ms: number }[] }> {
   const conns = await Promise.all(Array.from({ length: concurrency }, () => Connection.open(t)));
   const lat: number[] = [];
+  const series: { at: number; ms: number }[] = [];
   let next = 0;
   const start = performance.now();
   await Promise.all(conns.map(async (c) => {
@@ -70,11 +75,13 @@ export async function runLoad(t: LoadTarget, concurrency: number, n: number,
       const r = req(next++);
       const s = performance.now();
       const res = await c.request(r.method, r.path, r.body, r.contentType);
-      lat.push(performance.now() - s);
+      const end = performance.now();
+      lat.push(end - s);
+      series.push({ at: end - start, ms: end - s });
       if (res.status !== r.expect) throw new Error(`${r.method} ${r.path}: ${res.status} ${res.body.slice(0, 300)}`);
     }
   }));
   const seconds = (performance.now() - start) / 1000;
   for (const c of conns) c.close();
-  return { seconds, lat: lat.sort((a, b) => a - b) };
+  return { seconds, lat: lat.sort((a, b) => a - b), series };
 }

@@ -46,7 +46,8 @@ async function main(): Promise<void> {
       const before = hasUnknownFieldsOf(def, current) ? structuredClone(current) : undefined;
       return checkPatchedFields(def, SMP, body, before, applyPatchRequest(SMP, current, body, def, true), 'Strict', c.warn);
     }, c);
-    return JSON.stringify(obj).length;
+    // The answer's body, as the handler writes it (handlers.ts respondWritten).
+    return (store.writtenJSON(obj) ?? JSON.stringify(obj)).length;
   };
   const perPatch: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {

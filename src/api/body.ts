@@ -12,17 +12,41 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     req.resume();
     throw errors.tooLarge(limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      throw errors.tooLarge(limit);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (req.readableEnded) return Buffer.alloc(0);
+  // Data events rather than an async iterator, which costs a promise per chunk (and most bodies are one chunk).
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    const onData = (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        reject(errors.tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const done = (error?: Error) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', done);
+      req.off('close', onClose);
+      if (error) reject(error);
+    };
+    const onEnd = () => {
+      done();
+      if (!tooLarge) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    };
+    // A request aborted before its end: what for-await reported as a premature close.
+    const onClose = () => { if (!req.readableEnded) done(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })); };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', done);
+    req.on('close', onClose);
+  });
 }
 
 /** The media type without parameters, lower-cased. */

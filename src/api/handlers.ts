@@ -9,7 +9,7 @@ import { decodeObject, mediaType, readBody } from './body.js';
 import { negotiate, type Shape } from './negotiate.js';
 import { parseBool, parseDryRun, parseIntParam } from './query.js';
 import type { ResourceRequest } from './request-info.js';
-import { addWarning, writeJSON } from './respond.js';
+import { addWarning, writeJSON, writeJSONText } from './respond.js';
 import { errors } from './status.js';
 import type { Authenticator, User } from './auth.js';
 import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
@@ -115,6 +115,16 @@ export class ResourceHandlers {
     }
   }
 
+  /**
+   * respondObject for an object the store's create or update just returned:
+   * JSON answers reuse the text stored rather than serializing the object again.
+   */
+  private respondWritten(res: ServerResponse, code: number, def: ResourceDef, obj: KObject, shape: Shape, q: URLSearchParams): void {
+    const text = shape.kind === 'object' && shape.format === 'json' ? this.store.writtenJSON(obj) : undefined;
+    if (text === undefined) return this.respondObject(res, code, def, obj, shape, q);
+    writeJSONText(res, code, text);
+  }
+
   async handle(req: IncomingMessage, res: ServerResponse, info: ResourceRequest, url: URL, def: ResourceDef, user: User): Promise<void> {
     this.users.set(req, user);
     const q = url.searchParams;
@@ -197,7 +207,7 @@ export class ResourceHandlers {
 
   private async create(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(namespace, q, 'CreateOptions', req, res);
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'CreateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'CreateOptions');
     const raw = await readBody(req);
     const body = decodeObject(raw, req.headers['content-type'], def.kind);
@@ -208,12 +218,12 @@ export class ResourceHandlers {
       return this.respondObject(res, 201, def, answer, shape, q);
     }
     const obj = await this.store.create(def, namespace, body as KObject, ctx);
-    this.respondObject(res, 201, def, obj, shape, q);
+    this.respondWritten(res, 201, def, obj, shape, q);
   }
 
   private async update(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(namespace, q, 'UpdateOptions', req, res);
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'UpdateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
     const raw = await readBody(req);
     const body = decodeObject(raw, req.headers['content-type'], def.kind) as KObject;
@@ -225,12 +235,12 @@ export class ResourceHandlers {
     }
     // rest.defaultUpdatedObjectInfo: each GuaranteedUpdate attempt starts from a fresh copy of the body.
     const obj = await this.store.update(def, namespace, name, () => cloneDecoded(body), ctx);
-    this.respondObject(res, 200, def, obj, shape, q);
+    this.respondWritten(res, 200, def, obj, shape, q);
   }
 
   private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
-    const ctx = this.writeContext(namespace, q, 'PatchOptions', req, res);
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'PatchOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'PatchOptions');
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
@@ -238,7 +248,7 @@ export class ResourceHandlers {
     if (contentType === APPLY_PATCH) {
       checkApplyPatchYAML(body, fieldValidation, ctx.warn);
       const applied = await serveApplyPatch(this.store, def, namespace, name, body, q, ctx);
-      return this.respondObject(res, applied.code, def, applied.obj, shape, q);
+      return this.respondWritten(res, applied.code, def, applied.obj, shape, q);
     }
     const obj = await this.store.update(def, namespace, name, (current) => {
       // current is the store's copy for this attempt: the patch may change it in place, unless the
@@ -246,7 +256,7 @@ export class ResourceHandlers {
       const before = hasUnknownFieldsOf(def, current) ? structuredClone(current) : undefined;
       return checkPatchedFields(def, contentType, body, before, applyPatchRequest(contentType, current, body, def, true), fieldValidation, ctx.warn);
     }, ctx);
-    this.respondObject(res, 200, def, obj, shape, q);
+    this.respondWritten(res, 200, def, obj, shape, q);
   }
 
   private async deleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<DeleteRequest & { dryRunAll: boolean }> {

@@ -15,6 +15,12 @@ export function writeJSON(res: ServerResponse, code: number, body: unknown, form
   res.end(text);
 }
 
+/** A JSON answer already serialized. */
+export function writeJSONText(res: ServerResponse, code: number, text: string): void {
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
 export function writeStatus(res: ServerResponse, status: Status & { code: number }): void {
   writeJSON(res, status.code, status);
 }

@@ -114,6 +114,20 @@ function unionNode(a: FieldSet, b: FieldSet): FieldSet {
   return out;
 }
 
+/** Whether every member of a is a member of b. */
+export function isSubset(a: FieldSet, b: FieldSet): boolean {
+  if (!a.children) return true;
+  for (const [k, ca] of a.children) {
+    const cb = b.children?.get(k);
+    if (!cb) {
+      if (ca.member || !ca.empty()) return false;
+      continue;
+    }
+    if ((ca.member && !cb.member) || !isSubset(ca, cb)) return false;
+  }
+  return true;
+}
+
 /** Members of a that are not members of b (children of b's members stay). */
 export function difference(a: FieldSet, b: FieldSet): FieldSet {
   if (a.empty() || b.empty()) return a;

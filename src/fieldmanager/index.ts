@@ -11,7 +11,7 @@ import { StatusError, errors } from '../api/status.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import { apiVersionOf, type KObject, type ResourceDef } from '../registry/types.js';
 import {
-  FieldSet, difference, intersection, pathString, recursiveDifference, setFromPaths, union,
+  FieldSet, difference, intersection, isSubset, pathString, recursiveDifference, setFromPaths, union,
 } from './fieldset.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, isResetManagedFields, ManagedFieldsError,
@@ -142,13 +142,19 @@ export function recordUpdate(def: ResourceDef, live: KObject | undefined, next: 
     }
     const before = live ? withoutManagedFields(live) : scope.zero;
     const c = compare(scope.type, before, withoutManagedFields(next), scope.skip);
-    updateOthers(managers, '', c, true);
     let own = difference(union(c.modified, c.added), c.removed);
     own = difference(own, STRIP);
+    const id = managerIdentifier(manager, 'Update', scope.version, subresource);
+    const prev = managers.get(id);
+    // Most often a manager's update changes only fields it already owns and removes none of them: its set
+    // is then (prev − changed − removed) ∪ own = prev, kept as read (managed.ts readFrom writes it back as read).
+    const unchanged = prev !== undefined && !own.empty() && isSubset(own, prev.set) &&
+      intersection(prev.set, c.removed).empty() && intersection(prev.set, STRIP).empty();
+    updateOthers(managers, unchanged ? id : '', c, true);
     if (!own.empty()) {
-      const id = managerIdentifier(manager, 'Update', scope.version, subresource);
-      const prev = managers.get(id);
-      const entry: ManagedEntry = { manager, operation: 'Update', apiVersion: scope.version, set: prev ? union(own, prev.set) : own };
+      const kept = managers.get(id);
+      const set = unchanged ? prev.set : kept ? union(own, kept.set) : own;
+      const entry: ManagedEntry = { manager, operation: 'Update', apiVersion: scope.version, set };
       entry.time = timeOf(now);
       if (subresource) entry.subresource = subresource;
       managers.set(id, entry);

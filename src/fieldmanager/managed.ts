@@ -48,6 +48,14 @@ export function entryIdentifier(e: Pick<ManagedEntry, 'manager' | 'operation' | 
 
 export class ManagedFieldsError extends Error {}
 
+/**
+ * The FieldsV1 each set read from a stored object was read from: a set an
+ * update leaves as it was (most managers' on most writes) is written back as
+ * that same value instead of being serialized again. Stored managedFields
+ * are what encodeManagedFields wrote, so the value is what it would write.
+ */
+const readFrom = new WeakMap<FieldSet, Record<string, unknown>>();
+
 /** managedFields of [] or [{}]: the client asks to drop all of them. */
 export function isResetManagedFields(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -70,6 +78,7 @@ export function decodeManagedFields(v: unknown, canonical = false): Managers {
     let set: FieldSet;
     try {
       set = fromFieldsV1(e.fieldsV1 ?? {}, canonical);
+      if (!canonical && e.fieldsV1) readFrom.set(set, e.fieldsV1);
     } catch (err) {
       if (err instanceof FieldsV1Error) throw new ManagedFieldsError(`error decoding versioned set: ${err.message}`);
       throw err;
@@ -107,7 +116,7 @@ export function encodeManagedFields(managers: Managers): ManagedFieldsEntryJSON[
     j.apiVersion = e.apiVersion;
     if (e.time) j.time = e.time;
     j.fieldsType = 'FieldsV1';
-    j.fieldsV1 = toFieldsV1(e.set);
+    j.fieldsV1 = (readFrom.get(e.set) as ManagedFieldsEntryJSON['fieldsV1'] | undefined) ?? toFieldsV1(e.set);
     if (e.subresource) j.subresource = e.subresource;
     return j as ManagedFieldsEntryJSON;
   });

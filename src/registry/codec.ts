@@ -26,6 +26,12 @@ export function writeWithRevision(buf: Buffer, off: number, value: string, revis
   return off + buf.write(value.slice(i), off);
 }
 
+/** A stored value as served JSON, its resourceVersion spliced in (as writeWithRevision writes it). */
+export function withRevision(value: string, revision: number): string {
+  const i = value.indexOf(METADATA) + METADATA.length;
+  return `${value.slice(0, i)}"resourceVersion":"${revision}"${value[i] === '}' ? '' : ','}${value.slice(i)}`;
+}
+
 export function rawLength(value: string, revision: number): number {
   // `"resourceVersion":"` (19) + digits + `"` + at most one comma.
   return Buffer.byteLength(value) + 22 + String(revision).length;

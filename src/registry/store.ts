@@ -9,7 +9,7 @@ import { field } from '../meta/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
-import { cloneDecoded, decode, decodedCopy, decodeValue, encode, withTypeMeta } from './codec.js';
+import { cloneDecoded, decode, decodedCopy, decodeValue, encode, withRevision, withTypeMeta } from './codec.js';
 import { trackManagedFields } from '../fieldmanager/request.js';
 import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
@@ -247,10 +247,11 @@ export class Store implements Lookup {
     if (ctx.dryRun) return obj;
     const stored = def.toStorage ? def.toStorage(obj) : obj;
     const text = encode(stored);
-    this.writing.set(text, { def, obj: stored });
+    this.writing.set(text, { def, obj: stored, shared: stored === obj && this.readOnlyResults.has(ctx) });
     try {
       const kv = await this.storage.create(this.key(def, namespace, meta.name!), text);
       obj.metadata.resourceVersion = String(kv.modRevision);
+      if (stored === obj) this.written.set(obj, text);
       return obj;
     } catch (e) {
       if (e instanceof KeyExistsError) throw errors.alreadyExists(groupResource(def), meta.name!);
@@ -324,10 +325,11 @@ export class Store implements Lookup {
       if (ctx.dryRun) return next;
       const stored = def.toStorage ? def.toStorage(next) : next;
       const text = encode(stored);
-      this.writing.set(text, { def, obj: stored });
+      this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
       try {
         const res = await this.storage.update(key, text, kv.modRevision);
         next.metadata.resourceVersion = String(res.modRevision);
+        if (stored === next) this.written.set(next, text);
         return next;
       } catch (e) {
         if (e instanceof RevisionMismatchError) {
@@ -446,6 +448,19 @@ export class Store implements Lookup {
     }
   }
 
+  /** The stored text of each object create and update returned, while the caller holds the object. */
+  private readonly written = new WeakMap<KObject, string>();
+
+  /**
+   * The served JSON of an object create or update just returned, from the
+   * text stored (the write's serialization, resourceVersion spliced in), or
+   * undefined. Only for a caller that has not changed the object since.
+   */
+  writtenJSON(obj: KObject): string | undefined {
+    const text = this.written.get(obj);
+    return text === undefined ? undefined : withRevision(text, Number(obj.metadata.resourceVersion));
+  }
+
   /** Decoded event objects, shared by every watcher of the same version (they only read them). */
   private readonly decodedEvents = new WeakMap<StorageEvent, Map<ResourceDef, KObject>>();
 
@@ -454,7 +469,21 @@ export class Store implements Lookup {
    * event before the write returns, and copying the object is cheaper than
    * decoding the text again.
    */
-  private readonly writing = new Map<string, { def: ResourceDef; obj: KObject }>();
+  private readonly writing = new Map<string, { def: ResourceDef; obj: KObject; shared: boolean }>();
+
+  /** Write contexts whose caller only reads the object the write returns (see readOnlyResult). */
+  private readonly readOnlyResults = new WeakSet<WriteContext>();
+
+  /**
+   * Declares that the caller of writes with this context never changes the
+   * object create or update returns (the API handlers only serialize it):
+   * the write's watch event then carries that very object, which watchers
+   * only read, instead of a copy.
+   */
+  readOnlyResult(ctx: WriteContext): WriteContext {
+    this.readOnlyResults.add(ctx);
+    return ctx;
+  }
 
   private eventObject(def: ResourceDef, ev: StorageEvent): KObject {
     let byDef = this.decodedEvents.get(ev);
@@ -462,7 +491,12 @@ export class Store implements Lookup {
     let obj = byDef.get(def);
     if (!obj) {
       const w = ev.type === 'PUT' ? this.writing.get(ev.value!) : undefined;
-      obj = (w?.def === def ? decodedCopy(def, w.obj, ev.revision) : undefined) ??
+      if (w?.shared && w.def === def) {
+        // The write returns this object with this resourceVersion once the commit resolves it.
+        w.obj.metadata.resourceVersion = String(ev.revision);
+        obj = w.obj;
+      }
+      obj ??= (w?.def === def ? decodedCopy(def, w.obj, ev.revision) : undefined) ??
         decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision);
       byDef.set(def, obj);
     }

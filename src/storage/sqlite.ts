@@ -8,12 +8,17 @@ import {
 } from './types.js';
 import { WatcherSet } from './watchers.js';
 
+/**
+ * Each revision's value is stored once, in its `log` row; `current` names the
+ * live revision of each key. A write appends one value instead of three (the
+ * live row, the log row and the log row's pre-image): the pre-image of a
+ * revision is the value of the log row its prev_rev names.
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS current (
   key TEXT PRIMARY KEY,
   create_rev INTEGER NOT NULL,
-  mod_rev INTEGER NOT NULL,
-  value TEXT NOT NULL
+  mod_rev INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS log (
   rev INTEGER PRIMARY KEY,
@@ -21,12 +26,38 @@ CREATE TABLE IF NOT EXISTS log (
   deleted INTEGER NOT NULL,
   create_rev INTEGER NOT NULL,
   value TEXT,
-  prev_rev INTEGER,
-  prev_value TEXT
+  prev_rev INTEGER
 );
 CREATE INDEX IF NOT EXISTS log_key_rev ON log (key, rev);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 `;
+/** PRAGMA user_version of the layout above; files of the earlier layout (0) are converted when opened. */
+const LAYOUT_VERSION = 2;
+
+/**
+ * Converts a file of the first layout (values in `current` and pre-images in
+ * `log`) in one transaction: a live value whose log row was compacted away
+ * gets its log row back, then the copies are dropped.
+ */
+function migrateLayout(db: Database.Database): void {
+  const cols = (t: string) => (db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => c.name);
+  db.transaction(() => {
+    if (cols('current').includes('value')) {
+      db.exec(`INSERT OR REPLACE INTO log (rev, key, deleted, create_rev, value, prev_rev, prev_value)
+        SELECT c.mod_rev, c.key, 0, c.create_rev, c.value, l.prev_rev, l.prev_value
+        FROM current c LEFT JOIN log l ON l.rev = c.mod_rev`);
+      db.exec('ALTER TABLE current DROP COLUMN value');
+    }
+    if (cols('log').includes('prev_value')) {
+      // Pre-images no live row or log row holds any more (their revision was compacted) become log rows of their own.
+      db.exec(`INSERT OR IGNORE INTO log (rev, key, deleted, create_rev, value, prev_rev, prev_value)
+        SELECT l.prev_rev, l.key, 0, l.create_rev, l.prev_value, NULL, NULL FROM log l
+        WHERE l.prev_value IS NOT NULL AND NOT EXISTS (SELECT 1 FROM log p WHERE p.rev = l.prev_rev)`);
+      db.exec('ALTER TABLE log DROP COLUMN prev_value');
+    }
+    db.pragma(`user_version = ${LAYOUT_VERSION}`);
+  })();
+}
 
 /**
  * Checkpoints of the WAL into the database file, on a thread of their own
@@ -74,6 +105,7 @@ const ROW_CACHE_SIZE = 2048;
 const RESTART_FRAMES = 8192;
 
 interface CurrentRow { key: string; value: string; create_rev: number; mod_rev: number }
+/** A log row with the value of its prev_rev (null when the key was created). */
 interface LogRow {
   rev: number; key: string; deleted: number; create_rev: number;
   value: string | null; prev_rev: number | null; prev_value: string | null;
@@ -82,12 +114,13 @@ interface LogRow {
 /**
  * Embedded storage on one SQLite file.
  *
- * Two tables: `current` holds the live value of every key, so reads and lists
- * cost the same however long the history is; `log` holds one row per
- * revision with the value before and after it, which serves watches from a
- * past revision and lists at a past revision (the live rows plus the
- * pre-images of the keys changed since). WAL with synchronous=NORMAL keeps
- * every committed write across a process kill.
+ * Two tables: `log` holds one row per revision with its value and the
+ * revision it replaced, which serves watches from a past revision and lists
+ * at a past revision (the live rows plus the pre-images of the keys changed
+ * since); `current` holds the live revision of every key, so reads and lists
+ * cost the same however long the history is. Compaction keeps the log rows
+ * that are still live or still the pre-image of a retained revision. WAL
+ * with synchronous=NORMAL keeps every committed write across a process kill.
  */
 export class SqliteStorage implements Storage {
   private readonly db: Database.Database;
@@ -111,26 +144,39 @@ export class SqliteStorage implements Storage {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA);
+    if (this.db.pragma('user_version', { simple: true }) !== LAYOUT_VERSION) {
+      const fresh = !this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'current'").get();
+      if (fresh) {
+        this.db.exec(SCHEMA);
+        this.db.pragma(`user_version = ${LAYOUT_VERSION}`);
+      } else {
+        migrateLayout(this.db);
+      }
+    }
     if (!this.db.memory) this.startCheckpointer(file);
+    const LIVE = 'SELECT c.key, l.value, c.create_rev, c.mod_rev FROM current c JOIN log l ON l.rev = c.mod_rev';
+    const WITH_PREV = 'SELECT l.*, p.value AS prev_value FROM log l LEFT JOIN log p ON p.rev = l.prev_rev';
     this.stmt = {
-      get: this.db.prepare<[string], CurrentRow>('SELECT key, value, create_rev, mod_rev FROM current WHERE key = ?'),
-      insertCurrent: this.db.prepare('INSERT INTO current (key, create_rev, mod_rev, value) VALUES (?, ?, ?, ?)'),
-      updateCurrent: this.db.prepare('UPDATE current SET mod_rev = ?, value = ? WHERE key = ?'),
+      get: this.db.prepare<[string], CurrentRow>(`${LIVE} WHERE c.key = ?`),
+      insertCurrent: this.db.prepare('INSERT INTO current (key, create_rev, mod_rev) VALUES (?, ?, ?)'),
+      updateCurrent: this.db.prepare('UPDATE current SET mod_rev = ? WHERE key = ?'),
       deleteCurrent: this.db.prepare('DELETE FROM current WHERE key = ?'),
       insertLog: this.db.prepare(
-        'INSERT INTO log (rev, key, deleted, create_rev, value, prev_rev, prev_value) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+        'INSERT INTO log (rev, key, deleted, create_rev, value, prev_rev) VALUES (?, ?, ?, ?, ?, ?)'),
       listLatest: this.db.prepare<[string, string, number], CurrentRow>(
-        'SELECT key, value, create_rev, mod_rev FROM current WHERE key > ? AND key < ? ORDER BY key LIMIT ?'),
+        `${LIVE} WHERE c.key > ? AND c.key < ? ORDER BY c.key LIMIT ?`),
       listUnchanged: this.db.prepare<[string, string, number, number], CurrentRow>(
-        'SELECT key, value, create_rev, mod_rev FROM current WHERE key > ? AND key < ? AND mod_rev <= ? ORDER BY key LIMIT ?'),
+        `${LIVE} WHERE c.key > ? AND c.key < ? AND c.mod_rev <= ? ORDER BY c.key LIMIT ?`),
       firstChangesAfter: this.db.prepare<[number, string, string], LogRow>(
-        `SELECT l.* FROM log l JOIN (SELECT key, MIN(rev) AS rev FROM log WHERE rev > ? AND key > ? AND key < ? GROUP BY key) f
+        `${WITH_PREV} JOIN (SELECT key, MIN(rev) AS rev FROM log WHERE rev > ? AND key > ? AND key < ? GROUP BY key) f
          ON l.rev = f.rev`),
       count: this.db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM current WHERE key >= ? AND key < ?'),
       history: this.db.prepare<[number, string, string], LogRow>(
-        'SELECT * FROM log WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev'),
-      compactLog: this.db.prepare('DELETE FROM log WHERE rev <= ?'),
+        `${WITH_PREV} WHERE l.rev > ? AND l.key >= ? AND l.key < ? ORDER BY l.rev`),
+      // What a compaction to @r forgets: revisions up to @r that are neither live nor the pre-image of a later one.
+      compactLog: this.db.prepare(
+        `DELETE FROM log WHERE rev <= @r AND rev NOT IN (SELECT mod_rev FROM current)
+         AND rev NOT IN (SELECT prev_rev FROM log WHERE rev > @r AND prev_rev IS NOT NULL)`),
       setMeta: this.db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
     };
     const meta = (name: string) =>
@@ -232,9 +278,9 @@ export class SqliteStorage implements Storage {
   create(key: string, value: string): Promise<KeyValue> {
     return this.enqueue((rev) => {
       if (this.row(key)) throw new KeyExistsError(key);
-      this.stmt.insertCurrent.run(key, rev, rev, value);
+      this.stmt.insertCurrent.run(key, rev, rev);
       this.batchRows!.set(key, { key, value, create_rev: rev, mod_rev: rev });
-      this.stmt.insertLog.run(rev, key, 0, rev, value, null, null);
+      this.stmt.insertLog.run(rev, key, 0, rev, value, null);
       return {
         result: { key, value, createRevision: rev, modRevision: rev },
         event: { type: 'PUT', key, revision: rev, value },
@@ -247,9 +293,9 @@ export class SqliteStorage implements Storage {
       const row = this.row(key);
       if (!row) throw new NotFoundError(key);
       if (row.mod_rev !== expectedModRevision) throw new RevisionMismatchError(key, row.mod_rev);
-      this.stmt.updateCurrent.run(rev, value, key);
+      this.stmt.updateCurrent.run(rev, key);
       this.batchRows!.set(key, { key, value, create_rev: row.create_rev, mod_rev: rev });
-      this.stmt.insertLog.run(rev, key, 0, row.create_rev, value, row.mod_rev, row.value);
+      this.stmt.insertLog.run(rev, key, 0, row.create_rev, value, row.mod_rev);
       return {
         result: { key, value, createRevision: row.create_rev, modRevision: rev },
         event: { type: 'PUT', key, revision: rev, value, prevValue: row.value, prevModRevision: row.mod_rev },
@@ -266,7 +312,7 @@ export class SqliteStorage implements Storage {
       }
       this.stmt.deleteCurrent.run(key);
       this.batchRows!.set(key, null);
-      this.stmt.insertLog.run(rev, key, 1, row.create_rev, null, row.mod_rev, row.value);
+      this.stmt.insertLog.run(rev, key, 1, row.create_rev, null, row.mod_rev);
       return {
         result: { prev: toKV(row), revision: rev },
         event: { type: 'DELETE', key, revision: rev, prevValue: row.value, prevModRevision: row.mod_rev },
@@ -322,7 +368,7 @@ export class SqliteStorage implements Storage {
     const r = Math.min(revision, this.rev);
     if (r <= this.compactRev) return;
     this.db.transaction(() => {
-      this.stmt.compactLog.run(r);
+      this.stmt.compactLog.run({ r });
       this.stmt.setMeta.run('compact_rev', r);
       this.stmt.setMeta.run('rev_floor', this.rev);
     })();
