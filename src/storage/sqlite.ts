@@ -122,6 +122,8 @@ interface LogRow {
  * that are still live or still the pre-image of a retained revision. WAL
  * with synchronous=NORMAL keeps every committed write across a process kill.
  */
+const CHECKPOINTER_AFTER_COMMITS = 1000;
+
 export class SqliteStorage implements Storage {
   private readonly db: Database.Database;
   private rev: number;
@@ -130,6 +132,14 @@ export class SqliteStorage implements Storage {
   private pending: { apply: (rev: number) => { result: unknown; event: StorageEvent }; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   private readonly stmt;
   private checkpointer?: Worker;
+  /**
+   * The checkpoint thread starts once writes come in earnest (after
+   * CHECKPOINTER_AFTER_COMMITS commits): an idle server does not pay a
+   * thread's memory for it, and SQLite's own checkpoints keep a lightly
+   * written WAL short until then.
+   */
+  private checkpointerFile?: string;
+  private commits = 0;
   /**
    * The live rows read or written last, so that a read-modify-write (a get,
    * then the write checking its precondition) reads SQLite once. Only ever
@@ -153,7 +163,7 @@ export class SqliteStorage implements Storage {
         migrateLayout(this.db);
       }
     }
-    if (!this.db.memory) this.startCheckpointer(file);
+    if (!this.db.memory) this.checkpointerFile = file;
     const LIVE = 'SELECT c.key, l.value, c.create_rev, c.mod_rev FROM current c JOIN log l ON l.rev = c.mod_rev';
     const WITH_PREV = 'SELECT l.*, p.value AS prev_value FROM log l LEFT JOIN log p ON p.rev = l.prev_rev';
     this.stmt = {
@@ -269,6 +279,10 @@ export class SqliteStorage implements Storage {
     }
     for (const [key, row] of written) this.remember(key, row);
     this.rev = rev;
+    if (this.checkpointerFile && ++this.commits >= CHECKPOINTER_AFTER_COMMITS) {
+      this.startCheckpointer(this.checkpointerFile);
+      this.checkpointerFile = undefined;
+    }
     outcomes.forEach((o, i) => {
       if (o.ok) this.watchers.emit(o.event);
       if (o.ok) batch[i].resolve(o.result); else batch[i].reject(o.error);
