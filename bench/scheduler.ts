@@ -74,6 +74,7 @@ async function run(name: string, mixed: boolean): Promise<void> {
   const ctx = controllerContext('bench');
   const configs = benchPools(mixed);
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const setup = performance.now();
   for (let i = 0; i < configs.length; i += CONCURRENCY) {
     await Promise.all(configs.slice(i, i + CONCURRENCY).map((cfg, j) => {
       const node = buildNode(cfg, i + j, machineIdentity(cfg.name, cfg.os), now);
@@ -118,9 +119,12 @@ async function run(name: string, mixed: boolean): Promise<void> {
       }
     }));
   };
+  console.error(`  (${NODES} nodes created in ${((performance.now() - setup) / 1000).toFixed(1)} s)`);
   // Init pods (not measured), as scheduler_perf's initPods.
+  const init = performance.now();
   await createAll(INIT_PODS, 'init', mixed ? mixedPod : basicPod, false);
   await done;
+  console.error(`  (${INIT_PODS} init pods placed in ${((performance.now() - init) / 1000).toFixed(1)} s)`);
   bound = 0; latencies.length = 0; target = PODS;
   done = new Promise<void>((r) => { resolveAll = r; });
   resetMetrics();
