@@ -7,6 +7,8 @@
  *   SchedulingBasic: scheduler_perf's pod-default.yaml (100m / 500Mi, no selector).
  *   Mixed: Windows pods (OS selector + toleration of the Windows pool's taint)
  *          and Linux pods (OS selector), each spread over zones (maxSkew 1).
+ * The server is `winkube up --api-only` in-process plus the scheduler, as
+ * scheduler_perf runs kube-apiserver and kube-scheduler without controllers.
  * A third figure runs the scheduling algorithm alone in memory (CPU time), which
  * stays meaningful when other processes load the machine.
  * Run: npm run bench:scheduler [algorithm|basic|mixed]  (BENCH_NODES / BENCH_PODS to change sizes).
@@ -21,7 +23,8 @@ import { buildNode } from '../src/node/node-object.js';
 import { DEFAULT_NETWORK } from '../src/node/network.js';
 import { expandPools } from '../src/node/pool.js';
 import type { KObject } from '../src/registry/types.js';
-import { metrics, resetMetrics } from '../src/scheduler/scheduler.js';
+import { EventRecorder } from '../src/events/recorder.js';
+import { metrics, resetMetrics, Scheduler } from '../src/scheduler/scheduler.js';
 import { SchedulerCache } from '../src/scheduler/cache.js';
 import { PodInfo } from '../src/scheduler/pod-info.js';
 import { buildProfile } from '../src/scheduler/profile.js';
@@ -67,8 +70,11 @@ function benchPools(mixed: boolean) {
 
 async function run(name: string, mixed: boolean): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-sched-'));
-  const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', nodePools: [], log: () => {} });
+  // As scheduler_perf: an API server and the scheduler, no controllers (their reactions to 5,000 nodes are bench/controllers').
+  const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', nodePools: [], log: () => {}, apiOnly: true });
   const store = cluster.store;
+  const scheduler = new Scheduler(store, new EventRecorder(store));
+  await scheduler.start();
   const nodesDef = store.find('', 'v1', 'nodes')!;
   const podsDef = store.find('', 'v1', 'pods')!;
   const ctx = controllerContext('bench');
@@ -144,6 +150,7 @@ async function run(name: string, mixed: boolean): Promise<void> {
     `per pod p50 ${pct(algo, 50).toFixed(3)} ms, p99 ${pct(algo, 99).toFixed(3)} ms, ${(metrics.evaluatedNodes / metrics.scheduled).toFixed(0)} nodes filtered per pod`);
   console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s over ${seconds.toFixed(2)} s wall (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
   watch.cancel();
+  await scheduler.stop();
   await cluster.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
