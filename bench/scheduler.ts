@@ -10,7 +10,8 @@
  * The server is `winkube up --api-only` in-process plus the scheduler, as
  * scheduler_perf runs kube-apiserver and kube-scheduler without controllers.
  * A third figure runs the scheduling algorithm alone in memory (CPU time), which
- * stays meaningful when other processes load the machine.
+ * stays meaningful when other processes load the machine; it adds DaemonSet pods
+ * (each pinned to its node by `metadata.name`, as the DaemonSet controller does).
  * Run: npm run bench:scheduler [algorithm|basic|mixed]  (BENCH_NODES / BENCH_PODS to change sizes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -160,7 +161,16 @@ async function run(name: string, mixed: boolean): Promise<void> {
  * Framework over a SchedulerCache of the same nodes, pods assumed as they are
  * placed. CPU time, so other load on the machine does not count.
  */
-function algorithmOnly(name: string, mixed: boolean): void {
+/** A DaemonSet's pod for node i: pinned by the controller's `metadata.name In [node]` affinity. */
+function daemonPod(i: number, prefix: string): any {
+  const p = basicPod(i, prefix);
+  const node = i % 2 === 0 ? `linux-${(i >> 1) % (NODES / 2) + 1}` : `win-${(i >> 1) % (NODES / 2) + 1}`;
+  p.spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } } };
+  return p;
+}
+
+function algorithmOnly(name: string, mixed: boolean, shapeOf?: (i: number, prefix: string) => any): void {
   const cache = new SchedulerCache(() => undefined, { pvc: () => undefined, pv: () => undefined, storageClass: () => undefined, defaultSelector: () => undefined });
   const configs = benchPools(mixed);
   configs.forEach((cfg, i) => {
@@ -169,7 +179,7 @@ function algorithmOnly(name: string, mixed: boolean): void {
     cache.setNode(node);
   });
   const { framework } = buildProfile();
-  const shape = mixed ? mixedPod : basicPod;
+  const shape = shapeOf ?? (mixed ? mixedPod : basicPod);
   const place = (n: number, prefix: string) => {
     const durations: number[] = [];
     const c0 = process.cpuUsage();
@@ -196,6 +206,7 @@ async function main(): Promise<void> {
   if (!which || which === 'algorithm') {
     algorithmOnly('SchedulingBasic', false);
     algorithmOnly('Mixed (OS selectors, tolerations, zone spread)', true);
+    algorithmOnly('DaemonSet pods (pinned by metadata.name)', false, daemonPod);
   }
   if (!which || which === 'basic') await run('SchedulingBasic', false);
   if (!which || which === 'mixed') await run('Mixed (OS selectors, tolerations, zone spread)', true);
