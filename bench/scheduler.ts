@@ -7,8 +7,11 @@
  *   SchedulingBasic: scheduler_perf's pod-default.yaml (100m / 500Mi, no selector).
  *   Mixed: Windows pods (OS selector + toleration of the Windows pool's taint)
  *          and Linux pods (OS selector), each spread over zones (maxSkew 1).
+ * The server is `winkube up --api-only` in-process plus the scheduler, as
+ * scheduler_perf runs kube-apiserver and kube-scheduler without controllers.
  * A third figure runs the scheduling algorithm alone in memory (CPU time), which
- * stays meaningful when other processes load the machine.
+ * stays meaningful when other processes load the machine; it adds DaemonSet pods
+ * (each pinned to its node by `metadata.name`, as the DaemonSet controller does).
  * Run: npm run bench:scheduler [algorithm|basic|mixed]  (BENCH_NODES / BENCH_PODS to change sizes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +24,8 @@ import { buildNode } from '../src/node/node-object.js';
 import { DEFAULT_NETWORK } from '../src/node/network.js';
 import { expandPools } from '../src/node/pool.js';
 import type { KObject } from '../src/registry/types.js';
-import { metrics, resetMetrics } from '../src/scheduler/scheduler.js';
+import { EventRecorder } from '../src/events/recorder.js';
+import { metrics, resetMetrics, Scheduler } from '../src/scheduler/scheduler.js';
 import { SchedulerCache } from '../src/scheduler/cache.js';
 import { PodInfo } from '../src/scheduler/pod-info.js';
 import { buildProfile } from '../src/scheduler/profile.js';
@@ -67,13 +71,17 @@ function benchPools(mixed: boolean) {
 
 async function run(name: string, mixed: boolean): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-sched-'));
-  const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', nodePools: [], log: () => {} });
+  // As scheduler_perf: an API server and the scheduler, no controllers (their reactions to 5,000 nodes are bench/controllers').
+  const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', nodePools: [], log: () => {}, apiOnly: true });
   const store = cluster.store;
+  const scheduler = new Scheduler(store, new EventRecorder(store));
+  await scheduler.start();
   const nodesDef = store.find('', 'v1', 'nodes')!;
   const podsDef = store.find('', 'v1', 'pods')!;
   const ctx = controllerContext('bench');
   const configs = benchPools(mixed);
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const setup = performance.now();
   for (let i = 0; i < configs.length; i += CONCURRENCY) {
     await Promise.all(configs.slice(i, i + CONCURRENCY).map((cfg, j) => {
       const node = buildNode(cfg, i + j, machineIdentity(cfg.name, cfg.os), now);
@@ -118,9 +126,12 @@ async function run(name: string, mixed: boolean): Promise<void> {
       }
     }));
   };
+  console.error(`  (${NODES} nodes created in ${((performance.now() - setup) / 1000).toFixed(1)} s)`);
   // Init pods (not measured), as scheduler_perf's initPods.
+  const init = performance.now();
   await createAll(INIT_PODS, 'init', mixed ? mixedPod : basicPod, false);
   await done;
+  console.error(`  (${INIT_PODS} init pods placed in ${((performance.now() - init) / 1000).toFixed(1)} s)`);
   bound = 0; latencies.length = 0; target = PODS;
   done = new Promise<void>((r) => { resolveAll = r; });
   resetMetrics();
@@ -140,6 +151,7 @@ async function run(name: string, mixed: boolean): Promise<void> {
     `per pod p50 ${pct(algo, 50).toFixed(3)} ms, p99 ${pct(algo, 99).toFixed(3)} ms, ${(metrics.evaluatedNodes / metrics.scheduled).toFixed(0)} nodes filtered per pod`);
   console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s over ${seconds.toFixed(2)} s wall (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
   watch.cancel();
+  await scheduler.stop();
   await cluster.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -149,7 +161,16 @@ async function run(name: string, mixed: boolean): Promise<void> {
  * Framework over a SchedulerCache of the same nodes, pods assumed as they are
  * placed. CPU time, so other load on the machine does not count.
  */
-function algorithmOnly(name: string, mixed: boolean): void {
+/** A DaemonSet's pod for node i: pinned by the controller's `metadata.name In [node]` affinity. */
+function daemonPod(i: number, prefix: string): any {
+  const p = basicPod(i, prefix);
+  const node = i % 2 === 0 ? `linux-${(i >> 1) % (NODES / 2) + 1}` : `win-${(i >> 1) % (NODES / 2) + 1}`;
+  p.spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+    { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } } };
+  return p;
+}
+
+function algorithmOnly(name: string, mixed: boolean, shapeOf?: (i: number, prefix: string) => any): void {
   const cache = new SchedulerCache(() => undefined, { pvc: () => undefined, pv: () => undefined, storageClass: () => undefined, defaultSelector: () => undefined });
   const configs = benchPools(mixed);
   configs.forEach((cfg, i) => {
@@ -158,7 +179,7 @@ function algorithmOnly(name: string, mixed: boolean): void {
     cache.setNode(node);
   });
   const { framework } = buildProfile();
-  const shape = mixed ? mixedPod : basicPod;
+  const shape = shapeOf ?? (mixed ? mixedPod : basicPod);
   const place = (n: number, prefix: string) => {
     const durations: number[] = [];
     const c0 = process.cpuUsage();
@@ -185,6 +206,7 @@ async function main(): Promise<void> {
   if (!which || which === 'algorithm') {
     algorithmOnly('SchedulingBasic', false);
     algorithmOnly('Mixed (OS selectors, tolerations, zone spread)', true);
+    algorithmOnly('DaemonSet pods (pinned by metadata.name)', false, daemonPod);
   }
   if (!which || which === 'basic') await run('SchedulingBasic', false);
   if (!which || which === 'mixed') await run('Mixed (OS selectors, tolerations, zone spread)', true);

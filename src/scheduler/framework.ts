@@ -294,6 +294,9 @@ export class Framework {
     const active = this.activeFilters(pre.skipped);
     const toFind = numFeasibleNodesToFind(this.percentageOfNodesToScore, nodes.length);
     const feasible: NodeInfo[] = [];
+    // The rejections, made into the diagnosis only when no node fits (most cycles never read them).
+    const rejectedNodes: NodeInfo[] = [];
+    const rejections: Status[] = [];
     let processed = 0;
     for (let i = 0; i < nodes.length && feasible.length < toFind; i++) {
       const node = nodes[(this.nextStartNodeIndex + i) % nodes.length];
@@ -301,11 +304,17 @@ export class Framework {
       const s = this.runFilterWithNominated(state, pod, node, snap, pre.skipped, active);
       if (s.code === Code.Success) { feasible.push(node); continue; }
       if (!isRejected(s)) throw new Error(`running "${s.plugin}" filter plugin: ${s.reasons.join(', ')}`);
-      diagnosis.nodeToStatus.statuses.set(node.name, s);
-      if (s.plugin) diagnosis.unschedulablePlugins.add(s.plugin);
+      rejectedNodes.push(node);
+      rejections.push(s);
     }
     this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % all.length;
-    if (feasible.length === 0) throw new FitError(pod, all.length, diagnosis);
+    if (feasible.length === 0) {
+      for (let i = 0; i < rejectedNodes.length; i++) {
+        diagnosis.nodeToStatus.statuses.set(rejectedNodes[i].name, rejections[i]);
+        if (rejections[i].plugin) diagnosis.unschedulablePlugins.add(rejections[i].plugin!);
+      }
+      throw new FitError(pod, all.length, diagnosis);
+    }
     if (feasible.length === 1) return { node: feasible[0].name, evaluatedNodes: processed, feasibleNodes: 1 };
     const scores = this.runScore(state, pod, feasible, snap, false);
     return { node: this.selectHost(scores), evaluatedNodes: processed, feasibleNodes: feasible.length, scores };

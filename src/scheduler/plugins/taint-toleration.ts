@@ -8,15 +8,23 @@ import { defaultNormalizeScore } from './normalize.js';
  * TaintToleration: NoSchedule/NoExecute taints the pod does not tolerate
  * reject the node; untolerated PreferNoSchedule taints lower its score.
  */
-/** One status per distinct taint, naming the plugin (filters reject many nodes per cycle with the same few). */
+/**
+ * One status per distinct taint, naming the plugin (filters reject many nodes
+ * per cycle with the same few), found first by the taint object itself (a
+ * node's taints stay the same objects until the node changes).
+ */
 const byTaint = new Map<string, Status>();
+const byTaintObject = new WeakMap<object, Status>();
 function rejected(taint: any): Status {
+  const known = typeof taint === 'object' && taint !== null ? byTaintObject.get(taint) : undefined;
+  if (known) return known;
   const reason = `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
   let s = byTaint.get(reason);
   if (!s) {
     if (byTaint.size > 1000) byTaint.clear();
     byTaint.set(reason, s = Object.freeze({ ...unresolvable(reason), plugin: 'TaintToleration' }) as Status);
   }
+  if (typeof taint === 'object' && taint !== null) byTaintObject.set(taint, s);
   return s;
 }
 
