@@ -250,7 +250,8 @@ async function settle(s: Server, timeoutMs: number): Promise<{ pods: number; not
     if ((notRunning.length === 0 || (unbound === 0 && Date.now() - stableSince > 5000)) || Date.now() > end) {
       return { pods: items.length, notRunning: [...byReason].map(([r, n]) => `${n} × ${r}`).join('; ') || 'none' };
     }
-    await sleep(500);
+    // Listing thousands of pods is itself load on the server: poll big clusters less often.
+    await sleep(items.length > 1000 ? 3000 : 500);
   }
 }
 
