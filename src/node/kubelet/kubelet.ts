@@ -200,6 +200,7 @@ export class Kubelet {
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
       finished: (uid) => { state.workers.delete(uid); },
       backoff: this.backoff,
+      stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
     };
     this.nodes.set(cfg.name, state);
   }
