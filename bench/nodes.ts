@@ -5,7 +5,7 @@
  * heartbeat lateness seen through a watch on kube-node-lease, and pod
  * create→Running p50/p99 for 3,000 pods (definition printed with the figure).
  * Run: npm run build && npm run bench:nodes
- * Env: BENCH_NODES_WINDOW_S=60, BENCH_PODS=3000, BENCH_POD_RATE=100 (pods/s; 0 = all at once, 32 in flight),
+ * Env: BENCH_NODES_WINDOW_S=60, BENCH_PODS=3000, BENCH_POD_RATE=20 (pods/s; 0 = all at once, 32 in flight),
  *      BENCH_POD_NODES=100 (cluster size for the pod figure), BENCH_PARTS=default,1000,5000,pods (a subset to run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,11 +17,12 @@ import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+/** The winkube build to measure (BENCH_MAIN=/path/to/dist/src/cli/main.js for an A/B against another build). */
+const MAIN = process.env.BENCH_MAIN ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const WINDOW_S = Number(process.env.BENCH_NODES_WINDOW_S ?? 60);
 const PODS = Number(process.env.BENCH_PODS ?? 3000);
-/** Pods created per second (clusterloader2 creates at a configured throughput); 0 = as fast as 32 clients go. */
-const POD_RATE = Number(process.env.BENCH_POD_RATE ?? 100);
+/** Pods created per second: clusterloader2's density test creates at DENSITY_TEST_THROUGHPUT, 20 pods/s by default; 0 = as fast as 32 clients go. */
+const POD_RATE = Number(process.env.BENCH_POD_RATE ?? 20);
 const POD_NODES = Number(process.env.BENCH_POD_NODES ?? 100);
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'default,1000,5000,pods').split(','));
 const RENEW_MS = 10_000;
