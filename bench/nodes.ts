@@ -181,8 +181,10 @@ async function watchHeartbeats(s: Server): Promise<{ report(nodes: number, secon
   let late = 0;
   let expired = 0;
   let maxLag = 0;
+  let watchError = '';
   const w = s.stream(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
     const ev = JSON.parse(line);
+    if (ev.type === 'ERROR') watchError = `${ev.object?.code} ${ev.object?.message}`;
     if (ev.type !== 'MODIFIED') return;
     const name = ev.object.metadata.name;
     const t = renewMs(ev.object.spec.renewTime);
@@ -207,7 +209,7 @@ async function watchHeartbeats(s: Server): Promise<{ report(nodes: number, secon
       console.log(`  ${label}: lease renewals seen ${intervals} (expected about ${Math.round((nodes * seconds * 1000) / RENEW_MS)}); ` +
         `max interval ${(maxInterval / 1000).toFixed(3)} s, max lateness ${Math.max(0, maxInterval - RENEW_MS).toFixed(0)} ms; ` +
         `late renewals (interval > 10 s + 4 % jitter): ${late}; past the 40 s lease: ${expired}; leases not renewed at the end: ${stale}; ` +
-        `max renewTime→watch event ${maxLag.toFixed(0)} ms`);
+        `max renewTime→watch event ${maxLag.toFixed(0)} ms` + (watchError ? `; the lease watch ended with an error (${watchError}): the counts above are incomplete` : ''));
     },
   };
 }
@@ -352,7 +354,7 @@ async function main(): Promise<void> {
       const t = performance.now();
       const settled = await settle(server, 300_000);
       console.log(`  system pods settled ${((performance.now() - t) / 1000).toFixed(1)} s later: ${settled.pods} pods; not Running: ${settled.notRunning}`);
-      await heartbeats(server, n, 'steady state');
+      await heartbeats(server, n, settled.notRunning === 'none' ? 'steady state' : 'after that wait (system pods not all Running)');
     }
     await server.stop();
   }
