@@ -92,6 +92,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       logs: containerLogs, events, log,
       // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
       pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
+      // Nodes report the images their runtime holds in status.images.
+      onImagesChanged: (node) => farm.imagesChanged(node),
       token: (pod, audience, expirationSeconds) => {
         const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
         return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
@@ -99,6 +101,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     });
     await kubelet.start();
     runningKubelet = kubelet;
+    farm.setImageSource((node) => kubelet.imagesOf(node));
     for (const n of farm.list()) if (!n.running) kubelet.setNodeRunning(n.name, false);
     farm.addListener({
       onNodeAdded: (cfg) => kubelet.addNode(cfg), onNodeRemoved: (name) => kubelet.removeNode(name),

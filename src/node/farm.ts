@@ -18,6 +18,14 @@ import { buildNode, nodeStatus } from './node-object.js';
 import type { NodeConfig, NodePool } from './pool.js';
 import { TimerWheel, type WheelTask } from './timer-wheel.js';
 import { podSubnetCapacity } from './network.js';
+import { nodeStatusImages, type ContainerImage } from './kubelet/images.js';
+import { prePulledImages } from './kubelet/kubelet.js';
+
+/** KubeletConfiguration nodeStatusUpdateFrequency: a changed status (new images) is posted within this. */
+const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
+
+/** The images a node's runtime holds; undefined when unknown (the pre-pulled sandbox image is reported then). */
+export type NodeImageSource = (nodeName: string) => ContainerImage[] | undefined;
 
 /** Node events written at once, at most. */
 const EVENT_CONCURRENCY = 4;
@@ -61,6 +69,8 @@ export class NodeFarm {
   private eventsInFlight = 0;
   private readonly nodeDef: ResourceDef;
   private readonly leaseDef: ResourceDef;
+  private imageSource: NodeImageSource = () => undefined;
+  private readonly imagesDirty = new Set<string>();
 
   constructor(private readonly store: FarmStore, private readonly nodes: ReadonlyArray<NodeConfig & { index?: number }>,
     private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel,
@@ -75,6 +85,29 @@ export class NodeFarm {
   }
 
   addListener(l: FarmListener): void { this.listeners.push(l); }
+
+  /** Where the nodes' status.images come from (the kubelets' image stores). */
+  setImageSource(source: NodeImageSource): void { this.imageSource = source; }
+
+  /**
+   * A node's image set changed: its kubelet computes the status every
+   * nodeStatusUpdateFrequency and posts it when it differs, so the new
+   * images show within 10 s (one post however many images arrived meanwhile).
+   */
+  imagesChanged(name: string): void {
+    if (this.imagesDirty.has(name) || this.stopped) return;
+    this.imagesDirty.add(name);
+    this.wheel.schedule(NODE_STATUS_UPDATE_FREQUENCY_MS, () => {
+      this.imagesDirty.delete(name);
+      const agent = this.agents.get(name);
+      if (agent?.running) this.track(this.postStatus(agent));
+    });
+  }
+
+  /** nodestatus.Images: the biggest 50 images of the node, omitted when there are none. */
+  private statusImages(agent: Agent): ContainerImage[] {
+    return nodeStatusImages(this.imageSource(agent.cfg.name) ?? prePulledImages(agent.cfg));
+  }
 
   /**
    * Registers every node, Ready, with its Lease; then starts the heartbeats.
@@ -281,7 +314,7 @@ export class NodeFarm {
     let created = true;
     this.recordEvent(agent, 'Normal', 'Starting', 'Starting kubelet.');
     try {
-      node = await this.store.create(this.nodeDef, '', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now)) as KObject, ctx);
+      node = await this.store.create(this.nodeDef, '', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now), this.statusImages(agent)) as KObject, ctx);
       this.recordStatusEvents(agent, conditionEvents([], (node.status as any).conditions));
     } catch (e) {
       created = false;
@@ -307,15 +340,17 @@ export class NodeFarm {
     let previousBoot = '';
     const node = await this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
       const prev: NodeCondition[] = ((n.status as any)?.conditions ?? []) as NodeCondition[];
-      const status = nodeStatus(agent.cfg, agent.index, agent.id, now, prev);
+      const status = nodeStatus(agent.cfg, agent.index, agent.id, now, prev, this.statusImages(agent));
       events = conditionEvents(prev, status.conditions as NodeCondition[]);
       previousBoot = (n.status as any)?.nodeInfo?.bootID ?? '';
-      if (!force && !conditionsChanged(prev, status.conditions as NodeCondition[])) {
+      const imagesChanged = JSON.stringify((n.status as any)?.images ?? []) !== JSON.stringify(status.images ?? []);
+      if (!force && !imagesChanged && !conditionsChanged(prev, status.conditions as NodeCondition[])) {
         // Unchanged: only the heartbeat times move.
         (n.status as any).conditions = status.conditions;
         return n;
       }
       n.status = { ...(n.status as object), ...status };
+      if (!status.images) delete (n.status as any).images;
       return n;
     }, controllerContext('kubelet'), 'status');
     if (previousBoot && previousBoot !== agent.id.bootID) {

@@ -53,21 +53,25 @@ export function nodeInfo(cfg: NodeConfig, id: MachineIdentity): Record<string, s
   };
 }
 
-export function nodeStatus(cfg: NodeConfig, index: number, id: MachineIdentity, now: string, previous: NodeCondition[] = []): Record<string, unknown> {
+export function nodeStatus(cfg: NodeConfig, index: number, id: MachineIdentity, now: string, previous: NodeCondition[] = [],
+  images: ReadonlyArray<{ names: string[]; sizeBytes: number }> = []): Record<string, unknown> {
   const capacity = nodeCapacity(cfg);
-  return {
+  const status: Record<string, unknown> = {
     capacity,
     allocatable: nodeAllocatable(cfg, capacity),
     conditions: healthyConditions(now, previous),
     addresses: [{ type: 'InternalIP', address: internalIP(index) }, { type: 'Hostname', address: cfg.name }],
     daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
     nodeInfo: nodeInfo(cfg, id),
-    // status.images: no image is pulled yet, and an empty list is omitted (`json:"images,omitempty"`).
   };
+  // status.images (nodestatus.Images); an empty list is omitted (`json:"images,omitempty"`).
+  if (images.length) status.images = images.map((i) => ({ names: [...i.names], sizeBytes: i.sizeBytes }));
+  return status;
 }
 
 /** The Node as registered: labels, annotations, spec (pod CIDR, the pool's taints) and a Ready status. */
-export function buildNode(cfg: NodeConfig, index: number, id: MachineIdentity, now: string): Record<string, any> {
+export function buildNode(cfg: NodeConfig, index: number, id: MachineIdentity, now: string,
+  images: ReadonlyArray<{ names: string[]; sizeBytes: number }> = []): Record<string, any> {
   const cidr = podCIDR(index, cfg.network.podSubnet);
   return {
     apiVersion: 'v1',
@@ -87,6 +91,6 @@ export function buildNode(cfg: NodeConfig, index: number, id: MachineIdentity, n
       podCIDRs: [cidr],
       ...(cfg.taints.length ? { taints: cfg.taints.map((t) => ({ ...t })) } : {}),
     },
-    status: nodeStatus(cfg, index, id, now),
+    status: nodeStatus(cfg, index, id, now, [], images),
   };
 }

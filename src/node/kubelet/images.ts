@@ -40,13 +40,32 @@ export type EnsureResult =
 
 export interface PullEvent { type: 'Normal' | 'Warning'; reason: string; message: string }
 
+/** One entry of node.status.images. */
+export interface ContainerImage { names: string[]; sizeBytes: number }
+
+/** KubeletConfiguration nodeStatusMaxImages (default 50) and nodestatus' maxNamesPerImageInNodeStatus. */
+export const NODE_STATUS_MAX_IMAGES = 50;
+export const MAX_NAMES_PER_IMAGE_IN_NODE_STATUS = 5;
+
+/**
+ * pkg/kubelet/nodestatus Images over the image manager's list, which is
+ * sorted by size, biggest first (images.imageCache: sort.Sort(sliceutils.ByImageSize)):
+ * the nodeStatusMaxImages biggest, each with up to five names (repo digests, then repo tags).
+ */
+export function nodeStatusImages(images: readonly ContainerImage[], max = NODE_STATUS_MAX_IMAGES): ContainerImage[] {
+  const sorted = [...images].sort((a, b) => b.sizeBytes - a.sizeBytes || (a.names[0] ?? '').localeCompare(b.names[0] ?? ''));
+  return (max > -1 ? sorted.slice(0, max) : sorted).map((i) => ({ names: i.names.slice(0, MAX_NAMES_PER_IMAGE_IN_NODE_STATUS), sizeBytes: i.sizeBytes }));
+}
+
 export class NodeImages {
-  /** Normalized references present on the node. */
-  private readonly present = new Set<string>();
+  /** Normalized references present on the node, with their image (repo digest) IDs. */
+  private readonly present = new Map<string, string>();
   private readonly backoff = new Backoff(10_000, 300_000);
   private readonly prevPullErr = new Map<string, string>();
 
-  constructor(private readonly platform: NodePlatform, private readonly pullMs: number, private readonly userImages: () => readonly UserImage[] = () => []) {}
+  constructor(private readonly platform: NodePlatform, private readonly pullMs: number, private readonly userImages: () => readonly UserImage[] = () => [],
+    /** Called when an image is new on the node (the node's status.images changes). */
+    private readonly onChange: () => void = () => {}) {}
 
   has(image: string): boolean {
     const ref = parseImageReference(image);
@@ -67,9 +86,7 @@ export class NodeImages {
     const present = this.present.has(ref.normalized);
     const ready = (events: PullEvent[]): EnsureResult => {
       const sel = resolution.ok ? resolution.image : undefined;
-      const platform = sel?.platform ?? (resolution.ok ? undefined : resolution.failure.pulled) ?? { os: this.platform.os, architecture: this.platform.arch };
-      const digest = imageDigest(ref.name + (ref.tag ? ':' + ref.tag : '') + (ref.digest ? '@' + ref.digest : ''), JSON.stringify(platform));
-      return { kind: 'ready', selection: sel!, image: ref.normalized, imageID: `${ref.name}@${ref.digest || digest}`, events };
+      return { kind: 'ready', selection: sel!, image: ref.normalized, imageID: this.imageID(image, hostProcess), events };
     };
     if (policy === 'Never' || (policy !== 'Always' && present)) {
       if (present) return ready([{ type: 'Normal', reason: 'Pulled', message: `Container image "${image}" already present on machine` }]);
@@ -99,16 +116,33 @@ export class NodeImages {
         return { kind: 'failed', reason: 'ErrImagePull', message: err, failure: f,
           events: [{ type: 'Warning', reason: 'Failed', message: `Failed to pull image "${image}": ${err}` }] };
       }
-      this.present.add(ref.normalized);
+      if (!this.present.has(ref.normalized)) { this.present.set(ref.normalized, this.imageID(image, hostProcess)); this.onChange(); }
       const size = imageSize(ref.name);
       return ready([{ type: 'Normal', reason: 'Pulled', message: `Successfully pulled image "${image}" in ${goDuration(ms)} (${goDuration(ms)} including waiting). Image size: ${size} bytes.` }]);
     };
     return { kind: 'pulling', ms, events: [pulling], finish };
   }
 
-  /** Images the node holds (for the node's status.images, should the farm want them). */
-  list(): string[] { return [...this.present]; }
+  /** The image ID the runtime reports for a reference: `<repository>@sha256:<digest of the platform entry used>`. */
+  private imageID(image: string, hostProcess = false): string {
+    const ref = parseImageReference(image)!;
+    const resolution = this.resolve(image, hostProcess);
+    const platform = (resolution.ok ? resolution.image.platform : resolution.failure.pulled) ?? { os: this.platform.os, architecture: this.platform.arch };
+    const digest = imageDigest(ref.name + (ref.tag ? ':' + ref.tag : '') + (ref.digest ? '@' + ref.digest : ''), JSON.stringify(platform));
+    return `${ref.name}@${ref.digest || digest}`;
+  }
+
+  /** Images the node holds (normalized references). */
+  list(): string[] { return [...this.present.keys()]; }
+
+  /** The images as the CRI lists them (repo digest, then the repo tag when the reference has one), with their sizes. */
+  images(): ContainerImage[] {
+    return [...this.present].map(([normalized, id]) => {
+      const ref = parseImageReference(normalized)!;
+      return { names: ref.tag ? [id, `${ref.name}:${ref.tag}`] : [id], sizeBytes: imageSize(ref.name) };
+    });
+  }
   forgetPod(podUID: string): void { this.backoff.deletePrefix(`${podUID}_`); for (const k of this.prevPullErr.keys()) if (k.startsWith(`${podUID}_`)) this.prevPullErr.delete(k); }
   /** Pre-pulled images (the pause image is on every node). */
-  add(image: string): void { const r = parseImageReference(image); if (r) this.present.add(r.normalized); }
+  add(image: string): void { const r = parseImageReference(image); if (r && !this.present.has(r.normalized)) this.present.set(r.normalized, this.imageID(image)); }
 }

@@ -18,7 +18,7 @@ import type { TokenSource } from '../runtime/volumes.js';
 import { parse as parseYaml } from 'yaml';
 import type { UserImage } from '../../os/images.js';
 import { Backoff } from './backoff.js';
-import { NodeImages } from './images.js';
+import { NodeImages, type ContainerImage } from './images.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
 type Obj = Record<string, any>;
@@ -49,6 +49,13 @@ export function parseUserImages(cm: KObject | undefined): UserImage[] {
 /** The sandbox image of containerd 1.7 / kubelet v1.32. */
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 
+/** What a node's runtime holds before any pod ran: the sandbox image, pre-pulled. */
+export function prePulledImages(cfg: NodeConfig): ContainerImage[] {
+  const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build: cfg.windows?.build }, 0);
+  images.add(PAUSE_IMAGE);
+  return images.images();
+}
+
 export interface KubeletOptions {
   logs: ContainerLogs;
   events: EventRecorder;
@@ -57,6 +64,8 @@ export interface KubeletOptions {
   pullMs?: number;
   /** Mints projected service account tokens for kube-api-access volumes. */
   token?: TokenSource;
+  /** A node holds a new image: its status.images changes (the node farm posts the node status). */
+  onImagesChanged?: (nodeName: string) => void;
 }
 
 interface NodeState {
@@ -142,6 +151,11 @@ export class Kubelet {
     this.resyncNode(name);
   }
 
+  /** The images a node's runtime holds (for its status.images); undefined for a node this kubelet does not run. */
+  imagesOf(nodeName: string): ContainerImage[] | undefined {
+    return this.nodes.get(nodeName)?.ctx.images.images();
+  }
+
   /** The worker of a pod (for exec: its containers' env and filesystem). */
   worker(namespace: string, name: string): PodWorker | undefined {
     for (const n of this.nodes.values()) for (const w of n.workers.values()) {
@@ -161,7 +175,8 @@ export class Kubelet {
   private addNodeState(cfg: NodeConfig): void {
     const state: NodeState = { cfg, running: true, workers: new Map(), ips: new Map(), nextIP: 2, ctx: undefined as unknown as NodeContext };
     const build = cfg.windows ? cfg.windows.build : undefined;
-    const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100, () => this.userImages());
+    const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100, () => this.userImages(),
+      () => this.opts.onImagesChanged?.(cfg.name));
     images.add(PAUSE_IMAGE);
     const cpus = Math.max(1, Math.round(Number(String(cfg.cpu).replace(/m$/, '')) / (String(cfg.cpu).endsWith('m') ? 1000 : 1)));
     const nodeObjects = this.nodeObjects;
@@ -185,6 +200,7 @@ export class Kubelet {
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
       finished: (uid) => { state.workers.delete(uid); },
       backoff: this.backoff,
+      stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
     };
     this.nodes.set(cfg.name, state);
   }

@@ -52,6 +52,12 @@ export interface NodeContext {
   /** The worker is finished with the pod (deleted from the API). */
   finished(uid: string): void;
   backoff: Backoff;
+  /**
+   * The runtime stops containers after this many seconds whatever the grace
+   * period (Docker on Windows: CTRL_SHUTDOWN_EVENT, then Windows' own 5 s);
+   * undefined when it honours terminationGracePeriodSeconds (containerd).
+   */
+  stopTimeoutSeconds?: number;
 }
 
 type State = { waiting: { reason: string; message?: string } } | { running: { startedAt: string } } |
@@ -740,7 +746,9 @@ export class PodWorker {
       runner.kill(WINDOWS_SHUTDOWN_EXIT); done(); return;
     }
     if (!reacts || !runner.exited) {
-      this.later(Math.max(0, graceSeconds) * 1000, () => { if (!runner.exited) runner.kill(GRACE_KILL_EXIT[this.os]); done(); }, undefined);
+      // "TerminationGracePeriod: requires containerD": under Docker on Windows the stop timeout is Windows' own.
+      const stopAfter = this.node.stopTimeoutSeconds ?? graceSeconds;
+      this.later(Math.max(0, stopAfter) * 1000, () => { if (!runner.exited) runner.kill(GRACE_KILL_EXIT[this.os]); done(); }, undefined);
     } else done();
   }
 

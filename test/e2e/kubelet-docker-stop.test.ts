@@ -1,0 +1,74 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+/**
+ * "TerminationGracePeriod: requires containerD" (Windows containers in
+ * Kubernetes, limitations): on a Docker (cri-dockerd) Windows node a
+ * container that ignores CTRL_SHUTDOWN_EVENT is stopped after Windows' own
+ * 5 seconds, whatever terminationGracePeriodSeconds says; on a containerd
+ * Windows node it keeps running for its grace period.
+ */
+let cluster: TestCluster;
+let dir: string;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'winkube-docker-stop-'));
+  writeFileSync(join(dir, 'cluster.yaml'), ['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
+    '  - { name: winkube-control-plane, os: linux, role: control-plane, exactName: true }',
+    '  - { name: linux, os: linux, count: 1 }',
+    '  - { name: wdocker, os: windows, windowsVersion: ltsc2019, containerRuntime: docker, count: 1 }',
+    '  - { name: wctrd, os: windows, windowsVersion: ltsc2019, count: 1 }', ''].join('\n'));
+  cluster = await startCluster(undefined, ['--config', join(dir, 'cluster.yaml')]);
+});
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); removeDir(dir); });
+
+async function ok(args: string[], input?: string): Promise<string> {
+  const r = await run(cluster, args, { input });
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const podYAML = (name: string, node: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+  annotations: {winkube.io/script: '{"app": {"sigterm": "ignore"}}'}
+spec:
+  nodeName: ${node}
+  terminationGracePeriodSeconds: 600
+  containers:
+  - {name: app, image: mcr.microsoft.com/windows/servercore:ltsc2019}
+`;
+
+test('a Docker Windows node stops a container that ignores the shutdown event after 5 s, not the 600 s grace period', async () => {
+  await ok(['apply', '-f', '-'], podYAML('on-docker', 'wdocker-1') + '---\n' + podYAML('on-containerd', 'wctrd-1'));
+  for (const name of ['on-docker', 'on-containerd']) {
+    await eventually(`${name} Running`, async () => (JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])).status.phase === 'Running' ? true : undefined), 30_000);
+  }
+  await ok(['delete', 'pod', 'on-docker', 'on-containerd', '--wait=false']);
+  // The Docker node's pod is gone once Windows' 5 s are up (the kubelet then deletes it with grace 0).
+  await eventually('on-docker deleted', async () => {
+    const r = await run(cluster, ['get', 'pod', 'on-docker', '-o', 'name']);
+    return r.code !== 0 && /NotFound/.test(r.stderr) ? true : undefined;
+  }, 30_000);
+  // The containerd node honours the 600 s grace period: its container still runs, the pod is still terminating.
+  const p = JSON.parse(await ok(['get', 'pod', 'on-containerd', '-o', 'json']));
+  assert.ok(p.metadata.deletionTimestamp);
+  assert.ok(p.status.containerStatuses[0].state.running, JSON.stringify(p.status.containerStatuses[0].state));
+  const events = JSON.parse(await ok(['get', 'events', '--field-selector', 'involvedObject.name=on-docker', '-o', 'json'])).items
+    .map((e: any) => `${e.reason} ${e.message}`);
+  assert.ok(events.includes('Killing Stopping container app'), events.join('\n'));
+  await ok(['delete', 'pod', 'on-containerd', '--grace-period=0', '--force']);
+});
