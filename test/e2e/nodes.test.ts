@@ -100,6 +100,20 @@ describe('kube-system add-ons', () => {
       'jsonpath={.spec.template.spec.securityContext.windowsOptions.hostProcess} {.spec.template.spec.securityContext.windowsOptions.runAsUserName} {.spec.template.spec.hostNetwork} {.spec.template.spec.containers[0].env[0].value}']);
     assert.equal(hp.stdout, 'true NT AUTHORITY\\system true flannel.4096');
   });
+
+  test("flannel's Linux pods run: their init containers (install-cni-plugin, install-cni) complete", async () => {
+    let phases = '';
+    for (let i = 0; i < 100; i++) {
+      const r = await run(cluster, ['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=flannel', '-o',
+        'jsonpath={range .items[*]}{.status.phase} {.status.initContainerStatuses[*].state.terminated.reason}{"\\n"}{end}']);
+      phases = r.stdout;
+      if (phases && phases.trimEnd().split('\n').every((l) => l === 'Running Completed Completed')) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const lines = phases.trimEnd().split('\n');
+    assert.ok(lines.length >= 3, phases);
+    for (const l of lines) assert.equal(l, 'Running Completed Completed');
+  });
 });
 
 describe('winkube up --config', () => {

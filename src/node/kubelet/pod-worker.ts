@@ -457,8 +457,11 @@ export class PodWorker {
       return;
     }
     const scripted = scriptedExitCode(c.script, c.restartCount);
-    const program = scripted !== undefined ? this.scriptedProgram(c, scripted) : interpret(argv, ctx);
     c.application = !argv.length || (scripted === undefined && isApplication(argv, this.os));
+    // An init container's own program (an installer the model cannot know, such as flannel's `cp` or
+    // calico's `install`) runs to completion: init containers exist to finish.
+    const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
+    const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode) : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
     const now = new Date();
     c.startedAtMs = now.getTime();
