@@ -57,7 +57,7 @@ function writeKind(prev: string | null, value: string | null, deleted: number): 
  */
 function printWrites(dbFile: string, from: number, to: number): void {
   const db = new Database(dbFile, { readonly: true });
-  const rows = db.prepare('SELECT key, deleted, value, prev_value FROM log WHERE rev > ? AND rev <= ? ORDER BY rev').all(from, to) as { key: string; deleted: number; value: string | null; prev_value: string | null }[];
+  const rows = db.prepare('SELECT l.key, l.deleted, l.value, p.value AS prev_value FROM log l LEFT JOIN log p ON p.rev = l.prev_rev WHERE l.rev > ? AND l.rev <= ? ORDER BY l.rev').all(from, to) as { key: string; deleted: number; value: string | null; prev_value: string | null }[];
   db.close();
   const counts = new Map<string, number>();
   for (const r of rows) {

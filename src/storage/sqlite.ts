@@ -123,6 +123,7 @@ interface LogRow {
  * with synchronous=NORMAL keeps every committed write across a process kill.
  */
 const CHECKPOINTER_AFTER_COMMITS = 1000;
+const MAX_BATCH = 256;
 
 export class SqliteStorage implements Storage {
   private readonly db: Database.Database;
@@ -252,8 +253,10 @@ export class SqliteStorage implements Storage {
   }
 
   private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
+    // At most MAX_BATCH writes a transaction: a burst of thousands is committed in slices, so timers
+    // (the nodes' Lease renewals) and I/O run between them instead of waiting for the whole burst.
+    const batch = this.pending.splice(0, MAX_BATCH);
+    if (this.pending.length) setImmediate(() => this.flush());
     const outcomes: ({ ok: true; result: unknown; event: StorageEvent } | { ok: false; error: unknown })[] = [];
     let rev = this.rev;
     const written = this.batchRows = new Map();
@@ -390,7 +393,7 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    if (this.pending.length) this.flush();
+    while (this.pending.length) this.flush();
     this.watchers.clear();
     const worker = this.checkpointer;
     if (worker) {
