@@ -34,6 +34,17 @@ const VOLATILE = new Set(['uid', 'resourceVersion', 'creationTimestamp', 'time',
 
 const GENERATED_SUFFIX = /\b(kube-api-access|default-token)-[a-z0-9]{5}\b/g;
 
+/**
+ * A Table's Age cells are the `age` of its rows (the cases call them volatile): a row read one
+ * second after its object was created says 1s, not 0s.
+ */
+function maskAgeCells(o: Record<string, any>): Record<string, unknown> {
+  if (o.kind !== 'Table' || !Array.isArray(o.columnDefinitions) || !Array.isArray(o.rows)) return o;
+  const age = o.columnDefinitions.findIndex((c: any) => c?.name === 'Age');
+  if (age === -1) return o;
+  return { ...o, rows: o.rows.map((r: any) => (Array.isArray(r?.cells) ? { ...r, cells: r.cells.map((c: unknown, i: number) => (i === age ? '<age>' : c)) } : r)) };
+}
+
 /** The comparable form of a body: volatile keys dropped, generated suffixes masked. */
 export function normalize(v: unknown): unknown {
   if (typeof v === 'string') return v.replace(GENERATED_SUFFIX, '$1-xxxxx');
@@ -41,7 +52,7 @@ export function normalize(v: unknown): unknown {
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) if (!VOLATILE.has(k)) out[k] = normalize(x);
-    return out;
+    return maskAgeCells(out);
   }
   return v;
 }

@@ -11,8 +11,7 @@
  * skip-mirror: "true"` (the `kubernetes` Endpoints) or carrying a leader
  * election record are left alone.
  */
-import type { EventRecorder } from '../../events/recorder.js';
-import { referenceTo } from '../../events/recorder.js';
+import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { StatusError } from '../../api/status.js';
 import { goIPString } from '../../network/ip-string.js';
 import type { Store } from '../../registry/store.js';
