@@ -1,14 +1,7 @@
-/**
- * What an emulated program does, step by step — the same shape as the
- * kubelet's shell model (src/node/shell/types.ts Step), so its programs can
- * be played here for `kubectl exec`.
- */
-export type Step =
-  | { kind: 'stdout'; text: string }
-  | { kind: 'stderr'; text: string }
-  | { kind: 'sleep'; ms: number }
-  | { kind: 'forever' }
-  | { kind: 'exit'; code: number };
+/** What an emulated program does, step by step: the kubelet's shell model's Step, played here for `kubectl exec`. */
+import type { Step } from '../shell/types.js';
+
+export type { Step };
 
 export interface StepOutput {
   stdout(text: string): void;
