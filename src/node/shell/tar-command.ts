@@ -7,7 +7,7 @@
  * output is text, and compressed bytes are not.
  */
 import type { PosixShell } from './posix.js';
-import { createArchive, extractArchive, readMembers, type TarFlavour } from './tar.js';
+import { cannotOpen, createArchive, extractArchive, failureCode, readMembers, type TarFlavour } from './tar.js';
 import type { Step } from './types.js';
 
 interface TarOptions { mode?: 'c' | 'x' | 't'; file?: string; dir?: string; operands: string[]; bad?: string }
@@ -49,12 +49,14 @@ function parseTarArgs(args: string[]): TarOptions {
 export function* tar(sh: PosixShell, args: string[]): Generator<Step, number, void> {
   const flavour: TarFlavour = (sh.ctx.posixShell ?? 'ash') === 'ash' ? 'busybox' : 'gnu';
   const o = parseTarArgs(args);
-  const usage = flavour === 'gnu' ? "Try 'tar --help' or 'tar --usage' for more information." : 'BusyBox tar: see --help';
-  if (o.bad) { yield* sh.err(`tar: invalid option -- '${o.bad}'`); yield* sh.err(usage); return flavour === 'gnu' ? 2 : 1; }
+  const fail = failureCode(flavour);
+  // GNU tar's pointer to its help; busybox prints its whole usage text instead, which is not modelled.
+  const usage = "Try 'tar --help' or 'tar --usage' for more information.";
+  if (o.bad) { yield* sh.err(`tar: invalid option -- '${o.bad}'`); if (flavour === 'gnu') yield* sh.err(usage); return fail; }
   if (!o.mode) {
     yield* sh.err(flavour === 'gnu' ? "tar: You must specify one of the '-Acdtrux', '--delete' or '--test-label' options" : 'tar: need one of -c, -x or -t');
     if (flavour === 'gnu') yield* sh.err(usage);
-    return flavour === 'gnu' ? 2 : 1;
+    return fail;
   }
   const fs = sh.ctx.fs;
   const toStdio = o.file === undefined || o.file === '-';
@@ -62,7 +64,7 @@ export function* tar(sh: PosixShell, args: string[]): Generator<Step, number, vo
     if (!o.operands.length) {
       yield* sh.err(flavour === 'gnu' ? 'tar: Cowardly refusing to create an empty archive' : 'tar: empty archive');
       if (flavour === 'gnu') yield* sh.err(usage);
-      return flavour === 'gnu' ? 2 : 1;
+      return fail;
     }
     const cwd = o.dir ? fs.resolve(o.dir, sh.cwd) : sh.cwd;
     const r = createArchive(fs, o.operands, cwd, flavour, (sh.ctx.now ?? (() => new Date()))());
@@ -71,8 +73,8 @@ export function* tar(sh: PosixShell, args: string[]): Generator<Step, number, vo
     const text = r.stdout.toString('utf8');
     if (toStdio) yield* sh.out(text);
     else if (fs.write(fs.resolve(o.file!, sh.cwd), text) !== 'ok') {
-      yield* sh.err(flavour === 'gnu' ? `tar: ${o.file}: Cannot open: Read-only file system` : `tar: can't open '${o.file}': Read-only file system`);
-      return flavour === 'gnu' ? 2 : 1;
+      yield* sh.err(cannotOpen(flavour, o.file!, 'Read-only file system'));
+      return fail;
     }
     return r.code;
   }
@@ -81,9 +83,9 @@ export function* tar(sh: PosixShell, args: string[]): Generator<Step, number, vo
   else {
     const text = fs.read(fs.resolve(o.file!, sh.cwd));
     if (text === undefined) {
-      yield* sh.err(flavour === 'gnu' ? `tar: ${o.file}: Cannot open: No such file or directory` : `tar: can't open '${o.file}': No such file or directory`);
+      yield* sh.err(cannotOpen(flavour, o.file!, 'No such file or directory'));
       if (flavour === 'gnu') yield* sh.err('tar: Error is not recoverable: exiting now');
-      return flavour === 'gnu' ? 2 : 1;
+      return fail;
     }
     archive = Buffer.from(text, 'utf8');
   }

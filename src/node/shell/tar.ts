@@ -19,6 +19,13 @@ export type TarFlavour = 'gnu' | 'busybox';
 
 export interface TarResult { stdout: Buffer; stderr: string[]; code: number }
 
+/** The exit status of a failed run: GNU tar's 2 ("fatal error"), busybox's 1. */
+export const failureCode = (flavour: TarFlavour) => (flavour === 'gnu' ? 2 : 1);
+
+/** A file tar cannot open, in each tar's words. */
+export const cannotOpen = (flavour: TarFlavour, name: string, why: string) =>
+  (flavour === 'gnu' ? `tar: ${name}: Cannot open: ${why}` : `tar: can't open '${name}': ${why}`);
+
 function octal(n: number, width: number): string {
   return n.toString(8).padStart(width - 1, '0') + '\0';
 }
@@ -153,7 +160,7 @@ export function extractArchive(fs: ContainerFS, archive: Uint8Array, dir: string
   const stderr: string[] = [];
   const target = fs.stat(dir);
   if (!target || target.type !== 'dir') {
-    if (flavour === 'gnu') return { stdout: Buffer.alloc(0), stderr: [`tar: ${dir}: Cannot open: No such file or directory`, 'tar: Error is not recoverable: exiting now'], code: 2 };
+    if (flavour === 'gnu') return { stdout: Buffer.alloc(0), stderr: [cannotOpen(flavour, dir, 'No such file or directory'), 'tar: Error is not recoverable: exiting now'], code: 2 };
     return { stdout: Buffer.alloc(0), stderr: [`tar: can't change directory to '${dir}': No such file or directory`], code: 1 };
   }
   const ensureDirs = (abs: string): string | undefined => {
@@ -174,10 +181,10 @@ export function extractArchive(fs: ContainerFS, archive: Uint8Array, dir: string
     else if (r === 'ok' && (type === '0' || type === '7')) r = fs.write(abs, data.toString('utf8'));
     if (r === 'ok' || r === 'exists') continue;
     failed = true;
-    stderr.push(flavour === 'gnu' ? `tar: ${name}: Cannot open: ${why(r)}` : `tar: can't open '${name}': ${why(r)}`);
+    stderr.push(cannotOpen(flavour, name, why(r)));
     // busybox dies at the first error; GNU tar goes on and fails at the end.
     if (flavour === 'busybox') break;
   }
   if (failed && flavour === 'gnu') stderr.push('tar: Exiting with failure status due to previous errors');
-  return { stdout: Buffer.alloc(0), stderr, code: failed ? (flavour === 'gnu' ? 2 : 1) : 0 };
+  return { stdout: Buffer.alloc(0), stderr, code: failed ? failureCode(flavour) : 0 };
 }
