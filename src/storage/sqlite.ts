@@ -104,6 +104,12 @@ const ROW_CACHE_SIZE = 2048;
 /** 4 KiB pages: the WAL is started over before it passes about 32 MiB. */
 const RESTART_FRAMES = 8192;
 
+interface PendingWrite {
+  apply: (rev: number) => { result: unknown; event: StorageEvent };
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
 interface CurrentRow { key: string; value: string; create_rev: number; mod_rev: number }
 /** A log row with the value of its prev_rev (null when the key was created). */
 interface LogRow {
@@ -124,13 +130,22 @@ interface LogRow {
  */
 const CHECKPOINTER_AFTER_COMMITS = 1000;
 const MAX_BATCH = 256;
+/**
+ * Node Lease renewals: API Priority and Fairness serves the kubelets' Lease
+ * updates at the system-nodes priority level, ahead of the workload-low and
+ * global-default traffic a burst of pod writes is; here they go ahead of the
+ * writes queued for commit, so a burst of thousands does not make heartbeats late.
+ */
+const PRIORITY_PREFIX = '/coordination.k8s.io/leases/kube-node-lease/';
 
 export class SqliteStorage implements Storage {
   private readonly db: Database.Database;
   private rev: number;
   private compactRev: number;
   private readonly watchers = new WatcherSet();
-  private pending: { apply: (rev: number) => { result: unknown; event: StorageEvent }; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+  private pending: PendingWrite[] = [];
+  /** How many of `pending`'s first entries are priority writes (node Leases), in arrival order. */
+  private priorityPending = 0;
   private readonly stmt;
   private checkpointer?: Worker;
   /**
@@ -245,9 +260,12 @@ export class SqliteStorage implements Storage {
    * Every write checks its precondition before it changes anything, so one
    * failing write leaves the others of its batch intact.
    */
-  private enqueue<T>(apply: (rev: number) => { result: T; event: StorageEvent }): Promise<T> {
+  private enqueue<T>(key: string, apply: (rev: number) => { result: T; event: StorageEvent }): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ apply, resolve: resolve as (v: unknown) => void, reject });
+      const w: PendingWrite = { apply, resolve: resolve as (v: unknown) => void, reject };
+      // A node Lease write goes behind the priority writes already queued and ahead of every other one.
+      if (key.startsWith(PRIORITY_PREFIX)) this.pending.splice(this.priorityPending++, 0, w);
+      else this.pending.push(w);
       if (this.pending.length === 1) setImmediate(() => this.flush());
     });
   }
@@ -256,6 +274,7 @@ export class SqliteStorage implements Storage {
     // At most MAX_BATCH writes a transaction: a burst of thousands is committed in slices, so timers
     // (the nodes' Lease renewals) and I/O run between them instead of waiting for the whole burst.
     const batch = this.pending.splice(0, MAX_BATCH);
+    this.priorityPending = Math.max(0, this.priorityPending - batch.length);
     if (this.pending.length) setImmediate(() => this.flush());
     const outcomes: ({ ok: true; result: unknown; event: StorageEvent } | { ok: false; error: unknown })[] = [];
     let rev = this.rev;
@@ -293,7 +312,7 @@ export class SqliteStorage implements Storage {
   }
 
   create(key: string, value: string): Promise<KeyValue> {
-    return this.enqueue((rev) => {
+    return this.enqueue(key, (rev) => {
       if (this.row(key)) throw new KeyExistsError(key);
       this.stmt.insertCurrent.run(key, rev, rev);
       this.batchRows!.set(key, { key, value, create_rev: rev, mod_rev: rev });
@@ -306,7 +325,7 @@ export class SqliteStorage implements Storage {
   }
 
   update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
-    return this.enqueue((rev) => {
+    return this.enqueue(key, (rev) => {
       const row = this.row(key);
       if (!row) throw new NotFoundError(key);
       if (row.mod_rev !== expectedModRevision) throw new RevisionMismatchError(key, row.mod_rev);
@@ -321,7 +340,7 @@ export class SqliteStorage implements Storage {
   }
 
   delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
-    return this.enqueue((rev) => {
+    return this.enqueue(key, (rev) => {
       const row = this.row(key);
       if (!row) throw new NotFoundError(key);
       if (expectedModRevision !== undefined && row.mod_rev !== expectedModRevision) {
