@@ -125,8 +125,10 @@ export class NodeFarm {
       if (!stoppedNames.has(cfg.name)) fresh.push(agent);
     });
     await Promise.all(fresh.map((a) => this.boot(a)));
-    // Renewals spread evenly over the first interval, as kubelets started at different times are.
-    fresh.forEach((a, i) => this.schedule(a, Math.max(1, Math.floor(((i + 1) * renewMs(a)) / fresh.length))));
+    // Renewals spread evenly over the first interval, and status reports over the first report period,
+    // as kubelets started at different times are: thousands of nodes booted at once do not all post at the same tick.
+    fresh.forEach((a, i) => this.schedule(a, Math.max(1, Math.floor(((i + 1) * renewMs(a)) / fresh.length)),
+      Math.max(1, Math.floor(((i + 1) * NODE_STATUS_REPORT_FREQUENCY_MS) / fresh.length))));
     for (const a of this.agents.values()) {
       this.emit((l) => l.onNodeAdded?.(a.cfg));
       if (!a.running) this.emit((l) => l.onNodeStopped?.(a.cfg.name));
@@ -251,8 +253,11 @@ export class NodeFarm {
     agent.running = true;
   }
 
-  /** Lease renewals every 10 s (the first after `firstDelayMs`), status every nodeStatusReportFrequency. */
-  private schedule(agent: Agent, firstDelayMs: number): void {
+  /**
+   * Lease renewals every 10 s (the first after `firstDelayMs`), status every
+   * nodeStatusReportFrequency (the first after `firstStatusMs`, one period by default).
+   */
+  private schedule(agent: Agent, firstDelayMs: number, firstStatusMs = NODE_STATUS_REPORT_FREQUENCY_MS): void {
     const lease = { cancel: () => {} } as WheelTask;
     let periodic: WheelTask | undefined;
     const first = this.wheel.schedule(firstDelayMs, () => {
@@ -261,7 +266,14 @@ export class NodeFarm {
     });
     lease.cancel = () => { first.cancel(); periodic?.cancel(); };
     agent.tasks.push(lease);
-    agent.tasks.push(this.wheel.every(NODE_STATUS_REPORT_FREQUENCY_MS, () => this.track(this.postStatus(agent))));
+    const status = { cancel: () => {} } as WheelTask;
+    let periodicStatus: WheelTask | undefined;
+    const firstStatus = this.wheel.schedule(firstStatusMs, () => {
+      this.track(this.postStatus(agent));
+      periodicStatus = this.wheel.every(NODE_STATUS_REPORT_FREQUENCY_MS, () => this.track(this.postStatus(agent)));
+    });
+    status.cancel = () => { firstStatus.cancel(); periodicStatus?.cancel(); };
+    agent.tasks.push(status);
   }
 
   private cancel(agent: Agent): void {

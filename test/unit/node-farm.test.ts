@@ -4,7 +4,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
-import { NodeFarm } from '../../src/node/farm.js';
+import { NodeFarm, type FarmStore } from '../../src/node/farm.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 
@@ -70,5 +70,43 @@ test('the farm registers every node Ready, tainted not-ready by admission until 
   // The farm posts status over the existing Node: its taints stay as they were (no second not-ready taint).
   assert.deepEqual(((await store.get('', 'nodes', '', 'win2019-1'))!.spec as any).taints, [notReady]);
   await again.stop();
+  await storage.close();
+});
+
+test('nodes started together post their first periodic status spread over the report period, then every period', async () => {
+  const storage = new SqliteStorage(':memory:');
+  const store = new Store(storage, allResources());
+  await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
+  const wheel = new TimerWheel(1000);
+  const configs = expandPools(DEFAULT_POOLS);
+  // The status posts the farm makes, by node (an unchanged status within the same second writes nothing, so count the posts).
+  const posts: string[] = [];
+  const farmStore: FarmStore = {
+    find: (...a) => store.find(...a), get: (...a) => store.get(...a), create: (...a) => store.create(...a), delete: (...a) => store.delete(...a),
+    update: (def, ns, name, fn, ctx, sub) => { if (def.resource === 'nodes' && sub === 'status') posts.push(name); return store.update(def, ns, name, fn, ctx, sub); },
+  };
+  const farm = new NodeFarm(farmStore, configs, () => {}, wheel);
+  await farm.start();
+  let seen = posts.length;
+  const posted = () => { const p = posts.slice(seen); seen = posts.length; return p; };
+  const advance = async (ticks: number) => {
+    for (let i = 0; i < ticks; i++) wheel.advance();
+    await new Promise((r) => setTimeout(r, 20));
+  };
+  // 6 nodes over nodeStatusReportFrequency (5 min): the i-th node (from 1) first posts at i × 50 s.
+  await advance(49);
+  assert.deepEqual(posted(), []);
+  await advance(1);
+  assert.deepEqual(posted(), [configs[0].name]);
+  await advance(50);
+  assert.deepEqual(posted(), [configs[1].name]);
+  await advance(200);
+  assert.deepEqual(posted(), configs.slice(2).map((c) => c.name));
+  // Then each every 5 min from its first post: the first node again at 350 s.
+  await advance(49);
+  assert.deepEqual(posted(), []);
+  await advance(1);
+  assert.deepEqual(posted(), [configs[0].name]);
+  await farm.stop();
   await storage.close();
 });

@@ -84,6 +84,16 @@ interface Health {
 }
 type Node = KObject & { spec?: any; status?: any };
 
+/** Work done in one turn of the event loop before monitorNodeHealth lets timers and I/O run (the nodes' Lease renewals share the loop). */
+const SLICE_MS = 20;
+
+/** Yields to the event loop once `since` is SLICE_MS old; returns when the next slice started. */
+async function yieldAfter(since: number): Promise<number> {
+  if (performance.now() - since < SLICE_MS) return since;
+  await new Promise((resolve) => setImmediate(resolve));
+  return performance.now();
+}
+
 const readyOf = (node: Node): Condition | undefined => (node.status?.conditions ?? []).find((c: Condition) => c?.type === 'Ready');
 const microMs = (t: string | undefined) => (t ? Date.parse(t) : NaN);
 
@@ -172,7 +182,9 @@ export class NodeLifecycleController {
   async monitorNodeHealth(): Promise<void> {
     const nodes = [...this.nodes.values()];
     const names = new Set(nodes.map((n) => n.metadata.name!));
+    let slice = performance.now();
     for (const node of nodes) {
+      slice = await yieldAfter(slice);
       const name = node.metadata.name!;
       if (!this.known.has(name)) {
         void this.events.record(this.nodeRef(node), 'Normal', 'RegisteredNode', `Registered Node ${name} in Controller`, COMPONENT);
@@ -189,6 +201,7 @@ export class NodeLifecycleController {
     }
     const zoneConditions = new Map<string, (Condition | undefined)[]>();
     for (const cached of nodes) {
+      slice = await yieldAfter(slice);
       const name = cached.metadata.name!;
       let result: { observed: Condition; current: Condition | undefined; node: Node } | undefined;
       try {
