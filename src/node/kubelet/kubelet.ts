@@ -79,6 +79,15 @@ interface NodeState {
 
 const key = (ns: string | undefined, name: string | undefined) => `${ns}/${name}`;
 
+/**
+ * Pod workers started in one turn of the event loop at most, by time: a
+ * watch batch that binds thousands of pods (a DaemonSet over every node)
+ * starts their workers in slices, with timers (the nodes' Lease renewals)
+ * and I/O running between slices, as each real kubelet starts its own pods
+ * on its own machine.
+ */
+const START_SLICE_MS = 25;
+
 export class Kubelet {
   private readonly nodes = new Map<string, NodeState>();
   private readonly podDef: ResourceDef;
@@ -93,6 +102,9 @@ export class Kubelet {
   private started = false;
   private readonly sources: EnvSources;
   private userImagesCache: { rv?: string; images: UserImage[] } = { images: [] };
+  /** Pods waiting for their worker to start, by UID, in arrival order (with their latest version). */
+  private readonly toStart = new Map<string, { node: NodeState; pod: KObject }>();
+  private starting = false;
 
   constructor(private readonly store: Store, nodes: NodeConfig[], private readonly opts: KubeletOptions) {
     this.podDef = store.find('', 'v1', 'pods')!;
@@ -122,6 +134,7 @@ export class Kubelet {
 
   async stop(): Promise<void> {
     this.started = false;
+    this.toStart.clear();
     for (const w of this.watches) w.cancel();
     for (const n of this.nodes.values()) for (const w of n.workers.values()) w.stop();
   }
@@ -138,6 +151,7 @@ export class Kubelet {
     const n = this.nodes.get(name);
     if (!n) return;
     for (const w of n.workers.values()) w.stop();
+    this.dropQueued(n);
     this.nodes.delete(name);
   }
 
@@ -146,7 +160,7 @@ export class Kubelet {
     const n = this.nodes.get(name);
     if (!n || n.running === running) return;
     n.running = running;
-    if (!running) { for (const w of n.workers.values()) w.stop(); return; }
+    if (!running) { for (const w of n.workers.values()) w.stop(); this.dropQueued(n); return; }
     for (const w of n.workers.values()) w.restartAfterNodeStop();
     this.resyncNode(name);
   }
@@ -227,19 +241,45 @@ export class Kubelet {
     const nodeName = (pod.spec as Obj)?.nodeName as string | undefined;
     if (type === 'DELETED') {
       this.pods.delete(uid);
+      this.toStart.delete(uid);
       for (const n of this.nodes.values()) {
         const w = n.workers.get(uid);
         if (w) { w.destroy(); n.workers.delete(uid); }
       }
       return;
     }
-    if (!nodeName || !this.nodes.has(nodeName)) { this.pods.delete(uid); return; }
+    if (!nodeName || !this.nodes.has(nodeName)) { this.pods.delete(uid); this.toStart.delete(uid); return; }
     this.pods.set(uid, pod);
     const n = this.nodes.get(nodeName)!;
     if (!n.running) return;
     const w = n.workers.get(uid);
     if (w) { w.update(pod); return; }
-    this.startWorker(n, pod);
+    this.queueStart(n, pod);
+  }
+
+  /** The pod's worker starts from the queue, with the pod's latest version then (an update meanwhile replaces it in place). */
+  private queueStart(n: NodeState, pod: KObject): void {
+    const uid = pod.metadata.uid!;
+    const queued = this.toStart.get(uid);
+    if (queued) { queued.pod = pod; return; }
+    this.toStart.set(uid, { node: n, pod });
+    if (!this.starting) { this.starting = true; setImmediate(() => this.startQueued()); }
+  }
+
+  /** Starts queued workers for up to START_SLICE_MS, then yields to the event loop for the rest. */
+  private startQueued(): void {
+    const t0 = performance.now();
+    for (const [uid, { node, pod }] of this.toStart) {
+      if (performance.now() - t0 >= START_SLICE_MS) { setImmediate(() => this.startQueued()); return; }
+      this.toStart.delete(uid);
+      if (!this.started || this.nodes.get(node.cfg.name) !== node || !node.running || node.workers.has(uid)) continue;
+      this.startWorker(node, pod);
+    }
+    this.starting = false;
+  }
+
+  private dropQueued(n: NodeState): void {
+    for (const [uid, q] of this.toStart) if (q.node === n) this.toStart.delete(uid);
   }
 
   private startWorker(n: NodeState, pod: KObject): void {
@@ -254,6 +294,6 @@ export class Kubelet {
     const n = this.nodes.get(name)!;
     const pods = [...this.pods.values()].filter((p) => (p.spec as Obj)?.nodeName === name && !n.workers.has(p.metadata.uid!))
       .sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
-    for (const p of pods) this.startWorker(n, p);
+    for (const p of pods) this.queueStart(n, p);
   }
 }
