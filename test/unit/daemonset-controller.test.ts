@@ -18,7 +18,7 @@ import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
-import { DaemonSetController } from '../../src/controllers/daemonset/daemonset-controller.js';
+import { ControllerExpectations, DaemonSetController } from '../../src/controllers/daemonset/daemonset-controller.js';
 import { NodeLifecycleController } from '../../src/controllers/node-lifecycle/controller.js';
 import { nodeShouldRunDaemonPod, targetNodeName } from '../../src/controllers/daemonset/node-predicates.js';
 
@@ -197,4 +197,59 @@ test('rolling update: maxUnavailable 2 replaces two old pods at a time; maxSurge
   pods = await t.podsOf('surge');
   assert.equal(pods.filter((p) => targetNodeName(p) === targetNodeName(fresh)).length, 1, 'the old pod beside an available new one goes');
   await t.close();
+});
+
+test('BurstReplicas: a sync creates at most 250 pods; the next waits until they are observed, then creates the rest', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ds-burst-'));
+  const storage = new SqliteStorage(join(dir, 'state.db'));
+  const store = new Store(storage, allResources());
+  await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
+  const ctx = { ...controllerContext('test'), namespace: NS };
+  await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
+  const network = { plugin: 'flannel' as const, mode: 'overlay' as const, podSubnet: '10.128.0.0/9' };
+  const farm = new NodeFarm(store, expandPools([{ name: 'n', count: 300, os: 'linux', network }]), () => {}, new TimerWheel(1000));
+  await farm.start();
+  const ctrl = new DaemonSetController(store, new EventRecorder(store));
+  // Tolerating everything: the new nodes' not-ready taint (no node lifecycle controller here) does not keep pods off.
+  await store.create(store.find('apps', 'v1', 'daemonsets')!, NS, {
+    apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'burst' },
+    spec: { selector: { matchLabels: { app: 'burst' } }, template: { metadata: { labels: { app: 'burst' } },
+      spec: { tolerations: [{ operator: 'Exists' }], containers: [{ name: 'c', image: 'agent:1' }] } } },
+  } as any, ctx);
+  const pods = async () => (await store.listAll('', 'pods', NS)).filter((p) => p.metadata.labels?.app === 'burst');
+  await ctrl.sync(`${NS}/burst`);
+  assert.equal((await pods()).length, 250);
+  let ds = (await store.get('apps', 'daemonsets', NS, 'burst')) as any;
+  assert.deepEqual([ds.status.desiredNumberScheduled, ds.status.currentNumberScheduled, ds.status.observedGeneration], [300, 250, 1]);
+  // Every creation was observed by the pod informer: the next sync creates the other 50, one per node.
+  await ctrl.sync(`${NS}/burst`);
+  const all = await pods();
+  assert.equal(all.length, 300);
+  assert.equal(new Set(all.map(targetNodeName)).size, 300);
+  ds = (await store.get('apps', 'daemonsets', NS, 'burst')) as any;
+  assert.equal(ds.status.currentNumberScheduled, 300);
+  ctrl.stop();
+  await farm.stop();
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('expectations: unmet creations hold the next sync to a status update; met or expired, it acts again', async () => {
+  let now = 0;
+  const e = new ControllerExpectations(() => now);
+  assert.equal(e.satisfied('ns/a'), true, 'none recorded');
+  e.set('ns/a', 2, 1);
+  assert.equal(e.satisfied('ns/a'), false);
+  e.creationObserved('ns/a'); e.creationObserved('ns/a');
+  assert.equal(e.satisfied('ns/a'), false, 'a deletion still unseen');
+  e.deletionObserved('ns/a');
+  assert.equal(e.satisfied('ns/a'), true);
+  e.set('ns/a', 1, 0);
+  now += 5 * 60_000;
+  assert.equal(e.satisfied('ns/a'), false);
+  now += 1;
+  assert.equal(e.satisfied('ns/a'), true, 'expired after 5 minutes');
+  e.set('ns/b', 1, 0);
+  e.delete('ns/b');
+  assert.equal(e.satisfied('ns/b'), true, 'forgotten with its daemon set');
 });

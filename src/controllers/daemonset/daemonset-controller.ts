@@ -7,6 +7,7 @@
  * counters. A pod whose image cannot run on a node (a Linux image on a
  * Windows node) is still created there: the kubelet fails it, as upstream.
  */
+import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
@@ -26,6 +27,37 @@ const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation
 /** failedPodsBackoff: flowcontrol.NewBackOff(1s, 15m). */
 const FAILED_BACKOFF_INITIAL_MS = 1000;
 const FAILED_BACKOFF_MAX_MS = 15 * 60_000;
+/** BurstReplicas: pods created, and pods deleted, by one sync at most. */
+export const BURST_REPLICAS = 250;
+/** controller.SlowStartInitialBatchSize. */
+const SLOW_START_INITIAL_BATCH = 1;
+/** Deletions issued at once: the rest wait, with the event loop running between (upstream issues them all from goroutines). */
+const DELETE_BATCH = 32;
+/** ExpectationsTimeout: expectations unmet this long no longer hold the daemon set back. */
+const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * ControllerExpectations: the creations and deletions a sync issued that the
+ * pod informer has not shown yet. Until they are seen (or time out) the next
+ * sync only updates status: its cache would not yet show those pods, and it
+ * would create or delete them a second time.
+ */
+export class ControllerExpectations {
+  private readonly entries = new Map<string, { add: number; del: number; at: number }>();
+  constructor(private readonly now: () => number) {}
+
+  /** SatisfiedExpectations: none recorded, all observed, or expired. */
+  satisfied(key: string): boolean {
+    const e = this.entries.get(key);
+    if (!e) return true;
+    return (e.add <= 0 && e.del <= 0) || this.now() - e.at > EXPECTATIONS_TIMEOUT_MS;
+  }
+
+  set(key: string, add: number, del: number): void { this.entries.set(key, { add, del, at: this.now() }); }
+  creationObserved(key: string): void { const e = this.entries.get(key); if (e) e.add--; }
+  deletionObserved(key: string): void { const e = this.entries.get(key); if (e) e.del--; }
+  delete(key: string): void { this.entries.delete(key); }
+}
 
 type Obj = KObject & { spec?: any; status?: any };
 
@@ -45,6 +77,9 @@ function byCreationAndPhase(a: Obj, b: Obj): number {
   if (ca !== cb) return ca < cb ? -1 : 1;
   return a.metadata.name! < b.metadata.name! ? -1 : 1;
 }
+
+/** Lets the event loop run (timers, I/O, the watch events of what was just written). */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const byName = (a: KObject, b: KObject) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0);
 
@@ -67,6 +102,8 @@ export class DaemonSetController {
   private readonly podInformer: SharedInformer;
   private readonly nodeInformer: SharedInformer;
   private readonly unsubscribe: (() => void)[] = [];
+  private readonly expectations: ControllerExpectations;
+  private observing = false;
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
     this.daemonsets = store.find('apps', 'v1', 'daemonsets')!;
@@ -75,13 +112,30 @@ export class DaemonSetController {
     this.podControl = new PodControl(store, events, COMPONENT);
     this.history = new RevisionHistory(store, COMPONENT);
     this.now = opts.now ?? (() => new Date());
+    this.expectations = new ControllerExpectations(() => this.now().getTime());
     this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k), opts.log ?? (() => {}));
     this.dsInformer = sharedInformer(store, this.daemonsets);
     this.podInformer = sharedInformer(store, this.pods);
     this.nodeInformer = sharedInformer(store, this.nodes);
   }
 
+  /** addPod / updatePod / deletePod's bookkeeping of expectations, and deleteDaemonset's (also when syncs are called without start). */
+  private observe(): void {
+    if (this.observing) return;
+    this.observing = true;
+    this.unsubscribe.push(this.dsInformer.onEvent((type, ds) => { if (type === 'DELETED') this.expectations.delete(keyOf(ds)); }));
+    this.unsubscribe.push(this.podInformer.onEvent((type, pod) => {
+      const ref = controllerOf(pod);
+      if (ref?.kind !== 'DaemonSet' || !ref.apiVersion.startsWith('apps/')) return;
+      const key = `${pod.metadata.namespace}/${ref.name}`;
+      // A pod seen with a deletion timestamp counts as deleted: the replacement need not wait for the kubelet.
+      if (type === 'DELETED' || pod.metadata.deletionTimestamp) this.expectations.deletionObserved(key);
+      else if (type === 'ADDED') this.expectations.creationObserved(key);
+    }));
+  }
+
   async start(): Promise<void> {
+    this.observe();
     this.unsubscribe.push(this.dsInformer.onEvent((type, ds) => {
       if (type === 'DELETED') this.known.delete(keyOf(ds)); else this.known.add(keyOf(ds));
       this.loop.add(keyOf(ds));
@@ -105,6 +159,7 @@ export class DaemonSetController {
 
   stop(): void {
     this.loop.stop();
+    this.observing = false;
     for (const u of this.unsubscribe.splice(0)) u();
   }
 
@@ -116,6 +171,7 @@ export class DaemonSetController {
 
   async sync(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
+    this.observe();
     // Started once (by start(), or by the first sync when called directly).
     await Promise.all([this.dsInformer.start(), this.podInformer.start(), this.nodeInformer.start()]);
     const ds = this.dsInformer.cache.get(ns, name) as Obj | undefined;
@@ -126,10 +182,15 @@ export class DaemonSetController {
     const { revisions, update } = await this.history.ensure(ds, ds.spec.template, ds.status?.collisionCount ?? 0, DAEMONSET_STYLE);
     const hash = update.metadata.labels![POD_REVISION_LABEL];
     let acted = false;
+    // Creations or deletions of an earlier sync not seen yet: only the status is updated, and its observedGeneration stays.
+    if (!ds.metadata.deletionTimestamp && !this.expectations.satisfied(key)) {
+      await this.updateStatus(ds, nodes, placement, hash, false);
+      return;
+    }
     if (!ds.metadata.deletionTimestamp) {
       acted = await this.manage(ds, nodes, placement, hash);
-      // Like waiting for expectations: the update runs on a sync that created or deleted nothing.
-      if (!acted && ds.spec.updateStrategy?.type === 'RollingUpdate') acted = await this.rollingUpdate(ds, nodes, placement, hash);
+      // The update runs on a sync that created or deleted nothing, with the expectations met.
+      if (!acted && this.expectations.satisfied(key) && ds.spec.updateStrategy?.type === 'RollingUpdate') acted = await this.rollingUpdate(ds, nodes, placement, hash);
       const live = new Set<string>([hash]);
       for (const p of await this.daemonPods(ds)) if (p.metadata.labels?.[POD_REVISION_LABEL]) live.add(p.metadata.labels[POD_REVISION_LABEL]);
       const liveNames = new Set(revisions.filter((r) => live.has(r.metadata.labels?.[POD_REVISION_LABEL] ?? '')).map((r) => r.metadata.name!));
@@ -238,10 +299,37 @@ export class DaemonSetController {
     return remove.length + create.length > 0;
   }
 
-  /** syncNodes: deletes, then creates one pod per node from the template with the daemon tolerations and node affinity. */
-  private async syncNodes(ds: Obj, remove: Obj[], create: string[], hash: string): Promise<void> {
-    for (const p of remove) await this.podControl.delete(ds, p);
-    if (!create.length) return;
+  /**
+   * syncNodes: at most BURST_REPLICAS creations and as many deletions, recorded
+   * as expectations; creates one pod per node from the template with the daemon
+   * tolerations and node affinity (slow start), then deletes. Between batches the
+   * event loop runs: the pods just created are admitted, watched and scheduled
+   * while the next batch waits, and timers (the nodes' Lease renewals) stay on time.
+   */
+  private async syncNodes(ds: Obj, allRemove: Obj[], allCreate: string[], hash: string): Promise<void> {
+    const key = keyOf(ds);
+    const create = allCreate.slice(0, BURST_REPLICAS);
+    const remove = allRemove.slice(0, BURST_REPLICAS);
+    // More to do than one burst: the sync that the pod events of this one bring does the rest.
+    this.expectations.set(key, create.length, remove.length);
+    let failure: unknown;
+    if (create.length) failure = await this.createPods(ds, create, hash);
+    for (let i = 0; i < remove.length; i += DELETE_BATCH) {
+      if (i) await yieldToLoop();
+      const results = await Promise.allSettled(remove.slice(i, i + DELETE_BATCH).map((p) => this.podControl.delete(ds, p)));
+      for (const r of results) {
+        if (r.status === 'fulfilled') continue;
+        // Never to be observed: the expectation is lowered now. A pod already gone is no error.
+        this.expectations.deletionObserved(key);
+        if (!(r.reason instanceof StatusError && r.reason.status.reason === 'NotFound')) failure ??= r.reason;
+      }
+    }
+    if (failure) throw failure;
+  }
+
+  /** The creations of syncNodes, slow start: 1, 2, 4, ... stopping at the first batch with a failure. Returns the first failure. */
+  private async createPods(ds: Obj, create: string[], hash: string): Promise<unknown> {
+    const key = keyOf(ds);
     const template = structuredClone(ds.spec.template ?? {});
     template.metadata ??= {};
     template.spec ??= {};
@@ -251,17 +339,21 @@ export class DaemonSetController {
     if (gen !== undefined) labels[TEMPLATE_GENERATION_LABEL] = gen;
     if (hash) labels[POD_REVISION_LABEL] = hash;
     template.metadata.labels = labels;
-    // Slow start batches, as upstream: 1, 2, 4, ... stopping at the first failed batch.
     let i = 0;
-    for (let batch = 1; i < create.length; batch *= 2) {
+    for (let batch = SLOW_START_INITIAL_BATCH; i < create.length; batch *= 2) {
+      if (i) await yieldToLoop();
       const nodes = create.slice(i, i + batch);
       i += nodes.length;
       const results = await Promise.allSettled(nodes.map((nodeName) => this.podControl.create({
         template, owner: ds, mutate: (pod) => replaceNodeNameAffinity(pod.spec, nodeName),
       })));
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (!failed.length) continue;
+      // A failed creation, and every one skipped after it, will never be observed.
+      for (let k = 0; k < failed.length + (create.length - i); k++) this.expectations.creationObserved(key);
+      return failed[0].reason;
     }
+    return undefined;
   }
 
   private allowsSurge(ds: Obj): boolean {
