@@ -137,12 +137,24 @@ const MAX_BATCH = 256;
  * writes queued for commit, so a burst of thousands does not make heartbeats late.
  */
 const PRIORITY_PREFIX = '/coordination.k8s.io/leases/kube-node-lease/';
+/**
+ * Watch events handed out in one turn of the event loop, by time: a commit of
+ * hundreds of writes fans out to every watcher of their keys (informers decode
+ * each one), and in one piece that is a turn long enough to make timers (the
+ * nodes' Lease renewals) late. Each write still resolves only once its event
+ * reached every watcher.
+ */
+const DELIVERY_SLICE_MS = 20;
 
 export class SqliteStorage implements Storage {
   private readonly db: Database.Database;
   private rev: number;
   private compactRev: number;
   private readonly watchers = new WatcherSet();
+  /** Committed writes whose watch events are still to be handed out, in revision order, and how far that has got. */
+  private deliveries: { event?: StorageEvent; settle: () => void }[] = [];
+  private delivered = 0;
+  private delivering = false;
   private pending: PendingWrite[] = [];
   /** How many of `pending`'s first entries are priority writes (node Leases), in arrival order. */
   private priorityPending = 0;
@@ -165,7 +177,11 @@ export class SqliteStorage implements Storage {
   private readonly rows = new Map<string, CurrentRow | null>();
   private batchRows?: Map<string, CurrentRow | null>;
 
-  constructor(file: string) {
+  private readonly deliverySliceMs: number;
+
+  /** `deliverySliceMs`: how long one turn hands out watch events (DELIVERY_SLICE_MS; tests set 0 to see slices one event long). */
+  constructor(file: string, opts: { deliverySliceMs?: number } = {}) {
+    this.deliverySliceMs = opts.deliverySliceMs ?? DELIVERY_SLICE_MS;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -306,9 +322,29 @@ export class SqliteStorage implements Storage {
       this.checkpointerFile = undefined;
     }
     outcomes.forEach((o, i) => {
-      if (o.ok) this.watchers.emit(o.event);
-      if (o.ok) batch[i].resolve(o.result); else batch[i].reject(o.error);
+      if (o.ok) this.deliveries.push({ event: o.event, settle: () => batch[i].resolve(o.result) });
+      else this.deliveries.push({ settle: () => batch[i].reject(o.error) });
     });
+    // Handed out now unless earlier commits' events are still going out (they go first).
+    if (!this.delivering) this.deliver();
+  }
+
+  /** Hands out committed events for up to DELIVERY_SLICE_MS (or all of them), then lets the event loop run. */
+  private deliver(sliceMs = this.deliverySliceMs): void {
+    this.delivering = true;
+    const t0 = performance.now();
+    while (this.delivered < this.deliveries.length) {
+      const d = this.deliveries[this.delivered++];
+      if (d.event) this.watchers.emit(d.event);
+      d.settle();
+      if (this.delivered < this.deliveries.length && performance.now() - t0 >= sliceMs) {
+        setImmediate(() => this.deliver());
+        return;
+      }
+    }
+    this.deliveries = [];
+    this.delivered = 0;
+    this.delivering = false;
   }
 
   create(key: string, value: string): Promise<KeyValue> {
@@ -395,7 +431,8 @@ export class SqliteStorage implements Storage {
       : [];
     // Registering synchronously after reading history leaves no gap: writes
     // only happen on this thread, between awaits.
-    const handle = this.watchers.add(prefix, onEvents);
+    // Events of commits still being handed out are in that history already: the watcher skips them.
+    const handle = this.watchers.add(prefix, onEvents, this.rev);
     if (past.length) queueMicrotask(() => onEvents(past));
     return handle;
   }
@@ -413,6 +450,7 @@ export class SqliteStorage implements Storage {
 
   async close(): Promise<void> {
     while (this.pending.length) this.flush();
+    if (this.delivered < this.deliveries.length) this.deliver(Infinity);
     this.watchers.clear();
     const worker = this.checkpointer;
     if (worker) {
