@@ -179,25 +179,36 @@ export class DaemonSetController {
     // In name order, as a list from the storage returns them.
     const nodes = (this.nodeInformer.cache.list('') as Obj[]).sort(byName);
     const placement = this.placement(ds, nodes);
+    // Thousands of nodes and pods make each step of a sync tens of milliseconds of work: the event loop
+    // (the nodes' Lease renewals, the API) runs between steps, as upstream's sync runs beside everything else.
+    await yieldToLoop();
     const { revisions, update } = await this.history.ensure(ds, ds.spec.template, ds.status?.collisionCount ?? 0, DAEMONSET_STYLE);
     const hash = update.metadata.labels![POD_REVISION_LABEL];
-    let acted = false;
+    // getNodesToDaemonPods once, and again only after this sync created or deleted pods.
+    let pods = await this.daemonPods(ds);
+    await yieldToLoop();
     // Creations or deletions of an earlier sync not seen yet: only the status is updated, and its observedGeneration stays.
     if (!ds.metadata.deletionTimestamp && !this.expectations.satisfied(key)) {
-      await this.updateStatus(ds, nodes, placement, hash, false);
+      await this.updateStatus(ds, nodes, placement, hash, false, pods);
       return;
     }
     if (!ds.metadata.deletionTimestamp) {
-      acted = await this.manage(ds, nodes, placement, hash);
+      let acted = await this.manage(ds, nodes, placement, hash, pods);
+      if (acted) pods = await this.daemonPods(ds);
+      await yieldToLoop();
       // The update runs on a sync that created or deleted nothing, with the expectations met.
-      if (!acted && this.expectations.satisfied(key) && ds.spec.updateStrategy?.type === 'RollingUpdate') acted = await this.rollingUpdate(ds, nodes, placement, hash);
+      if (!acted && this.expectations.satisfied(key) && ds.spec.updateStrategy?.type === 'RollingUpdate') {
+        acted = await this.rollingUpdate(ds, nodes, placement, hash, pods);
+        if (acted) pods = await this.daemonPods(ds);
+        await yieldToLoop();
+      }
       const live = new Set<string>([hash]);
-      for (const p of await this.daemonPods(ds)) if (p.metadata.labels?.[POD_REVISION_LABEL]) live.add(p.metadata.labels[POD_REVISION_LABEL]);
+      for (const p of pods) if (p.metadata.labels?.[POD_REVISION_LABEL]) live.add(p.metadata.labels[POD_REVISION_LABEL]);
       const liveNames = new Set(revisions.filter((r) => live.has(r.metadata.labels?.[POD_REVISION_LABEL] ?? '')).map((r) => r.metadata.name!));
       liveNames.add(update.metadata.name!);
       await this.history.truncate(ds, await this.history.list(ds), liveNames, ds.spec.revisionHistoryLimit ?? 10);
     }
-    await this.updateStatus(ds, nodes, placement, hash, !ds.metadata.deletionTimestamp);
+    await this.updateStatus(ds, nodes, placement, hash, !ds.metadata.deletionTimestamp, pods);
   }
 
   /** getDaemonPods: ClaimPods by the daemon set's selector. */
@@ -211,10 +222,10 @@ export class DaemonSetController {
     return claimed as Obj[];
   }
 
-  /** getNodesToDaemonPods. */
-  private async podsByNode(ds: Obj): Promise<Map<string, Obj[]>> {
+  /** getNodesToDaemonPods, over the daemon set's claimed pods. */
+  private podsByNode(pods: Obj[]): Map<string, Obj[]> {
     const m = new Map<string, Obj[]>();
-    for (const p of await this.daemonPods(ds)) {
+    for (const p of pods) {
       const n = targetNodeName(p);
       if (n === undefined) continue;
       if (!m.has(n)) m.set(n, []);
@@ -246,8 +257,8 @@ export class DaemonSetController {
   }
 
   /** manage / podsShouldBeOnNode: returns whether it created or deleted anything. */
-  private async manage(ds: Obj, nodes: Obj[], placement: Placement, hash: string): Promise<boolean> {
-    const byNode = await this.podsByNode(ds);
+  private async manage(ds: Obj, nodes: Obj[], placement: Placement, hash: string, pods: Obj[]): Promise<boolean> {
+    const byNode = this.podsByNode(pods);
     const create: string[] = [];
     const remove: Obj[] = [];
     const surge = this.allowsSurge(ds);
@@ -382,8 +393,8 @@ export class DaemonSetController {
   }
 
   /** rollingUpdate (update.go). */
-  private async rollingUpdate(ds: Obj, nodes: Obj[], placement: Placement, hash: string): Promise<boolean> {
-    const byNode = await this.podsByNode(ds);
+  private async rollingUpdate(ds: Obj, nodes: Obj[], placement: Placement, hash: string, pods: Obj[]): Promise<boolean> {
+    const byNode = this.podsByNode(pods);
     const { maxSurge, maxUnavailable, desired } = this.counts(ds, nodes, placement);
     const minReady = ds.spec.minReadySeconds ?? 0;
     const now = this.now();
@@ -437,8 +448,8 @@ export class DaemonSetController {
   }
 
   /** updateDaemonSetStatus / storeDaemonSetStatus. */
-  private async updateStatus(ds: Obj, nodes: Obj[], placement: Placement, hash: string, observe: boolean): Promise<void> {
-    const byNode = await this.podsByNode(ds);
+  private async updateStatus(ds: Obj, nodes: Obj[], placement: Placement, hash: string, observe: boolean, pods: Obj[]): Promise<void> {
+    const byNode = this.podsByNode(pods);
     const now = this.now();
     let desired = 0; let current = 0; let ready = 0; let available = 0; let updated = 0; let misscheduled = 0;
     for (const node of nodes) {
