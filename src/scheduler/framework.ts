@@ -5,6 +5,7 @@
  * host chosen among the best at random.
  */
 import type { LabelSelector } from '../selectors/labels.js';
+import type { PodIndex } from './pod-index.js';
 import type { NodeInfo } from './node-info.js';
 import type { NamespaceLabels, PodInfo } from './pod-info.js';
 import { Code, isRejected, SUCCESS, unresolvable, type Status } from './status.js';
@@ -48,6 +49,8 @@ export interface Snapshot {
    * several times); false when those changes are no longer known (recount).
    */
   forEachPodChangeSince(seq: number, fn: (node: NodeInfo) => void): boolean;
+  /** The placed pods by label; only read when podChangeSeq is not -1 (a view whose nodes differ from the index's). */
+  readonly podIndex?: PodIndex;
 }
 
 export type CycleState = Map<string, unknown>;
