@@ -315,7 +315,8 @@ export class DeploymentController {
     let created: KObject;
     let alreadyExists = false;
     try {
-      created = await this.store.create(this.rsDef, ns, newRS, this.ctx(ns));
+      // The set created is only read (cached, and copied below to add its type).
+      created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.ctx(ns)));
       this.sets.cache.upsert(created);
     } catch (e) {
       if (e instanceof StatusError && e.status.reason === 'AlreadyExists') {
