@@ -291,15 +291,16 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
     },
     score(state, pod, node) {
       const s = state.get('PodTopologySpread/score') as ScoreState;
-      if (s.ignored.has(node.name)) return 0;
+      if (s.ignored.size && s.ignored.has(node.name)) return 0;
       let score = 0;
-      s.constraints.forEach((c, i) => {
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i];
         const v = node.labels[c.topologyKey];
-        if (v === undefined) return;
+        if (v === undefined) continue;
         const cnt = c.topologyKey !== HOSTNAME ? (s.counts[i].get(v) ?? 0)
           : s.perNode ? (s.perNode[i].get(node) ?? 0) : countPodsMatchSelector(node, c.selector, pod.namespace);
         score += cnt * s.weights[i] + (c.maxSkew - 1);
-      });
+      }
       // math.Round: halves away from zero.
       return Math.sign(score) * Math.round(Math.abs(score));
     },
