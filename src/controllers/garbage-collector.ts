@@ -20,6 +20,16 @@ function ignoreNotFound(e: unknown): void {
   if (!(e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) throw e;
 }
 
+/** Whether the graph's owners of a node are the object's ownerReferences (the fields the graph keeps, in order). */
+function sameReferences(owners: Node['owners'], refs: { uid: string; apiVersion: string; kind: string; name: string }[]): boolean {
+  if (owners.length !== refs.length) return false;
+  for (let i = 0; i < refs.length; i++) {
+    const a = owners[i], b = refs[i];
+    if (a.uid !== b.uid || a.apiVersion !== b.apiVersion || a.kind !== b.kind || a.name !== b.name) return false;
+  }
+  return true;
+}
+
 /**
  * The garbage collector: keeps a graph of ownerReferences and acts on it as
  * kube-controller-manager does. Dependents whose owners are all gone are
@@ -52,7 +62,10 @@ export class GarbageCollector {
   private observe(def: ResourceDef, type: string, obj: KObject): void {
     const uid = obj.metadata.uid!;
     const old = this.nodes.get(uid);
-    for (const o of old?.owners ?? []) this.dependents.get(o.uid)?.delete(uid);
+    const refs = obj.metadata.ownerReferences ?? [];
+    // Most updates (status, labels) leave the ownerReferences as they were: the edges stay, only the node changes.
+    const sameOwners = type !== 'DELETED' && old !== undefined && sameReferences(old.owners, refs);
+    if (!sameOwners) for (const o of old?.owners ?? []) this.dependents.get(o.uid)?.delete(uid);
     if (type === 'DELETED') {
       this.nodes.delete(uid);
       for (const o of old?.owners ?? []) this.queue.add(o.uid);
@@ -61,14 +74,17 @@ export class GarbageCollector {
     }
     const node: Node = {
       def, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!,
-      owners: (obj.metadata.ownerReferences ?? []).map((r) => ({ uid: r.uid, apiVersion: r.apiVersion, kind: r.kind, name: r.name })),
+      owners: sameOwners ? old!.owners : refs.map((r) => ({ uid: r.uid, apiVersion: r.apiVersion, kind: r.kind, name: r.name })),
       finalizers: obj.metadata.finalizers ?? [],
       deleting: !!obj.metadata.deletionTimestamp,
     };
     this.nodes.set(uid, node);
     for (const o of node.owners) {
-      if (!this.dependents.has(o.uid)) this.dependents.set(o.uid, new Set());
-      this.dependents.get(o.uid)!.add(uid);
+      if (!sameOwners) {
+        let deps = this.dependents.get(o.uid);
+        if (!deps) this.dependents.set(o.uid, deps = new Set());
+        deps.add(uid);
+      }
       // An owner being deleted in the foreground waits on this dependent.
       if (this.nodes.get(o.uid)?.deleting) this.queue.add(o.uid);
     }

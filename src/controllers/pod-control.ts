@@ -9,7 +9,7 @@ import { referenceTo, type EventRecorder } from '../events/recorder.js';
 import { isDNS1123Subdomain } from '../meta/names.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
-import { controllerContext } from './context.js';
+import { controllerContext, readOnlyContext } from './context.js';
 
 /** metav1.OwnerReference of a controller, with controller and blockOwnerDeletion true. */
 export function controllerRef(owner: KObject): Record<string, unknown> {
@@ -72,7 +72,9 @@ export class PodControl {
   async create(req: PodCreate): Promise<KObject> {
     const ns = req.owner.metadata.namespace ?? '';
     try {
-      const pod = await this.store.create(this.pods, ns, this.build(req) as KObject, { ...controllerContext('kube-controller-manager'), namespace: ns });
+      // Callers only read the pod created (as they read the informer's copies).
+      const pod = await this.store.create(this.pods, ns, this.build(req) as KObject,
+        readOnlyContext(this.store, { ...controllerContext('kube-controller-manager'), namespace: ns }));
       void this.events.record(referenceTo(req.owner), 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, this.component);
       return pod;
     } catch (e) {

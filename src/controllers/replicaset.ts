@@ -14,7 +14,7 @@ import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
 import { StatusError } from '../api/status.js';
-import { controllerContext } from './context.js';
+import { controllerContext, readOnlyContext } from './context.js';
 import { WorkQueue } from './informer.js';
 import { PodControl } from './pod-control.js';
 import {
@@ -294,7 +294,8 @@ export class ReplicaSetController {
         if (cur.metadata.uid !== rs.metadata.uid) throw new Error('replaced');
         cur.status = next;
         return cur;
-      }, { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns }, 'status');
+      }, readOnlyContext(this.store, { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns }), 'status');
+      // Like the informer's objects, the set written is only read from here on.
       this.sets.cache.upsert(updated);
       return updated;
     } catch (e) {

@@ -9,7 +9,7 @@
  * the upstream correlator does.
  */
 import { hostname } from 'node:os';
-import { controllerContext } from '../controllers/context.js';
+import { controllerContext, readOnlyContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 
@@ -121,5 +121,6 @@ export class EventRecorder {
     this.seen.set(key, s);
   }
 
-  private ctx(namespace: string) { return { ...controllerContext('event-recorder'), namespace }; }
+  /** The recorder never reads what its writes return. */
+  private ctx(namespace: string) { return readOnlyContext(this.store, { ...controllerContext('event-recorder'), namespace }); }
 }

@@ -8,6 +8,7 @@
 import type { Listers, Snapshot } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import type { NamespaceLabels, PodInfo } from './pod-info.js';
+import { PodIndex } from './pod-index.js';
 
 const NONE: readonly PodInfo[] = Object.freeze([]);
 
@@ -29,6 +30,8 @@ export class SchedulerCache implements Snapshot {
   private podLogBase = 0;
   podsWithAffinity = 0;
   podsWithRequiredAntiAffinity = 0;
+  /** The placed pods (bound or assumed) by namespace and label. */
+  readonly podIndex = new PodIndex();
 
   constructor(readonly nsLabels: NamespaceLabels, readonly listers: Listers) {}
 
@@ -108,6 +111,7 @@ export class SchedulerCache implements Snapshot {
     this.removePod(pod.uid);
     const n = this.nodeFor(node);
     n.addPod(pod);
+    this.podIndex.add(pod, n);
     this.logPodChange(n);
     this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
@@ -126,6 +130,7 @@ export class SchedulerCache implements Snapshot {
     if (this.podNode.has(pod.uid)) this.removePod(pod.uid);
     const n = this.nodeFor(node);
     n.addPod(pod);
+    this.podIndex.add(pod, n);
     this.logPodChange(n);
     this.countAffinity(pod, 1);
     this.podNode.set(pod.uid, node);
@@ -138,7 +143,7 @@ export class SchedulerCache implements Snapshot {
     this.podNode.delete(uid);
     const n = this.byName.get(node) ?? this.orphans.get(node);
     const p = n?.removePod(uid);
-    if (p) { this.countAffinity(p, -1); this.logPodChange(n!); }
+    if (p) { this.countAffinity(p, -1); this.podIndex.remove(p); this.logPodChange(n!); }
     if (n && !this.byName.has(node) && n.pods.size === 0) this.orphans.delete(node);
     return p;
   }

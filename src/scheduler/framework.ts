@@ -5,6 +5,7 @@
  * host chosen among the best at random.
  */
 import type { LabelSelector } from '../selectors/labels.js';
+import type { PodIndex } from './pod-index.js';
 import type { NodeInfo } from './node-info.js';
 import type { NamespaceLabels, PodInfo } from './pod-info.js';
 import { Code, isRejected, SUCCESS, unresolvable, type Status } from './status.js';
@@ -48,6 +49,8 @@ export interface Snapshot {
    * several times); false when those changes are no longer known (recount).
    */
   forEachPodChangeSince(seq: number, fn: (node: NodeInfo) => void): boolean;
+  /** The placed pods by label; only read when podChangeSeq is not -1 (a view whose nodes differ from the index's). */
+  readonly podIndex?: PodIndex;
 }
 
 export type CycleState = Map<string, unknown>;
@@ -93,6 +96,7 @@ export interface Diagnosis {
 
 export interface PluginScore { name: string; score: number }
 export interface NodeScore { name: string; total: number; scores: PluginScore[] }
+const NO_PLUGIN_SCORES: PluginScore[] = Object.freeze([]) as unknown as PluginScore[];
 
 export class FitError extends Error {
   constructor(readonly pod: PodInfo, readonly numAllNodes: number, readonly diagnosis: Diagnosis) { super('pod does not fit on any node'); }
@@ -247,7 +251,8 @@ export class Framework {
       if (p.preScore && p.preScore(state, pod, nodes, snap).code === Code.Skip) continue;
       active.push(p);
     }
-    const out: NodeScore[] = nodes.map((n) => ({ name: n.name, total: 0, scores: [] }));
+    // Without per-plugin scores (every scheduling cycle), the nodes share one empty list.
+    const out: NodeScore[] = nodes.map((n) => ({ name: n.name, total: 0, scores: perPlugin ? [] : NO_PLUGIN_SCORES }));
     for (const p of active) {
       const scores = new Array<number>(nodes.length);
       for (let i = 0; i < nodes.length; i++) scores[i] = p.score!(state, pod, nodes[i], snap);

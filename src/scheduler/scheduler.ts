@@ -6,7 +6,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { assignNode } from '../api/subresources.js';
-import { controllerContext } from '../controllers/context.js';
+import { controllerContext, readOnlyContext } from '../controllers/context.js';
 import { inform } from '../controllers/informer.js';
 import { referenceTo, type EventRecorder } from '../events/recorder.js';
 import { rfc3339 } from '../meta/object-meta.js';
@@ -216,7 +216,8 @@ export class Scheduler {
 
   private async bind(p: PodInfo, assumed: PodInfo, node: string): Promise<void> {
     this.bindingsInFlight++;
-    const ctx = { ...controllerContext(SCHEDULER), namespace: p.namespace };
+    // The bound pod returned is not used: the cache has the assumed one.
+    const ctx = readOnlyContext(this.store, { ...controllerContext(SCHEDULER), namespace: p.namespace });
     try {
       await assignNode(this.store, this.podsDef, p.namespace, p.name, node, ctx);
       this.queue.done(p.uid);

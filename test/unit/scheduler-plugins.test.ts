@@ -17,6 +17,7 @@ import { volumeBinding } from '../../src/scheduler/plugins/volume-binding.js';
 import { volumeRestrictions } from '../../src/scheduler/plugins/volume-restrictions.js';
 import { schedulingGates } from '../../src/scheduler/plugins/scheduling-gates.js';
 import { bound, node, pod, requests, snapshot } from './scheduler-fixtures.js';
+import { fromLabelSelector } from '../../src/selectors/labels.js';
 
 /** PreFilter then Filter of one plugin on every node: node → [code, reasons] (Skip: every node passes). */
 function filterAll(pl: Plugin, p: any, snap: Snapshot): Record<string, [Code, string[]]> {
@@ -242,4 +243,59 @@ test('PodTopologySpread: domain counts kept across cycles equal a full recount a
       assert.deepEqual(kept, recounted, `step ${step}`);
     }
   }
+});
+
+test('PodTopologySpread: scores from the pod index equal those of a scan of every node after every pod change', () => {
+  let seed = 11;
+  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const nodes = Array.from({ length: 24 }, (_, i) => node(`n${i}`, {
+    labels: i % 8 === 7 ? {} : { 'topology.kubernetes.io/zone': `z${i % 3}`, ...(i % 2 ? { 'kubernetes.io/os': 'windows' } : {}) },
+    ...(i % 5 === 0 ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }] } : {}),
+  }));
+  // The system default constraints take the selector of the controllers selecting the pod.
+  const defaultSelector = (p: PodInfo) => (p.labels.app === 'a' ? fromLabelSelector({ matchLabels: { app: 'a', hash: '1' } })
+    : p.labels.app === 'b' ? fromLabelSelector({ matchExpressions: [{ key: 'app', operator: 'Exists' }, { key: 'hash', operator: 'NotIn', values: ['2'] }] }) : undefined);
+  const cache = snapshot(nodes, [], { defaultSelector });
+  const fresh = Object.create(cache, { nodesGeneration: { value: -1 }, podChangeSeq: { value: -1 } }) as typeof cache;
+  const probes = [
+    pod('d1', {}, { labels: { app: 'a', hash: '1' } }),
+    pod('d2', {}, { labels: { app: 'b' }, namespace: 'other' }),
+    pod('p1', { nodeSelector: { 'kubernetes.io/os': 'windows' }, topologySpreadConstraints: [
+      { maxSkew: 2, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', nodeTaintsPolicy: 'Honor', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['a', 'b'] }] } },
+      { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'b' } } }] }, { labels: { app: 'b' } }),
+  ].map((p) => new PodInfo(p));
+  const pl = podTopologySpread();
+  const placed: any[] = [];
+  const scores = (probe: PodInfo, snap: Snapshot) => {
+    const state = new Map<string, unknown>();
+    const filtered = snap.nodes.filter((_, i) => i % 3 !== 1);
+    if (pl.preScore!(state, probe, filtered, snap).code !== Code.Success) return 'skip';
+    const s = filtered.map((n) => pl.score!(state, probe, n, snap));
+    pl.normalizeScore!(state, probe, s, filtered);
+    return { scores: s, domains: (state.get('PodTopologySpread/score') as any).counts.map((m: Map<string, number>) => [...m].sort()) };
+  };
+  let scored = 0;
+  for (let step = 0; step < 400; step++) {
+    const action = rand(10);
+    if (action < 6 || placed.length === 0) {
+      // Some pods go to nodes the cache has no Node for: neither way counts them.
+      const where = rand(12) ? `n${rand(24)}` : `gone${rand(2)}`;
+      const p = bound(pod(`x${step}`, {}, { labels: { app: ['a', 'b', 'c'][rand(3)], hash: String(rand(3)) }, namespace: rand(4) ? 'default' : 'other' }), where);
+      placed.push(p);
+      if (rand(2)) cache.assume(new PodInfo(p), p.spec.nodeName); else cache.addOrUpdatePod(new PodInfo(p));
+    } else if (action < 8) {
+      cache.removePod(placed.splice(rand(placed.length), 1)[0].metadata.uid);
+    } else {
+      const p = placed[rand(placed.length)];
+      p.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+      cache.addOrUpdatePod(new PodInfo(p));
+    }
+    for (const probe of probes) {
+      const a = scores(probe, cache);
+      assert.deepEqual(a, scores(probe, fresh), `step ${step} ${probe.name}`);
+      if (a !== 'skip' && a.scores.some((v) => v !== a.scores[0])) scored++;
+    }
+  }
+  // The scores told nodes apart (the comparison was not between uniform lists).
+  assert.ok(scored > 100);
 });

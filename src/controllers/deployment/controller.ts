@@ -14,7 +14,7 @@ import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { controllerContext } from '../context.js';
+import { controllerContext, readOnlyContext } from '../context.js';
 import { WorkQueue } from '../informer.js';
 import { controllerRef } from '../pod-control.js';
 import {
@@ -42,6 +42,20 @@ function namespaceTerminating(e: unknown): boolean {
 const specOf = (o: KObject) => (o.spec ?? {}) as any;
 
 /**
+ * A copy of a Deployment or ReplicaSet status the controller may change: its
+ * fields are counters and the conditions list, whose entries are flat, so
+ * the list and each condition are copied (without a JSON round trip).
+ */
+function copyStatus(s: Record<string, unknown>): Record<string, unknown> {
+  const c: Record<string, unknown> = { ...s };
+  for (const k in c) {
+    const v = c[k];
+    if (Array.isArray(v)) c[k] = v.map((x) => (x && typeof x === 'object' ? { ...x } : x));
+  }
+  return c;
+}
+
+/**
  * A copy of a cached object to change and write: the maps the controller
  * edits (annotations, the top of spec, status) are copied, the rest shared
  * (a deep copy per sync would cost more than the sync).
@@ -50,7 +64,7 @@ function writableCopy(o: KObject): KObject {
   const copy: KObject = { ...o, metadata: { ...o.metadata } };
   if (o.metadata.annotations) copy.metadata.annotations = { ...o.metadata.annotations };
   if (o.spec) copy.spec = { ...(o.spec as object) };
-  if (o.status) copy.status = JSON.parse(JSON.stringify(o.status));
+  if (o.status) copy.status = copyStatus(o.status as Record<string, unknown>);
   return copy;
 }
 
@@ -197,8 +211,9 @@ export class DeploymentController {
       if (d.metadata.annotations) cur.metadata.annotations = { ...d.metadata.annotations };
       cur.status = serializeStatus(status);
       return cur;
-    }, this.ctx(ns), 'status');
-    d.status = updated.status;
+    }, readOnlyContext(this.store, this.ctx(ns)), 'status');
+    // The object written is shared with the watchers (and the cache below): the sync goes on with a copy of its status.
+    d.status = updated.status && copyStatus(updated.status as Record<string, unknown>);
     d.metadata.resourceVersion = updated.metadata.resourceVersion;
     this.deployments.cache.upsert(updated);
   }
@@ -300,7 +315,8 @@ export class DeploymentController {
     let created: KObject;
     let alreadyExists = false;
     try {
-      created = await this.store.create(this.rsDef, ns, newRS, this.ctx(ns));
+      // The set created is only read (cached, and copied below to add its type).
+      created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.ctx(ns)));
       this.sets.cache.upsert(created);
     } catch (e) {
       if (e instanceof StatusError && e.status.reason === 'AlreadyExists') {

@@ -5,6 +5,8 @@ const MB = 1024 * 1024;
 const MIN_THRESHOLD = 23 * MB;
 const MAX_CONTAINER_THRESHOLD = 1000 * MB;
 
+interface ImageState { images: string[]; spread: number[] }
+
 /**
  * ImageLocality: nodes that already hold the pod's images score higher, by
  * image size scaled by how widely the image is spread over the cluster.
@@ -12,21 +14,22 @@ const MAX_CONTAINER_THRESHOLD = 1000 * MB;
 export function imageLocality(): Plugin {
   return {
     name: 'ImageLocality',
-    preScore(state, pod) {
+    preScore(state, pod, _nodes, snap) {
       const spec = pod.pod.spec ?? {};
       const images = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c: any) => normalizedImageName(String(c?.image ?? '')));
-      state.set('ImageLocality', images);
+      // Each image's spread over the cluster is the same for every node of the cycle: computed once here.
+      const total = snap.nodes.length;
+      state.set('ImageLocality', { images, spread: images.map((img) => snap.imageNodeCount(img) / total) } satisfies ImageState);
       return { code: 0, reasons: [] };
     },
-    score(state, _pod, node, snap) {
-      const images = state.get('ImageLocality') as string[];
-      const total = snap.nodes.length;
+    score(state, _pod, node) {
+      const { images, spread } = state.get('ImageLocality') as ImageState;
       let sum = 0;
       if (node.images.size) {
-        for (const img of images) {
-          const size = node.images.get(img);
+        for (let i = 0; i < images.length; i++) {
+          const size = node.images.get(images[i]);
           if (size === undefined) continue;
-          sum += Math.trunc(size * (snap.imageNodeCount(img) / total));
+          sum += Math.trunc(size * spread[i]);
         }
       }
       const maxThreshold = MAX_CONTAINER_THRESHOLD * images.length;

@@ -88,7 +88,36 @@ interface Eligible { gen: number; key: string; nodes: NodeInfo[]; values: string
  * again, and their difference applied, so the sums equal a full recount.
  */
 interface DomainCounts { eligible: Eligible; seq: number; perNode: Map<NodeInfo, number[]>; counts: Map<string, number>[] }
-interface ScoreState { constraints: Constraint[]; counts: Map<string, number>[]; weights: number[]; ignored: Set<string> }
+interface ScoreState {
+  constraints: Constraint[]; counts: Map<string, number>[]; weights: number[]; ignored: Set<string>;
+  /** Per constraint, the matching pods per node (from the pod index), when the snapshot has one. */
+  perNode?: Map<NodeInfo, number>[];
+}
+
+/**
+ * Per constraint, countPodsMatchSelector of every node of the snapshot that
+ * has a matching pod (the others count 0), from the pod index; constraints
+ * sharing a selector (the system defaults) share the count.
+ */
+function podsPerNode(constraints: Constraint[], namespace: string, snap: Snapshot): Map<NodeInfo, number>[] {
+  const bySelector = new Map<LabelSelector | undefined, Map<NodeInfo, number>>();
+  return constraints.map((c) => {
+    let m = bySelector.get(c.selector);
+    if (m) return m;
+    m = new Map();
+    bySelector.set(c.selector, m);
+    const sel = c.selector;
+    if (isEmptySelector(sel)) return m;
+    const out = m;
+    snap.podIndex!.forEachCandidate(namespace, sel!, (p, node) => {
+      if (p.terminating || !sel!.matches(p.labels)) return;
+      // A pod on a node the snapshot does not list (its Node not seen yet, or deleted) is not counted, as the scan does not visit it.
+      if (snap.get(node.name) !== node) return;
+      out.set(node, (out.get(node) ?? 0) + 1);
+    });
+    return m;
+  });
+}
 
 /**
  * PodTopologySpread: DoNotSchedule constraints filter on skew against the
@@ -232,29 +261,46 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
         });
       }
       const weights = constraints.map((c, i) => Math.log((c.topologyKey === HOSTNAME ? filtered.length - ignored.size : sizes[i]) + 2));
-      for (const node of snap.nodes) {
-        if (requireAll && !nodeHasAllKeys(node, constraints)) continue;
+      const perNode = snap.podChangeSeq >= 0 && snap.podIndex ? podsPerNode(constraints, pod.namespace, snap) : undefined;
+      if (perNode) {
+        // Only nodes with a matching pod add to a domain: the same sums as the scan below, from the index.
         constraints.forEach((c, i) => {
-          if (!includesNode(c, pod, node)) return;
-          const v = node.labels[c.topologyKey];
-          const cur = counts[i].get(v);
-          if (cur === undefined) return;
-          counts[i].set(v, cur + countPodsMatchSelector(node, c.selector, pod.namespace));
+          if (c.topologyKey === HOSTNAME) return;
+          for (const [node, n] of perNode[i]) {
+            if (requireAll && !nodeHasAllKeys(node, constraints)) continue;
+            if (!includesNode(c, pod, node)) continue;
+            const v = node.labels[c.topologyKey];
+            const cur = counts[i].get(v);
+            if (cur !== undefined) counts[i].set(v, cur + n);
+          }
         });
+      } else {
+        for (const node of snap.nodes) {
+          if (requireAll && !nodeHasAllKeys(node, constraints)) continue;
+          constraints.forEach((c, i) => {
+            if (!includesNode(c, pod, node)) return;
+            const v = node.labels[c.topologyKey];
+            const cur = counts[i].get(v);
+            if (cur === undefined) return;
+            counts[i].set(v, cur + countPodsMatchSelector(node, c.selector, pod.namespace));
+          });
+        }
       }
-      state.set('PodTopologySpread/score', { constraints, counts, weights, ignored } satisfies ScoreState);
+      state.set('PodTopologySpread/score', { constraints, counts, weights, ignored, perNode } satisfies ScoreState);
       return SUCCESS;
     },
     score(state, pod, node) {
       const s = state.get('PodTopologySpread/score') as ScoreState;
-      if (s.ignored.has(node.name)) return 0;
+      if (s.ignored.size && s.ignored.has(node.name)) return 0;
       let score = 0;
-      s.constraints.forEach((c, i) => {
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i];
         const v = node.labels[c.topologyKey];
-        if (v === undefined) return;
-        const cnt = c.topologyKey === HOSTNAME ? countPodsMatchSelector(node, c.selector, pod.namespace) : (s.counts[i].get(v) ?? 0);
+        if (v === undefined) continue;
+        const cnt = c.topologyKey !== HOSTNAME ? (s.counts[i].get(v) ?? 0)
+          : s.perNode ? (s.perNode[i].get(node) ?? 0) : countPodsMatchSelector(node, c.selector, pod.namespace);
         score += cnt * s.weights[i] + (c.maxSkew - 1);
-      });
+      }
       // math.Round: halves away from zero.
       return Math.sign(score) * Math.round(Math.abs(score));
     },
