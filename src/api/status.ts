@@ -32,6 +32,10 @@ export const errors = {
     failure(404, 'NotFound', `${qualified(gr)} "${name}" not found`, details(gr, name)),
   alreadyExists: (gr: GroupResource, name: string) =>
     failure(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, details(gr, name)),
+  /** NewGenerateNameConflict: a generated name was taken; the client may try again after a second. */
+  generateNameConflict: (gr: GroupResource, name: string) =>
+    failure(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists, the server was not able to generate a unique name for the object`,
+      { ...details(gr, name), retryAfterSeconds: 1 }),
   conflict: (gr: GroupResource, name: string, why: string) =>
     failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, details(gr, name)),
   objectModified: (gr: GroupResource, name: string) =>

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors, type GroupResource } from '../api/status.js';
+import { errors, StatusError, type GroupResource } from '../api/status.js';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
   type KeyValue, type Storage, type StorageEvent, type WatchHandle,
@@ -47,6 +47,22 @@ const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display 
 
 const MAX_UPDATE_RETRIES = 16;
 
+/**
+ * RetryGenerateName (GA in v1.32): a create whose name the server generates is tried this many
+ * times in all, each with a fresh name, while it fails with AlreadyExists (upstream's
+ * maxNameGenerationCreateAttempts).
+ */
+export const MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8;
+
+/** needsNameGeneration: a generateName and no name. */
+function needsNameGeneration(obj: KObject): boolean {
+  return !!obj.metadata?.generateName && !obj.metadata.name;
+}
+
+function isAlreadyExists(e: unknown): e is StatusError {
+  return e instanceof StatusError && e.status.reason === 'AlreadyExists';
+}
+
 /** What admission looks up on every write: namespaces, defaults and limits, accounts and classes. */
 const LISTED = ['/namespaces', '/limitranges', '/resourcequotas', '/serviceaccounts',
   'scheduling.k8s.io/priorityclasses', 'node.k8s.io/runtimeclasses', 'storage.k8s.io/storageclasses'];
@@ -78,6 +94,9 @@ export class Store implements Lookup {
 
   /** Resources admission reads on every write, served from memory. */
   private readonly listers = new Map<string, Lister>();
+
+  /** names.SimpleNameGenerator; replaceable so that tests can force generated names to collide. */
+  nameGenerator: (base: string) => string = generateName;
 
   constructor(readonly storage: Storage, readonly defs: ResourceDef[]) {
     for (const d of defs) {
@@ -210,6 +229,22 @@ export class Store implements Lookup {
   }
 
   async create(def: ResourceDef, namespace: string, input: KObject, ctx: WriteContext): Promise<KObject> {
+    if (!needsNameGeneration(input)) return this.createOnce(def, namespace, input, ctx);
+    // createWithGenerateNameRetry: every attempt starts again from (a copy of) the object as sent,
+    // and only an AlreadyExists answer is worth another name.
+    let last: unknown;
+    for (let i = 0; i < MAX_NAME_GENERATION_CREATE_ATTEMPTS; i++) {
+      try {
+        return await this.createOnce(def, namespace, structuredClone(input), ctx);
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  private async createOnce(def: ResourceDef, namespace: string, input: KObject, ctx: WriteContext): Promise<KObject> {
     let obj = withTypeMeta(def, input);
     const meta = (obj.metadata ??= {});
     if (def.namespaced) {
@@ -220,7 +255,7 @@ export class Store implements Lookup {
     } else {
       delete meta.namespace;
     }
-    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    if (!meta.name && meta.generateName) meta.name = this.nameGenerator(meta.generateName);
     await this.admitNamespace(def, namespace, meta.name ?? '');
     meta.uid = randomUUID();
     meta.creationTimestamp = rfc3339(ctx.now);
@@ -248,17 +283,32 @@ export class Store implements Lookup {
     const stored = def.toStorage ? def.toStorage(obj) : obj;
     const text = encode(stored);
     this.writing.set(text, { def, obj: stored, shared: stored === obj && this.readOnlyResults.has(ctx) });
+    const key = this.key(def, namespace, meta.name!);
     try {
-      const kv = await this.storage.create(this.key(def, namespace, meta.name!), text);
+      const kv = await this.storage.create(key, text);
       obj.metadata.resourceVersion = String(kv.modRevision);
       if (stored === obj) this.written.set(obj, text);
       return obj;
     } catch (e) {
-      if (e instanceof KeyExistsError) throw errors.alreadyExists(groupResource(def), meta.name!);
+      if (e instanceof KeyExistsError) throw await this.createConflict(def, key, meta.generateName, meta.name!);
       throw e;
     } finally {
       this.writing.delete(text);
     }
+  }
+
+  /**
+   * The AlreadyExists answer to a create (InterpretCreateError, then CheckGeneratedNameError): when the
+   * object carried a generateName the message says the server could not find a unique name (even if
+   * the name was given explicitly, as upstream only looks at generateName), and when the object in the
+   * way is being deleted the message says so.
+   */
+  private async createConflict(def: ResourceDef, key: string, generateNameBase: string | undefined, name: string): Promise<StatusError> {
+    const gr = groupResource(def);
+    const err = generateNameBase ? errors.generateNameConflict(gr, name) : errors.alreadyExists(gr, name);
+    const kv = await this.storage.get(key);
+    if (!kv || !decode(def, kv).metadata.deletionTimestamp) return err;
+    return new StatusError({ ...err.status, message: `object is being deleted: ${err.status.message}` });
   }
 
   /**

@@ -75,3 +75,68 @@ test('warnings are given only for writes that pass validation', async () => {
   assert.deepEqual(warned, ['created good']);
   await storage.close();
 });
+
+/** A name generator that hands out `names` in turn (then fresh ones), counting its calls. */
+function scripted(names: string[]) {
+  const gen = { calls: 0, next: (base: string) => base + (names[gen.calls++] ?? `fresh${gen.calls}`) };
+  return gen;
+}
+
+test('RetryGenerateName: a generated name that is taken is generated again, up to 8 attempts in all', async () => {
+  const { storage, store } = await fixture();
+  await store.create(widgets, 'ns', { metadata: { name: 'w-taken' } }, ctx());
+  const gen = scripted(['taken', 'taken', 'taken', 'free1']);
+  store.nameGenerator = gen.next;
+  const created = await store.create(widgets, 'ns', { metadata: { generateName: 'w-' }, spec: { n: 1 } }, ctx());
+  assert.equal(created.metadata.name, 'w-free1');
+  assert.equal(created.metadata.generateName, 'w-');
+  assert.equal(gen.calls, 4);
+
+  const rev = storage.currentRevision();
+  const always = scripted(Array(20).fill('taken'));
+  store.nameGenerator = always.next;
+  await assert.rejects(store.create(widgets, 'ns', { metadata: { generateName: 'w-' } }, ctx()), (e: unknown) => {
+    assert.ok(e instanceof StatusError);
+    assert.deepEqual(e.status, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'widgets.example.com "w-taken" already exists, the server was not able to generate a unique name for the object',
+      reason: 'AlreadyExists',
+      details: { name: 'w-taken', group: 'example.com', kind: 'widgets', retryAfterSeconds: 1 },
+      code: 409,
+    });
+    return true;
+  });
+  assert.equal(always.calls, 8);
+  assert.equal(storage.currentRevision(), rev);
+  await storage.close();
+});
+
+test('RetryGenerateName: a name given explicitly is never retried', async () => {
+  const { storage, store } = await fixture();
+  await store.create(widgets, 'ns', { metadata: { name: 'w-taken' } }, ctx());
+  const gen = scripted([]);
+  store.nameGenerator = gen.next;
+  await assert.rejects(store.create(widgets, 'ns', { metadata: { name: 'w-taken' } }, ctx()), (e: unknown) => {
+    assert.ok(e instanceof StatusError);
+    assert.equal(e.status.message, 'widgets.example.com "w-taken" already exists');
+    assert.deepEqual(e.status.details, { name: 'w-taken', group: 'example.com', kind: 'widgets' });
+    return true;
+  });
+  // CheckGeneratedNameError looks only at generateName: with both set the name wins, there is no retry,
+  // yet the message is the generated-name one.
+  await assert.rejects(store.create(widgets, 'ns', { metadata: { name: 'w-taken', generateName: 'w-' } }, ctx()), (e: unknown) =>
+    e instanceof StatusError && e.status.reason === 'AlreadyExists' &&
+    e.status.message === 'widgets.example.com "w-taken" already exists, the server was not able to generate a unique name for the object');
+  assert.equal(gen.calls, 0);
+  await storage.close();
+});
+
+test('a create that collides with an object being deleted says so', async () => {
+  const { storage, store } = await fixture();
+  await store.create(widgets, 'ns', { metadata: { name: 'a', finalizers: ['example.com/hold'] } }, ctx());
+  await store.delete(widgets, 'ns', 'a', {}, ctx());
+  await assert.rejects(store.create(widgets, 'ns', { metadata: { name: 'a' } }, ctx()), (e: unknown) =>
+    e instanceof StatusError && e.status.reason === 'AlreadyExists' &&
+    e.status.message === 'object is being deleted: widgets.example.com "a" already exists');
+  await storage.close();
+});
