@@ -367,12 +367,11 @@ export function fromFieldsV1(v: unknown, canonical = false): FieldSet {
 
 function readInto(n: FieldSet, v: unknown, canonical: boolean, root: boolean): void {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new FieldsV1Error('FieldsV1 must be an object');
-  const entries = Object.entries(v as Record<string, unknown>);
-  if (entries.length === 0) {
-    if (!root) n.member = true;
-    return;
-  }
-  for (const [k, c] of entries) {
+  // for-in: the entries of decoded JSON without an array of pairs (this runs over every manager's set on every write).
+  let empty = true;
+  for (const k in v as Record<string, unknown>) {
+    empty = false;
+    const c = (v as Record<string, unknown>)[k];
     if (k === '.') {
       if (!root) n.member = true;
       continue;
@@ -381,4 +380,5 @@ function readInto(n: FieldSet, v: unknown, canonical: boolean, root: boolean): v
     if (pe === undefined) throw new FieldsV1Error(`invalid path element ${JSON.stringify(k)}`);
     readInto(n.ensure(pe), c, canonical, false);
   }
+  if (empty && !root) n.member = true;
 }

@@ -57,7 +57,8 @@ export function cloneDecoded<T>(v: T): T {
     return a as T;
   }
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
+  // for-in: the own keys of JSON data, without an array per object.
+  for (const k in v) {
     const x = (v as Record<string, unknown>)[k];
     // A "__proto__" key (JSON.parse makes it an own property) must stay one.
     if (k === '__proto__') Object.defineProperty(out, k, { value: cloneDecoded(x), enumerable: true, writable: true, configurable: true });
@@ -85,7 +86,8 @@ function jsonCopy(v: unknown, inArray: boolean): unknown {
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) throw new NotPlainJSON();
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v as object)) {
+  // for-in after the prototype check above: a plain object's own enumerable keys, without an array.
+  for (const k in v as object) {
     const x = jsonCopy((v as Record<string, unknown>)[k], false);
     if (x === undefined) continue;
     if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });

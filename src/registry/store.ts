@@ -235,7 +235,7 @@ export class Store implements Lookup {
     let last: unknown;
     for (let i = 0; i < MAX_NAME_GENERATION_CREATE_ATTEMPTS; i++) {
       try {
-        return await this.createOnce(def, namespace, structuredClone(input), ctx);
+        return await this.createOnce(def, namespace, cloneDecoded(input), ctx);
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
         last = e;
@@ -358,7 +358,8 @@ export class Store implements Lookup {
       if (!subresource) def.warnUpdate?.(next, current, ctx);
       await validateAdmission(admission);
       next.metadata.resourceVersion = current.metadata.resourceVersion;
-      if (deepEqual(next, current)) return current;
+      // A new generation already tells the objects apart; only otherwise is the whole object compared.
+      if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
       if (shouldDeleteNow(def, next)) {
         if (ctx.dryRun) return next;
         try {

@@ -392,8 +392,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   if (isObj(a) && isObj(b)) {
     // Every key of either side (walked without building the union: this runs on every update).
-    for (const k of Object.keys(a)) if (!deepEqual(a[k], b[k])) return false;
-    for (const k of Object.keys(b)) if (!Object.hasOwn(a, k) && !deepEqual(undefined, b[k])) return false;
+    // for-in: the own keys of JSON data, without an array per object.
+    for (const k in a) if (!deepEqual(a[k], b[k])) return false;
+    for (const k in b) if (!Object.hasOwn(a, k) && !deepEqual(undefined, b[k])) return false;
     return true;
   }
   return false;
