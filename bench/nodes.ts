@@ -238,8 +238,15 @@ async function settle(s: Server, timeoutMs: number): Promise<{ pods: number; not
   let lastRV = '';
   let stableSince = Date.now();
   for (;;) {
-    const all = JSON.parse((await s.call('GET', '/api/v1/pods')).text);
-    const items: any[] = all.items;
+    // In chunks of 500, as kubectl lists: one list of 10,000 pods would be a turn of the server's event loop
+    // long enough to make the heartbeats measured right after late.
+    const items: any[] = [];
+    let cont = '';
+    do {
+      const page = JSON.parse((await s.call('GET', `/api/v1/pods?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`)).text);
+      items.push(...page.items);
+      cont = page.metadata?.continue ?? '';
+    } while (cont);
     const notRunning = items.filter((p) => p.status?.phase !== 'Running' && p.status?.phase !== 'Succeeded');
     const unbound = items.filter((p) => !p.spec.nodeName).length;
     const byReason = new Map<string, number>();

@@ -19,6 +19,7 @@ import { rfc3339 } from '../../meta/object-meta.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
+import { sharedInformer } from '../controller-utils.js';
 import { inform, WorkQueue } from '../informer.js';
 import { matchTaint, noScheduleTaintDiff, NOT_READY_NO_EXECUTE, type Taint, UNREACHABLE_NO_EXECUTE } from './taints.js';
 
@@ -123,6 +124,7 @@ export class NodeLifecycleController {
   private readonly nodeDef: ResourceDef;
   private readonly podDef: ResourceDef;
   private timers: NodeJS.Timeout[] = [];
+  private readonly unsubscribe: (() => void)[] = [];
   private monitoring = false;
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly log: (m: string) => void,
@@ -134,15 +136,19 @@ export class NodeLifecycleController {
   }
 
   async start(): Promise<void> {
-    await inform(this.store, this.nodeDef, (type, node) => {
+    // Nodes and pods from the shared informers (upstream's factory): one cache of thousands of pods, not one more.
+    const nodes = sharedInformer(this.store, this.nodeDef);
+    this.unsubscribe.push(nodes.onEvent((type, node) => {
       if (type === 'DELETED') this.nodes.delete(node.metadata.name!); else this.nodes.set(node.metadata.name!, node);
       if (type !== 'DELETED') this.noScheduleQueue.add(node.metadata.name!);
-    });
+    }));
+    await nodes.start();
     await inform(this.store, this.store.find('coordination.k8s.io', 'v1', 'leases')!, (type, lease) => {
       if (lease.metadata.namespace !== NODE_LEASE_NAMESPACE) return;
       if (type === 'DELETED') this.leases.delete(lease.metadata.name!); else this.leases.set(lease.metadata.name!, lease);
     });
-    await inform(this.store, this.podDef, (type, pod) => {
+    const pods = sharedInformer(this.store, this.podDef);
+    this.unsubscribe.push(pods.onEvent((type, pod) => {
       const node = (pod.spec as any)?.nodeName as string | undefined;
       if (!node) return;
       let byName = this.podsByNode.get(node);
@@ -155,7 +161,8 @@ export class NodeLifecycleController {
         const ready = this.health.get(node)?.ready;
         if (ready && ready.status !== 'True') void this.markPodsNotReady([pod], node).catch((e) => this.log(`node lifecycle: ${(e as Error).message}`));
       }
-    });
+    }));
+    await pods.start();
     const tick = () => {
       if (this.monitoring) return;
       this.monitoring = true;
@@ -171,6 +178,7 @@ export class NodeLifecycleController {
   stop(): void {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    for (const u of this.unsubscribe.splice(0)) u();
   }
 
   private nodeRef(node: Node): ObjectReference {

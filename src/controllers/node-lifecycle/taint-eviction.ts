@@ -15,7 +15,7 @@ import { rfc3339 } from '../../meta/object-meta.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
-import { inform } from '../informer.js';
+import { sharedInformer } from '../controller-utils.js';
 import { matchingTolerations, minTolerationMs, type Taint, type Toleration } from './taints.js';
 
 export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
@@ -29,6 +29,7 @@ export class TaintEvictionController {
   private readonly work = new Map<string, Work>();
   private readonly podDef: ResourceDef;
   private stopped = false;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly log: (m: string) => void,
     private readonly now: () => number = Date.now) {
@@ -36,14 +37,18 @@ export class TaintEvictionController {
   }
 
   async start(): Promise<void> {
-    await inform(this.store, this.store.find('', 'v1', 'nodes')!, (type, node) => {
+    // Nodes and pods from the shared informers (upstream's factory): one cache of thousands of pods, not one more.
+    const nodes = sharedInformer(this.store, this.store.find('', 'v1', 'nodes')!);
+    this.unsubscribe.push(nodes.onEvent((type, node) => {
       const name = node.metadata.name!;
       const taints: Taint[] = (((node.spec as any)?.taints ?? []) as Taint[]).filter((t) => t?.effect === 'NoExecute');
       const before = JSON.stringify(this.tainted.get(name) ?? []);
       if (type === 'DELETED' || !taints.length) this.tainted.delete(name); else this.tainted.set(name, taints);
       if (type !== 'DELETED' && before !== JSON.stringify(taints.length ? taints : [])) this.handleNodeUpdate(name);
-    });
-    await inform(this.store, this.podDef, (type, pod) => {
+    }));
+    await nodes.start();
+    const pods = sharedInformer(this.store, this.podDef);
+    this.unsubscribe.push(pods.onEvent((type, pod) => {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
       const node = ((pod.spec as any)?.nodeName ?? '') as string;
       const oldNode = this.podNode.get(key);
@@ -65,11 +70,13 @@ export class TaintEvictionController {
       const taints = this.tainted.get(node);
       if (!taints) return;
       this.processPodOnNode(pod, taints, this.now());
-    });
+    }));
+    await pods.start();
   }
 
   stop(): void {
     this.stopped = true;
+    for (const u of this.unsubscribe.splice(0)) u();
     for (const w of this.work.values()) clearTimeout(w.timer);
     this.work.clear();
   }
