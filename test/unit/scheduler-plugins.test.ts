@@ -18,6 +18,7 @@ import { volumeRestrictions } from '../../src/scheduler/plugins/volume-restricti
 import { schedulingGates } from '../../src/scheduler/plugins/scheduling-gates.js';
 import { bound, node, pod, requests, snapshot } from './scheduler-fixtures.js';
 import { fromLabelSelector } from '../../src/selectors/labels.js';
+import type { SchedulerCache } from '../../src/scheduler/cache.js';
 
 /** PreFilter then Filter of one plugin on every node: node → [code, reasons] (Skip: every node passes). */
 function filterAll(pl: Plugin, p: any, snap: Snapshot): Record<string, [Code, string[]]> {
@@ -202,6 +203,25 @@ test('SchedulingGates: a gated pod is not queued', () => {
   assert.equal(schedulingGates().preEnqueue!(new PodInfo(pod('p'))).code, Code.Success);
 });
 
+/**
+ * One random change to the placed pods: a new pod (assumed or added), a pod
+ * removed, or a pod starting to terminate; `placed` follows along.
+ */
+function churn(cache: SchedulerCache, placed: any[], rand: (n: number) => number, newPod: () => any): void {
+  const action = rand(10);
+  if (action < 6 || placed.length === 0) {
+    const p = newPod();
+    placed.push(p);
+    if (rand(2)) cache.assume(new PodInfo(p), p.spec.nodeName); else cache.addOrUpdatePod(new PodInfo(p));
+  } else if (action < 8) {
+    cache.removePod(placed.splice(rand(placed.length), 1)[0].metadata.uid);
+  } else {
+    const p = placed[rand(placed.length)];
+    p.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    cache.addOrUpdatePod(new PodInfo(p));
+  }
+}
+
 test('PodTopologySpread: domain counts kept across cycles equal a full recount after every pod change', () => {
   let seed = 7;
   const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
@@ -221,18 +241,7 @@ test('PodTopologySpread: domain counts kept across cycles equal a full recount a
   const pl = podTopologySpread();
   const placed: any[] = [];
   for (let step = 0; step < 400; step++) {
-    const action = rand(10);
-    if (action < 6 || placed.length === 0) {
-      const p = bound(pod(`x${step}`, {}, { labels: { app: ['a', 'b', 'c'][rand(3)] }, namespace: rand(4) ? 'default' : 'other' }), `n${rand(24)}`);
-      placed.push(p);
-      if (rand(2)) cache.assume(new PodInfo(p), p.spec.nodeName); else cache.addOrUpdatePod(new PodInfo(p));
-    } else if (action < 8) {
-      cache.removePod(placed.splice(rand(placed.length), 1)[0].metadata.uid);
-    } else {
-      const p = placed[rand(placed.length)];
-      p.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
-      cache.addOrUpdatePod(new PodInfo(p));
-    }
+    churn(cache, placed, rand, () => bound(pod(`x${step}`, {}, { labels: { app: ['a', 'b', 'c'][rand(3)] }, namespace: rand(4) ? 'default' : 'other' }), `n${rand(24)}`));
     for (const probe of probes) {
       if (rand(3) === 0) continue; // Some cycles skip a shape, so it has several changes to catch up with.
       const a = new Map<string, unknown>(), b = new Map<string, unknown>();
@@ -276,20 +285,9 @@ test('PodTopologySpread: scores from the pod index equal those of a scan of ever
   };
   let scored = 0;
   for (let step = 0; step < 400; step++) {
-    const action = rand(10);
-    if (action < 6 || placed.length === 0) {
-      // Some pods go to nodes the cache has no Node for: neither way counts them.
-      const where = rand(12) ? `n${rand(24)}` : `gone${rand(2)}`;
-      const p = bound(pod(`x${step}`, {}, { labels: { app: ['a', 'b', 'c'][rand(3)], hash: String(rand(3)) }, namespace: rand(4) ? 'default' : 'other' }), where);
-      placed.push(p);
-      if (rand(2)) cache.assume(new PodInfo(p), p.spec.nodeName); else cache.addOrUpdatePod(new PodInfo(p));
-    } else if (action < 8) {
-      cache.removePod(placed.splice(rand(placed.length), 1)[0].metadata.uid);
-    } else {
-      const p = placed[rand(placed.length)];
-      p.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
-      cache.addOrUpdatePod(new PodInfo(p));
-    }
+    // Some pods go to nodes the cache has no Node for: neither way counts them.
+    churn(cache, placed, rand, () => bound(pod(`x${step}`, {}, { labels: { app: ['a', 'b', 'c'][rand(3)], hash: String(rand(3)) }, namespace: rand(4) ? 'default' : 'other' }),
+      rand(12) ? `n${rand(24)}` : `gone${rand(2)}`));
     for (const probe of probes) {
       const a = scores(probe, cache);
       assert.deepEqual(a, scores(probe, fresh), `step ${step} ${probe.name}`);
