@@ -188,29 +188,38 @@ export function podsToDelete(filtered: KObject[], related: KObject[], diff: numb
 /** ExpectationsTimeout: after five minutes a controller stops waiting for what it expected to see. */
 const EXPECTATIONS_TIMEOUT_MS = 5 * 60 * 1000;
 
-interface Expectation { add: number; del: number; at: number; deleting: Set<string> }
+interface Expectation { add: number; del: number; at: number; deleting?: Set<string> }
 
 /**
- * ControllerExpectations with UIDTrackingControllerExpectations' deletion
- * keys: how many creations and which deletions a controller still waits to
- * observe through its informer before it acts on a key again. Without them
- * a sync running before the cache has caught up would create duplicates.
+ * ControllerExpectations: how many creations and deletions a controller
+ * still waits to observe through its informer before it acts on a key again.
+ * Without them a sync running before the cache has caught up would create
+ * duplicates. `set` counts deletions only (the DaemonSet controller's plain
+ * ControllerExpectations); `expectDeletions` names the pods, as
+ * UIDTrackingControllerExpectations does, so each counts once.
  */
 export class ControllerExpectations {
   private readonly byKey = new Map<string, Expectation>();
 
-  satisfied(key: string, now = Date.now()): boolean {
+  constructor(private readonly now: () => number = Date.now) {}
+
+  satisfied(key: string, now = this.now()): boolean {
     const e = this.byKey.get(key);
     if (!e) return true;
     return (e.add <= 0 && e.del <= 0) || now - e.at > EXPECTATIONS_TIMEOUT_MS;
   }
 
+  /** SetExpectations. */
+  set(key: string, add: number, del: number): void {
+    this.byKey.set(key, { add, del, at: this.now() });
+  }
+
   expectCreations(key: string, n: number): void {
-    this.byKey.set(key, { add: n, del: 0, at: Date.now(), deleting: new Set() });
+    this.byKey.set(key, { add: n, del: 0, at: this.now(), deleting: new Set() });
   }
 
   expectDeletions(key: string, podKeys: string[]): void {
-    this.byKey.set(key, { add: 0, del: podKeys.length, at: Date.now(), deleting: new Set(podKeys) });
+    this.byKey.set(key, { add: 0, del: podKeys.length, at: this.now(), deleting: new Set(podKeys) });
   }
 
   creationObserved(key: string): void {
@@ -218,10 +227,13 @@ export class ControllerExpectations {
     if (e) e.add--;
   }
 
-  /** Counts a deletion once per pod key, whether seen as a deletionTimestamp or as the DELETED event. */
-  deletionObserved(key: string, podKey: string): void {
+  /**
+   * A deletion seen (as a deletionTimestamp or as the DELETED event): with
+   * tracked pods it counts once per expected pod key, otherwise every time.
+   */
+  deletionObserved(key: string, podKey?: string): void {
     const e = this.byKey.get(key);
-    if (e && e.deleting.delete(podKey)) e.del--;
+    if (e && (!e.deleting || (podKey !== undefined && e.deleting.delete(podKey)))) e.del--;
   }
 
   delete(key: string): void {

@@ -18,7 +18,8 @@ import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
-import { ControllerExpectations, DaemonSetController } from '../../src/controllers/daemonset/daemonset-controller.js';
+import { DaemonSetController } from '../../src/controllers/daemonset/daemonset-controller.js';
+import { ControllerExpectations } from '../../src/controllers/controller-utils.js';
 import { NodeLifecycleController } from '../../src/controllers/node-lifecycle/controller.js';
 import { nodeShouldRunDaemonPod, targetNodeName } from '../../src/controllers/daemonset/node-predicates.js';
 

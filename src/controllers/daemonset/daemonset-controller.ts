@@ -13,7 +13,7 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
-import { claimObjects, sharedInformer, type SharedInformer } from '../controller-utils.js';
+import { claimObjects, ControllerExpectations, sharedInformer, SLOW_START_INITIAL_BATCH, type SharedInformer } from '../controller-utils.js';
 import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { PodControl } from '../pod-control.js';
 import { controllerOf, isAvailable, isReady, phaseOf } from '../job/pod-state.js';
@@ -29,35 +29,8 @@ const FAILED_BACKOFF_INITIAL_MS = 1000;
 const FAILED_BACKOFF_MAX_MS = 15 * 60_000;
 /** BurstReplicas: pods created, and pods deleted, by one sync at most. */
 export const BURST_REPLICAS = 250;
-/** controller.SlowStartInitialBatchSize. */
-const SLOW_START_INITIAL_BATCH = 1;
 /** Deletions issued at once: the rest wait, with the event loop running between (upstream issues them all from goroutines). */
 const DELETE_BATCH = 32;
-/** ExpectationsTimeout: expectations unmet this long no longer hold the daemon set back. */
-const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
-
-/**
- * ControllerExpectations: the creations and deletions a sync issued that the
- * pod informer has not shown yet. Until they are seen (or time out) the next
- * sync only updates status: its cache would not yet show those pods, and it
- * would create or delete them a second time.
- */
-export class ControllerExpectations {
-  private readonly entries = new Map<string, { add: number; del: number; at: number }>();
-  constructor(private readonly now: () => number) {}
-
-  /** SatisfiedExpectations: none recorded, all observed, or expired. */
-  satisfied(key: string): boolean {
-    const e = this.entries.get(key);
-    if (!e) return true;
-    return (e.add <= 0 && e.del <= 0) || this.now() - e.at > EXPECTATIONS_TIMEOUT_MS;
-  }
-
-  set(key: string, add: number, del: number): void { this.entries.set(key, { add, del, at: this.now() }); }
-  creationObserved(key: string): void { const e = this.entries.get(key); if (e) e.add--; }
-  deletionObserved(key: string): void { const e = this.entries.get(key); if (e) e.del--; }
-  delete(key: string): void { this.entries.delete(key); }
-}
 
 type Obj = KObject & { spec?: any; status?: any };
 
