@@ -7,6 +7,8 @@
  * counters. A pod whose image cannot run on a node (a Linux image on a
  * Windows node) is still created there: the kubelet fails it, as upstream.
  */
+// Lets the event loop run (timers, I/O, the watch events of what was just written).
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
@@ -50,9 +52,6 @@ function byCreationAndPhase(a: Obj, b: Obj): number {
   if (ca !== cb) return ca < cb ? -1 : 1;
   return a.metadata.name! < b.metadata.name! ? -1 : 1;
 }
-
-/** Lets the event loop run (timers, I/O, the watch events of what was just written). */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const byName = (a: KObject, b: KObject) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0);
 

@@ -13,6 +13,7 @@
  * (TaintNodesByCondition), which is how a registering node loses its
  * not-ready taint and a cordoned node gets `node.kubernetes.io/unschedulable`.
  */
+import { setImmediate } from 'node:timers/promises';
 import { StatusError } from '../../api/status.js';
 import type { EventRecorder, ObjectReference } from '../../events/recorder.js';
 import { rfc3339 } from '../../meta/object-meta.js';
@@ -91,7 +92,7 @@ const SLICE_MS = 20;
 /** Yields to the event loop once `since` is SLICE_MS old; returns when the next slice started. */
 async function yieldAfter(since: number): Promise<number> {
   if (performance.now() - since < SLICE_MS) return since;
-  await new Promise((resolve) => setImmediate(resolve));
+  await setImmediate();
   return performance.now();
 }
 
