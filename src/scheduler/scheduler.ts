@@ -20,6 +20,12 @@ import { PodInfo } from './pod-info.js';
 import { preempt } from './preemption.js';
 import { defaultConfig, type ProfileConfig, type SchedulerConfig } from './profile.js';
 import { SchedulingQueue, type QueueOptions } from './queue.js';
+import { claimBindingCompleted } from '../controllers/persistentvolume/controller.js';
+import { ANN_SELECTED_NODE } from '../controllers/persistentvolume/binding.js';
+import { podClaimNames } from './plugins/volumes.js';
+
+/** VolumeBindingArgs.bindTimeoutSeconds' default: how long PreBind waits for claims to bind. */
+export const VOLUME_BIND_TIMEOUT_MS = 600_000;
 
 export const SCHEDULER = 'default-scheduler';
 
@@ -76,6 +82,8 @@ export class Scheduler {
   private loop?: Promise<void>;
   private readonly log: (m: string) => void;
   private bindingsInFlight = 0;
+  /** PreBind waits of VolumeBinding, re-checked on every claim or volume change. */
+  private readonly volumeWaiters = new Set<() => void>();
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly opts: SchedulerOptions = {}) {
     const config = opts.config ?? defaultConfig();
@@ -83,7 +91,10 @@ export class Scheduler {
     this.podsDef = store.find('', 'v1', 'pods')!;
     this.nodesDef = store.find('', 'v1', 'nodes')!;
     this.log = opts.log ?? (() => {});
-    this.listers = new InformerListers(store, (e) => this.queue.onEvent(e));
+    this.listers = new InformerListers(store, (e) => {
+      this.queue.onEvent(e);
+      if (e === 'PvcChange' || e === 'PvChange') for (const w of [...this.volumeWaiters]) w();
+    });
     this.cache = new SchedulerCache(this.listers.namespaceLabels, this.listers);
     const allPlugins = config.profiles.flatMap((p) => p.framework.plugins);
     this.queue = new SchedulingQueue(allPlugins.filter((p) => p.preEnqueue), allPlugins, opts);
@@ -103,6 +114,7 @@ export class Scheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const w of [...this.volumeWaiters]) w();
     this.queue.stop();
     for (const h of this.handles) h.cancel();
     this.listers.stop();
@@ -219,6 +231,15 @@ export class Scheduler {
     // The bound pod returned is not used: the cache has the assumed one.
     const ctx = readOnlyContext(this.store, { ...controllerContext(SCHEDULER), namespace: p.namespace });
     try {
+      const profile = this.profileFor(p.pod.spec?.schedulerName);
+      if (profile?.framework.plugins.some((pl) => pl.name === 'VolumeBinding')) {
+        const err = await this.bindPodVolumes(p, node);
+        if (err !== undefined) {
+          this.cache.forget(p.uid);
+          if (!this.stopped) this.failed(p, `running PreBind plugin "VolumeBinding": ${err}`, 'SchedulerError', new Set(), true);
+          return;
+        }
+      }
       await assignNode(this.store, this.podsDef, p.namespace, p.name, node, ctx);
       this.queue.done(p.uid);
       this.opts.onBound?.(assumed, node);
@@ -232,6 +253,51 @@ export class Scheduler {
     } finally {
       this.bindingsInFlight--;
     }
+  }
+
+  /**
+   * VolumeBinding's PreBind (BindPodVolumes): each unbound claim of a
+   * WaitForFirstConsumer class gets `volume.kubernetes.io/selected-node`,
+   * then the binding waits, off the scheduling loop, until the PV
+   * controller has bound them all (checkBindings: volumeName and
+   * bind-completed), for at most bindTimeoutSeconds. Returns the error text.
+   */
+  private async bindPodVolumes(p: PodInfo, node: string): Promise<string | undefined> {
+    const ns = p.namespace;
+    const toBind: string[] = [];
+    for (const name of podClaimNames(p.pod)) {
+      const pvc = this.listers.pvc(ns, name);
+      if (!pvc || pvc.spec?.volumeName) continue;
+      const cls = pvc.spec?.storageClassName ? this.listers.storageClass(pvc.spec.storageClassName) : undefined;
+      if (cls?.volumeBindingMode === 'WaitForFirstConsumer') toBind.push(name);
+    }
+    if (!toBind.length) return undefined;
+    const pvcDef = this.store.find('', 'v1', 'persistentvolumeclaims')!;
+    const ctx = { ...controllerContext(SCHEDULER), namespace: ns };
+    try {
+      for (const name of toBind) {
+        await this.store.update(pvcDef, ns, name, (cur: any) => {
+          if (cur.spec?.volumeName || cur.metadata.annotations?.[ANN_SELECTED_NODE] === node) return cur;
+          (cur.metadata.annotations ??= {})[ANN_SELECTED_NODE] = node;
+          return cur;
+        }, ctx);
+      }
+    } catch (e) {
+      return `binding volumes: ${(e as Error).message}`;
+    }
+    const bound = () => toBind.every((n) => claimBindingCompleted(this.listers.pvc(ns, n)));
+    const ok = await new Promise<boolean>((resolve) => {
+      const check = () => {
+        if (!bound() && !this.stopped) return;
+        this.volumeWaiters.delete(check);
+        clearTimeout(timer);
+        resolve(!this.stopped);
+      };
+      const timer = setTimeout(() => { this.volumeWaiters.delete(check); resolve(false); }, VOLUME_BIND_TIMEOUT_MS);
+      this.volumeWaiters.add(check);
+      check();
+    });
+    return ok ? undefined : 'binding volumes: context deadline exceeded';
   }
 
   /** prepareCandidate: victims get the DisruptionTarget condition, a Preempted event, and are deleted. */

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PersistentVolumeController } from '../../src/controllers/persistentvolume/controller.js';
+import { defaultStorageClass, LocalProvisioner } from '../../src/controllers/persistentvolume/provisioner.js';
+import { EventRecorder } from '../../src/events/recorder.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
+import { fixture } from './service-fixture.js';
+
+async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const v = await f();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only once the claim is Bound', async () => {
+  const f = await fixture();
+  const events = new EventRecorder(f.store);
+  await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
+  await f.node('n1', { ready: 'True' });
+  await f.store.update(f.def('', 'nodes'), '', 'n1', (n: any) => {
+    n.status.allocatable = { cpu: '4', memory: '16Gi', pods: '110' };
+    n.status.capacity = { cpu: '4', memory: '16Gi', pods: '110' };
+    return n;
+  }, f.ctx(), 'status');
+  const sched = new Scheduler(f.store, events);
+  await sched.start();
+  await f.store.create(f.def('', 'persistentvolumeclaims'), 'ns', { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }, f.ctx('ns'));
+  await f.store.create(f.def('', 'pods'), 'ns', {
+    metadata: { name: 'app' },
+    spec: {
+      // A new node carries the not-ready taint until its kubelet reports; none runs here.
+      tolerations: [{ operator: 'Exists' }],
+      containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+  }, f.ctx('ns'));
+  const annotated: any = await until('selected-node', async () => {
+    const c: any = await f.store.get('', 'persistentvolumeclaims', 'ns', 'data');
+    return c.metadata.annotations?.['volume.kubernetes.io/selected-node'] ? c : undefined;
+  });
+  assert.equal(annotated.metadata.annotations['volume.kubernetes.io/selected-node'], 'n1');
+  // No PV controller runs yet: the binding cycle waits in PreBind, the pod is not bound.
+  assert.equal(((await f.store.get('', 'pods', 'ns', 'app')) as any).spec.nodeName, undefined);
+  assert.equal(sched.bindings, 1);
+
+  const ctrl = new PersistentVolumeController(f.store, events);
+  const prov = new LocalProvisioner(f.store, events);
+  await ctrl.start();
+  await prov.start();
+  const pod: any = await until('the pod bound', async () => {
+    const p: any = await f.store.get('', 'pods', 'ns', 'app');
+    return p.spec.nodeName ? p : undefined;
+  });
+  assert.equal(pod.spec.nodeName, 'n1');
+  const claim: any = await f.store.get('', 'persistentvolumeclaims', 'ns', 'data');
+  assert.equal(claim.status.phase, 'Bound', 'bound before the pod');
+  assert.equal(claim.spec.volumeName, `pvc-${claim.metadata.uid}`);
+  await sched.stop();
+  ctrl.stop();
+  prov.stop();
+  await f.close();
+});
