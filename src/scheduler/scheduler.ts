@@ -285,19 +285,31 @@ export class Scheduler {
     } catch (e) {
       return `binding volumes: ${(e as Error).message}`;
     }
-    const bound = () => toBind.every((n) => claimBindingCompleted(this.listers.pvc(ns, n)));
-    const ok = await new Promise<boolean>((resolve) => {
-      const check = () => {
-        if (!bound() && !this.stopped) return;
-        this.volumeWaiters.delete(check);
+    // checkBindings: done once every claim is bound; an error once a provisioner gave the node back (selected-node changed or removed).
+    const check = (): string | boolean => {
+      for (const n of toBind) {
+        const pvc = this.listers.pvc(ns, n);
+        if (claimBindingCompleted(pvc)) continue;
+        if (!pvc) return false;
+        if (!pvc.metadata.annotations) return `selectedNode annotation reset for PVC "${n}"`;
+        if (pvc.metadata.annotations[ANN_SELECTED_NODE] !== node) return `provisioning failed for PVC "${n}"`;
+        return false;
+      }
+      return true;
+    };
+    const result = await new Promise<string | boolean>((resolve) => {
+      const waiter = () => {
+        const r = this.stopped ? 'scheduler stopped' : check();
+        if (r === false) return;
+        this.volumeWaiters.delete(waiter);
         clearTimeout(timer);
-        resolve(!this.stopped);
+        resolve(r);
       };
-      const timer = setTimeout(() => { this.volumeWaiters.delete(check); resolve(false); }, VOLUME_BIND_TIMEOUT_MS);
-      this.volumeWaiters.add(check);
-      check();
+      const timer = setTimeout(() => { this.volumeWaiters.delete(waiter); resolve('context deadline exceeded'); }, VOLUME_BIND_TIMEOUT_MS);
+      this.volumeWaiters.add(waiter);
+      waiter();
     });
-    return ok ? undefined : 'binding volumes: context deadline exceeded';
+    return result === true ? undefined : `binding volumes: ${result}`;
   }
 
   /** prepareCandidate: victims get the DisruptionTarget condition, a Preempted event, and are deleted. */

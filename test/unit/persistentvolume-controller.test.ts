@@ -202,3 +202,29 @@ test('controller: an Immediate claim binds the smallest matching static volume; 
   ctrl.stop();
   await f.close();
 });
+
+test('provisioner: a selected node that does not exist fails provisioning and hands the claim back to the scheduler', async () => {
+  const f = await fixture();
+  const events = new EventRecorder(f.store);
+  await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
+  const ctrl = new PersistentVolumeController(f.store, events);
+  const prov = new LocalProvisioner(f.store, events);
+  await ctrl.start();
+  await prov.start();
+  await f.store.create(f.def('', 'persistentvolumeclaims'), 'ns', {
+    metadata: { name: 'data', annotations: { 'volume.kubernetes.io/selected-node': 'gone' } },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  }, f.ctx('ns'));
+  const failed = await until('ProvisioningFailed', async () =>
+    ((await f.store.list(f.def('', 'events'), 'ns')).items.find((e: any) => e.reason === 'ProvisioningFailed') as any)?.message);
+  assert.equal(failed, 'failed to provision volume with StorageClass "standard": nodes "gone" not found');
+  const c: any = await until('selected-node removed', async () => {
+    const o: any = await f.store.get('', 'persistentvolumeclaims', 'ns', 'data');
+    return o.metadata.annotations?.['volume.kubernetes.io/selected-node'] ? undefined : o;
+  });
+  assert.equal(c.metadata.annotations['volume.kubernetes.io/storage-provisioner'], 'winkube.io/local');
+  assert.equal((await f.store.list(f.def('', 'persistentvolumes'), '')).items.length, 0);
+  ctrl.stop();
+  prov.stop();
+  await f.close();
+});

@@ -61,3 +61,41 @@ test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only
   prov.stop();
   await f.close();
 });
+
+test('VolumeBinding PreBind: a provisioner that removes selected-node fails the binding cycle with upstream\'s error, and the pod is retried', async () => {
+  const f = await fixture();
+  const events = new EventRecorder(f.store);
+  await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
+  await f.node('n1', { ready: 'True' });
+  await f.store.update(f.def('', 'nodes'), '', 'n1', (n: any) => {
+    n.status.allocatable = { cpu: '4', memory: '16Gi', pods: '110' };
+    return n;
+  }, f.ctx(), 'status');
+  const sched = new Scheduler(f.store, events);
+  await sched.start();
+  const pvcs = f.def('', 'persistentvolumeclaims');
+  await f.store.create(pvcs, 'ns', { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }, f.ctx('ns'));
+  await f.store.create(f.def('', 'pods'), 'ns', {
+    metadata: { name: 'app' },
+    spec: { tolerations: [{ operator: 'Exists' }], containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+  }, f.ctx('ns'));
+  const selected = async () => ((await f.store.get('', 'persistentvolumeclaims', 'ns', 'data')) as any).metadata.annotations?.['volume.kubernetes.io/selected-node'];
+  await until('selected-node', async () => ((await selected()) ? true : undefined));
+  // What sig-storage-lib-external-provisioner's rescheduleProvisioning does when provisioning on that node failed
+  // (the claim keeps the PV controller's provisioner annotation; with no annotation left the error would be "selectedNode annotation reset").
+  await f.store.update(pvcs, 'ns', 'data', (c: any) => {
+    c.metadata.annotations = { 'volume.kubernetes.io/storage-provisioner': 'winkube.io/local' };
+    return c;
+  }, f.ctx('ns'));
+  const msg = await until('FailedScheduling', async () => {
+    const e = (await f.store.list(f.def('', 'events'), 'ns')).items.find((x: any) => x.reason === 'FailedScheduling') as any;
+    return e?.message;
+  });
+  assert.equal(msg, 'running PreBind plugin "VolumeBinding": binding volumes: provisioning failed for PVC "data"');
+  const cond = ((await f.store.get('', 'pods', 'ns', 'app')) as any).status.conditions.find((c: any) => c.type === 'PodScheduled');
+  assert.deepEqual([cond.status, cond.reason, cond.message], ['False', 'SchedulerError', msg]);
+  // After its backoff the pod is scheduled again and its claim gets the node again.
+  assert.equal(await until('selected-node again', async () => selected()), 'n1');
+  await sched.stop();
+  await f.close();
+});

@@ -134,8 +134,16 @@ export class LocalProvisioner {
     const node = await this.store.get('', 'nodes', '', nodeName);
     this.event(ref, 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${key}"`);
     if (!node) {
+      // The node is gone: as the library's rescheduleProvisioning, give the claim back to the scheduler by removing selected-node.
       this.event(ref, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${cls.metadata.name}": nodes "${nodeName}" not found`);
-      this.loop.addAfter(`c:${key}`, 5000);
+      try {
+        await this.store.update(this.store.find('', 'v1', 'persistentvolumeclaims')!, claim.metadata.namespace, claim.metadata.name, (cur: any) => {
+          if (cur.metadata.uid === claim.metadata.uid && cur.metadata.annotations?.[ANN_SELECTED_NODE] === nodeName) delete cur.metadata.annotations[ANN_SELECTED_NODE];
+          return cur;
+        }, { ...controllerContext(this.identity), namespace: claim.metadata.namespace });
+      } catch (e) {
+        if (!(e instanceof StatusError && e.status.code === 404)) throw e;
+      }
       return;
     }
     const pv = provisionedVolume(claim, cls, node);
