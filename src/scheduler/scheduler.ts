@@ -21,7 +21,8 @@ import { preempt } from './preemption.js';
 import { defaultConfig, type ProfileConfig, type SchedulerConfig } from './profile.js';
 import { SchedulingQueue, type QueueOptions } from './queue.js';
 import { claimBindingCompleted } from '../controllers/persistentvolume/controller.js';
-import { ANN_SELECTED_NODE } from '../controllers/persistentvolume/binding.js';
+import { ANN_SELECTED_NODE, bindVolumeToClaim, isVolumeBoundToClaim } from '../controllers/persistentvolume/binding.js';
+import { matchDelayedClaims } from './plugins/volume-binding.js';
 import { podClaimNames } from './plugins/volumes.js';
 
 /** VolumeBindingArgs.bindTimeoutSeconds' default: how long PreBind waits for claims to bind. */
@@ -257,7 +258,8 @@ export class Scheduler {
 
   /**
    * VolumeBinding's PreBind (BindPodVolumes): each unbound claim of a
-   * WaitForFirstConsumer class gets `volume.kubernetes.io/selected-node`,
+   * WaitForFirstConsumer class gets the free volume that fits the node
+   * (its claimRef set) or, to be provisioned, `volume.kubernetes.io/selected-node`,
    * then the binding waits, off the scheduling loop, until the PV
    * controller has bound them all (checkBindings: volumeName and
    * bind-completed), for at most bindTimeoutSeconds. Returns the error text.
@@ -273,9 +275,29 @@ export class Scheduler {
     }
     if (!toBind.length) return undefined;
     const pvcDef = this.store.find('', 'v1', 'persistentvolumeclaims')!;
+    const pvDef = this.store.find('', 'v1', 'persistentvolumes')!;
     const ctx = { ...controllerContext(SCHEDULER), namespace: ns };
+    // The Filter's choice on this node, again: free volumes to bind, and claims to provision.
+    const delayed = toBind.map((n) => {
+      const pvc = this.listers.pvc(ns, n);
+      return { pvc, cls: this.listers.storageClass(pvc.spec.storageClassName) };
+    });
+    const matched = matchDelayedClaims(delayed, this.listers.pvs(), this.cache.get(node)?.node ?? { metadata: { name: node } });
+    if (!matched) return `binding volumes: node(s) didn't find available persistent volumes to bind`;
+    const staticClaims = new Set<string>();
     try {
+      // bindAPIUpdate: volumes first (claimRef and bound-by-controller, as the PV controller writes them), then the claims to provision.
+      for (const { pvc } of delayed) {
+        const pv = matched.get(pvc.metadata.name);
+        if (!pv) continue;
+        staticClaims.add(pvc.metadata.name);
+        await this.store.update(pvDef, '', pv.metadata.name, (cur: any) => {
+          if (cur.spec?.claimRef && !isVolumeBoundToClaim(cur, pvc)) throw new Error(`persistentvolume "${pv.metadata.name}" was bound to another claim`);
+          return bindVolumeToClaim(cur, pvc) ?? cur;
+        }, { ...ctx, namespace: '' });
+      }
       for (const name of toBind) {
+        if (staticClaims.has(name)) continue;
         await this.store.update(pvcDef, ns, name, (cur: any) => {
           if (cur.spec?.volumeName || cur.metadata.annotations?.[ANN_SELECTED_NODE] === node) return cur;
           (cur.metadata.annotations ??= {})[ANN_SELECTED_NODE] = node;
@@ -290,7 +312,7 @@ export class Scheduler {
       for (const n of toBind) {
         const pvc = this.listers.pvc(ns, n);
         if (claimBindingCompleted(pvc)) continue;
-        if (!pvc) return false;
+        if (!pvc || staticClaims.has(n)) return false;
         if (!pvc.metadata.annotations) return `selectedNode annotation reset for PVC "${n}"`;
         if (pvc.metadata.annotations[ANN_SELECTED_NODE] !== node) return `provisioning failed for PVC "${n}"`;
         return false;

@@ -99,3 +99,49 @@ test('VolumeBinding PreBind: a provisioner that removes selected-node fails the 
   await sched.stop();
   await f.close();
 });
+
+test('VolumeBinding PreBind, pre-created local volume: the pod goes to the volume\'s node, the scheduler sets its claimRef, the PV controller completes the binding', async () => {
+  const f = await fixture();
+  const events = new EventRecorder(f.store);
+  await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', {
+    metadata: { name: 'local' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer',
+  }, f.ctx());
+  for (const n of ['n1', 'n2']) {
+    await f.node(n, { ready: 'True' });
+    await f.store.update(f.def('', 'nodes'), '', n, (o: any) => { o.status.allocatable = { cpu: '4', memory: '16Gi', pods: '110' }; return o; }, f.ctx(), 'status');
+  }
+  await f.store.create(f.def('', 'persistentvolumes'), '', {
+    metadata: { name: 'disk-n2' },
+    spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'local', persistentVolumeReclaimPolicy: 'Retain', local: { path: '/mnt/disk' },
+      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'] }] }] } } },
+  }, f.ctx());
+  const ctrl = new PersistentVolumeController(f.store, events);
+  await ctrl.start();
+  const sched = new Scheduler(f.store, events);
+  await sched.start();
+  await f.store.create(f.def('', 'persistentvolumeclaims'), 'ns', {
+    metadata: { name: 'data' }, spec: { storageClassName: 'local', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  }, f.ctx('ns'));
+  await f.store.create(f.def('', 'pods'), 'ns', {
+    metadata: { name: 'app' },
+    spec: { tolerations: [{ operator: 'Exists' }], containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+  }, f.ctx('ns'));
+  const pod: any = await until('the pod bound', async () => {
+    const p: any = await f.store.get('', 'pods', 'ns', 'app');
+    return p.spec.nodeName ? p : undefined;
+  });
+  assert.equal(pod.spec.nodeName, 'n2');
+  const claim: any = await f.store.get('', 'persistentvolumeclaims', 'ns', 'data');
+  assert.equal(claim.spec.volumeName, 'disk-n2');
+  assert.equal(claim.status.phase, 'Bound');
+  assert.deepEqual(claim.metadata.annotations, { 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
+  const pv: any = await until('the volume Bound', async () => {
+    const v: any = await f.store.get('', 'persistentvolumes', '', 'disk-n2');
+    return v.status?.phase === 'Bound' ? v : undefined;
+  });
+  assert.equal(pv.spec.claimRef.uid, claim.metadata.uid);
+  assert.deepEqual(pv.metadata.annotations, { 'pv.kubernetes.io/bound-by-controller': 'yes' });
+  await sched.stop();
+  ctrl.stop();
+  await f.close();
+});

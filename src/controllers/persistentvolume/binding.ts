@@ -50,23 +50,29 @@ const requested = (claim: Obj) => parseQuantity(claim.spec?.resources?.requests?
 const capacity = (pv: Obj) => parseQuantity(pv.spec?.capacity?.storage ?? '0');
 
 /**
- * FindMatchingVolume with node == nil (the controller's path): a volume
- * pre-bound to the claim wins; under delayed binding nothing else does (the
+ * FindMatchingVolume: a volume pre-bound to the claim wins; on the
+ * controller's path (no node) under delayed binding nothing else does (the
  * scheduler or a provisioner decides); otherwise the smallest Available
  * volume of the claim's class with the requested access modes, volume mode,
  * capacity and labels (selector).
  */
-export function findBestMatch(claim: Obj, volumes: Iterable<Obj>, delayBinding: boolean): Obj | undefined {
+export function findBestMatch(claim: Obj, volumes: Iterable<Obj>, delayBinding: boolean,
+  /** The scheduler's path: the node's labels satisfy the volume's node affinity; volumes already chosen for the pod's other claims. */
+  node?: { fits(pv: Obj): boolean; excluded: ReadonlySet<string> }): Obj | undefined {
   const want = requested(claim);
   const cls = claimClass(claim);
   const selector = claim.spec?.selector ? fromLabelSelector(claim.spec.selector) : undefined;
   let best: Obj | undefined;
   for (const pv of volumes) {
+    if (node?.excluded.has(pv.metadata.name)) continue;
     if (cmpQuantity(capacity(pv), want) < 0) continue;
     if (!volumeModeMatches(claim, pv)) continue;
     if (pv.metadata?.deletionTimestamp) continue;
-    if (isVolumeBoundToClaim(pv, claim)) return pv;
-    if (delayBinding) continue;
+    const fits = node ? node.fits(pv) : true;
+    // A volume pre-bound to the claim is its only candidate: on a node it does not fit, nothing matches.
+    if (isVolumeBoundToClaim(pv, claim)) return fits ? pv : undefined;
+    if (!fits) continue;
+    if (!node && delayBinding) continue;
     if (pv.status?.phase !== 'Available') continue;
     if (pv.spec?.claimRef) continue;
     if (selector && !selector.matches(pv.metadata?.labels)) continue;
