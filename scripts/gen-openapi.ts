@@ -36,6 +36,7 @@ export const SERVED_GROUP_VERSIONS = [
   'apis/node.k8s.io/v1',
   'apis/policy/v1',
   'apis/scheduling.k8s.io/v1',
+  'apis/storage.k8s.io/v1',
 ];
 
 /** The other documents of /openapi/v3 for endpoints winkube serves: /api, /apis, /apis/<group>, /version. */

@@ -13,6 +13,8 @@
  *   flannel (Linux kube-flannel-ds and Windows kube-flannel-ds-windows-amd64,
  *   vxlan with VNI 4096 / port 4789 for overlay, host-gw for l2bridge) or
  *   Calico (calico-node, calico-kube-controllers, calico-node-windows).
+ * - the default StorageClass `standard` (kind ships one for its local-path
+ *   provisioner; ours names winkube's node-local provisioner).
  * RBAC objects of those manifests are left out: winkube serves no RBAC API.
  * The workload and DaemonSet controllers turn these into pods on the nodes.
  */
@@ -23,6 +25,7 @@ import { controllerContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
 import type { KObject } from '../registry/types.js';
 import { DEFAULT_POD_SUBNET, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
+import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
 
 export const CLUSTER_DNS_IP = '10.96.0.10';
 export const SERVICE_SUBNET = '10.96.0.0/12';
@@ -575,6 +578,7 @@ const RESOURCE: Record<string, [string, string, string]> = {
   Service: ['', 'v1', 'services'],
   Deployment: ['apps', 'v1', 'deployments'],
   DaemonSet: ['apps', 'v1', 'daemonsets'],
+  StorageClass: ['storage.k8s.io', 'v1', 'storageclasses'],
 };
 
 /** Every kube-system object of the cluster's add-ons, in creation order. */
@@ -586,6 +590,8 @@ export function systemWorkloads(opts: SystemWorkloadOptions): Obj[] {
     ...coreDNS(),
     ...kubeProxy(opts, podSubnet, hnsNetworkName),
     ...(opts.network.plugin === 'calico' ? calico(opts.network, podSubnet) : flannel(opts.network, podSubnet)),
+    // The default StorageClass (kind installs `standard` with its local-path provisioner; ours is winkube.io/local).
+    defaultStorageClass(),
   ];
 }
 
@@ -594,7 +600,7 @@ export async function ensureSystemWorkloads(store: Store, opts: SystemWorkloadOp
   for (const obj of systemWorkloads(opts)) {
     const [group, version, resource] = RESOURCE[obj.kind];
     const def = store.find(group, version, resource)!;
-    const ns = obj.metadata.namespace as string;
+    const ns = (obj.metadata.namespace ?? '') as string;
     if (await store.get(group, resource, ns, obj.metadata.name)) continue;
     try {
       await store.create(def, ns, obj as KObject, { ...controllerContext('kubeadm'), namespace: ns });

@@ -26,6 +26,8 @@ import { componentElector, type LeaderElector } from './leader-election.js';
 import { NamespaceController } from './namespace-content.js';
 import { NodeLifecycleController, nodeLifecycleOptionsFromEnv } from './node-lifecycle/controller.js';
 import { TaintEvictionController } from './node-lifecycle/taint-eviction.js';
+import { PersistentVolumeController } from './persistentvolume/controller.js';
+import { LocalProvisioner } from './persistentvolume/provisioner.js';
 import { PodGCController } from './podgc.js';
 import { ReplicaSetController } from './replicaset.js';
 import { ResourceQuotaController } from './resource-quota.js';
@@ -75,6 +77,9 @@ export async function startControllers(o: ControllerManagerOptions): Promise<Con
     await scope.add(new TTLAfterFinishedController(store, { log })).start();
     await scope.add(new StatefulSetController(store, events, { log })).start();
     await scope.add(new DaemonSetController(store, events, { log })).start();
+    // Volumes: the persistentvolume-binder (with pvc- and pv-protection), and winkube's node-local provisioner that the default StorageClass names.
+    await scope.add(new PersistentVolumeController(store, events, log)).start();
+    await scope.add(new LocalProvisioner(store, events, log)).start();
   });
   return scope;
 }

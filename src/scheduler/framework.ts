@@ -20,6 +20,8 @@ export type ClusterEvent = 'NodeAdd' | 'NodeUpdate' | 'AssignedPodAdd' | 'Assign
 export interface Listers {
   pvc(namespace: string, name: string): any | undefined;
   pv(name: string): any | undefined;
+  /** Every PersistentVolume (VolumeBinding matches WaitForFirstConsumer claims against them); absent means none. */
+  pvs?(): Iterable<any>;
   storageClass(name: string): any | undefined;
   /**
    * helper.DefaultSelector: the Services selecting the pod and its controlling

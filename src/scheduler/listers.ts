@@ -72,6 +72,7 @@ export class InformerListers implements Listers {
   namespaceLabels = (ns: string): Record<string, string> | undefined => this.caches.get('namespaces')!.get('', ns)?.metadata?.labels;
   pvc(ns: string, name: string): Obj | undefined { return this.caches.get('persistentvolumeclaims')!.get(ns, name); }
   pv(name: string): Obj | undefined { return this.caches.get('persistentvolumes')!.get('', name); }
+  pvs(): Iterable<Obj> { return this.caches.get('persistentvolumes')!.items.values(); }
   storageClass(name: string): Obj | undefined { return this.caches.get('storageclasses')!.get('', name); }
   pdbs(): Obj[] { return [...this.caches.get('poddisruptionbudgets')!.items.values()]; }
 

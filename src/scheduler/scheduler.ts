@@ -20,6 +20,13 @@ import { PodInfo } from './pod-info.js';
 import { preempt } from './preemption.js';
 import { defaultConfig, type ProfileConfig, type SchedulerConfig } from './profile.js';
 import { SchedulingQueue, type QueueOptions } from './queue.js';
+import { claimBindingCompleted } from '../controllers/persistentvolume/controller.js';
+import { ANN_SELECTED_NODE, bindVolumeToClaim, isVolumeBoundToClaim } from '../controllers/persistentvolume/binding.js';
+import { matchDelayedClaims } from './plugins/volume-binding.js';
+import { podClaimNames } from './plugins/volumes.js';
+
+/** VolumeBindingArgs.bindTimeoutSeconds' default: how long PreBind waits for claims to bind. */
+export const VOLUME_BIND_TIMEOUT_MS = 600_000;
 
 export const SCHEDULER = 'default-scheduler';
 
@@ -76,6 +83,8 @@ export class Scheduler {
   private loop?: Promise<void>;
   private readonly log: (m: string) => void;
   private bindingsInFlight = 0;
+  /** PreBind waits of VolumeBinding, re-checked on every claim or volume change. */
+  private readonly volumeWaiters = new Set<() => void>();
 
   constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly opts: SchedulerOptions = {}) {
     const config = opts.config ?? defaultConfig();
@@ -83,7 +92,10 @@ export class Scheduler {
     this.podsDef = store.find('', 'v1', 'pods')!;
     this.nodesDef = store.find('', 'v1', 'nodes')!;
     this.log = opts.log ?? (() => {});
-    this.listers = new InformerListers(store, (e) => this.queue.onEvent(e));
+    this.listers = new InformerListers(store, (e) => {
+      this.queue.onEvent(e);
+      if (e === 'PvcChange' || e === 'PvChange') for (const w of [...this.volumeWaiters]) w();
+    });
     this.cache = new SchedulerCache(this.listers.namespaceLabels, this.listers);
     const allPlugins = config.profiles.flatMap((p) => p.framework.plugins);
     this.queue = new SchedulingQueue(allPlugins.filter((p) => p.preEnqueue), allPlugins, opts);
@@ -103,6 +115,7 @@ export class Scheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const w of [...this.volumeWaiters]) w();
     this.queue.stop();
     for (const h of this.handles) h.cancel();
     this.listers.stop();
@@ -219,6 +232,15 @@ export class Scheduler {
     // The bound pod returned is not used: the cache has the assumed one.
     const ctx = readOnlyContext(this.store, { ...controllerContext(SCHEDULER), namespace: p.namespace });
     try {
+      const profile = this.profileFor(p.pod.spec?.schedulerName);
+      if (profile?.framework.plugins.some((pl) => pl.name === 'VolumeBinding')) {
+        const err = await this.bindPodVolumes(p, node);
+        if (err !== undefined) {
+          this.cache.forget(p.uid);
+          if (!this.stopped) this.failed(p, `running PreBind plugin "VolumeBinding": ${err}`, 'SchedulerError', new Set(), true);
+          return;
+        }
+      }
       await assignNode(this.store, this.podsDef, p.namespace, p.name, node, ctx);
       this.queue.done(p.uid);
       this.opts.onBound?.(assumed, node);
@@ -232,6 +254,84 @@ export class Scheduler {
     } finally {
       this.bindingsInFlight--;
     }
+  }
+
+  /**
+   * VolumeBinding's PreBind (BindPodVolumes): each unbound claim of a
+   * WaitForFirstConsumer class gets the free volume that fits the node
+   * (its claimRef set) or, to be provisioned, `volume.kubernetes.io/selected-node`,
+   * then the binding waits, off the scheduling loop, until the PV
+   * controller has bound them all (checkBindings: volumeName and
+   * bind-completed), for at most bindTimeoutSeconds. Returns the error text.
+   */
+  private async bindPodVolumes(p: PodInfo, node: string): Promise<string | undefined> {
+    const ns = p.namespace;
+    const toBind: string[] = [];
+    for (const name of podClaimNames(p.pod)) {
+      const pvc = this.listers.pvc(ns, name);
+      if (!pvc || pvc.spec?.volumeName) continue;
+      const cls = pvc.spec?.storageClassName ? this.listers.storageClass(pvc.spec.storageClassName) : undefined;
+      if (cls?.volumeBindingMode === 'WaitForFirstConsumer') toBind.push(name);
+    }
+    if (!toBind.length) return undefined;
+    const pvcDef = this.store.find('', 'v1', 'persistentvolumeclaims')!;
+    const pvDef = this.store.find('', 'v1', 'persistentvolumes')!;
+    const ctx = { ...controllerContext(SCHEDULER), namespace: ns };
+    // The Filter's choice on this node, again: free volumes to bind, and claims to provision.
+    const delayed = toBind.map((n) => {
+      const pvc = this.listers.pvc(ns, n);
+      return { pvc, cls: this.listers.storageClass(pvc.spec.storageClassName) };
+    });
+    const matched = matchDelayedClaims(delayed, this.listers.pvs(), this.cache.get(node)?.node ?? { metadata: { name: node } });
+    if (!matched) return `binding volumes: node(s) didn't find available persistent volumes to bind`;
+    const staticClaims = new Set<string>();
+    try {
+      // bindAPIUpdate: volumes first (claimRef and bound-by-controller, as the PV controller writes them), then the claims to provision.
+      for (const { pvc } of delayed) {
+        const pv = matched.get(pvc.metadata.name);
+        if (!pv) continue;
+        staticClaims.add(pvc.metadata.name);
+        await this.store.update(pvDef, '', pv.metadata.name, (cur: any) => {
+          if (cur.spec?.claimRef && !isVolumeBoundToClaim(cur, pvc)) throw new Error(`persistentvolume "${pv.metadata.name}" was bound to another claim`);
+          return bindVolumeToClaim(cur, pvc) ?? cur;
+        }, { ...ctx, namespace: '' });
+      }
+      for (const name of toBind) {
+        if (staticClaims.has(name)) continue;
+        await this.store.update(pvcDef, ns, name, (cur: any) => {
+          if (cur.spec?.volumeName || cur.metadata.annotations?.[ANN_SELECTED_NODE] === node) return cur;
+          (cur.metadata.annotations ??= {})[ANN_SELECTED_NODE] = node;
+          return cur;
+        }, ctx);
+      }
+    } catch (e) {
+      return `binding volumes: ${(e as Error).message}`;
+    }
+    // checkBindings: done once every claim is bound; an error once a provisioner gave the node back (selected-node changed or removed).
+    const check = (): string | boolean => {
+      for (const n of toBind) {
+        const pvc = this.listers.pvc(ns, n);
+        if (claimBindingCompleted(pvc)) continue;
+        if (!pvc || staticClaims.has(n)) return false;
+        if (!pvc.metadata.annotations) return `selectedNode annotation reset for PVC "${n}"`;
+        if (pvc.metadata.annotations[ANN_SELECTED_NODE] !== node) return `provisioning failed for PVC "${n}"`;
+        return false;
+      }
+      return true;
+    };
+    const result = await new Promise<string | boolean>((resolve) => {
+      const waiter = () => {
+        const r = this.stopped ? 'scheduler stopped' : check();
+        if (r === false) return;
+        this.volumeWaiters.delete(waiter);
+        clearTimeout(timer);
+        resolve(r);
+      };
+      const timer = setTimeout(() => { this.volumeWaiters.delete(waiter); resolve('context deadline exceeded'); }, VOLUME_BIND_TIMEOUT_MS);
+      this.volumeWaiters.add(waiter);
+      waiter();
+    });
+    return result === true ? undefined : `binding volumes: ${result}`;
   }
 
   /** prepareCandidate: victims get the DisruptionTarget condition, a Preempted event, and are deleted. */

@@ -2,9 +2,10 @@
  * StatefulSets through kubectl 1.27 and 1.33, with the scheduler and the
  * emulated kubelets running the pods: web-0..2 made in order, each once its
  * predecessor is Running and Ready, `rollout status`, and scale-down from
- * the highest ordinal. A set with volumeClaimTemplates gets its claims;
- * with no provisioner to bind them, its first pod cannot be scheduled and
- * OrderedReady keeps the next one from being made.
+ * the highest ordinal. A set with volumeClaimTemplates gets its claims of
+ * the default StorageClass `standard`, provisioned on the pods' nodes (Linux
+ * with kubectl 1.27, Windows with 1.33) and bound before the pods are; a
+ * claim deleted once its pod is gone takes its volume with it.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,23 +28,31 @@ async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const statefulSet = (ns: string, name: string, claims: boolean) => `
+const LINUX = { selector: '{kubernetes.io/os: linux}', image: 'registry.k8s.io/nginx-slim:0.8', mount: '/usr/share/nginx/html', annotations: '' };
+// servercore's default command exits at once: the emulated runtime's script keeps it running.
+const WINDOWS = {
+  selector: "{kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.20348'}",
+  image: 'mcr.microsoft.com/windows/servercore:ltsc2022', mount: 'C:\\inetpub\\wwwroot',
+  annotations: `, annotations: {winkube.io/script: '{"*": {"runSeconds": 3600}}'}`,
+};
+
+const statefulSet = (ns: string, name: string, claims: boolean, replicas = 3, os = LINUX) => `
 apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: ${name}, namespace: ${ns}}
 spec:
   serviceName: ${name}
-  replicas: 3
+  replicas: ${replicas}
   selector: {matchLabels: {app: ${name}}}
   template:
-    metadata: {labels: {app: ${name}}}
+    metadata: {labels: {app: ${name}}${os.annotations}}
     spec:
-      nodeSelector: {kubernetes.io/os: linux}
+      nodeSelector: ${os.selector}
       terminationGracePeriodSeconds: 1
       containers:
       - name: nginx
-        image: registry.k8s.io/nginx-slim:0.8
-${claims ? `        volumeMounts: [{name: www, mountPath: /usr/share/nginx/html}]
+        image: ${os.image}
+${claims ? `        volumeMounts: [{name: www, mountPath: '${os.mount}'}]
   volumeClaimTemplates:
   - metadata: {name: www}
     spec:
@@ -106,21 +115,62 @@ for (const version of VERSIONS) {
       assert.deepEqual(await eventsOf(ns, 'web', 'SuccessfulDelete'), ['delete Pod web-2 in StatefulSet web successful', 'delete Pod web-1 in StatefulSet web successful']);
     });
 
-    test('volumeClaimTemplates: www-db-0 is made with db-0, which waits for its claim; db-1 is not made meanwhile', async () => {
-      await ok(['apply', '-f', '-'], statefulSet(ns, 'db', true));
-      const claim = await until('the claim', async () => {
-        const r = await run(cluster, ['get', 'pvc', 'www-db-0', '-n', ns, '-o', 'json'], { version });
-        return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+    test('volumeClaimTemplates: claims of class standard are provisioned on the pods\' nodes and bound; the set becomes Ready', async () => {
+      const os = version === '1.27' ? LINUX : WINDOWS;
+      await ok(['apply', '-f', '-'], statefulSet(ns, 'db', true, 2, os));
+      await until('two ready pods', async () => {
+        const sts = JSON.parse(await ok(['get', 'sts', 'db', '-n', ns, '-o', 'json']));
+        return sts.status.readyReplicas === 2 ? sts : undefined;
       });
-      assert.deepEqual(claim.metadata.labels, { app: 'db' });
-      assert.deepEqual(claim.spec.accessModes, ['ReadWriteOnce']);
-      assert.deepEqual(claim.spec.resources, { requests: { storage: '1Gi' } });
-      const db0 = await pod('db-0');
-      assert.deepEqual(db0.spec.volumes.find((v: any) => v.name === 'www'), { name: 'www', persistentVolumeClaim: { claimName: 'www-db-0' } });
-      await sleep(1000);
-      assert.deepEqual(await podNames('db'), ['db-0']);
-      assert.equal(await ok(['get', 'pvc', '-n', ns, '-o', 'name']), 'persistentvolumeclaim/www-db-0\n');
-      assert.deepEqual(await eventsOf(ns, 'db', 'SuccessfulCreate'), ['create Claim www-db-0 Pod db-0 in StatefulSet db success', 'create Pod db-0 in StatefulSet db successful']);
+      const claims = await Promise.all(['www-db-0', 'www-db-1'].map(async (n) => JSON.parse(await ok(['get', 'pvc', n, '-n', ns, '-o', 'json']))));
+      const volumes: any[] = [];
+      for (const [i, claim] of claims.entries()) {
+        const p = await pod(`db-${i}`);
+        assert.equal(p.status.phase, 'Running');
+        assert.deepEqual(p.spec.volumes.find((v: any) => v.name === 'www'), { name: 'www', persistentVolumeClaim: { claimName: `www-db-${i}` } });
+        assert.deepEqual(claim.metadata.labels, { app: 'db' });
+        assert.equal(claim.spec.storageClassName, 'standard');
+        assert.equal(claim.spec.volumeName, `pvc-${claim.metadata.uid}`);
+        assert.deepEqual(claim.status, { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' } });
+        assert.deepEqual(claim.metadata.annotations, {
+          'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes',
+          'volume.beta.kubernetes.io/storage-provisioner': 'winkube.io/local', 'volume.kubernetes.io/storage-provisioner': 'winkube.io/local',
+          'volume.kubernetes.io/selected-node': p.spec.nodeName,
+        });
+        const pv = JSON.parse(await ok(['get', 'pv', claim.spec.volumeName, '-o', 'json']));
+        volumes.push(pv);
+        assert.deepEqual(pv.metadata.annotations, { 'pv.kubernetes.io/provisioned-by': 'winkube.io/local' });
+        assert.equal(pv.status.phase, 'Bound');
+        assert.deepEqual(pv.spec.claimRef.name, `www-db-${i}`);
+        assert.equal(pv.spec.claimRef.uid, claim.metadata.uid);
+        assert.equal(pv.spec.persistentVolumeReclaimPolicy, 'Delete');
+        assert.deepEqual(pv.spec.local, { path: os === LINUX ? `/var/lib/winkube/storage/${pv.metadata.name}` : `C:\\ProgramData\\winkube\\storage\\${pv.metadata.name}` });
+        assert.deepEqual(pv.spec.nodeAffinity.required.nodeSelectorTerms, [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [p.spec.nodeName] }] }]);
+        assert.deepEqual(await eventsOf(ns, `www-db-${i}`, 'ProvisioningSucceeded'), [`Successfully provisioned volume ${pv.metadata.name}`]);
+        assert.deepEqual(await eventsOf(ns, `www-db-${i}`, 'Provisioning'), [`External provisioner is provisioning volume for claim "${ns}/www-db-${i}"`]);
+      }
+      const pvcLines = (await ok(['get', 'pvc', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
+      assert.deepEqual(pvcLines[0].slice(0, 7), ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS', 'MODES', 'STORAGECLASS']);
+      assert.deepEqual(pvcLines.slice(1).map((l) => l.slice(0, 6)), [0, 1].map((i) => [`www-db-${i}`, 'Bound', volumes[i].metadata.name, '1Gi', 'RWO', 'standard']));
+      const pvLines = (await ok(['get', 'pv'])).trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
+      assert.deepEqual(pvLines[0].slice(0, 8), ['NAME', 'CAPACITY', 'ACCESS', 'MODES', 'RECLAIM', 'POLICY', 'STATUS', 'CLAIM']);
+      for (const [i, v] of volumes.entries()) {
+        const line = pvLines.find((l) => l[0] === v.metadata.name)!;
+        assert.deepEqual(line.slice(0, 7), [v.metadata.name, '1Gi', 'RWO', 'Delete', 'Bound', `${ns}/www-db-${i}`, 'standard']);
+      }
+      assert.deepEqual((await eventsOf(ns, 'db', 'SuccessfulCreate')).sort(), [
+        'create Claim www-db-0 Pod db-0 in StatefulSet db success', 'create Claim www-db-1 Pod db-1 in StatefulSet db success',
+        'create Pod db-0 in StatefulSet db successful', 'create Pod db-1 in StatefulSet db successful']);
+
+      // Scaled to 0 the claims stay (retention policy Retain); deleting one then releases and deletes its volume.
+      await ok(['scale', 'statefulset', 'db', '-n', ns, '--replicas=0']);
+      await until('no db pods', async () => ((await podNames('db')).length === 0 ? true : undefined));
+      assert.equal(await ok(['delete', 'pvc', 'www-db-1', '-n', ns, '--wait=true']), 'persistentvolumeclaim "www-db-1" deleted\n');
+      await until('the volume deleted', async () => {
+        const r = await run(cluster, ['get', 'pv', volumes[1].metadata.name], { version });
+        return r.code !== 0 && /not found/.test(r.stderr) ? true : undefined;
+      });
+      assert.equal(JSON.parse(await ok(['get', 'pv', volumes[0].metadata.name, '-o', 'json'])).status.phase, 'Bound');
     });
   });
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject } from '../../src/registry/types.js';
 import { containerEnv, ContainerConfigError, expand, serviceEnvVars, type EnvSources, type PodNetworkInfo } from '../../src/node/runtime/env.js';
-import { containerFS, VolumeSetUpError } from '../../src/node/runtime/volumes.js';
+import { containerFS, VolumeNotReadyError, VolumeSetUpError } from '../../src/node/runtime/volumes.js';
 
 const obj = (o: Record<string, unknown>) => o as unknown as KObject;
 const svc = (ns: string, name: string, ip: string, ports: unknown[]) => obj({ metadata: { namespace: ns, name }, spec: { clusterIP: ip, ports } });
@@ -92,4 +92,24 @@ test('volumes: configMap/secret/downwardAPI files at the mount path; a missing s
   const missing = pod({ name: 'c', image: 'x', volumeMounts: [{ name: 'v', mountPath: '/x' }] }, { volumes: [{ name: 'v', secret: { secretName: 'gone' } }] });
   assert.throws(() => containerFS(missing, (missing.spec as any).containers[0], 'linux', { sources: sources(), net }),
     (e: unknown) => e instanceof VolumeSetUpError && e.eventMessage === 'MountVolume.SetUp failed for volume "v" : secret "gone" not found');
+});
+
+test('persistentVolumeClaim volumes: a missing or unbound claim is waited for (no FailedMount); a bound claim mounts a writable directory', () => {
+  const claims: Record<string, any> = {
+    pending: { metadata: { name: 'pending' }, spec: {}, status: { phase: 'Pending' } },
+    bound: { metadata: { name: 'bound' }, spec: { volumeName: 'pvc-1' }, status: { phase: 'Bound' } },
+  };
+  const src = sources({ pvc: (_ns, name) => claims[name], pv: (name) => (name === 'pvc-1' ? obj({ metadata: { name } }) : undefined) });
+  const withClaim = (claimName: string, mountPath = '/data') =>
+    pod({ name: 'c', image: 'x', volumeMounts: [{ name: 'd', mountPath }] }, { volumes: [{ name: 'd', persistentVolumeClaim: { claimName } }] });
+  const fsOf = (p: KObject, os: 'linux' | 'windows' = 'linux') => containerFS(p, (p.spec as any).containers[0], os, { sources: src, net });
+  assert.throws(() => fsOf(withClaim('pending')), (e: unknown) => e instanceof VolumeNotReadyError &&
+    e.message === 'error processing PVC default/pending: PVC default/pending has non-bound phase ("Pending") or empty pvc.Spec.VolumeName ("")');
+  assert.throws(() => fsOf(withClaim('absent')), (e: unknown) => e instanceof VolumeNotReadyError &&
+    e.message === 'error processing PVC default/absent: failed to fetch PVC from API server: persistentvolumeclaims "absent" not found');
+  const fs = fsOf(withClaim('bound'));
+  assert.equal(fs.write('/data/hello.txt', 'hi'), 'ok');
+  assert.equal(fs.read('/data/hello.txt'), 'hi');
+  const win = fsOf(withClaim('bound', 'C:\\data'), 'windows');
+  assert.equal(win.write('C:\\data\\hello.txt', 'hi'), 'ok');
 });

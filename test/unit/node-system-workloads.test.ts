@@ -15,7 +15,7 @@ test('kube-system add-ons per network: flannel overlay by default, Calico BGP fo
     'ConfigMap/kubeadm-config', 'ServiceAccount/coredns', 'ConfigMap/coredns', 'Deployment/coredns', 'Service/kube-dns',
     'ServiceAccount/kube-proxy', 'ConfigMap/kube-proxy', 'DaemonSet/kube-proxy', 'DaemonSet/kube-proxy-windows',
     'ServiceAccount/flannel', 'ConfigMap/kube-flannel-cfg', 'DaemonSet/kube-flannel-ds', 'ConfigMap/kube-flannel-windows-cfg',
-    'DaemonSet/kube-flannel-ds-windows-amd64',
+    'DaemonSet/kube-flannel-ds-windows-amd64', 'StorageClass/standard',
   ]);
   const by = (objs: any[], n: string) => objs.find((o) => `${o.kind}/${o.metadata.name}` === n);
   assert.deepEqual(JSON.parse(by(flannel, 'ConfigMap/kube-flannel-cfg').data['net-conf.json']).Backend, { Type: 'vxlan', VNI: 4096, Port: 4789 });
@@ -34,7 +34,7 @@ test('kube-system add-ons per network: flannel overlay by default, Calico BGP fo
 
   const calico = systemWorkloads({ network: { plugin: 'calico', mode: 'l2bridge', podSubnet: '10.128.0.0/9' }, controlPlaneEndpoint: 'https://127.0.0.1:6443' });
   assert.deepEqual(names(calico).slice(9), ['ServiceAccount/calico-node', 'ServiceAccount/calico-kube-controllers', 'DaemonSet/calico-node',
-    'Deployment/calico-kube-controllers', 'DaemonSet/calico-node-windows']);
+    'Deployment/calico-kube-controllers', 'DaemonSet/calico-node-windows', 'StorageClass/standard']);
   const env = Object.fromEntries(by(calico, 'DaemonSet/calico-node').spec.template.spec.containers[0].env.filter((e: any) => e.value).map((e: any) => [e.name, e.value]));
   assert.equal(env.CALICO_IPV4POOL_CIDR, '10.128.0.0/9');
   assert.equal(env.CALICO_NETWORKING_BACKEND, 'bird');

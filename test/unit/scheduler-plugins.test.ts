@@ -197,6 +197,31 @@ test('VolumeBinding and VolumeRestrictions: claims missing, unbound, bound elsew
     all([Code.UnschedulableAndUnresolvable, ['node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode']]));
 });
 
+test('VolumeBinding, WaitForFirstConsumer: a free volume that fits the node, one per claim; otherwise a class that can provision', () => {
+  const local = (name: string, host: string, storage = '5Gi') => ({
+    metadata: { name }, status: { phase: 'Available' },
+    spec: { capacity: { storage }, accessModes: ['ReadWriteOnce'], storageClassName: 'local', local: { path: `/mnt/${name}` },
+      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [host] }] }] } } },
+  });
+  const claimOf = (name: string, cls: string) => ({ metadata: { name, namespace: 'default' }, spec: { storageClassName: cls, accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+  const pvcs: Record<string, any> = { 'default/l1': claimOf('l1', 'local'), 'default/l2': claimOf('l2', 'local'), 'default/d': claimOf('d', 'standard') };
+  const classes: Record<string, any> = {
+    local: { provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' },
+    standard: { provisioner: 'winkube.io/local', volumeBindingMode: 'WaitForFirstConsumer' },
+  };
+  const pvs = [local('on-b', 'b')];
+  const listers = { pvc: (ns: string, n: string) => pvcs[`${ns}/${n}`], pv: () => undefined, pvs: () => pvs, storageClass: (n: string) => classes[n] };
+  const claims = (...names: string[]) => pod('p', { volumes: names.map((c, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: c } })) });
+  const snap = snapshot([node('a'), node('b')], [], listers);
+  const conflict: [Code, string[]] = [Code.UnschedulableAndUnresolvable, ["node(s) didn't find available persistent volumes to bind"]];
+  assert.deepEqual(filterAll(volumeBinding(), claims('l1'), snap), { a: conflict, b: OK });
+  // Two claims, one volume: no node has enough.
+  assert.deepEqual(filterAll(volumeBinding(), claims('l1', 'l2'), snap), { a: conflict, b: conflict });
+  // A provisioning class fits everywhere.
+  assert.deepEqual(filterAll(volumeBinding(), claims('d'), snap), { a: OK, b: OK });
+  assert.deepEqual(filterAll(volumeBinding(), claims('l1', 'd'), snap), { a: conflict, b: OK });
+});
+
 test('SchedulingGates: a gated pod is not queued', () => {
   const s = schedulingGates().preEnqueue!(new PodInfo(pod('p', { schedulingGates: [{ name: 'a' }, { name: 'b' }] })));
   assert.deepEqual([s.code, s.reasons], [Code.UnschedulableAndUnresolvable, ['waiting for scheduling gates: [a b]']]);

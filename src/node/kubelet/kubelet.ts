@@ -95,6 +95,8 @@ export class Kubelet {
   private readonly configMaps = new Map<string, KObject>();
   private readonly secrets = new Map<string, KObject>();
   private readonly services = new Map<string, KObject>();
+  private readonly claims = new Map<string, KObject>();
+  private readonly volumes = new Map<string, KObject>();
   private readonly nodeObjects = new Map<string, KObject>();
   private readonly watches: WatchHandle[] = [];
   private readonly log: (m: string) => void;
@@ -113,6 +115,8 @@ export class Kubelet {
       configMap: (ns, name) => this.configMaps.get(key(ns, name)),
       secret: (ns, name) => this.secrets.get(key(ns, name)),
       services: () => [...this.services.values()],
+      pvc: (ns, name) => this.claims.get(key(ns, name)),
+      pv: (name) => this.volumes.get(key(undefined, name)),
     };
     for (const n of nodes) this.addNodeState(n);
   }
@@ -125,6 +129,8 @@ export class Kubelet {
     this.watches.push(await inform(this.store, def('configmaps'), cache(this.configMaps)));
     this.watches.push(await inform(this.store, def('secrets'), cache(this.secrets)));
     this.watches.push(await inform(this.store, def('services'), cache(this.services)));
+    this.watches.push(await inform(this.store, def('persistentvolumeclaims'), cache(this.claims)));
+    this.watches.push(await inform(this.store, def('persistentvolumes'), cache(this.volumes)));
     this.watches.push(await inform(this.store, def('nodes'), (type, o) => {
       if (type === 'DELETED') this.nodeObjects.delete(o.metadata.name!); else this.nodeObjects.set(o.metadata.name!, o);
     }));

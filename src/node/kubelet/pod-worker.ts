@@ -15,7 +15,7 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { collect, interpret, LineSplitter, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
-import { containerFS, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
+import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
 import { ContainerFS } from '../shell/fs.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
@@ -318,7 +318,7 @@ export class PodWorker {
       this.volumeFiles = files;
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
-      this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
+      if (!(e instanceof VolumeNotReadyError)) this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
       this.setupFailed = true;
       this.later(2000, () => this.sync());
       return false;

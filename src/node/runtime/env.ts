@@ -24,6 +24,9 @@ export interface EnvSources {
   secret(namespace: string, name: string): KObject | undefined;
   /** Every Service of the cluster (the kubelet's service lister lists all namespaces). */
   services(): readonly KObject[];
+  /** The kubelet's claim and volume informers (persistentVolumeClaim volumes); absent where no claims are mounted (exec's context). */
+  pvc?(namespace: string, name: string): KObject | undefined;
+  pv?(name: string): KObject | undefined;
 }
 
 export interface PodNetworkInfo {

@@ -18,6 +18,14 @@ export class VolumeSetUpError extends Error {
   get eventMessage(): string { return `MountVolume.SetUp failed for volume "${this.volume}" : ${this.message}`; }
 }
 
+/**
+ * A volume that cannot be set up yet and is waited for without an event:
+ * the volume manager's desired-state populator skips a pod whose claim is
+ * missing or not bound (getPVCExtractPV: "PVC ... has non-bound phase"),
+ * so the pod stays ContainerCreating until the claim binds.
+ */
+export class VolumeNotReadyError extends VolumeSetUpError {}
+
 /** Mints the projected service account token (the kubelet's TokenRequest). */
 export type TokenSource = (pod: KObject, audience: string | undefined, expirationSeconds: number) => string | undefined;
 
@@ -77,6 +85,18 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
     if (!s) { if (v.optional) return out; throw new VolumeSetUpError(volume.name, `secret "${v.secretName}" not found`); }
     keyed(secretData(s), v.items, 'secret', v.secretName, v.optional === true, out);
     return out;
+  }
+  if (volume.persistentVolumeClaim && ctx.sources.pvc) {
+    const name = volume.persistentVolumeClaim.claimName;
+    const pvc = ctx.sources.pvc(ns, name) as Obj | undefined;
+    if (!pvc) throw new VolumeNotReadyError(volume.name, `error processing PVC ${ns}/${name}: failed to fetch PVC from API server: persistentvolumeclaims "${name}" not found`);
+    if (pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName) {
+      throw new VolumeNotReadyError(volume.name, `error processing PVC ${ns}/${name}: PVC ${ns}/${name} has non-bound phase ("${pvc.status?.phase ?? ''}") or empty pvc.Spec.VolumeName ("${pvc.spec?.volumeName ?? ''}")`);
+    }
+    const pv = ctx.sources.pv?.(pvc.spec.volumeName) as Obj | undefined;
+    if (!pv) throw new VolumeNotReadyError(volume.name, `error processing PVC ${ns}/${name}: failed to fetch PV ${pvc.spec.volumeName} from API server: persistentvolumes "${pvc.spec.volumeName}" not found`);
+    // A bound claim's volume (a local or hostPath directory on this node) is a directory the container writes to.
+    return undefined;
   }
   if (volume.downwardAPI) { downward(volume.downwardAPI.items, out); return out; }
   if (volume.projected) {

@@ -16,6 +16,7 @@ import { leases } from './coordination/leases.js';
 import { endpointslices } from './discovery/endpointslices.js';
 import { events } from './events/events.js';
 import { runtimeclasses } from './node/runtimeclasses.js';
+import { storageclasses } from './storage/storageclasses.js';
 import { poddisruptionbudgets } from './policy/poddisruptionbudgets.js';
 import { priorityclasses } from './scheduling/priorityclasses.js';
 
@@ -33,6 +34,8 @@ export const groupResources: ResourceDef[] = [
   cronjobs, jobs,
   // policy/v1
   poddisruptionbudgets,
+  // storage.k8s.io/v1
+  storageclasses,
   // scheduling.k8s.io/v1
   priorityclasses,
   // coordination.k8s.io/v1

@@ -27,6 +27,7 @@ import { replicaSetPrinter } from './replicasets.js';
 import { replicationControllerPrinter } from './replicationcontrollers.js';
 import { resourceQuotaPrinter } from './resourcequotas.js';
 import { runtimeClassPrinter } from './runtimeclasses.js';
+import { storageClassPrinter } from './storageclasses.js';
 import { secretPrinter } from './secrets.js';
 import { serviceAccountPrinter } from './serviceaccounts.js';
 import { servicePrinter } from './services.js';
@@ -64,6 +65,7 @@ export const printers: Record<string, Printer> = {
   'autoscaling/horizontalpodautoscalers': hpaPrinter,
   'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
+  'storage.k8s.io/storageclasses': storageClassPrinter,
   'scheduling.k8s.io/priorityclasses': priorityClassPrinter,
   'coordination.k8s.io/leases': leasePrinter,
 };

@@ -2,6 +2,27 @@ import type { Plugin } from '../framework.js';
 import { SKIP, SUCCESS, unresolvable } from '../status.js';
 import { nodeSelectorMatches } from './helpers.js';
 import { podClaimNames } from './volumes.js';
+import { findBestMatch, NOT_SUPPORTED_PROVISIONER } from '../../controllers/persistentvolume/binding.js';
+
+/**
+ * FindPodVolumes for one node: each delayed claim takes the smallest free
+ * volume that fits the node (volumes differ between claims); a claim no
+ * volume fits needs a class that can provision. Returns the chosen volume
+ * per claim name (undefined: to provision), or undefined when a claim can
+ * be neither bound nor provisioned.
+ */
+export function matchDelayedClaims(delayed: { pvc: any; cls: any }[], pvs: Iterable<any>, node: any): Map<string, any> | undefined {
+  const chosen = new Map<string, any>();
+  const excluded = new Set<string>();
+  const all = [...pvs];
+  for (const { pvc, cls } of delayed) {
+    const pv = findBestMatch(pvc, all, true, { fits: (v) => !v.spec?.nodeAffinity?.required || nodeSelectorMatches(v.spec.nodeAffinity.required, node), excluded });
+    if (pv) { excluded.add(pv.metadata.name); chosen.set(pvc.metadata.name, pv); continue; }
+    if (!cls.provisioner || cls.provisioner === NOT_SUPPORTED_PROVISIONER) return undefined;
+    chosen.set(pvc.metadata.name, undefined);
+  }
+  return chosen;
+}
 
 export const ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
 export const ERR_REASON_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
@@ -14,7 +35,8 @@ interface State { bound: string[]; delayed: any[] }
  * VolumeBinding for pods with PersistentVolumeClaims: missing, deleted and
  * unbound Immediate claims make the pod unschedulable everywhere; a bound
  * volume's node affinity restricts the nodes. Claims of WaitForFirstConsumer
- * classes pass where the class can provision, or where a local PV is free.
+ * classes pass where a free volume fits the node, or where the class can
+ * provision; PreBind (the scheduler's binding cycle) then binds or provisions.
  */
 export function volumeBinding(): Plugin {
   return {
@@ -46,10 +68,7 @@ export function volumeBinding(): Plugin {
         const required = pv.spec?.nodeAffinity?.required;
         if (required && !nodeSelectorMatches(required, node.node)) return unresolvable(ERR_REASON_NODE_CONFLICT);
       }
-      for (const { cls } of s.delayed) {
-        // A class without a provisioner can only bind existing volumes; we do not search them here.
-        if (cls.provisioner === 'kubernetes.io/no-provisioner') return unresolvable(ERR_REASON_BIND_CONFLICT);
-      }
+      if (s.delayed.length && !matchDelayedClaims(s.delayed, snap.listers.pvs?.() ?? [], node.node)) return unresolvable(ERR_REASON_BIND_CONFLICT);
       return SUCCESS;
     },
   };

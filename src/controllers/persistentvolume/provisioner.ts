@@ -1,0 +1,170 @@
+/**
+ * winkube's own node-local provisioner, `winkube.io/local`, run as an
+ * external provisioner would run (sig-storage-lib-external-provisioner's
+ * ProvisionController): a claim the PV controller annotated for it (and, for
+ * WaitForFirstConsumer classes, given a selected node) gets a volume
+ * `pvc-<claim uid>` pre-bound to it; a Released volume it provisioned with
+ * reclaim policy Delete is deleted.
+ *
+ * The volume is a `local` volume: a directory on the selected node, pinned
+ * there by `spec.nodeAffinity` (kubernetes.io/hostname), which kubelets on
+ * Linux and Windows both mount (a hostPath volume would also mount on both,
+ * but a `local` PV is the type whose node affinity the scheduler and the
+ * API require, which is what a node-local disk is). The directory is
+ * /var/lib/winkube/storage/pvc-<uid> on Linux nodes and
+ * C:\ProgramData\winkube\storage\pvc-<uid> on Windows nodes.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { StatusError } from '../../api/status.js';
+import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import type { Store } from '../../registry/store.js';
+import type { KObject, ResourceDef } from '../../registry/types.js';
+import { controllerContext } from '../context.js';
+import { SyncLoop } from '../job/sync-loop.js';
+import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass } from './binding.js';
+
+export const LOCAL_PROVISIONER = 'winkube.io/local';
+export const DEFAULT_STORAGE_CLASS = 'standard';
+
+type Obj = any;
+
+/** The cluster's default StorageClass, as kind's `standard` class, with winkube's provisioner. */
+export function defaultStorageClass(): Obj {
+  return {
+    apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass',
+    metadata: { name: DEFAULT_STORAGE_CLASS, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+    provisioner: LOCAL_PROVISIONER, reclaimPolicy: 'Delete', volumeBindingMode: 'WaitForFirstConsumer',
+  };
+}
+
+/** Where a volume's directory lives on a node of this OS. */
+export function localVolumePath(os: string, name: string): string {
+  return os === 'windows' ? `C:\\ProgramData\\winkube\\storage\\${name}` : `/var/lib/winkube/storage/${name}`;
+}
+
+/** The volume the provisioner creates for a claim on a node (Provision's result, with the library's claimRef and annotation). */
+export function provisionedVolume(claim: Obj, cls: Obj, node: Obj): Obj {
+  const name = `pvc-${claim.metadata.uid}`;
+  const os = node.metadata?.labels?.['kubernetes.io/os'] ?? 'linux';
+  const host = node.metadata?.labels?.['kubernetes.io/hostname'] ?? node.metadata.name;
+  const spec: Obj = {
+    capacity: { storage: claim.spec?.resources?.requests?.storage },
+    accessModes: [...(claim.spec?.accessModes ?? [])],
+    persistentVolumeReclaimPolicy: cls.reclaimPolicy ?? 'Delete',
+    storageClassName: claimClass(claim),
+    volumeMode: claim.spec?.volumeMode ?? 'Filesystem',
+    claimRef: {
+      kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name,
+      uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion,
+    },
+    local: { path: localVolumePath(os, name) },
+    nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [host] }] }] } },
+  };
+  if (cls.mountOptions?.length) spec.mountOptions = [...cls.mountOptions];
+  return {
+    apiVersion: 'v1', kind: 'PersistentVolume',
+    metadata: { name, annotations: { [ANN_DYNAMICALLY_PROVISIONED]: LOCAL_PROVISIONER } },
+    spec,
+  };
+}
+
+export class LocalProvisioner {
+  /** The library's event source: `<provisioner>_<host>_<uuid>`. */
+  readonly identity = `${LOCAL_PROVISIONER}_${hostname()}_${randomUUID()}`;
+  private readonly claims = new Map<string, Obj>();
+  private readonly volumes = new Map<string, Obj>();
+  private readonly classes = new Map<string, Obj>();
+  private readonly loop: SyncLoop;
+  private readonly pvDef: ResourceDef;
+
+  constructor(private readonly store: Store, private readonly events: EventRecorder, log: (m: string) => void = () => {}) {
+    this.pvDef = store.find('', 'v1', 'persistentvolumes')!;
+    this.loop = new SyncLoop('winkube-local-provisioner', (k) => this.sync(k), log);
+  }
+
+  async start(): Promise<void> {
+    await this.loop.watch(this.store, this.store.find('storage.k8s.io', 'v1', 'storageclasses')!, (type, o) => {
+      if (type === 'DELETED') this.classes.delete(o.metadata.name!); else this.classes.set(o.metadata.name!, o);
+    });
+    await this.loop.watch(this.store, this.pvDef, (type, o) => {
+      if (type === 'DELETED') this.volumes.delete(o.metadata.name!); else { this.volumes.set(o.metadata.name!, o); this.loop.add(`v:${o.metadata.name}`); }
+    });
+    await this.loop.watch(this.store, this.store.find('', 'v1', 'persistentvolumeclaims')!, (type, o) => {
+      const k = `${o.metadata.namespace}/${o.metadata.name}`;
+      if (type === 'DELETED') this.claims.delete(k); else { this.claims.set(k, o); this.loop.add(`c:${k}`); }
+    });
+  }
+
+  stop(): void { this.loop.stop(); }
+
+  private async sync(key: string): Promise<void> {
+    if (key.startsWith('c:')) await this.syncClaim(key.slice(2));
+    else await this.syncVolume(key.slice(2));
+  }
+
+  private event(obj: Obj, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    void this.events.emit(referenceTo(obj as KObject), type, reason, reason, message, this.identity);
+  }
+
+  /** shouldProvision: annotated for this provisioner, unbound, of a class of ours, with a node for delayed binding; not provisioned yet. */
+  shouldProvision(claim: Obj): Obj | undefined {
+    if (claim.spec?.volumeName || claim.metadata.deletionTimestamp) return undefined;
+    const ann = claim.metadata.annotations ?? {};
+    if ((ann[ANN_STORAGE_PROVISIONER] ?? ann[ANN_BETA_STORAGE_PROVISIONER]) !== LOCAL_PROVISIONER) return undefined;
+    const cls = this.classes.get(claimClass(claim));
+    if (cls?.provisioner !== LOCAL_PROVISIONER) return undefined;
+    if (cls.volumeBindingMode === 'WaitForFirstConsumer' && !ann[ANN_SELECTED_NODE]) return undefined;
+    if (this.volumes.has(`pvc-${claim.metadata.uid}`)) return undefined;
+    return cls;
+  }
+
+  async syncClaim(key: string): Promise<void> {
+    const claim = this.claims.get(key);
+    if (!claim) return;
+    const cls = this.shouldProvision(claim);
+    if (!cls) return;
+    // Node-local storage needs a node: Immediate claims of our class go to a node chosen when a consumer is scheduled only.
+    const nodeName = claim.metadata.annotations?.[ANN_SELECTED_NODE];
+    const ref = { ...claim };
+    if (!nodeName) {
+      this.event(ref, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${cls.metadata.name}": claim has no selected node; use volumeBindingMode WaitForFirstConsumer`);
+      return;
+    }
+    const node = await this.store.get('', 'nodes', '', nodeName);
+    this.event(ref, 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${key}"`);
+    if (!node) {
+      // The node is gone: as the library's rescheduleProvisioning, give the claim back to the scheduler by removing selected-node.
+      this.event(ref, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${cls.metadata.name}": nodes "${nodeName}" not found`);
+      try {
+        await this.store.update(this.store.find('', 'v1', 'persistentvolumeclaims')!, claim.metadata.namespace, claim.metadata.name, (cur: any) => {
+          if (cur.metadata.uid === claim.metadata.uid && cur.metadata.annotations?.[ANN_SELECTED_NODE] === nodeName) delete cur.metadata.annotations[ANN_SELECTED_NODE];
+          return cur;
+        }, { ...controllerContext(this.identity), namespace: claim.metadata.namespace });
+      } catch (e) {
+        if (!(e instanceof StatusError && e.status.code === 404)) throw e;
+      }
+      return;
+    }
+    const pv = provisionedVolume(claim, cls, node);
+    try {
+      await this.store.create(this.pvDef, '', pv as KObject, { ...controllerContext(this.identity), namespace: '' });
+    } catch (e) {
+      if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+    }
+    this.event(ref, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${pv.metadata.name}`);
+  }
+
+  /** shouldDelete: Released, reclaim policy Delete, provisioned by us; then the volume object goes (its directory with it). */
+  async syncVolume(name: string): Promise<void> {
+    const pv = this.volumes.get(name);
+    if (!pv || pv.metadata.deletionTimestamp) return;
+    if (pv.status?.phase !== 'Released' || pv.spec?.persistentVolumeReclaimPolicy !== 'Delete') return;
+    if (pv.metadata.annotations?.[ANN_DYNAMICALLY_PROVISIONED] !== LOCAL_PROVISIONER) return;
+    try {
+      await this.store.delete(this.pvDef, '', name, { preconditions: { uid: pv.metadata.uid } }, { ...controllerContext(this.identity), namespace: '' });
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) throw e;
+    }
+  }
+}
