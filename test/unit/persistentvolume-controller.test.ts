@@ -6,7 +6,7 @@ import {
 import { PersistentVolumeController } from '../../src/controllers/persistentvolume/controller.js';
 import { defaultStorageClass, LocalProvisioner, provisionedVolume } from '../../src/controllers/persistentvolume/provisioner.js';
 import { EventRecorder } from '../../src/events/recorder.js';
-import { fixture } from './service-fixture.js';
+import { fixture, eventually } from './service-fixture.js';
 
 const claim = (name: string, spec: any = {}, extra: any = {}) => ({
   metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: '7', ...extra },
@@ -86,14 +86,7 @@ test('the provisioned volume: pvc-<uid>, pinned to the node, a local directory p
   assert.deepEqual(win.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values, ['win-1']);
 });
 
-async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const v = await f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = <T>(what: string, f: () => Promise<T | undefined>) => eventually(f, what);
 
 test('controller and provisioner: a delayed claim waits for selected-node, is provisioned and bound; deleting it deletes the volume', async () => {
   const f = await fixture();

@@ -4,16 +4,9 @@ import { PersistentVolumeController } from '../../src/controllers/persistentvolu
 import { defaultStorageClass, LocalProvisioner } from '../../src/controllers/persistentvolume/provisioner.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { fixture } from './service-fixture.js';
+import { fixture, eventually } from './service-fixture.js';
 
-async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const v = await f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = <T>(what: string, f: () => Promise<T | undefined>) => eventually(f, what);
 
 test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only once the claim is Bound', async () => {
   const f = await fixture();
