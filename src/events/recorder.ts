@@ -45,7 +45,11 @@ function unixNanos(d: Date): bigint {
   return n;
 }
 
-interface Seen { name: string; namespace: string; count: number }
+/**
+ * An event written for a correlation key: `done` settles once its last write
+ * (the create, then each count update) has, so that repeats apply in order.
+ */
+interface Seen { name: string; namespace: string; count: number; done: Promise<unknown> }
 
 export class EventRecorder {
   private readonly def: ResourceDef;
@@ -103,14 +107,25 @@ export class EventRecorder {
       if (prior) {
         prior.count++;
         const count = prior.count;
+        // After the event's earlier writes, even a create still in flight: a repeat right behind the first
+        // event updates it, as client-go's correlator (one goroutine per sink) does, instead of making another.
+        const update = prior.done.then(() => this.store.update(this.def, prior.namespace, prior.name, (ev) => { bump(ev as Record<string, any>, count); return ev; }, this.ctx(prior.namespace)));
+        prior.done = update.catch(() => {});
         try {
-          await this.store.update(this.def, prior.namespace, prior.name, (ev) => { bump(ev as Record<string, any>, count); return ev; }, this.ctx(prior.namespace));
+          await update;
           return;
-        } catch { this.seen.delete(key); /* expired or deleted: write a new one */ }
+        } catch { if (this.seen.get(key) === prior) this.seen.delete(key); /* expired or deleted: write a new one */ }
       }
       const name = `${ref.name}.${unixNanos(now).toString(16)}`;
-      await this.store.create(this.def, namespace, build(name, namespace) as KObject, this.ctx(namespace));
-      this.remember(key, { name, namespace, count: 1 });
+      const create = this.store.create(this.def, namespace, build(name, namespace) as KObject, this.ctx(namespace));
+      const seen: Seen = { name, namespace, count: 1, done: create.catch(() => {}) };
+      this.remember(key, seen);
+      try {
+        await create;
+      } catch (e) {
+        if (this.seen.get(key) === seen) this.seen.delete(key);
+        throw e;
+      }
     } catch (e) {
       this.log(`event ${ref.kind}/${ref.name}: ${(e as Error).message}`);
     }

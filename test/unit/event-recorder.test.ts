@@ -39,6 +39,16 @@ test('record writes a core/v1 event as tools/record does and counts a repeat on 
   await storage.close();
 });
 
+test('a repeat sent while the first event is still being created counts on that event', async () => {
+  const { store, storage, recorder } = await setup();
+  const ref = referenceTo(pod);
+  await Promise.all([1, 2, 3].map(() => recorder.emit(ref, 'Normal', 'WaitForFirstConsumer', 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding', 'persistentvolume-controller')));
+  await Promise.all([1, 2].map(() => recorder.record(ref, 'Normal', 'Pulled', 'Container image "nginx" already present on machine', 'kubelet', 'linux-1')));
+  const items = (await store.list(store.find('', 'v1', 'events')!, 'ns')).items as any[];
+  assert.deepEqual(items.map((e) => [e.reason, e.series?.count ?? e.count]).sort(), [['Pulled', 2], ['WaitForFirstConsumer', 3]]);
+  await storage.close();
+});
+
 test('emit writes an events.k8s.io-style event with a series on repeat; cluster-scoped objects go to default', async () => {
   const { store, storage, recorder } = await setup();
   await recorder.emit(referenceTo(pod), 'Warning', 'FailedScheduling', 'Scheduling', '0/6 nodes are available.', 'default-scheduler');
