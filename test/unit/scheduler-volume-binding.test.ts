@@ -8,16 +8,21 @@ import { fixture, eventually } from './service-fixture.js';
 
 const until = <T>(what: string, f: () => Promise<T | undefined>) => eventually(f, what);
 
-test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only once the claim is Bound', async () => {
-  const f = await fixture();
-  const events = new EventRecorder(f.store);
-  await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
-  await f.node('n1', { ready: 'True' });
-  await f.store.update(f.def('', 'nodes'), '', 'n1', (n: any) => {
+/** A Ready node with room for pods (the fixture's nodes have no allocatable). */
+async function schedulableNode(f: Awaited<ReturnType<typeof fixture>>, name: string): Promise<void> {
+  await f.node(name, { ready: 'True' });
+  await f.store.update(f.def('', 'nodes'), '', name, (n: any) => {
     n.status.allocatable = { cpu: '4', memory: '16Gi', pods: '110' };
     n.status.capacity = { cpu: '4', memory: '16Gi', pods: '110' };
     return n;
   }, f.ctx(), 'status');
+}
+
+test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only once the claim is Bound', async () => {
+  const f = await fixture();
+  const events = new EventRecorder(f.store);
+  await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
+  await schedulableNode(f, 'n1');
   const sched = new Scheduler(f.store, events);
   await sched.start();
   await f.store.create(f.def('', 'persistentvolumeclaims'), 'ns', { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }, f.ctx('ns'));
@@ -59,11 +64,7 @@ test('VolumeBinding PreBind: a provisioner that removes selected-node fails the 
   const f = await fixture();
   const events = new EventRecorder(f.store);
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
-  await f.node('n1', { ready: 'True' });
-  await f.store.update(f.def('', 'nodes'), '', 'n1', (n: any) => {
-    n.status.allocatable = { cpu: '4', memory: '16Gi', pods: '110' };
-    return n;
-  }, f.ctx(), 'status');
+  await schedulableNode(f, 'n1');
   const sched = new Scheduler(f.store, events);
   await sched.start();
   const pvcs = f.def('', 'persistentvolumeclaims');
@@ -99,10 +100,7 @@ test('VolumeBinding PreBind, pre-created local volume: the pod goes to the volum
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', {
     metadata: { name: 'local' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer',
   }, f.ctx());
-  for (const n of ['n1', 'n2']) {
-    await f.node(n, { ready: 'True' });
-    await f.store.update(f.def('', 'nodes'), '', n, (o: any) => { o.status.allocatable = { cpu: '4', memory: '16Gi', pods: '110' }; return o; }, f.ctx(), 'status');
-  }
+  for (const n of ['n1', 'n2']) await schedulableNode(f, n);
   await f.store.create(f.def('', 'persistentvolumes'), '', {
     metadata: { name: 'disk-n2' },
     spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'local', persistentVolumeReclaimPolicy: 'Retain', local: { path: '/mnt/disk' },

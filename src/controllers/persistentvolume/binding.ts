@@ -92,6 +92,14 @@ export function volumeSatisfyError(pv: Obj, claim: Obj): string | undefined {
   return undefined;
 }
 
+/** GetReference of a claim: the claimRef a volume bound or pre-bound to it carries. */
+export function claimReference(claim: Obj): Obj {
+  return {
+    kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name,
+    uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion,
+  };
+}
+
 /**
  * bindVolumeToClaim: the volume's claimRef names the claim with its UID
  * (GetReference, with the claim's resourceVersion); a claimRef written
@@ -102,10 +110,7 @@ export function bindVolumeToClaim(pv: Obj, claim: Obj): Obj | undefined {
   const ref = pv.spec?.claimRef;
   if (ref && ref.uid === claim.metadata.uid && ref.name === claim.metadata.name && ref.namespace === claim.metadata.namespace) return undefined;
   const out = structuredClone(pv);
-  out.spec.claimRef = {
-    kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name,
-    uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion,
-  };
+  out.spec.claimRef = claimReference(claim);
   if (!ref) (out.metadata.annotations ??= {})[ANN_BOUND_BY_CONTROLLER] = 'yes';
   return out;
 }

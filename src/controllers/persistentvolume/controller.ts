@@ -22,6 +22,7 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { podClaimNames } from '../../scheduler/plugins/volumes.js';
 import { controllerContext } from '../context.js';
+import { sharedInformer, type SharedInformer } from '../controller-utils.js';
 import { SyncLoop } from '../job/sync-loop.js';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, bindClaimToVolume,
@@ -39,8 +40,9 @@ export class PersistentVolumeController {
   readonly claims = new Map<string, Obj>();
   readonly volumes = new Map<string, Obj>();
   readonly classes = new Map<string, Obj>();
-  /** Pods by namespace/name: which claims scheduled pods use, and which unscheduled pods wait for a delayed claim. */
-  private readonly pods = new Map<string, Obj>();
+  /** Pods (the shared informer's cache, by namespace): which claims scheduled pods use, and which unscheduled pods wait for a delayed claim. */
+  private pods?: SharedInformer;
+  private readonly unsubscribe: (() => void)[] = [];
   private readonly loop: SyncLoop;
   private readonly pvcDef: ResourceDef;
   private readonly pvDef: ResourceDef;
@@ -56,15 +58,15 @@ export class PersistentVolumeController {
       if (type === 'DELETED') this.classes.delete(o.metadata.name!); else this.classes.set(o.metadata.name!, o);
       for (const c of this.claims.values()) if (!c.spec?.volumeName && claimClass(c) === o.metadata.name) this.loop.add(`c:${claimKey(c)}`);
     });
-    await this.loop.watch(this.store, this.store.find('', 'v1', 'pods')!, (type, o) => {
-      const k = claimKey(o);
-      const before = this.pods.get(k);
-      if (type === 'DELETED') this.pods.delete(k); else this.pods.set(k, o);
+    // Pods from the shared informer (upstream's factory): no cache of its own of thousands of pods.
+    const pods = this.pods = sharedInformer(this.store, this.store.find('', 'v1', 'pods')!);
+    this.unsubscribe.push(pods.onEvent((type, o, before) => {
       // A claim being deleted may lose its last user; an unbound delayed claim may gain or lose a waiting pod.
       for (const p of [before, type === 'DELETED' ? undefined : o]) {
         if (p) for (const n of podClaimNames(p)) this.loop.add(`c:${p.metadata.namespace}/${n}`);
       }
-    });
+    }));
+    await pods.start();
     await this.loop.watch(this.store, this.pvDef, (type, o) => {
       if (type === 'DELETED') this.volumes.delete(o.metadata.name!); else { this.volumes.set(o.metadata.name!, o); this.loop.add(`v:${o.metadata.name}`); }
       const ref = (o as Obj).spec?.claimRef;
@@ -84,7 +86,13 @@ export class PersistentVolumeController {
     });
   }
 
-  stop(): void { this.loop.stop(); }
+  stop(): void {
+    this.loop.stop();
+    for (const u of this.unsubscribe.splice(0)) u();
+  }
+
+  /** The pods of a namespace, as the informer has them. */
+  private podsIn(namespace: string): Obj[] { return this.pods?.cache.list(namespace) ?? []; }
 
   private async sync(key: string): Promise<void> {
     if (key.startsWith('c:')) await this.syncClaim(key.slice(2));
@@ -118,7 +126,7 @@ export class PersistentVolumeController {
   /** pvc-protection: the finalizer goes once no scheduled pod that has not terminated uses the claim. */
   private async releaseClaimFinalizer(claim: Obj): Promise<void> {
     if (!(claim.metadata.finalizers ?? []).includes(PVC_PROTECTION)) return;
-    const inUse = [...this.pods.values()].some((p) => p.metadata.namespace === claim.metadata.namespace && p.spec?.nodeName &&
+    const inUse = this.podsIn(claim.metadata.namespace).some((p) => p.spec?.nodeName &&
       p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && podClaimNames(p).includes(claim.metadata.name));
     if (inUse) return;
     await this.write(this.pvcDef, claim.metadata.namespace, claim.metadata.name, (cur) => {
@@ -183,8 +191,8 @@ export class PersistentVolumeController {
 
   /** emitEventForUnboundDelayBindingClaim: which unscheduled pods wait for this claim, if any. */
   private emitDelayBindingEvent(claim: Obj): void {
-    const names = [...this.pods.values()]
-      .filter((p) => p.metadata.namespace === claim.metadata.namespace && !p.spec?.nodeName &&
+    const names = this.podsIn(claim.metadata.namespace)
+      .filter((p) => !p.spec?.nodeName &&
         p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && podClaimNames(p).includes(claim.metadata.name))
       .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
     if (!names.length) this.event(claim, 'Normal', 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding');

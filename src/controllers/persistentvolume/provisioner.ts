@@ -22,7 +22,7 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { SyncLoop } from '../job/sync-loop.js';
-import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass } from './binding.js';
+import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from './binding.js';
 
 export const LOCAL_PROVISIONER = 'winkube.io/local';
 export const DEFAULT_STORAGE_CLASS = 'standard';
@@ -54,10 +54,7 @@ export function provisionedVolume(claim: Obj, cls: Obj, node: Obj): Obj {
     persistentVolumeReclaimPolicy: cls.reclaimPolicy ?? 'Delete',
     storageClassName: claimClass(claim),
     volumeMode: claim.spec?.volumeMode ?? 'Filesystem',
-    claimRef: {
-      kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name,
-      uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion,
-    },
+    claimRef: claimReference(claim),
     local: { path: localVolumePath(os, name) },
     nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [host] }] }] } },
   };

@@ -5,6 +5,7 @@ import { listAll } from './lookup-list.js';
 import { persistentVolumeClaimValidation } from '../../validation/persistentvolume.js';
 import { defaultResourceList } from './quantity.js';
 import { defaultPVCSpec } from './volume-defaults.js';
+import { isDefaultStorageClass } from '../../meta/storage-class.js';
 
 /** SetObjectDefaults_PersistentVolumeClaim. */
 export function defaultPersistentVolumeClaim(pvc: Record<string, any>): void {
@@ -66,8 +67,6 @@ function prepareForUpdate(pvc: KObject, old: KObject): void {
   normalizeDataSources(spec, old.spec as any);
 }
 
-const DEFAULT_CLASS_ANNOTATIONS = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
-
 /**
  * Admission on create: DefaultStorageClass gives a class-less claim the
  * default StorageClass (the newest if several claim it), then
@@ -79,7 +78,7 @@ async function admitCreate(pvc: KObject, _ctx: unknown, lookup: Lookup): Promise
     pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined;
   if (!hasClass) {
     const defaults = (await listAll(lookup, 'storage.k8s.io', 'storageclasses', ''))
-      .filter((sc) => DEFAULT_CLASS_ANNOTATIONS.some((a) => sc.metadata.annotations?.[a] === 'true'))
+      .filter(isDefaultStorageClass)
       .sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') ||
         (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
     if (defaults.length) spec.storageClassName = defaults[0].metadata.name;

@@ -2,11 +2,7 @@
 import type { Printer } from '../types.js';
 import { ageColumn, column, nameColumn } from './columns.js';
 import { ageOf, nameOf } from './cells.js';
-
-const isDefault = (obj: any) => {
-  const a = obj?.metadata?.annotations ?? {};
-  return a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
-};
+import { isDefaultStorageClass } from '../../meta/storage-class.js';
 
 export const storageClassPrinter: Printer = {
   columns: [
@@ -19,7 +15,7 @@ export const storageClassPrinter: Printer = {
   ],
   cells(obj: any, now: number): unknown[] {
     return [
-      nameOf(obj) + (isDefault(obj) ? ' (default)' : ''), obj?.provisioner ?? '', obj?.reclaimPolicy ?? 'Delete',
+      nameOf(obj) + (isDefaultStorageClass(obj) ? ' (default)' : ''), obj?.provisioner ?? '', obj?.reclaimPolicy ?? 'Delete',
       obj?.volumeBindingMode ?? 'Immediate', obj?.allowVolumeExpansion === true ? 'true' : 'false', ageOf(obj, now),
     ];
   },
