@@ -273,6 +273,21 @@ export class Store implements Lookup {
     await admit(admission);
     def.prepareForCreate?.(obj, ctx);
     await def.admitCreate?.(obj, ctx, this);
+    const finish = await def.beginCreate?.(obj, ctx, this);
+    let written = false;
+    try {
+      const out = await this.validateAndWrite(def, namespace, obj, admission, ctx);
+      written = !ctx.dryRun;
+      return out;
+    } finally {
+      finish?.(written);
+    }
+  }
+
+  /** The rest of a create once admitted: validation, validating admission, and the write. */
+  private async validateAndWrite(def: ResourceDef, namespace: string, obj: KObject,
+    admission: ReturnType<typeof admissionAttributes>, ctx: WriteContext): Promise<KObject> {
+    const meta = obj.metadata;
     const errs: FieldError[] = [];
     if (!meta.name) errs.push(field.required('metadata.name', 'name or generateName is required'));
     if (def.validate) errs.push(...def.validate(obj));
@@ -348,51 +363,59 @@ export class Store implements Lookup {
       await admit(admission);
       if (!subresource) def.prepareForUpdate?.(next, current, ctx);
       if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
-      if (def.hasGeneration && subresource !== 'status') {
-        const input = def.generationInput ?? specOf;
-        next.metadata.generation = (current.metadata.generation ?? 1) +
-          (deepEqual(input(next), input(current)) ? 0 : 1);
-      }
-      const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
-      if (errs.length) throw errors.invalid(def, name, errs);
-      if (!subresource) def.warnUpdate?.(next, current, ctx);
-      await validateAdmission(admission);
-      next.metadata.resourceVersion = current.metadata.resourceVersion;
-      // A new generation already tells the objects apart; only otherwise is the whole object compared.
-      if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
-      if (shouldDeleteNow(def, next)) {
+      // BeginUpdate: each attempt allocates afresh and gives back what it took unless it is the one stored.
+      const finish = subresource ? undefined : await def.beginUpdate?.(next, current, ctx, this);
+      let written = false;
+      try {
+        if (def.hasGeneration && subresource !== 'status') {
+          const input = def.generationInput ?? specOf;
+          next.metadata.generation = (current.metadata.generation ?? 1) +
+            (deepEqual(input(next), input(current)) ? 0 : 1);
+        }
+        const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
+        if (errs.length) throw errors.invalid(def, name, errs);
+        if (!subresource) def.warnUpdate?.(next, current, ctx);
+        await validateAdmission(admission);
+        next.metadata.resourceVersion = current.metadata.resourceVersion;
+        // A new generation already tells the objects apart; only otherwise is the whole object compared.
+        if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
+        if (shouldDeleteNow(def, next)) {
+          if (ctx.dryRun) return next;
+          try {
+            const { revision } = await this.storage.delete(key, kv.modRevision);
+            next.metadata.resourceVersion = String(revision);
+            return next;
+          } catch (e) {
+            if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
+            if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
+            if (e instanceof NotFoundError) throw errors.notFound(gr, name);
+            throw e;
+          }
+        }
         if (ctx.dryRun) return next;
+        const stored = def.toStorage ? def.toStorage(next) : next;
+        const text = encode(stored);
+        this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
         try {
-          const { revision } = await this.storage.delete(key, kv.modRevision);
-          next.metadata.resourceVersion = String(revision);
+          const res = await this.storage.update(key, text, kv.modRevision);
+          next.metadata.resourceVersion = String(res.modRevision);
+          if (stored === next) this.written.set(next, text);
+          written = true;
           return next;
         } catch (e) {
-          if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
-          if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
+          if (e instanceof RevisionMismatchError) {
+            // Like GuaranteedUpdate, retry with the object as it is now: a patch is applied to it again (and
+            // carries its resourceVersion), while a stale resourceVersion sent by the client fails above.
+            if (attempt < MAX_UPDATE_RETRIES) continue;
+            throw errors.objectModified(gr, name);
+          }
           if (e instanceof NotFoundError) throw errors.notFound(gr, name);
           throw e;
+        } finally {
+          this.writing.delete(text);
         }
-      }
-      if (ctx.dryRun) return next;
-      const stored = def.toStorage ? def.toStorage(next) : next;
-      const text = encode(stored);
-      this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
-      try {
-        const res = await this.storage.update(key, text, kv.modRevision);
-        next.metadata.resourceVersion = String(res.modRevision);
-        if (stored === next) this.written.set(next, text);
-        return next;
-      } catch (e) {
-        if (e instanceof RevisionMismatchError) {
-          // Like GuaranteedUpdate, retry with the object as it is now: a patch is applied to it again (and
-          // carries its resourceVersion), while a stale resourceVersion sent by the client fails above.
-          if (attempt < MAX_UPDATE_RETRIES) continue;
-          throw errors.objectModified(gr, name);
-        }
-        if (e instanceof NotFoundError) throw errors.notFound(gr, name);
-        throw e;
       } finally {
-        this.writing.delete(text);
+        finish?.(written);
       }
     }
   }

@@ -99,8 +99,16 @@ export interface ResourceDef {
   prepareForUpdate?(obj: any, old: any, ctx: WriteContext): void;
   /** Admission on create (e.g. service account token volume, default tolerations). */
   admitCreate?(obj: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
-  /** The same on update, after prepareForUpdate (e.g. a service's node port allocation). */
+  /** The same on update, after prepareForUpdate. */
   admitUpdate?(obj: any, old: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
+  /**
+   * BeginCreate, after admitCreate: work to undo unless the create is stored
+   * (a service's cluster IP and node port allocation). The store calls the
+   * FinishFunc it returns once the create is stored, fails or was a dry run.
+   */
+  beginCreate?(obj: any, ctx: WriteContext, lookup: Lookup): Promise<FinishFunc>;
+  /** BeginUpdate, after admitUpdate: the same for each attempt of an update (not of a subresource). */
+  beginUpdate?(obj: any, old: any, ctx: WriteContext, lookup: Lookup): Promise<FinishFunc>;
   validate?(obj: any): FieldError[];
   /** Strategy.WarningsOnCreate/WarningsOnUpdate: warnings for a write that passed validation. */
   warnCreate?(obj: any, ctx: WriteContext): void;
@@ -127,6 +135,9 @@ export interface ResourceDef {
    */
   prepareForDelete?(obj: any): boolean;
 }
+
+/** A write's FinishFunc: `stored` is true once the write is stored, false when it failed or was not written. */
+export type FinishFunc = (stored: boolean) => void;
 
 /** What review resources may ask of the server's authentication. */
 export interface ReviewContext {

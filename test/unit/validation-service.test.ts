@@ -118,7 +118,7 @@ test('update allocation: a requested node port must be free and in range; a miss
     const next = svc(spec);
     next.metadata.uid = 'ub';
     try {
-      await allocateServiceUpdate(next, old, lookup);
+      (await allocateServiceUpdate(next, old, lookup, false))(true);
       return next;
     } catch (e: any) {
       return e.status.message as string;

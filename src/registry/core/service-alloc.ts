@@ -3,7 +3,9 @@
  * service REST storage does it in beginCreate/beginUpdate
  * (pkg/registry/core/service/storage/alloc.go, v1.32) for a single-stack
  * IPv4 cluster with the bitmap allocators (MultiCIDRServiceAllocator is off).
- * What is in use is read from the stored services rather than a bitmap.
+ * What is in use is read from the stored services rather than a bitmap, plus
+ * what writes still in flight have taken (service-allocation-table.ts): an
+ * allocation is atomic, and undone when its write fails.
  */
 import { randomInt } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -12,6 +14,7 @@ import { field, goQuote, type FieldError } from '../../meta/field-errors.js';
 import type { KObject, Lookup } from '../types.js';
 import { isObject } from './decode.js';
 import { listAll } from './lookup-list.js';
+import { allocationTableOf, type ServiceAllocation } from './service-allocation-table.js';
 
 export const SERVICE_CIDR = '10.96.0.0/12';
 export const NODE_PORT_RANGE = { base: 30000, size: 2768 };
@@ -197,8 +200,18 @@ export function initIPFamilyFields(svc: Svc, old?: Svc): void {
   if (!(s.ipFamilies ?? []).length) s.ipFamilies = ['IPv4'];
 }
 
-/** Cluster IPs and node ports held by the stored services (all namespaces), except `self`. */
-async function usedByServices(lookup: Lookup, self?: Svc): Promise<{ ips: Set<number>; ports: Set<number> }> {
+/** A set of values in use: has() asks, add() takes. */
+interface Pool {
+  has(v: number): boolean;
+  add(v: number): void;
+}
+
+/**
+ * Cluster IPs (as range indexes) and node ports in use: held by the stored
+ * services (all namespaces) other than `self`, or taken by another write in
+ * flight. What this write takes is added to both.
+ */
+async function usedByServices(lookup: Lookup, alloc: ServiceAllocation, self?: Svc): Promise<{ ips: Pool; ports: Pool }> {
   const ips = new Set<number>();
   const nodePorts = new Set<number>();
   for (const svc of await listAll(lookup, '', 'services', '')) {
@@ -210,10 +223,32 @@ async function usedByServices(lookup: Lookup, self?: Svc): Promise<{ ips: Set<nu
     for (const p of spec.ports ?? []) if (p?.nodePort) nodePorts.add(p.nodePort);
     if (spec.healthCheckNodePort) nodePorts.add(spec.healthCheckNodePort);
   }
-  return { ips, ports: nodePorts };
+  const pool = (stored: Set<number>, kind: string): Pool => ({
+    has: (v) => stored.has(v) || alloc.held(`${kind}/${v}`),
+    add: (v) => { stored.add(v); alloc.take(`${kind}/${v}`); },
+  });
+  return { ips: pool(ips, 'ip'), ports: pool(nodePorts, 'port') };
 }
 
-function allocClusterIPs(svc: Svc, used: Set<number>): void {
+/**
+ * Runs an allocation of the Service's write: the table entry is made before
+ * the stored services are read. Returns the FinishFunc the store calls when
+ * the write is stored (true) or not (false); a failed allocation gives back
+ * at once what it took.
+ */
+async function allocating(svc: KObject, lookup: Lookup, dryRun: boolean,
+  allocate: (alloc: ServiceAllocation) => Promise<void>): Promise<(stored: boolean) => void> {
+  const alloc = allocationTableOf(lookup).begin(svc.metadata.uid ?? '', dryRun);
+  try {
+    await allocate(alloc);
+  } catch (e) {
+    alloc.finish(false);
+    throw e;
+  }
+  return (stored) => alloc.finish(stored);
+}
+
+function allocClusterIPs(svc: Svc, used: Pool): void {
   const s = svc.spec;
   if (s.type === 'ExternalName') return;
   if ((s.clusterIPs ?? [])[0] === 'None') return;
@@ -240,7 +275,7 @@ function allocClusterIPs(svc: Svc, used: Set<number>): void {
 }
 
 /** A port allocation operation: requests and fresh allocations against what is used. */
-function portOp(used: Set<number>) {
+function portOp(used: Pool) {
   return {
     allocate(port: number): string | undefined {
       const at = port - ports.base;
@@ -261,7 +296,7 @@ function portOp(used: Set<number>) {
 }
 
 /** initNodePorts: ports sharing a port number (e.g. TCP and UDP) share one node port. */
-function allocNodePorts(svc: Svc, used: Set<number>): void {
+function allocNodePorts(svc: Svc, used: Pool): void {
   const s = svc.spec;
   const op = portOp(used);
   const shouldAllocate = s.type === 'NodePort' || (s.type === 'LoadBalancer' && s.allocateLoadBalancerNodePorts !== false);
@@ -305,14 +340,19 @@ function allocNodePorts(svc: Svc, used: Set<number>): void {
   }
 }
 
-/** beginCreate: normalize, default IP families, then allocate cluster IPs and node ports. */
-export async function allocateServiceCreate(svc: KObject, lookup: Lookup): Promise<void> {
+/**
+ * beginCreate: normalize, default IP families, then allocate cluster IPs and
+ * node ports; the FinishFunc keeps them (stored) or releases them.
+ */
+export async function allocateServiceCreate(svc: KObject, lookup: Lookup, dryRun: boolean): Promise<(stored: boolean) => void> {
   if (!isObject(svc.spec)) svc.spec = {};
   normalizeClusterIPs(svc);
   initIPFamilyFields(svc);
-  const used = await usedByServices(lookup);
-  allocClusterIPs(svc, used.ips);
-  allocNodePorts(svc, used.ports);
+  return allocating(svc, lookup, dryRun, async (alloc) => {
+    const used = await usedByServices(lookup, alloc);
+    allocClusterIPs(svc, used.ips);
+    allocNodePorts(svc, used.ports);
+  });
 }
 
 /**
@@ -352,12 +392,17 @@ export function dropTypeDependentFields(svc: Svc, old: Svc): void {
  * cluster IPs gets them; node ports the update asks for that the old object
  * did not hold are allocated (range and conflicts checked), missing ones
  * allocated when the type wants them (updateNodePorts); the health check
- * node port likewise.
+ * node port likewise. The FinishFunc keeps what was allocated (stored) or
+ * releases it.
  */
-export async function allocateServiceUpdate(svc: KObject, old: KObject, lookup: Lookup): Promise<void> {
+export async function allocateServiceUpdate(svc: KObject, old: KObject, lookup: Lookup, dryRun: boolean): Promise<(stored: boolean) => void> {
+  return allocating(svc, lookup, dryRun, (alloc) => allocateUpdate(svc, old, lookup, alloc));
+}
+
+async function allocateUpdate(svc: KObject, old: KObject, lookup: Lookup, alloc: ServiceAllocation): Promise<void> {
   const s = svc.spec as Svc | undefined;
   if (!isObject(s)) return;
-  const used = await usedByServices(lookup, old);
+  const used = await usedByServices(lookup, alloc, old);
   if (!needsClusterIP(old) && needsClusterIP(svc)) allocClusterIPs(svc, used.ips);
   const op = portOp(used.ports);
   const oldPorts = new Set<number>(((old.spec as Svc | undefined)?.ports ?? []).map((p: any) => p?.nodePort).filter(Boolean));

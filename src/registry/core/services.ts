@@ -73,7 +73,7 @@ export const services: ResourceDef = {
   /**
    * beginUpdate's synchronous part (keep allocated values the client left
    * out, sync clusterIP(s), IP families), then the strategy's PrepareForUpdate.
-   * The allocation itself (new node ports, a type change's cluster IP) is admitUpdate's.
+   * The allocation itself (new node ports, a type change's cluster IP) is beginUpdate's.
    */
   prepareForUpdate(obj, old) {
     patchAllocatedValues(obj, old);
@@ -82,8 +82,8 @@ export const services: ResourceDef = {
     obj.status = old.status ?? { loadBalancer: {} };
     dropTypeDependentFields(obj, old);
   },
-  admitCreate: (obj, _ctx, lookup) => allocateServiceCreate(obj, lookup),
-  admitUpdate: (obj, old, _ctx, lookup) => allocateServiceUpdate(obj, old, lookup),
+  beginCreate: (obj, ctx, lookup) => allocateServiceCreate(obj, lookup, ctx.dryRun),
+  beginUpdate: (obj, old, ctx, lookup) => allocateServiceUpdate(obj, old, lookup, ctx.dryRun),
   // ValidateServiceCreate; ValidateServiceUpdate re-runs ValidateService (ObjectMeta included) after its own checks.
   validate: (obj) => [...meta.validate(obj), ...validateServiceSpec(obj)],
   // The status strategy runs ValidateServiceStatusUpdate instead.
