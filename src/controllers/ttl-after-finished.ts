@@ -1,8 +1,10 @@
 /**
  * The TTL-after-finished controller (pkg/controller/ttlafterfinished):
- * a finished Job with spec.ttlSecondsAfterFinished is deleted, with
- * Background propagation, that many seconds after its Complete or Failed
- * condition's lastTransitionTime. It records no events.
+ * a finished Job with spec.ttlSecondsAfterFinished is deleted that many
+ * seconds after its Complete or Failed condition's lastTransitionTime, with
+ * Foreground propagation (its pods go first, and the Job stays visible,
+ * marked for deletion, until they have) and a UID precondition. It records
+ * no events.
  */
 import { StatusError } from '../api/status.js';
 import type { Store } from '../registry/store.js';
@@ -59,11 +61,12 @@ export class TTLAfterFinishedController {
       return left;
     }
     try {
-      // The precondition keeps a job whose TTL was just changed from going.
-      await this.store.delete(this.jobs, ns, name, { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid, resourceVersion: job.metadata.resourceVersion } },
+      // processJob: the UID precondition is upstream's only one; a Job recreated meanwhile answers 409, which
+      // (like any error but NotFound) sends the key back to the queue to be judged again.
+      await this.store.delete(this.jobs, ns, name, { propagationPolicy: 'Foreground', preconditions: { uid: job.metadata.uid } },
         { ...controllerContext(COMPONENT), namespace: ns });
     } catch (e) {
-      if (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409)) return undefined;
+      if (e instanceof StatusError && e.status.code === 404) return undefined;
       throw e;
     }
     return 0;

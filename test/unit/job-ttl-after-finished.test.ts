@@ -7,7 +7,7 @@ import { allResources } from '../../src/registry/resources.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { TTLAfterFinishedController } from '../../src/controllers/ttl-after-finished.js';
 
-test('a finished job is deleted (Background) once its TTL has passed, not before; unfinished jobs stay', async () => {
+test('a finished job is deleted in the foreground once its TTL has passed, not before; unfinished jobs stay', async () => {
   const storage = new SqliteStorage(':memory:');
   const store = new Store(storage, allResources());
   const ctx = { ...controllerContext('test'), namespace: 'default' };
@@ -27,7 +27,12 @@ test('a finished job is deleted (Background) once its TTL has passed, not before
   assert.equal(await ttl.sync('default/running'), undefined);
   now += 30_000;
   assert.equal(await ttl.sync('default/done'), 0);
-  assert.equal(await store.get('batch', 'jobs', 'default', 'done'), undefined);
+  // Foreground propagation: the Job stays, marked for deletion, until the garbage collector has deleted its pods.
+  const deleting = await store.get('batch', 'jobs', 'default', 'done');
+  assert.ok(deleting?.metadata.deletionTimestamp);
+  assert.deepEqual(deleting.metadata.finalizers, ['foregroundDeletion']);
+  // Already being deleted: nothing more to do.
+  assert.equal(await ttl.sync('default/done'), undefined);
   assert.ok(await store.get('batch', 'jobs', 'default', 'running'));
   ttl.stop();
   await storage.close();
