@@ -5,6 +5,7 @@ import { controllerContext } from './context.js';
 import { inform, WorkQueue } from './informer.js';
 
 interface Node {
+  uid: string;
   def: ResourceDef;
   namespace: string;
   name: string;
@@ -16,8 +17,14 @@ interface Node {
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
 
+/**
+ * An object already gone needs nothing more. Any other error, a 409 Conflict
+ * included (a UID precondition that no longer holds, an update that kept
+ * losing to other writers), fails the item, and the work queue retries it as
+ * upstream's requeueItem does.
+ */
 function ignoreNotFound(e: unknown): void {
-  if (!(e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) throw e;
+  if (!(e instanceof StatusError && e.status.code === 404)) throw e;
 }
 
 /** Whether the graph's owners of a node are the object's ownerReferences (the fields the graph keeps, in order). */
@@ -73,7 +80,7 @@ export class GarbageCollector {
       return;
     }
     const node: Node = {
-      def, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!,
+      uid, def, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!,
       owners: sameOwners ? old!.owners : refs.map((r) => ({ uid: r.uid, apiVersion: r.apiVersion, kind: r.kind, name: r.name })),
       finalizers: obj.metadata.finalizers ?? [],
       deleting: !!obj.metadata.deletionTimestamp,
@@ -112,7 +119,9 @@ export class GarbageCollector {
       for (const d of [...(this.dependents.get(uid) ?? [])]) {
         const dep = this.nodes.get(d);
         if (!dep) continue;
+        // orphanDependents: the change names the dependent's uid, a precondition (409 if it was recreated).
         await this.store.update(dep.def, dep.namespace, dep.name, (cur) => {
+          cur.metadata.uid = d;
           cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
           if (!cur.metadata.ownerReferences.length) delete cur.metadata.ownerReferences;
           return cur;
@@ -129,15 +138,21 @@ export class GarbageCollector {
       }
       for (const dep of deps) {
         if (dep.deleting) continue;
-        await this.store.delete(dep.def, dep.namespace, dep.name, { propagationPolicy: 'Foreground' }, ctx).catch(ignoreNotFound);
+        await this.deleteObject(dep, 'Foreground');
       }
       return;
     }
     if (node.owners.length && !node.deleting) {
       for (const o of node.owners) if (await this.ownerExists(node.namespace, o)) return;
       // Every owner is gone: the default (background) cascade deletes the dependent.
-      await this.store.delete(node.def, node.namespace, node.name, { propagationPolicy: 'Background' }, ctx).catch(ignoreNotFound);
+      await this.deleteObject(node, 'Background');
     }
+  }
+
+  /** deleteObject: with the node's uid as precondition, so that an object recreated under the name is left alone. */
+  private async deleteObject(node: Node, propagationPolicy: 'Foreground' | 'Background'): Promise<void> {
+    await this.store.delete(node.def, node.namespace, node.name, { propagationPolicy, preconditions: { uid: node.uid } },
+      controllerContext('garbage-collector')).catch(ignoreNotFound);
   }
 
   private async removeFinalizer(node: Node, finalizer: string): Promise<void> {

@@ -2,6 +2,7 @@
  * The garbage collector's graph against a real Store: updates that keep an
  * object's ownerReferences keep its edges, updates that change them move
  * the edges, and an owner's deletion deletes exactly its current dependents.
+ * A write that answers 409 Conflict is retried, not taken for done.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,12 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
-import { Store } from '../../src/registry/store.js';
+import { Store, type DeleteRequest } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { GarbageCollector } from '../../src/controllers/garbage-collector.js';
 import { ControllerScope } from '../../src/controllers/informer.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject, WriteContext } from '../../src/registry/types.js';
+import { errors } from '../../src/api/status.js';
 
 const NS = 'gc';
 
@@ -56,5 +58,106 @@ test('garbage collector: edges survive updates that keep ownerReferences and fol
     scope.stop();
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A store whose next garbage-collector write of the given kind answers 409
+ * Conflict (as a lost race or a stale UID precondition would), recording the
+ * delete requests the collector sends.
+ */
+async function conflictingStore(method: 'update' | 'delete') {
+  const dir = mkdtempSync(join(tmpdir(), 'gc-test-'));
+  const storage = new SqliteStorage(join(dir, 'state.db'));
+  const store = new Store(storage, allResources());
+  const ctx = { ...controllerContext('test'), namespace: NS };
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
+  const deletes: DeleteRequest[] = [];
+  let conflicts = 0;
+  const inner = { update: store.update.bind(store), delete: store.delete.bind(store) };
+  const conflictOnce = (c: WriteContext, name: string) => {
+    if (c.fieldManager !== 'garbage-collector' || conflicts > 0) return;
+    conflicts++;
+    throw errors.conflict({ group: '', resource: 'configmaps' }, name, 'the object has been modified; please apply your changes to the latest version and try again');
+  };
+  store.update = async (def, namespace, name, mutate, c, sub) => {
+    if (method === 'update') conflictOnce(c, name);
+    return inner.update(def, namespace, name, mutate, c, sub);
+  };
+  store.delete = async (def, namespace, name, req, c) => {
+    if (c.fieldManager === 'garbage-collector') deletes.push(req);
+    if (method === 'delete') conflictOnce(c, name);
+    return inner.delete(def, namespace, name, req, c);
+  };
+  const cms = store.find('', 'v1', 'configmaps')!;
+  const scope = new ControllerScope();
+  return {
+    store, cms, ctx, deletes, scope,
+    conflicts: () => conflicts,
+    get: (name: string) => store.get('', 'configmaps', NS, name),
+    async until(what: string, ok: () => Promise<boolean>) {
+      const deadline = Date.now() + 5000;
+      while (!(await ok())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async close() {
+      scope.stop();
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('garbage collector: a conflict deleting a dependent whose owner is gone is retried, with the dependent\'s UID as precondition', async () => {
+  const t = await conflictingStore('delete');
+  try {
+    const dep = await t.store.create(t.cms, NS, {
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: { name: 'orphaned', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'no-such-uid' }] },
+    } as KObject, t.ctx);
+    await t.scope.collect(() => new GarbageCollector(t.store, () => {}).start());
+    await t.until('the dependent to go', async () => (await t.get('orphaned')) === undefined);
+    assert.equal(t.conflicts(), 1);
+    assert.deepEqual(t.deletes, [
+      { propagationPolicy: 'Background', preconditions: { uid: dep.metadata.uid } },
+      { propagationPolicy: 'Background', preconditions: { uid: dep.metadata.uid } },
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+test('garbage collector: a conflict removing the foregroundDeletion finalizer is retried until the owner goes', async () => {
+  const t = await conflictingStore('update');
+  try {
+    await t.store.create(t.cms, NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } } as KObject, t.ctx);
+    await t.scope.collect(() => new GarbageCollector(t.store, () => {}).start());
+    await t.store.delete(t.cms, NS, 'owner', { propagationPolicy: 'Foreground' }, t.ctx);
+    await t.until('the owner to go', async () => (await t.get('owner')) === undefined);
+    assert.equal(t.conflicts(), 1);
+  } finally {
+    await t.close();
+  }
+});
+
+test('garbage collector: a conflict orphaning a dependent is retried; the dependent loses the reference and stays', async () => {
+  const t = await conflictingStore('update');
+  try {
+    const owner = await t.store.create(t.cms, NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } } as KObject, t.ctx);
+    await t.store.create(t.cms, NS, {
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: { name: 'kept', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid! }] },
+    } as KObject, t.ctx);
+    await t.scope.collect(() => new GarbageCollector(t.store, () => {}).start());
+    await t.store.delete(t.cms, NS, 'owner', { propagationPolicy: 'Orphan' }, t.ctx);
+    await t.until('the owner to go', async () => (await t.get('owner')) === undefined);
+    assert.equal(t.conflicts(), 1);
+    const kept = await t.get('kept');
+    assert.ok(kept);
+    assert.equal(kept.metadata.ownerReferences, undefined);
+  } finally {
+    await t.close();
   }
 });
