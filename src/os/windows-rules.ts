@@ -3,8 +3,8 @@
  * a v1 PodSpec (JSON), each returning field errors with upstream's paths and
  * messages (pkg/apis/core/validation/validation.go: validateOS,
  * validateLinux, validateWindows, validateWindowsSecurityContextOptions,
- * validateWindowsHostProcessPod). The API server, the emulated kubelet and
- * the lint command share them.
+ * validateWindowsHostProcessPod). The API server and the emulated kubelet
+ * share them.
  *
  * A pod's v1 hostNetwork/hostPID/hostIPC/hostUsers/shareProcessNamespace
  * live in the internal PodSecurityContext upstream, but their error paths
@@ -321,9 +321,10 @@ export function validateAllWindowsOptions(spec: Obj, path = 'spec'): FieldError[
 }
 
 /**
- * Every OS-related rule for one pod spec, for a linter: windowsOptions
- * content, HostProcess consistency, then the OS block. (The API server runs
- * these interleaved with the rest of ValidatePodSpec.)
+ * Every OS-related rule for one pod spec in one list, for checking a spec
+ * outside the API server: windowsOptions content, HostProcess consistency,
+ * then the OS block. (The API server runs these interleaved with the rest
+ * of ValidatePodSpec.)
  */
 export function osRuleErrors(spec: Obj, path = 'spec', opts: HostProcessOptions = {}): FieldError[] {
   if (!isObj(spec)) return [];
