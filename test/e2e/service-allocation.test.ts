@@ -16,12 +16,25 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 const SERVICES = '/api/v1/namespaces/default/services';
 const PARALLEL = 20;
 
-const nodePortService = (name: string, nodePort: number) => ({
+interface ServiceBody {
+  apiVersion: 'v1';
+  kind: 'Service';
+  metadata: { name: string };
+  spec: { type?: string; clusterIP?: string; selector: Record<string, string>; ports: { port: number; nodePort?: number; name?: string }[] };
+}
+
+/** What the tests read of an answer: a Service or a Status. */
+interface Answer {
+  status: number;
+  body: Record<string, unknown> & { spec?: ServiceBody['spec']; details?: { causes: { field: string }[] }; items?: ServiceBody[] };
+}
+
+const nodePortService = (name: string, nodePort: number, clusterIP?: string): ServiceBody => ({
   apiVersion: 'v1', kind: 'Service', metadata: { name },
-  spec: { type: 'NodePort', selector: { app: name }, ports: [{ port: 80, nodePort }] },
+  spec: { type: 'NodePort', ...(clusterIP ? { clusterIP } : {}), selector: { app: name }, ports: [{ port: 80, nodePort }] },
 });
 
-const clusterIPService = (name: string, clusterIP: string) => ({
+const clusterIPService = (name: string, clusterIP: string): ServiceBody => ({
   apiVersion: 'v1', kind: 'Service', metadata: { name },
   spec: { clusterIP, selector: { app: name }, ports: [{ port: 80 }] },
 });
@@ -51,7 +64,7 @@ function sendTogether(method: string, paths: string[], bodies: object[], content
       host: '127.0.0.1', port: cluster.port, method, path: paths[i], agent,
       headers: { Accept: 'application/json', 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) },
     });
-    const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const answer = new Promise<Answer>((resolve, reject) => {
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d) => chunks.push(d));
@@ -63,7 +76,7 @@ function sendTogether(method: string, paths: string[], bodies: object[], content
     return { req, answer };
   });
   // Every connection is up and its headers sent before any body goes.
-  return new Promise<{ status: number; body: any }[]>((resolve, reject) => {
+  return new Promise<Answer[]>((resolve, reject) => {
     setTimeout(() => {
       requests.forEach(({ req }, i) => req.end(texts[i]));
       Promise.all(requests.map((r) => r.answer)).then(resolve, reject).finally(() => agent.destroy());
@@ -85,8 +98,8 @@ test(`${PARALLEL} concurrent creates asking for the same nodePort: one gets it, 
       body: invalid(names[i], 'spec.ports[0].nodePort', 'Invalid value: 30080: provided port is already allocated'),
     });
   });
-  const list = await rawJSON(cluster, 'GET', SERVICES);
-  const holders = list.body.items.filter((s: any) => s.spec.ports?.some((p: any) => p.nodePort === 30080)).map((s: any) => s.metadata.name);
+  const list = (await rawJSON(cluster, 'GET', SERVICES)).body as { items: ServiceBody[] };
+  const holders = list.items.filter((s) => s.spec.ports.some((p) => p.nodePort === 30080)).map((s) => s.metadata.name);
   assert.deepEqual(holders, won);
 });
 
@@ -112,28 +125,25 @@ test('concurrent creates without explicit values all get distinct node ports and
     spec: { type: 'NodePort', selector: { app: n }, ports: [{ port: 80 }] },
   })));
   assert.deepEqual(answers.map((a) => a.status), names.map(() => 201));
-  assert.equal(new Set(answers.map((a) => a.body.spec.ports[0].nodePort)).size, PARALLEL);
-  assert.equal(new Set(answers.map((a) => a.body.spec.clusterIP)).size, PARALLEL);
+  assert.equal(new Set(answers.map((a) => a.body.spec?.ports[0].nodePort)).size, PARALLEL);
+  assert.equal(new Set(answers.map((a) => a.body.spec?.clusterIP)).size, PARALLEL);
 });
 
 test('a create that fails validation after allocating releases its node port and cluster IP', async () => {
   // The allocation succeeds; validation then refuses the port name.
-  const bad = nodePortService('np-released', 30500);
-  (bad.spec as any).clusterIP = '10.96.0.60';
-  (bad.spec.ports[0] as any).name = 'Not_A_Port_Name';
+  const bad = nodePortService('np-released', 30500, '10.96.0.60');
+  bad.spec.ports[0].name = 'Not_A_Port_Name';
   const refused = await rawJSON(cluster, 'POST', SERVICES, bad);
   assert.equal(refused.status, 422);
   assert.equal(refused.body.details.causes[0].field, 'spec.ports[0].name');
-  const good = nodePortService('np-released', 30500);
-  (good.spec as any).clusterIP = '10.96.0.60';
+  const good = nodePortService('np-released', 30500, '10.96.0.60');
   const created = await rawJSON(cluster, 'POST', SERVICES, good);
   assert.equal(created.status, 201, JSON.stringify(created.body));
   assert.deepEqual([created.body.spec.clusterIP, created.body.spec.ports[0].nodePort], ['10.96.0.60', 30500]);
 });
 
 test('a dry-run create holds nothing: the same values can be created for real afterwards', async () => {
-  const body = nodePortService('np-dry', 30501);
-  (body.spec as any).clusterIP = '10.96.0.61';
+  const body = nodePortService('np-dry', 30501, '10.96.0.61');
   const dry = await rawJSON(cluster, 'POST', `${SERVICES}?dryRun=All`, body);
   assert.equal(dry.status, 201, JSON.stringify(dry.body));
   const real = await rawJSON(cluster, 'POST', SERVICES, body);

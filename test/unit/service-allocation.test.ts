@@ -11,8 +11,12 @@ import { allocationTableOf, ServiceAllocationTable } from '../../src/registry/co
 import { StatusError } from '../../src/api/status.js';
 import type { KObject } from '../../src/registry/types.js';
 
-const nodePort = (name: string, port: number, extra: Record<string, unknown> = {}): KObject => ({
-  metadata: { name }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: port }], ...extra },
+const nodePort = (name: string, port: number, extra: { clusterIP?: string; portName?: string } = {}): KObject => ({
+  metadata: { name },
+  spec: {
+    type: 'NodePort', ...(extra.clusterIP ? { clusterIP: extra.clusterIP } : {}),
+    ports: [{ port: 80, nodePort: port, ...(extra.portName ? { name: extra.portName } : {}) }],
+  },
 } as KObject);
 
 const messageOf = (r: PromiseSettledResult<unknown>) =>
@@ -58,8 +62,7 @@ test('a create refused after allocating, and a dry run, hold nothing; the values
   try {
     const svcs = f.def('', 'services');
     // Allocation happens before validation, which then refuses the port name.
-    const bad = nodePort('a', 30500, { clusterIP: '10.96.0.60' });
-    (bad.spec as any).ports[0].name = 'Not_Valid';
+    const bad = nodePort('a', 30500, { clusterIP: '10.96.0.60', portName: 'Not_Valid' });
     await assert.rejects(f.store.create(svcs, 'default', bad, f.ctx('default')), (e: StatusError) => e.status.reason === 'Invalid');
     assert.equal(allocationTableOf(f.store).size, 0);
     // A dry run and a real create issued together: the dry run takes nothing from the real one.
