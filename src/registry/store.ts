@@ -14,7 +14,7 @@ import { trackManagedFields } from '../fieldmanager/request.js';
 import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
-import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
+import type { FinishFunc, KObject, Lookup, ResourceDef, WriteContext } from './types.js';
 import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 
 export interface ListRequest {
@@ -36,6 +36,9 @@ export interface DeleteRequest {
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
 }
+
+/** The attempt of an update in flight: its FinishFunc (BeginUpdate's) and whether it was stored. */
+interface UpdateAttempt { finish?: FinishFunc; written: boolean }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type WatchSink = (type: WatchEventType, obj: KObject) => void;
@@ -336,6 +339,19 @@ export class Store implements Lookup {
     mutate: (current: KObject) => KObject | Promise<KObject>,
     ctx: WriteContext, subresource?: string,
   ): Promise<KObject> {
+    const attempt: UpdateAttempt = { written: false };
+    try {
+      return await this.updateAttempts(def, namespace, name, mutate, ctx, subresource, attempt);
+    } finally {
+      attempt.finish?.(attempt.written);
+    }
+  }
+
+  private async updateAttempts(
+    def: ResourceDef, namespace: string, name: string,
+    mutate: (current: KObject) => KObject | Promise<KObject>,
+    ctx: WriteContext, subresource: string | undefined, last: UpdateAttempt,
+  ): Promise<KObject> {
     const key = this.key(def, namespace, name);
     const gr = groupResource(def);
     for (let attempt = 0; ; attempt++) {
@@ -363,59 +379,56 @@ export class Store implements Lookup {
       await admit(admission);
       if (!subresource) def.prepareForUpdate?.(next, current, ctx);
       if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
-      // BeginUpdate: each attempt allocates afresh and gives back what it took unless it is the one stored.
-      const finish = subresource ? undefined : await def.beginUpdate?.(next, current, ctx, this);
-      let written = false;
-      try {
-        if (def.hasGeneration && subresource !== 'status') {
-          const input = def.generationInput ?? specOf;
-          next.metadata.generation = (current.metadata.generation ?? 1) +
-            (deepEqual(input(next), input(current)) ? 0 : 1);
-        }
-        const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
-        if (errs.length) throw errors.invalid(def, name, errs);
-        if (!subresource) def.warnUpdate?.(next, current, ctx);
-        await validateAdmission(admission);
-        next.metadata.resourceVersion = current.metadata.resourceVersion;
-        // A new generation already tells the objects apart; only otherwise is the whole object compared.
-        if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
-        if (shouldDeleteNow(def, next)) {
-          if (ctx.dryRun) return next;
-          try {
-            const { revision } = await this.storage.delete(key, kv.modRevision);
-            next.metadata.resourceVersion = String(revision);
-            return next;
-          } catch (e) {
-            if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
-            if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
-            if (e instanceof NotFoundError) throw errors.notFound(gr, name);
-            throw e;
-          }
-        }
+      // BeginUpdate: each attempt allocates afresh; what an attempt that was not stored took is given back.
+      last.finish?.(false);
+      last.finish = undefined;
+      if (!subresource) last.finish = await def.beginUpdate?.(next, current, ctx, this);
+      if (def.hasGeneration && subresource !== 'status') {
+        const input = def.generationInput ?? specOf;
+        next.metadata.generation = (current.metadata.generation ?? 1) +
+          (deepEqual(input(next), input(current)) ? 0 : 1);
+      }
+      const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
+      if (errs.length) throw errors.invalid(def, name, errs);
+      if (!subresource) def.warnUpdate?.(next, current, ctx);
+      await validateAdmission(admission);
+      next.metadata.resourceVersion = current.metadata.resourceVersion;
+      // A new generation already tells the objects apart; only otherwise is the whole object compared.
+      if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
+      if (shouldDeleteNow(def, next)) {
         if (ctx.dryRun) return next;
-        const stored = def.toStorage ? def.toStorage(next) : next;
-        const text = encode(stored);
-        this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
         try {
-          const res = await this.storage.update(key, text, kv.modRevision);
-          next.metadata.resourceVersion = String(res.modRevision);
-          if (stored === next) this.written.set(next, text);
-          written = true;
+          const { revision } = await this.storage.delete(key, kv.modRevision);
+          next.metadata.resourceVersion = String(revision);
           return next;
         } catch (e) {
-          if (e instanceof RevisionMismatchError) {
-            // Like GuaranteedUpdate, retry with the object as it is now: a patch is applied to it again (and
-            // carries its resourceVersion), while a stale resourceVersion sent by the client fails above.
-            if (attempt < MAX_UPDATE_RETRIES) continue;
-            throw errors.objectModified(gr, name);
-          }
+          if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
+          if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
           if (e instanceof NotFoundError) throw errors.notFound(gr, name);
           throw e;
-        } finally {
-          this.writing.delete(text);
         }
+      }
+      if (ctx.dryRun) return next;
+      const stored = def.toStorage ? def.toStorage(next) : next;
+      const text = encode(stored);
+      this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
+      try {
+        const res = await this.storage.update(key, text, kv.modRevision);
+        next.metadata.resourceVersion = String(res.modRevision);
+        if (stored === next) this.written.set(next, text);
+        last.written = true;
+        return next;
+      } catch (e) {
+        if (e instanceof RevisionMismatchError) {
+          // Like GuaranteedUpdate, retry with the object as it is now: a patch is applied to it again (and
+          // carries its resourceVersion), while a stale resourceVersion sent by the client fails above.
+          if (attempt < MAX_UPDATE_RETRIES) continue;
+          throw errors.objectModified(gr, name);
+        }
+        if (e instanceof NotFoundError) throw errors.notFound(gr, name);
+        throw e;
       } finally {
-        finish?.(written);
+        this.writing.delete(text);
       }
     }
   }
