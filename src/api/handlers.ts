@@ -210,7 +210,7 @@ export class ResourceHandlers {
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'CreateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'CreateOptions');
     const raw = await readBody(req);
-    const body = decodeObject(raw, req.headers['content-type'], def.kind);
+    const body = decodeObject(raw, req.headers['content-type'], def.kind, def);
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     if (def.review) {
@@ -226,7 +226,7 @@ export class ResourceHandlers {
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'UpdateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
     const raw = await readBody(req);
-    const body = decodeObject(raw, req.headers['content-type'], def.kind) as KObject;
+    const body = decodeObject(raw, req.headers['content-type'], def.kind, def) as KObject;
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     body.metadata ??= {};
