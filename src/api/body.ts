@@ -173,7 +173,7 @@ export function decodeObject(body: Buffer, contentType: string | undefined, kind
       // Duplicate keys are field validation's to report (Strict refuses them, Warn and Ignore keep the last).
       value = yamlToJSONValue(parseYaml(text, { uniqueKeys: false }));
     } catch (e) {
-      if (e instanceof RangeError && yamlTooDeep(text)) {
+      if (/Maximum call stack size exceeded/.test((e as Error).message) && yamlTooDeep(text)) {
         throw errors.badRequest(unrecognized(kind, `yaml: exceeded max depth of ${MAX_NESTING_DEPTH}`, body));
       }
       throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; yaml parse error: ${(e as Error).message}`);

@@ -1,0 +1,41 @@
+/**
+ * The typed decode of a patched object (k8s.io/apiserver patch.go): after a
+ * JSON or merge patch the patched JSON is decoded into the kind's Go type
+ * (runtime.DecodeInto), after a strategic merge patch the patched map is
+ * converted into it; a value of the wrong type is a 422 on the field "patch"
+ * whose value is the patched JSON (JSON and merge patches) or the patch map
+ * as %+v prints it (strategic merge patches), with the decoder's error as detail.
+ */
+import type { KObject, ResourceDef } from '../registry/types.js';
+import { StatusError } from '../api/status.js';
+import { goTypes } from './go-types.js';
+import { goDecodeError } from './go-decode.js';
+import { goMarshal, goQuote, goSprintValue } from './strict.js';
+
+const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+
+function patchInvalid(value: string, detail: string): StatusError {
+  const message = `Invalid value: ${goQuote(value)}: ${detail}`;
+  return new StatusError({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: ` "" is invalid: patch: ${message}`,
+    reason: 'Invalid',
+    details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
+    code: 422,
+  });
+}
+
+/** Throws upstream's 422 when the patched object does not decode into the kind's Go type. */
+export function checkPatchedGoTypes(def: ResourceDef, contentType: string, patchBody: string, patched: KObject): void {
+  const t = goTypes().forKind(def.group, def.version, def.kind);
+  if (!t) return;
+  const err = goDecodeError(JSON.stringify(patched), t);
+  if (err === undefined) return;
+  let value: string;
+  try {
+    value = contentType === STRATEGIC_MERGE_PATCH ? goSprintValue(patchBody) : goMarshal(patched);
+  } catch {
+    value = patchBody;
+  }
+  throw patchInvalid(value, err);
+}
