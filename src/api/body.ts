@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { errors } from './status.js';
 import { PROTOBUF_MEDIA_TYPE, decodeProtobufRequest, summarizeData } from '../protobuf/request.js';
 import { goTypes } from '../openapi/go-types.js';
-import { exceededDepthAt, goDecodeError, MAX_NESTING_DEPTH, maxDepthMessage } from '../openapi/go-decode.js';
+import { exceededDepthAt, goDecode, normalizeDecoded, MAX_NESTING_DEPTH, maxDepthMessage } from '../openapi/go-decode.js';
 
 /** Upstream's request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -140,8 +140,11 @@ function yamlTooDeep(text: string): boolean {
 function checkGoTypes(text: string, obj: Record<string, unknown>, type: BodyType): void {
   const t = goTypes().forKind(type.group, type.version, type.kind);
   if (!t) return;
-  const err = goDecodeError(text, t);
-  if (err === undefined) return;
+  const { error: err, hugeQuantities } = goDecode(text, t);
+  if (err === undefined) {
+    if (hugeQuantities.length || text.includes('null')) normalizeDecoded(obj, t, hugeQuantities);
+    return;
+  }
   const kind = typeof obj.kind === 'string' && obj.kind ? obj.kind : type.kind;
   const version = typeof obj.apiVersion === 'string' && obj.apiVersion ? obj.apiVersion.slice(obj.apiVersion.lastIndexOf('/') + 1) : type.version;
   throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${type.kind}: ${err}`);

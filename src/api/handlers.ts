@@ -17,7 +17,7 @@ import { listKind, partialObject, toTable, type IncludeObject } from './table.js
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
 import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf, hasUnknownFieldsOf } from '../openapi/field-validation.js';
-import { checkPatchDepth } from './patch-depth.js';
+import { checkPatchBody } from './patch-body.js';
 import { checkPatchedGoTypes } from '../openapi/patched-types.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
 import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
@@ -247,7 +247,7 @@ export class ResourceHandlers {
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
     checkPatchOptions(contentType, q);
-    checkPatchDepth(contentType, body, fieldValidation);
+    checkPatchBody(contentType, body, fieldValidation);
     if (contentType === APPLY_PATCH) {
       checkApplyPatchYAML(body, fieldValidation, ctx.warn);
       const applied = await serveApplyPatch(this.store, def, namespace, name, body, q, ctx);

@@ -74,6 +74,8 @@ export function maxDepthMessage(bracket: string): string {
 class Decoder {
   pos = 0;
   saved: string | undefined;
+  /** Quantities written as numbers past float64 (1e400), which Go keeps and JSON.parse makes Infinity, in document order. */
+  readonly hugeQuantities: string[] = [];
   /** The struct fields from the top to the value being decoded (errorContext.FieldStack). */
   private readonly fieldStack: string[] = [];
   /** The innermost struct being decoded (errorContext.Struct). */
@@ -253,6 +255,8 @@ class Decoder {
   private quantity(): void {
     let raw = this.rawValue();
     if (raw === 'null') return;
+    const c = raw.charCodeAt(0);
+    if ((c === 0x2d || (c >= 0x30 && c <= 0x39)) && !Number.isFinite(Number(raw))) this.hugeQuantities.push(raw);
     if (raw.length >= 2 && raw[0] === '"' && raw[raw.length - 1] === '"') raw = raw.slice(1, -1);
     try { parseQuantity(raw.trim()); } catch (e) {
       if (e instanceof DecodeError) throw new Fatal(e.message);
@@ -317,17 +321,101 @@ function intFits(text: string, start: number, end: number, bits: number): boolea
   return big >= INT64_MIN && big <= INT64_MAX;
 }
 
+/** The outcome of a typed decode: the decoder's error, and what the parsed value needs to be what Go decoded. */
+export interface GoDecodeResult {
+  error: string | undefined;
+  /** See Decoder.hugeQuantities; for normalizeDecoded. */
+  hugeQuantities: string[];
+}
+
 /**
- * The error decoding the JSON text (valid, and within the nesting limit) into
- * t reports, worded as the API server's decoder words it; undefined when it decodes.
+ * Decodes the JSON text (valid, and within the nesting limit) into t: the
+ * error the API server's decoder reports, worded as it words it, or none.
  */
-export function goDecodeError(text: string, t: GoType): string | undefined {
+export function goDecode(text: string, t: GoType): GoDecodeResult {
   const d = new Decoder(text);
   try {
     d.value(t);
   } catch (e) {
-    if (e instanceof Fatal) return e.message;
+    if (e instanceof Fatal) return { error: e.message, hugeQuantities: [] };
     throw e;
   }
-  return d.saved;
+  return { error: d.saved, hugeQuantities: d.hugeQuantities };
+}
+
+export function goDecodeError(text: string, t: GoType): string | undefined {
+  return goDecode(text, t).error;
+}
+
+/** What a JSON null becomes where Go stores a value (a map value, a list element), as Go marshals it back. */
+function zeroOf(t: GoType): unknown {
+  switch (t.kind) {
+    case 'string': return '';
+    case 'int': case 'float': return 0;
+    case 'bool': return false;
+    case 'quantity': return '0';
+    case 'struct': return {};
+    default: return null;
+  }
+}
+
+/**
+ * Gives the parsed value of a text goDecode accepted what Go's decoder made
+ * of it: a null struct field is its zero value, dropped here as omitempty
+ * drops it; a null map value or list element is the zero value of its type
+ * ("" for map[string]string); a quantity written as a number past float64
+ * (Infinity once parsed) is its literal. Walks the typed part of the value only.
+ */
+export function normalizeDecoded(value: unknown, t: GoType, hugeQuantities: string[]): void {
+  if (value === null || typeof value !== 'object') return;
+  if (t.kind === 'struct') {
+    const o = value as Record<string, unknown>;
+    for (const k in o) {
+      const f = t.field(k);
+      if (!f) continue;
+      const v = o[k];
+      if (v === null) delete o[k];
+      else if (f.kind === 'quantity' && typeof v === 'number' && !Number.isFinite(v)) o[k] = hugeQuantities.shift() ?? v;
+      else normalizeDecoded(v, f, hugeQuantities);
+    }
+  } else if (t.kind === 'map' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    const elem = t.elem;
+    for (const k in o) {
+      const v = o[k];
+      if (v === null) o[k] = zeroOf(elem);
+      else if (elem.kind === 'quantity' && typeof v === 'number' && !Number.isFinite(v)) o[k] = hugeQuantities.shift() ?? v;
+      else normalizeDecoded(v, elem, hugeQuantities);
+    }
+  } else if (t.kind === 'slice' && Array.isArray(value)) {
+    const elem = t.elem;
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === null) value[i] = zeroOf(elem);
+      else normalizeDecoded(value[i], elem, hugeQuantities);
+    }
+  }
+}
+
+/**
+ * The first number literal of a JSON text that overflows a float64 (1e400),
+ * which decoding into interface{} refuses: "json: cannot unmarshal number
+ * 1e400 into Go value of type float64". Valid JSON text only.
+ */
+export function overflowingNumber(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { i = stringEnd(text, i) - 1; continue; }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+    let j = i + 1;
+    let exponent = false;
+    for (; j < text.length; j++) {
+      const d = text.charCodeAt(j);
+      if (d === 0x65 || d === 0x45) exponent = true;
+      else if (d === 0x2c || d === 0x7d || d === 0x5d || isSpace(d)) break;
+    }
+    // Without an exponent a literal needs more than 308 digits to overflow.
+    if ((exponent || j - i > 308) && !Number.isFinite(Number(text.slice(i, j)))) return text.slice(i, j);
+    i = j - 1;
+  }
+  return undefined;
 }

@@ -9,7 +9,7 @@
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { StatusError } from '../api/status.js';
 import { goTypes } from './go-types.js';
-import { goDecodeError } from './go-decode.js';
+import { goDecode, normalizeDecoded } from './go-decode.js';
 import { goMarshal, goQuote, goSprintValue } from './strict.js';
 
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
@@ -25,12 +25,16 @@ function patchInvalid(value: string, detail: string): StatusError {
   });
 }
 
-/** Throws upstream's 422 when the patched object does not decode into the kind's Go type. */
+/** Throws upstream's 422 when the patched object does not decode into the kind's Go type; else gives it Go's zero values for nulls. */
 export function checkPatchedGoTypes(def: ResourceDef, contentType: string, patchBody: string, patched: KObject): void {
   const t = goTypes().forKind(def.group, def.version, def.kind);
   if (!t) return;
-  const err = goDecodeError(JSON.stringify(patched), t);
-  if (err === undefined) return;
+  const text = JSON.stringify(patched);
+  const { error: err } = goDecode(text, t);
+  if (err === undefined) {
+    if (text.includes('null')) normalizeDecoded(patched, t, []);
+    return;
+  }
   let value: string;
   try {
     value = contentType === STRATEGIC_MERGE_PATCH ? goSprintValue(patchBody) : goMarshal(patched);
