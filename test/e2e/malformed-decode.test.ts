@@ -211,6 +211,25 @@ cases.push({ name: 'JSON patch replacing replicas with a string', method: 'PATCH
 cases.push({ name: 'strategic merge patch giving replicas a string', method: 'PATCH', path: `${DEPLOYMENTS}/base`, body: '{"spec":{"replicas":"3"}}',
   contentType: 'application/strategic-merge-patch+json', status: 422, reason: 'Invalid', unchanged: `${DEPLOYMENTS}/base` });
 
+// Subresources decode their own types.
+cases.push({ name: 'scale update with replicas given a string', method: 'PUT', path: `${DEPLOYMENTS}/base/scale`,
+  body: '{"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"base"},"spec":{"replicas":"3"}}', status: 400, reason: 'BadRequest',
+  message: cannotHandle('Scale', 'v1', field('ScaleSpec', 'spec.replicas', 'string', 'int32')), unchanged: `${DEPLOYMENTS}/base` });
+cases.push({ name: 'scale merge patch with replicas past int32', method: 'PATCH', path: `${DEPLOYMENTS}/base/scale`, body: '{"spec":{"replicas":2147483648}}',
+  contentType: 'application/merge-patch+json', status: 422, reason: 'Invalid',
+  message: /: json: cannot unmarshal number 2147483648 into Go struct field ScaleSpec\.spec\.replicas of type int32$/, unchanged: `${DEPLOYMENTS}/base` });
+cases.push({ name: 'status update with status.replicas given a string', method: 'PUT', path: `${DEPLOYMENTS}/base/status`,
+  body: JSON.stringify({ ...deployment('base'), status: { replicas: 'x' } }), status: 400, reason: 'BadRequest',
+  message: cannotHandle('Deployment', 'v1', field('DeploymentStatus', 'status.replicas', 'string', 'int32')), unchanged: `${DEPLOYMENTS}/base` });
+cases.push({ name: 'status merge patch with status.replicas 1.5', method: 'PATCH', path: `${DEPLOYMENTS}/base/status`, body: '{"status":{"replicas":1.5}}',
+  contentType: 'application/merge-patch+json', status: 422, reason: 'Invalid',
+  message: /: json: cannot unmarshal number 1\.5 into Go struct field DeploymentStatus\.status\.replicas of type int32$/, unchanged: `${DEPLOYMENTS}/base` });
+cases.push({ name: 'binding with target given a string', method: 'POST', path: `${PODS}/nobody/binding`, body: '{"metadata":{"name":"nobody"},"target":"node"}',
+  status: 400, reason: 'BadRequest', message: cannotHandle('Binding', 'v1', field('Binding', 'target', 'string', 'v1.ObjectReference')) });
+cases.push({ name: 'eviction with gracePeriodSeconds given a string', method: 'POST', path: `${PODS}/nobody/eviction`,
+  body: '{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"nobody"},"deleteOptions":{"gracePeriodSeconds":"5"}}',
+  status: 400, reason: 'BadRequest', message: cannotHandle('Eviction', 'v1', field('DeleteOptions', 'deleteOptions.gracePeriodSeconds', 'string', 'int64')) });
+
 // Nesting past encoding/json's 10000 levels.
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const tooDeep = (name: string, path: string, body: string, contentType?: string) => {
