@@ -10,6 +10,7 @@ import type { KObject, ResourceDef } from '../registry/types.js';
 import { StatusError } from '../api/status.js';
 import { goTypes } from './go-types.js';
 import { goDecode, normalizeDecoded } from './go-decode.js';
+import { stringifyAnyDepth } from '../meta/json-text.js';
 import { goMarshal, goQuote, goSprintValue } from './strict.js';
 
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
@@ -29,7 +30,7 @@ function patchInvalid(value: string, detail: string): StatusError {
 export function checkPatchedGoTypes(def: ResourceDef, contentType: string, patchBody: string, patched: KObject): void {
   const t = goTypes().forKind(def.group, def.version, def.kind);
   if (!t) return;
-  const text = JSON.stringify(patched);
+  const text = stringifyAnyDepth(patched);
   const { error: err } = goDecode(text, t);
   if (err === undefined) {
     if (text.includes('null')) normalizeDecoded(patched, t, []);

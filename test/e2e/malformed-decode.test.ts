@@ -279,3 +279,17 @@ test('YAML !!binary in a string field is the string of its bytes, as yaml.v2 dec
   const got = await rawJSON(cluster, 'GET', `${CM}/binary`);
   if (got.body.data?.a !== 'hello') throw new Error(JSON.stringify(got.body.data));
 });
+
+for (const [type, body] of [
+  ['application/merge-patch+json', `{"x":${nested(9999)}}`],
+  ['application/strategic-merge-patch+json', `{"x":${nested(9999)}}`],
+  ['application/json-patch+json', `[{"op":"add","path":"/x","value":${nested(9998)}}]`],
+] as const) {
+  test(`${type} nested 10000 deep in an unknown field is applied, the field warned about and dropped`, async () => {
+    const r = await raw(cluster, 'PATCH', `${CM}/base`, { body, headers: { 'Content-Type': type } });
+    if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 300)}`);
+    if (r.headers.warning !== '299 - "unknown field \\"x\\""') throw new Error(`warning ${String(r.headers.warning)}`);
+    const got = await rawJSON(cluster, 'GET', `${CM}/base`);
+    if ('x' in got.body) throw new Error('the unknown field was stored');
+  });
+}
