@@ -20,7 +20,7 @@
  */
 import type { GoType } from './go-types.js';
 import { DecodeError, parseQuantity } from '../registry/core/quantity.js';
-import { goMicroTime, goTime } from '../registry/core/times.js';
+import { goMicroTime, goTime, isRFC3339 } from '../registry/core/times.js';
 import { goBase64Decode } from '../registry/core/base64.js';
 
 /** encoding/json's scanner maxNestingDepth. */
@@ -76,8 +76,12 @@ class Decoder {
   saved: string | undefined;
   /** Quantities written as numbers past float64 (1e400), which Go keeps and JSON.parse makes Infinity, in document order. */
   readonly hugeQuantities: string[] = [];
-  /** The struct fields from the top to the value being decoded (errorContext.FieldStack). */
-  private readonly fieldStack: string[] = [];
+  /**
+   * The struct fields from the top to the value being decoded
+   * (errorContext.FieldStack), as the text offsets of their quoted keys:
+   * names are only cut out of the text for an error.
+   */
+  private readonly fieldStack: number[] = [];
   /** The innermost struct being decoded (errorContext.Struct). */
   private structName = '';
 
@@ -93,8 +97,14 @@ class Decoder {
   private typeError(what: string, t: GoType): void {
     if (this.saved !== undefined) return;
     this.saved = this.structName || this.fieldStack.length
-      ? `json: cannot unmarshal ${what} into Go struct field ${this.structName}.${this.fieldStack.join('.')} of type ${t.name}`
+      ? `json: cannot unmarshal ${what} into Go struct field ${this.structName}.${this.fieldPath()} of type ${t.name}`
       : `json: cannot unmarshal ${what} into Go value of type ${t.name}`;
+  }
+
+  private fieldPath(): string {
+    const names: string[] = [];
+    for (let i = 0; i < this.fieldStack.length; i += 2) names.push(this.stringValue(this.fieldStack[i], this.fieldStack[i + 1]));
+    return names.join('.');
   }
 
   /** Skips one value, iteratively (free-form values may nest as deep as the scanner allows). */
@@ -191,22 +201,29 @@ class Decoder {
   private struct(t: GoType): void {
     const t0 = this.text;
     const outerStruct = this.structName;
-    const depth = this.fieldStack.length;
     this.pos++;
     if (this.ws() === 0x7d) { this.pos++; return; }
     for (;;) {
       this.ws();
       const keyStart = this.pos;
       this.pos = stringEnd(t0, keyStart);
-      const key = this.stringValue(keyStart, this.pos);
+      const keyEnd = this.pos - 1;
+      let escaped = false;
+      let hash = 0;
+      for (let i = keyStart + 1; i < keyEnd; i++) {
+        const ch = t0.charCodeAt(i);
+        if (ch === 0x5c) { escaped = true; break; }
+        hash = (Math.imul(hash, 31) + ch) & 0x3fffffff;
+      }
+      const f = escaped ? t.field(this.stringValue(keyStart, this.pos)) : t.fieldAt(t0, keyStart + 1, keyEnd, hash);
       this.ws();
       this.pos++; // ':'
-      const f = t.field(key);
       if (f) {
-        this.fieldStack.push(key);
+        this.fieldStack.push(keyStart, keyEnd + 1);
         this.structName = t.structName;
         this.value(f);
-        this.fieldStack.length = depth;
+        this.fieldStack.pop();
+        this.fieldStack.pop();
         this.structName = outerStruct;
       } else {
         this.skip();
@@ -284,7 +301,9 @@ class Decoder {
     this.skip();
     if (c === 0x6e) return;
     if (c !== 0x22) throw new Fatal(`json: cannot unmarshal ${Decoder.what(c)} into Go value of type string`);
-    try { parse(this.stringValue(start, this.pos)); } catch (e) {
+    const str = this.stringValue(start, this.pos);
+    if (isRFC3339(str)) return;
+    try { parse(str); } catch (e) {
       if (e instanceof DecodeError) throw new Fatal(e.message);
       throw e;
     }
@@ -293,7 +312,7 @@ class Decoder {
 
 /** The elements of a []byte given as a JSON array. */
 const UINT8: GoType = {
-  kind: 'int', name: 'uint8', bits: 8, structName: '', field: () => undefined,
+  kind: 'int', name: 'uint8', bits: 8, structName: '', field: () => undefined, fieldAt: () => undefined,
   get elem(): GoType { throw new Error('uint8 has no elements'); },
 };
 

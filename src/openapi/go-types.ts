@@ -28,6 +28,11 @@ export interface GoType {
   readonly structName: string;
   /** struct: its JSON fields (inline embedded structs flattened). */
   field(key: string): GoType | undefined;
+  /**
+   * struct: the field named by text[start, end) (a key without escapes) whose
+   * keyHash is `hash`, found without slicing the text.
+   */
+  fieldAt(text: string, start: number, end: number, hash: number): GoType | undefined;
   /** slice and map: the element type. */
   readonly elem: GoType;
 }
@@ -73,9 +78,20 @@ function elemName(name: string): string {
   return 'interface {}';
 }
 
+/** Struct fields by keyHash, so a key is found by comparing it in place. */
+interface FieldTable { hashes: Int32Array; names: (string | undefined)[]; types: (GoType | undefined)[] }
+
+/** The hash fieldAt looks fields up by: h = h * 31 + c over the name's UTF-16 code units, in 30 bits (a small integer to V8). */
+export function keyHash(s: string, start = 0, end = s.length): number {
+  let h = 0;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) & 0x3fffffff;
+  return h;
+}
+
 class Type implements GoType {
-  private fieldMap?: Map<string, GoType>;
-  private elemType?: GoType;
+  private fieldMap: Map<string, GoType> | undefined = undefined;
+  private table: FieldTable | undefined = undefined;
+  private elemType: GoType | undefined = undefined;
 
   constructor(
     private readonly types: GoTypes,
@@ -99,6 +115,37 @@ class Type implements GoType {
       this.fieldMap = map;
     }
     return this.fieldMap.get(key);
+  }
+
+  fieldAt(text: string, start: number, end: number, hash: number): GoType | undefined {
+    const table = this.table ??= this.buildTable();
+    const mask = table.hashes.length - 1;
+    for (let i = hash & mask; table.names[i] !== undefined; i = (i + 1) & mask) {
+      if (table.hashes[i] !== hash) continue;
+      const name = table.names[i]!;
+      if (name.length !== end - start) continue;
+      let j = 0;
+      while (j < name.length && name.charCodeAt(j) === text.charCodeAt(start + j)) j++;
+      if (j === name.length) return table.types[i];
+    }
+    return undefined;
+  }
+
+  /** An open-addressing table of the fields by keyHash, at most half full. */
+  private buildTable(): FieldTable {
+    this.field('');
+    let size = 4;
+    while (size < this.fieldMap!.size * 2) size *= 2;
+    const table: FieldTable = { hashes: new Int32Array(size), names: new Array(size).fill(undefined), types: new Array(size).fill(undefined) };
+    for (const [name, type] of this.fieldMap!) {
+      const h = keyHash(name);
+      let i = h & (size - 1);
+      while (table.names[i] !== undefined) i = (i + 1) & (size - 1);
+      table.hashes[i] = h;
+      table.names[i] = name;
+      table.types[i] = type;
+    }
+    return table;
   }
 
   get elem(): GoType {
