@@ -381,7 +381,7 @@ function zeroOf(t: GoType): unknown {
 /**
  * Gives the parsed value of a text goDecode accepted what Go's decoder made
  * of it: a null struct field is its zero value, dropped here as omitempty
- * drops it; a null map value or list element is the zero value of its type
+ * drops it (but a zero Time, which Go writes as null, stays null); a null map value or list element is the zero value of its type
  * ("" for map[string]string); a quantity written as a number past float64
  * (Infinity once parsed) is its literal. Walks the typed part of the value only.
  */
@@ -393,7 +393,8 @@ export function normalizeDecoded(value: unknown, t: GoType, hugeQuantities: stri
       const f = t.field(k);
       if (!f) continue;
       const v = o[k];
-      if (v === null) delete o[k];
+      // A zero Time marshals as null: those nulls stay.
+      if (v === null) { if (f.kind !== 'time' && f.kind !== 'microTime') delete o[k]; }
       else if (f.kind === 'quantity' && typeof v === 'number' && !Number.isFinite(v)) o[k] = hugeQuantities.shift() ?? v;
       else normalizeDecoded(v, f, hugeQuantities);
     }

@@ -14,6 +14,7 @@ import { stringifyAnyDepth } from '../meta/json-text.js';
 import { goMarshal, goQuote, goSprintValue } from './strict.js';
 
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
 
 function patchInvalid(value: string, detail: string): StatusError {
   const message = `Invalid value: ${goQuote(value)}: ${detail}`;
@@ -26,11 +27,22 @@ function patchInvalid(value: string, detail: string): StatusError {
   });
 }
 
-/** Throws upstream's 422 when the patched object does not decode into the kind's Go type; else gives it Go's zero values for nulls. */
+/**
+ * Throws upstream's 422 when the patched object does not decode into the
+ * kind's Go type; else gives it Go's zero values for nulls.
+ *
+ * A merge or strategic merge patch object changes the object exactly where it
+ * has values, and the object it patched decoded: decoding the patch body
+ * against the type finds what decoding the patched object would (directive
+ * keys are unknown fields, nulls deletions), and reads numbers as the patch
+ * wrote them (1.0 is no int32), as upstream's raw JSON merge does. JSON
+ * patches, which can move values anywhere, have the patched object decoded.
+ */
 export function checkPatchedGoTypes(def: ResourceDef, contentType: string, patchBody: string, patched: KObject): void {
   const t = goTypes().forKind(def.group, def.version, def.kind);
   if (!t) return;
-  const text = stringifyAnyDepth(patched);
+  const byBody = contentType !== JSON_PATCH && /^\s*\{/.test(patchBody);
+  const text = byBody ? patchBody : stringifyAnyDepth(patched);
   const { error: err } = goDecode(text, t);
   if (err === undefined) {
     if (text.includes('null')) normalizeDecoded(patched, t, []);

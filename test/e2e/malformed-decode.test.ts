@@ -205,6 +205,9 @@ cases.push({ name: 'update with a data value given a number', method: 'PUT', pat
 cases.push({ name: 'merge patch giving a data value a number', method: 'PATCH', path: `${CM}/base`, body: '{"data":{"a":1}}', contentType: 'application/merge-patch+json',
   status: 422, reason: 'Invalid', message: /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"v1\\",\\"data\\":\{\\"a\\":1\}.*": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/s,
   unchanged: `${CM}/base` });
+cases.push({ name: 'merge patch writing replicas as 1.0 (the patch is merged as raw JSON)', method: 'PATCH', path: `${DEPLOYMENTS}/base`, body: '{"spec":{"replicas":1.0}}',
+  contentType: 'application/merge-patch+json', status: 422, reason: 'Invalid',
+  message: /: json: cannot unmarshal number 1\.0 into Go struct field DeploymentSpec\.spec\.replicas of type int32$/, unchanged: `${DEPLOYMENTS}/base` });
 cases.push({ name: 'JSON patch replacing replicas with a string', method: 'PATCH', path: `${DEPLOYMENTS}/base`, body: '[{"op":"replace","path":"/spec/replicas","value":"3"}]',
   contentType: 'application/json-patch+json', status: 422, reason: 'Invalid',
   message: /: json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/, unchanged: `${DEPLOYMENTS}/base` });
