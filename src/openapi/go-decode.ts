@@ -85,7 +85,8 @@ class Decoder {
   /** The innermost struct being decoded (errorContext.Struct). */
   private structName = '';
 
-  constructor(private readonly text: string) {}
+  /** skipDirectives: a strategic merge patch, whose map keys starting with "$" are directives ($patch, $retainKeys, ...). */
+  constructor(private readonly text: string, private readonly skipDirectives = false) {}
 
   private ws(): number {
     const t = this.text;
@@ -240,10 +241,12 @@ class Decoder {
     if (this.ws() === 0x7d) { this.pos++; return; }
     for (;;) {
       this.ws();
+      const directive = this.skipDirectives && this.text.charCodeAt(this.pos + 1) === 0x24;
       this.pos = stringEnd(this.text, this.pos);
       this.ws();
       this.pos++; // ':'
-      this.value(elem);
+      if (directive) this.skip();
+      else this.value(elem);
       if (this.ws() === 0x2c) { this.pos++; continue; }
       this.pos++; // '}'
       return;
@@ -350,9 +353,11 @@ export interface GoDecodeResult {
 /**
  * Decodes the JSON text (valid, and within the nesting limit) into t: the
  * error the API server's decoder reports, worded as it words it, or none.
+ * strategicMergePatch: the text is a strategic merge patch, whose directive
+ * keys in maps are not values.
  */
-export function goDecode(text: string, t: GoType): GoDecodeResult {
-  const d = new Decoder(text);
+export function goDecode(text: string, t: GoType, strategicMergePatch = false): GoDecodeResult {
+  const d = new Decoder(text, strategicMergePatch);
   try {
     d.value(t);
   } catch (e) {

@@ -43,7 +43,7 @@ export function checkPatchedGoTypes(def: ResourceDef, contentType: string, patch
   if (!t) return;
   const byBody = contentType !== JSON_PATCH && /^\s*\{/.test(patchBody);
   const text = byBody ? patchBody : stringifyAnyDepth(patched);
-  const { error: err } = goDecode(text, t);
+  const { error: err } = goDecode(text, t, byBody && contentType === STRATEGIC_MERGE_PATCH);
   if (err === undefined) {
     if (text.includes('null')) normalizeDecoded(patched, t, []);
     return;

@@ -78,3 +78,9 @@ test('overflowingNumber finds the first literal past float64 outside strings', (
   assert.equal(overflowingNumber('{"a":1e-400}'), undefined);
   assert.equal(overflowingNumber(`{"a":${'9'.repeat(400)}}`), '9'.repeat(400));
 });
+
+test('a strategic merge patch body: directive keys of maps are not values', () => {
+  const body = '{"spec":{"containers":[{"name":"c","resources":{"limits":{"$patch":"replace","cpu":"1"}}}]}}';
+  assert.equal(goDecode(body, pod, true).error, undefined);
+  assert.match(goDecode(body, pod).error!, /^quantities must match/);
+});
