@@ -17,6 +17,8 @@ import { listKind, partialObject, toTable, type IncludeObject } from './table.js
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
 import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf, hasUnknownFieldsOf } from '../openapi/field-validation.js';
+import { checkPatchBody } from './patch-body.js';
+import { checkPatchedGoTypes } from '../openapi/patched-types.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
 import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
 
@@ -210,7 +212,7 @@ export class ResourceHandlers {
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'CreateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'CreateOptions');
     const raw = await readBody(req);
-    const body = decodeObject(raw, req.headers['content-type'], def.kind);
+    const body = decodeObject(raw, req.headers['content-type'], def.kind, def);
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     if (def.review) {
@@ -226,7 +228,7 @@ export class ResourceHandlers {
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'UpdateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
     const raw = await readBody(req);
-    const body = decodeObject(raw, req.headers['content-type'], def.kind) as KObject;
+    const body = decodeObject(raw, req.headers['content-type'], def.kind, def) as KObject;
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     body.metadata ??= {};
@@ -245,6 +247,7 @@ export class ResourceHandlers {
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
     checkPatchOptions(contentType, q);
+    checkPatchBody(contentType, body, fieldValidation);
     if (contentType === APPLY_PATCH) {
       checkApplyPatchYAML(body, fieldValidation, ctx.warn);
       const applied = await serveApplyPatch(this.store, def, namespace, name, body, q, ctx);
@@ -254,7 +257,9 @@ export class ResourceHandlers {
       // current is the store's copy for this attempt: the patch may change it in place, unless the
       // field check needs it as it was (it has unknown fields, which almost no stored object has).
       const before = hasUnknownFieldsOf(def, current) ? structuredClone(current) : undefined;
-      return checkPatchedFields(def, contentType, body, before, applyPatchRequest(contentType, current, body, def, true), fieldValidation, ctx.warn);
+      const patched = applyPatchRequest(contentType, current, body, def, true);
+      checkPatchedGoTypes(def, contentType, body, patched);
+      return checkPatchedFields(def, contentType, body, before, patched, fieldValidation, ctx.warn);
     }, ctx);
     this.respondWritten(res, 200, def, obj, shape, q);
   }

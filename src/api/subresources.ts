@@ -5,6 +5,9 @@ import { cloneDecoded } from '../registry/codec.js';
 import { formatLabelSelector, fromLabelSelector } from '../selectors/labels.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import { decodeObject, mediaType, readBody } from './body.js';
+import { checkPatchBody } from './patch-body.js';
+import { checkPatchedGoTypes } from '../openapi/patched-types.js';
+import { fieldValidationOf } from '../openapi/field-validation.js';
 import type { Shape } from './negotiate.js';
 import { applyPatchRequest } from './patch.js';
 import { writeJSON } from './respond.js';
@@ -39,14 +42,19 @@ async function readWrite(ctx: SubresourceContext, subresource: string): Promise<
       return ctx.respond(200, await store.read(def, namespace, name));
     case 'PUT': {
       const wc = ctx.writeContext('UpdateOptions');
-      const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as KObject;
+      const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind, def) as KObject;
       return ctx.respond(200, await store.update(def, namespace, name, () => cloneDecoded(body), wc, subresource));
     }
     case 'PATCH': {
       const wc = ctx.writeContext('PatchOptions');
       const body = (await readBody(req)).toString('utf8');
       const ct = mediaType(req.headers['content-type']);
-      return ctx.respond(200, await store.update(def, namespace, name, (cur) => applyPatchRequest(ct, cur, body, def), wc, subresource));
+      checkPatchBody(ct, body, fieldValidationOf(ctx.url.searchParams, 'PatchOptions'));
+      return ctx.respond(200, await store.update(def, namespace, name, (cur) => {
+        const patched = applyPatchRequest(ct, cur, body, def);
+        checkPatchedGoTypes(def, ct, body, patched);
+        return patched;
+      }, wc, subresource));
     }
     default:
       throw errors.methodNotAllowed();
@@ -80,11 +88,17 @@ async function scale(ctx: SubresourceContext): Promise<void> {
   const wc = ctx.writeContext(req.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions');
   const raw = await readBody(req);
   const ct = mediaType(req.headers['content-type']);
+  const scaleDef = { ...def, group: 'autoscaling', version: 'v1', kind: 'Scale' };
+  if (req.method === 'PATCH') checkPatchBody(ct, raw.toString('utf8'), fieldValidationOf(ctx.url.searchParams, 'PatchOptions'));
   const updated = await store.update(def, namespace, name, (cur: any) => {
     const current = toScale(cur);
-    const next: any = req.method === 'PUT'
-      ? decodeObject(raw, req.headers['content-type'], 'Scale')
-      : applyPatchRequest(ct, current, raw.toString('utf8'), { ...def, group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    let next: any;
+    if (req.method === 'PUT') {
+      next = decodeObject(raw, req.headers['content-type'], 'Scale', scaleDef);
+    } else {
+      next = applyPatchRequest(ct, current, raw.toString('utf8'), scaleDef);
+      checkPatchedGoTypes(scaleDef, ct, raw.toString('utf8'), next);
+    }
     const rv = next.metadata?.resourceVersion;
     if (rv && rv !== cur.metadata.resourceVersion) cur.metadata.resourceVersion = rv;
     cur.spec = { ...cur.spec, replicas: next.spec?.replicas ?? 0 };
@@ -98,7 +112,7 @@ async function binding(ctx: SubresourceContext): Promise<void> {
   const { store, def, namespace, name, req, res } = ctx;
   if (req.method !== 'POST') throw errors.methodNotAllowed();
   const wc = ctx.writeContext('CreateOptions');
-  const body = decodeObject(await readBody(req), req.headers['content-type'], 'Binding') as any;
+  const body = decodeObject(await readBody(req), req.headers['content-type'], 'Binding', { group: '', version: 'v1', kind: 'Binding' }) as any;
   const node = body.target?.name;
   if (!node) {
     throw errors.invalid({ group: '', kind: 'Binding' }, name, [{ type: 'FieldValueRequired', field: 'target.name', detail: '' }]);
@@ -129,7 +143,7 @@ async function eviction(ctx: SubresourceContext): Promise<void> {
   const { store, def, namespace, name, req, res } = ctx;
   if (req.method !== 'POST') throw errors.methodNotAllowed();
   const raw = await readBody(req);
-  const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'Eviction') as any : {};
+  const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'Eviction', { group: 'policy', version: 'v1', kind: 'Eviction' }) as any : {};
   const pod: any = await store.read(def, namespace, name);
   const pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets');
   const wc = ctx.writeContext('DeleteOptions');
@@ -222,7 +236,7 @@ async function finalize(ctx: SubresourceContext): Promise<void> {
   const { store, def, name, req } = ctx;
   if (req.method !== 'PUT') throw errors.methodNotAllowed();
   const wc = ctx.writeContext('UpdateOptions');
-  const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind) as any;
+  const body = decodeObject(await readBody(req), req.headers['content-type'], def.kind, def) as any;
   ctx.respond(200, await store.update(def, '', name, (cur: any) => {
     cur.spec = { ...cur.spec, finalizers: body.spec?.finalizers ?? [] };
     return cur;
@@ -235,7 +249,7 @@ async function token(ctx: SubresourceContext): Promise<void> {
   if (req.method !== 'POST') throw errors.methodNotAllowed();
   const wc = ctx.writeContext('CreateOptions');
   const raw = await readBody(req);
-  const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'TokenRequest') as any : {};
+  const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'TokenRequest', { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }) as any : {};
   const sa = await store.read(def, namespace, name);
   const spec = { audiences: body.spec?.audiences?.length ? body.spec.audiences : [TOKEN_ISSUER],
     expirationSeconds: body.spec?.expirationSeconds ?? 3600, boundObjectRef: body.spec?.boundObjectRef ?? null };

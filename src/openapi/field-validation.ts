@@ -103,7 +103,9 @@ export function checkBodyFields(def: ResourceDef, raw: Buffer, contentType: stri
     try {
       found = bodyFindings(node, raw.toString('utf8'), mediaType, obj);
     } catch {
-      return; // text the scanner cannot follow was accepted by the decoder: nothing more to say
+      // Text the scanner cannot follow (nested deeper than its recursion goes) was accepted by the
+      // decoder: nothing to report, but its unknown fields are still dropped.
+      found = { messages: [], warnings: [], unknown: unknownFields(obj, node, { sortKeys: false, mapKeysInPath: true }) };
     }
   }
   if (directive === 'Strict' && found.messages.length) {

@@ -15,14 +15,40 @@ export function setKey(o: JsonObject, k: string, v: Json): void {
   else o[k] = v;
 }
 
-export function clone<T extends Json>(v: T): T {
-  if (Array.isArray(v)) return v.map(clone) as T;
+/** Past this depth a copy goes on without recursion: a body may nest up to the decoder's 10000 levels. */
+const RECURSION_LIMIT = 200;
+
+export function clone<T extends Json>(v: T, depth = 0): T {
+  if (depth > RECURSION_LIMIT) return cloneIteratively(v);
+  if (Array.isArray(v)) {
+    const out = new Array<Json>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = clone(v[i]!, depth + 1);
+    return out as T;
+  }
   if (isObject(v)) {
     const out: JsonObject = {};
-    for (const k of Object.keys(v)) setKey(out, k, clone(v[k]!));
+    for (const k of Object.keys(v)) setKey(out, k, clone(v[k]!, depth + 1));
     return out as T;
   }
   return v;
+}
+
+/** An empty copy of a container, queued for its contents; scalars are themselves. */
+function shell(v: Json, queue: [Json, Json][]): Json {
+  if (Array.isArray(v)) { const c: Json[] = []; queue.push([v, c]); return c; }
+  if (isObject(v)) { const c: JsonObject = {}; queue.push([v, c]); return c; }
+  return v;
+}
+
+function cloneIteratively<T extends Json>(v: T): T {
+  const queue: [Json, Json][] = [];
+  const root = shell(v, queue);
+  while (queue.length) {
+    const [src, dst] = queue.pop()!;
+    if (Array.isArray(src)) for (const x of src) (dst as Json[]).push(shell(x, queue));
+    else for (const k of Object.keys(src as JsonObject)) setKey(dst as JsonObject, k, shell((src as JsonObject)[k]!, queue));
+  }
+  return root as T;
 }
 
 export function deepEqual(a: Json | undefined, b: Json | undefined): boolean {

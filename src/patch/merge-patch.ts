@@ -11,12 +11,25 @@ import { clone, has, isObject, setKey, type Json, type JsonObject } from './json
 /** jsonpatch.ErrBadJSONPatch, which the handler answers with 400 BadRequest. */
 export const INVALID_MERGE_PATCH = 'Invalid JSON Patch';
 
+/** Drops the nulls of a patch value (which the caller owns) in place, at any depth, without recursion. */
 function pruneNulls(v: Json): Json {
-  if (Array.isArray(v)) return v.filter((x) => x !== null).map(pruneNulls);
-  if (isObject(v)) {
-    for (const k of Object.keys(v)) {
-      if (v[k] === null) delete v[k];
-      else setKey(v, k, pruneNulls(v[k]!));
+  const stack: Json[] = [v];
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (Array.isArray(x)) {
+      let kept = 0;
+      for (const e of x) {
+        if (e === null) continue;
+        x[kept++] = e;
+        if (typeof e === 'object') stack.push(e);
+      }
+      x.length = kept;
+    } else if (isObject(x)) {
+      for (const k of Object.keys(x)) {
+        const e = x[k]!;
+        if (e === null) delete x[k];
+        else if (typeof e === 'object') stack.push(e);
+      }
     }
   }
   return v;

@@ -44,16 +44,29 @@ function asDecoded(v: Json): Json {
 
 /** Upstream's discardNullValuesFromPatch + removeDirectives for values the original lacks; undefined drops the key. */
 function fromPatch(v: Json): Json | undefined {
-  if (Array.isArray(v)) return v.flatMap((x) => (isObject(x) && has(x, DIRECTIVE) ? [] : [fromPatch(x)!]));
-  if (!isObject(v)) return v;
-  if (has(v, DIRECTIVE)) return undefined;
-  const out: JsonObject = {};
-  for (const k of Object.keys(v)) {
-    if (v[k] === null || isDirectiveKey(k)) continue;
-    const x = fromPatch(v[k]!);
-    if (x !== undefined) setKey(out, k, x);
+  if (isObject(v) && has(v, DIRECTIVE)) return undefined;
+  // Without recursion: a patch value may nest up to the decoder's 10000 levels.
+  const queue: [Json, Json][] = [];
+  const shell = (x: Json): Json => {
+    if (Array.isArray(x)) { const c: Json[] = []; queue.push([x, c]); return c; }
+    if (isObject(x)) { const c: JsonObject = {}; queue.push([x, c]); return c; }
+    return x;
+  };
+  const root = shell(v);
+  while (queue.length) {
+    const [src, dst] = queue.pop()!;
+    if (Array.isArray(src)) {
+      for (const x of src) if (!(isObject(x) && has(x, DIRECTIVE))) (dst as Json[]).push(shell(x));
+    } else {
+      const o = src as JsonObject;
+      for (const k of Object.keys(o)) {
+        const x = o[k]!;
+        if (x === null || isDirectiveKey(k) || (isObject(x) && has(x, DIRECTIVE))) continue;
+        setKey(dst as JsonObject, k, shell(x));
+      }
+    }
   }
-  return out;
+  return root;
 }
 
 function patchStrategy(strategies: string[]): string {

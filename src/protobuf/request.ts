@@ -9,7 +9,7 @@ import { ProtobufEnvelopeError, ProtobufObjectError, UnknownKindError, decodePro
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
 /** Upstream's summarizeData: the first 30 bytes, as text for JSON and hex otherwise. */
-function summarize(data: Buffer, max = 30): string {
+export function summarizeData(data: Buffer, max = 30): string {
   if (data.length === 0) return '<empty>';
   const head = data.subarray(0, max);
   const text = data[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
@@ -26,7 +26,7 @@ export function decodeProtobufRequest(body: Buffer, kind: string): Record<string
     return decodeProtobufObject(body, { kind }).object;
   } catch (e) {
     if (e instanceof ProtobufEnvelopeError) {
-      throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${e.message} (${summarize(body)})`);
+      throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${e.message} (${summarizeData(body)})`);
     }
     if (e instanceof ProtobufObjectError) {
       const version = e.apiVersion.slice(e.apiVersion.lastIndexOf('/') + 1);

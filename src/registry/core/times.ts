@@ -7,6 +7,11 @@ import { DecodeError } from './quantity.js';
 
 const RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
+/** Whether parse accepts ts (without building the parsed value). */
+export function isRFC3339(ts: string): boolean {
+  return RE.test(ts);
+}
+
 function parse(ts: string): { ms: number; frac: string } {
   const m = RE.exec(ts);
   if (!m) throw new DecodeError(`parsing time ${JSON.stringify(ts)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(ts)} as "2006"`);
