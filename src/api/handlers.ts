@@ -18,6 +18,7 @@ import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
 import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf, hasUnknownFieldsOf } from '../openapi/field-validation.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
+import { checkCreateNamespace, checkNameSegment, checkNamespaceKey, etcdPrefixOf } from './path-segment.js';
 import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
 
 const INTERNAL_PACKAGE: Record<string, string> = { '': 'core' };
@@ -81,6 +82,15 @@ function writeRawList(res: ServerResponse, def: ResourceDef, list: RawListRespon
 }
 
 
+/**
+ * What upstream's storage checks before it reads or writes one object: the name must be a path
+ * segment (KeyFunc), and the key must not hold a dot segment (etcd3 prepareKey).
+ */
+function checkObjectKey(def: ResourceDef, namespace: string, name: string): void {
+  checkNameSegment(name);
+  if (def.namespaced) checkNamespaceKey(etcdPrefixOf(def.group, def.resource), namespace, name);
+}
+
 /** Serves the REST verbs of every registered resource. */
 export class ResourceHandlers {
   /** The authenticated user of each request in flight. */
@@ -137,6 +147,7 @@ export class ResourceHandlers {
       const sub = subresourceHandlers[info.subresource];
       const declared = def.subresources?.some((s) => s.name === info.subresource);
       if (!declared || !sub || !info.name) throw errors.notFoundGeneric();
+      checkObjectKey(def, namespace, info.name);
       const ctx: SubresourceContext = {
         store: this.store, def, namespace, name: info.name, req, res, url, shape,
         respond: (code, obj) => this.respondObject(res, code, def, obj, shape, q),
@@ -162,6 +173,7 @@ export class ResourceHandlers {
     }
     switch (method) {
       case 'GET': {
+        checkObjectKey(def, namespace, info.name);
         const obj = await this.store.read(def, namespace, info.name);
         return this.respondObject(res, 200, def, obj, shape, q);
       }
@@ -217,6 +229,7 @@ export class ResourceHandlers {
       const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.authenticator);
       return this.respondObject(res, 201, def, answer, shape, q);
     }
+    if (def.namespaced) checkCreateNamespace(namespace);
     const obj = await this.store.create(def, namespace, body as KObject, ctx);
     this.respondWritten(res, 201, def, obj, shape, q);
   }
@@ -233,6 +246,7 @@ export class ResourceHandlers {
     if (body.metadata.name !== undefined && body.metadata.name !== name) {
       throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
     }
+    checkObjectKey(def, namespace, name);
     // rest.defaultUpdatedObjectInfo: each GuaranteedUpdate attempt starts from a fresh copy of the body.
     const obj = await this.store.update(def, namespace, name, () => cloneDecoded(body), ctx);
     this.respondWritten(res, 200, def, obj, shape, q);
@@ -245,6 +259,7 @@ export class ResourceHandlers {
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
     checkPatchOptions(contentType, q);
+    checkObjectKey(def, namespace, name);
     if (contentType === APPLY_PATCH) {
       checkApplyPatchYAML(body, fieldValidation, ctx.warn);
       const applied = await serveApplyPatch(this.store, def, namespace, name, body, q, ctx);
@@ -286,6 +301,7 @@ export class ResourceHandlers {
   private async delete(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const opts = await this.deleteOptions(req, q);
+    checkObjectKey(def, namespace, name);
     const ctx = this.writeContext(namespace, new URLSearchParams(), 'DeleteOptions', req, res);
     ctx.dryRun = opts.dryRunAll;
     const { obj, deleted } = await this.store.delete(def, namespace, name, opts, ctx);
