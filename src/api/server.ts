@@ -11,6 +11,7 @@ import { MalformedRequestURI, requestPath } from './request-path.js';
 import { answerClientError, writeGoProtocolError } from './go-http-errors.js';
 import { connectHandler, serveUnknownMethod } from './unusual-methods.js';
 import { RequestDrain } from './drain.js';
+import { lingerAfterEarlyAnswer } from './linger.js';
 import { isLongRunning } from './long-running.js';
 import { IDLE_TIMEOUT_MS, MAX_HEADER_BYTES, READ_HEADER_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './serving-limits.js';
 import { writeJSON, writeStatus, writeText } from './respond.js';
@@ -111,6 +112,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     drain.track(res);
+    lingerAfterEarlyAnswer(req, res);
     let path: string;
     try {
       path = requestPath(req.url ?? '/');

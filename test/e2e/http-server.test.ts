@@ -52,6 +52,31 @@ describe('limits and credentials', () => {
     for (const r of [...fresh, ...sequential]) assert.equal(r, expected);
   });
 
+  test('50 creates with a foreign client certificate and a body still arriving all get the 401 Status, not a reset', async () => {
+    const ca = await createCA();
+    const foreign = await issue(ca, 'CN=kubernetes-admin, O=system:masters', 'client', { dns: [], ip: [] });
+    const body = JSON.stringify({ metadata: { name: 'big' }, data: { v: 'z'.repeat(2 << 20) } });
+    const expected = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}';
+    const one = async () => {
+      const s = await openTls(cluster, { cert: foreign.cert, key: foreign.key });
+      let answer = '';
+      s.on('data', (d) => { answer += d; });
+      const closed = new Promise<void>((resolve) => { s.once('close', () => resolve()); s.once('error', () => resolve()); });
+      s.write(requestHead('POST', '/api/v1/namespaces/default/configmaps', { 'Content-Type': 'application/json', 'Content-Length': String(body.length) }));
+      s.write(body, () => { /* the server may stop reading: that is the point */ });
+      await closed;
+      return answer;
+    };
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, one));
+      for (const a of answers) {
+        const r = parseWire(a);
+        assert.equal(r.status, 401, `no answer: ${JSON.stringify(a.slice(0, 200))}`);
+        assert.equal(r.body, expected);
+      }
+    }
+  });
+
   test('the data directory is 0700; the database, its WAL files, keys, token and kubeconfig 0600', () => {
     const mode = (f: string) => (statSync(join(cluster.dataDir, f)).mode & 0o777).toString(8);
     // mkdtemp made the test's directory 0700 already; a directory winkube makes is checked below.
