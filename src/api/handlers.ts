@@ -229,7 +229,9 @@ export class ResourceHandlers {
       const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.authenticator);
       return this.respondObject(res, 201, def, answer, shape, q);
     }
-    if (def.namespaced) checkCreateNamespace(namespace);
+    // Admission's namespace lookup comes after the body's namespace is checked against the URL's.
+    const bodyNamespace = (body as KObject).metadata?.namespace;
+    if (def.namespaced && (!bodyNamespace || bodyNamespace === namespace)) checkCreateNamespace(namespace);
     const obj = await this.store.create(def, namespace, body as KObject, ctx);
     this.respondWritten(res, 201, def, obj, shape, q);
   }

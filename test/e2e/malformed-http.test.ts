@@ -99,6 +99,9 @@ for (const [inPath, ns] of [['..', '..'], ['%2e%2e', '..'], ['.', '.']]) {
 cases.push(
   { name: 'GET service in namespace .. names its etcd key', method: 'GET', path: '/api/v1/namespaces/../services/kubernetes',
     status: 500, message: 'invalid key: "/services/specs/../kubernetes"' },
+  { name: 'POST configmap into namespace .. with another namespace in the body', method: 'POST', path: '/api/v1/namespaces/../configmaps',
+    body: JSON.stringify({ metadata: { name: 'made-in-other', namespace: 'default' } }), status: 400, reason: 'BadRequest',
+    message: 'the namespace of the provided object does not match the namespace sent on the request', absent: '/api/v1/namespaces/default/configmaps/made-in-other' },
   { name: 'POST configmap into a namespace holding %', method: 'POST', path: '/api/v1/namespaces/a%25b/configmaps',
     body: JSON.stringify({ metadata: { name: 'made-in-pct' } }), status: 500, reason: 'InternalError',
     message: `Internal error occurred: invalid resource name "a%b": [may not contain '%']`, absent: `/api/v1/namespaces/default/configmaps/made-in-pct` },
