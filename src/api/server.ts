@@ -92,7 +92,14 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       return writeJSON(res, 200, discovery.resourceList(parts[1], parts[2]));
     }
     const info = parseResourcePath(path);
-    if (!info || !discovery.hasGroupVersion(info.group, info.version)) return writeText(res, 404, '404 page not found\n');
+    if (!info) {
+      // Below a served group version, go-restful's container answers (a 404 Status); elsewhere the mux's text.
+      const served = (parts[0] === 'api' && parts.length >= 3 && discovery.hasGroupVersion('', parts[1]))
+        || (parts[0] === 'apis' && parts.length >= 4 && discovery.hasGroupVersion(parts[1], parts[2]));
+      if (served) throw errors.notFoundGeneric();
+      return writeText(res, 404, '404 page not found\n');
+    }
+    if (!discovery.hasGroupVersion(info.group, info.version)) return writeText(res, 404, '404 page not found\n');
     if (isLongRunning(info, url.searchParams)) drain.markLongRunning(res);
     const def = opts.store.find(info.group, info.version, info.resource);
     if (!def) throw errors.notFoundGeneric();

@@ -124,6 +124,19 @@ cases.push(
   { name: 'GET configmap %2F is the list', method: 'GET', path: `${CM}/%2F`, status: 200, unchanged: KEEP },
 );
 
+// Dot segments between the parts of a path: too many segments for any route, nothing resolved.
+cases.push(
+  { name: 'GET configmaps/../secrets/keep does not reach the secret', method: 'GET', path: `${CM}/../secrets/keep`,
+    status: 404, reason: 'NotFound', message: 'the server could not find the requested resource' },
+  { name: 'DELETE configmaps/keep/../.. deletes neither the configmap nor the namespace', method: 'DELETE', path: `${KEEP}/../..`,
+    status: 404, reason: 'NotFound', message: 'the server could not find the requested resource', unchanged: `/api/v1/namespaces/${NS}` },
+  { name: 'DELETE configmaps/keep/%2e%2e/%2e%2e leaves the configmap', method: 'DELETE', path: `${KEEP}/%2e%2e/%2e%2e`,
+    status: 404, reason: 'NotFound', message: 'the server could not find the requested resource', unchanged: KEEP },
+  { name: 'PUT secrets/keep/../../configmaps/keep changes nothing', method: 'PUT', path: `/api/v1/namespaces/${NS}/secrets/keep/../../configmaps/keep`,
+    body: JSON.stringify({ metadata: { name: 'keep' }, data: { b: '2' } }), status: 404, reason: 'NotFound',
+    message: 'the server could not find the requested resource', unchanged: KEEP },
+);
+
 // Escapes Go's url.ParseRequestURI cannot decode: the server answers the request line itself.
 const GO_400 = '400 Bad Request';
 for (const path of ['/api/v1/namespaces/%ZZ/configmaps', '/api/v1/namespaces/default/configmaps/%E0%A4%A', `${CM}/keep%`, `${CM}/%2`]) {
