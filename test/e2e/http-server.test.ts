@@ -234,7 +234,11 @@ describe('SIGTERM', () => {
       await new Promise((r) => setTimeout(r, 30));
       const sent = Date.now();
       const exited = cluster.stop('SIGTERM');
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 500));
+      // No new connection is accepted while the requests in flight finish.
+      const refused = await openTls(cluster).then((s) => { s.destroy(); return 'connected'; }, (e: NodeJS.ErrnoException) => e.code);
+      assert.equal(refused, 'ECONNREFUSED');
+      await new Promise((r) => setTimeout(r, 500));
       for (const b of slowBodies) b.rest();
       for (const b of slowBodies) {
         const r = parseWire(await b.answer);
