@@ -48,7 +48,11 @@ export function checkCreateNamespace(namespace: string): void {
   if (problems.length) throw errors.internal(`invalid resource name ${quoted(namespace)}: [${problems.join(' ')}]`);
 }
 
-/** upstream resources whose etcd key prefix is not their resource name (kube-apiserver storage). */
+/**
+ * The resources whose etcd key prefix is not their resource name: kube-apiserver's
+ * SpecialDefaultResourcePrefixes (pkg/kubeapiserver/default_storage_factory_builder.go), which
+ * DefaultStorageFactory.ResourcePrefix uses before falling back to the resource.
+ */
 const ETCD_PREFIXES: Record<string, string> = {
   '/services': '/services/specs',
   '/endpoints': '/services/endpoints',
