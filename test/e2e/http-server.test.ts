@@ -80,7 +80,7 @@ describe('limits and credentials', () => {
   test('the data directory is 0700; the database, its WAL files, keys, token and kubeconfig 0600', () => {
     const mode = (f: string) => (statSync(join(cluster.dataDir, f)).mode & 0o777).toString(8);
     // mkdtemp made the test's directory 0700 already; a directory winkube makes is checked below.
-    for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'admin.token', 'kubeconfig.yaml', 'pki/ca.key', 'pki/apiserver.key', 'pki/admin.key']) {
+    for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'admin.token', 'kubeconfig.yaml', 'pki/ca.key', 'pki/apiserver.key', 'pki/admin.key', 'pki/sa.key']) {
       assert.equal(mode(f), '600', f);
     }
     assert.equal(mode('pki'), '700');
