@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { prepareDataDir } from './data-dir.js';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -148,6 +148,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
   writeFileSync(kubeconfigPath, adminKubeconfig(`https://${opts.bindAddress}:${port}`, pki), { mode: 0o600 });
+  // It holds the admin key; one written wider by an earlier version is narrowed (mode only applies on creation).
+  chmodSync(kubeconfigPath, 0o600);
   return {
     port,
     version: `v${EMULATED_VERSION.major}.${EMULATED_VERSION.minor}`,
