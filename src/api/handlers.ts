@@ -18,7 +18,7 @@ import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch.js';
 import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf, hasUnknownFieldsOf } from '../openapi/field-validation.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
-import { checkCreateNamespace, checkNameSegment, checkNamespaceKey, etcdPrefixOf } from './path-segment.js';
+import { checkCreateNamespace, checkObjectKey } from './path-segment.js';
 import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
 
 const INTERNAL_PACKAGE: Record<string, string> = { '': 'core' };
@@ -81,15 +81,6 @@ function writeRawList(res: ServerResponse, def: ResourceDef, list: RawListRespon
   res.end(buf.subarray(0, off));
 }
 
-
-/**
- * What upstream's storage checks before it reads or writes one object: the name must be a path
- * segment (KeyFunc), and the key must not hold a dot segment (etcd3 prepareKey).
- */
-function checkObjectKey(def: ResourceDef, namespace: string, name: string): void {
-  checkNameSegment(name);
-  if (def.namespaced) checkNamespaceKey(etcdPrefixOf(def.group, def.resource), namespace, name);
-}
 
 /** Serves the REST verbs of every registered resource. */
 export class ResourceHandlers {

@@ -63,3 +63,12 @@ const ETCD_PREFIXES: Record<string, string> = {
 export function etcdPrefixOf(group: string, resource: string): string {
   return ETCD_PREFIXES[group ? `${group}/${resource}` : `/${resource}`] ?? `/${resource}`;
 }
+
+/**
+ * What upstream's storage checks before it reads or writes one object: the name must be a path
+ * segment (KeyFunc), and the key must not hold a dot segment (etcd3 prepareKey).
+ */
+export function checkObjectKey(def: { group: string; resource: string; namespaced?: boolean }, namespace: string, name: string): void {
+  checkNameSegment(name);
+  if (def.namespaced) checkNamespaceKey(etcdPrefixOf(def.group, def.resource), namespace, name);
+}

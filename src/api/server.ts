@@ -13,6 +13,7 @@ import { connectHandler, serveUnknownMethod } from './unusual-methods.js';
 import { RequestDrain } from './drain.js';
 import { lingerAfterEarlyAnswer } from './linger.js';
 import { isLongRunning } from './long-running.js';
+import { checkObjectKey } from './path-segment.js';
 import { IDLE_TIMEOUT_MS, MAX_HEADER_BYTES, READ_HEADER_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './serving-limits.js';
 import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
@@ -107,6 +108,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // Their routes: log is a getter; exec and attach connect with GET and POST (ConnectMethods).
       const methods = info.subresource === 'log' ? ['GET'] : ['GET', 'POST'];
       if (!methods.includes(req.method ?? '')) throw errors.methodNotAllowed();
+      checkObjectKey(def, info.namespace, info.name);
     }
     if (def.group === '' && def.resource === 'pods' && info.subresource === 'log' && info.name && opts.containerLogs) {
       return servePodLog(req, res, { store: opts.store, def, namespace: info.namespace, name: info.name, url, logs: opts.containerLogs });

@@ -8,6 +8,7 @@ import type { ContainerLogs } from '../../node/logs/container-logs.js';
 import { parseResourcePath } from '../request-info.js';
 import { requestPath } from '../request-path.js';
 import { writeGoProtocolError } from '../go-http-errors.js';
+import { checkObjectKey } from '../path-segment.js';
 import { errors, StatusError } from '../status.js';
 import { chooseChannelProtocol, type ChannelProtocol } from './channels.js';
 import { containerStatus, validateContainer } from './container-name.js';
@@ -69,6 +70,7 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
     throw errors.notFoundGeneric();
   }
   const def = opts.store.find('', 'v1', 'pods')!;
+  checkObjectKey(def, info.namespace, info.name);
   const pod = await opts.store.read(def, info.namespace, info.name);
   const q = url.searchParams;
   const container = validateContainer(q.get('container') ?? '', pod);
