@@ -20,6 +20,7 @@ import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidati
 import { checkPatchBody } from './patch-body.js';
 import { checkPatchedGoTypes } from '../openapi/patched-types.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
+import { checkCreateNamespace, checkObjectKey } from './path-segment.js';
 import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
 
 const INTERNAL_PACKAGE: Record<string, string> = { '': 'core' };
@@ -139,6 +140,7 @@ export class ResourceHandlers {
       const sub = subresourceHandlers[info.subresource];
       const declared = def.subresources?.some((s) => s.name === info.subresource);
       if (!declared || !sub || !info.name) throw errors.notFoundGeneric();
+      checkObjectKey(def, namespace, info.name);
       const ctx: SubresourceContext = {
         store: this.store, def, namespace, name: info.name, req, res, url, shape,
         respond: (code, obj) => this.respondObject(res, code, def, obj, shape, q),
@@ -164,6 +166,7 @@ export class ResourceHandlers {
     }
     switch (method) {
       case 'GET': {
+        checkObjectKey(def, namespace, info.name);
         const obj = await this.store.read(def, namespace, info.name);
         return this.respondObject(res, 200, def, obj, shape, q);
       }
@@ -219,6 +222,9 @@ export class ResourceHandlers {
       const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.authenticator);
       return this.respondObject(res, 201, def, answer, shape, q);
     }
+    // Admission's namespace lookup comes after the body's namespace is checked against the URL's.
+    const bodyNamespace = (body as KObject).metadata?.namespace;
+    if (def.namespaced && (!bodyNamespace || bodyNamespace === namespace)) checkCreateNamespace(namespace);
     const obj = await this.store.create(def, namespace, body as KObject, ctx);
     this.respondWritten(res, 201, def, obj, shape, q);
   }
@@ -235,6 +241,7 @@ export class ResourceHandlers {
     if (body.metadata.name !== undefined && body.metadata.name !== name) {
       throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
     }
+    checkObjectKey(def, namespace, name);
     // rest.defaultUpdatedObjectInfo: each GuaranteedUpdate attempt starts from a fresh copy of the body.
     const obj = await this.store.update(def, namespace, name, () => cloneDecoded(body), ctx);
     this.respondWritten(res, 200, def, obj, shape, q);
@@ -247,6 +254,7 @@ export class ResourceHandlers {
     const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
     checkPatchOptions(contentType, q);
+    checkObjectKey(def, namespace, name);
     checkPatchBody(contentType, body, fieldValidation);
     if (contentType === APPLY_PATCH) {
       checkApplyPatchYAML(body, fieldValidation, ctx.warn);
@@ -291,6 +299,7 @@ export class ResourceHandlers {
   private async delete(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const opts = await this.deleteOptions(req, q);
+    checkObjectKey(def, namespace, name);
     const ctx = this.writeContext(namespace, new URLSearchParams(), 'DeleteOptions', req, res);
     ctx.dryRun = opts.dryRunAll;
     const { obj, deleted } = await this.store.delete(def, namespace, name, opts, ctx);

@@ -13,11 +13,13 @@ export interface ResourceRequest {
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /**
- * Parses `/api/v1/...` and `/apis/<group>/<version>/...` paths. Returns
- * undefined for anything that does not name a resource.
+ * Parses `/api/v1/...` and `/apis/<group>/<version>/...` paths, already percent-decoded (see
+ * request-path.ts). As RequestInfoFactory, the path is trimmed of slashes and split at every slash,
+ * empty segments included: `namespaces//configmaps` is the namespace "", and a name that was `%2F`
+ * leaves no name at all. Returns undefined for anything that does not name a resource.
  */
 export function parseResourcePath(pathname: string): ResourceRequest | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = pathname.replace(/^\/+|\/+$/g, '').split('/');
   let group: string;
   let version: string;
   let rest: string[];

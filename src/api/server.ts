@@ -7,6 +7,14 @@ import { aggregatedVersionWanted, Discovery, versionInfo } from './discovery.js'
 import { ResourceHandlers } from './handlers.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { parseResourcePath } from './request-info.js';
+import { MalformedRequestURI, requestPath } from './request-path.js';
+import { answerClientError, writeGoProtocolError } from './go-http-errors.js';
+import { connectHandler, serveUnknownMethod } from './unusual-methods.js';
+import { RequestDrain } from './drain.js';
+import { lingerAfterEarlyAnswer } from './linger.js';
+import { isLongRunning } from './long-running.js';
+import { checkObjectKey } from './path-segment.js';
+import { IDLE_TIMEOUT_MS, MAX_HEADER_BYTES, READ_HEADER_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './serving-limits.js';
 import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
 import { servePodLog } from './pod-log.js';
@@ -27,17 +35,27 @@ export interface ApiServerOptions {
   execShell?: ExecShellFactory;
   /** winkube's own admin endpoints outside the Kubernetes paths (`/winkube/...`, e.g. node control). */
   winkubeRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
+  /** How long a client may take to send its request headers (ReadHeaderTimeout); 32 s by default. */
+  readHeaderTimeoutMs?: number;
+}
+
+export interface ApiServer extends Server {
+  /** Graceful termination: stop accepting, finish the requests in flight (bounded), end watches. */
+  drain(timeoutMs?: number): Promise<void>;
 }
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
-export function createApiServer(opts: ApiServerOptions): Server {
+export function createApiServer(opts: ApiServerOptions): ApiServer {
   const discovery = new Discovery(opts.store.defs);
   const handlers = new ResourceHandlers(opts.store, opts.authenticator);
   const openapi = new OpenApiDocuments(opts.store.defs);
 
-  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'https://localhost');
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  const drain = new RequestDrain();
+
+  const route = async (req: IncomingMessage, res: ServerResponse, decodedPath: string): Promise<void> => {
+    // Only the query is read from the WHATWG URL: its path would have dot segments resolved.
+    const url = new URL((req.url ?? '/').replace(/^[^?]*/, '/'), 'https://localhost');
+    const path = decodedPath.length > 1 ? decodedPath.replace(/\/+$/, '') : decodedPath;
     const user: User | undefined = opts.authenticator.authenticate(req);
     if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
     switch (path) {
@@ -75,9 +93,23 @@ export function createApiServer(opts: ApiServerOptions): Server {
       return writeJSON(res, 200, discovery.resourceList(parts[1], parts[2]));
     }
     const info = parseResourcePath(path);
-    if (!info || !discovery.hasGroupVersion(info.group, info.version)) return writeText(res, 404, '404 page not found\n');
+    if (!info) {
+      // Below a served group version, go-restful's container answers (a 404 Status); elsewhere the mux's text.
+      const served = (parts[0] === 'api' && parts.length >= 3 && discovery.hasGroupVersion('', parts[1]))
+        || (parts[0] === 'apis' && parts.length >= 4 && discovery.hasGroupVersion(parts[1], parts[2]));
+      if (served) throw errors.notFoundGeneric();
+      return writeText(res, 404, '404 page not found\n');
+    }
+    if (!discovery.hasGroupVersion(info.group, info.version)) return writeText(res, 404, '404 page not found\n');
+    if (isLongRunning(info, url.searchParams)) drain.markLongRunning(res);
     const def = opts.store.find(info.group, info.version, info.resource);
     if (!def) throw errors.notFoundGeneric();
+    if (def.group === '' && def.resource === 'pods' && info.name && ['log', 'exec', 'attach'].includes(info.subresource)) {
+      // Their routes: log is a getter; exec and attach connect with GET and POST (ConnectMethods).
+      const methods = info.subresource === 'log' ? ['GET'] : ['GET', 'POST'];
+      if (!methods.includes(req.method ?? '')) throw errors.methodNotAllowed();
+      checkObjectKey(def, info.namespace, info.name);
+    }
     if (def.group === '' && def.resource === 'pods' && info.subresource === 'log' && info.name && opts.containerLogs) {
       return servePodLog(req, res, { store: opts.store, def, namespace: info.namespace, name: info.name, url, logs: opts.containerLogs });
     }
@@ -87,24 +119,47 @@ export function createApiServer(opts: ApiServerOptions): Server {
     await handlers.handle(req, res, info, url, def, user!);
   };
 
-  const server = createHttpsServer({
-    key: opts.tls.key, cert: opts.tls.cert, ca: opts.tls.ca,
-    requestCert: true, rejectUnauthorized: false,
-    keepAliveTimeout: 65_000,
-    requestTimeout: 0,
-  }, (req, res) => {
-    route(req, res).catch((e: unknown) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    drain.track(res);
+    lingerAfterEarlyAnswer(req, res);
+    let path: string;
+    try {
+      path = requestPath(req.url ?? '/');
+    } catch (e) {
+      // Go's server cannot parse the request line (url.ParseRequestURI) and answers it itself.
+      if (e instanceof MalformedRequestURI) { writeGoProtocolError(req.socket, 400); return; }
+      throw e;
+    }
+    route(req, res, path).catch((e: unknown) => {
       if (res.headersSent) { res.destroy(); return; }
       if (e instanceof StatusError) return writeStatus(res, e.status);
       opts.log?.(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
       writeStatus(res, errors.internal((e as Error).message ?? String(e)).status);
     });
+  };
+
+  const headersTimeout = opts.readHeaderTimeoutMs ?? READ_HEADER_TIMEOUT_MS;
+  const server = createHttpsServer({
+    key: opts.tls.key, cert: opts.tls.cert, ca: opts.tls.ca,
+    requestCert: true, rejectUnauthorized: false,
+    keepAliveTimeout: IDLE_TIMEOUT_MS,
+    maxHeaderSize: MAX_HEADER_BYTES,
+    // Only the headers have a deadline (Go's ReadTimeout is unset): bodies, watches and streams do not.
+    requestTimeout: 0,
+    headersTimeout,
+    // Node checks the deadline at this interval; a fraction of it keeps the cut close to the deadline.
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+  }, handle);
+  server.on('connect', connectHandler(handle));
+  server.on('clientError', (err: Error & { code?: string; rawPacket?: Buffer }, socket) => {
+    if (err.code === 'HPE_INVALID_METHOD' && serveUnknownMethod(handle, err.rawPacket, socket)) return;
+    answerClientError(err, socket);
   });
   // pods/exec and pods/attach switch protocols (WebSocket or SPDY/3.1).
   server.on('upgrade', createUpgradeHandler({
     store: opts.store, authenticator: opts.authenticator, containerLogs: opts.containerLogs, execShell: opts.execShell, log: opts.log,
   }));
-  return server;
+  return Object.assign(server, { drain: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => drain.drain(server, timeoutMs) });
 }
 
 export type { Server };

@@ -38,7 +38,11 @@ program.command('up')
     const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
+    let stopping = false;
     const stop = (signal: string) => {
+      // A second signal exits at once, without waiting for the drain (as upstream's SetupSignalHandler).
+      if (stopping) process.exit(1);
+      stopping = true;
       if (!opts.quiet) console.error(`${signal}: shutting down`);
       cluster.stop().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
     };

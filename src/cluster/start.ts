@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { prepareDataDir } from './data-dir.js';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
@@ -65,7 +66,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const log = opts.log ?? ((m: string) => console.error(m));
   const nodes = expandPools(opts.nodePools ?? DEFAULT_POOLS);
   const dataDir = resolve(opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
   const storage = new SqliteStorage(join(dataDir, 'state.db'));
   const store = new Store(storage, allResources());
@@ -125,6 +126,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     // kubectl exec: the kubelet's shell model in the container's environment and files.
     execShell: async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(store, pod, container, node)),
     winkubeRoutes: nodeControlHandler(nodeOperations),
+    // ReadHeaderTimeout (32 s); WINKUBE_READ_HEADER_TIMEOUT_MS shortens it, for tests of slow clients.
+    readHeaderTimeoutMs: process.env.WINKUBE_READ_HEADER_TIMEOUT_MS ? Number(process.env.WINKUBE_READ_HEADER_TIMEOUT_MS) : undefined,
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
@@ -145,17 +148,19 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
   writeFileSync(kubeconfigPath, adminKubeconfig(`https://${opts.bindAddress}:${port}`, pki), { mode: 0o600 });
+  // It holds the admin key; one written wider by an earlier version is narrowed (mode only applies on creation).
+  chmodSync(kubeconfigPath, 0o600);
   return {
     port,
     version: `v${EMULATED_VERSION.major}.${EMULATED_VERSION.minor}`,
     kubeconfigPath,
     store,
     async stop() {
+      // Graceful termination first: requests in flight finish against a running cluster.
+      await server.drain();
       compactor.stop();
       await controllerManager.stop();
       await stopComponents();
-      server.closeAllConnections();
-      await new Promise<void>((res) => server.close(() => res()));
       await storage.close();
     },
   };

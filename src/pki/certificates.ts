@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { ensurePrivateDir } from '../storage/private-paths.js';
 import { join } from 'node:path';
 
 export interface PemPair { cert: string; key: string }
@@ -35,7 +36,7 @@ export async function ensurePki(dataDir: string, serviceIP: string): Promise<Clu
   const dir = join(dataDir, 'pki');
   // Issuing is only needed at first start; loading the X.509 library costs start-up time.
   const issuer = () => import('./issue.js');
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   let ca = load(dir, 'ca');
   const fresh = !ca;
   if (!ca) save(dir, 'ca', ca = await (await issuer()).createCA());

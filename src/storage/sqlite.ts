@@ -7,6 +7,7 @@ import {
   type StorageEventBatch, type WatchHandle,
 } from './types.js';
 import { WatcherSet } from './watchers.js';
+import { ensurePrivateDatabaseFile } from './private-paths.js';
 
 /**
  * Each revision's value is stored once, in its `log` row; `current` names the
@@ -182,6 +183,7 @@ export class SqliteStorage implements Storage {
   /** `deliverySliceMs`: how long one turn hands out watch events (DELIVERY_SLICE_MS; tests set 0 to see slices one event long). */
   constructor(file: string, opts: { deliverySliceMs?: number } = {}) {
     this.deliverySliceMs = opts.deliverySliceMs ?? DELIVERY_SLICE_MS;
+    ensurePrivateDatabaseFile(file);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');

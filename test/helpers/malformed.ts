@@ -21,6 +21,8 @@ export interface MalformedCase {
   reason?: string;
   /** The Status body's message: exact when a string. */
   message?: string | RegExp;
+  /** The whole body, exact, for answers that are not a Status (e.g. Go's own `400 Bad Request`). */
+  text?: string;
   /** The Status body's details.causes, exact when given. */
   causes?: Array<{ reason?: string; message?: string; field?: string }>;
   /** A GET path that must answer 404 afterwards: the object the request tried to create was not stored. */
@@ -42,6 +44,7 @@ export async function checkMalformed(cluster: TestCluster, c: MalformedCase): Pr
   if (c.body !== undefined) headers['Content-Type'] ??= c.contentType ?? 'application/json';
   const r = await raw(cluster, c.method, c.path, { body: c.body, headers });
   assert.equal(r.status, c.status, `${c.method} ${c.path}: status ${r.status}, body ${r.body.slice(0, 500)}`);
+  if (c.text !== undefined) assert.equal(r.body, c.text);
   if (c.reason !== undefined || c.message !== undefined || c.causes !== undefined) {
     const status = JSON.parse(r.body) as { kind: string; status: string; reason: string; message: string; code: number; details?: { causes?: unknown[] } };
     assert.equal(status.kind, 'Status', r.body);

@@ -32,7 +32,7 @@ export interface StreamingServer {
   stop(): Promise<void>;
 }
 
-export async function startStreamingServer(execShell?: ExecShellFactory): Promise<StreamingServer> {
+export async function startStreamingServer(execShell?: ExecShellFactory, opts: { readHeaderTimeoutMs?: number } = {}): Promise<StreamingServer> {
   const dir = mkdtempSync(join(tmpdir(), 'winkube-streaming-'));
   const pki = await ensurePki(dir, '10.96.0.1');
   const storage = new SqliteStorage(':memory:');
@@ -46,6 +46,7 @@ export async function startStreamingServer(execShell?: ExecShellFactory): Promis
     ready: () => true,
     containerLogs: logs,
     execShell,
+    readHeaderTimeoutMs: opts.readHeaderTimeoutMs,
   });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
   const port = (server.address() as AddressInfo).port;

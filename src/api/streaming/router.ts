@@ -6,6 +6,9 @@ import type { Store } from '../../registry/store.js';
 import type { Authenticator } from '../auth.js';
 import type { ContainerLogs } from '../../node/logs/container-logs.js';
 import { parseResourcePath } from '../request-info.js';
+import { requestPath } from '../request-path.js';
+import { writeGoProtocolError } from '../go-http-errors.js';
+import { checkObjectKey } from '../path-segment.js';
 import { errors, StatusError } from '../status.js';
 import { chooseChannelProtocol, type ChannelProtocol } from './channels.js';
 import { containerStatus, validateContainer } from './container-name.js';
@@ -58,13 +61,16 @@ export function createUpgradeHandler(opts: StreamingOptions): (req: IncomingMess
 async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: StreamingOptions,
   wss: WebSocketServer, chosen: WeakMap<IncomingMessage, ChannelProtocol>): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://localhost');
-  const info = parseResourcePath(url.pathname.replace(/\/+$/, ''));
+  let path: string;
+  try { path = requestPath(req.url ?? '/'); } catch { return writeGoProtocolError(socket, 400); }
+  const info = parseResourcePath(path);
   if (!opts.authenticator.authenticate(req)) throw errors.unauthorized();
   const sub = info?.subresource;
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
     throw errors.notFoundGeneric();
   }
   const def = opts.store.find('', 'v1', 'pods')!;
+  checkObjectKey(def, info.namespace, info.name);
   const pod = await opts.store.read(def, info.namespace, info.name);
   const q = url.searchParams;
   const container = validateContainer(q.get('container') ?? '', pod);
