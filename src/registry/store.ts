@@ -14,6 +14,7 @@ import { trackManagedFields } from '../fieldmanager/request.js';
 import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
+import { KeyQueue } from './key-queue.js';
 import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
 import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 
@@ -45,7 +46,8 @@ const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display 
   'the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that ' +
   'were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-const MAX_UPDATE_RETRIES = 16;
+/** What an update attempt returns when another write to the object came between its read and its write. */
+const LOST_RACE = Symbol('lost race');
 
 /**
  * RetryGenerateName (GA in v1.32): a create whose name the server generates is tried this many
@@ -321,79 +323,94 @@ export class Store implements Lookup {
     mutate: (current: KObject) => KObject | Promise<KObject>,
     ctx: WriteContext, subresource?: string,
   ): Promise<KObject> {
+    // Like GuaranteedUpdate, retry with the object as it is now for as long as others win the race
+    // (each lost race is someone else's write, so this ends): a patch is applied to it again (and
+    // carries its resourceVersion), while a resourceVersion or uid sent by the client fails the
+    // precondition. Retries of one key take turns (KeyQueue).
+    const first = await this.updateOnce(def, namespace, name, mutate, ctx, subresource);
+    if (first !== LOST_RACE) return first;
+    return this.retries.turn(this.key(def, namespace, name), async () => {
+      for (;;) {
+        const r = await this.updateOnce(def, namespace, name, mutate, ctx, subresource);
+        if (r !== LOST_RACE) return r;
+      }
+    });
+  }
+
+  /** Writers of one key that lost a race and retry in turn. */
+  private readonly retries = new KeyQueue();
+
+  /** One GuaranteedUpdate attempt: the object written, or LOST_RACE when another write came first. */
+  private async updateOnce(
+    def: ResourceDef, namespace: string, name: string,
+    mutate: (current: KObject) => KObject | Promise<KObject>,
+    ctx: WriteContext, subresource?: string,
+  ): Promise<KObject | typeof LOST_RACE> {
     const key = this.key(def, namespace, name);
     const gr = groupResource(def);
-    for (let attempt = 0; ; attempt++) {
-      const kv = await this.storage.get(key);
-      if (!kv) throw errors.notFound(gr, name);
-      const current = decode(def, kv);
-      let next = withTypeMeta(def, await mutate(cloneDecoded(current)));
-      const m = (next.metadata ??= {});
-      if (m.name !== undefined && m.name !== name) {
-        throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
-      }
-      if (def.namespaced && m.namespace && m.namespace !== namespace) {
-        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-      }
-      const requestedRV = m.resourceVersion;
-      if (requestedRV && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
-      if (m.uid && m.uid !== current.metadata.uid) {
-        throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
-      }
-      next = this.keepSystemFields(def, next, current, subresource);
-      const sentManagedFields = next.metadata.managedFields;
-      def.defaults?.(next);
-      trackManagedFields(def, current, next, sentManagedFields, ctx, subresource);
-      const admission = admissionAttributes(def, 'UPDATE', namespace, next, current, ctx, this, subresource);
-      await admit(admission);
-      if (!subresource) def.prepareForUpdate?.(next, current, ctx);
-      if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
-      if (def.hasGeneration && subresource !== 'status') {
-        const input = def.generationInput ?? specOf;
-        next.metadata.generation = (current.metadata.generation ?? 1) +
-          (deepEqual(input(next), input(current)) ? 0 : 1);
-      }
-      const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
-      if (errs.length) throw errors.invalid(def, name, errs);
-      if (!subresource) def.warnUpdate?.(next, current, ctx);
-      await validateAdmission(admission);
-      next.metadata.resourceVersion = current.metadata.resourceVersion;
-      // A new generation already tells the objects apart; only otherwise is the whole object compared.
-      if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
-      if (shouldDeleteNow(def, next)) {
-        if (ctx.dryRun) return next;
-        try {
-          const { revision } = await this.storage.delete(key, kv.modRevision);
-          next.metadata.resourceVersion = String(revision);
-          return next;
-        } catch (e) {
-          if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
-          if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
-          if (e instanceof NotFoundError) throw errors.notFound(gr, name);
-          throw e;
-        }
-      }
+    const kv = await this.storage.get(key);
+    if (!kv) throw errors.notFound(gr, name);
+    const current = decode(def, kv);
+    let next = withTypeMeta(def, await mutate(cloneDecoded(current)));
+    const m = (next.metadata ??= {});
+    if (m.name !== undefined && m.name !== name) {
+      throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
+    }
+    if (def.namespaced && m.namespace && m.namespace !== namespace) {
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const requestedRV = m.resourceVersion;
+    if (requestedRV && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
+    if (m.uid && m.uid !== current.metadata.uid) {
+      throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+    next = this.keepSystemFields(def, next, current, subresource);
+    const sentManagedFields = next.metadata.managedFields;
+    def.defaults?.(next);
+    trackManagedFields(def, current, next, sentManagedFields, ctx, subresource);
+    const admission = admissionAttributes(def, 'UPDATE', namespace, next, current, ctx, this, subresource);
+    await admit(admission);
+    if (!subresource) def.prepareForUpdate?.(next, current, ctx);
+    if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
+    if (def.hasGeneration && subresource !== 'status') {
+      const input = def.generationInput ?? specOf;
+      next.metadata.generation = (current.metadata.generation ?? 1) +
+        (deepEqual(input(next), input(current)) ? 0 : 1);
+    }
+    const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
+    if (errs.length) throw errors.invalid(def, name, errs);
+    if (!subresource) def.warnUpdate?.(next, current, ctx);
+    await validateAdmission(admission);
+    next.metadata.resourceVersion = current.metadata.resourceVersion;
+    // A new generation already tells the objects apart; only otherwise is the whole object compared.
+    if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
+    if (shouldDeleteNow(def, next)) {
       if (ctx.dryRun) return next;
-      const stored = def.toStorage ? def.toStorage(next) : next;
-      const text = encode(stored);
-      this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
       try {
-        const res = await this.storage.update(key, text, kv.modRevision);
-        next.metadata.resourceVersion = String(res.modRevision);
-        if (stored === next) this.written.set(next, text);
+        const { revision } = await this.storage.delete(key, kv.modRevision);
+        next.metadata.resourceVersion = String(revision);
         return next;
       } catch (e) {
-        if (e instanceof RevisionMismatchError) {
-          // Like GuaranteedUpdate, retry with the object as it is now: a patch is applied to it again (and
-          // carries its resourceVersion), while a stale resourceVersion sent by the client fails above.
-          if (attempt < MAX_UPDATE_RETRIES) continue;
-          throw errors.objectModified(gr, name);
-        }
+        if (e instanceof RevisionMismatchError) return LOST_RACE;
         if (e instanceof NotFoundError) throw errors.notFound(gr, name);
         throw e;
-      } finally {
-        this.writing.delete(text);
       }
+    }
+    if (ctx.dryRun) return next;
+    const stored = def.toStorage ? def.toStorage(next) : next;
+    const text = encode(stored);
+    this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
+    try {
+      const res = await this.storage.update(key, text, kv.modRevision);
+      next.metadata.resourceVersion = String(res.modRevision);
+      if (stored === next) this.written.set(next, text);
+      return next;
+    } catch (e) {
+      if (e instanceof RevisionMismatchError) return LOST_RACE;
+      if (e instanceof NotFoundError) throw errors.notFound(gr, name);
+      throw e;
+    } finally {
+      this.writing.delete(text);
     }
   }
 
@@ -428,7 +445,7 @@ export class Store implements Lookup {
   Promise<{ obj: KObject; deleted: boolean }> {
     const key = this.key(def, namespace, name);
     const gr = groupResource(def);
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       const kv = await this.storage.get(key);
       if (!kv) throw errors.notFound(gr, name);
       const current = decode(def, kv);
@@ -457,7 +474,7 @@ export class Store implements Lookup {
           if (grace >= pending) return { obj: current, deleted: false };
           next.metadata.deletionGracePeriodSeconds = grace;
           next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
-          const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
+          const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, name);
           if (r) return r;
           continue;
         }
@@ -466,7 +483,7 @@ export class Store implements Lookup {
         next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
         next.metadata.deletionGracePeriodSeconds = grace;
         if (def.hasGeneration) next.metadata.generation = (cm.generation ?? 1) + 1;
-        const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
+        const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, name);
         if (r) return r;
         continue;
       }
@@ -476,7 +493,7 @@ export class Store implements Lookup {
         current.metadata.resourceVersion = String(revision);
         return { obj: current, deleted: true };
       } catch (e) {
-        if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
+        if (e instanceof RevisionMismatchError) continue;
         if (e instanceof NotFoundError) throw errors.notFound(gr, name);
         throw e;
       }
@@ -485,7 +502,7 @@ export class Store implements Lookup {
 
   /** Writes an object marked for deletion; undefined means it changed meanwhile and the caller retries. */
   private async writeDeletion(def: ResourceDef, key: string, modRevision: number, next: KObject,
-    ctx: WriteContext, attempt: number, name: string): Promise<{ obj: KObject; deleted: boolean } | undefined> {
+    ctx: WriteContext, name: string): Promise<{ obj: KObject; deleted: boolean } | undefined> {
     if (ctx.dryRun) return { obj: next, deleted: false };
     try {
       const stored = def.toStorage ? def.toStorage(next) : next;
@@ -493,7 +510,7 @@ export class Store implements Lookup {
       next.metadata.resourceVersion = String(res.modRevision);
       return { obj: next, deleted: false };
     } catch (e) {
-      if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) return undefined;
+      if (e instanceof RevisionMismatchError) return undefined;
       if (e instanceof NotFoundError) throw errors.notFound(groupResource(def), name);
       throw e;
     }
