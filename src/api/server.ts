@@ -38,7 +38,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'https://localhost');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    const user: User | undefined = opts.authenticator.authenticate(req);
+    const user: User | undefined = await opts.authenticator.authenticate(req);
     if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
     switch (path) {
       case '/healthz': case '/livez': return writeText(res, 200, 'ok');
