@@ -15,6 +15,8 @@ import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
 import { KeyQueue } from './key-queue.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import { parseResourceVersion, parseResourceVersionForStorage } from '../api/list-options.js';
 import type { KObject, Lookup, ResourceDef, WriteContext } from './types.js';
 import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 
@@ -23,8 +25,9 @@ export interface ListRequest {
   fieldSelector?: FieldSelector;
   limit?: number;
   continueToken?: string;
-  /** resourceVersion with resourceVersionMatch=Exact: the list as of that revision. */
-  exactRevision?: number;
+  /** The request's resourceVersion and resourceVersionMatch, as sent. */
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
 }
 
 export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
@@ -45,6 +48,15 @@ const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display 
   'You can start a new list without the continue parameter, or use the continue token in this response to retrieve ' +
   'the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that ' +
   'were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** etcd3's answer to a list that is too old to serve (errors.go `expired`). */
+const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
+
+/** etcd's answer to a read at a revision it has not reached, which the registry passes through as a 500. */
+const FUTURE_REVISION = 'etcdserver: mvcc: required revision is a future revision';
+
+/** watch_cache.go's blockTimeout. */
+const FRESHNESS_WAIT_MS = 3000;
 
 /** What an update attempt returns when another write to the object came between its read and its write. */
 const LOST_RACE = Symbol('lost race');
@@ -164,29 +176,22 @@ export class Store implements Lookup {
 
   private async listKVs(def: ResourceDef, namespace: string, req: ListRequest): Promise<{ kvs: KeyValue[]; revision: number; continueToken?: string }> {
     const prefix = this.prefix(def, namespace);
-    let revision = req.exactRevision ?? 0;
-    let after: string | undefined;
-    if (req.continueToken) {
-      const tok = parseContinue(req.continueToken);
-      revision = tok.rv;
-      after = prefix + tok.start;
-      if (revision < this.storage.compactedRevision()) throw errors.expired(CONTINUE_EXPIRED);
-    }
+    const { revision, after: startAfter } = await this.listRevision(req, prefix);
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     const items: KeyValue[] = [];
     let lastKey: string | undefined;
     let more = false;
     let atRev = revision || this.storage.currentRevision();
+    let after = startAfter;
     // With a selector and a limit, keep reading pages until the limit is met.
     while (true) {
-      const pageLimit = req.limit ? Math.max(req.limit - items.length, filtered ? 500 : 0) : undefined;
+      const pageLimit = req.limit ? Math.min(Math.max(req.limit - items.length, filtered ? 500 : 0), Number.MAX_SAFE_INTEGER) : undefined;
       let res;
       try {
         res = await this.storage.list(prefix, { revision: atRev, limit: pageLimit, after });
       } catch (e) {
         if (e instanceof CompactedError) {
-          throw req.continueToken ? errors.expired(CONTINUE_EXPIRED)
-            : errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
+          throw errors.expired(req.continueToken ? CONTINUE_EXPIRED : LIST_EXPIRED);
         }
         throw e;
       }
@@ -207,8 +212,56 @@ export class Store implements Lookup {
       after = lastKey;
     }
     const out: { kvs: KeyValue[]; revision: number; continueToken?: string } = { kvs: items, revision: atRev };
-    if (more && lastKey) out.continueToken = makeContinue(atRev, lastKey.slice(prefix.length));
+    if (more && lastKey) out.continueToken = encodeContinue(atRev, `${lastKey.slice(prefix.length)}\u0000`);
     return out;
+  }
+
+  /**
+   * The revision a list reads at, and where it starts, as upstream decides: continuations, Exact
+   * and limited lists with a resourceVersion go to etcd (cacher.shouldDelegateList) at that
+   * revision; the others are served from the watch cache, which waits for a resourceVersion it
+   * has not reached yet and then serves the latest state.
+   */
+  private async listRevision(req: ListRequest, prefix: string): Promise<{ revision: number; after?: string }> {
+    const rv = req.resourceVersion ?? '';
+    const match = req.resourceVersionMatch ?? '';
+    const legacyExact = !!req.limit && req.limit > 0 && !match && rv !== '' && rv !== '0';
+    if (!req.continueToken && match !== 'Exact' && !legacyExact) {
+      if (rv !== '') await this.waitForRevision(parseResourceVersion(rv));
+      return { revision: 0 };
+    }
+    let revision = 0;
+    let after: string | undefined;
+    if (req.continueToken) {
+      let tok;
+      try {
+        tok = decodeContinue(req.continueToken);
+      } catch (e) {
+        throw errors.badRequest(`invalid continue token: ${(e as Error).message}`);
+      }
+      if (rv !== '' && rv !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue');
+      // A negative revision (handed out when a continuation expired) means the latest.
+      revision = Math.max(tok.revision, 0);
+      // The token names the first key to read; storage reads strictly after a key.
+      after = prefix + (tok.startKey.endsWith('\u0000') ? tok.startKey.slice(0, -1) : tok.startKey);
+      if (revision && revision < this.storage.compactedRevision()) throw errors.expired(CONTINUE_EXPIRED);
+    } else {
+      revision = parseResourceVersionForStorage(rv);
+    }
+    if (revision > this.storage.currentRevision()) throw errors.unknown(FUTURE_REVISION);
+    return { revision, after };
+  }
+
+  /**
+   * watchCache.waitUntilFreshAndBlock: a read that asks for a revision the server has not reached
+   * waits up to 3 seconds for it, then fails with 504 and a retry-after of 1 second.
+   */
+  async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + FRESHNESS_WAIT_MS;
+    while (revision > this.storage.currentRevision()) {
+      if (Date.now() >= deadline) throw errors.tooLargeResourceVersion(revision, this.storage.currentRevision(), 1);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }
 
   matches(def: ResourceDef, obj: KObject, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector'>): boolean {
@@ -580,6 +633,8 @@ export class Store implements Lookup {
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     const onEvents = (events: StorageEvent[]) => {
       for (const ev of events) {
+        // A watch from a version not reached yet starts after it, as the cache's watchers do.
+        if (ev.revision <= fromRevision) continue;
         const obj = this.eventObject(def, ev);
         if (ev.type === 'DELETE') {
           if (!filtered || this.matches(def, obj, req)) sink('DELETED', obj);
@@ -600,21 +655,5 @@ export class Store implements Lookup {
       if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
       throw e;
     }
-  }
-}
-
-function makeContinue(rv: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: start + '\u0000' })).toString('base64');
-}
-
-function parseContinue(token: string): { rv: number; start: string } {
-  try {
-    const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { v?: string; rv?: number; start?: string };
-    if (t.v !== 'meta.k8s.io/v1') throw new Error();
-    if (typeof t.rv !== 'number' || typeof t.start !== 'string' || !t.start) throw new Error();
-    // The token names the key after the last one returned; list() reads strictly after it.
-    return { rv: t.rv, start: t.start.slice(0, -1) };
-  } catch {
-    throw errors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
 }
