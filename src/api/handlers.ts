@@ -55,7 +55,8 @@ function listRequest(opts: ListOptions): ListRequest {
     labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector,
     resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch,
   };
-  if (opts.limit > 0) out.limit = opts.limit;
+  // The watch cache ignores the limit of a list at resourceVersion "0" (computeListLimit).
+  if (opts.limit > 0 && opts.resourceVersion !== '0') out.limit = opts.limit;
   if (opts.continue) out.continueToken = opts.continue;
   return out;
 }

@@ -324,6 +324,13 @@ test('limit=-1 and a limit of the largest int64 list everything', async () => {
   }
 });
 
+test('a list at resourceVersion 0 ignores its limit (the watch cache serves it whole)', async () => {
+  const r = await rawJSON(cluster, 'GET', `${CMS}?resourceVersion=0&limit=1`);
+  assert.equal(r.status, 200);
+  assert.equal(r.body.items.length, (await names()).length);
+  assert.equal(r.body.metadata.continue, undefined);
+});
+
 test('pretty=abc is ignored', async () => {
   const r = await rawJSON(cluster, 'GET', `${CM}?pretty=abc`);
   assert.equal(r.status, 200);
