@@ -34,7 +34,9 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   let initial: KObject[] = [];
   let from: number;
   let tooNew: StatusError | undefined;
-  if (opts.sendInitialEvents === true) {
+  // Without sendInitialEvents (a /watch/ path, which skips the WatchList defaults), a watch from
+  // no version still gets the state first: the legacy behaviour.
+  if (opts.sendInitialEvents ?? rv === 0) {
     // The state is sent once the cache has reached the version asked for.
     try {
       await store.waitForRevision(rv);

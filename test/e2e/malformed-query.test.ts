@@ -294,6 +294,14 @@ test('watch=maybe is a watch (any value but 0 and false is true)', async () => {
   assert.equal(JSON.parse(r.line).type, 'ADDED');
 });
 
+test('a /watch/ path from no version streams the state first, without the initial-events bookmark', async () => {
+  const count = (await names()).length;
+  const r = await raw(cluster, 'GET', `/api/v1/watch/namespaces/${NS}/configmaps?allowWatchBookmarks=true&timeoutSeconds=1`);
+  assert.equal(r.status, 200);
+  const events = r.body.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(events.map((e) => e.type), Array(count).fill('ADDED'));
+});
+
 test('watch=False is a list', async () => {
   const r = await rawJSON(cluster, 'GET', `${CMS}?watch=False`);
   assert.equal(r.status, 200);
