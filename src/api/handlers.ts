@@ -7,6 +7,7 @@ import { decodeObject, mediaType, readBody } from './body.js';
 import { negotiate, type Shape } from './negotiate.js';
 import { dryRunErrors, parseDryRun, validateWriteOptions } from './query.js';
 import { parseInt64, queryBool } from './go-strconv.js';
+import { parseFieldSelector } from '../selectors/fields.js';
 import { decodeListOptions, defaultListOptions, parseResourceVersion, validateListOptions, type ListOptions } from './list-options.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
@@ -162,10 +163,17 @@ export class ResourceHandlers {
         default: throw errors.methodNotAllowed();
       }
     }
-    if (info.watchPath || (q.has('watch') && queryBool(q.getAll('watch')[0]))) {
-      // A watch on one object is a watch of the collection selected by name.
-      q.set('fieldSelector', [q.get('fieldSelector'), `metadata.name=${info.name}`].filter(Boolean).join(','));
-      return this.watch(req, res, def, namespace, listOptionsOf(def, q), shape, q);
+    if (info.watchPath) {
+      // The deprecated /watch/ path of one object watches the collection selected by its name
+      // (a GET of the object itself ignores ?watch, as upstream routes it to GetResource).
+      const opts = listOptionsOf(def, q);
+      if (opts.fieldSelector?.terms.length) {
+        const byName = opts.fieldSelector.terms.find((t) => t.field === 'metadata.name' && !t.negate);
+        if (byName?.value !== info.name) throw errors.badRequest("fieldSelector metadata.name doesn't match requested name");
+      } else {
+        opts.fieldSelector = parseFieldSelector(`metadata.name=${info.name}`);
+      }
+      return this.watch(req, res, def, namespace, opts, shape, q);
     }
     switch (method) {
       case 'GET': {

@@ -191,6 +191,16 @@ const cases: MalformedCase[] = [
     message: listOptionsInvalid('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
   },
   { name: 'watch timeoutSeconds=abc', method: 'GET', path: `${CMS}?watch=1&timeoutSeconds=abc`, status: 400, reason: 'BadRequest', message: 'strconv.ParseInt: parsing "abc": invalid syntax' },
+  {
+    name: 'watch of one object with a field selector naming another', method: 'GET',
+    path: `/api/v1/watch/namespaces/${NS}/configmaps/cm1?fieldSelector=${encodeURIComponent('metadata.name=cm2')}`,
+    status: 400, reason: 'BadRequest', message: "fieldSelector metadata.name doesn't match requested name",
+  },
+  {
+    name: 'watch of one object with a field selector not on its name', method: 'GET',
+    path: `/api/v1/watch/namespaces/${NS}/configmaps/cm1?fieldSelector=${encodeURIComponent(`metadata.namespace=${NS}`)}`,
+    status: 400, reason: 'BadRequest', message: "fieldSelector metadata.name doesn't match requested name",
+  },
   // create, update, patch options.
   {
     name: 'create dryRun=Bogus', method: 'POST', path: `${CMS}?dryRun=Bogus`, body: JSON.stringify({ metadata: { name: 'dry' } }),
@@ -300,6 +310,16 @@ test('a /watch/ path from no version streams the state first, without the initia
   assert.equal(r.status, 200);
   const events = r.body.trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(events.map((e) => e.type), Array(count).fill('ADDED'));
+});
+
+test('a GET of one object ignores ?watch; its /watch/ path watches it alone', async () => {
+  const got = await rawJSON(cluster, 'GET', `${CM}?watch=true`);
+  assert.equal(got.status, 200);
+  assert.equal(got.body.kind, 'ConfigMap');
+  const r = await raw(cluster, 'GET', `/api/v1/watch/namespaces/${NS}/configmaps/cm1?timeoutSeconds=1&fieldSelector=${encodeURIComponent('metadata.name=cm1')}`);
+  assert.equal(r.status, 200);
+  const events = r.body.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'cm1']]);
 });
 
 test('watch=False is a list', async () => {
