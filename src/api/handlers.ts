@@ -12,7 +12,7 @@ import { decodeListOptions, defaultListOptions, parseResourceVersion, validateLi
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
 import { errors } from './status.js';
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, formatFieldErrors, type FieldError } from '../meta/field-errors.js';
 import type { Authenticator, User } from './auth.js';
 import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
@@ -62,9 +62,13 @@ function listRequest(opts: ListOptions): ListRequest {
   return out;
 }
 
+/** TableOptions.includeObject, checked as optionsForTransform does when a Table is asked for. */
 function includeObjectOf(q: URLSearchParams): IncludeObject {
-  const v = q.get('includeObject');
-  return v === 'None' || v === 'Object' ? v : 'Metadata';
+  const v = q.has('includeObject') ? q.getAll('includeObject')[0] : '';
+  if (v === 'None' || v === 'Object' || v === 'Metadata') return v;
+  if (v === '') return 'Metadata';
+  throw errors.badRequest(`Unable to convert to Table as requested: ${formatFieldErrors([
+    field.invalid('includeObject', v, "must be 'Metadata', 'Object', 'None', or empty")])}`);
 }
 
 /** A JSON list from stored texts, written into one buffer without parsing them. */
@@ -219,7 +223,7 @@ export class ResourceHandlers {
       allowBookmarks: opts.allowWatchBookmarks,
       sendInitialEvents: opts.sendInitialEvents,
       shape: shape.kind === 'table' && !def.printer ? { kind: 'object', format: 'json' } : shape,
-      includeObject: includeObjectOf(q),
+      includeObject: shape.kind === 'table' ? includeObjectOf(q) : 'Metadata',
     }, req, res);
   }
 

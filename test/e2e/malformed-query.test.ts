@@ -201,6 +201,16 @@ const cases: MalformedCase[] = [
     path: `/api/v1/watch/namespaces/${NS}/configmaps/cm1?fieldSelector=${encodeURIComponent(`metadata.namespace=${NS}`)}`,
     status: 400, reason: 'BadRequest', message: "fieldSelector metadata.name doesn't match requested name",
   },
+  {
+    name: 'list as a Table with includeObject=Bogus', method: 'GET', path: `${CMS}?includeObject=Bogus`,
+    headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }, status: 400, reason: 'BadRequest',
+    message: 'Unable to convert to Table as requested: includeObject: Invalid value: "Bogus": must be \'Metadata\', \'Object\', \'None\', or empty',
+  },
+  {
+    name: 'get as a Table with includeObject=Bogus', method: 'GET', path: `${CM}?includeObject=Bogus`,
+    headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }, status: 400, reason: 'BadRequest',
+    message: 'Unable to convert to Table as requested: includeObject: Invalid value: "Bogus": must be \'Metadata\', \'Object\', \'None\', or empty',
+  },
   // create, update, patch options.
   {
     name: 'create dryRun=Bogus', method: 'POST', path: `${CMS}?dryRun=Bogus`, body: JSON.stringify({ metadata: { name: 'dry' } }),
