@@ -139,3 +139,14 @@ test('TokenReview of a token no authenticator knows, and of a forged one', async
   assert.deepEqual(await review(forged), { user: {}, error: 'go-jose/go-jose: error in cryptographic primitive' });
   assert.equal(await statusWith(forged), 401);
 });
+
+test('exec and attach upgrades are refused with a token that no longer authenticates', async () => {
+  await createServiceAccount('exec-user');
+  const token = await tokenFor('exec-user');
+  await raw(cluster, 'DELETE', `/api/v1/namespaces/${NS}/serviceaccounts/exec-user`);
+  const r = await raw(cluster, 'GET', `/api/v1/namespaces/${NS}/pods/anything/exec?command=true&stdout=true`, {
+    anonymous: true, headers: { Authorization: `Bearer ${token}`, Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+  });
+  assert.equal(r.status, 401);
+  assert.equal(JSON.parse(r.body).message, 'Unauthorized');
+});

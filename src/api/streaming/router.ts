@@ -59,7 +59,7 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   wss: WebSocketServer, chosen: WeakMap<IncomingMessage, ChannelProtocol>): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://localhost');
   const info = parseResourcePath(url.pathname.replace(/\/+$/, ''));
-  if (!opts.authenticator.authenticate(req)) throw errors.unauthorized();
+  if (!(await opts.authenticator.authenticate(req))) throw errors.unauthorized();
   const sub = info?.subresource;
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
     throw errors.notFoundGeneric();
