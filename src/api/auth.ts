@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { timingSafeEqual } from 'node:crypto';
-import type { ServiceAccountTokens } from '../pki/service-account-tokens.js';
+import { TOKEN_ISSUER, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
+import type { Lookup } from '../registry/types.js';
+import { validateServiceAccountToken } from './service-account-token-validator.js';
 
 export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
 
@@ -36,31 +38,64 @@ function certificateUser(socket: TLSSocket): User | null {
   return user;
 }
 
+/** What authenticating a bearer token says: a user (for the audiences both sides share), or why not. */
+export type TokenAuthentication = { ok: true; user: User; audiences: string[] } | { ok: false; error: string };
+
+/** bearertoken.Authenticator's answer when no token authenticator recognized the token. */
+const INVALID_BEARER_TOKEN = 'invalid bearer token';
+
+/** --api-audiences' default: the service account issuer. */
+export const API_AUDIENCES = [TOKEN_ISSUER];
+
+/** Go's %q of a []string: ["a" "b"]. */
+const goQuoteList = (l: string[]) => `[${l.map((a) => JSON.stringify(a)).join(' ')}]`;
+
 /**
  * Who a request is: an x509 client certificate signed by the cluster CA, the
- * admin bearer token, or a service account token we issued.
+ * admin bearer token, or a service account token we issued whose service
+ * account (and bound objects) still exist.
  */
 export class Authenticator {
-  constructor(private readonly adminToken: string, private readonly saTokens: ServiceAccountTokens) {}
+  constructor(private readonly adminToken: string, private readonly saTokens: ServiceAccountTokens, private readonly objects: Lookup) {}
 
-  authenticate(req: IncomingMessage): User | undefined {
+  async authenticate(req: IncomingMessage): Promise<User | undefined> {
     const user = certificateUser(req.socket as TLSSocket);
     if (user) return user;
     const auth = req.headers.authorization;
-    return auth?.startsWith('Bearer ') ? this.authenticateToken(auth.slice(7).trim()) : undefined;
+    if (!auth?.startsWith('Bearer ')) return undefined;
+    const result = await this.authenticateToken(auth.slice(7).trim());
+    return result.ok ? result.user : undefined;
   }
 
-  /** A bearer token's user (also what TokenReview answers). */
-  authenticateToken(token: string): User | undefined {
-    if (tokenMatches(token, this.adminToken)) {
-      return { name: 'winkube-admin', groups: ['system:masters', 'system:authenticated'] };
+  /**
+   * A bearer token's user for the audiences asked for (the API server's own by default), as the
+   * union of upstream's token authenticators answers (also what TokenReview answers).
+   */
+  async authenticateToken(token: string, audiences: string[] = API_AUDIENCES): Promise<TokenAuthentication> {
+    // The static admin token is audience-agnostic: it counts only for the API server's audiences.
+    const shared = API_AUDIENCES.filter((a) => audiences.includes(a));
+    if (shared.length && tokenMatches(token, this.adminToken)) {
+      return { ok: true, user: { name: 'winkube-admin', groups: ['system:masters', 'system:authenticated'] }, audiences: shared };
     }
-    const claims = this.saTokens.verify(token);
-    if (!claims) return undefined;
-    const { namespace, serviceaccount } = claims['kubernetes.io'];
+    const signed = this.saTokens.check(token);
+    if (signed.kind === 'foreign') return { ok: false, error: INVALID_BEARER_TOKEN };
+    if (signed.kind === 'invalid') return { ok: false, error: signed.error };
+    const claims = signed.claims;
+    const tokenAudiences = Array.isArray(claims.aud) && claims.aud.length ? claims.aud : API_AUDIENCES;
+    const granted = tokenAudiences.filter((a) => audiences.includes(a));
+    if (!granted.length) {
+      return { ok: false, error: `token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(audiences)}` };
+    }
+    const valid = await validateServiceAccountToken(claims, this.objects);
+    if (!valid.ok) return valid;
+    const { namespace, name, uid } = valid.account;
     return {
-      name: claims.sub, uid: serviceaccount.uid,
-      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+      ok: true,
+      audiences: granted,
+      user: {
+        name: `system:serviceaccount:${namespace}:${name}`, uid,
+        groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+      },
     };
   }
 

@@ -3,14 +3,16 @@ import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
-import { parseLabelSelector } from '../selectors/labels.js';
-import { parseFieldSelector } from '../selectors/fields.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { negotiate, type Shape } from './negotiate.js';
-import { parseBool, parseDryRun, parseIntParam } from './query.js';
+import { dryRunErrors, parseDryRun, validateWriteOptions } from './query.js';
+import { parseInt64, queryBool } from './go-strconv.js';
+import { parseFieldSelector } from '../selectors/fields.js';
+import { decodeListOptions, defaultListOptions, parseResourceVersion, validateListOptions, type ListOptions } from './list-options.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
 import { errors } from './status.js';
+import { field, formatFieldErrors, type FieldError } from '../meta/field-errors.js';
 import type { Authenticator, User } from './auth.js';
 import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
@@ -38,31 +40,38 @@ function checkTypeMeta(def: ResourceDef, obj: Record<string, unknown>): void {
     `${k} in version "${version}" cannot be handled as a ${def.kind}: converting (${version}.${k}) to (${pkg}.${def.kind}): unknown conversion`);
 }
 
-function listRequest(def: ResourceDef, q: URLSearchParams): ListRequest {
-  const out: ListRequest = {};
-  const ls = q.get('labelSelector');
-  if (ls) {
-    try { out.labelSelector = parseLabelSelector(ls); } catch (e) { throw errors.badRequest((e as Error).message); }
+/**
+ * The list/watch options of a collection GET (or DELETE), checked as ListResource checks them:
+ * decoded (400), defaulted, validated (422), then the field selector's fields (400).
+ */
+function listOptionsOf(def: ResourceDef, q: URLSearchParams): ListOptions {
+  const opts = decodeListOptions(q);
+  defaultListOptions(opts);
+  validateListOptions(opts);
+  for (const t of opts.fieldSelector?.terms ?? []) {
+    if (!isSelectableField(def, t.field)) throw errors.badRequest(unknownFieldSelectorMessage(def, t.field));
   }
-  const fs = q.get('fieldSelector');
-  if (fs) {
-    try { out.fieldSelector = parseFieldSelector(fs); } catch (e) { throw errors.badRequest((e as Error).message); }
-    for (const t of out.fieldSelector.terms) {
-      if (!isSelectableField(def, t.field)) throw errors.badRequest(unknownFieldSelectorMessage(def, t.field));
-    }
-  }
-  const limit = parseIntParam(q.get('limit'), 'limit');
-  if (limit && limit > 0) out.limit = limit;
-  const cont = q.get('continue');
-  if (cont) out.continueToken = cont;
-  const rv = q.get('resourceVersion');
-  if (rv && q.get('resourceVersionMatch') === 'Exact') out.exactRevision = Number(rv);
+  return opts;
+}
+
+function listRequest(opts: ListOptions): ListRequest {
+  const out: ListRequest = {
+    labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector,
+    resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch,
+  };
+  // The watch cache ignores the limit of a list at resourceVersion "0" (computeListLimit).
+  if (opts.limit > 0 && opts.resourceVersion !== '0') out.limit = opts.limit;
+  if (opts.continue) out.continueToken = opts.continue;
   return out;
 }
 
+/** TableOptions.includeObject, checked as optionsForTransform does when a Table is asked for. */
 function includeObjectOf(q: URLSearchParams): IncludeObject {
-  const v = q.get('includeObject');
-  return v === 'None' || v === 'Object' ? v : 'Metadata';
+  const v = q.has('includeObject') ? q.getAll('includeObject')[0] : '';
+  if (v === 'None' || v === 'Object' || v === 'Metadata') return v;
+  if (v === '') return 'Metadata';
+  throw errors.badRequest(`Unable to convert to Table as requested: ${formatFieldErrors([
+    field.invalid('includeObject', v, "must be 'Metadata', 'Object', 'None', or empty")])}`);
 }
 
 /** A JSON list from stored texts, written into one buffer without parsing them. */
@@ -150,23 +159,36 @@ export class ResourceHandlers {
       return sub(ctx);
     }
 
-    const watch = info.watchPath || parseBool(q.get('watch'), 'watch') === true;
     if (!info.name) {
       switch (method) {
-        case 'GET': return watch ? this.watch(req, res, def, namespace, q, shape) : this.list(res, def, namespace, q, shape);
+        case 'GET': {
+          const opts = listOptionsOf(def, q);
+          // The /watch/ paths watch whatever the query says.
+          return opts.watch || info.watchPath ? this.watch(req, res, def, namespace, opts, shape, q) : this.list(res, def, namespace, opts, shape, q);
+        }
         case 'POST': return this.create(req, res, def, namespace, q, shape);
         case 'DELETE': return this.deleteCollection(req, res, def, namespace, q);
         default: throw errors.methodNotAllowed();
       }
     }
-    if (watch) {
-      // A watch on one object is a watch of the collection selected by name.
-      q.set('fieldSelector', [q.get('fieldSelector'), `metadata.name=${info.name}`].filter(Boolean).join(','));
-      return this.watch(req, res, def, namespace, q, shape);
+    if (info.watchPath) {
+      // The deprecated /watch/ path of one object watches the collection selected by its name
+      // (a GET of the object itself ignores ?watch, as upstream routes it to GetResource).
+      const opts = listOptionsOf(def, q);
+      if (opts.fieldSelector?.terms.length) {
+        const byName = opts.fieldSelector.terms.find((t) => t.field === 'metadata.name' && !t.negate);
+        if (byName?.value !== info.name) throw errors.badRequest("fieldSelector metadata.name doesn't match requested name");
+      } else {
+        opts.fieldSelector = parseFieldSelector(`metadata.name=${info.name}`);
+      }
+      return this.watch(req, res, def, namespace, opts, shape, q);
     }
     switch (method) {
       case 'GET': {
         checkObjectKey(def, namespace, info.name);
+        // Get with a resourceVersion reads from the watch cache: a bad one fails its parse, a future one waits.
+        const rv = q.get('resourceVersion');
+        if (rv) await this.store.waitForRevision(parseResourceVersion(rv));
         const obj = await this.store.read(def, namespace, info.name);
         return this.respondObject(res, 200, def, obj, shape, q);
       }
@@ -177,8 +199,8 @@ export class ResourceHandlers {
     }
   }
 
-  private async list(res: ServerResponse, def: ResourceDef, namespace: string, q: URLSearchParams, shape: Shape): Promise<void> {
-    const lr = listRequest(def, q);
+  private async list(res: ServerResponse, def: ResourceDef, namespace: string, opts: ListOptions, shape: Shape, q: URLSearchParams): Promise<void> {
+    const lr = listRequest(opts);
     if (shape.kind === 'object' && shape.format === 'json') {
       const raw = await this.store.listRaw(def, namespace, lr);
       if (raw) return writeRawList(res, def, raw);
@@ -197,21 +219,22 @@ export class ResourceHandlers {
   }
 
   private async watch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
-    q: URLSearchParams, shape: Shape): Promise<void> {
-    const lr = listRequest(def, q);
+    opts: ListOptions, shape: Shape, q: URLSearchParams): Promise<void> {
     await serveWatch(this.store, def, namespace, {
-      ...lr,
-      resourceVersion: q.get('resourceVersion') ?? undefined,
-      timeoutSeconds: parseIntParam(q.get('timeoutSeconds'), 'timeoutSeconds'),
-      allowBookmarks: parseBool(q.get('allowWatchBookmarks'), 'allowWatchBookmarks') === true,
-      sendInitialEvents: parseBool(q.get('sendInitialEvents'), 'sendInitialEvents'),
+      labelSelector: opts.labelSelector,
+      fieldSelector: opts.fieldSelector,
+      resourceVersion: opts.resourceVersion,
+      timeoutSeconds: opts.timeoutSeconds,
+      allowBookmarks: opts.allowWatchBookmarks,
+      sendInitialEvents: opts.sendInitialEvents,
       shape: shape.kind === 'table' && !def.printer ? { kind: 'object', format: 'json' } : shape,
-      includeObject: includeObjectOf(q),
+      includeObject: shape.kind === 'table' ? includeObjectOf(q) : 'Metadata',
     }, req, res);
   }
 
   private async create(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
+    validateWriteOptions(q, 'CreateOptions');
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'CreateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'CreateOptions');
     const raw = await readBody(req);
@@ -231,6 +254,7 @@ export class ResourceHandlers {
 
   private async update(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
+    validateWriteOptions(q, 'UpdateOptions');
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'UpdateOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
     const raw = await readBody(req);
@@ -249,11 +273,11 @@ export class ResourceHandlers {
 
   private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
+    const contentType = mediaType(req.headers['content-type']);
+    checkPatchOptions(contentType, q);
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'PatchOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'PatchOptions');
-    const contentType = mediaType(req.headers['content-type']);
     const body = (await readBody(req)).toString('utf8');
-    checkPatchOptions(contentType, q);
     checkObjectKey(def, namespace, name);
     checkPatchBody(contentType, body, fieldValidation);
     if (contentType === APPLY_PATCH) {
@@ -272,27 +296,53 @@ export class ResourceHandlers {
     this.respondWritten(res, 200, def, obj, shape, q);
   }
 
+  /**
+   * The DeleteOptions of a delete: the body's when there is one, else the query's (decoded as
+   * upstream converts query strings: 400 with the conversion's error), then ValidateDeleteOptions.
+   */
   private async deleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<DeleteRequest & { dryRunAll: boolean }> {
     const raw = await readBody(req);
-    let body: Record<string, any> = {};
-    if (raw.length) body = decodeObject(raw, req.headers['content-type'], 'DeleteOptions');
-    const grace = parseIntParam(q.get('gracePeriodSeconds'), 'gracePeriodSeconds') ?? body.gracePeriodSeconds;
-    let policy = q.get('propagationPolicy') ?? body.propagationPolicy;
-    const orphan = parseBool(q.get('orphanDependents'), 'orphanDependents') ?? body.orphanDependents;
-    if (!policy && orphan !== undefined) policy = orphan ? 'Orphan' : 'Background';
-    if (policy && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
-      throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [{
-        type: 'FieldValueNotSupported', field: 'propagationPolicy', value: policy,
-        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
-      }]);
+    let grace: number | undefined;
+    let policy: string | undefined;
+    let orphan: boolean | undefined;
+    let dryRun: string[] = [];
+    let preconditions: DeleteRequest['preconditions'];
+    if (raw.length) {
+      const body = decodeObject(raw, req.headers['content-type'], 'DeleteOptions') as {
+        gracePeriodSeconds?: number | null; propagationPolicy?: string | null; orphanDependents?: boolean | null;
+        dryRun?: string[] | null; preconditions?: DeleteRequest['preconditions'];
+      };
+      grace = body.gracePeriodSeconds ?? undefined;
+      policy = body.propagationPolicy ?? undefined;
+      orphan = body.orphanDependents ?? undefined;
+      dryRun = body.dryRun ?? [];
+      preconditions = body.preconditions;
+    } else {
+      const first = (name: string) => (q.has(name) ? q.getAll(name)[0] : undefined);
+      const g = first('gracePeriodSeconds');
+      if (g !== undefined) {
+        try { grace = parseInt64(g); } catch (e) { throw errors.badRequest((e as Error).message); }
+      }
+      const o = first('orphanDependents');
+      if (o !== undefined) orphan = queryBool(o);
+      policy = first('propagationPolicy');
+      dryRun = q.getAll('dryRun');
     }
-    const dryRunValues = [...q.getAll('dryRun'), ...((body.dryRun as string[] | undefined) ?? [])];
-    const dq = new URLSearchParams(dryRunValues.map((v) => ['dryRun', v]));
+    const errs: FieldError[] = [];
+    if (orphan !== undefined && policy !== undefined) {
+      errs.push(field.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
+    }
+    if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
+      errs.push(field.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
+    }
+    errs.push(...dryRunErrors(new URLSearchParams(dryRun.map((v) => ['dryRun', v]))));
+    if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
+    if (policy === undefined && orphan !== undefined) policy = orphan ? 'Orphan' : 'Background';
     return {
       gracePeriodSeconds: grace,
-      propagationPolicy: policy,
-      preconditions: body.preconditions,
-      dryRunAll: parseDryRun(dq, 'DeleteOptions'),
+      propagationPolicy: policy as DeleteRequest['propagationPolicy'],
+      preconditions,
+      dryRunAll: dryRun.length > 0,
     };
   }
 
@@ -317,8 +367,8 @@ export class ResourceHandlers {
   private async deleteCollection(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string,
     q: URLSearchParams): Promise<void> {
     if (def.verbs && !def.verbs.includes('deletecollection')) throw errors.methodNotAllowed();
+    const lr = listRequest(listOptionsOf(def, q));
     const opts = await this.deleteOptions(req, q);
-    const lr = listRequest(def, q);
     const ctx = this.writeContext(namespace, new URLSearchParams(), 'DeleteOptions', req, res);
     ctx.dryRun = opts.dryRunAll;
     const list = await this.store.list(def, namespace, { labelSelector: lr.labelSelector, fieldSelector: lr.fieldSelector });

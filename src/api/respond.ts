@@ -22,6 +22,9 @@ export function writeJSONText(res: ServerResponse, code: number, text: string): 
 }
 
 export function writeStatus(res: ServerResponse, status: Status & { code: number }): void {
+  // responsewriters.ErrorNegotiated: a Status that says when to retry says it in Retry-After too.
+  const retry = status.details?.retryAfterSeconds;
+  if (retry && retry > 0 && !res.headersSent) res.setHeader('Retry-After', String(retry));
   writeJSON(res, status.code, status);
 }
 

@@ -56,7 +56,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     // Only the query is read from the WHATWG URL: its path would have dot segments resolved.
     const url = new URL((req.url ?? '/').replace(/^[^?]*/, '/'), 'https://localhost');
     const path = decodedPath.length > 1 ? decodedPath.replace(/\/+$/, '') : decodedPath;
-    const user: User | undefined = opts.authenticator.authenticate(req);
+    const user: User | undefined = await opts.authenticator.authenticate(req);
     if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
     switch (path) {
       case '/healthz': case '/livez': return writeText(res, 200, 'ok');

@@ -61,6 +61,18 @@ export const errors = {
   expired: (message: string) => failure(410, 'Expired', message),
   tooLarge: (limit: number) => failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
   unauthorized: () => failure(401, 'Unauthorized', 'Unauthorized'),
+  /**
+   * ErrorToAPIStatus of an error that is no Status (e.g. a storage error the registry passes
+   * through): 500 with the error's text and no reason.
+   */
+  unknown: (message: string) =>
+    new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 }),
+  /** storage.NewTooLargeResourceVersionError: a resourceVersion newer than the server has reached. */
+  tooLargeResourceVersion: (requested: number, current: number, retryAfterSeconds: number) =>
+    failure(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+    }),
   internal: (message: string) =>
     failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
 };

@@ -12,7 +12,7 @@ import type { Shape } from './negotiate.js';
 import { applyPatchRequest } from './patch.js';
 import { writeJSON } from './respond.js';
 import { errors, StatusError } from './status.js';
-import { TOKEN_ISSUER, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
+import { TOKEN_ISSUER, type BoundObjects, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
 
 export interface SubresourceContext {
   store: Store;
@@ -243,6 +243,48 @@ async function finalize(ctx: SubresourceContext): Promise<void> {
   }, wc, 'finalize'));
 }
 
+/** TokenRequest's spec.boundObjectRef. */
+interface BoundObjectRef { kind?: string; apiVersion?: string; name?: string; uid?: string }
+
+/** schema.GroupVersionKind.String() of an apiVersion and kind. */
+function gvkString(apiVersion: string, kind: string): string {
+  const i = apiVersion.indexOf('/');
+  const [group, version] = i < 0 ? ['', apiVersion] : [apiVersion.slice(0, i), apiVersion.slice(i + 1)];
+  return `${group}/${version}, Kind=${kind}`;
+}
+
+/**
+ * The objects a token is to be bound to (TokenREST.Create): the pod (which must run as the
+ * service account, and whose node the token names too), secret or node the reference names,
+ * which must exist with the uid it gives.
+ */
+async function boundObjects(store: Store, namespace: string, account: string, ref: BoundObjectRef): Promise<BoundObjects> {
+  const apiVersion = ref.apiVersion ?? '';
+  const kind = ref.kind ?? '';
+  const name = ref.name ?? '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const resource = group ? undefined : ({ Pod: 'pods', Secret: 'secrets', Node: 'nodes' } as Record<string, string>)[kind];
+  const def = resource ? store.find('', 'v1', resource) : undefined;
+  if (!def) throw errors.badRequest(`cannot bind token to object of type ${gvkString(apiVersion, kind)}`);
+  const obj = await store.read(def, def.namespaced ? namespace : '', name) as KObject & { spec?: { serviceAccountName?: string; nodeName?: string } };
+  const bound: BoundObjects = {};
+  if (kind === 'Pod') {
+    if (obj.spec?.serviceAccountName !== account) {
+      throw errors.badRequest(`cannot bind token for serviceaccount "${account}" to pod running with different serviceaccount name.`);
+    }
+    bound.pod = { name, uid: obj.metadata.uid };
+    const nodeName = obj.spec?.nodeName;
+    if (nodeName) bound.node = { name: nodeName, uid: (await store.get('', 'nodes', '', nodeName))?.metadata.uid };
+  } else {
+    bound[kind === 'Secret' ? 'secret' : 'node'] = { name, uid: obj.metadata.uid };
+  }
+  if (ref.uid && ref.uid !== obj.metadata.uid) {
+    throw errors.conflict({ group: '', resource: kind }, name,
+      `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+  }
+  return bound;
+}
+
 /** serviceaccounts/token: a bound service account token (TokenRequest). */
 async function token(ctx: SubresourceContext): Promise<void> {
   const { store, def, namespace, name, req, res } = ctx;
@@ -254,10 +296,11 @@ async function token(ctx: SubresourceContext): Promise<void> {
   const spec = { audiences: body.spec?.audiences?.length ? body.spec.audiences : [TOKEN_ISSUER],
     expirationSeconds: body.spec?.expirationSeconds ?? 3600, boundObjectRef: body.spec?.boundObjectRef ?? null };
   if (spec.expirationSeconds < 600) {
-    throw errors.invalid({ group: 'authentication.k8s.io', kind: 'TokenRequest' }, name,
+    throw errors.invalid({ group: 'authentication.k8s.io', kind: 'TokenRequest' }, '',
       [{ type: 'FieldValueInvalid', field: 'spec.expirationSeconds', value: spec.expirationSeconds, detail: 'may not specify a duration less than 10 minutes' }]);
   }
-  const issued = ctx.tokens.issue(namespace, name, sa.metadata.uid!, spec.audiences, spec.expirationSeconds, wc.now);
+  const bound = spec.boundObjectRef ? await boundObjects(store, namespace, name, spec.boundObjectRef as BoundObjectRef) : {};
+  const issued = ctx.tokens.issue(namespace, name, sa.metadata.uid!, spec.audiences, spec.expirationSeconds, wc.now, bound);
   writeJSON(res, 201, {
     kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
     metadata: { name, namespace, creationTimestamp: null }, spec,

@@ -4,10 +4,11 @@ import type { KObject, ResourceDef } from '../registry/types.js';
 import type { ListRequest, Store, WatchEventType } from '../registry/store.js';
 import type { WatchHandle } from '../storage/types.js';
 import type { Shape } from './negotiate.js';
+import { parseResourceVersion } from './list-options.js';
 import { partialObject, toTable, type IncludeObject } from './table.js';
 
-export interface WatchOptions extends ListRequest {
-  resourceVersion?: string;
+export interface WatchOptions extends Pick<ListRequest, 'labelSelector' | 'fieldSelector'> {
+  resourceVersion: string;
   timeoutSeconds?: number;
   allowBookmarks: boolean;
   sendInitialEvents?: boolean;
@@ -18,23 +19,36 @@ export interface WatchOptions extends ListRequest {
 const BOOKMARK_INTERVAL_MS = 20_000;
 /** Upstream's default: a random time between the minimal request timeout (30 min) and twice it. */
 const defaultTimeout = () => 1800 + Math.floor(Math.random() * 1800);
+/** The longest timer Node keeps (a longer one would fire at once): about 24.8 days. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Streams WatchEvents as newline-delimited JSON. A watch from no version
- * (or "0") first replays the current state as ADDED events.
+ * Streams WatchEvents as newline-delimited JSON. With sendInitialEvents (which a watch from no
+ * version, or "0", gets by default) the current state comes first as ADDED events, closed by a
+ * bookmark when bookmarks are allowed; otherwise events after the resourceVersion.
  */
 export async function serveWatch(store: Store, def: ResourceDef, namespace: string, opts: WatchOptions,
   req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const rv = opts.resourceVersion;
-  const fromScratch = !rv || rv === '0' || opts.sendInitialEvents === true;
+  // The watch cache parses the version before the stream starts: a bad one is a plain 500.
+  const rv = parseResourceVersion(opts.resourceVersion);
   let initial: KObject[] = [];
   let from: number;
-  if (fromScratch) {
+  let tooNew: StatusError | undefined;
+  // Without sendInitialEvents (a /watch/ path, which skips the WatchList defaults), a watch from
+  // no version still gets the state first: the legacy behaviour.
+  if (opts.sendInitialEvents ?? rv === 0) {
+    // The state is sent once the cache has reached the version asked for.
+    try {
+      await store.waitForRevision(rv);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      tooNew = e;
+    }
     const list = await store.list(def, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
-    initial = list.items;
+    initial = tooNew ? [] : list.items;
     from = list.revision;
   } else {
-    from = Number(rv);
+    from = rv || store.storage.currentRevision();
   }
   // Upstream prints table headers only on the first event of a watch.
   let headers = true;
@@ -58,6 +72,11 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
     if (annotations) metadata.annotations = annotations;
     send('BOOKMARK', { kind: def.kind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata });
   };
+  if (tooNew) {
+    send('ERROR', tooNew.status);
+    res.end();
+    return;
+  }
   for (const obj of initial) send('ADDED', encodeObject(obj));
   if (opts.sendInitialEvents && opts.allowBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
 
@@ -82,6 +101,7 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
     }
     throw e;
   }
-  timers.push(setTimeout(stop, (opts.timeoutSeconds ?? defaultTimeout()) * 1000));
+  // timeoutSeconds=0 means the default, as upstream reads it.
+  timers.push(setTimeout(stop, Math.min((opts.timeoutSeconds || defaultTimeout()) * 1000, MAX_TIMER_MS)));
   if (opts.allowBookmarks) timers.push(setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS));
 }

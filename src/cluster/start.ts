@@ -118,7 +118,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const server = createApiServer({
     store,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
-    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki'))),
+    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store),
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
     ready: () => ready,
     log,

@@ -4,6 +4,7 @@
  * the store calls on every create and update to record managedFields.
  */
 import { parse as parseYaml } from 'yaml';
+import { dryRunErrors, fieldValidationErrors } from '../api/query.js';
 import { errors } from '../api/status.js';
 import { field, type FieldError } from '../meta/field-errors.js';
 import type { Store } from '../registry/store.js';
@@ -20,9 +21,10 @@ const FIELD_MANAGER_MAX = 128;
 /** Printable as Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
-function fieldManagerErrors(manager: string): FieldError[] {
+/** ValidateFieldManager: at most 128 bytes, printable characters only. */
+export function fieldManagerErrors(manager: string): FieldError[] {
   const errs: FieldError[] = [];
-  if (manager.length > FIELD_MANAGER_MAX) errs.push(field.tooLong('fieldManager', FIELD_MANAGER_MAX));
+  if (Buffer.byteLength(manager) > FIELD_MANAGER_MAX) errs.push(field.tooLong('fieldManager', FIELD_MANAGER_MAX));
   let i = 0;
   for (const ch of manager) {
     if (!PRINTABLE.test(ch)) {
@@ -50,7 +52,7 @@ export function checkPatchOptions(contentType: string, q: URLSearchParams): void
   } else if (!manager) {
     errs.push({ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' });
   }
-  errs.push(...fieldManagerErrors(manager));
+  errs.push(...fieldManagerErrors(manager), ...dryRunErrors(q), ...fieldValidationErrors(q));
   if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', errs);
 }
 

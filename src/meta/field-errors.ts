@@ -35,9 +35,9 @@ export interface FieldError {
   detail?: string;
 }
 
-export function goQuote(s: string): string {
-  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => c);
-}
+/** strconv.Quote (%q): Go's escapes (\a, \x7f, ...) rather than JSON's. */
+export { goQuote } from '../openapi/strict.js';
+import { goQuote } from '../openapi/strict.js';
 
 /** field.Error.ErrorBody(): the message without the field path. */
 export function errorBody(e: FieldError): string {

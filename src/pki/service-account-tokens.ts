@@ -1,20 +1,46 @@
-import { createPrivateKey, createPublicKey, createHash, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, createHash, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** --service-account-issuer, and so (--api-audiences' default) the one audience the API server accepts. */
 export const TOKEN_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
+/** A reference to the object a token is bound to, as the token carries it. */
+export interface BoundRef { name: string; uid?: string }
+
+/** The objects a token is bound to besides its service account (TokenRequest's boundObjectRef). */
+export interface BoundObjects { pod?: BoundRef; secret?: BoundRef; node?: BoundRef }
+
 export interface ServiceAccountClaims {
-  iss: string;
-  sub: string;
   aud: string[];
   exp: number;
   iat: number;
+  iss: string;
+  jti: string;
+  'kubernetes.io': { namespace: string; serviceaccount: BoundRef } & BoundObjects;
   nbf: number;
-  'kubernetes.io': { namespace: string; serviceaccount: { name: string; uid: string } };
+  sub: string;
 }
 
+/** What checking a token's signature says: not a token of ours at all, a bad one, or its claims. */
+export type SignedToken =
+  | { kind: 'foreign' }
+  | { kind: 'invalid'; error: string }
+  | { kind: 'signed'; claims: ServiceAccountClaims };
+
 const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
+
+/** go-jose's answer when a signature does not verify with the key. */
+const CRYPTO_FAILURE = 'go-jose/go-jose: error in cryptographic primitive';
+
+function decodeSegment(segment: string): unknown {
+  if (!/^[A-Za-z0-9_-]*$/.test(segment)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Signs and verifies bound service account tokens (ES256 JWTs, as
@@ -36,12 +62,21 @@ export class ServiceAccountTokens {
     this.kid = createHash('sha256').update(this.publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
   }
 
-  issue(namespace: string, name: string, uid: string, audiences: string[], expirationSeconds: number, now: Date): { token: string; expires: Date } {
+  issue(namespace: string, name: string, uid: string, audiences: string[], expirationSeconds: number, now: Date,
+    bound: BoundObjects = {}): { token: string; expires: Date } {
     const iat = Math.floor(now.getTime() / 1000);
+    // go-jose writes the merged claims as a map: keys in sorted order, empty refs' uids left out.
+    const ref = (r: BoundRef): BoundRef => (r.uid ? { name: r.name, uid: r.uid } : { name: r.name });
+    const kube: ServiceAccountClaims['kubernetes.io'] = {
+      namespace,
+      ...(bound.node ? { node: ref(bound.node) } : {}),
+      ...(bound.pod ? { pod: ref(bound.pod) } : {}),
+      ...(bound.secret ? { secret: ref(bound.secret) } : {}),
+      serviceaccount: { name, uid },
+    };
     const claims: ServiceAccountClaims = {
-      aud: audiences, exp: iat + expirationSeconds, iat, iss: TOKEN_ISSUER, nbf: iat,
-      sub: `system:serviceaccount:${namespace}:${name}`,
-      'kubernetes.io': { namespace, serviceaccount: { name, uid } },
+      aud: audiences, exp: iat + expirationSeconds, iat, iss: TOKEN_ISSUER, jti: randomUUID(),
+      'kubernetes.io': kube, nbf: iat, sub: `system:serviceaccount:${namespace}:${name}`,
     };
     const head = b64url(JSON.stringify({ alg: 'ES256', kid: this.kid }));
     const body = b64url(JSON.stringify(claims));
@@ -49,20 +84,20 @@ export class ServiceAccountTokens {
     return { token: `${head}.${body}.${b64url(sig)}`, expires: new Date(claims.exp * 1000) };
   }
 
-  /** The claims of a valid, unexpired token we signed; undefined otherwise. */
-  verify(token: string, now = Date.now()): ServiceAccountClaims | undefined {
+  /**
+   * jwtTokenAuthenticator's first steps: a token that is no JWT of our issuer is someone else's
+   * (no error), one whose signature fails is invalid, otherwise its claims (not yet validated).
+   */
+  check(token: string): SignedToken {
     const parts = token.split('.');
-    if (parts.length !== 3) return undefined;
-    const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: this.publicKey, dsaEncoding: 'ieee-p1363' },
-      Buffer.from(parts[2], 'base64url'));
-    if (!ok) return undefined;
-    try {
-      const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as ServiceAccountClaims;
-      const t = Math.floor(now / 1000);
-      if (claims.iss !== TOKEN_ISSUER || claims.exp < t || claims.nbf > t + 60) return undefined;
-      return claims;
-    } catch {
-      return undefined;
-    }
+    if (parts.length !== 3) return { kind: 'foreign' };
+    const payload = decodeSegment(parts[1]) as Partial<ServiceAccountClaims> | undefined;
+    if (!payload || typeof payload !== 'object' || payload.iss !== TOKEN_ISSUER) return { kind: 'foreign' };
+    const header = decodeSegment(parts[0]) as { alg?: string } | undefined;
+    if (!header || typeof header !== 'object' || typeof header.alg !== 'string') return { kind: 'foreign' };
+    const ok = header.alg === 'ES256' && verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`),
+      { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(parts[2], 'base64url'));
+    if (!ok) return { kind: 'invalid', error: CRYPTO_FAILURE };
+    return { kind: 'signed', claims: payload as ServiceAccountClaims };
   }
 }

@@ -14,6 +14,9 @@ import { trackManagedFields } from '../fieldmanager/request.js';
 import { deepEqual } from '../fieldmanager/typed.js';
 import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
+import { KeyQueue } from './key-queue.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import { parseResourceVersion, parseResourceVersionForStorage } from '../api/list-options.js';
 import type { FinishFunc, KObject, Lookup, ResourceDef, WriteContext } from './types.js';
 import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 
@@ -22,8 +25,9 @@ export interface ListRequest {
   fieldSelector?: FieldSelector;
   limit?: number;
   continueToken?: string;
-  /** resourceVersion with resourceVersionMatch=Exact: the list as of that revision. */
-  exactRevision?: number;
+  /** The request's resourceVersion and resourceVersionMatch, as sent. */
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
 }
 
 export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
@@ -48,7 +52,17 @@ const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display 
   'the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that ' +
   'were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-const MAX_UPDATE_RETRIES = 16;
+/** etcd3's answer to a list that is too old to serve (errors.go `expired`). */
+const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
+
+/** etcd's answer to a read at a revision it has not reached, which the registry passes through as a 500. */
+const FUTURE_REVISION = 'etcdserver: mvcc: required revision is a future revision';
+
+/** watch_cache.go's blockTimeout. */
+const FRESHNESS_WAIT_MS = 3000;
+
+/** What an update attempt returns when another write to the object came between its read and its write. */
+const LOST_RACE = Symbol('lost race');
 
 /**
  * RetryGenerateName (GA in v1.32): a create whose name the server generates is tried this many
@@ -165,29 +179,22 @@ export class Store implements Lookup {
 
   private async listKVs(def: ResourceDef, namespace: string, req: ListRequest): Promise<{ kvs: KeyValue[]; revision: number; continueToken?: string }> {
     const prefix = this.prefix(def, namespace);
-    let revision = req.exactRevision ?? 0;
-    let after: string | undefined;
-    if (req.continueToken) {
-      const tok = parseContinue(req.continueToken);
-      revision = tok.rv;
-      after = prefix + tok.start;
-      if (revision < this.storage.compactedRevision()) throw errors.expired(CONTINUE_EXPIRED);
-    }
+    const { revision, after: startAfter } = await this.listRevision(req, prefix);
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     const items: KeyValue[] = [];
     let lastKey: string | undefined;
     let more = false;
     let atRev = revision || this.storage.currentRevision();
+    let after = startAfter;
     // With a selector and a limit, keep reading pages until the limit is met.
     while (true) {
-      const pageLimit = req.limit ? Math.max(req.limit - items.length, filtered ? 500 : 0) : undefined;
+      const pageLimit = req.limit ? Math.min(Math.max(req.limit - items.length, filtered ? 500 : 0), Number.MAX_SAFE_INTEGER) : undefined;
       let res;
       try {
         res = await this.storage.list(prefix, { revision: atRev, limit: pageLimit, after });
       } catch (e) {
         if (e instanceof CompactedError) {
-          throw req.continueToken ? errors.expired(CONTINUE_EXPIRED)
-            : errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
+          throw errors.expired(req.continueToken ? CONTINUE_EXPIRED : LIST_EXPIRED);
         }
         throw e;
       }
@@ -208,8 +215,56 @@ export class Store implements Lookup {
       after = lastKey;
     }
     const out: { kvs: KeyValue[]; revision: number; continueToken?: string } = { kvs: items, revision: atRev };
-    if (more && lastKey) out.continueToken = makeContinue(atRev, lastKey.slice(prefix.length));
+    if (more && lastKey) out.continueToken = encodeContinue(atRev, `${lastKey.slice(prefix.length)}\u0000`);
     return out;
+  }
+
+  /**
+   * The revision a list reads at, and where it starts, as upstream decides: continuations, Exact
+   * and limited lists with a resourceVersion go to etcd (cacher.shouldDelegateList) at that
+   * revision; the others are served from the watch cache, which waits for a resourceVersion it
+   * has not reached yet and then serves the latest state.
+   */
+  private async listRevision(req: ListRequest, prefix: string): Promise<{ revision: number; after?: string }> {
+    const rv = req.resourceVersion ?? '';
+    const match = req.resourceVersionMatch ?? '';
+    const legacyExact = !!req.limit && req.limit > 0 && !match && rv !== '' && rv !== '0';
+    if (!req.continueToken && match !== 'Exact' && !legacyExact) {
+      if (rv !== '') await this.waitForRevision(parseResourceVersion(rv));
+      return { revision: 0 };
+    }
+    let revision = 0;
+    let after: string | undefined;
+    if (req.continueToken) {
+      let tok;
+      try {
+        tok = decodeContinue(req.continueToken);
+      } catch (e) {
+        throw errors.badRequest(`invalid continue token: ${(e as Error).message}`);
+      }
+      if (rv !== '' && rv !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue');
+      // A negative revision (handed out when a continuation expired) means the latest.
+      revision = Math.max(tok.revision, 0);
+      // The token names the first key to read; storage reads strictly after a key.
+      after = prefix + (tok.startKey.endsWith('\u0000') ? tok.startKey.slice(0, -1) : tok.startKey);
+      if (revision && revision < this.storage.compactedRevision()) throw errors.expired(CONTINUE_EXPIRED);
+    } else {
+      revision = parseResourceVersionForStorage(rv);
+    }
+    if (revision > this.storage.currentRevision()) throw errors.unknown(FUTURE_REVISION);
+    return { revision, after };
+  }
+
+  /**
+   * watchCache.waitUntilFreshAndBlock: a read that asks for a revision the server has not reached
+   * waits up to 3 seconds for it, then fails with 504 and a retry-after of 1 second.
+   */
+  async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + FRESHNESS_WAIT_MS;
+    while (revision > this.storage.currentRevision()) {
+      if (Date.now() >= deadline) throw errors.tooLargeResourceVersion(revision, this.storage.currentRevision(), 1);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }
 
   matches(def: ResourceDef, obj: KObject, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector'>): boolean {
@@ -339,97 +394,104 @@ export class Store implements Lookup {
     mutate: (current: KObject) => KObject | Promise<KObject>,
     ctx: WriteContext, subresource?: string,
   ): Promise<KObject> {
+    // Like GuaranteedUpdate, retry with the object as it is now for as long as others win the race
+    // (each lost race is someone else's write, so this ends): a patch is applied to it again (and
+    // carries its resourceVersion), while a resourceVersion or uid sent by the client fails the
+    // precondition. Retries of one key take turns (KeyQueue).
     const attempt: UpdateAttempt = { written: false };
     try {
-      return await this.updateAttempts(def, namespace, name, mutate, ctx, subresource, attempt);
+      const first = await this.updateOnce(def, namespace, name, mutate, ctx, subresource, attempt);
+      if (first !== LOST_RACE) return first;
+      return await this.retries.turn(this.key(def, namespace, name), async () => {
+        for (;;) {
+          const r = await this.updateOnce(def, namespace, name, mutate, ctx, subresource, attempt);
+          if (r !== LOST_RACE) return r;
+        }
+      });
     } finally {
       attempt.finish?.(attempt.written);
     }
   }
 
-  private async updateAttempts(
+  /** Writers of one key that lost a race and retry in turn. */
+  private readonly retries = new KeyQueue();
+
+  /** One GuaranteedUpdate attempt: the object written, or LOST_RACE when another write came first. */
+  private async updateOnce(
     def: ResourceDef, namespace: string, name: string,
     mutate: (current: KObject) => KObject | Promise<KObject>,
     ctx: WriteContext, subresource: string | undefined, last: UpdateAttempt,
-  ): Promise<KObject> {
+  ): Promise<KObject | typeof LOST_RACE> {
     const key = this.key(def, namespace, name);
     const gr = groupResource(def);
-    for (let attempt = 0; ; attempt++) {
-      const kv = await this.storage.get(key);
-      if (!kv) throw errors.notFound(gr, name);
-      const current = decode(def, kv);
-      let next = withTypeMeta(def, await mutate(cloneDecoded(current)));
-      const m = (next.metadata ??= {});
-      if (m.name !== undefined && m.name !== name) {
-        throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
-      }
-      if (def.namespaced && m.namespace && m.namespace !== namespace) {
-        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-      }
-      const requestedRV = m.resourceVersion;
-      if (requestedRV && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
-      if (m.uid && m.uid !== current.metadata.uid) {
-        throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
-      }
-      next = this.keepSystemFields(def, next, current, subresource);
-      const sentManagedFields = next.metadata.managedFields;
-      def.defaults?.(next);
-      trackManagedFields(def, current, next, sentManagedFields, ctx, subresource);
-      const admission = admissionAttributes(def, 'UPDATE', namespace, next, current, ctx, this, subresource);
-      await admit(admission);
-      if (!subresource) def.prepareForUpdate?.(next, current, ctx);
-      if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
-      // BeginUpdate: each attempt allocates afresh; what an attempt that was not stored took is given back.
-      last.finish?.(false);
-      last.finish = undefined;
-      if (!subresource) last.finish = await def.beginUpdate?.(next, current, ctx, this);
-      if (def.hasGeneration && subresource !== 'status') {
-        const input = def.generationInput ?? specOf;
-        next.metadata.generation = (current.metadata.generation ?? 1) +
-          (deepEqual(input(next), input(current)) ? 0 : 1);
-      }
-      const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
-      if (errs.length) throw errors.invalid(def, name, errs);
-      if (!subresource) def.warnUpdate?.(next, current, ctx);
-      await validateAdmission(admission);
-      next.metadata.resourceVersion = current.metadata.resourceVersion;
-      // A new generation already tells the objects apart; only otherwise is the whole object compared.
-      if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
-      if (shouldDeleteNow(def, next)) {
-        if (ctx.dryRun) return next;
-        try {
-          const { revision } = await this.storage.delete(key, kv.modRevision);
-          next.metadata.resourceVersion = String(revision);
-          return next;
-        } catch (e) {
-          if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
-          if (e instanceof RevisionMismatchError) throw errors.objectModified(gr, name);
-          if (e instanceof NotFoundError) throw errors.notFound(gr, name);
-          throw e;
-        }
-      }
+    const kv = await this.storage.get(key);
+    if (!kv) throw errors.notFound(gr, name);
+    const current = decode(def, kv);
+    let next = withTypeMeta(def, await mutate(cloneDecoded(current)));
+    const m = (next.metadata ??= {});
+    if (m.name !== undefined && m.name !== name) {
+      throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
+    }
+    if (def.namespaced && m.namespace && m.namespace !== namespace) {
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const requestedRV = m.resourceVersion;
+    if (requestedRV && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
+    if (m.uid && m.uid !== current.metadata.uid) {
+      throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+    next = this.keepSystemFields(def, next, current, subresource);
+    const sentManagedFields = next.metadata.managedFields;
+    def.defaults?.(next);
+    trackManagedFields(def, current, next, sentManagedFields, ctx, subresource);
+    const admission = admissionAttributes(def, 'UPDATE', namespace, next, current, ctx, this, subresource);
+    await admit(admission);
+    if (!subresource) def.prepareForUpdate?.(next, current, ctx);
+    if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
+    // BeginUpdate: each attempt allocates afresh; what an attempt that was not stored took is given back.
+    last.finish?.(false);
+    last.finish = undefined;
+    if (!subresource) last.finish = await def.beginUpdate?.(next, current, ctx, this);
+    if (def.hasGeneration && subresource !== 'status') {
+      const input = def.generationInput ?? specOf;
+      next.metadata.generation = (current.metadata.generation ?? 1) +
+        (deepEqual(input(next), input(current)) ? 0 : 1);
+    }
+    const errs = def.validateUpdate ? def.validateUpdate(next, current, subresource) : def.validate ? def.validate(next) : [];
+    if (errs.length) throw errors.invalid(def, name, errs);
+    if (!subresource) def.warnUpdate?.(next, current, ctx);
+    await validateAdmission(admission);
+    next.metadata.resourceVersion = current.metadata.resourceVersion;
+    // A new generation already tells the objects apart; only otherwise is the whole object compared.
+    if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
+    if (shouldDeleteNow(def, next)) {
       if (ctx.dryRun) return next;
-      const stored = def.toStorage ? def.toStorage(next) : next;
-      const text = encode(stored);
-      this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
       try {
-        const res = await this.storage.update(key, text, kv.modRevision);
-        next.metadata.resourceVersion = String(res.modRevision);
-        if (stored === next) this.written.set(next, text);
-        last.written = true;
+        const { revision } = await this.storage.delete(key, kv.modRevision);
+        next.metadata.resourceVersion = String(revision);
         return next;
       } catch (e) {
-        if (e instanceof RevisionMismatchError) {
-          // Like GuaranteedUpdate, retry with the object as it is now: a patch is applied to it again (and
-          // carries its resourceVersion), while a stale resourceVersion sent by the client fails above.
-          if (attempt < MAX_UPDATE_RETRIES) continue;
-          throw errors.objectModified(gr, name);
-        }
+        if (e instanceof RevisionMismatchError) return LOST_RACE;
         if (e instanceof NotFoundError) throw errors.notFound(gr, name);
         throw e;
-      } finally {
-        this.writing.delete(text);
       }
+    }
+    if (ctx.dryRun) return next;
+    const stored = def.toStorage ? def.toStorage(next) : next;
+    const text = encode(stored);
+    this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
+    try {
+      const res = await this.storage.update(key, text, kv.modRevision);
+      next.metadata.resourceVersion = String(res.modRevision);
+      if (stored === next) this.written.set(next, text);
+      last.written = true;
+      return next;
+    } catch (e) {
+      if (e instanceof RevisionMismatchError) return LOST_RACE;
+      if (e instanceof NotFoundError) throw errors.notFound(gr, name);
+      throw e;
+    } finally {
+      this.writing.delete(text);
     }
   }
 
@@ -464,7 +526,7 @@ export class Store implements Lookup {
   Promise<{ obj: KObject; deleted: boolean }> {
     const key = this.key(def, namespace, name);
     const gr = groupResource(def);
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       const kv = await this.storage.get(key);
       if (!kv) throw errors.notFound(gr, name);
       const current = decode(def, kv);
@@ -493,7 +555,7 @@ export class Store implements Lookup {
           if (grace >= pending) return { obj: current, deleted: false };
           next.metadata.deletionGracePeriodSeconds = grace;
           next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
-          const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
+          const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, name);
           if (r) return r;
           continue;
         }
@@ -502,7 +564,7 @@ export class Store implements Lookup {
         next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
         next.metadata.deletionGracePeriodSeconds = grace;
         if (def.hasGeneration) next.metadata.generation = (cm.generation ?? 1) + 1;
-        const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, attempt, name);
+        const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, name);
         if (r) return r;
         continue;
       }
@@ -512,7 +574,7 @@ export class Store implements Lookup {
         current.metadata.resourceVersion = String(revision);
         return { obj: current, deleted: true };
       } catch (e) {
-        if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) continue;
+        if (e instanceof RevisionMismatchError) continue;
         if (e instanceof NotFoundError) throw errors.notFound(gr, name);
         throw e;
       }
@@ -521,7 +583,7 @@ export class Store implements Lookup {
 
   /** Writes an object marked for deletion; undefined means it changed meanwhile and the caller retries. */
   private async writeDeletion(def: ResourceDef, key: string, modRevision: number, next: KObject,
-    ctx: WriteContext, attempt: number, name: string): Promise<{ obj: KObject; deleted: boolean } | undefined> {
+    ctx: WriteContext, name: string): Promise<{ obj: KObject; deleted: boolean } | undefined> {
     if (ctx.dryRun) return { obj: next, deleted: false };
     try {
       const stored = def.toStorage ? def.toStorage(next) : next;
@@ -529,7 +591,7 @@ export class Store implements Lookup {
       next.metadata.resourceVersion = String(res.modRevision);
       return { obj: next, deleted: false };
     } catch (e) {
-      if (e instanceof RevisionMismatchError && attempt < MAX_UPDATE_RETRIES) return undefined;
+      if (e instanceof RevisionMismatchError) return undefined;
       if (e instanceof NotFoundError) throw errors.notFound(groupResource(def), name);
       throw e;
     }
@@ -599,6 +661,8 @@ export class Store implements Lookup {
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     const onEvents = (events: StorageEvent[]) => {
       for (const ev of events) {
+        // A watch from a version not reached yet starts after it, as the cache's watchers do.
+        if (ev.revision <= fromRevision) continue;
         const obj = this.eventObject(def, ev);
         if (ev.type === 'DELETE') {
           if (!filtered || this.matches(def, obj, req)) sink('DELETED', obj);
@@ -619,21 +683,5 @@ export class Store implements Lookup {
       if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
       throw e;
     }
-  }
-}
-
-function makeContinue(rv: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: start + '\u0000' })).toString('base64');
-}
-
-function parseContinue(token: string): { rv: number; start: string } {
-  try {
-    const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { v?: string; rv?: number; start?: string };
-    if (t.v !== 'meta.k8s.io/v1') throw new Error();
-    if (typeof t.rv !== 'number' || typeof t.start !== 'string' || !t.start) throw new Error();
-    // The token names the key after the last one returned; list() reads strictly after it.
-    return { rv: t.rv, start: t.start.slice(0, -1) };
-  } catch {
-    throw errors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
 }

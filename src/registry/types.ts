@@ -141,7 +141,8 @@ export type FinishFunc = (stored: boolean) => void;
 
 /** What review resources may ask of the server's authentication. */
 export interface ReviewContext {
-  authenticateToken(token: string): { name: string; groups: string[]; uid?: string } | undefined;
+  authenticateToken(token: string, audiences?: string[]): Promise<
+    { ok: true; user: { name: string; groups: string[]; uid?: string }; audiences: string[] } | { ok: false; error: string }>;
 }
 
 /** Read access to other resources, for admission plugins. */

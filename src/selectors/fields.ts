@@ -23,11 +23,9 @@ function splitTerms(s: string): string[] {
   return out;
 }
 
+/** The first operator in the term, wherever it is: the field name takes no escapes. */
 function splitTerm(term: string): [string, string, string] | undefined {
-  let escaped = false;
   for (let i = 0; i < term.length; i++) {
-    if (escaped) { escaped = false; continue; }
-    if (term[i] === '\\') { escaped = true; continue; }
     for (const op of ['!=', '==', '=']) {
       if (term.startsWith(op, i)) return [term.slice(0, i), op, term.slice(i + op.length)];
     }
@@ -35,21 +33,23 @@ function splitTerm(term: string): [string, string, string] | undefined {
   return undefined;
 }
 
+/** UnescapeValue; its UnescapedRune error prints the character as Go's %v prints a rune: its number. */
 function unescape(v: string): string {
-  if (!v.includes('\\')) return v;
+  if (!/[\\,=]/.test(v)) return v;
   let out = '';
-  for (let i = 0; i < v.length; i++) {
-    if (v[i] === '\\') {
-      const c = v[++i];
-      if (c === undefined || !['\\', ',', '='].includes(c)) {
-        throw new Error(`invalid field selector: invalid escape sequence: ${c === undefined ? '\\' : '\\' + c}`);
-      }
+  let inSlash = false;
+  for (const c of v) {
+    if (inSlash) {
+      if (!['\\', ',', '='].includes(c)) throw new Error(`invalid field selector: invalid escape sequence: \\${c}`);
       out += c;
-    } else {
-      if (v[i] === ',' || v[i] === '=') throw new Error(`invalid field selector: unescaped character: ${v[i]}`);
-      out += v[i];
+      inSlash = false;
+      continue;
     }
+    if (c === '\\') inSlash = true;
+    else if (c === ',' || c === '=') throw new Error(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
+    else out += c;
   }
+  if (inSlash) throw new Error('invalid field selector: invalid escape sequence: \\');
   return out;
 }
 

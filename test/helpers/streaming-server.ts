@@ -41,7 +41,7 @@ export async function startStreamingServer(execShell?: ExecShellFactory, opts: {
   const server = createApiServer({
     store,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
-    authenticator: new Authenticator('test-token', new ServiceAccountTokens(join(dir, 'pki'))),
+    authenticator: new Authenticator('test-token', new ServiceAccountTokens(join(dir, 'pki')), store),
     advertiseAddress: () => '127.0.0.1',
     ready: () => true,
     containerLogs: logs,

@@ -28,7 +28,8 @@ test('a watch or a list at a compacted revision is a 410 Expired', async () => {
     assert.equal(e.status.message, 'too old resource version: 1 (3)');
     return true;
   });
-  await assert.rejects(store.list(widgets, 'ns', { exactRevision: 2 }), (e: unknown) => e instanceof StatusError && e.status.code === 410);
+  await assert.rejects(store.list(widgets, 'ns', { resourceVersion: '2', resourceVersionMatch: 'Exact' }), (e: unknown) =>
+    e instanceof StatusError && e.status.code === 410 && e.status.message === 'The resourceVersion for the provided list is too old.');
   await storage.close();
 });
 

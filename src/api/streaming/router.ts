@@ -64,7 +64,7 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   let path: string;
   try { path = requestPath(req.url ?? '/'); } catch { return writeGoProtocolError(socket, 400); }
   const info = parseResourcePath(path);
-  if (!opts.authenticator.authenticate(req)) throw errors.unauthorized();
+  if (!(await opts.authenticator.authenticate(req))) throw errors.unauthorized();
   const sub = info?.subresource;
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
     throw errors.notFoundGeneric();

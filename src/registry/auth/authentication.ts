@@ -19,9 +19,10 @@ export const selfSubjectReviewsV1beta1 = selfSubjectReview('v1beta1');
 
 /** TokenReview: whether a bearer token authenticates, and as whom. */
 export const tokenReviews: ResourceDef = reviewDef('authentication.k8s.io', 'v1', 'tokenreviews', 'TokenReview', false,
-  (obj, _ctx, auth) => {
-    const user = auth.authenticateToken(String(obj.spec?.token ?? ''));
-    if (!user) return answer(obj, { user: {}, error: '[invalid bearer token, token lookup failed]' });
+  async (obj, _ctx, auth) => {
+    // spec.audiences default to the API server's own (--api-audiences).
     const audiences: string[] = obj.spec?.audiences?.length ? obj.spec.audiences : [TOKEN_ISSUER];
-    return answer(obj, { authenticated: true, user: userInfo(user), audiences });
+    const result = await auth.authenticateToken(String(obj.spec?.token ?? ''), audiences);
+    if (!result.ok) return answer(obj, { user: {}, error: result.error });
+    return answer(obj, { authenticated: true, user: userInfo(result.user), audiences: result.audiences });
   });
