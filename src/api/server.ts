@@ -11,6 +11,8 @@ import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
 import { servePodLog } from './pod-log.js';
 import { createUpgradeHandler, rejectPlainStreamRequest, type ExecShellFactory } from './streaming/router.js';
+import type { FlowControl } from '../flowcontrol/controller.js';
+import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -27,6 +29,8 @@ export interface ApiServerOptions {
   execShell?: ExecShellFactory;
   /** winkube's own admin endpoints outside the Kubernetes paths (`/winkube/...`, e.g. node control). */
   winkubeRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
+  /** API Priority and Fairness: without it no request is ever queued or refused. */
+  flowControl?: FlowControl;
 }
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
@@ -35,11 +39,19 @@ export function createApiServer(opts: ApiServerOptions): Server {
   const handlers = new ResourceHandlers(opts.store, opts.authenticator);
   const openapi = new OpenApiDocuments(opts.store.defs);
 
-  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const apf = opts.flowControl && new PriorityAndFairness(opts.flowControl, opts.store);
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'https://localhost');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const user: User | undefined = opts.authenticator.authenticate(req);
     if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
+    if (!apf) return route(req, res, url, path, user);
+    return apf.serve(req, res, requestDigest(req.method ?? 'GET', path, url.searchParams, user), url.searchParams,
+      () => route(req, res, url, path, user));
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, user: User | undefined): Promise<void> => {
     switch (path) {
       case '/healthz': case '/livez': return writeText(res, 200, 'ok');
       case '/readyz': return opts.ready() ? writeText(res, 200, 'ok') : writeText(res, 500, '[-]winkube-bootstrap failed: not finished\nreadyz check failed\n');
@@ -93,7 +105,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     keepAliveTimeout: 65_000,
     requestTimeout: 0,
   }, (req, res) => {
-    route(req, res).catch((e: unknown) => {
+    serve(req, res).catch((e: unknown) => {
       if (res.headersSent) { res.destroy(); return; }
       if (e instanceof StatusError) return writeStatus(res, e.status);
       opts.log?.(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);

@@ -160,6 +160,38 @@ export class Store implements Lookup {
     return { items: out.kvs, revision: out.revision, continueToken: out.continueToken };
   }
 
+  /**
+   * A list without limit as pages of stored texts, all from one revision
+   * (the first page's), for writing as it is read: a caller holds one page at
+   * a time. Undefined for resources that need conversion.
+   */
+  listRawPages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'exactRevision'>,
+    pageSize: number): AsyncGenerator<{ items: KeyValue[]; revision: number }> | undefined {
+    if (def.fromStorage) return undefined;
+    return this.pages(def, namespace, req, pageSize);
+  }
+
+  private async *pages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'exactRevision'>,
+    pageSize: number): AsyncGenerator<{ items: KeyValue[]; revision: number }> {
+    const prefix = this.prefix(def, namespace);
+    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    let atRev = req.exactRevision ?? 0;
+    let after: string | undefined;
+    for (let more = true; more;) {
+      let res;
+      try {
+        res = await this.storage.list(prefix, { revision: atRev || undefined, limit: pageSize, after });
+      } catch (e) {
+        if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
+        throw e;
+      }
+      atRev = res.revision;
+      more = res.more;
+      after = res.items.at(-1)?.key;
+      yield { items: filtered ? res.items.filter((kv) => this.matches(def, decode(def, kv), req)) : res.items, revision: atRev };
+    }
+  }
+
   private async listKVs(def: ResourceDef, namespace: string, req: ListRequest): Promise<{ kvs: KeyValue[]; revision: number; continueToken?: string }> {
     const prefix = this.prefix(def, namespace);
     let revision = req.exactRevision ?? 0;
