@@ -26,15 +26,26 @@ function itemsBuffer(items: KeyValue[], first: boolean): Buffer {
   return buf.subarray(0, off);
 }
 
-/** Resolves true once the response's buffer drained, false if the connection closed first. */
-function drained(res: ServerResponse): Promise<boolean> {
+/** Resolves true once the response's buffer drained (or, with `event` 'finish', all of it went out), false if the connection closed first. */
+function drained(res: ServerResponse, event: 'drain' | 'finish' = 'drain'): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = (ok: boolean) => () => { res.off('drain', onDrain); res.off('close', onClose); resolve(ok); };
+    const done = (ok: boolean) => () => { res.off(event, onDrain); res.off('close', onClose); resolve(ok); };
     const onDrain = done(true);
     const onClose = done(false);
-    res.once('drain', onDrain);
+    res.once(event, onDrain);
     res.once('close', onClose);
   });
+}
+
+/**
+ * Ends the response and, when the client has not taken all of it yet, waits
+ * until it has: like upstream's handler, whose writes block, the request
+ * holds its seats until then.
+ */
+async function endAndWait(res: ServerResponse, last: Buffer): Promise<void> {
+  const ok = res.write(last);
+  res.end();
+  if (!ok && !res.writableFinished) await drained(res, 'finish');
 }
 
 /**
@@ -51,8 +62,7 @@ export async function writeListStream(res: ServerResponse, head: (revision: numb
   if (next.done) {
     const body = Buffer.concat([start, itemsBuffer(page.value.items, true), end]);
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
-    res.end(body);
-    return;
+    return endAndWait(res, body);
   }
   res.writeHead(200, { 'Content-Type': 'application/json' });
   let first = true;
@@ -69,5 +79,5 @@ export async function writeListStream(res: ServerResponse, head: (revision: numb
     page = next;
     next = await pages.next();
   }
-  res.end(end);
+  return endAndWait(res, end);
 }
