@@ -57,6 +57,16 @@ export function queueWaitLimitMs(d: RequestDigest, q: URLSearchParams): number {
   return Math.min(deadline / 4, MAX_WAIT_MS);
 }
 
+/** Resolves once the whole response went out to the connection, or the connection closed. */
+function responseDone(res: ServerResponse): Promise<void> {
+  if (res.writableFinished || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => { res.off('finish', done); res.off('close', done); resolve(); };
+    res.once('finish', done);
+    res.once('close', done);
+  });
+}
+
 export class PriorityAndFairness {
   private readonly dropped = new DroppedRequestsTracker();
 
@@ -100,9 +110,11 @@ export class PriorityAndFairness {
       return writeText(res, 429, 'Too many requests, please try again later.\n');
     }
     // The handler of a watch returns once its initial events are out and it is registered: like
-    // upstream's watch initialization signal, that is when a watch gives its seat back.
+    // upstream's watch initialization signal, that is when a watch gives its seat back. Any other
+    // request keeps its seats until the client has taken the response, as upstream's blocking writes do.
     try {
       await handler();
+      if (!watch) await responseDone(res);
     } finally {
       ticket!.finish();
     }

@@ -27,6 +27,8 @@ export interface ListRequest {
 }
 
 export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
+/** One page of a list read in pages: stored values, the list's revision, whether pages follow. */
+export interface ListPage { items: KeyValue[]; revision: number; more: boolean }
 /** Stored values to be written as served JSON (codec.writeWithRevision). */
 export interface RawListResponse { items: KeyValue[]; revision: number; continueToken?: string }
 
@@ -166,13 +168,13 @@ export class Store implements Lookup {
    * a time. Undefined for resources that need conversion.
    */
   listRawPages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'exactRevision'>,
-    pageSize: number): AsyncGenerator<{ items: KeyValue[]; revision: number }> | undefined {
+    pageSize: number): AsyncGenerator<ListPage> | undefined {
     if (def.fromStorage) return undefined;
     return this.pages(def, namespace, req, pageSize);
   }
 
   private async *pages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'exactRevision'>,
-    pageSize: number): AsyncGenerator<{ items: KeyValue[]; revision: number }> {
+    pageSize: number): AsyncGenerator<ListPage> {
     const prefix = this.prefix(def, namespace);
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     let atRev = req.exactRevision ?? 0;
@@ -188,7 +190,7 @@ export class Store implements Lookup {
       atRev = res.revision;
       more = res.more;
       after = res.items.at(-1)?.key;
-      yield { items: filtered ? res.items.filter((kv) => this.matches(def, decode(def, kv), req)) : res.items, revision: atRev };
+      yield { items: filtered ? res.items.filter((kv) => this.matches(def, decode(def, kv), req)) : res.items, revision: atRev, more };
     }
   }
 

@@ -58,6 +58,15 @@ test('kubectl get flowschemas and prioritylevelconfigurations print upstream\'s 
   assert.match(pl.stdout, /^exempt\s+Exempt\s+<none>\s+<none>\s+<none>\s+<none>\s+\S+$/m);
   assert.match(pl.stdout, /^catch-all\s+Limited\s+5\s+<none>\s+<none>\s+<none>\s+\S+$/m);
   assert.match(pl.stdout, /^workload-low\s+Limited\s+100\s+128\s+6\s+50\s+\S+$/m);
+  const explain = await kubectl(cluster, ['explain', 'prioritylevelconfigurations.spec.exempt']);
+  assert.equal(explain.code, 0, explain.stderr);
+  assert.match(explain.stdout, /nominalConcurrencyShares\s+<integer>/);
+  const applied = await kubectl(cluster, ['apply', '-f', '-'], { input: [
+    'apiVersion: flowcontrol.apiserver.k8s.io/v1', 'kind: FlowSchema', 'metadata: {name: applied}',
+    'spec: {priorityLevelConfiguration: {name: global-default}, rules: [{subjects: [{kind: User, user: {name: someone}}], nonResourceRules: [{verbs: [get], nonResourceURLs: [/x]}]}]}', '',
+  ].join('\n') });
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.equal(applied.stdout, 'flowschema.flowcontrol.apiserver.k8s.io/applied created\n');
   const res = await kubectl(cluster, ['api-resources', '--api-group=flowcontrol.apiserver.k8s.io']);
   assert.match(res.stdout, /^flowschemas\s+flowcontrol\.apiserver\.k8s\.io\/v1\s+false\s+FlowSchema$/m);
   assert.match(res.stdout, /^prioritylevelconfigurations\s+flowcontrol\.apiserver\.k8s\.io\/v1\s+false\s+PriorityLevelConfiguration$/m);
