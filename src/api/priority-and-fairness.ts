@@ -42,8 +42,10 @@ export function requestDigest(method: string, path: string, q: URLSearchParams, 
     default: verb = method.toLowerCase();
   }
   if (info.watchPath || ((verb === 'list' || verb === 'get') && ['1', 'true'].includes((q.get('watch') ?? '').toLowerCase()))) verb = 'watch';
+  // A namespace object's own URL (/api/v1/namespaces/<name>[/status|/finalize]) is in that namespace.
+  const namespace = info.resource === 'namespaces' && info.group === '' && !info.namespace ? info.name : info.namespace;
   return {
-    user: u, isResourceRequest: true, verb, apiGroup: info.group, namespace: info.namespace,
+    user: u, isResourceRequest: true, verb, apiGroup: info.group, namespace,
     resource: info.resource, subresource: info.subresource, path,
   };
 }

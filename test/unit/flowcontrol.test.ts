@@ -209,3 +209,28 @@ test('bootstrap objects: upstream\'s names, levels and precedences', () => {
   });
   for (const o of [...levels, ...schemas]) assert.deepEqual(o.metadata.annotations, { 'apf.kubernetes.io/autoupdate-spec': 'true' });
 });
+
+test('request digest: RequestInfo verbs, namespaces and non-resource paths; the queue wait limit', async () => {
+  const { requestDigest, queueWaitLimitMs } = await import('../../src/api/priority-and-fairness.js');
+  const q = (s = '') => new URLSearchParams(s);
+  const d = (method: string, path: string, query = '') => requestDigest(method, path, q(query), { name: 'u', groups: ['g'] });
+  assert.deepEqual(d('GET', '/api/v1/namespaces/default/pods'), {
+    user: { name: 'u', groups: ['g'] }, isResourceRequest: true, verb: 'list', apiGroup: '', namespace: 'default', resource: 'pods', subresource: '', path: '/api/v1/namespaces/default/pods',
+  });
+  assert.equal(d('GET', '/api/v1/namespaces/default/pods', 'watch=1').verb, 'watch');
+  assert.equal(d('GET', '/api/v1/watch/namespaces/default/pods').verb, 'watch');
+  assert.equal(d('GET', '/apis/apps/v1/namespaces/default/deployments/web').verb, 'get');
+  assert.equal(d('DELETE', '/api/v1/namespaces/default/pods').verb, 'deletecollection');
+  assert.equal(d('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale').subresource, 'scale');
+  assert.equal(d('GET', '/api/v1/namespaces/kube-system').namespace, 'kube-system');
+  assert.equal(d('PUT', '/api/v1/namespaces/kube-system/finalize').namespace, 'kube-system');
+  const h = d('GET', '/healthz');
+  assert.equal(h.isResourceRequest, false);
+  assert.equal(h.verb, 'get');
+  assert.equal(h.path, '/healthz');
+  assert.deepEqual(requestDigest('GET', '/version', q(), undefined).user, { name: 'system:anonymous', groups: ['system:unauthenticated'] });
+  assert.equal(queueWaitLimitMs(d('GET', '/api/v1/pods'), q()), 15_000);
+  assert.equal(queueWaitLimitMs(d('GET', '/api/v1/pods'), q('timeout=4s')), 1_000);
+  assert.equal(queueWaitLimitMs(d('GET', '/api/v1/pods'), q('timeout=10m')), 15_000);
+  assert.equal(queueWaitLimitMs(d('GET', '/api/v1/pods', 'watch=true&timeout=4s'), q('watch=true&timeout=4s')), 15_000);
+});
