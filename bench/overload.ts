@@ -61,6 +61,7 @@ function openConnection(t: LoadTarget, asAdmin: boolean): Promise<TLSSocket> {
 function send(socket: TLSSocket, path: string, token?: string): Promise<Answer> {
   return new Promise((resolve) => {
     const start = performance.now();
+    if (socket.destroyed) { resolve({ status: 0, bytes: 0, ms: 0, tail: '' }); return; }
     socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nConnection: close\r\n` +
       `${token ? `Authorization: Bearer ${token}\r\n` : ''}\r\n`);
     let head = '';
@@ -132,9 +133,11 @@ async function main(): Promise<void> {
 }
 
 async function measure(target: LoadTarget, pid: number): Promise<void> {
-  const admin = await Connection.open(target);
+  // A connection per call: one kept across the long phases would be closed by the server as idle.
   const call = async (method: string, path: string, body?: unknown, expect = 201) => {
+    const admin = await Connection.open(target);
     const r = await admin.request(method, path, body === undefined ? undefined : JSON.stringify(body));
+    admin.close();
     if (r.status !== expect) throw new Error(`${method} ${path}: ${r.status} ${r.body.slice(0, 300)}`);
     return r.body;
   };
@@ -148,7 +151,6 @@ async function measure(target: LoadTarget, pid: number): Promise<void> {
 
   if (ONLY !== 'burst') await manyLists(target, pid, one.bytes);
   if (ONLY !== 'lists') await burstFromAccount(target, call);
-  admin.close();
 }
 
 /** (a) Many large LISTs at once. */
