@@ -8,7 +8,8 @@ import type { KObject } from '../registry/types.js';
 import type { WatchHandle } from '../storage/types.js';
 import { StatusError } from '../api/status.js';
 import { controllerContext } from '../controllers/context.js';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
+import { AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
+import { semanticEqual } from '../registry/groups/shared.js';
 import type { FlowControl } from './controller.js';
 import type { FlowSchema, PriorityLevelConfiguration } from './types.js';
 
@@ -18,19 +19,68 @@ const CONSUMER = 'api-priority-and-fairness-config-consumer-v1';
 /** the ensurer's field manager */
 const PRODUCER = 'api-priority-and-fairness-config-producer-v1';
 
-/** The ensurer's first pass: the suggested then the mandatory objects that are missing. */
+/** strconv.ParseBool */
+function parseBool(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  return undefined;
+}
+
+type Bootstrap = { metadata: { name?: string }; spec: unknown };
+
+/**
+ * The ensurer (pkg/registry/flowcontrol/ensurer) at start: creates the missing
+ * bootstrap objects, puts back the spec of those that auto-update (mandatory
+ * ones always, suggested ones while their annotation says "true", or, without
+ * a readable annotation, while still at generation 1) and deletes auto-updating
+ * objects that are no longer part of the bootstrap configuration.
+ */
 export async function ensureFlowControlObjects(store: Store): Promise<void> {
-  const create = async (resource: string, kind: string, obj: { metadata: { name?: string } }) => {
+  const ctx = () => controllerContext(PRODUCER);
+  const ensureKind = async (resource: string, kind: string, mandatory: Bootstrap[], suggested: Bootstrap[]) => {
     const def = store.find(GROUP, 'v1', resource)!;
-    if (await store.get(GROUP, resource, '', obj.metadata.name!)) return;
-    try {
-      await store.create(def, '', { apiVersion: `${GROUP}/v1`, kind, ...structuredClone(obj) } as KObject, controllerContext(PRODUCER));
-    } catch (e) {
-      if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+    for (const [boot, always] of [...suggested.map((b) => [b, false] as const), ...mandatory.map((b) => [b, true] as const)]) {
+      const name = boot.metadata.name!;
+      const current = await store.get(GROUP, resource, '', name);
+      if (!current) {
+        try {
+          await store.create(def, '', { apiVersion: `${GROUP}/v1`, kind, ...structuredClone(boot) } as KObject, ctx());
+        } catch (e) {
+          if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+        }
+        continue;
+      }
+      const annotation = parseBool(current.metadata.annotations?.[AUTO_UPDATE_ANNOTATION]);
+      const autoUpdateSpec = always || (annotation ?? current.metadata.generation === 1);
+      const want = { apiVersion: `${GROUP}/v1`, kind, ...structuredClone(boot) } as KObject;
+      def.defaults?.(want);
+      // The exempt level's two numbers are the cluster's to set (plcSpecChanged).
+      const exempt = (current.spec as { exempt?: Record<string, unknown> } | undefined)?.exempt;
+      if (name === 'exempt' && kind === 'PriorityLevelConfiguration' && exempt) {
+        Object.assign((want.spec as { exempt: Record<string, unknown> }).exempt, { nominalConcurrencyShares: exempt.nominalConcurrencyShares, lendablePercent: exempt.lendablePercent });
+      }
+      const specChanged = autoUpdateSpec && !semanticEqual(want.spec, current.spec);
+      if (annotation === autoUpdateSpec && !specChanged) continue;
+      await store.update(def, '', name, (cur) => ({
+        ...cur,
+        metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, [AUTO_UPDATE_ANNOTATION]: String(autoUpdateSpec) } },
+        ...(specChanged ? { spec: want.spec } : {}),
+      }), ctx());
+    }
+    const names = new Set([...mandatory, ...suggested].map((b) => b.metadata.name));
+    for (const o of (await store.list(def, '')).items) {
+      const a = o.metadata.annotations?.[AUTO_UPDATE_ANNOTATION];
+      if (a === undefined || names.has(o.metadata.name) || parseBool(a) !== true) continue;
+      try {
+        await store.delete(def, '', o.metadata.name!, {}, ctx());
+      } catch (e) {
+        if (!(e instanceof StatusError && e.status.code === 404)) throw e;
+      }
     }
   };
-  for (const pl of [...SUGGESTED_PRIORITY_LEVELS, ...MANDATORY_PRIORITY_LEVELS]) await create('prioritylevelconfigurations', 'PriorityLevelConfiguration', pl);
-  for (const fs of [...SUGGESTED_FLOW_SCHEMAS, ...MANDATORY_FLOW_SCHEMAS]) await create('flowschemas', 'FlowSchema', fs);
+  await ensureKind('prioritylevelconfigurations', 'PriorityLevelConfiguration', MANDATORY_PRIORITY_LEVELS, SUGGESTED_PRIORITY_LEVELS);
+  await ensureKind('flowschemas', 'FlowSchema', MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS);
 }
 
 export async function startFlowControlConfig(store: Store, fc: FlowControl, log: (m: string) => void): Promise<() => void> {

@@ -230,3 +230,30 @@ test('a LIST of several pages is streamed chunked, byte for byte the list writte
   assert.equal(then.items.length, 251);
   assert.equal(then.metadata.resourceVersion, rv);
 });
+
+test('at start the bootstrap objects that auto-update get their spec back; others are left, retired ones deleted', async () => {
+  const FC = '/apis/flowcontrol.apiserver.k8s.io/v1';
+  const merge = (path: string, patch: unknown) => raw(cluster, 'PATCH', path, { body: JSON.stringify(patch), headers: { 'Content-Type': 'application/merge-patch+json' } });
+  assert.equal((await merge(`${FC}/prioritylevelconfigurations/workload-low`, { spec: { limited: { nominalConcurrencyShares: 7 } } })).status, 200);
+  assert.equal((await merge(`${FC}/prioritylevelconfigurations/exempt`, { spec: { exempt: { nominalConcurrencyShares: 5 } } })).status, 200);
+  assert.equal((await merge(`${FC}/flowschemas/global-default`,
+    { metadata: { annotations: { 'apf.kubernetes.io/autoupdate-spec': 'false' } }, spec: { matchingPrecedence: 9800 } })).status, 200);
+  assert.equal((await rawJSON(cluster, 'POST', `${FC}/prioritylevelconfigurations`, {
+    metadata: { name: 'retired', annotations: { 'apf.kubernetes.io/autoupdate-spec': 'true' } },
+    spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } },
+  })).status, 201);
+  assert.equal((await rawJSON(cluster, 'POST', `${FC}/prioritylevelconfigurations`, {
+    metadata: { name: 'mine' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } },
+  })).status, 201);
+  await cluster.stop();
+  cluster = await startCluster(cluster.dataDir, ['--api-only']);
+  const get = async (path: string) => (await rawJSON(cluster, 'GET', `${FC}/${path}`)).body;
+  assert.equal((await get('prioritylevelconfigurations/workload-low')).spec.limited.nominalConcurrencyShares, 100);
+  assert.deepEqual((await get('prioritylevelconfigurations/exempt')).spec.exempt, { nominalConcurrencyShares: 5, lendablePercent: 0 });
+  const gd = await get('flowschemas/global-default');
+  assert.equal(gd.spec.matchingPrecedence, 9800);
+  assert.equal(gd.metadata.annotations['apf.kubernetes.io/autoupdate-spec'], 'false');
+  assert.equal((await rawJSON(cluster, 'GET', `${FC}/prioritylevelconfigurations/retired`)).status, 404);
+  // A user's own objects without the annotation stay.
+  assert.equal((await rawJSON(cluster, 'GET', `${FC}/prioritylevelconfigurations/mine`)).status, 200);
+});
