@@ -7,11 +7,30 @@ import { connect, type TLSSocket } from 'node:tls';
  */
 export interface LoadTarget { port: number; ca: Buffer; cert: Buffer; key: Buffer }
 
+const LAST_CHUNK = Buffer.from('0\r\n\r\n');
+
+/** A chunked body starting at `start`, and where it ends; undefined while incomplete. */
+export function dechunk(buf: Buffer, start: number): { body: Buffer; end: number } | undefined {
+  const parts: Buffer[] = [];
+  let at = start;
+  for (;;) {
+    const eol = buf.indexOf('\r\n', at);
+    if (eol < 0) return undefined;
+    const size = parseInt(buf.subarray(at, eol).toString('latin1'), 16);
+    if (size === 0) return buf.length >= eol + 4 ? { body: Buffer.concat(parts), end: eol + 4 } : undefined;
+    if (buf.length < eol + 2 + size + 2) return undefined;
+    parts.push(buf.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+}
+
 export class Connection {
   private chunks: Buffer[] = [];
   private size = 0;
   /** Bytes the response in progress needs in all (header and body), once its header is read. */
   private need = 0;
+  /** The response in progress is chunked and not complete yet. */
+  private chunked = false;
   private waiting?: { resolve: (r: { status: number; body: string }) => void; reject: (e: Error) => void };
 
   private constructor(private readonly socket: TLSSocket) {
@@ -29,14 +48,26 @@ export class Connection {
   /** Joins what arrived only when the response can be complete, so large bodies are not copied per chunk. */
   private parse(): void {
     if (!this.waiting || (this.need && this.size < this.need)) return;
+    // A chunked body can only be complete once its terminating empty chunk arrived.
+    if (this.chunked && !this.chunks[this.chunks.length - 1].subarray(-5).equals(LAST_CHUNK)) return;
     let buf = Buffer.concat(this.chunks, this.size);
     this.chunks = [buf];
     const end = buf.indexOf('\r\n\r\n');
     if (end < 0) return;
     const head = buf.subarray(0, end).toString('latin1');
-    this.need = end + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-    if (this.size < this.need) return;
-    const body = buf.subarray(end + 4, this.need).toString('utf8');
+    let body: string;
+    if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+      // A streamed (chunked) body: complete once its last, empty chunk is in.
+      const decoded = dechunk(buf, end + 4);
+      this.chunked = !decoded;
+      if (!decoded) return;
+      this.need = decoded.end;
+      body = decoded.body.toString('utf8');
+    } else {
+      this.need = end + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+      if (this.size < this.need) return;
+      body = buf.subarray(end + 4, this.need).toString('utf8');
+    }
     buf = buf.subarray(this.need);
     this.chunks = buf.length ? [buf] : [];
     this.size = buf.length;

@@ -22,6 +22,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FieldType, FieldManagerSchemaData, StructDef } from '../src/fieldmanager/schema.js';
+import { addFlowcontrolV1 } from './flowcontrol-v1.js';
 
 interface Prop {
   $ref?: string;
@@ -196,6 +197,8 @@ export function readDefinitions(dir: string): { defs: Record<string, Def>; versi
     version ||= doc.info?.version ?? '';
     Object.assign(defs, doc.components?.schemas ?? {});
   }
+  // Served kinds the recording predates.
+  addFlowcontrolV1(defs as Record<string, { [key: string]: unknown }>, true);
   return { defs, version };
 }
 

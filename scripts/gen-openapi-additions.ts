@@ -7,6 +7,7 @@
  * only, no descriptions. gen-openapi.ts applies it to the compact data.
  */
 import type { OpenApiData, ParamData, Schema } from '../src/openapi/data.js';
+import { addFlowcontrolV1, flowcontrolV1Text } from './flowcontrol-v1.js';
 
 const CORE = 'io.k8s.api.core.v1.';
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
@@ -210,7 +211,25 @@ function editPaths(data: OpenApiData): void {
   }
 }
 
+/** flowcontrol.apiserver.k8s.io/v1 in place of the recorded v1beta3 (gone in v1.32). */
+function promoteFlowcontrol(data: OpenApiData): void {
+  const from = 'apis/flowcontrol.apiserver.k8s.io/v1beta3';
+  data.docs['apis/flowcontrol.apiserver.k8s.io/v1'] = JSON.parse(flowcontrolV1Text(JSON.stringify(data.docs[from])));
+  delete data.docs[from];
+  addFlowcontrolV1(data.defs, false);
+  addFlowcontrolV1Texts(data.defsV2);
+}
+
+/** defsV2 entries are few; any of v1beta3 are renamed. */
+function addFlowcontrolV1Texts(defs: Record<string, Schema>): void {
+  for (const name of Object.keys(defs).filter((n) => n.includes('flowcontrol.v1beta3.'))) {
+    defs[flowcontrolV1Text(name)] = JSON.parse(flowcontrolV1Text(JSON.stringify(defs[name])));
+    delete defs[name];
+  }
+}
+
 export function applyAdditions(data: OpenApiData): void {
+  promoteFlowcontrol(data);
   for (const [name, schema] of Object.entries(NEW_DEFS)) {
     if (data.defs[name]) throw new Error(`${name} already exists in the recorded documents`);
     data.defs[name] = schema;

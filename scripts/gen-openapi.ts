@@ -39,10 +39,17 @@ export const SERVED_GROUP_VERSIONS = [
   'apis/storage.k8s.io/v1',
 ];
 
+/**
+ * Recorded group versions that stand for a served one the recording predates: gen-openapi-additions.ts
+ * turns them into it (flowcontrol.apiserver.k8s.io/v1beta3 into v1, GA in v1.29).
+ */
+export const PREDECESSOR_GROUP_VERSIONS = ['apis/flowcontrol.apiserver.k8s.io/v1beta3'];
+
 /** The other documents of /openapi/v3 for endpoints winkube serves: /api, /apis, /apis/<group>, /version. */
 export function documentKeys(): string[] {
-  const groups = new Set(SERVED_GROUP_VERSIONS.filter((k) => k.startsWith('apis/')).map((k) => k.split('/').slice(0, 2).join('/')));
-  return [...SERVED_GROUP_VERSIONS, 'api', 'apis', ...[...groups].sort(), 'version'];
+  const kept = [...SERVED_GROUP_VERSIONS, ...PREDECESSOR_GROUP_VERSIONS];
+  const groups = new Set(kept.filter((k) => k.startsWith('apis/')).map((k) => k.split('/').slice(0, 2).join('/')));
+  return [...kept, 'api', 'apis', ...[...groups].sort(), 'version'];
 }
 
 const V3_REF = '#/components/schemas/';

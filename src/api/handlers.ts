@@ -17,6 +17,7 @@ import type { Authenticator, User } from './auth.js';
 import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
 import { listKind, partialObject, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch.js';
+import { LIST_PAGE_SIZE, writeListStream } from './list-stream.js';
 import { applyPatchRequest } from './patch.js';
 import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf, hasUnknownFieldsOf } from '../openapi/field-validation.js';
 import { checkPatchBody } from './patch-body.js';
@@ -74,11 +75,16 @@ function includeObjectOf(q: URLSearchParams): IncludeObject {
     field.invalid('includeObject', v, "must be 'Metadata', 'Object', 'None', or empty")])}`);
 }
 
+/** A JSON list's text up to its first item. */
+function listHead(def: ResourceDef, meta: Record<string, string>): string {
+  return `{"kind":"${listKind(def)}","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[`;
+}
+
 /** A JSON list from stored texts, written into one buffer without parsing them. */
 function writeRawList(res: ServerResponse, def: ResourceDef, list: RawListResponse): void {
   const meta: Record<string, string> = { resourceVersion: String(list.revision) };
   if (list.continueToken) meta.continue = list.continueToken;
-  const head = `{"kind":"${listKind(def)}","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[`;
+  const head = listHead(def, meta);
   let size = Buffer.byteLength(head) + list.items.length + 2;
   for (const kv of list.items) size += rawLength(kv.value, kv.modRevision);
   const buf = Buffer.allocUnsafe(size);
@@ -202,6 +208,9 @@ export class ResourceHandlers {
   private async list(res: ServerResponse, def: ResourceDef, namespace: string, opts: ListOptions, shape: Shape, q: URLSearchParams): Promise<void> {
     const lr = listRequest(opts);
     if (shape.kind === 'object' && shape.format === 'json') {
+      // Without a limit the list can be as long as the collection: it is written as it is read.
+      const pages = !lr.limit && !lr.continueToken ? this.store.listRawPages(def, namespace, lr, LIST_PAGE_SIZE) : undefined;
+      if (pages) return writeListStream(res, (rv) => listHead(def, { resourceVersion: String(rv) }), pages);
       const raw = await this.store.listRaw(def, namespace, lr);
       if (raw) return writeRawList(res, def, raw);
     }

@@ -19,6 +19,8 @@ import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
 import { servePodLog } from './pod-log.js';
 import { createUpgradeHandler, rejectPlainStreamRequest, type ExecShellFactory } from './streaming/router.js';
+import type { FlowControl } from '../flowcontrol/controller.js';
+import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -37,6 +39,8 @@ export interface ApiServerOptions {
   winkubeRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
   /** How long a client may take to send its request headers (ReadHeaderTimeout); 32 s by default. */
   readHeaderTimeoutMs?: number;
+  /** API Priority and Fairness: without it no request is ever queued or refused. */
+  flowControl?: FlowControl;
 }
 
 export interface ApiServer extends Server {
@@ -51,13 +55,20 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const openapi = new OpenApiDocuments(opts.store.defs);
 
   const drain = new RequestDrain();
+  const apf = opts.flowControl && new PriorityAndFairness(opts.flowControl, opts.store);
 
-  const route = async (req: IncomingMessage, res: ServerResponse, decodedPath: string): Promise<void> => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, decodedPath: string): Promise<void> => {
     // Only the query is read from the WHATWG URL: its path would have dot segments resolved.
     const url = new URL((req.url ?? '/').replace(/^[^?]*/, '/'), 'https://localhost');
     const path = decodedPath.length > 1 ? decodedPath.replace(/\/+$/, '') : decodedPath;
     const user: User | undefined = await opts.authenticator.authenticate(req);
     if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
+    if (!apf) return route(req, res, url, path, user);
+    return apf.serve(req, res, requestDigest(req.method ?? 'GET', path, url.searchParams, user), url.searchParams,
+      () => route(req, res, url, path, user));
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, user: User | undefined): Promise<void> => {
     switch (path) {
       case '/healthz': case '/livez': return writeText(res, 200, 'ok');
       case '/readyz': return opts.ready() ? writeText(res, 200, 'ok') : writeText(res, 500, '[-]winkube-bootstrap failed: not finished\nreadyz check failed\n');
@@ -130,7 +141,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (e instanceof MalformedRequestURI) { writeGoProtocolError(req.socket, 400); return; }
       throw e;
     }
-    route(req, res, path).catch((e: unknown) => {
+    serve(req, res, path).catch((e: unknown) => {
       if (res.headersSent) { res.destroy(); return; }
       if (e instanceof StatusError) return writeStatus(res, e.status);
       opts.log?.(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);

@@ -13,6 +13,8 @@ import { Store } from '../registry/store.js';
 import { SqliteStorage } from '../storage/sqlite.js';
 import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster } from './bootstrap.js';
+import { FlowControl } from '../flowcontrol/controller.js';
+import { ensureFlowControlObjects, startFlowControlConfig } from '../flowcontrol/config-controller.js';
 import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
@@ -115,8 +117,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     };
   }
 
+  // API Priority and Fairness: the mandatory levels until the configuration in the cluster is read.
+  const flowControl = new FlowControl();
   const server = createApiServer({
     store,
+    flowControl,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
     authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store),
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
@@ -135,6 +140,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   });
   port = (server.address() as AddressInfo).port;
   await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
+  await ensureFlowControlObjects(store);
+  const stopFlowControl = await startFlowControlConfig(store, flowControl, log);
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
   const controllerManager = await runControllerManager({
@@ -159,6 +166,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       // Graceful termination first: requests in flight finish against a running cluster.
       await server.drain();
       compactor.stop();
+      stopFlowControl();
       await controllerManager.stop();
       await stopComponents();
       await storage.close();

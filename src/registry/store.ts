@@ -31,6 +31,8 @@ export interface ListRequest {
 }
 
 export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
+/** One page of a list read in pages: stored values, the list's revision, whether pages follow. */
+export interface ListPage { items: KeyValue[]; revision: number; more: boolean }
 /** Stored values to be written as served JSON (codec.writeWithRevision). */
 export interface RawListResponse { items: KeyValue[]; revision: number; continueToken?: string }
 
@@ -175,6 +177,39 @@ export class Store implements Lookup {
     if (def.fromStorage) return undefined;
     const out = await this.listKVs(def, namespace, req);
     return { items: out.kvs, revision: out.revision, continueToken: out.continueToken };
+  }
+
+  /**
+   * A list without limit as pages of stored texts, all from one revision
+   * (the first page's), for writing as it is read: a caller holds one page at
+   * a time. Undefined for resources that need conversion.
+   */
+  listRawPages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch'>,
+    pageSize: number): AsyncGenerator<ListPage> | undefined {
+    if (def.fromStorage) return undefined;
+    return this.pages(def, namespace, req, pageSize);
+  }
+
+  private async *pages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch'>,
+    pageSize: number): AsyncGenerator<ListPage> {
+    const prefix = this.prefix(def, namespace);
+    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    // Chosen as for any list without a limit: an Exact resourceVersion, else the latest (after waiting for a future one).
+    let atRev = (await this.listRevision(req, prefix)).revision;
+    let after: string | undefined;
+    for (let more = true; more;) {
+      let res;
+      try {
+        res = await this.storage.list(prefix, { revision: atRev || undefined, limit: pageSize, after });
+      } catch (e) {
+        if (e instanceof CompactedError) throw errors.expired(LIST_EXPIRED);
+        throw e;
+      }
+      atRev = res.revision;
+      more = res.more;
+      after = res.items.at(-1)?.key;
+      yield { items: filtered ? res.items.filter((kv) => this.matches(def, decode(def, kv), req)) : res.items, revision: atRev, more };
+    }
   }
 
   private async listKVs(def: ResourceDef, namespace: string, req: ListRequest): Promise<{ kvs: KeyValue[]; revision: number; continueToken?: string }> {

@@ -28,14 +28,23 @@ function created(def: ResourceDef, body: any): any {
   return obj;
 }
 
+/**
+ * The recording predates flowcontrol.apiserver.k8s.io/v1 (GA in 1.29): its resources are
+ * compared with their v1beta3 twins, except for the storage version hash, v1's in v1.32.
+ */
+const RECORDED_AS: Record<string, string> = { 'flowcontrol.apiserver.k8s.io/v1': 'v1beta3' };
+const V1_STORAGE_HASHES: Record<string, string> = { flowschemas: 'GJVAJZSZBIw=', prioritylevelconfigurations: 'Kir5PVfvNeI=' };
+
 test('discovery facts match upstream discovery documents', () => {
   const apis = goldenDiscovery('apis.json');
   const order = apis.groups.flatMap((g: any) => g.versions.map((v: any) => `${g.name}/${v.version}`));
   const seen: string[] = [];
   for (const d of groupResources) {
-    const gv = `${d.group}/${d.version}`;
+    const recorded = RECORDED_AS[`${d.group}/${d.version}`];
+    const gv = `${d.group}/${recorded ?? d.version}`;
     if (!seen.includes(gv)) seen.push(gv);
-    const doc = goldenDiscovery(`apis_${d.group}_${d.version}.json`);
+    const doc = goldenDiscovery(`apis_${d.group}_${recorded ?? d.version}.json`);
+    if (recorded) for (const r of doc.resources) if (V1_STORAGE_HASHES[r.name]) r.storageVersionHash = V1_STORAGE_HASHES[r.name];
     const r = doc.resources.find((x: any) => x.name === d.resource);
     assert.ok(r, `${gv} ${d.resource}`);
     assert.equal(d.singular, r.singularName);

@@ -19,6 +19,8 @@ import { runtimeclasses } from './node/runtimeclasses.js';
 import { storageclasses } from './storage/storageclasses.js';
 import { poddisruptionbudgets } from './policy/poddisruptionbudgets.js';
 import { priorityclasses } from './scheduling/priorityclasses.js';
+import { flowschemas } from './flowcontrol/flowschemas.js';
+import { prioritylevelconfigurations } from './flowcontrol/prioritylevelconfigurations.js';
 
 export { systemPriorityClasses, SYSTEM_PRIORITY_CLASS_DELETE_MESSAGE } from './scheduling/priorityclasses.js';
 
@@ -44,4 +46,6 @@ export const groupResources: ResourceDef[] = [
   runtimeclasses,
   // discovery.k8s.io/v1
   endpointslices,
+  // flowcontrol.apiserver.k8s.io/v1
+  flowschemas, prioritylevelconfigurations,
 ];

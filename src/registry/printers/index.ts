@@ -23,6 +23,7 @@ import { podDisruptionBudgetPrinter } from './poddisruptionbudgets.js';
 import { podPrinter } from './pods.js';
 import { podTemplatePrinter } from './podtemplates.js';
 import { priorityClassPrinter } from './priorityclasses.js';
+import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol.js';
 import { replicaSetPrinter } from './replicasets.js';
 import { replicationControllerPrinter } from './replicationcontrollers.js';
 import { resourceQuotaPrinter } from './resourcequotas.js';
@@ -67,6 +68,8 @@ export const printers: Record<string, Printer> = {
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
   'storage.k8s.io/storageclasses': storageClassPrinter,
   'scheduling.k8s.io/priorityclasses': priorityClassPrinter,
+  'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelConfigurationPrinter,
   'coordination.k8s.io/leases': leasePrinter,
 };
 
