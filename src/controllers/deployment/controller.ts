@@ -15,10 +15,12 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext, readOnlyContext } from '../context.js';
-import { WorkQueue } from '../informer.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import type { SharedInformer } from '../runtime/shared-informer.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import { controllerRef } from '../pod-control.js';
 import {
-  KCM_FIELD_MANAGER, claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, sharedInformer, splitKey, type SharedInformer,
+  KCM_FIELD_MANAGER, claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, splitKey,
 } from '../controller-utils.js';
 import {
   POD_TEMPLATE_HASH, Reasons, activeReplicaSets, availableReplicaCount, actualReplicaCount, byCreation, byRevision,
@@ -74,23 +76,29 @@ export class DeploymentController {
   private readonly deployments: SharedInformer;
   private readonly sets: SharedInformer;
   private readonly pods: SharedInformer;
-  private readonly queue: WorkQueue;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly queue: RateLimitingQueue;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly log: (m: string) => void) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+  private readonly log: (m: string) => void;
+
+  constructor(ctx: ControllerContext) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    const log = this.log = ctx.log;
     this.dDef = store.find('apps', 'v1', 'deployments')!;
     this.rsDef = store.find('apps', 'v1', 'replicasets')!;
-    this.deployments = sharedInformer(store, this.dDef);
-    this.sets = sharedInformer(store, this.rsDef);
-    this.pods = sharedInformer(store, store.find('', 'v1', 'pods')!);
-    this.queue = new WorkQueue((key) => this.syncKey(key), (key, e) => {
+    this.deployments = ctx.informers.forResource(this.dDef);
+    this.sets = ctx.informers.forResource(this.rsDef);
+    this.pods = ctx.informers.forResource(store.find('', 'v1', 'pods')!);
+    this.queue = newQueue(ctx);
+    this.queue.run(5, (key) => this.syncKey(key), (key, e) => {
       if (!isConflict(e)) log(`${COMPONENT}: ${key}: ${errorText(e)}`);
     });
   }
 
   async start(): Promise<void> {
     this.deployments.onEvent((type, d) => {
-      if (type === 'DELETED') this.cancelTimer(keyOf(d));
       this.queue.add(keyOf(d));
     });
     this.sets.onEvent((type, rs, old) => this.replicaSetEvent(type, rs, old));
@@ -101,20 +109,11 @@ export class DeploymentController {
   }
 
   stop(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.queue.shutDown();
   }
 
   private enqueueAfter(key: string, ms: number): void {
-    this.cancelTimer(key);
-    const t = setTimeout(() => { this.timers.delete(key); this.queue.add(key); }, ms);
-    t.unref();
-    this.timers.set(key, t);
-  }
-
-  private cancelTimer(key: string): void {
-    const t = this.timers.get(key);
-    if (t) { clearTimeout(t); this.timers.delete(key); }
+    this.queue.addAfter(key, ms);
   }
 
   private resolve(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): KObject | undefined {
