@@ -9,6 +9,7 @@
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import { OwnWrites } from '../runtime/own-writes.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
@@ -82,10 +83,13 @@ export class CronJobController {
   private readonly now: () => Date;
 
   private readonly store: Store;
+  private readonly jobWrites: OwnWrites;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: CronJobControllerOptions = {}) {
-    const store = this.store = ctx.store;
+    this.jobWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('batch', 'v1', 'jobs')!));
+    // Every write goes through jobWrites' store, so syncs read back their own Job writes from the informer.
+    const store = this.store = this.jobWrites.store;
     this.events = ctx.events;
     this.cronjobs = store.find('batch', 'v1', 'cronjobs')!;
     this.jobs = store.find('batch', 'v1', 'jobs')!;
@@ -121,7 +125,7 @@ export class CronJobController {
     if (!stored) return undefined;
     const cj = structuredClone(stored);
     cj.status ??= {};
-    const jobs = ((await this.store.list(this.jobs, ns)).items as Obj[]).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
+    const jobs = ((await this.jobWrites.list(ns)) as Obj[]).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
     const cleaned = await this.cleanupFinishedJobs(cj, jobs);
     const { requeue, update } = await this.syncCronJob(cj, jobs);
     if (cleaned || update) {

@@ -18,6 +18,7 @@ import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { ServicePods } from './service-pods.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import { OwnWrites } from '../runtime/own-writes.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import {
   findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, rfc3339Nano,
@@ -225,9 +226,12 @@ export class EndpointSliceController {
   private readonly sliceDef: ResourceDef;
 
   private readonly store: Store;
+  private readonly sliceWrites: OwnWrites;
 
   constructor(private readonly ctx: ControllerContext, private readonly maxPerSlice = MAX_ENDPOINTS_PER_SLICE) {
-    const store = this.store = ctx.store;
+    this.sliceWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('discovery.k8s.io', 'v1', 'endpointslices')!));
+    // Every write goes through sliceWrites' store, so syncs read back their own slice writes from the informer.
+    const store = this.store = this.sliceWrites.store;
     const log = ctx.log;
     this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
     this.queue = newQueue(ctx);
@@ -274,7 +278,7 @@ export class EndpointSliceController {
     if (svc.metadata.deletionTimestamp) return;
     const pods = this.cache.selected(namespace, svc.spec.selector);
     const trigger = this.tracker.compute(svc, pods);
-    const existing = (await this.store.list(this.sliceDef, namespace)).items.filter((s) =>
+    const existing = (await this.sliceWrites.list(namespace)).filter((s) =>
       s.metadata.labels?.[SERVICE_NAME_LABEL] === name && s.metadata.labels?.[MANAGED_BY_LABEL] === CONTROLLER_NAME);
     const changes = reconcileSlices(svc, pods, this.nodes, existing, this.maxPerSlice);
     const ctx = { ...controllerContext(MANAGER), namespace };
