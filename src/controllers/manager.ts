@@ -10,6 +10,7 @@
  * On a clean shutdown the lease is released so a restarted server need not
  * wait out the lease duration.
  */
+import { setMaxListeners } from 'node:events';
 import type { EventRecorder } from '../events/recorder.js';
 import type { LBPool } from '../network/lb-pool.js';
 import type { Store } from '../registry/store.js';
@@ -52,6 +53,8 @@ export interface RunningControllers {
 export async function startControllers(o: ControllerManagerOptions): Promise<RunningControllers> {
   const ctx = newControllerContext({ store: o.store, events: o.events, log: o.log });
   const abort = new AbortController();
+  // Every controller listens for the abort: more than the default 10 listeners is no leak here.
+  setMaxListeners(0, abort.signal);
   const selection = o.controllers ?? parseControllersFlag(DEFAULT_CONTROLLERS);
   const started: string[] = [];
   const stop = () => { abort.abort(); ctx.informers.stop(); };
