@@ -61,8 +61,6 @@ export class DisruptionController {
     this.pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets')!;
     this.podDef = store.find('', 'v1', 'pods')!;
     this.queue = newQueue(ctx);
-    this.queue.run(1, (key) => (key.startsWith('pod:') ? this.syncStalePod(key.slice(4)) : this.sync(key)),
-      (key, e) => log(`disruption ${key}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -91,6 +89,9 @@ export class DisruptionController {
         for (const [key, pdb] of this.pdbs) if (pdb.metadata.namespace === obj.metadata.namespace) this.queue.add(key);
       });
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(1, (key) => (key.startsWith('pod:') ? this.syncStalePod(key.slice(4)) : this.sync(key)),
+      (key, e) => this.ctx.log(`disruption ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {

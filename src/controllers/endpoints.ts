@@ -112,12 +112,11 @@ export class EndpointsController {
 
   private readonly store: Store;
 
-  constructor(ctx: ControllerContext) {
+  constructor(private readonly ctx: ControllerContext) {
     const store = this.store = ctx.store;
     const log = ctx.log;
     this.epDef = store.find('', 'v1', 'endpoints')!;
     this.queue = newQueue(ctx);
-    this.queue.run(5, (key) => this.sync(key), (key, e) => log(`endpoints ${key}: ${(e as Error).message}`));
     this.cache = new ServicePods(ctx, (key) => this.queue.add(key));
   }
 
@@ -128,6 +127,8 @@ export class EndpointsController {
       if (ep.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader']) continue;
       this.queue.add(`${ep.metadata.namespace}/${ep.metadata.name}`);
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`endpoints ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {

@@ -58,7 +58,6 @@ export class GarbageCollector {
     this.store = ctx.store;
     const log = ctx.log;
     this.queue = newQueue(ctx);
-    this.queue.run(20, (uid) => this.process(uid), (uid, e) => log(`garbage collector: ${uid}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -70,6 +69,8 @@ export class GarbageCollector {
       seen.add(def.storagePrefix);
       await this.ctx.informers.inform(def, (type, obj) => this.observe(def, type, obj));
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(20, (uid) => this.process(uid), (uid, e) => this.ctx.log(`garbage collector: ${uid}: ${(e as Error).message}`));
   }
 
   stop(): void {

@@ -30,7 +30,6 @@ export class NamespaceController {
     this.store = ctx.store;
     const log = this.log = ctx.log;
     this.queue = newQueue(ctx);
-    this.queue.run(10, (ns) => this.sync(ns), (ns, e) => log(`namespace ${ns}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -42,6 +41,8 @@ export class NamespaceController {
         if (type === 'DELETED') this.queue.add(obj.metadata.namespace!);
       });
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(10, (ns) => this.sync(ns), (ns, e) => this.ctx.log(`namespace ${ns}: ${(e as Error).message}`));
   }
 
   stop(): void {

@@ -96,7 +96,7 @@ export class ReplicaSetController {
 
   private readonly store: Store;
 
-  constructor(ctx: ControllerContext, private readonly kind: ReplicaKind = 'ReplicaSet') {
+  constructor(private readonly ctx: ControllerContext, private readonly kind: ReplicaKind = 'ReplicaSet') {
     const store = this.store = ctx.store;
     const { events, log } = ctx;
     this.def = kind === 'ReplicaSet' ? store.find('apps', 'v1', 'replicasets')! : store.find('', 'v1', 'replicationcontrollers')!;
@@ -106,7 +106,6 @@ export class ReplicaSetController {
     this.pods = ctx.informers.forResource(this.podDef);
     this.podControl = new PodControl(store, events, this.component);
     this.queue = newQueue(ctx);
-    this.queue.run(5, (key) => this.sync(key), (key, e) => log(`${this.component}: ${key}: ${errorMessage(e)}`));
   }
 
   async start(): Promise<void> {
@@ -117,6 +116,8 @@ export class ReplicaSetController {
     this.pods.onEvent((type, pod, old) => this.podEvent(type, pod, old));
     await this.sets.start();
     await this.pods.start();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`${this.component}: ${key}: ${errorMessage(e)}`));
   }
 
   /** Enqueues the key now and again later (queue.AddAfter). */

@@ -57,7 +57,6 @@ export class ResourceQuotaController {
     this.store = ctx.store;
     const log = ctx.log;
     this.queue = newQueue(ctx);
-    this.queue.run(5, (key) => this.sync(key), (key, e) => log(`resource quota ${key}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -81,6 +80,8 @@ export class ResourceQuotaController {
     }
     this.timer = setInterval(() => { for (const ns of this.quotas.keys()) this.namespaceChanged(ns); }, RESYNC_MS);
     this.timer.unref();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`resource quota ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {

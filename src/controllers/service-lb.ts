@@ -46,7 +46,6 @@ export class ServiceLBController {
     const log = ctx.log;
     this.def = store.find('', 'v1', 'services')!;
     this.queue = newQueue(ctx);
-    this.queue.run(1, (key) => this.sync(key), (key, e) => log(`service load balancer ${key}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -55,6 +54,8 @@ export class ServiceLBController {
       if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
       this.queue.add(key);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(1, (key) => this.sync(key), (key, e) => this.ctx.log(`service load balancer ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {

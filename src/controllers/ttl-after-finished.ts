@@ -42,13 +42,14 @@ export class TTLAfterFinishedController {
     this.jobs = store.find('batch', 'v1', 'jobs')!;
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
-    this.loop.run(5, (k) => this.sync(k).then(() => undefined), (k, e) => ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
     await this.ctx.informers.inform(this.jobs, (type, job) => {
       if (type !== 'DELETED' && needsCleanup(job)) this.loop.add(keyOf(job));
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k).then(() => undefined), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {

@@ -95,7 +95,6 @@ export class CronJobController {
     this.jobs = store.find('batch', 'v1', 'jobs')!;
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
-    this.loop.run(5, (k) => this.sync(k).then(() => undefined), (k, e) => ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -104,6 +103,8 @@ export class CronJobController {
       const ref = controllerOf(job);
       if (ref?.kind === 'CronJob' && ref.apiVersion.startsWith('batch/')) this.loop.add(`${job.metadata.namespace}/${ref.name}`);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k).then(() => undefined), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {

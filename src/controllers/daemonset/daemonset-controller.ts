@@ -94,7 +94,6 @@ export class DaemonSetController {
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.expectations = new ControllerExpectations(() => this.now().getTime());
     this.loop = newQueue(ctx);
-    this.loop.run(2, (k) => this.sync(k), (k, e) => ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
     this.dsInformer = ctx.informers.forResource(this.daemonsets);
     this.podInformer = ctx.informers.forResource(this.pods);
     this.nodeInformer = ctx.informers.forResource(this.nodes);
@@ -136,6 +135,8 @@ export class DaemonSetController {
     await this.dsInformer.start();
     await this.podInformer.start();
     await this.nodeInformer.start();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(2, (k) => this.sync(k), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {

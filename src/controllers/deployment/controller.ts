@@ -82,7 +82,7 @@ export class DeploymentController {
   private readonly events: EventRecorder;
   private readonly log: (m: string) => void;
 
-  constructor(ctx: ControllerContext) {
+  constructor(private readonly ctx: ControllerContext) {
     const store = this.store = ctx.store;
     this.events = ctx.events;
     const log = this.log = ctx.log;
@@ -92,9 +92,6 @@ export class DeploymentController {
     this.sets = ctx.informers.forResource(this.rsDef);
     this.pods = ctx.informers.forResource(store.find('', 'v1', 'pods')!);
     this.queue = newQueue(ctx);
-    this.queue.run(5, (key) => this.syncKey(key), (key, e) => {
-      if (!isConflict(e)) log(`${COMPONENT}: ${key}: ${errorText(e)}`);
-    });
   }
 
   async start(): Promise<void> {
@@ -106,6 +103,10 @@ export class DeploymentController {
     await this.deployments.start();
     await this.sets.start();
     await this.pods.start();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.syncKey(key), (key, e) => {
+      if (!isConflict(e)) this.ctx.log(`${COMPONENT}: ${key}: ${errorText(e)}`);
+    });
   }
 
   stop(): void {
@@ -159,7 +160,7 @@ export class DeploymentController {
     if (d && specOf(d).strategy?.type === 'Recreate') this.queue.add(keyOf(d));
   }
 
-  private ctx(ns: string) {
+  private writeCtx(ns: string) {
     return { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns };
   }
 
@@ -210,7 +211,7 @@ export class DeploymentController {
       if (d.metadata.annotations) cur.metadata.annotations = { ...d.metadata.annotations };
       cur.status = serializeStatus(status);
       return cur;
-    }, readOnlyContext(this.store, this.ctx(ns)), 'status');
+    }, readOnlyContext(this.store, this.writeCtx(ns)), 'status');
     // The object written is shared with the watchers (and the cache below): the sync goes on with a copy of its status.
     d.status = updated.status && copyStatus(updated.status as Record<string, unknown>);
     d.metadata.resourceVersion = updated.metadata.resourceVersion;
@@ -220,7 +221,7 @@ export class DeploymentController {
   /** Update of a ReplicaSet read from the cache (its resourceVersion a precondition). */
   private async updateReplicaSet(rs: KObject): Promise<KObject> {
     const ns = rs.metadata.namespace ?? '';
-    const updated = await this.store.update(this.rsDef, ns, rs.metadata.name!, () => JSON.parse(JSON.stringify(rs)), this.ctx(ns));
+    const updated = await this.store.update(this.rsDef, ns, rs.metadata.name!, () => JSON.parse(JSON.stringify(rs)), this.writeCtx(ns));
     const typed = { ...updated, apiVersion: 'apps/v1', kind: 'ReplicaSet' } as KObject;
     this.sets.cache.upsert(updated);
     return typed;
@@ -315,7 +316,7 @@ export class DeploymentController {
     let alreadyExists = false;
     try {
       // The set created is only read (cached, and copied below to add its type).
-      created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.ctx(ns)));
+      created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.writeCtx(ns)));
       this.sets.cache.upsert(created);
     } catch (e) {
       if (e instanceof StatusError && e.status.reason === 'AlreadyExists') {
@@ -447,7 +448,7 @@ export class DeploymentController {
       const st = (rs.status ?? {}) as any;
       if ((st.replicas ?? 0) !== 0 || replicasOf(rs) !== 0 || (rs.metadata.generation ?? 0) > (st.observedGeneration ?? 0) || rs.metadata.deletionTimestamp) continue;
       try {
-        await this.store.delete(this.rsDef, rs.metadata.namespace ?? '', rs.metadata.name!, {}, this.ctx(rs.metadata.namespace ?? ''));
+        await this.store.delete(this.rsDef, rs.metadata.namespace ?? '', rs.metadata.name!, {}, this.writeCtx(rs.metadata.namespace ?? ''));
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }

@@ -235,7 +235,6 @@ export class EndpointSliceController {
     const log = ctx.log;
     this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
     this.queue = newQueue(ctx);
-    this.queue.run(5, (key) => this.sync(key), (key, e) => log(`endpointslices ${key}: ${(e as Error).message}`));
     this.cache = new ServicePods(ctx, (key) => this.queue.add(key));
   }
 
@@ -255,6 +254,8 @@ export class EndpointSliceController {
       const key = `${slice.metadata.namespace}/${labels[SERVICE_NAME_LABEL]}`;
       if (this.cache.services.has(key)) this.queue.add(key);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`endpointslices ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {

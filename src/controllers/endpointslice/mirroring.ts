@@ -177,7 +177,6 @@ export class EndpointSliceMirroringController {
     const log = ctx.log;
     this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
     this.queue = newQueue(ctx);
-    this.queue.run(5, (key) => this.sync(key), (key, e) => log(`endpointslice mirroring ${key}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -207,6 +206,8 @@ export class EndpointSliceMirroringController {
       if (type === 'DELETED') this.endpoints.delete(key); else this.endpoints.set(key, ep);
       if (shouldMirror(ep) || shouldMirror(before)) this.queue.add(key);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`endpointslice mirroring ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {

@@ -113,9 +113,7 @@ export class JobController {
     this.podControl = new PodControl(store, events, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
-    this.loop.run(5, (k) => this.sync(k), (k, e) => ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
     this.orphans = newQueue(ctx);
-    this.orphans.run(5, (k) => this.handleOrphanPod(k), (k, e) => ctx.log(`${COMPONENT} orphan pods: ${k}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -127,6 +125,9 @@ export class JobController {
       // A pod no running Job will count (no controller, or one deleted or finished) must not keep the finalizer.
       if (type !== 'DELETED' && hasFinalizer(pod) && (!isJob || pod.metadata.deletionTimestamp)) this.orphans.add(keyOf(pod));
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
+    this.orphans.run(5, (k) => this.handleOrphanPod(k), (k, e) => this.ctx.log(`${COMPONENT} orphan pods: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {

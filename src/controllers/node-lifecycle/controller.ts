@@ -142,7 +142,6 @@ export class NodeLifecycleController {
     this.nodeDef = store.find('', 'v1', 'nodes')!;
     this.podDef = store.find('', 'v1', 'pods')!;
     this.noScheduleQueue = newQueue(ctx);
-    this.noScheduleQueue.run(8, (n) => this.doNoScheduleTaintingPass(n), (n, e) => log(`node lifecycle ${n}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -183,6 +182,8 @@ export class NodeLifecycleController {
     this.timers.push(setInterval(() => void this.doNoExecuteTaintingPass().catch((e) => this.log(`node lifecycle: ${(e as Error).message}`)), 100));
     for (const t of this.timers) t.unref();
     tick();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.noScheduleQueue.run(8, (n) => this.doNoScheduleTaintingPass(n), (n, e) => this.ctx.log(`node lifecycle ${n}: ${(e as Error).message}`));
   }
 
   stop(): void {

@@ -59,7 +59,6 @@ export class PersistentVolumeController {
     this.pvcDef = store.find('', 'v1', 'persistentvolumeclaims')!;
     this.pvDef = store.find('', 'v1', 'persistentvolumes')!;
     this.loop = newQueue(ctx);
-    this.loop.run(1, (k) => this.sync(k), (k, e) => log(`${PV_CONTROLLER}: ${k}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -93,6 +92,8 @@ export class PersistentVolumeController {
         if (ref && ref.namespace === o.metadata.namespace && ref.name === o.metadata.name) this.loop.add(`v:${v.metadata.name}`);
       }
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(1, (k) => this.sync(k), (k, e) => this.ctx.log(`${PV_CONTROLLER}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {

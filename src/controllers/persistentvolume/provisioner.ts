@@ -86,7 +86,6 @@ export class LocalProvisioner {
     const log = ctx.log;
     this.pvDef = store.find('', 'v1', 'persistentvolumes')!;
     this.loop = newQueue(ctx);
-    this.loop.run(1, (k) => this.sync(k), (k, e) => log(`winkube-local-provisioner: ${k}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -100,6 +99,8 @@ export class LocalProvisioner {
       const k = `${o.metadata.namespace}/${o.metadata.name}`;
       if (type === 'DELETED') this.claims.delete(k); else { this.claims.set(k, o); this.loop.add(`c:${k}`); }
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(1, (k) => this.sync(k), (k, e) => this.ctx.log(`winkube-local-provisioner: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void { this.loop.shutDown(); }

@@ -58,7 +58,6 @@ export class StatefulSetController {
     this.history = new RevisionHistory(store, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
-    this.loop.run(5, (k) => this.sync(k), (k, e) => ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   async start(): Promise<void> {
@@ -67,6 +66,8 @@ export class StatefulSetController {
       const ref = controllerOf(pod);
       if (ref?.kind === 'StatefulSet' && ref.apiVersion.startsWith('apps/')) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {
