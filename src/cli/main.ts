@@ -7,6 +7,7 @@ import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
+import { parseControllersFlag } from '../controllers/manager.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -17,6 +18,13 @@ function port(v: string): number {
 function lbPool(v: string): string {
   try { LBPool.parse(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
   return v;
+}
+
+/** `--controllers`, a list pflag's StringSlice way: comma-separated, and repeated flags add to it. */
+function controllers(v: string, previous: string[] | undefined): string[] {
+  const all = [...(previous ?? []), v];
+  try { parseControllersFlag(all); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
+  return all;
 }
 
 const program = new Command('winkube')
@@ -32,10 +40,11 @@ program.command('up')
   .option('--lb-pool <addresses>', 'addresses for LoadBalancer services: a range (first-last) or CIDR, comma-separated', lbPool, DEFAULT_LB_POOL)
   .option('--scheduler-config <file>', 'a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the scheduler')
   .option('--api-only', 'serve the API only: no emulated nodes, scheduler, or workload, service and node controllers')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean }) => {
+  .option('--controllers <names>', "kube-controller-manager's --controllers: '*' enables the controllers on by default, 'foo' enables foo, '-foo' disables foo (default *)", controllers)
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[] }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     let stopping = false;

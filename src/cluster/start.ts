@@ -30,7 +30,8 @@ import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
-import { runControllerManager } from '../controllers/manager.js';
+import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
+import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -45,6 +46,8 @@ export interface ClusterOptions {
   schedulerConfig?: SchedulerConfig;
   /** Serve the API only: no emulated nodes, scheduler or workload/service/node controllers. */
   apiOnly?: boolean;
+  /** `--controllers` (kube-controller-manager's flag): `*` when absent. */
+  controllers?: readonly string[];
 }
 
 export interface RunningCluster {
@@ -147,6 +150,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const controllerManager = await runControllerManager({
     store, events, log, caCert: pki.ca.cert,
     workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL) },
+    controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });
   // Everything but the API server: the emulated nodes, the scheduler and the controllers
   // (`--api-only` leaves them out, for figures of the API server alone).

@@ -4,7 +4,7 @@
  * activity and readiness, the deletion ranking of ActivePodsWithRanks,
  * ControllerExpectations, slowStartBatch, ComputeHash, and claiming
  * (adopting and releasing) objects by selector and controllerRef; plus the
- * in-memory object cache the controllers read instead of the storage.
+ * in-memory object cache of the shared informers.
  */
 import { StatusError, errors } from '../api/status.js';
 import type { Store } from '../registry/store.js';
@@ -12,7 +12,6 @@ import type { KObject, ResourceDef } from '../registry/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
 import { controllerRef } from './pod-control.js';
-import { collectingScope } from './informer.js';
 
 /**
  * The field manager of every kube-controller-manager write: managedFields
@@ -469,82 +468,4 @@ async function recheckOwner(store: Store, owner: KObject): Promise<void> {
     throw new Error(`original ${name} is gone: got uid ${fresh?.metadata.uid ?? ''}, wanted ${owner.metadata.uid}`);
   }
   if (fresh.metadata.deletionTimestamp) throw new Error(`${name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
-}
-
-// ---------------------------------------------------------------- shared informers
-
-export type InformerHandler = (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KObject, old?: KObject) => void;
-
-/**
- * A shared informer: one list+watch and one cache per resource, whatever
- * number of controllers read it (upstream's SharedInformerFactory).
- */
-export class SharedInformer {
-  readonly cache = new ObjectCache();
-  private readonly handlers = new Set<InformerHandler>();
-  private started?: Promise<void>;
-  private handle?: { cancel(): void };
-  /** The initial list is in the cache (handlers added later are told about it themselves). */
-  private listed = false;
-  private stopped = false;
-
-  constructor(private readonly store: Store, readonly def: ResourceDef) {}
-
-  /**
-   * AddEventHandler: a handler added once the informer has listed first
-   * hears of every cached object as ADDED. Returns its removal.
-   */
-  onEvent(h: InformerHandler): () => void {
-    this.handlers.add(h);
-    if (this.listed) for (const o of this.cache.list('*')) h('ADDED', o);
-    return () => { this.handlers.delete(h); };
-  }
-
-  start(): Promise<void> {
-    this.started ??= (async () => {
-      const list = await this.store.list(this.def, '');
-      for (const o of list.items) this.cache.upsert(o);
-      this.listed = true;
-      for (const o of list.items) for (const h of this.handlers) h('ADDED', o);
-      this.handle = await this.store.watch(this.def, '', list.revision, {}, (type, obj) => this.observe(type, obj));
-      if (this.stopped) this.handle.cancel();
-    })();
-    return this.started;
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.handle?.cancel();
-  }
-
-  private observe(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KObject): void {
-    if (type === 'DELETED') {
-      const old = this.cache.remove(obj);
-      for (const h of this.handlers) h('DELETED', obj, old);
-      return;
-    }
-    const { old, applied } = this.cache.upsert(obj);
-    if (!applied) return;
-    for (const h of this.handlers) h(old ? 'MODIFIED' : 'ADDED', obj, old);
-  }
-}
-
-const informers = new WeakMap<Store, Map<ResourceDef, SharedInformer>>();
-
-/**
- * The shared informer of a resource in this store; inside a collecting
- * ControllerScope, that scope's own (stopped with it).
- */
-export function sharedInformer(store: Store, def: ResourceDef): SharedInformer {
-  const scope = collectingScope();
-  if (scope) {
-    let own = scope.informers.get(def) as SharedInformer | undefined;
-    if (!own) scope.informers.set(def, own = new SharedInformer(store, def));
-    return own;
-  }
-  let m = informers.get(store);
-  if (!m) informers.set(store, m = new Map());
-  let i = m.get(def);
-  if (!i) m.set(def, i = new SharedInformer(store, def));
-  return i;
 }

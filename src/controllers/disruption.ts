@@ -18,7 +18,8 @@ import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { fromLabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
-import { inform, WorkQueue } from './informer.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 import { isPodReady, isPodTerminal } from './endpointslice/util.js';
 
 export const DISRUPTION_COMPONENT = 'controllermanager';
@@ -42,28 +43,33 @@ export function scaledValue(v: number | string, total: number, roundUp: boolean)
 class SyncError extends Error {}
 
 export class DisruptionController {
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
   private readonly pdbs = new Map<string, Obj>();
   private readonly pods = new Map<string, Map<string, Obj>>();
-  private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private readonly pdbDef: ResourceDef;
   private readonly podDef: ResourceDef;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, log: (m: string) => void,
-    private readonly now: () => number = Date.now) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+  private readonly now: () => number;
+
+  constructor(private readonly ctx: ControllerContext) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    this.now = () => ctx.clock.now();
+    const log = ctx.log;
     this.pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets')!;
     this.podDef = store.find('', 'v1', 'pods')!;
-    this.queue = new WorkQueue((key) => (key.startsWith('pod:') ? this.syncStalePod(key.slice(4)) : this.sync(key)),
-      (key, e) => log(`disruption ${key}: ${(e as Error).message}`));
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await inform(this.store, this.pdbDef, (type, pdb) => {
+    await this.ctx.informers.inform(this.pdbDef, (type, pdb) => {
       const key = `${pdb.metadata.namespace}/${pdb.metadata.name}`;
       if (type === 'DELETED') this.pdbs.delete(key); else this.pdbs.set(key, pdb);
       this.queue.add(key);
     });
-    await inform(this.store, this.podDef, (type, pod) => {
+    await this.ctx.informers.inform(this.podDef, (type, pod) => {
       const ns = pod.metadata.namespace!;
       let byName = this.pods.get(ns);
       if (!byName) this.pods.set(ns, byName = new Map());
@@ -79,15 +85,17 @@ export class DisruptionController {
     for (const [group, resource] of [['apps', 'replicasets'], ['apps', 'deployments'], ['apps', 'statefulsets'], ['', 'replicationcontrollers']]) {
       const def = this.store.find(group, 'v1', resource);
       if (!def) continue;
-      await inform(this.store, def, (_type, obj) => {
+      await this.ctx.informers.inform(def, (_type, obj) => {
         for (const [key, pdb] of this.pdbs) if (pdb.metadata.namespace === obj.metadata.namespace) this.queue.add(key);
       });
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(1, (key) => (key.startsWith('pod:') ? this.syncStalePod(key.slice(4)) : this.sync(key)),
+      (key, e) => this.ctx.log(`disruption ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {
-    for (const t of this.rechecks.values()) clearTimeout(t);
-    this.rechecks.clear();
+    this.queue.shutDown();
   }
 
   private selects(pdb: Obj, pod: Obj): boolean {
@@ -143,10 +151,7 @@ export class DisruptionController {
     await this.updateStatus(pdb, currentHealthy, desired, expected, disrupted);
     if (recheck !== undefined) {
       const key = `${pdb.metadata.namespace}/${pdb.metadata.name}`;
-      clearTimeout(this.rechecks.get(key));
-      const t = setTimeout(() => { this.rechecks.delete(key); this.queue.add(key); }, Math.max(0, recheck - now));
-      t.unref();
-      this.rechecks.set(key, t);
+      this.queue.addAfter(key, recheck - now);
     }
   }
 
@@ -284,10 +289,7 @@ export class DisruptionController {
     if (!cond || cond.status !== 'True' || cond.reason === 'TerminationByKubelet') return;
     const key = `pod:${pod.metadata.namespace}/${pod.metadata.name}`;
     const wait = Math.max(0, Date.parse(cond.lastTransitionTime ?? '') + STALE_POD_DISRUPTION_TIMEOUT_MS - this.now());
-    if (this.rechecks.has(key)) return;
-    const t = setTimeout(() => { this.rechecks.delete(key); this.queue.add(key); }, Number.isNaN(wait) ? 0 : wait);
-    t.unref();
-    this.rechecks.set(key, t);
+    this.queue.addAfter(key, Number.isNaN(wait) ? 0 : wait);
   }
 
   /** syncStalePodDisruption: the DisruptionTarget condition goes False. */

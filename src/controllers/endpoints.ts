@@ -16,7 +16,8 @@ import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { repackSubsets } from '../registry/core/endpoints.js';
 import { controllerContext } from './context.js';
-import { WorkQueue } from './informer.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 import { ServicePods } from './endpointslice/service-pods.js';
 import {
   findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPOfFamily, rfc3339Nano,
@@ -104,15 +105,19 @@ function withoutLabel(labels: Record<string, string> | undefined, key: string): 
 }
 
 export class EndpointsController {
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
   private readonly cache: ServicePods;
   private readonly tracker = new TriggerTimeTracker();
   private readonly epDef: ResourceDef;
 
-  constructor(private readonly store: Store, log: (m: string) => void) {
+  private readonly store: Store;
+
+  constructor(private readonly ctx: ControllerContext) {
+    const store = this.store = ctx.store;
+    const log = ctx.log;
     this.epDef = store.find('', 'v1', 'endpoints')!;
-    this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`endpoints ${key}: ${(e as Error).message}`));
-    this.cache = new ServicePods(store, (key) => this.queue.add(key));
+    this.queue = newQueue(ctx);
+    this.cache = new ServicePods(ctx, (key) => this.queue.add(key));
   }
 
   async start(): Promise<void> {
@@ -122,6 +127,12 @@ export class EndpointsController {
       if (ep.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader']) continue;
       this.queue.add(`${ep.metadata.namespace}/${ep.metadata.name}`);
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`endpoints ${key}: ${(e as Error).message}`));
+  }
+
+  stop(): void {
+    this.queue.shutDown();
   }
 
   private async sync(key: string): Promise<void> {

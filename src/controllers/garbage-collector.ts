@@ -2,7 +2,8 @@ import { StatusError } from '../api/status.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
-import { inform, WorkQueue } from './informer.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 
 interface Node {
   uid: string;
@@ -49,10 +50,14 @@ export class GarbageCollector {
   private readonly nodes = new Map<string, Node>();
   private readonly dependents = new Map<string, Set<string>>();
   private readonly byKind = new Map<string, ResourceDef>();
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
 
-  constructor(private readonly store: Store, log: (m: string) => void) {
-    this.queue = new WorkQueue((uid) => this.process(uid), (uid, e) => log(`garbage collector: ${uid}: ${(e as Error).message}`));
+  private readonly store: Store;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.store = ctx.store;
+    const log = ctx.log;
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
@@ -62,8 +67,14 @@ export class GarbageCollector {
       if (!this.byKind.has(kindKey)) this.byKind.set(kindKey, def);
       if (seen.has(def.storagePrefix) || (def.verbs && !def.verbs.includes('watch'))) continue;
       seen.add(def.storagePrefix);
-      await inform(this.store, def, (type, obj) => this.observe(def, type, obj));
+      await this.ctx.informers.inform(def, (type, obj) => this.observe(def, type, obj));
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(20, (uid) => this.process(uid), (uid, e) => this.ctx.log(`garbage collector: ${uid}: ${(e as Error).message}`));
+  }
+
+  stop(): void {
+    this.queue.shutDown();
   }
 
   private observe(def: ResourceDef, type: string, obj: KObject): void {

@@ -2,7 +2,8 @@ import { StatusError } from '../api/status.js';
 import type { Store } from '../registry/store.js';
 import type { KObject } from '../registry/types.js';
 import { controllerContext } from './context.js';
-import { inform, WorkQueue } from './informer.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 
 const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 
@@ -20,21 +21,32 @@ function isAlreadyExists(e: unknown): boolean {
  * deleted, then its `kubernetes` finalizer removed, then goes away.
  */
 export class NamespaceController {
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
 
-  constructor(private readonly store: Store, private readonly caCert: string, private readonly log: (m: string) => void) {
-    this.queue = new WorkQueue((ns) => this.sync(ns), (ns, e) => log(`namespace ${ns}: ${(e as Error).message}`));
+  private readonly store: Store;
+  private readonly log: (m: string) => void;
+
+  constructor(private readonly ctx: ControllerContext, private readonly caCert: string) {
+    this.store = ctx.store;
+    const log = this.log = ctx.log;
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
     const def = this.store.find('', 'v1', 'namespaces')!;
-    await inform(this.store, def, (_t, obj) => this.queue.add(obj.metadata.name!));
+    await this.ctx.informers.inform(def, (_t, obj) => this.queue.add(obj.metadata.name!));
     // A deleted ServiceAccount or ConfigMap is recreated, as upstream does.
     for (const resource of ['serviceaccounts', 'configmaps']) {
-      await inform(this.store, this.store.find('', 'v1', resource)!, (type, obj) => {
+      await this.ctx.informers.inform(this.store.find('', 'v1', resource)!, (type, obj) => {
         if (type === 'DELETED') this.queue.add(obj.metadata.namespace!);
       });
     }
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(10, (ns) => this.sync(ns), (ns, e) => this.ctx.log(`namespace ${ns}: ${(e as Error).message}`));
+  }
+
+  stop(): void {
+    this.queue.shutDown();
   }
 
   private async sync(name: string): Promise<void> {
@@ -80,7 +92,7 @@ export class NamespaceController {
     }
     if (remaining > 0) {
       // Some content is still going away (graceful deletion, finalizers): look again shortly.
-      setTimeout(() => this.queue.add(name), 200).unref();
+      this.queue.addAfter(name, 200);
       return;
     }
     const nsDef = this.store.find('', 'v1', 'namespaces')!;

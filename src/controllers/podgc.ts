@@ -14,7 +14,7 @@ import { rfc3339 } from '../meta/object-meta.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
-import { inform } from './informer.js';
+import type { ControllerContext } from './runtime/controller-context.js';
 import { TAINT_OUT_OF_SERVICE } from './node-lifecycle/taints.js';
 
 const MANAGER = 'pod-garbage-collector';
@@ -43,18 +43,24 @@ export class PodGCController {
   private timer?: NodeJS.Timeout;
   private running = false;
 
-  constructor(private readonly store: Store, private readonly log: (m: string) => void, opts: Partial<PodGCOptions> = {},
-    private readonly now: () => number = Date.now) {
+  private readonly store: Store;
+  private readonly log: (m: string) => void;
+  private readonly now: () => number;
+
+  constructor(private readonly ctx: ControllerContext, opts: Partial<PodGCOptions> = {}) {
+    const store = this.store = ctx.store;
+    this.log = ctx.log;
+    this.now = () => ctx.clock.now();
     this.opts = { ...DEFAULT_PODGC_OPTIONS, ...opts };
     this.podDef = store.find('', 'v1', 'pods')!;
   }
 
   async start(): Promise<void> {
-    await inform(this.store, this.podDef, (type, pod) => {
+    await this.ctx.informers.inform(this.podDef, (type, pod) => {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
       if (type === 'DELETED') this.pods.delete(key); else this.pods.set(key, pod);
     });
-    await inform(this.store, this.store.find('', 'v1', 'nodes')!, (type, node) => {
+    await this.ctx.informers.inform(this.store.find('', 'v1', 'nodes')!, (type, node) => {
       if (type === 'DELETED') this.nodes.delete(node.metadata.name!); else this.nodes.set(node.metadata.name!, node);
     });
     this.timer = setInterval(() => void this.gc(), this.opts.gcCheckPeriodMs);

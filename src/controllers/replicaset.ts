@@ -15,11 +15,13 @@ import type { KObject, ResourceDef } from '../registry/types.js';
 import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
 import { StatusError } from '../api/status.js';
 import { controllerContext, readOnlyContext } from './context.js';
-import { WorkQueue } from './informer.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { SharedInformer } from './runtime/shared-informer.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 import { PodControl } from './pod-control.js';
 import {
   ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, claimObjects, controllerOf, filterActivePods, isNotFound, isPodActive,
-  isPodAvailable, isPodReady, keyOf, podsToDelete, sharedInformer, slowStartBatch, splitKey, type SharedInformer,
+  isPodAvailable, isPodReady, keyOf, podsToDelete, slowStartBatch, splitKey,
 } from './controller-utils.js';
 
 /** --concurrent-... burstReplicas: at most this many creations or deletions per sync. */
@@ -87,19 +89,23 @@ export class ReplicaSetController {
   private readonly podDef: ResourceDef;
   private readonly sets: SharedInformer;
   private readonly pods: SharedInformer;
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
   private readonly podControl: PodControl;
   private readonly component: string;
   readonly expectations = new ControllerExpectations();
 
-  constructor(private readonly store: Store, events: EventRecorder, log: (m: string) => void, private readonly kind: ReplicaKind = 'ReplicaSet') {
+  private readonly store: Store;
+
+  constructor(private readonly ctx: ControllerContext, private readonly kind: ReplicaKind = 'ReplicaSet') {
+    const store = this.store = ctx.store;
+    const { events, log } = ctx;
     this.def = kind === 'ReplicaSet' ? store.find('apps', 'v1', 'replicasets')! : store.find('', 'v1', 'replicationcontrollers')!;
     this.podDef = store.find('', 'v1', 'pods')!;
     this.component = kind === 'ReplicaSet' ? 'replicaset-controller' : 'replication-controller';
-    this.sets = sharedInformer(store, this.def);
-    this.pods = sharedInformer(store, this.podDef);
+    this.sets = ctx.informers.forResource(this.def);
+    this.pods = ctx.informers.forResource(this.podDef);
     this.podControl = new PodControl(store, events, this.component);
-    this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`${this.component}: ${key}: ${errorMessage(e)}`));
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
@@ -110,11 +116,17 @@ export class ReplicaSetController {
     this.pods.onEvent((type, pod, old) => this.podEvent(type, pod, old));
     await this.sets.start();
     await this.pods.start();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`${this.component}: ${key}: ${errorMessage(e)}`));
   }
 
   /** Enqueues the key now and again later (queue.AddAfter). */
   private enqueueAfter(key: string, ms: number): void {
-    setTimeout(() => this.queue.add(key), ms).unref();
+    this.queue.addAfter(key, ms);
+  }
+
+  stop(): void {
+    this.queue.shutDown();
   }
 
   /** resolveControllerRef: the cached set named by a controllerRef of our kind, if it has that UID. */

@@ -14,7 +14,8 @@ import type { KObject } from '../registry/types.js';
 import { evaluatorsForQuota, quotaHard, usageStats } from '../admission/quota-evaluators.js';
 import { addLists, cmp, mask, parseList, toJSON, type ResourceList } from '../admission/resource-lists.js';
 import { controllerContext } from './context.js';
-import { inform, WorkQueue } from './informer.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 
 const RESYNC_MS = 5 * 60 * 1000;
 
@@ -45,18 +46,22 @@ export async function quotaStatus(store: Store, rq: KObject, now: Date): Promise
 }
 
 export class ResourceQuotaController {
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
   /** Quota names by namespace. */
   private readonly quotas = new Map<string, Set<string>>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly store: Store, log: (m: string) => void) {
-    this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`resource quota ${key}: ${(e as Error).message}`));
+  private readonly store: Store;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.store = ctx.store;
+    const log = ctx.log;
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
     const rqDef = this.store.find('', 'v1', 'resourcequotas')!;
-    await inform(this.store, rqDef, (type, obj) => {
+    await this.ctx.informers.inform(rqDef, (type, obj) => {
       const ns = obj.metadata.namespace ?? '';
       const name = obj.metadata.name ?? '';
       if (type === 'DELETED') this.quotas.get(ns)?.delete(name);
@@ -71,14 +76,17 @@ export class ResourceQuotaController {
     for (const def of this.store.defs) {
       if (!def.namespaced || seen.has(def.storagePrefix) || (def.verbs && !def.verbs.includes('watch'))) continue;
       seen.add(def.storagePrefix);
-      await inform(this.store, def, (_type, obj) => this.namespaceChanged(obj.metadata.namespace ?? ''));
+      await this.ctx.informers.inform(def, (_type, obj) => this.namespaceChanged(obj.metadata.namespace ?? ''));
     }
     this.timer = setInterval(() => { for (const ns of this.quotas.keys()) this.namespaceChanged(ns); }, RESYNC_MS);
     this.timer.unref();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`resource quota ${key}: ${(e as Error).message}`));
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.queue.shutDown();
   }
 
   private namespaceChanged(namespace: string): void {

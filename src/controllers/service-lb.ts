@@ -17,7 +17,8 @@ import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { LBPool } from '../network/lb-pool.js';
 import { controllerContext } from './context.js';
-import { inform, WorkQueue } from './informer.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 
 export const LB_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
 export const SERVICE_CONTROLLER = 'service-controller';
@@ -28,7 +29,7 @@ const wantsLB = (s: Svc) => s.spec?.type === 'LoadBalancer' && !s.spec?.loadBala
 const ingressIPs = (s: Svc): string[] => (s.status?.loadBalancer?.ingress ?? []).map((i: any) => i?.ip).filter(Boolean);
 
 export class ServiceLBController {
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
   private readonly services = new Map<string, Svc>();
   private readonly def: ResourceDef;
   /** Addresses chosen but maybe not yet seen in the cache, so two syncs never pick the same one. */
@@ -36,17 +37,29 @@ export class ServiceLBController {
   /** Services waiting for an address: retried when one is released. */
   private readonly waiting = new Set<string>();
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly pool: LBPool, log: (m: string) => void) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext, private readonly pool: LBPool) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    const log = ctx.log;
     this.def = store.find('', 'v1', 'services')!;
-    this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`service load balancer ${key}: ${(e as Error).message}`));
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await inform(this.store, this.def, (type, svc) => {
+    await this.ctx.informers.inform(this.def, (type, svc) => {
       const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
       if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
       this.queue.add(key);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(1, (key) => this.sync(key), (key, e) => this.ctx.log(`service load balancer ${key}: ${(e as Error).message}`));
+  }
+
+  stop(): void {
+    this.queue.shutDown();
   }
 
   /** Addresses held by other services (their ingress IPs). */

@@ -7,10 +7,12 @@
  * no events.
  */
 import { StatusError } from '../api/status.js';
+import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import type { RateLimitingQueue } from './runtime/work-queue.js';
 import type { Store } from '../registry/store.js';
 import type { KObject, ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
-import { keyOf, splitKey, SyncLoop } from './job/sync-loop.js';
+import { keyOf, splitKey } from './runtime/keys.js';
 
 const COMPONENT = 'ttl-after-finished-controller';
 
@@ -30,23 +32,28 @@ function needsCleanup(job: Obj): boolean {
 
 export class TTLAfterFinishedController {
   private readonly jobs: ResourceDef;
-  private readonly loop: SyncLoop;
+  private readonly loop: RateLimitingQueue;
   private readonly now: () => Date;
 
-  constructor(private readonly store: Store, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
+  private readonly store: Store;
+
+  constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
+    const store = this.store = ctx.store;
     this.jobs = store.find('batch', 'v1', 'jobs')!;
-    this.now = opts.now ?? (() => new Date());
-    this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k).then(() => undefined), opts.log ?? (() => {}));
+    this.now = opts.now ?? (() => new Date(ctx.clock.now()));
+    this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.loop.watch(this.store, this.jobs, (type, job) => {
+    await this.ctx.informers.inform(this.jobs, (type, job) => {
       if (type !== 'DELETED' && needsCleanup(job)) this.loop.add(keyOf(job));
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k).then(() => undefined), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {
-    this.loop.stop();
+    this.loop.shutDown();
   }
 
   /** processJob: deletes an expired job (re-checked on a fresh read); otherwise returns ms until it expires. */

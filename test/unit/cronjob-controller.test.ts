@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { EventRecorder } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { CronJobController, mostRecentScheduleTime } from '../../src/controllers/cronjob/cronjob-controller.js';
 import { parseSchedule, rfc3339InZone } from '../../src/controllers/cronjob/schedule.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 const NS = 'cron';
 
@@ -26,7 +26,7 @@ async function setup(start: string) {
   await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
   let now = Date.parse(start);
   const clock = { now: () => new Date(now), set: (iso: string) => { now = Date.parse(iso); } };
-  const ctrl = new CronJobController(store, new EventRecorder(store), { now: clock.now });
+  const ctrl = new CronJobController(newControllerContext({ store: store }), { now: clock.now });
   const cronjobs = store.find('batch', 'v1', 'cronjobs')!;
   const jobs = store.find('batch', 'v1', 'jobs')!;
   return {

@@ -16,12 +16,12 @@ import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { NodeFarm } from '../../src/node/farm.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
-import { EventRecorder } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { DaemonSetController } from '../../src/controllers/daemonset/daemonset-controller.js';
 import { ControllerExpectations } from '../../src/controllers/controller-utils.js';
 import { NodeLifecycleController } from '../../src/controllers/node-lifecycle/controller.js';
 import { nodeShouldRunDaemonPod, targetNodeName } from '../../src/controllers/daemonset/node-predicates.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 const NS = 'default';
 const WINDOWS = ['win2019-1', 'win2019-2', 'win2022-1'];
@@ -39,7 +39,7 @@ async function setup() {
   // As in a running cluster: the node lifecycle controller lifts the not-ready:NoSchedule taint that
   // TaintNodesByCondition admission put on each new node once it reports Ready (daemon pods do not
   // tolerate that taint).
-  const lifecycle = new NodeLifecycleController(store, new EventRecorder(store), () => {});
+  const lifecycle = new NodeLifecycleController(newControllerContext({ store: store }));
   await lifecycle.start();
   for (let i = 0; ; i++) {
     const tainted = (await store.listAll('', 'nodes', '')).filter((n: any) => (n.spec.taints ?? []).some((x: any) => x.key === 'node.kubernetes.io/not-ready'));
@@ -47,7 +47,7 @@ async function setup() {
     if (i === 200) throw new Error(`nodes still tainted not-ready: ${tainted.map((n) => n.metadata.name).join(', ')}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  const ctrl = new DaemonSetController(store, new EventRecorder(store));
+  const ctrl = new DaemonSetController(newControllerContext({ store: store }));
   const dsDef = store.find('apps', 'v1', 'daemonsets')!;
   const pods = store.find('', 'v1', 'pods')!;
   return {
@@ -210,7 +210,7 @@ test('BurstReplicas: a sync creates at most 250 pods; the next waits until they 
   const network = { plugin: 'flannel' as const, mode: 'overlay' as const, podSubnet: '10.128.0.0/9' };
   const farm = new NodeFarm(store, expandPools([{ name: 'n', count: 300, os: 'linux', network }]), () => {}, new TimerWheel(1000));
   await farm.start();
-  const ctrl = new DaemonSetController(store, new EventRecorder(store));
+  const ctrl = new DaemonSetController(newControllerContext({ store: store }));
   // Tolerating everything: the new nodes' not-ready taint (no node lifecycle controller here) does not keep pods off.
   await store.create(store.find('apps', 'v1', 'daemonsets')!, NS, {
     apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'burst' },

@@ -12,6 +12,7 @@ import { ReplicaSetController } from '../../src/controllers/replicaset.js';
 import { DeploymentController } from '../../src/controllers/deployment/controller.js';
 import { assignNode } from '../../src/api/subresources.js';
 import type { KObject, ResourceDef, WriteContext } from '../../src/registry/types.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 let dir: string;
 let storage: SqliteStorage;
@@ -30,8 +31,9 @@ before(async () => {
   await store.create(def('', 'serviceaccounts'), 'default', { metadata: { name: 'default' } }, ctx('default'));
   const events = new EventRecorder(store, (m) => logs.push(m));
   const log = (m: string) => logs.push(m);
-  await new ReplicaSetController(store, events, log, 'ReplicaSet').start();
-  deployments = new DeploymentController(store, events, log);
+  const controllers = newControllerContext({ store, events, log });
+  await new ReplicaSetController(controllers, 'ReplicaSet').start();
+  deployments = new DeploymentController(controllers);
   await deployments.start();
 });
 

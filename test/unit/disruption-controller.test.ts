@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DisruptionController, goSelector } from '../../src/controllers/disruption.js';
-import { EventRecorder } from '../../src/events/recorder.js';
 import { eventually, fixture } from './service-fixture.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 test('disruption: PDB status from the pods and their controller scale; conditions; disruptedPods cleanup; fail-safe', async () => {
   const f = await fixture();
@@ -18,7 +18,7 @@ test('disruption: PDB status from the pods and their controller scale; condition
   await f.store.create(pdbDef, 'ns', { metadata: { name: 'web' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } }, f.ctx('ns'));
   await f.store.create(pdbDef, 'ns', { metadata: { name: 'min' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } }, f.ctx('ns'));
   await f.store.create(pdbDef, 'ns', { metadata: { name: 'none' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'nothing' } } } }, f.ctx('ns'));
-  const c = new DisruptionController(f.store, new EventRecorder(f.store), () => {});
+  const c = new DisruptionController(newControllerContext({ store: f.store }));
   await c.start();
   const status = (name: string, pred: (s: any) => boolean) => eventually(async () => {
     const p: any = await f.store.get('policy', 'poddisruptionbudgets', 'ns', name);

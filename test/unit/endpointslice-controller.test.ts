@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { EndpointSliceController, reconcileSlices } from '../../src/controllers/endpointslice/controller.js';
 import type { KObject } from '../../src/registry/types.js';
 import { eventually, fixture } from './service-fixture.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 const slicesOf = async (f: Awaited<ReturnType<typeof fixture>>, ns: string, svc: string) =>
   (await f.store.list(f.def('discovery.k8s.io', 'endpointslices'), ns)).items.filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === svc);
@@ -16,7 +17,7 @@ test('endpointslices: one slice per service with conditions, node, zone and owne
   const svc: any = await f.store.create(f.def('', 'services'), 'ns', {
     metadata: { name: 'web', labels: { tier: 'front' } }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] },
   }, f.ctx('ns'));
-  const c = new EndpointSliceController(f.store, () => {});
+  const c = new EndpointSliceController(newControllerContext({ store: f.store }));
   await c.start();
   const [slice] = await eventually(async () => {
     const s = await slicesOf(f, 'ns', 'web');
@@ -56,7 +57,7 @@ test('endpointslices: a terminating pod stays as serving, not ready; 65 Windows 
   await f.node('win-1', { ready: 'True' });
   for (let i = 0; i < 65; i++) await f.pod('ns', `w${i}`, { labels: { app: 'iis' }, node: 'win-1', ip: `10.244.3.${i + 2}`, ready: true });
   await f.store.create(f.def('', 'services'), 'ns', { metadata: { name: 'iis' }, spec: { selector: { app: 'iis' }, ports: [{ port: 80 }] } }, f.ctx('ns'));
-  const c = new EndpointSliceController(f.store, () => {});
+  const c = new EndpointSliceController(newControllerContext({ store: f.store }));
   await c.start();
   await eventually(async () => {
     const s = await slicesOf(f, 'ns', 'iis');

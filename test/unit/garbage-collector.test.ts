@@ -14,11 +14,28 @@ import { Store, type DeleteRequest } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { GarbageCollector } from '../../src/controllers/garbage-collector.js';
-import { ControllerScope } from '../../src/controllers/informer.js';
+import { newControllerContext, type ControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import type { KObject, WriteContext } from '../../src/registry/types.js';
 import { errors } from '../../src/api/status.js';
 
 const NS = 'gc';
+
+/** A garbage collector on a context of its own; stop() stops it and its informers. */
+function gcRunner() {
+  let ctx: ControllerContext | undefined;
+  let gc: GarbageCollector | undefined;
+  return {
+    async start(store: Store) {
+      ctx = newControllerContext({ store });
+      gc = new GarbageCollector(ctx);
+      await gc.start();
+    },
+    stop() {
+      gc?.stop();
+      ctx?.informers.stop();
+    },
+  };
+}
 
 test('garbage collector: edges survive updates that keep ownerReferences and follow those that change them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gc-test-'));
@@ -32,7 +49,7 @@ test('garbage collector: edges survive updates that keep ownerReferences and fol
     metadata: { name, ...(owners.length ? { ownerReferences: owners.map((o) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name, uid: o.metadata.uid })) } : {}) },
   } as KObject, ctx);
   const exists = async (name: string) => (await store.get('', 'configmaps', NS, name)) !== undefined;
-  const scope = new ControllerScope();
+  const scope = gcRunner();
   try {
     const a = await create('owner-a');
     const b = await create('owner-b');
@@ -40,7 +57,7 @@ test('garbage collector: edges survive updates that keep ownerReferences and fol
     await create('moved', [a]);
     await create('released', [a]);
     await create('other', [b]);
-    await scope.collect(() => new GarbageCollector(store, () => {}).start());
+    await scope.start(store);
     // Updates seen through the watch: labels only (edges kept), a new owner, no owner.
     for (let i = 0; i < 3; i++) {
       await store.update(cms, NS, 'kept', (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { n: String(i) } } }), ctx);
@@ -90,7 +107,7 @@ async function conflictingStore(method: 'update' | 'delete') {
     return inner.delete(def, namespace, name, req, c);
   };
   const cms = store.find('', 'v1', 'configmaps')!;
-  const scope = new ControllerScope();
+  const scope = gcRunner();
   return {
     store, cms, ctx, deletes, scope,
     conflicts: () => conflicts,
@@ -117,7 +134,7 @@ test('garbage collector: a conflict deleting a dependent whose owner is gone is 
       apiVersion: 'v1', kind: 'ConfigMap',
       metadata: { name: 'orphaned', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'no-such-uid' }] },
     } as KObject, t.ctx);
-    await t.scope.collect(() => new GarbageCollector(t.store, () => {}).start());
+    await t.scope.start(t.store);
     await t.until('the dependent to go', async () => (await t.get('orphaned')) === undefined);
     assert.equal(t.conflicts(), 1);
     assert.deepEqual(t.deletes, [
@@ -133,7 +150,7 @@ test('garbage collector: a conflict removing the foregroundDeletion finalizer is
   const t = await conflictingStore('update');
   try {
     await t.store.create(t.cms, NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } } as KObject, t.ctx);
-    await t.scope.collect(() => new GarbageCollector(t.store, () => {}).start());
+    await t.scope.start(t.store);
     await t.store.delete(t.cms, NS, 'owner', { propagationPolicy: 'Foreground' }, t.ctx);
     await t.until('the owner to go', async () => (await t.get('owner')) === undefined);
     assert.equal(t.conflicts(), 1);
@@ -150,7 +167,7 @@ test('garbage collector: a conflict orphaning a dependent is retried; the depend
       apiVersion: 'v1', kind: 'ConfigMap',
       metadata: { name: 'kept', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid! }] },
     } as KObject, t.ctx);
-    await t.scope.collect(() => new GarbageCollector(t.store, () => {}).start());
+    await t.scope.start(t.store);
     await t.store.delete(t.cms, NS, 'owner', { propagationPolicy: 'Orphan' }, t.ctx);
     await t.until('the owner to go', async () => (await t.get('owner')) === undefined);
     assert.equal(t.conflicts(), 1);

@@ -17,6 +17,7 @@ import { controllerContext } from '../../src/controllers/context.js';
 import { JobController, JOB_TRACKING_FINALIZER } from '../../src/controllers/job/job-controller.js';
 import { formatIndexes, parseIndexes } from '../../src/controllers/job/indexes.js';
 import type { KObject } from '../../src/registry/types.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 const NS = 'work';
 
@@ -30,8 +31,15 @@ async function setup() {
   let now = Date.now();
   const clock = { now: () => new Date(now), advance: (ms: number) => { now += ms; } };
   const events = new EventRecorder(store);
-  const ctrl = new JobController(store, events, { now: clock.now });
+  const controllers = newControllerContext({ store, events });
+  const ctrl = new JobController(controllers, { now: clock.now });
   const pods = store.find('', 'v1', 'pods')!;
+  // The controller reads pods from its informer: a pod written here is synced once the informer has it.
+  const seen = async (o: KObject) => {
+    const informer = controllers.informers.forResource(pods);
+    await informer.start();
+    await informer.waitFor(Number(o.metadata.resourceVersion));
+  };
   return {
     store, ctrl, clock,
     async createJob(name: string, spec: any): Promise<KObject> {
@@ -49,10 +57,10 @@ async function setup() {
     /** What the kubelet writes when a pod's container exits. */
     async finish(pod: KObject, phase: 'Succeeded' | 'Failed', exitCode = phase === 'Succeeded' ? 0 : 1) {
       const at = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
-      await store.update(pods, NS, pod.metadata.name!, (cur) => ({
+      await seen(await store.update(pods, NS, pod.metadata.name!, (cur) => ({
         ...cur, status: { ...(cur.status as object), phase, containerStatuses: [{ name: 'main', image: 'busybox', imageID: '', ready: false, restartCount: 0,
           state: { terminated: { exitCode, reason: phase === 'Succeeded' ? 'Completed' : 'Error', startedAt: at, finishedAt: at } } }] },
-      }), ctx, 'status');
+      }), ctx, 'status'));
     },
     async events(name: string): Promise<string[]> {
       const list = await store.listAll('', 'events', NS);

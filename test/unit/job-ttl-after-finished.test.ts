@@ -6,6 +6,7 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { TTLAfterFinishedController } from '../../src/controllers/ttl-after-finished.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 test('a finished job is deleted in the foreground once its TTL has passed, not before; unfinished jobs stay', async () => {
   const storage = new SqliteStorage(':memory:');
@@ -13,7 +14,7 @@ test('a finished job is deleted in the foreground once its TTL has passed, not b
   const ctx = { ...controllerContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, controllerContext('test'));
   let now = Date.parse('2026-01-01T00:10:00Z');
-  const ttl = new TTLAfterFinishedController(store, { now: () => new Date(now) });
+  const ttl = new TTLAfterFinishedController(newControllerContext({ store: store }), { now: () => new Date(now) });
   const jobs = store.find('batch', 'v1', 'jobs')!;
   for (const name of ['done', 'running']) {
     await store.create(jobs, 'default', {

@@ -5,6 +5,7 @@ import { defaultStorageClass, LocalProvisioner } from '../../src/controllers/per
 import { EventRecorder } from '../../src/events/recorder.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { fixture, eventually } from './service-fixture.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 const until = <T>(what: string, f: () => Promise<T | undefined>) => eventually(f, what);
 
@@ -42,8 +43,8 @@ test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only
   assert.equal(((await f.store.get('', 'pods', 'ns', 'app')) as any).spec.nodeName, undefined);
   assert.equal(sched.bindings, 1);
 
-  const ctrl = new PersistentVolumeController(f.store, events);
-  const prov = new LocalProvisioner(f.store, events);
+  const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
+  const prov = new LocalProvisioner(newControllerContext({ store: f.store, events: events }));
   await ctrl.start();
   await prov.start();
   const pod: any = await until('the pod bound', async () => {
@@ -106,7 +107,7 @@ test('VolumeBinding PreBind, pre-created local volume: the pod goes to the volum
     spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'local', persistentVolumeReclaimPolicy: 'Retain', local: { path: '/mnt/disk' },
       nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'] }] }] } } },
   }, f.ctx());
-  const ctrl = new PersistentVolumeController(f.store, events);
+  const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
   await ctrl.start();
   const sched = new Scheduler(f.store, events);
   await sched.start();

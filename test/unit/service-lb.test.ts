@@ -4,6 +4,7 @@ import { ServiceLBController } from '../../src/controllers/service-lb.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { DEFAULT_LB_POOL, LBPool } from '../../src/network/lb-pool.js';
 import { eventually, fixture } from './service-fixture.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 test('lb pool: ranges and CIDRs', () => {
   const p = LBPool.parse(DEFAULT_LB_POOL);
@@ -21,7 +22,7 @@ test('lb pool: ranges and CIDRs', () => {
 test('service lb: LoadBalancer services get ingress IPs from the pool, a finalizer and events; released on type change', async () => {
   const f = await fixture();
   const events = new EventRecorder(f.store);
-  const c = new ServiceLBController(f.store, events, LBPool.parse('172.18.255.200-172.18.255.201'), () => {});
+  const c = new ServiceLBController(newControllerContext({ store: f.store, events: events }), LBPool.parse('172.18.255.200-172.18.255.201'));
   await c.start();
   const svcDef = f.def('', 'services');
   const lb = (name: string, extra: any = {}) => f.store.create(svcDef, 'ns', { metadata: { name }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }], ...extra } }, f.ctx('ns'));

@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { EventRecorder } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { StatefulSetController } from '../../src/controllers/statefulset/statefulset-controller.js';
 import { goJSON, hashRevision, safeEncode } from '../../src/controllers/controller-revision.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
+import type { KObject } from '../../src/registry/types.js';
 
 const NS = 'db';
 
@@ -26,7 +27,8 @@ async function setup() {
   const ctx = { ...controllerContext('test'), namespace: NS };
   await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
-  const ctrl = new StatefulSetController(store, new EventRecorder(store));
+  const controllers = newControllerContext({ store });
+  const ctrl = new StatefulSetController(controllers);
   const sets = store.find('apps', 'v1', 'statefulsets')!;
   const pods = store.find('', 'v1', 'pods')!;
   return {
@@ -50,9 +52,15 @@ async function setup() {
     /** What the kubelet reports for a started, ready pod. */
     async runReady(name: string) {
       const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-      await store.update(pods, NS, name, (cur: any) => ({
+      await this.seen(await store.update(pods, NS, name, (cur: any) => ({
         ...cur, status: { ...cur.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: at }] },
-      }), ctx, 'status');
+      }), ctx, 'status'));
+    },
+    /** The controller reads pods from its informer: a pod written here is synced once the informer has it. */
+    async seen(o: KObject) {
+      const informer = controllers.informers.forResource(pods);
+      await informer.start();
+      await informer.waitFor(Number(o.metadata.resourceVersion));
     },
     async events(name: string): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 20));
@@ -102,7 +110,7 @@ test('OrderedReady: web-0..2 one at a time with identity, claims and events; sca
   await t.ctrl.sync(`${NS}/web`);
   assert.deepEqual(await t.podNames(), ['web-0', 'web-1', 'web-2']);
   // A pod whose identity label was changed gets it back.
-  await t.store.update(t.store.find('', 'v1', 'pods')!, NS, 'web-1', (cur: any) => { cur.metadata.labels['statefulset.kubernetes.io/pod-name'] = 'x'; return cur; }, { ...controllerContext('test'), namespace: NS });
+  await t.seen(await t.store.update(t.store.find('', 'v1', 'pods')!, NS, 'web-1', (cur: any) => { cur.metadata.labels['statefulset.kubernetes.io/pod-name'] = 'x'; return cur; }, { ...controllerContext('test'), namespace: NS }));
   await t.ctrl.sync(`${NS}/web`);
   assert.equal((await t.pod('web-1')).metadata.labels['statefulset.kubernetes.io/pod-name'], 'web-1');
   assert.ok((await t.events('web')).includes('Normal SuccessfulUpdate update Pod web-1 in StatefulSet web successful'));

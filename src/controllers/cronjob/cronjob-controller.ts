@@ -8,12 +8,15 @@
  */
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import { OwnWrites } from '../runtime/own-writes.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { controllerRef } from '../pod-control.js';
 import { controllerOf, rfc3339 } from '../job/pod-state.js';
-import { keyOf, splitKey, SyncLoop } from '../job/sync-loop.js';
+import { keyOf, splitKey } from '../runtime/keys.js';
 import { formatSchedule, parseSchedule, rfc3339InZone, type Schedule } from './schedule.js';
 import { isKnownTimeZone } from '../../validation/cron-schedule.js';
 
@@ -76,29 +79,39 @@ export function nextScheduleDelay(cj: Obj, now: Date, sched: Schedule): number {
 export class CronJobController {
   private readonly cronjobs: ResourceDef;
   private readonly jobs: ResourceDef;
-  private readonly loop: SyncLoop;
+  private readonly loop: RateLimitingQueue;
   private readonly now: () => Date;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, opts: CronJobControllerOptions = {}) {
+  private readonly store: Store;
+  private readonly jobWrites: OwnWrites;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext, opts: CronJobControllerOptions = {}) {
+    this.jobWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('batch', 'v1', 'jobs')!));
+    // Every write goes through jobWrites' store, so syncs read back their own Job writes from the informer.
+    const store = this.store = this.jobWrites.store;
+    this.events = ctx.events;
     this.cronjobs = store.find('batch', 'v1', 'cronjobs')!;
     this.jobs = store.find('batch', 'v1', 'jobs')!;
-    this.now = opts.now ?? (() => new Date());
-    this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k).then(() => undefined), opts.log ?? (() => {}));
+    this.now = opts.now ?? (() => new Date(ctx.clock.now()));
+    this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.loop.watch(this.store, this.cronjobs, (_t, cj) => this.loop.add(keyOf(cj)));
-    await this.loop.watch(this.store, this.jobs, (_t, job) => {
+    await this.ctx.informers.inform(this.cronjobs, (_t, cj) => this.loop.add(keyOf(cj)));
+    await this.ctx.informers.inform(this.jobs, (_t, job) => {
       const ref = controllerOf(job);
       if (ref?.kind === 'CronJob' && ref.apiVersion.startsWith('batch/')) this.loop.add(`${job.metadata.namespace}/${ref.name}`);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k).then(() => undefined), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {
-    this.loop.stop();
+    this.loop.shutDown();
   }
 
-  private ctx(ns: string) {
+  private writeCtx(ns: string) {
     return { ...controllerContext(COMPONENT), namespace: ns };
   }
 
@@ -113,13 +126,13 @@ export class CronJobController {
     if (!stored) return undefined;
     const cj = structuredClone(stored);
     cj.status ??= {};
-    const jobs = ((await this.store.list(this.jobs, ns)).items as Obj[]).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
+    const jobs = ((await this.jobWrites.list(ns)) as Obj[]).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
     const cleaned = await this.cleanupFinishedJobs(cj, jobs);
     const { requeue, update } = await this.syncCronJob(cj, jobs);
     if (cleaned || update) {
       const status = cj.status;
       if (!status.active?.length) delete status.active;
-      await this.store.update(this.cronjobs, ns, name, (cur) => ({ ...cur, status }), this.ctx(ns), 'status');
+      await this.store.update(this.cronjobs, ns, name, (cur) => ({ ...cur, status }), this.writeCtx(ns), 'status');
     }
     if (requeue !== undefined) this.loop.addAfter(key, requeue);
     return requeue;
@@ -136,7 +149,7 @@ export class CronJobController {
   private async deleteJob(cj: Obj, job: Obj): Promise<boolean> {
     const ns = job.metadata.namespace!;
     try {
-      await this.store.delete(this.jobs, ns, job.metadata.name!, { propagationPolicy: 'Background' }, this.ctx(ns));
+      await this.store.delete(this.jobs, ns, job.metadata.name!, { propagationPolicy: 'Background' }, this.writeCtx(ns));
     } catch (e) {
       this.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${e instanceof StatusError ? e.status.message : (e as Error).message}`);
       return false;
@@ -271,7 +284,7 @@ export class CronJobController {
     if (!Object.keys(jobReq.metadata.labels!).length) delete jobReq.metadata.labels;
     let job: Obj;
     try {
-      job = await this.store.create(this.jobs, ns, jobReq, this.ctx(ns)) as Obj;
+      job = await this.store.create(this.jobs, ns, jobReq, this.writeCtx(ns)) as Obj;
       this.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${job.metadata.name}`);
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 409 && e.status.reason === 'AlreadyExists') {

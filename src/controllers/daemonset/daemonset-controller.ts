@@ -11,15 +11,18 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
-import { claimObjects, ControllerExpectations, sharedInformer, SLOW_START_INITIAL_BATCH, type SharedInformer } from '../controller-utils.js';
+import { claimObjects, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
+import type { SharedInformer } from '../runtime/shared-informer.js';
 import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { PodControl } from '../pod-control.js';
 import { controllerOf, isAvailable, isReady, phaseOf } from '../job/pod-state.js';
-import { keyOf, splitKey, SyncLoop } from '../job/sync-loop.js';
+import { keyOf, splitKey } from '../runtime/keys.js';
 import { addDaemonTolerations, daemonPodSpec, replaceNodeNameAffinity, shouldRunDaemonPodSpec, targetNodeName } from './node-predicates.js';
 
 const COMPONENT = 'daemonset-controller';
@@ -64,7 +67,7 @@ export class DaemonSetController {
   private readonly nodes: ResourceDef;
   private readonly podControl: PodControl;
   private readonly history: RevisionHistory;
-  private readonly loop: SyncLoop;
+  private readonly loop: RateLimitingQueue;
   private readonly now: () => Date;
   private readonly known = new Set<string>();
   private readonly nodePrints = new Map<string, string>();
@@ -77,18 +80,23 @@ export class DaemonSetController {
   private readonly expectations: ControllerExpectations;
   private observing = false;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
+    const store = this.store = ctx.store;
+    const events = this.events = ctx.events;
     this.daemonsets = store.find('apps', 'v1', 'daemonsets')!;
     this.pods = store.find('', 'v1', 'pods')!;
     this.nodes = store.find('', 'v1', 'nodes')!;
     this.podControl = new PodControl(store, events, COMPONENT);
     this.history = new RevisionHistory(store, COMPONENT);
-    this.now = opts.now ?? (() => new Date());
+    this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.expectations = new ControllerExpectations(() => this.now().getTime());
-    this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k), opts.log ?? (() => {}));
-    this.dsInformer = sharedInformer(store, this.daemonsets);
-    this.podInformer = sharedInformer(store, this.pods);
-    this.nodeInformer = sharedInformer(store, this.nodes);
+    this.loop = newQueue(ctx);
+    this.dsInformer = ctx.informers.forResource(this.daemonsets);
+    this.podInformer = ctx.informers.forResource(this.pods);
+    this.nodeInformer = ctx.informers.forResource(this.nodes);
   }
 
   /** addPod / updatePod / deletePod's bookkeeping of expectations, and deleteDaemonset's (also when syncs are called without start). */
@@ -127,10 +135,12 @@ export class DaemonSetController {
     await this.dsInformer.start();
     await this.podInformer.start();
     await this.nodeInformer.start();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(2, (k) => this.sync(k), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {
-    this.loop.stop();
+    this.loop.shutDown();
     this.observing = false;
     for (const u of this.unsubscribe.splice(0)) u();
   }

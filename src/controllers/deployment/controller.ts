@@ -15,10 +15,12 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext, readOnlyContext } from '../context.js';
-import { WorkQueue } from '../informer.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import type { SharedInformer } from '../runtime/shared-informer.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import { controllerRef } from '../pod-control.js';
 import {
-  KCM_FIELD_MANAGER, claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, sharedInformer, splitKey, type SharedInformer,
+  KCM_FIELD_MANAGER, claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, splitKey,
 } from '../controller-utils.js';
 import {
   POD_TEMPLATE_HASH, Reasons, activeReplicaSets, availableReplicaCount, actualReplicaCount, byCreation, byRevision,
@@ -74,23 +76,26 @@ export class DeploymentController {
   private readonly deployments: SharedInformer;
   private readonly sets: SharedInformer;
   private readonly pods: SharedInformer;
-  private readonly queue: WorkQueue;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly queue: RateLimitingQueue;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly log: (m: string) => void) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+  private readonly log: (m: string) => void;
+
+  constructor(private readonly ctx: ControllerContext) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    const log = this.log = ctx.log;
     this.dDef = store.find('apps', 'v1', 'deployments')!;
     this.rsDef = store.find('apps', 'v1', 'replicasets')!;
-    this.deployments = sharedInformer(store, this.dDef);
-    this.sets = sharedInformer(store, this.rsDef);
-    this.pods = sharedInformer(store, store.find('', 'v1', 'pods')!);
-    this.queue = new WorkQueue((key) => this.syncKey(key), (key, e) => {
-      if (!isConflict(e)) log(`${COMPONENT}: ${key}: ${errorText(e)}`);
-    });
+    this.deployments = ctx.informers.forResource(this.dDef);
+    this.sets = ctx.informers.forResource(this.rsDef);
+    this.pods = ctx.informers.forResource(store.find('', 'v1', 'pods')!);
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
     this.deployments.onEvent((type, d) => {
-      if (type === 'DELETED') this.cancelTimer(keyOf(d));
       this.queue.add(keyOf(d));
     });
     this.sets.onEvent((type, rs, old) => this.replicaSetEvent(type, rs, old));
@@ -98,23 +103,18 @@ export class DeploymentController {
     await this.deployments.start();
     await this.sets.start();
     await this.pods.start();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.syncKey(key), (key, e) => {
+      if (!isConflict(e)) this.ctx.log(`${COMPONENT}: ${key}: ${errorText(e)}`);
+    });
   }
 
   stop(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.queue.shutDown();
   }
 
   private enqueueAfter(key: string, ms: number): void {
-    this.cancelTimer(key);
-    const t = setTimeout(() => { this.timers.delete(key); this.queue.add(key); }, ms);
-    t.unref();
-    this.timers.set(key, t);
-  }
-
-  private cancelTimer(key: string): void {
-    const t = this.timers.get(key);
-    if (t) { clearTimeout(t); this.timers.delete(key); }
+    this.queue.addAfter(key, ms);
   }
 
   private resolve(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): KObject | undefined {
@@ -160,7 +160,7 @@ export class DeploymentController {
     if (d && specOf(d).strategy?.type === 'Recreate') this.queue.add(keyOf(d));
   }
 
-  private ctx(ns: string) {
+  private writeCtx(ns: string) {
     return { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns };
   }
 
@@ -211,7 +211,7 @@ export class DeploymentController {
       if (d.metadata.annotations) cur.metadata.annotations = { ...d.metadata.annotations };
       cur.status = serializeStatus(status);
       return cur;
-    }, readOnlyContext(this.store, this.ctx(ns)), 'status');
+    }, readOnlyContext(this.store, this.writeCtx(ns)), 'status');
     // The object written is shared with the watchers (and the cache below): the sync goes on with a copy of its status.
     d.status = updated.status && copyStatus(updated.status as Record<string, unknown>);
     d.metadata.resourceVersion = updated.metadata.resourceVersion;
@@ -221,7 +221,7 @@ export class DeploymentController {
   /** Update of a ReplicaSet read from the cache (its resourceVersion a precondition). */
   private async updateReplicaSet(rs: KObject): Promise<KObject> {
     const ns = rs.metadata.namespace ?? '';
-    const updated = await this.store.update(this.rsDef, ns, rs.metadata.name!, () => JSON.parse(JSON.stringify(rs)), this.ctx(ns));
+    const updated = await this.store.update(this.rsDef, ns, rs.metadata.name!, () => JSON.parse(JSON.stringify(rs)), this.writeCtx(ns));
     const typed = { ...updated, apiVersion: 'apps/v1', kind: 'ReplicaSet' } as KObject;
     this.sets.cache.upsert(updated);
     return typed;
@@ -316,7 +316,7 @@ export class DeploymentController {
     let alreadyExists = false;
     try {
       // The set created is only read (cached, and copied below to add its type).
-      created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.ctx(ns)));
+      created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.writeCtx(ns)));
       this.sets.cache.upsert(created);
     } catch (e) {
       if (e instanceof StatusError && e.status.reason === 'AlreadyExists') {
@@ -448,7 +448,7 @@ export class DeploymentController {
       const st = (rs.status ?? {}) as any;
       if ((st.replicas ?? 0) !== 0 || replicasOf(rs) !== 0 || (rs.metadata.generation ?? 0) > (st.observedGeneration ?? 0) || rs.metadata.deletionTimestamp) continue;
       try {
-        await this.store.delete(this.rsDef, rs.metadata.namespace ?? '', rs.metadata.name!, {}, this.ctx(rs.metadata.namespace ?? ''));
+        await this.store.delete(this.rsDef, rs.metadata.namespace ?? '', rs.metadata.name!, {}, this.writeCtx(rs.metadata.namespace ?? ''));
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }

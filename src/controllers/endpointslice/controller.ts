@@ -17,7 +17,9 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { ServicePods } from './service-pods.js';
-import { inform, WorkQueue } from '../informer.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import { OwnWrites } from '../runtime/own-writes.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import {
   findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, rfc3339Nano,
   shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker,
@@ -217,20 +219,27 @@ function reconcileByPorts(svc: Obj, labels: Record<string, string>, addressType:
 }
 
 export class EndpointSliceController {
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
   private readonly cache: ServicePods;
   private readonly nodes = new Map<string, Obj>();
   private readonly tracker = new TriggerTimeTracker();
   private readonly sliceDef: ResourceDef;
 
-  constructor(private readonly store: Store, log: (m: string) => void, private readonly maxPerSlice = MAX_ENDPOINTS_PER_SLICE) {
+  private readonly store: Store;
+  private readonly sliceWrites: OwnWrites;
+
+  constructor(private readonly ctx: ControllerContext, private readonly maxPerSlice = MAX_ENDPOINTS_PER_SLICE) {
+    this.sliceWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('discovery.k8s.io', 'v1', 'endpointslices')!));
+    // Every write goes through sliceWrites' store, so syncs read back their own slice writes from the informer.
+    const store = this.store = this.sliceWrites.store;
+    const log = ctx.log;
     this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
-    this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`endpointslices ${key}: ${(e as Error).message}`));
-    this.cache = new ServicePods(store, (key) => this.queue.add(key));
+    this.queue = newQueue(ctx);
+    this.cache = new ServicePods(ctx, (key) => this.queue.add(key));
   }
 
   async start(): Promise<void> {
-    await inform(this.store, this.store.find('', 'v1', 'nodes')!, (type, node) => {
+    await this.ctx.informers.inform(this.store.find('', 'v1', 'nodes')!, (type, node) => {
       const had = this.nodes.has(node.metadata.name!);
       const oldZone = this.nodes.get(node.metadata.name!)?.metadata.labels?.[ZONE_LABEL];
       if (type === 'DELETED') this.nodes.delete(node.metadata.name!); else this.nodes.set(node.metadata.name!, node);
@@ -238,13 +247,19 @@ export class EndpointSliceController {
       if (type !== 'MODIFIED' || !had || oldZone !== node.metadata.labels?.[ZONE_LABEL]) this.nodeChanged(node.metadata.name!);
     });
     await this.cache.start();
-    await inform(this.store, this.sliceDef, (_type, slice) => {
+    await this.ctx.informers.inform(this.sliceDef, (_type, slice) => {
       // A managed slice changed by someone else is put right.
       const labels = slice.metadata.labels ?? {};
       if (labels[MANAGED_BY_LABEL] !== CONTROLLER_NAME || !labels[SERVICE_NAME_LABEL]) return;
       const key = `${slice.metadata.namespace}/${labels[SERVICE_NAME_LABEL]}`;
       if (this.cache.services.has(key)) this.queue.add(key);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`endpointslices ${key}: ${(e as Error).message}`));
+  }
+
+  stop(): void {
+    this.queue.shutDown();
   }
 
   private nodeChanged(node: string): void {
@@ -264,7 +279,7 @@ export class EndpointSliceController {
     if (svc.metadata.deletionTimestamp) return;
     const pods = this.cache.selected(namespace, svc.spec.selector);
     const trigger = this.tracker.compute(svc, pods);
-    const existing = (await this.store.list(this.sliceDef, namespace)).items.filter((s) =>
+    const existing = (await this.sliceWrites.list(namespace)).filter((s) =>
       s.metadata.labels?.[SERVICE_NAME_LABEL] === name && s.metadata.labels?.[MANAGED_BY_LABEL] === CONTROLLER_NAME);
     const changes = reconcileSlices(svc, pods, this.nodes, existing, this.maxPerSlice);
     const ctx = { ...controllerContext(MANAGER), namespace };

@@ -18,7 +18,8 @@ import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { parseIPSloppy } from '../../validation/common.js';
 import { controllerContext } from '../context.js';
-import { inform, WorkQueue } from '../informer.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './controller.js';
 
 export const MIRRORING_CONTROLLER_NAME = 'endpointslicemirroring-controller.k8s.io';
@@ -158,7 +159,7 @@ function unchanged(slice: Obj, d: Desired): boolean {
 }
 
 export class EndpointSliceMirroringController {
-  private readonly queue: WorkQueue;
+  private readonly queue: RateLimitingQueue;
   private readonly endpoints = new Map<string, Obj>();
   private readonly services = new Map<string, Obj>();
   /** Mirrored slices by Endpoints key, then slice name. */
@@ -167,15 +168,20 @@ export class EndpointSliceMirroringController {
   private readonly written = new Set<string>();
   private readonly sliceDef: ResourceDef;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, log: (m: string) => void,
-    private readonly maxPerSubset = MAX_ENDPOINTS_PER_SUBSET) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext, private readonly maxPerSubset = MAX_ENDPOINTS_PER_SUBSET) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    const log = ctx.log;
     this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
-    this.queue = new WorkQueue((key) => this.sync(key), (key, e) => log(`endpointslice mirroring ${key}: ${(e as Error).message}`));
+    this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
     const keyOf = (o: KObject) => `${o.metadata.namespace}/${o.metadata.name}`;
-    await inform(this.store, this.sliceDef, (type, slice) => {
+    await this.ctx.informers.inform(this.sliceDef, (type, slice) => {
       const labels = slice.metadata.labels ?? {};
       if (labels[MANAGED_BY_LABEL] !== MIRRORING_CONTROLLER_NAME || !labels[SERVICE_NAME_LABEL]) return;
       const key = `${slice.metadata.namespace}/${labels[SERVICE_NAME_LABEL]}`;
@@ -186,7 +192,7 @@ export class EndpointSliceMirroringController {
       // An own write whose event came before it was noted stays behind: keep the set from growing.
       if (this.written.size > 4096) this.written.clear();
     });
-    await inform(this.store, this.store.find('', 'v1', 'services')!, (type, svc) => {
+    await this.ctx.informers.inform(this.store.find('', 'v1', 'services')!, (type, svc) => {
       const key = keyOf(svc);
       const before = this.services.get(key);
       if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
@@ -194,12 +200,18 @@ export class EndpointSliceMirroringController {
       const now = !hasSelector(svc);
       if (type === 'MODIFIED' ? was !== now : now) this.queue.add(key);
     });
-    await inform(this.store, this.store.find('', 'v1', 'endpoints')!, (type, ep) => {
+    await this.ctx.informers.inform(this.store.find('', 'v1', 'endpoints')!, (type, ep) => {
       const key = keyOf(ep);
       const before = this.endpoints.get(key);
       if (type === 'DELETED') this.endpoints.delete(key); else this.endpoints.set(key, ep);
       if (shouldMirror(ep) || shouldMirror(before)) this.queue.add(key);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(5, (key) => this.sync(key), (key, e) => this.ctx.log(`endpointslice mirroring ${key}: ${(e as Error).message}`));
+  }
+
+  stop(): void {
+    this.queue.shutDown();
   }
 
   private async sync(key: string): Promise<void> {

@@ -2,9 +2,8 @@
  * The services and pods both endpoint controllers (Endpoints and
  * EndpointSlice) watch, and which services a pod change touches.
  */
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../registry/types.js';
-import { inform } from '../informer.js';
+import type { ControllerContext } from '../runtime/controller-context.js';
 import { selectsPod } from './util.js';
 
 type Obj = KObject & { spec?: any; status?: any };
@@ -16,15 +15,15 @@ export class ServicePods {
   readonly pods = new Map<string, Map<string, Obj>>();
 
   /** `serviceChanged(key)` for every service event and for each service whose selection a pod event may change. */
-  constructor(private readonly store: Store, private readonly serviceChanged: (key: string) => void) {}
+  constructor(private readonly ctx: ControllerContext, private readonly serviceChanged: (key: string) => void) {}
 
   async start(): Promise<void> {
-    await inform(this.store, this.store.find('', 'v1', 'services')!, (type, svc) => {
+    await this.ctx.informers.inform(this.ctx.store.find('', 'v1', 'services')!, (type, svc) => {
       const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
       if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
       this.serviceChanged(key);
     });
-    await inform(this.store, this.store.find('', 'v1', 'pods')!, (type, pod) => {
+    await this.ctx.informers.inform(this.ctx.store.find('', 'v1', 'pods')!, (type, pod) => {
       const ns = pod.metadata.namespace!;
       let byName = this.pods.get(ns);
       if (!byName) this.pods.set(ns, byName = new Map());

@@ -7,11 +7,16 @@
  * completion, and the interim SuccessCriteriaMet / FailureTarget conditions
  * before Complete / Failed.
  *
- * Each sync reads the Job and its pods from the Store, so no expectations
- * cache is needed; syncs of one Job never overlap (WorkQueue).
+ * Each sync reads the Job from the Store and its pods from the shared pod
+ * informer once that has seen the controller's own pod writes (OwnWrites),
+ * so no expectations cache is needed; syncs of one Job never overlap (the
+ * work queue's processing set).
  */
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import { OwnWrites } from '../runtime/own-writes.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
@@ -21,7 +26,7 @@ import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { controllerOf, isActive, isReady, phaseOf, rfc3339 } from './pod-state.js';
-import { keyOf, splitKey, SyncLoop } from './sync-loop.js';
+import { keyOf, splitKey } from '../runtime/keys.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 /** batch.JobIndexFailureCountAnnotation and JobIndexIgnoredFailureCountAnnotation. */
@@ -90,33 +95,44 @@ export class JobController {
   private readonly pods: ResourceDef;
   private readonly podControl: PodControl;
   private readonly backoff = new Map<string, BackoffRecord>();
-  private readonly loop: SyncLoop;
-  private readonly orphans: SyncLoop;
+  private readonly loop: RateLimitingQueue;
+  private readonly orphans: RateLimitingQueue;
   private readonly now: () => Date;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, opts: JobControllerOptions = {}) {
+  private readonly store: Store;
+  private readonly podWrites: OwnWrites;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext, opts: JobControllerOptions = {}) {
+    this.podWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('', 'v1', 'pods')!));
+    // Every write goes through podWrites' store, so syncs read back their own pod writes from the informer.
+    const store = this.store = this.podWrites.store;
+    const events = this.events = ctx.events;
     this.jobs = store.find('batch', 'v1', 'jobs')!;
     this.pods = store.find('', 'v1', 'pods')!;
     this.podControl = new PodControl(store, events, COMPONENT);
-    this.now = opts.now ?? (() => new Date());
-    this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k), opts.log ?? (() => {}));
-    this.orphans = new SyncLoop(`${COMPONENT} orphan pods`, (k) => this.handleOrphanPod(k), opts.log ?? (() => {}));
+    this.now = opts.now ?? (() => new Date(ctx.clock.now()));
+    this.loop = newQueue(ctx);
+    this.orphans = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.loop.watch(this.store, this.jobs, (_t, job) => this.loop.add(keyOf(job)));
-    await this.loop.watch(this.store, this.pods, (type, pod) => {
+    await this.ctx.informers.inform(this.jobs, (_t, job) => this.loop.add(keyOf(job)));
+    await this.ctx.informers.inform(this.pods, (type, pod) => {
       const ref = controllerOf(pod);
       const isJob = ref?.kind === 'Job' && ref.apiVersion === 'batch/v1';
       if (isJob) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
       // A pod no running Job will count (no controller, or one deleted or finished) must not keep the finalizer.
       if (type !== 'DELETED' && hasFinalizer(pod) && (!isJob || pod.metadata.deletionTimestamp)) this.orphans.add(keyOf(pod));
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
+    this.orphans.run(5, (k) => this.handleOrphanPod(k), (k, e) => this.ctx.log(`${COMPONENT} orphan pods: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {
-    this.loop.stop();
-    this.orphans.stop();
+    this.loop.shutDown();
+    this.orphans.shutDown();
   }
 
   /** handleOrphanPod: drops the tracking finalizer unless the pod's Job exists and is unfinished. */
@@ -136,7 +152,7 @@ export class JobController {
     await this.removeFinalizer(pod);
   }
 
-  private ctx(ns: string) {
+  private writeCtx(ns: string) {
     return { ...controllerContext(COMPONENT), namespace: ns, now: this.now() };
   }
 
@@ -281,7 +297,7 @@ export class JobController {
    */
   private async claimPods(job: Obj): Promise<Obj[]> {
     const ns = job.metadata.namespace!;
-    const all = (await this.store.list(this.pods, ns)).items as Obj[];
+    const all = (await this.podWrites.list(ns)) as Obj[];
     const selector = fromLabelSelector(job.spec?.selector);
     if (!selector) return all.filter((p) => controllerOf(p)?.uid === job.metadata.uid);
     const owned = new Set(all.filter((p) => controllerOf(p)?.uid === job.metadata.uid).map((p) => p.metadata.uid));
@@ -293,7 +309,7 @@ export class JobController {
       out.push(await this.store.update(this.pods, ns, p.metadata.name!, (cur) => {
         cur.metadata.finalizers = [...(cur.metadata.finalizers ?? []), JOB_TRACKING_FINALIZER];
         return cur;
-      }, this.ctx(ns)) as Obj);
+      }, this.writeCtx(ns)) as Obj);
     }
     return out;
   }
@@ -472,7 +488,7 @@ export class JobController {
         const rest = (cur.metadata.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
         if (rest.length) cur.metadata.finalizers = rest; else delete cur.metadata.finalizers;
         return cur;
-      }, this.ctx(ns));
+      }, this.writeCtx(ns));
     } catch (e) {
       if (!(e instanceof StatusError && e.status.code === 404)) throw e;
     }
@@ -586,7 +602,7 @@ export class JobController {
 
   private async writeStatus(job: Obj): Promise<Obj> {
     const ns = job.metadata.namespace!;
-    return await this.store.update(this.jobs, ns, job.metadata.name!, (cur) => ({ ...cur, status: job.status }), this.ctx(ns), 'status') as Obj;
+    return await this.store.update(this.jobs, ns, job.metadata.name!, (cur) => ({ ...cur, status: job.status }), this.writeCtx(ns), 'status') as Obj;
   }
 
   /** trackJobStatusAndRemoveFinalizers. */

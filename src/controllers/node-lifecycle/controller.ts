@@ -20,8 +20,8 @@ import { rfc3339 } from '../../meta/object-meta.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
-import { sharedInformer } from '../controller-utils.js';
-import { inform, WorkQueue } from '../informer.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import { matchTaint, noScheduleTaintDiff, NOT_READY_NO_EXECUTE, type Taint, UNREACHABLE_NO_EXECUTE } from './taints.js';
 
 export const COMPONENT = 'node-controller';
@@ -121,34 +121,42 @@ export class NodeLifecycleController {
   private readonly zoneStates = new Map<string, ZoneState>();
   private readonly zoneTokens = new Map<string, { tokens: number; at: number }>();
   private readonly retry = new Set<string>();
-  private readonly noScheduleQueue: WorkQueue;
+  private readonly noScheduleQueue: RateLimitingQueue;
   private readonly nodeDef: ResourceDef;
   private readonly podDef: ResourceDef;
   private timers: NodeJS.Timeout[] = [];
   private readonly unsubscribe: (() => void)[] = [];
   private monitoring = false;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly log: (m: string) => void,
-    opts: Partial<NodeLifecycleOptions> = {}, private readonly now: () => number = Date.now) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+  private readonly log: (m: string) => void;
+  private readonly now: () => number;
+
+  constructor(private readonly ctx: ControllerContext, opts: Partial<NodeLifecycleOptions> = {}) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    const log = this.log = ctx.log;
+    this.now = () => ctx.clock.now();
     this.opts = { ...DEFAULT_NODE_LIFECYCLE_OPTIONS, ...opts };
     this.nodeDef = store.find('', 'v1', 'nodes')!;
     this.podDef = store.find('', 'v1', 'pods')!;
-    this.noScheduleQueue = new WorkQueue((n) => this.doNoScheduleTaintingPass(n), (n, e) => log(`node lifecycle ${n}: ${(e as Error).message}`));
+    this.noScheduleQueue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
     // Nodes and pods from the shared informers (upstream's factory): one cache of thousands of pods, not one more.
-    const nodes = sharedInformer(this.store, this.nodeDef);
+    const nodes = this.ctx.informers.forResource(this.nodeDef);
     this.unsubscribe.push(nodes.onEvent((type, node) => {
       if (type === 'DELETED') this.nodes.delete(node.metadata.name!); else this.nodes.set(node.metadata.name!, node);
       if (type !== 'DELETED') this.noScheduleQueue.add(node.metadata.name!);
     }));
     await nodes.start();
-    await inform(this.store, this.store.find('coordination.k8s.io', 'v1', 'leases')!, (type, lease) => {
+    await this.ctx.informers.inform(this.store.find('coordination.k8s.io', 'v1', 'leases')!, (type, lease) => {
       if (lease.metadata.namespace !== NODE_LEASE_NAMESPACE) return;
       if (type === 'DELETED') this.leases.delete(lease.metadata.name!); else this.leases.set(lease.metadata.name!, lease);
     });
-    const pods = sharedInformer(this.store, this.podDef);
+    const pods = this.ctx.informers.forResource(this.podDef);
     this.unsubscribe.push(pods.onEvent((type, pod) => {
       const node = (pod.spec as any)?.nodeName as string | undefined;
       if (!node) return;
@@ -174,12 +182,15 @@ export class NodeLifecycleController {
     this.timers.push(setInterval(() => void this.doNoExecuteTaintingPass().catch((e) => this.log(`node lifecycle: ${(e as Error).message}`)), 100));
     for (const t of this.timers) t.unref();
     tick();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.noScheduleQueue.run(8, (n) => this.doNoScheduleTaintingPass(n), (n, e) => this.ctx.log(`node lifecycle ${n}: ${(e as Error).message}`));
   }
 
   stop(): void {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     for (const u of this.unsubscribe.splice(0)) u();
+    this.noScheduleQueue.shutDown();
   }
 
   private nodeRef(node: Node): ObjectReference {

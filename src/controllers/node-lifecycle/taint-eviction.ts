@@ -15,7 +15,7 @@ import { rfc3339 } from '../../meta/object-meta.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
-import { sharedInformer } from '../controller-utils.js';
+import type { ControllerContext } from '../runtime/controller-context.js';
 import { matchingTolerations, minTolerationMs, type Taint, type Toleration } from './taints.js';
 
 export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
@@ -31,14 +31,22 @@ export class TaintEvictionController {
   private stopped = false;
   private readonly unsubscribe: (() => void)[] = [];
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly log: (m: string) => void,
-    private readonly now: () => number = Date.now) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+  private readonly log: (m: string) => void;
+  private readonly now: () => number;
+
+  constructor(private readonly ctx: ControllerContext) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    this.log = ctx.log;
+    this.now = () => ctx.clock.now();
     this.podDef = store.find('', 'v1', 'pods')!;
   }
 
   async start(): Promise<void> {
     // Nodes and pods from the shared informers (upstream's factory): one cache of thousands of pods, not one more.
-    const nodes = sharedInformer(this.store, this.store.find('', 'v1', 'nodes')!);
+    const nodes = this.ctx.informers.forResource(this.store.find('', 'v1', 'nodes')!);
     this.unsubscribe.push(nodes.onEvent((type, node) => {
       const name = node.metadata.name!;
       const taints: Taint[] = (((node.spec as any)?.taints ?? []) as Taint[]).filter((t) => t?.effect === 'NoExecute');
@@ -47,7 +55,7 @@ export class TaintEvictionController {
       if (type !== 'DELETED' && before !== JSON.stringify(taints.length ? taints : [])) this.handleNodeUpdate(name);
     }));
     await nodes.start();
-    const pods = sharedInformer(this.store, this.podDef);
+    const pods = this.ctx.informers.forResource(this.podDef);
     this.unsubscribe.push(pods.onEvent((type, pod) => {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
       const node = ((pod.spec as any)?.nodeName ?? '') as string;

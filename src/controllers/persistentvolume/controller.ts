@@ -18,12 +18,14 @@
  */
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { podClaimNames } from '../../scheduler/plugins/volumes.js';
 import { controllerContext } from '../context.js';
-import { sharedInformer, type SharedInformer } from '../controller-utils.js';
-import { SyncLoop } from '../job/sync-loop.js';
+import type { SharedInformer } from '../runtime/shared-informer.js';
+
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, bindClaimToVolume,
   bindVolumeToClaim, boundClaimStatus, claimClass, findBestMatch, isVolumeBoundToClaim, volumeSatisfyError,
@@ -43,23 +45,29 @@ export class PersistentVolumeController {
   /** Pods (the shared informer's cache, by namespace): which claims scheduled pods use, and which unscheduled pods wait for a delayed claim. */
   private pods?: SharedInformer;
   private readonly unsubscribe: (() => void)[] = [];
-  private readonly loop: SyncLoop;
+  private readonly loop: RateLimitingQueue;
   private readonly pvcDef: ResourceDef;
   private readonly pvDef: ResourceDef;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, log: (m: string) => void = () => {}) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    const log = ctx.log;
     this.pvcDef = store.find('', 'v1', 'persistentvolumeclaims')!;
     this.pvDef = store.find('', 'v1', 'persistentvolumes')!;
-    this.loop = new SyncLoop(PV_CONTROLLER, (k) => this.sync(k), log);
+    this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.loop.watch(this.store, this.store.find('storage.k8s.io', 'v1', 'storageclasses')!, (type, o) => {
+    await this.ctx.informers.inform(this.store.find('storage.k8s.io', 'v1', 'storageclasses')!, (type, o) => {
       if (type === 'DELETED') this.classes.delete(o.metadata.name!); else this.classes.set(o.metadata.name!, o);
       for (const c of this.claims.values()) if (!c.spec?.volumeName && claimClass(c) === o.metadata.name) this.loop.add(`c:${claimKey(c)}`);
     });
     // Pods from the shared informer (upstream's factory): no cache of its own of thousands of pods.
-    const pods = this.pods = sharedInformer(this.store, this.store.find('', 'v1', 'pods')!);
+    const pods = this.pods = this.ctx.informers.forResource(this.store.find('', 'v1', 'pods')!);
     this.unsubscribe.push(pods.onEvent((type, o, before) => {
       // A claim being deleted may lose its last user; an unbound delayed claim may gain or lose a waiting pod.
       for (const p of [before, type === 'DELETED' ? undefined : o]) {
@@ -67,14 +75,14 @@ export class PersistentVolumeController {
       }
     }));
     await pods.start();
-    await this.loop.watch(this.store, this.pvDef, (type, o) => {
+    await this.ctx.informers.inform(this.pvDef, (type, o) => {
       if (type === 'DELETED') this.volumes.delete(o.metadata.name!); else { this.volumes.set(o.metadata.name!, o); this.loop.add(`v:${o.metadata.name}`); }
       const ref = (o as Obj).spec?.claimRef;
       if (ref) this.loop.add(`c:${ref.namespace}/${ref.name}`);
       // A new or freed volume may match a waiting claim.
       for (const c of this.claims.values()) if (!c.spec?.volumeName) this.loop.add(`c:${claimKey(c)}`);
     });
-    await this.loop.watch(this.store, this.pvcDef, (type, o) => {
+    await this.ctx.informers.inform(this.pvcDef, (type, o) => {
       const k = claimKey(o);
       if (type === 'DELETED') this.claims.delete(k); else { this.claims.set(k, o); this.loop.add(`c:${k}`); }
       const vn = (o as Obj).spec?.volumeName;
@@ -84,10 +92,12 @@ export class PersistentVolumeController {
         if (ref && ref.namespace === o.metadata.namespace && ref.name === o.metadata.name) this.loop.add(`v:${v.metadata.name}`);
       }
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(1, (k) => this.sync(k), (k, e) => this.ctx.log(`${PV_CONTROLLER}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {
-    this.loop.stop();
+    this.loop.shutDown();
     for (const u of this.unsubscribe.splice(0)) u();
   }
 
@@ -99,7 +109,7 @@ export class PersistentVolumeController {
     else await this.syncVolume(key.slice(2));
   }
 
-  private ctx(ns = '') { return { ...controllerContext(PV_CONTROLLER), namespace: ns }; }
+  private writeCtx(ns = '') { return { ...controllerContext(PV_CONTROLLER), namespace: ns }; }
 
   private event(obj: Obj, type: 'Normal' | 'Warning', reason: string, message: string): void {
     void this.events.emit(referenceTo(obj as KObject), type, reason, reason, message, PV_CONTROLLER);
@@ -108,7 +118,7 @@ export class PersistentVolumeController {
   /** Writes a claim or volume through `mutate` on its current version; a missing object is not an error (a later sync sees it gone). */
   private async write(def: ResourceDef, ns: string, name: string, mutate: (cur: Obj) => Obj | undefined, sub?: string): Promise<Obj | undefined> {
     try {
-      return await this.store.update(def, ns, name, (cur) => mutate(cur) ?? cur, this.ctx(ns), sub);
+      return await this.store.update(def, ns, name, (cur) => mutate(cur) ?? cur, this.writeCtx(ns), sub);
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 404) return undefined;
       throw e;

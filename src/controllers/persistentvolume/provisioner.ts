@@ -18,10 +18,12 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
-import { SyncLoop } from '../job/sync-loop.js';
+
 import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from './binding.js';
 
 export const LOCAL_PROVISIONER = 'winkube.io/local';
@@ -72,28 +74,36 @@ export class LocalProvisioner {
   private readonly claims = new Map<string, Obj>();
   private readonly volumes = new Map<string, Obj>();
   private readonly classes = new Map<string, Obj>();
-  private readonly loop: SyncLoop;
+  private readonly loop: RateLimitingQueue;
   private readonly pvDef: ResourceDef;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, log: (m: string) => void = () => {}) {
+  private readonly store: Store;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext) {
+    const store = this.store = ctx.store;
+    this.events = ctx.events;
+    const log = ctx.log;
     this.pvDef = store.find('', 'v1', 'persistentvolumes')!;
-    this.loop = new SyncLoop('winkube-local-provisioner', (k) => this.sync(k), log);
+    this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.loop.watch(this.store, this.store.find('storage.k8s.io', 'v1', 'storageclasses')!, (type, o) => {
+    await this.ctx.informers.inform(this.store.find('storage.k8s.io', 'v1', 'storageclasses')!, (type, o) => {
       if (type === 'DELETED') this.classes.delete(o.metadata.name!); else this.classes.set(o.metadata.name!, o);
     });
-    await this.loop.watch(this.store, this.pvDef, (type, o) => {
+    await this.ctx.informers.inform(this.pvDef, (type, o) => {
       if (type === 'DELETED') this.volumes.delete(o.metadata.name!); else { this.volumes.set(o.metadata.name!, o); this.loop.add(`v:${o.metadata.name}`); }
     });
-    await this.loop.watch(this.store, this.store.find('', 'v1', 'persistentvolumeclaims')!, (type, o) => {
+    await this.ctx.informers.inform(this.store.find('', 'v1', 'persistentvolumeclaims')!, (type, o) => {
       const k = `${o.metadata.namespace}/${o.metadata.name}`;
       if (type === 'DELETED') this.claims.delete(k); else { this.claims.set(k, o); this.loop.add(`c:${k}`); }
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(1, (k) => this.sync(k), (k, e) => this.ctx.log(`winkube-local-provisioner: ${k}: ${(e as Error).message}`));
   }
 
-  stop(): void { this.loop.stop(); }
+  stop(): void { this.loop.shutDown(); }
 
   private async sync(key: string): Promise<void> {
     if (key.startsWith('c:')) await this.syncClaim(key.slice(2));

@@ -10,6 +10,9 @@
  */
 import { StatusError } from '../../api/status.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import { OwnWrites } from '../runtime/own-writes.js';
+import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject, ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
@@ -18,7 +21,7 @@ import { controllerRef } from '../pod-control.js';
 import { claimObjects } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
-import { keyOf, splitKey, SyncLoop } from '../job/sync-loop.js';
+import { keyOf, splitKey } from '../runtime/keys.js';
 import { claimsFor, newStatefulSetPod, ordinalOf, POD_INDEX_LABEL, POD_NAME_LABEL, startOrdinal } from './statefulset-pods.js';
 
 const COMPONENT = 'statefulset-controller';
@@ -37,31 +40,41 @@ export class StatefulSetController {
   private readonly pods: ResourceDef;
   private readonly claims: ResourceDef;
   private readonly history: RevisionHistory;
-  private readonly loop: SyncLoop;
+  private readonly loop: RateLimitingQueue;
   private readonly now: () => Date;
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, opts: { now?: () => Date; log?: (m: string) => void } = {}) {
+  private readonly store: Store;
+  private readonly podWrites: OwnWrites;
+  private readonly events: EventRecorder;
+
+  constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
+    this.podWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('', 'v1', 'pods')!));
+    // Every write goes through podWrites' store, so syncs read back their own pod writes from the informer.
+    const store = this.store = this.podWrites.store;
+    this.events = ctx.events;
     this.sets = store.find('apps', 'v1', 'statefulsets')!;
     this.pods = store.find('', 'v1', 'pods')!;
     this.claims = store.find('', 'v1', 'persistentvolumeclaims')!;
     this.history = new RevisionHistory(store, COMPONENT);
-    this.now = opts.now ?? (() => new Date());
-    this.loop = new SyncLoop(COMPONENT, (k) => this.sync(k), opts.log ?? (() => {}));
+    this.now = opts.now ?? (() => new Date(ctx.clock.now()));
+    this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.loop.watch(this.store, this.sets, (_t, set) => this.loop.add(keyOf(set)));
-    await this.loop.watch(this.store, this.pods, (_t, pod) => {
+    await this.ctx.informers.inform(this.sets, (_t, set) => this.loop.add(keyOf(set)));
+    await this.ctx.informers.inform(this.pods, (_t, pod) => {
       const ref = controllerOf(pod);
       if (ref?.kind === 'StatefulSet' && ref.apiVersion.startsWith('apps/')) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
     });
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.loop.run(5, (k) => this.sync(k), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
 
   stop(): void {
-    this.loop.stop();
+    this.loop.shutDown();
   }
 
-  private ctx(ns: string) {
+  private writeCtx(ns: string) {
     return { ...controllerContext(COMPONENT), namespace: ns };
   }
 
@@ -88,7 +101,7 @@ export class StatefulSetController {
         continue;
       }
       try {
-        await this.store.create(this.claims, ns, claim, this.ctx(ns));
+        await this.store.create(this.claims, ns, claim, this.writeCtx(ns));
         this.claimEvent('create', set, claim.metadata.name!, pod);
       } catch (e) {
         if (e instanceof StatusError && e.status.reason === 'AlreadyExists') continue;
@@ -127,7 +140,7 @@ export class StatefulSetController {
       await this.store.update(this.claims, ns, claim.metadata.name!, (c) => {
         if (next.length) c.metadata.ownerReferences = next; else delete c.metadata.ownerReferences;
         return c;
-      }, this.ctx(ns));
+      }, this.writeCtx(ns));
     }
   }
 
@@ -142,7 +155,7 @@ export class StatefulSetController {
     }
     let created: Obj;
     try {
-      created = await this.store.create(this.pods, ns, pod, this.ctx(ns)) as Obj;
+      created = await this.store.create(this.pods, ns, pod, this.writeCtx(ns)) as Obj;
     } catch (e) {
       if (e instanceof StatusError && e.status.reason === 'AlreadyExists') throw e;
       this.podEvent('create', set, pod.metadata.name!, e);
@@ -169,7 +182,7 @@ export class StatefulSetController {
       await this.store.update(this.pods, ns, pod.metadata.name!, (cur) => {
         cur.metadata.labels = { ...(cur.metadata.labels ?? {}), [POD_NAME_LABEL]: cur.metadata.name!, [POD_INDEX_LABEL]: String(ordinal) };
         return cur;
-      }, this.ctx(ns));
+      }, this.writeCtx(ns));
     } catch (e) {
       this.podEvent('update', set, pod.metadata.name!, e);
       throw e;
@@ -181,7 +194,7 @@ export class StatefulSetController {
   private async deletePod(set: Obj, pod: Obj): Promise<void> {
     const ns = set.metadata.namespace!;
     try {
-      await this.store.delete(this.pods, ns, pod.metadata.name!, {}, this.ctx(ns));
+      await this.store.delete(this.pods, ns, pod.metadata.name!, {}, this.writeCtx(ns));
     } catch (e) {
       if (!(e instanceof StatusError && e.status.code === 404)) {
         this.podEvent('delete', set, pod.metadata.name!, e);
@@ -208,11 +221,11 @@ export class StatefulSetController {
         const s = { ...(cur.status ?? {}), ...status };
         for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas']) if (!s[k]) delete s[k];
         return { ...cur, status: s };
-      }, this.ctx(ns), 'status');
+      }, this.writeCtx(ns), 'status');
     }
     // truncateHistory: keep revisions pods use, the current and the update revision.
     const live = new Set<string>([current.metadata.name!, update.metadata.name!]);
-    const after = ((await this.store.list(this.pods, ns)).items as Obj[]).filter((p) => controllerOf(p)?.uid === set.metadata.uid);
+    const after = ((await this.podWrites.list(ns)) as Obj[]).filter((p) => controllerOf(p)?.uid === set.metadata.uid);
     for (const p of after) if (p.metadata.labels?.[POD_REVISION_LABEL]) live.add(p.metadata.labels[POD_REVISION_LABEL]);
     await this.history.truncate(set, await this.history.list(set), live, set.spec.revisionHistoryLimit ?? 10);
     // Pods ready but not yet available are looked at again when minReadySeconds have passed.
@@ -222,7 +235,7 @@ export class StatefulSetController {
 
   /** getPodsForStatefulSet: ClaimPods restricted to this set's ordinals (isMemberOf). */
   private async claimPods(set: Obj): Promise<Obj[]> {
-    const all = (await this.store.list(this.pods, set.metadata.namespace!)).items as Obj[];
+    const all = (await this.podWrites.list(set.metadata.namespace!)) as Obj[];
     const selector = fromLabelSelector(set.spec?.selector);
     if (!selector) return all.filter((p) => controllerOf(p)?.uid === set.metadata.uid);
     const { claimed, errors } = await claimObjects(this.store, this.pods, set, selector, all, COMPONENT, (p) => ordinalOf(set, p) >= 0);

@@ -1,0 +1,100 @@
+/**
+ * The controllers a winkube server runs, by kube-controller-manager's names
+ * (cmd/kube-controller-manager/names, v1.32), in start order. Each is a
+ * Controller: `run(ctx, signal)` builds it from the context, starts it and
+ * stops it when the signal aborts.
+ */
+import type { LBPool } from '../network/lb-pool.js';
+import { CronJobController } from './cronjob/cronjob-controller.js';
+import { DaemonSetController } from './daemonset/daemonset-controller.js';
+import { DeploymentController } from './deployment/controller.js';
+import { DisruptionController } from './disruption.js';
+import { EndpointsController } from './endpoints.js';
+import { EndpointSliceController } from './endpointslice/controller.js';
+import { EndpointSliceMirroringController } from './endpointslice/mirroring.js';
+import { GarbageCollector } from './garbage-collector.js';
+import { JobController } from './job/job-controller.js';
+import { NamespaceController } from './namespace-content.js';
+import { NodeLifecycleController, nodeLifecycleOptionsFromEnv } from './node-lifecycle/controller.js';
+import { TaintEvictionController } from './node-lifecycle/taint-eviction.js';
+import { PersistentVolumeController } from './persistentvolume/controller.js';
+import { LocalProvisioner } from './persistentvolume/provisioner.js';
+import { PodGCController } from './podgc.js';
+import { ReplicaSetController } from './replicaset.js';
+import { ResourceQuotaController } from './resource-quota.js';
+import type { Controller, ControllerContext } from './runtime/controller-context.js';
+import { ServiceLBController } from './service-lb.js';
+import { StatefulSetController } from './statefulset/statefulset-controller.js';
+import { TTLAfterFinishedController } from './ttl-after-finished.js';
+
+/** What every controller class here is once built: started (informers synced), then stopped. */
+interface Runnable {
+  start(): Promise<void>;
+  stop(): void;
+}
+
+function controller(name: string, build: (ctx: ControllerContext) => Runnable): Controller {
+  return {
+    name,
+    async run(ctx, signal) {
+      if (signal.aborted) return;
+      const c = build(ctx);
+      signal.addEventListener('abort', () => c.stop(), { once: true });
+      await c.start();
+    },
+  };
+}
+
+/** winkube's own controller besides kube-controller-manager's: the node-local volume provisioner the default StorageClass names. */
+export const LOCAL_PROVISIONER = 'winkube-local-provisioner';
+
+export interface RegistryConfig {
+  /** The cluster CA, for the kube-root-ca.crt ConfigMap of every namespace. */
+  caCert: string;
+  /**
+   * The workload, service and node controllers too, with the addresses of
+   * LoadBalancer Services; without (`winkube up --api-only`), only the
+   * namespace, garbage collector and resource quota controllers.
+   */
+  workloads?: { lbPool: LBPool };
+}
+
+/**
+ * Every controller, in start order. The namespace controller also keeps
+ * each namespace's default ServiceAccount and kube-root-ca.crt ConfigMap
+ * (upstream's serviceaccount- and root-ca-certificate-publisher-controller);
+ * the persistentvolume-binder also does pvc- and pv-protection.
+ */
+export function controllerRegistry(config: RegistryConfig): Controller[] {
+  const api = [
+    controller('namespace-controller', (ctx) => new NamespaceController(ctx, config.caCert)),
+    controller('garbage-collector-controller', (ctx) => new GarbageCollector(ctx)),
+    controller('resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)),
+  ];
+  const workloads = config.workloads;
+  if (!workloads) return api;
+  return [
+    ...api,
+    // Services and nodes.
+    controller('endpoints-controller', (ctx) => new EndpointsController(ctx)),
+    controller('endpointslice-controller', (ctx) => new EndpointSliceController(ctx)),
+    controller('endpointslice-mirroring-controller', (ctx) => new EndpointSliceMirroringController(ctx)),
+    controller('node-lifecycle-controller', (ctx) => new NodeLifecycleController(ctx, nodeLifecycleOptionsFromEnv())),
+    controller('taint-eviction-controller', (ctx) => new TaintEvictionController(ctx)),
+    controller('disruption-controller', (ctx) => new DisruptionController(ctx)),
+    controller('pod-garbage-collector-controller', (ctx) => new PodGCController(ctx)),
+    controller('service-lb-controller', (ctx) => new ServiceLBController(ctx, workloads.lbPool)),
+    // Workloads.
+    controller('replicaset-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicaSet')),
+    controller('replicationcontroller-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicationController')),
+    controller('deployment-controller', (ctx) => new DeploymentController(ctx)),
+    controller('job-controller', (ctx) => new JobController(ctx)),
+    controller('cronjob-controller', (ctx) => new CronJobController(ctx)),
+    controller('ttl-after-finished-controller', (ctx) => new TTLAfterFinishedController(ctx)),
+    controller('statefulset-controller', (ctx) => new StatefulSetController(ctx)),
+    controller('daemonset-controller', (ctx) => new DaemonSetController(ctx)),
+    // Volumes.
+    controller('persistentvolume-binder-controller', (ctx) => new PersistentVolumeController(ctx)),
+    controller(LOCAL_PROVISIONER, (ctx) => new LocalProvisioner(ctx)),
+  ];
+}
