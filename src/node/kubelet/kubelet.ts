@@ -18,6 +18,7 @@ import type { TokenSource } from '../runtime/volumes.js';
 import { parse as parseYaml } from 'yaml';
 import type { UserImage } from '../../os/images.js';
 import { Backoff } from './backoff.js';
+import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
@@ -66,6 +67,8 @@ export interface KubeletOptions {
   token?: TokenSource;
   /** A node holds a new image: its status.images changes (the node farm posts the node status). */
   onImagesChanged?: (nodeName: string) => void;
+  /** The clock of every pod worker, prober and back-off (default: the process's clock). */
+  clock?: Clock;
 }
 
 interface NodeState {
@@ -196,7 +199,7 @@ export class Kubelet {
     const state: NodeState = { cfg, running: true, workers: new Map(), ips: new Map(), nextIP: 2, ctx: undefined as unknown as NodeContext };
     const build = cfg.windows ? cfg.windows.build : undefined;
     const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100, () => this.userImages(),
-      () => this.opts.onImagesChanged?.(cfg.name));
+      () => this.opts.onImagesChanged?.(cfg.name), this.opts.clock ?? REAL_CLOCK);
     images.add(PAUSE_IMAGE);
     const cpus = Math.max(1, Math.round(Number(String(cfg.cpu).replace(/m$/, '')) / (String(cfg.cpu).endsWith('m') ? 1000 : 1)));
     const nodeObjects = this.nodeObjects;
@@ -220,6 +223,7 @@ export class Kubelet {
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
       finished: (uid) => { state.workers.delete(uid); },
       backoff: this.backoff,
+      clock: this.opts.clock ?? REAL_CLOCK,
       stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
     };
     this.nodes.set(cfg.name, state);

@@ -19,6 +19,8 @@ import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } 
 import { ContainerFS } from '../shell/fs.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
+import { timersOf, type Clock, type Timer } from './clock.js';
+import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
 import { formatPod, goDuration, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
@@ -52,6 +54,8 @@ export interface NodeContext {
   /** The worker is finished with the pod (deleted from the API). */
   finished(uid: string): void;
   backoff: Backoff;
+  /** Every timer and timestamp of the worker comes from this clock. */
+  clock: Clock;
   /**
    * The runtime stops containers after this many seconds whatever the grace
    * period (Docker on Windows: CTRL_SHUTDOWN_EVENT, then Windows' own 5 s);
@@ -60,20 +64,16 @@ export interface NodeContext {
   stopTimeoutSeconds?: number;
 }
 
-type State = { waiting: { reason: string; message?: string } } | { running: { startedAt: string } } |
-  { terminated: { exitCode: number; reason: string; message?: string; startedAt: string; finishedAt: string; containerID?: string } };
 
-interface ProbeState { successes: number; failures: number; timer?: NodeJS.Timeout; initial?: NodeJS.Timeout }
+interface ProbeState { successes: number; failures: number; timer?: Timer; initial?: Timer }
 
 interface CRun {
   spec: Obj;
   init: boolean;
   sidecar: boolean;
-  state: State;
-  lastState: State | undefined;
+  state: ContainerState;
+  lastState: Terminated | undefined;
   restartCount: number;
-  ready: boolean;
-  started: boolean;
   containerID?: string;
   image?: string;
   imageID?: string;
@@ -85,13 +85,11 @@ interface CRun {
   program?: Program;
   fs?: ContainerFS;
   env?: Record<string, string>;
-  startedAtMs: number;
-  finishedAtMs: number;
   /** The program is a known application (image entrypoint): it listens on its ports. */
   application: boolean;
   script?: ContainerScript;
   probes: Map<string, ProbeState>;
-  timers: Set<NodeJS.Timeout>;
+  timers: Set<Timer>;
   hinted: boolean;
   killing: boolean;
   /** Set when the kubelet kills it for a reason (liveness, OOM): the exit is not the program's own. */
@@ -113,7 +111,7 @@ export class PodWorker {
   private podIPs: string[] = [];
   private startTime?: string;
   private readonly cs = new Map<string, CRun>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<Timer>();
   private stopped = false;
   private terminating = false;
   private deleting = false;
@@ -138,17 +136,16 @@ export class PodWorker {
         const old = ((init ? prev.initContainerStatuses : prev.containerStatuses) ?? []).find((s: Obj) => s.name === c.name);
         this.cs.set(c.name, {
           spec: c, init, sidecar: init && c.restartPolicy === 'Always',
-          state: { waiting: { reason: init || hasInit ? 'PodInitializing' : 'ContainerCreating' } },
-          lastState: old?.lastState?.terminated ? old.lastState : undefined,
-          restartCount: old?.restartCount ?? 0, ready: false, started: false, created: false, busy: false,
-          startedAtMs: 0, finishedAtMs: 0, application: false, probes: new Map(), timers: new Set(), hinted: false, killing: false,
+          state: waiting(init || hasInit ? 'PodInitializing' : 'ContainerCreating'),
+          lastState: old?.lastState?.terminated ? terminatedFromAPI(old.lastState.terminated) : undefined,
+          restartCount: old?.restartCount ?? 0, created: false, busy: false,
+          application: false, probes: new Map(), timers: new Set(), hinted: false, killing: false,
           script: containerScript(pod.metadata.annotations, c.name),
         });
         // A kubelet restart finds a container that had finished: it stays finished.
         const run = this.cs.get(c.name)!;
         if (old?.state?.terminated && (init || spec.restartPolicy === 'Never' || (spec.restartPolicy === 'OnFailure' && old.state.terminated.exitCode === 0))) {
-          run.state = old.state; run.created = true; run.containerID = old.containerID; run.image = old.image; run.imageID = old.imageID;
-          run.finishedAtMs = Date.parse(old.state.terminated.finishedAt);
+          run.state = terminatedFromAPI(old.state.terminated); run.created = true; run.containerID = old.containerID; run.image = old.image; run.imageID = old.imageID;
         }
       }
     }
@@ -158,6 +155,9 @@ export class PodWorker {
 
   private get spec(): Obj { return this.pod.spec as Obj; }
   private get os() { return this.node.os; }
+  private get clock(): Clock { return this.node.clock; }
+  /** The clock's now as a Date. */
+  private nowDate(): Date { return new Date(this.clock.now()); }
 
   // ---------------------------------------------------------------------
   // Entry points
@@ -188,7 +188,7 @@ export class PodWorker {
     const rej = node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' };
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
-    this.startTime ??= rfc3339(new Date());
+    this.startTime ??= rfc3339(this.nowDate());
     this.armDeadline();
     this.sync();
     this.scheduleStatus();
@@ -199,12 +199,12 @@ export class PodWorker {
     const ads = this.spec.activeDeadlineSeconds;
     if (typeof ads !== 'number' || !this.startTime) return;
     const due = Date.parse(this.startTime) + ads * 1000;
-    this.later(Math.max(0, due - Date.now()), () => {
+    this.later(Math.max(0, due - this.clock.now()), () => {
       if (this.terminal || this.terminating) return;
       this.evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
       this.event(undefined, 'Normal', this.evicted.reason, this.evicted.message);
       this.terminal = true;
-      for (const t of this.timers) clearTimeout(t);
+      for (const t of this.timers) t.stop();
       this.timers.clear();
       const grace = (this.spec.terminationGracePeriodSeconds ?? 30) as number;
       for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
@@ -217,7 +217,7 @@ export class PodWorker {
   /** The node stops: every process is gone, nothing is written. */
   stop(): void {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.stop();
     this.timers.clear();
     for (const c of this.cs.values()) this.stopContainerTimers(c);
     for (const c of this.cs.values()) { if (c.runner && !c.runner.exited) { c.killing = true; c.runner.kill(GRACE_KILL_EXIT[this.os]); } }
@@ -227,14 +227,14 @@ export class PodWorker {
   restartAfterNodeStop(): void {
     this.stopped = false;
     if (this.terminal || !this.admitted) return;
-    const now = rfc3339(new Date());
+    const now = this.nowDate();
     let hadSandbox = this.sandboxReady;
     for (const c of this.cs.values()) {
       c.killing = false; c.busy = false; c.runner = undefined;
-      if ('running' in c.state) {
-        c.lastState = { terminated: { exitCode: 255, reason: 'Unknown', startedAt: c.state.running.startedAt, finishedAt: now, containerID: c.containerID } };
-        c.state = { waiting: { reason: 'ContainerCreating' } };
-        c.ready = false; c.started = false; c.created = false;
+      if (isRunning(c.state)) {
+        c.lastState = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt: c.state.startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+        c.state = waiting('ContainerCreating');
+        c.created = false;
         hadSandbox = true;
       }
     }
@@ -257,7 +257,7 @@ export class PodWorker {
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
   execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string } | undefined {
     const c = this.cs.get(container);
-    if (!c || !('running' in c.state) || !c.env || !c.fs) return undefined;
+    if (!c || !isRunning(c.state) || !c.env || !c.fs) return undefined;
     return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion };
   }
 
@@ -269,7 +269,7 @@ export class PodWorker {
     this.rejected = r;
     this.terminal = true;
     this.event(undefined, 'Warning', r.reason, r.message);
-    this.startTime ??= rfc3339(new Date());
+    this.startTime ??= rfc3339(this.nowDate());
     this.scheduleStatus();
   }
 
@@ -277,7 +277,7 @@ export class PodWorker {
   // Sync
 
   private later(ms: number, fn: () => void, owner?: CRun): void {
-    const t = setTimeout(() => { this.timers.delete(t); owner?.timers.delete(t); if (!this.stopped) fn(); }, ms);
+    const t = this.clock.afterFunc(ms, () => { this.timers.delete(t); owner?.timers.delete(t); if (!this.stopped) fn(); });
     this.timers.add(t);
     owner?.timers.add(t);
   }
@@ -290,11 +290,11 @@ export class PodWorker {
     for (const c of inits) {
       if (c.sidecar) {
         if (!c.created && !c.busy) this.startContainer(c);
-        if (!('running' in c.state) || !c.started) return;
+        if (!isRunning(c.state) || !c.state.started) return;
         continue;
       }
-      if ('terminated' in c.state && c.state.terminated.exitCode === 0) continue;
-      if ('terminated' in c.state && !c.busy) {
+      if (succeeded(c.state)) continue;
+      if (c.state.kind === 'terminated' && !c.busy) {
         if (this.spec.restartPolicy === 'Never') { this.finishPod(); return; }
         this.restartWithBackoff(c);
         return;
@@ -372,8 +372,7 @@ export class PodWorker {
   }
 
   private waiting(c: CRun, reason: string, message?: string): void {
-    c.state = { waiting: message === undefined ? { reason } : { reason, message } };
-    c.ready = false; c.started = false;
+    c.state = waiting(reason, message);
   }
 
   // ---------------------------------------------------------------------
@@ -448,9 +447,8 @@ export class PodWorker {
     if (startErr) {
       // StartContainer fails: the instance exists and has exited (StartError, 128).
       this.event(c, 'Warning', 'Failed', `Error: ${startErr}`);
-      const now = new Date();
-      c.state = { terminated: { exitCode: 128, reason: 'StartError', message: startErr, startedAt: '1970-01-01T00:00:00Z', finishedAt: rfc3339(now), containerID: c.containerID } };
-      c.finishedAtMs = now.getTime();
+      const now = this.nowDate();
+      c.state = { kind: 'terminated', exitCode: 128, reason: 'StartError', message: startErr, startedAt: '1970-01-01T00:00:00Z', finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
       c.busy = false;
       this.node.logs.end(this.uid, c.spec.name, c.restartCount);
       this.afterExit(c);
@@ -463,11 +461,9 @@ export class PodWorker {
     const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode) : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
-    const now = new Date();
-    c.startedAtMs = now.getTime();
-    c.state = { running: { startedAt: rfc3339(now) } };
-    c.started = !c.spec.startupProbe;
-    c.ready = c.started && !c.spec.readinessProbe && !(c.init && !c.sidecar);
+    const now = this.nowDate();
+    const started = !c.spec.startupProbe;
+    c.state = { kind: 'running', startedAt: rfc3339(now), startedAtMs: now.getTime(), started, ready: started && !c.spec.readinessProbe && !(c.init && !c.sidecar) };
     this.event(c, 'Normal', 'Started', `Started container ${c.spec.name}`);
     const restartCount = c.restartCount;
     const out = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stdout', l));
@@ -477,7 +473,7 @@ export class PodWorker {
       stdout: (t) => out.write(t),
       stderr: (t) => err.write(t),
       exit: (code) => { out.flush(); err.flush(); this.node.logs.end(this.uid, c.spec.name, restartCount); this.onExit(c, code); },
-    });
+    }, timersOf(this.clock));
     c.runner.start();
     c.busy = false;
     this.startProbes(c);
@@ -522,24 +518,22 @@ export class PodWorker {
   }
 
   private stopContainerTimers(c: CRun): void {
-    for (const t of c.timers) { clearTimeout(t); this.timers.delete(t); }
+    for (const t of c.timers) { t.stop(); this.timers.delete(t); }
     c.timers.clear();
-    for (const p of c.probes.values()) { if (p.timer) clearInterval(p.timer); if (p.initial) clearTimeout(p.initial); }
+    for (const p of c.probes.values()) { p.timer?.stop(); p.initial?.stop(); }
     c.probes.clear();
   }
 
   /** The program ended: terminated state, then restart, completion or deletion. */
   private onExit(c: CRun, code: number): void {
     this.stopContainerTimers(c);
-    const now = new Date();
-    const startedAt = 'running' in c.state ? c.state.running.startedAt : rfc3339(now);
+    const now = this.nowDate();
+    const startedAt = isRunning(c.state) ? c.state.startedAt : rfc3339(now);
     const kill = c.killReason;
     c.killReason = undefined;
     const exitCode = kill?.exitCode ?? code;
     const reason = kill?.reason ?? (exitCode === 0 ? 'Completed' : 'Error');
-    c.state = { terminated: { exitCode, reason, startedAt, finishedAt: rfc3339(now), containerID: c.containerID } };
-    c.finishedAtMs = now.getTime();
-    c.ready = false; c.started = false;
+    c.state = { kind: 'terminated', exitCode, reason, startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
     c.runner = undefined;
     if (this.stopped) return;
     if (this.terminating) { this.checkTerminated(); return; }
@@ -549,7 +543,7 @@ export class PodWorker {
 
   private afterExit(c: CRun): void {
     const policy = this.spec.restartPolicy ?? 'Always';
-    const exitCode = 'terminated' in c.state ? c.state.terminated.exitCode : 0;
+    const exitCode = c.state.kind === 'terminated' ? c.state.exitCode : 0;
     if (c.init && !c.sidecar) {
       if (exitCode === 0) { this.scheduleStatus(); this.sync(); return; }
       if (policy === 'Never') { this.finishPod(); return; }
@@ -566,8 +560,8 @@ export class PodWorker {
   /** Regular containers all finished for good (restartPolicy lets none restart). */
   private allRegularDone(): boolean {
     const policy = this.spec.restartPolicy ?? 'Always';
-    return [...this.cs.values()].filter((c) => !c.init).every((c) => 'terminated' in c.state &&
-      (policy === 'Never' || (policy === 'OnFailure' && c.state.terminated.exitCode === 0)));
+    return [...this.cs.values()].filter((c) => !c.init).every((c) => c.state.kind === 'terminated' &&
+      (policy === 'Never' || (policy === 'OnFailure' && c.state.exitCode === 0)));
   }
 
   /** When every regular container has finished and none restarts: the pod is done (sidecars stopped, sandbox removed). */
@@ -593,24 +587,25 @@ export class PodWorker {
   /** doBackOff: restart now (and record the back-off), or wait in CrashLoopBackOff. */
   private restartWithBackoff(c: CRun): void {
     const key = `${this.uid}/${c.spec.name}`;
-    const now = Date.now();
+    const now = this.clock.now();
     const bo = this.node.backoff;
-    if (bo.inBackOffSince(key, c.finishedAtMs, now)) {
+    const finishedAtMs = c.state.kind === 'terminated' ? c.state.finishedAtMs : 0;
+    if (bo.inBackOffSince(key, finishedAtMs, now)) {
       const period = bo.get(key);
       this.event(c, 'Warning', 'BackOff', `Back-off restarting failed container ${c.spec.name} in pod ${formatPod(this.pod)}`);
       this.moveToLastState(c);
       this.waiting(c, 'CrashLoopBackOff', `back-off ${goDuration(period)} restarting failed container=${c.spec.name} pod=${formatPod(this.pod)}`);
       c.busy = true;
-      this.later(Math.max(0, c.finishedAtMs + period - now), () => { c.busy = false; bo.next(key, c.finishedAtMs); this.doRestart(c); }, c);
+      this.later(Math.max(0, finishedAtMs + period - now), () => { c.busy = false; bo.next(key, finishedAtMs); this.doRestart(c); }, c);
       this.scheduleStatus();
       return;
     }
-    bo.next(key, c.finishedAtMs);
+    bo.next(key, finishedAtMs);
     this.doRestart(c);
   }
 
   private moveToLastState(c: CRun): void {
-    if ('terminated' in c.state) c.lastState = c.state;
+    if (c.state.kind === 'terminated') c.lastState = c.state;
   }
 
   private doRestart(c: CRun): void {
@@ -634,18 +629,20 @@ export class PodWorker {
       c.probes.set(kind, st);
       const period = (probe.periodSeconds ?? 10) * 1000;
       const delay = (probe.initialDelaySeconds ?? 0) * 1000;
-      st.initial = setTimeout(() => {
+      st.initial = this.clock.afterFunc(delay, () => {
         if (this.stopped || !c.runner) return;
         this.runProbe(c, kind, probe, st);
-        st.timer = setInterval(() => { if (!this.stopped && c.runner) this.runProbe(c, kind, probe, st); }, period);
-      }, delay);
+        st.timer = this.clock.tick(period, () => { if (!this.stopped && c.runner) this.runProbe(c, kind, probe, st); });
+      });
     }
   }
 
   private runProbe(c: CRun, kind: string, probe: Obj, st: ProbeState): void {
     // Liveness and readiness wait for the startup probe.
-    if (kind !== 'Startup' && !c.started) return;
-    if (kind === 'Startup' && c.started) return;
+    const run = c.state;
+    if (run.kind !== 'running') return;
+    if (kind !== 'Startup' && !run.started) return;
+    if (kind === 'Startup' && run.started) return;
     const { ok, output } = this.probeOnce(c, kind, probe);
     const successThreshold = probe.successThreshold ?? 1;
     const failureThreshold = probe.failureThreshold ?? 3;
@@ -654,16 +651,16 @@ export class PodWorker {
       this.event(c, 'Warning', 'Unhealthy', `${kind} probe failed: ${output}`);
     }
     if (kind === 'Readiness') {
-      const before = c.ready;
-      if (ok && st.successes >= successThreshold) c.ready = true;
-      if (!ok && st.failures >= failureThreshold) c.ready = false;
-      if (before !== c.ready) this.scheduleStatus();
+      const before = run.ready;
+      if (ok && st.successes >= successThreshold) run.ready = true;
+      if (!ok && st.failures >= failureThreshold) run.ready = false;
+      if (before !== run.ready) this.scheduleStatus();
       return;
     }
     if (kind === 'Startup') {
       if (ok && st.successes >= successThreshold) {
-        c.started = true;
-        if (!c.spec.readinessProbe) c.ready = true;
+        run.started = true;
+        if (!c.spec.readinessProbe) run.ready = true;
         this.scheduleStatus();
         if (c.sidecar) this.sync();
         return;
@@ -677,7 +674,7 @@ export class PodWorker {
 
   /** One probe against the container model: exec through the shell, network probes against what it listens on. */
   private probeOnce(c: CRun, kind: string, probe: Obj): { ok: boolean; output: string } {
-    const scripted = scriptedProbe((c.script as Obj | undefined)?.[kind.toLowerCase()], Date.now() - c.startedAtMs);
+    const scripted = scriptedProbe((c.script as Obj | undefined)?.[kind.toLowerCase()], this.clock.now() - (isRunning(c.state) ? c.state.startedAtMs : 0));
     const ip = this.podIPs[0] ?? '';
     if (probe.exec) {
       const r = collect(interpret(probe.exec.command ?? [], { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
@@ -738,7 +735,7 @@ export class PodWorker {
     if (!c.runner || c.runner.exited || c.killing) return;
     c.killing = true;
     this.event(c, 'Normal', 'Killing', message);
-    for (const p of c.probes.values()) { if (p.timer) clearInterval(p.timer); if (p.initial) clearTimeout(p.initial); }
+    for (const p of c.probes.values()) { p.timer?.stop(); p.initial?.stop(); }
     c.probes.clear();
     const runner = c.runner;
     const done = () => { c.killing = false; };
@@ -764,7 +761,7 @@ export class PodWorker {
   /** The pod got a deletionTimestamp: stop every container, then delete the pod with grace 0. */
   private terminate(): void {
     this.terminating = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.stop();
     this.timers.clear();
     for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); }
     const grace = this.graceSeconds();
@@ -773,9 +770,6 @@ export class PodWorker {
     for (const c of regular) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
     if (regular.every((c) => !c.runner || c.runner.exited)) {
       for (const c of [...this.cs.values()].filter((x) => x.sidecar).reverse()) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
-    }
-    for (const c of this.cs.values()) {
-      if (!c.runner && 'waiting' in c.state) c.ready = false;
     }
     this.checkTerminated();
   }
@@ -850,7 +844,7 @@ export class PodWorker {
 
   /** generateAPIPodStatus merged over the stored status (mergePodStatus). */
   computeStatus(old: Obj): Obj {
-    const now = rfc3339(new Date());
+    const now = rfc3339(this.nowDate());
     const keep: Obj = {};
     for (const k of ['nominatedNodeName', 'resize', 'resourceClaimStatuses']) if (old[k] !== undefined) keep[k] = old[k];
     const qosClass = old.qosClass;
@@ -879,13 +873,13 @@ export class PodWorker {
       containerID: c.containerID,
       image: c.image ?? c.spec.image,
       imageID: c.imageID ?? '',
-      lastState: c.lastState ?? {},
+      lastState: c.lastState ? stateToAPI(c.lastState) : {},
       name: c.spec.name,
       // prober_manager UpdatePodStatus: a regular init container that exited 0 is ready.
-      ready: c.init && !c.sidecar ? 'terminated' in c.state && c.state.terminated.exitCode === 0 : c.ready,
+      ready: c.init && !c.sidecar ? succeeded(c.state) : isRunning(c.state) && c.state.ready,
       restartCount: c.restartCount,
-      started: c.started,
-      state: c.state,
+      started: isRunning(c.state) && c.state.started,
+      state: stateToAPI(c.state),
     };
     if (s.containerID === undefined) delete s.containerID;
     const mounts: Obj[] = c.spec.volumeMounts ?? [];
