@@ -20,9 +20,10 @@ import { ContainerFS } from '../shell/fs.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
+import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
 import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
-import { formatPod, goDuration, rfc3339, runtimeID } from './format.js';
+import { formatPod, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
 import { podConditions, podPhase } from './status.js';
@@ -282,31 +283,27 @@ export class PodWorker {
     owner?.timers.add(t);
   }
 
-  /** SyncPod: sandbox, then init containers in order, then the containers. */
+  /** SyncPod: computePodActions, then the sandbox, restarts and starts it asks for. */
   private sync(): void {
     if (this.stopped || this.terminal || this.terminating || !this.admitted) return;
-    if (!this.sandboxReady) { if (!this.setupSandbox()) return; }
-    const inits = [...this.cs.values()].filter((c) => c.init);
-    for (const c of inits) {
-      if (c.sidecar) {
-        if (!c.created && !c.busy) this.startContainer(c);
-        if (!isRunning(c.state) || !c.state.started) return;
-        continue;
-      }
-      if (succeeded(c.state)) continue;
-      if (c.state.kind === 'terminated' && !c.busy) {
-        if (this.spec.restartPolicy === 'Never') { this.finishPod(); return; }
-        this.restartWithBackoff(c);
-        return;
-      }
-      if (!c.created && !c.busy) this.startContainer(c);
-      return;
-    }
-    for (const c of this.cs.values()) {
-      if (c.init) continue;
+    const actions = computePodActions(this.view(), this.clock.now(), this.node.backoff);
+    if (actions.createSandbox && !this.setupSandbox()) return;
+    if (actions.killPod) { this.finishPod(); return; }
+    for (const r of actions.containersToRestart) this.restart(this.cs.get(r.name)!, r);
+    for (const name of actions.containersToStart) {
+      const c = this.cs.get(name)!;
       if (!c.created && !c.busy) this.startContainer(c);
     }
-    this.checkCompletion();
+    if (actions.checkCompletion) this.checkCompletion();
+  }
+
+  /** The containers as computePodActions reads them. */
+  private view(): PodView {
+    return {
+      display: formatPod(this.pod), uid: this.uid, restartPolicy: restartPolicyOf(this.spec.restartPolicy), sandboxReady: this.sandboxReady,
+      containers: [...this.cs.values()].map((c) => ({ name: c.spec.name, init: c.init, sidecar: c.sidecar, state: c.state, created: c.created, busy: c.busy,
+        alive: !!c.runner && !c.runner.exited })),
+    };
   }
 
   /** Volumes (FailedMount) and the sandbox (FailedCreatePodSandBox); true when ready. */
@@ -542,37 +539,21 @@ export class PodWorker {
   }
 
   private afterExit(c: CRun): void {
-    const policy = this.spec.restartPolicy ?? 'Always';
-    const exitCode = c.state.kind === 'terminated' ? c.state.exitCode : 0;
-    if (c.init && !c.sidecar) {
-      if (exitCode === 0) { this.scheduleStatus(); this.sync(); return; }
-      if (policy === 'Never') { this.finishPod(); return; }
-      this.restartWithBackoff(c);
-      return;
-    }
-    const restart = c.sidecar || policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
-    if (restart && !this.allRegularDone()) { this.restartWithBackoff(c); return; }
-    if (restart && !c.sidecar) { this.restartWithBackoff(c); return; }
+    const next = computeExitActions(this.view(), c.spec.name, this.clock.now(), this.node.backoff);
+    if (next.sync) { this.scheduleStatus(); this.sync(); return; }
+    if (next.killPod) { this.finishPod(); return; }
+    if (next.restart) { this.restart(c, next.restart); return; }
     this.scheduleStatus();
     this.checkCompletion();
-  }
-
-  /** Regular containers all finished for good (restartPolicy lets none restart). */
-  private allRegularDone(): boolean {
-    const policy = this.spec.restartPolicy ?? 'Always';
-    return [...this.cs.values()].filter((c) => !c.init).every((c) => c.state.kind === 'terminated' &&
-      (policy === 'Never' || (policy === 'OnFailure' && c.state.exitCode === 0)));
   }
 
   /** When every regular container has finished and none restarts: the pod is done (sidecars stopped, sandbox removed). */
   private checkCompletion(): void {
     if (this.terminal || this.terminating) return;
-    if (![...this.cs.values()].some((c) => !c.init)) return;
-    if (!this.allRegularDone()) return;
-    const sidecars = [...this.cs.values()].filter((c) => c.sidecar && c.runner && !c.runner.exited);
-    for (const s of sidecars) this.killContainer(s, (this.spec.terminationGracePeriodSeconds ?? 30) as number, 'Stopping container ' + s.spec.name);
-    if (sidecars.length) return;
-    this.finishPod();
+    const completion = computePodCompletion(this.view());
+    const grace = (this.spec.terminationGracePeriodSeconds ?? 30) as number;
+    for (const name of completion.sidecarsToKill) this.killContainer(this.cs.get(name)!, grace, `Stopping container ${name}`);
+    if (completion.complete) this.finishPod();
   }
 
   /** The pod reached a terminal phase: the sandbox goes, the status is final. */
@@ -584,23 +565,20 @@ export class PodWorker {
     this.scheduleStatus();
   }
 
-  /** doBackOff: restart now (and record the back-off), or wait in CrashLoopBackOff. */
-  private restartWithBackoff(c: CRun): void {
-    const key = `${this.uid}/${c.spec.name}`;
-    const now = this.clock.now();
+  /** doBackOff's answer carried out: restart now (and record the back-off), or wait in CrashLoopBackOff. */
+  private restart(c: CRun, r: Restart): void {
     const bo = this.node.backoff;
-    const finishedAtMs = c.state.kind === 'terminated' ? c.state.finishedAtMs : 0;
-    if (bo.inBackOffSince(key, finishedAtMs, now)) {
-      const period = bo.get(key);
-      this.event(c, 'Warning', 'BackOff', `Back-off restarting failed container ${c.spec.name} in pod ${formatPod(this.pod)}`);
+    if (r.backOff) {
+      const b = r.backOff;
+      this.event(c, 'Warning', 'BackOff', b.event);
       this.moveToLastState(c);
-      this.waiting(c, 'CrashLoopBackOff', `back-off ${goDuration(period)} restarting failed container=${c.spec.name} pod=${formatPod(this.pod)}`);
+      this.waiting(c, b.reason, b.message);
       c.busy = true;
-      this.later(Math.max(0, finishedAtMs + period - now), () => { c.busy = false; bo.next(key, finishedAtMs); this.doRestart(c); }, c);
+      this.later(b.delayMs, () => { c.busy = false; bo.next(r.key, r.finishedAtMs); this.doRestart(c); }, c);
       this.scheduleStatus();
       return;
     }
-    bo.next(key, finishedAtMs);
+    bo.next(r.key, r.finishedAtMs);
     this.doRestart(c);
   }
 
