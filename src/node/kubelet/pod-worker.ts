@@ -20,6 +20,7 @@ import { ContainerFS } from '../shell/fs.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
+import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
 import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
 import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
@@ -66,7 +67,6 @@ export interface NodeContext {
 }
 
 
-interface ProbeState { successes: number; failures: number; timer?: Timer; initial?: Timer }
 
 interface CRun {
   spec: Obj;
@@ -89,7 +89,7 @@ interface CRun {
   /** The program is a known application (image entrypoint): it listens on its ports. */
   application: boolean;
   script?: ContainerScript;
-  probes: Map<string, ProbeState>;
+  probes: ProbeWorker[];
   timers: Set<Timer>;
   hinted: boolean;
   killing: boolean;
@@ -140,7 +140,7 @@ export class PodWorker {
           state: waiting(init || hasInit ? 'PodInitializing' : 'ContainerCreating'),
           lastState: old?.lastState?.terminated ? terminatedFromAPI(old.lastState.terminated) : undefined,
           restartCount: old?.restartCount ?? 0, created: false, busy: false,
-          application: false, probes: new Map(), timers: new Set(), hinted: false, killing: false,
+          application: false, probes: [], timers: new Set(), hinted: false, killing: false,
           script: containerScript(pod.metadata.annotations, c.name),
         });
         // A kubelet restart finds a container that had finished: it stays finished.
@@ -517,8 +517,8 @@ export class PodWorker {
   private stopContainerTimers(c: CRun): void {
     for (const t of c.timers) { t.stop(); this.timers.delete(t); }
     c.timers.clear();
-    for (const p of c.probes.values()) { p.timer?.stop(); p.initial?.stop(); }
-    c.probes.clear();
+    for (const p of c.probes) p.stop();
+    c.probes = [];
   }
 
   /** The program ended: terminated state, then restart, completion or deletion. */
@@ -600,53 +600,32 @@ export class PodWorker {
   // Probes (pkg/kubelet/prober)
 
   private startProbes(c: CRun): void {
-    const kinds: [string, Obj | undefined][] = [['Startup', c.spec.startupProbe], ['Readiness', c.spec.readinessProbe], ['Liveness', c.spec.livenessProbe]];
+    const target: ProbeTarget = {
+      running: () => (!this.stopped && c.runner && isRunning(c.state) ? c.state : undefined),
+      probe: (kind, probe) => this.probeOnce(c, kind, probe),
+      apply: (kind, outcome) => this.applyProbe(c, kind, outcome),
+    };
+    const kinds: [ProbeKind, Obj | undefined][] = [['Startup', c.spec.startupProbe], ['Readiness', c.spec.readinessProbe], ['Liveness', c.spec.livenessProbe]];
     for (const [kind, probe] of kinds) {
       if (!probe) continue;
-      const st: ProbeState = { successes: 0, failures: 0 };
-      c.probes.set(kind, st);
-      const period = (probe.periodSeconds ?? 10) * 1000;
-      const delay = (probe.initialDelaySeconds ?? 0) * 1000;
-      st.initial = this.clock.afterFunc(delay, () => {
-        if (this.stopped || !c.runner) return;
-        this.runProbe(c, kind, probe, st);
-        st.timer = this.clock.tick(period, () => { if (!this.stopped && c.runner) this.runProbe(c, kind, probe, st); });
-      });
+      const w = new ProbeWorker(this.clock, kind, probe, { name: c.spec.name, hasReadinessProbe: !!c.spec.readinessProbe }, target);
+      c.probes.push(w);
+      w.start();
     }
   }
 
-  private runProbe(c: CRun, kind: string, probe: Obj, st: ProbeState): void {
-    // Liveness and readiness wait for the startup probe.
+  /** A probe's outcome: the Unhealthy event, then readiness, the startup verdict, or the kill. */
+  private applyProbe(c: CRun, kind: ProbeKind, outcome: ProbeOutcome): void {
+    if (outcome.unhealthy) this.event(c, 'Warning', 'Unhealthy', outcome.unhealthy);
     const run = c.state;
     if (run.kind !== 'running') return;
-    if (kind !== 'Startup' && !run.started) return;
-    if (kind === 'Startup' && run.started) return;
-    const { ok, output } = this.probeOnce(c, kind, probe);
-    const successThreshold = probe.successThreshold ?? 1;
-    const failureThreshold = probe.failureThreshold ?? 3;
-    if (ok) { st.successes++; st.failures = 0; } else {
-      st.failures++; st.successes = 0;
-      this.event(c, 'Warning', 'Unhealthy', `${kind} probe failed: ${output}`);
-    }
-    if (kind === 'Readiness') {
-      const before = run.ready;
-      if (ok && st.successes >= successThreshold) run.ready = true;
-      if (!ok && st.failures >= failureThreshold) run.ready = false;
-      if (before !== run.ready) this.scheduleStatus();
-      return;
-    }
-    if (kind === 'Startup') {
-      if (ok && st.successes >= successThreshold) {
-        run.started = true;
-        if (!c.spec.readinessProbe) run.ready = true;
-        this.scheduleStatus();
-        if (c.sidecar) this.sync();
-        return;
-      }
-    }
-    if (!ok && st.failures >= failureThreshold) {
-      const grace = probe.terminationGracePeriodSeconds ?? this.spec.terminationGracePeriodSeconds ?? 30;
-      this.killContainer(c, grace, `Container ${c.spec.name} failed ${kind.toLowerCase()} probe, will be restarted`);
+    if (outcome.started) run.started = true;
+    if (outcome.ready !== undefined) run.ready = outcome.ready;
+    if (outcome.started || outcome.ready !== undefined) this.scheduleStatus();
+    if (outcome.started && c.sidecar) this.sync();
+    if (outcome.kill) {
+      const grace = outcome.kill.probeGraceSeconds ?? this.spec.terminationGracePeriodSeconds ?? 30;
+      this.killContainer(c, grace, outcome.kill.message);
     }
   }
 
@@ -713,8 +692,8 @@ export class PodWorker {
     if (!c.runner || c.runner.exited || c.killing) return;
     c.killing = true;
     this.event(c, 'Normal', 'Killing', message);
-    for (const p of c.probes.values()) { p.timer?.stop(); p.initial?.stop(); }
-    c.probes.clear();
+    for (const p of c.probes) p.stop();
+    c.probes = [];
     const runner = c.runner;
     const done = () => { c.killing = false; };
     if (c.script?.sigterm === 'exit') { runner.kill(0); done(); return; }
