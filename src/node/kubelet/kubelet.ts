@@ -20,6 +20,7 @@ import type { UserImage } from '../../os/images.js';
 import { Backoff } from './backoff.js';
 import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
+import { StatusManager } from './status-manager.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
 type Obj = Record<string, any>;
@@ -104,6 +105,7 @@ export class Kubelet {
   private readonly watches: WatchHandle[] = [];
   private readonly log: (m: string) => void;
   private readonly backoff = new Backoff();
+  private readonly statusManager: StatusManager;
   private started = false;
   private readonly sources: EnvSources;
   private userImagesCache: { rv?: string; images: UserImage[] } = { images: [] };
@@ -114,6 +116,7 @@ export class Kubelet {
   constructor(private readonly store: Store, nodes: NodeConfig[], private readonly opts: KubeletOptions) {
     this.podDef = store.find('', 'v1', 'pods')!;
     this.log = opts.log ?? (() => {});
+    this.statusManager = new StatusManager(store, this.podDef, opts.clock ?? REAL_CLOCK, this.log);
     this.sources = {
       configMap: (ns, name) => this.configMaps.get(key(ns, name)),
       secret: (ns, name) => this.secrets.get(key(ns, name)),
@@ -223,6 +226,7 @@ export class Kubelet {
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
       finished: (uid) => { state.workers.delete(uid); },
       backoff: this.backoff,
+      status: this.statusManager,
       clock: this.opts.clock ?? REAL_CLOCK,
       stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
     };

@@ -28,6 +28,7 @@ import { formatPod, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
 import { podConditions, podPhase } from './status.js';
+import type { PodStatusSource, StatusManager } from './status-manager.js';
 
 type Obj = Record<string, any>;
 
@@ -56,6 +57,8 @@ export interface NodeContext {
   /** The worker is finished with the pod (deleted from the API). */
   finished(uid: string): void;
   backoff: Backoff;
+  /** The single writer of the node's pod statuses. */
+  status: StatusManager;
   /** Every timer and timestamp of the worker comes from this clock. */
   clock: Clock;
   /**
@@ -101,7 +104,7 @@ const GRACE_KILL_EXIT: Record<'linux' | 'windows', number> = { linux: 137, windo
 /** A Windows console process ended by CTRL_SHUTDOWN_EVENT's default handler: STATUS_CONTROL_C_EXIT as int32. */
 const WINDOWS_SHUTDOWN_EXIT = -1073741510;
 
-export class PodWorker {
+export class PodWorker implements PodStatusSource {
   pod: KObject;
   readonly uid: string;
   rejected?: Rejection;
@@ -116,9 +119,6 @@ export class PodWorker {
   private stopped = false;
   private terminating = false;
   private deleting = false;
-  private statusDirty = false;
-  private writing = false;
-  private lastWritten = '';
   private setupFailed = false;
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
   private volumeFiles = new Map<string, Map<string, string> | undefined>();
@@ -152,6 +152,7 @@ export class PodWorker {
     }
     if (prev.startTime) this.startTime = prev.startTime;
     if (prev.podIP) this.podIPs = [prev.podIP];
+    node.status.register(this);
   }
 
   private get spec(): Obj { return this.pod.spec as Obj; }
@@ -179,7 +180,7 @@ export class PodWorker {
     const phase = (this.pod.status as Obj)?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') {
       this.terminal = true;
-      this.lastWritten = JSON.stringify(this.pod.status);
+      this.node.status.seed(this.uid, this.pod.status as Obj);
       // A finished pod being deleted: nothing runs, the kubelet only removes it.
       if (this.pod.metadata.deletionTimestamp) { this.deleting = true; void this.deletePod(); }
       return;
@@ -253,6 +254,7 @@ export class PodWorker {
     this.node.images.forgetPod(this.uid);
     this.node.backoff.deletePrefix(`${this.uid}/`);
     this.node.logs.dropPod(this.uid);
+    this.node.status.forget(this.uid);
   }
 
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
@@ -750,7 +752,7 @@ export class PodWorker {
     this.sandboxReady = false;
     this.node.releaseIP(this.uid);
     // Status with every container terminated, then the final delete (status manager: canBeDeleted → Delete with grace 0).
-    void this.writeStatus(true).then(() => this.deletePod());
+    void this.node.status.writeFinal(this.uid).then(() => this.deletePod());
   }
 
   private async deletePod(): Promise<void> {
@@ -763,45 +765,18 @@ export class PodWorker {
   }
 
   // ---------------------------------------------------------------------
-  // Status (status manager: one write per change, coalesced)
+  // Status (written by the status manager)
 
-  scheduleStatus(): void {
-    if (this.stopped) return;
-    this.statusDirty = true;
-    if (this.writing) return;
-    this.writing = true;
-    setImmediate(() => void this.flush());
+  /** The pod's status changed: the status manager writes it (SetPodStatus). */
+  private scheduleStatus(): void {
+    if (!this.stopped) this.node.status.setPodStatus(this.uid);
   }
 
-  private async flush(): Promise<void> {
-    while (this.statusDirty && !this.stopped) {
-      this.statusDirty = false;
-      await this.writeStatus(false);
-    }
-    this.writing = false;
-  }
-
-  private async writeStatus(force: boolean): Promise<void> {
-    const ns = this.pod.metadata.namespace!;
-    try {
-      await this.node.store.update(this.node.podDef, ns, this.pod.metadata.name!, (cur) => {
-        if (cur.metadata.uid !== this.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: 'uid changed' } as any);
-        const next = this.computeStatus((cur.status ?? {}) as Obj);
-        const text = JSON.stringify(next);
-        if (!force && text === this.lastWritten) return cur;
-        this.lastWritten = text;
-        cur.status = next;
-        return cur;
-      }, { ...controllerContext('kubelet'), namespace: ns }, 'status');
-    } catch (e) {
-      if (this.stopped || (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) return;
-      this.node.log(`kubelet: status of pod ${ns}/${this.pod.metadata.name}: ${(e as Error).message}`);
-    }
-  }
+  /** Whether the status manager may still write for this worker (not once the node stopped). */
+  active(): boolean { return !this.stopped; }
 
   /** generateAPIPodStatus merged over the stored status (mergePodStatus). */
-  computeStatus(old: Obj): Obj {
-    const now = rfc3339(this.nowDate());
+  generate(old: Obj, now: string): Obj {
     const keep: Obj = {};
     for (const k of ['nominatedNodeName', 'resize', 'resourceClaimStatuses']) if (old[k] !== undefined) keep[k] = old[k];
     const qosClass = old.qosClass;
