@@ -29,6 +29,7 @@ import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
 import { podConditions, podPhase } from './status.js';
 import type { PodStatusSource, StatusManager } from './status-manager.js';
+import { afterSignal, GRACE_KILL_EXIT, OOM_KILL, oomKillAfterMs, podGracePeriodSeconds, specGracePeriodSeconds, stopSignal, type StopInput } from './termination.js';
 
 type Obj = Record<string, any>;
 
@@ -100,9 +101,6 @@ interface CRun {
   killReason?: { reason: string; exitCode: number };
 }
 
-const GRACE_KILL_EXIT: Record<'linux' | 'windows', number> = { linux: 137, windows: 1 };
-/** A Windows console process ended by CTRL_SHUTDOWN_EVENT's default handler: STATUS_CONTROL_C_EXIT as int32. */
-const WINDOWS_SHUTDOWN_EXIT = -1073741510;
 
 export class PodWorker implements PodStatusSource {
   pod: KObject;
@@ -208,7 +206,7 @@ export class PodWorker implements PodStatusSource {
       this.terminal = true;
       for (const t of this.timers) t.stop();
       this.timers.clear();
-      const grace = (this.spec.terminationGracePeriodSeconds ?? 30) as number;
+      const grace = specGracePeriodSeconds(this.spec);
       for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
       this.sandboxReady = false;
       this.node.releaseIP(this.uid);
@@ -502,17 +500,12 @@ export class PodWorker implements PodStatusSource {
 
   /** Scripted memory use: over the limit on Linux, the kernel OOM-kills the container. */
   private watchMemory(c: CRun): void {
-    const bytes = c.script?.memoryBytes;
-    if (bytes === undefined || this.os !== 'linux') return;
-    const limit = c.spec.resources?.limits?.memory;
-    if (limit === undefined) return;
-    let limitBytes: number;
-    try { limitBytes = Number(BigInt(String(parseBytesLoose(limit)))); } catch { return; }
-    if (bytes <= limitBytes) return;
-    this.later(Math.round((c.script?.memoryAfterSeconds ?? 0) * 1000), () => {
+    const afterMs = oomKillAfterMs(this.os, c.script, c.spec);
+    if (afterMs === undefined) return;
+    this.later(afterMs, () => {
       if (!c.runner || c.runner.exited) return;
-      c.killReason = { reason: 'OOMKilled', exitCode: 137 };
-      c.runner.kill(137);
+      c.killReason = { ...OOM_KILL };
+      c.runner.kill(OOM_KILL.exitCode);
     }, c);
   }
 
@@ -553,7 +546,7 @@ export class PodWorker implements PodStatusSource {
   private checkCompletion(): void {
     if (this.terminal || this.terminating) return;
     const completion = computePodCompletion(this.view());
-    const grace = (this.spec.terminationGracePeriodSeconds ?? 30) as number;
+    const grace = specGracePeriodSeconds(this.spec);
     for (const name of completion.sidecarsToKill) this.killContainer(this.cs.get(name)!, grace, `Stopping container ${name}`);
     if (completion.complete) this.finishPod();
   }
@@ -626,7 +619,7 @@ export class PodWorker implements PodStatusSource {
     if (outcome.started || outcome.ready !== undefined) this.scheduleStatus();
     if (outcome.started && c.sidecar) this.sync();
     if (outcome.kill) {
-      const grace = outcome.kill.probeGraceSeconds ?? this.spec.terminationGracePeriodSeconds ?? 30;
+      const grace = specGracePeriodSeconds(this.spec, outcome.kill.probeGraceSeconds);
       this.killContainer(c, grace, outcome.kill.message);
     }
   }
@@ -698,24 +691,17 @@ export class PodWorker implements PodStatusSource {
     c.probes = [];
     const runner = c.runner;
     const done = () => { c.killing = false; };
-    if (c.script?.sigterm === 'exit') { runner.kill(0); done(); return; }
-    const reacts = c.script?.sigterm === 'ignore' ? false : runner.terminate();
-    if (!reacts && this.os === 'windows' && !c.application && c.script?.sigterm !== 'ignore') {
-      // CTRL_SHUTDOWN_EVENT: a console process without a handler ends at once.
-      runner.kill(WINDOWS_SHUTDOWN_EXIT); done(); return;
-    }
-    if (!reacts || !runner.exited) {
-      // "TerminationGracePeriod: requires containerD": under Docker on Windows the stop timeout is Windows' own.
-      const stopAfter = this.node.stopTimeoutSeconds ?? graceSeconds;
-      this.later(Math.max(0, stopAfter) * 1000, () => { if (!runner.exited) runner.kill(GRACE_KILL_EXIT[this.os]); done(); }, undefined);
-    } else done();
+    // "TerminationGracePeriod: requires containerD": under Docker on Windows the stop timeout is Windows' own.
+    const stop: StopInput = { os: this.os, graceSeconds, stopTimeoutSeconds: this.node.stopTimeoutSeconds, sigterm: c.script?.sigterm, application: c.application };
+    const reacts = stopSignal(stop) === 'SIGTERM' ? runner.terminate() : false;
+    const next = afterSignal(stop, reacts, runner.exited);
+    if (next.exitNow !== undefined) { runner.kill(next.exitNow); done(); return; }
+    const kill = next.kill;
+    if (!kill) { done(); return; }
+    this.later(kill.afterMs, () => { if (!runner.exited) runner.kill(kill.exitCode); done(); });
   }
 
-  private graceSeconds(): number {
-    const m = this.pod.metadata;
-    if (m.deletionGracePeriodSeconds !== undefined) return m.deletionGracePeriodSeconds;
-    return (this.spec.terminationGracePeriodSeconds ?? 30) as number;
-  }
+  private graceSeconds(): number { return podGracePeriodSeconds(this.pod); }
 
   /** The pod got a deletionTimestamp: stop every container, then delete the pod with grace 0. */
   private terminate(): void {
@@ -830,13 +816,4 @@ export class PodWorker implements PodStatusSource {
 function isApplication(argv: string[], os: 'linux' | 'windows'): boolean {
   const r = collect(interpret(argv, { os, env: {}, hostname: 'x', fs: new ContainerFS(os) }), 3);
   return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0 && !/^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout)(\.exe)?$/i.test(argv[0].replace(/^.*[\\/]/, ''));
-}
-
-
-/** Bytes of a quantity string without throwing on odd input. */
-function parseBytesLoose(q: unknown): bigint {
-  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.exec(String(q));
-  if (!m) throw new Error('bad quantity');
-  const mult: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
-  return BigInt(Math.round(Number(m[1]) * mult[m[2] ?? '']));
 }
