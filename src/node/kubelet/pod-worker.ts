@@ -1,8 +1,12 @@
 /**
  * One pod on one emulated node: the kubelet's pod worker (syncPod /
- * kuberuntime SyncPod / startContainer / killContainer, the prober and the
- * status manager) over the container model of src/node/shell. All strings
- * are upstream's; see the functions named in each comment.
+ * kuberuntime SyncPod / startContainer / killContainer) over the container
+ * model of src/node/shell. What to do is decided elsewhere, as pure
+ * functions: pod-actions.ts (computePodActions, back-off, restart policy),
+ * prober.ts (probe results), termination.ts (grace periods, stops, OOM);
+ * status-manager.ts writes the status; every time comes from the injected
+ * clock (clock.ts). All strings are upstream's; see the functions named in
+ * each comment.
  */
 import { StatusError } from '../../api/status.js';
 import { controllerContext } from '../../controllers/context.js';
@@ -109,7 +113,6 @@ export class PodWorker implements PodStatusSource {
   admitted = false;
   terminal = false;
   private sandboxReady = false;
-  private sandboxID?: string;
   private podIPs: string[] = [];
   private startTime?: string;
   private readonly cs = new Map<string, CRun>();
@@ -117,7 +120,6 @@ export class PodWorker implements PodStatusSource {
   private stopped = false;
   private terminating = false;
   private deleting = false;
-  private setupFailed = false;
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
   private volumeFiles = new Map<string, Map<string, string> | undefined>();
   private hintedSandbox = false;
@@ -316,7 +318,6 @@ export class PodWorker implements PodStatusSource {
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       if (!(e instanceof VolumeNotReadyError)) this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
-      this.setupFailed = true;
       this.later(2000, () => this.sync());
       return false;
     }
@@ -337,9 +338,7 @@ export class PodWorker implements PodStatusSource {
       }
       this.podIPs = [ip];
     }
-    this.sandboxID = runtimeID(this.uid, 'sandbox');
     this.sandboxReady = true;
-    this.setupFailed = false;
     return true;
   }
 
