@@ -14,7 +14,9 @@ import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import type { KObject } from '../../src/registry/types.js';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
+interface ContainerStatus { ready: boolean; restartCount: number; state: Record<string, { reason?: string }>; lastState: { terminated?: { exitCode: number } } }
+interface PodStatus { containerStatuses?: ContainerStatus[]; conditions?: { type: string; status: string }[] }
 
 /**
  * The kubelet on a clock only the test moves: restarts, back-off waits and
@@ -34,7 +36,7 @@ async function cluster() {
   const ctx = { ...controllerContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } } as unknown as KObject, ctx);
   const create = (pod: Obj) => store.create(store.find('', 'v1', 'pods')!, 'default', pod as KObject, ctx);
-  const status = async (name: string) => ((await store.get('', 'pods', 'default', name))!.status ?? {}) as Obj;
+  const status = async (name: string) => ((await store.get('', 'pods', 'default', name))!.status ?? {}) as PodStatus;
   const settle = () => new Promise((r) => setTimeout(r, 150));
   const stop = async () => { await kubelet.stop(); await farm.stop(); await storage.close(); };
   return { clock, create, status, settle, stop };
@@ -46,10 +48,11 @@ const pod = (name: string, container: Obj, script: Obj, extra: Obj = {}) => ({
   spec: { nodeName: 'linux-1', automountServiceAccountToken: false, tolerations: [{ operator: 'Exists' }], containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'sleep 3600'], ...container }], ...extra },
 });
 
-const summary = (s: Obj) => {
-  const c = (s.containerStatuses ?? [])[0] ?? {};
-  const state = Object.keys(c.state ?? {})[0];
-  return `${state}${c.state?.waiting ? ` ${c.state.waiting.reason}` : ''} restarts=${c.restartCount}`;
+const summary = (s: PodStatus) => {
+  const c = s.containerStatuses?.[0];
+  if (!c) return 'no status';
+  const state = Object.keys(c.state)[0];
+  return `${state}${c.state.waiting ? ` ${c.state.waiting.reason}` : ''} restarts=${c.restartCount}`;
 };
 
 test('a crashing container on the fake clock: restarted at once, then after 10s, 20s, 40s of CrashLoopBackOff', async () => {
@@ -77,7 +80,7 @@ test('a crashing container on the fake clock: restarted at once, then after 10s,
     'waiting CrashLoopBackOff restarts=2',
     'running restarts=3',
   ]);
-  assert.equal((await k.status('crash')).containerStatuses[0].lastState.terminated.exitCode, 1);
+  assert.equal((await k.status('crash')).containerStatuses?.[0].lastState.terminated?.exitCode, 1);
   await k.stop();
 });
 
@@ -85,7 +88,7 @@ test('readiness on the fake clock: not ready until the probe passes, unready aft
   const k = await cluster();
   await k.create(pod('ready', { readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 2 } },
     { readiness: { failAfterSeconds: 20 } }));
-  const ready = async () => { const s = await k.status('ready'); return `${s.containerStatuses[0].ready} ${s.conditions.find((c: Obj) => c.type === 'Ready').status}`; };
+  const ready = async () => { const s = await k.status('ready'); return `${s.containerStatuses?.[0].ready} ${s.conditions?.find((c) => c.type === 'Ready')?.status}`; };
   const seen: string[] = [];
   await k.settle();
   seen.push(await ready());
@@ -99,14 +102,14 @@ test('liveness on the fake clock: three failures, Killing, the container restart
   const k = await cluster();
   await k.create(pod('live', { livenessProbe: { exec: { command: ['true'] }, periodSeconds: 10 } }, { liveness: 'fail', sigterm: 'exit' }));
   await k.settle();
-  const restarts = async () => (await k.status('live')).containerStatuses[0].restartCount;
+  const restarts = async () => (await k.status('live')).containerStatuses?.[0].restartCount;
   for (const ms of [0, 10_000]) { k.clock.step(ms); await k.settle(); }
   assert.equal(await restarts(), 0, 'two failures: still running');
   k.clock.step(10_000);
   await k.settle();
-  const s = (await k.status('live')).containerStatuses[0];
-  assert.equal(s.restartCount, 1);
-  assert.deepEqual(Object.keys(s.state), ['running']);
-  assert.equal(s.lastState.terminated.exitCode, 0);
+  const s = (await k.status('live')).containerStatuses?.[0];
+  assert.equal(s?.restartCount, 1);
+  assert.deepEqual(Object.keys(s?.state ?? {}), ['running']);
+  assert.equal(s?.lastState.terminated?.exitCode, 0);
   await k.stop();
 });

@@ -10,7 +10,7 @@ import { FakeClock } from '../../src/node/kubelet/clock.js';
 import { podConditions } from '../../src/node/kubelet/status.js';
 import { StatusManager, type PodStatusSource } from '../../src/node/kubelet/status-manager.js';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 
 /**
  * The status manager as the single writer of pod status: coalesced writes,
@@ -43,7 +43,7 @@ function source(pod: KObject, uid = pod.metadata.uid!) {
     generate: (old: Obj, now: string) => {
       s.generated++;
       const statuses = [{ name: 'app', ready: s.ready, state: { running: { startedAt: '2025-03-01T10:00:00Z' } } }];
-      return { conditions: podConditions(pod.spec as Obj, old.conditions ?? [], true, [], statuses, 'Running', now), phase: 'Running' };
+      return { conditions: podConditions(pod.spec as Obj, (old.conditions ?? []) as Obj[], true, [], statuses, 'Running', now), phase: 'Running' };
     },
   };
   return { s, src };

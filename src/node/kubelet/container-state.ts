@@ -5,7 +5,7 @@
  * only while running, so they live in the running variant instead of in
  * flags that other states would have to keep false.
  */
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 
 export interface Waiting { kind: 'waiting'; reason: string; message?: string }
 export interface Running {
@@ -51,8 +51,11 @@ export function stateToAPI(s: ContainerState): Obj {
   }
 }
 
+/** v1.ContainerStateTerminated as stored. */
+export interface V1Terminated { exitCode: number; signal?: number; reason: string; message?: string; startedAt: string; finishedAt: string; containerID?: string }
+
 /** A terminated state recorded in a stored pod status (a kubelet restart finds it). */
-export function terminatedFromAPI(t: Obj): Terminated {
+export function terminatedFromAPI(t: V1Terminated): Terminated {
   const s: Terminated = { kind: 'terminated', exitCode: t.exitCode, reason: t.reason, startedAt: t.startedAt, finishedAt: t.finishedAt, finishedAtMs: Date.parse(t.finishedAt) };
   if (t.signal !== undefined) s.signal = t.signal;
   if (t.message !== undefined) s.message = t.message;

@@ -11,8 +11,6 @@
 import type { Clock, Timer } from './clock.js';
 import type { Running } from './container-state.js';
 
-type Obj = Record<string, any>;
-
 export type ProbeKind = 'Startup' | 'Readiness' | 'Liveness';
 
 /** The v1.Probe fields the worker reads (defaults as the API server sets them). */
@@ -77,7 +75,7 @@ export interface ProbeTarget {
   /** The container's running state while its process runs and the node is up; undefined stops the probing for this tick. */
   running(): Running | undefined;
   /** One probe against the container model. */
-  probe(kind: ProbeKind, spec: Obj): ProbeResult;
+  probe(kind: ProbeKind, spec: ProbeSpec): ProbeResult;
   /** Carries out a probe's outcome (events, ready/started, the kill). */
   apply(kind: ProbeKind, outcome: ProbeOutcome): void;
 }
@@ -88,7 +86,7 @@ export class ProbeWorker {
   private initial?: Timer;
   private ticker?: Timer;
 
-  constructor(private readonly clock: Clock, readonly kind: ProbeKind, private readonly spec: Obj,
+  constructor(private readonly clock: Clock, readonly kind: ProbeKind, private readonly spec: ProbeSpec,
     private readonly container: { name: string; hasReadinessProbe: boolean }, private readonly target: ProbeTarget) {}
 
   start(): void {

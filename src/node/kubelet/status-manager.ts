@@ -15,7 +15,7 @@ import type { KObject, ResourceDef } from '../../registry/types.js';
 import type { Clock } from './clock.js';
 import { rfc3339 } from './format.js';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 
 /** The stored pod has another UID: the pod was deleted and re-created under its name; its status is not ours. */
 class PodReplaced extends Error {}

@@ -10,8 +10,11 @@
  */
 import type { ContainerScript } from './script.js';
 
-type Obj = Record<string, any>;
 export type NodeOS = 'linux' | 'windows';
+/** The pod spec field a grace period reads. */
+interface GraceSpec { terminationGracePeriodSeconds?: number }
+/** The container field the OOM kill reads. */
+interface MemoryLimited { resources?: { limits?: { memory?: unknown } } }
 
 /** The exit code of a container killed when its grace period ends: SIGKILL on Linux, TerminateProcess(1) on Windows. */
 export const GRACE_KILL_EXIT: Record<NodeOS, number> = { linux: 137, windows: 1 };
@@ -23,14 +26,14 @@ export const OOM_KILL = { reason: 'OOMKilled', exitCode: 137 } as const;
 const DEFAULT_GRACE_SECONDS = 30;
 
 /** The grace period of a pod's containers: a deletion's own, else the spec's (30 s by default). */
-export function podGracePeriodSeconds(pod: { metadata: { deletionGracePeriodSeconds?: number }; spec?: Obj }): number {
+export function podGracePeriodSeconds(pod: { metadata: { deletionGracePeriodSeconds?: number }; spec?: GraceSpec }): number {
   if (pod.metadata.deletionGracePeriodSeconds !== undefined) return pod.metadata.deletionGracePeriodSeconds;
-  return (pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) as number;
+  return pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
 }
 
 /** The grace period of a kill outside deletion (a probe failure, completion, the active deadline): the probe's, else the spec's. */
-export function specGracePeriodSeconds(spec: Obj, probeGraceSeconds?: number): number {
-  return (probeGraceSeconds ?? spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) as number;
+export function specGracePeriodSeconds(spec: GraceSpec, probeGraceSeconds?: number): number {
+  return probeGraceSeconds ?? spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
 }
 
 export interface StopInput {
@@ -84,7 +87,7 @@ function quantityBytes(q: unknown): number | undefined {
  * limits.memory: when (ms after start), or undefined when it is not killed
  * (no script, no limit, within the limit, or a Windows node).
  */
-export function oomKillAfterMs(os: NodeOS, script: ContainerScript | undefined, container: Obj): number | undefined {
+export function oomKillAfterMs(os: NodeOS, script: ContainerScript | undefined, container: MemoryLimited): number | undefined {
   const bytes = script?.memoryBytes;
   if (bytes === undefined || os !== 'linux') return undefined;
   const limit = container.resources?.limits?.memory;
