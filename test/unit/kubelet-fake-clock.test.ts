@@ -37,7 +37,18 @@ async function cluster() {
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } } as unknown as KObject, ctx);
   const create = (pod: Obj) => store.create(store.find('', 'v1', 'pods')!, 'default', pod as KObject, ctx);
   const status = async (name: string) => ((await store.get('', 'pods', 'default', name))!.status ?? {}) as PodStatus;
-  const settle = () => new Promise((r) => setTimeout(r, 150));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** Lets the in-process work a clock step started land: until no pod changes for 3 polls in a row. */
+  const settle = async () => {
+    await sleep(100);
+    let last = '';
+    for (let quiet = 0; quiet < 3;) {
+      const rvs = (await store.listAll('', 'pods', 'default')).map((p) => p.metadata.resourceVersion).join();
+      quiet = rvs === last ? quiet + 1 : 0;
+      last = rvs;
+      await sleep(30);
+    }
+  };
   const stop = async () => { await kubelet.stop(); await farm.stop(); await storage.close(); };
   return { clock, create, status, settle, stop };
 }

@@ -50,6 +50,12 @@ function source(pod: KObject, uid = pod.metadata.uid!) {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
+/** Waits for a write to land (the store is asynchronous), up to 5 s. */
+async function until(what: string, pred: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 1000; i++) { if (await pred()) return; await new Promise((r) => setTimeout(r, 5)); }
+  assert.fail(`timed out waiting for ${what}`);
+}
+const phase = (p: KObject) => (p.status as Obj | undefined)?.phase;
 const conditionTimes = (p: KObject) => Object.fromEntries(((p.status as Obj).conditions as Obj[]).map((c) => [c.type, `${c.status} ${c.lastTransitionTime}`]));
 
 test('StatusManager: changes in one turn are one write; an unchanged status is not written again', async () => {
@@ -59,14 +65,15 @@ test('StatusManager: changes in one turn are one write; an unchanged status is n
   manager.setPodStatus(pod.metadata.uid!);
   manager.setPodStatus(pod.metadata.uid!);
   manager.setPodStatus(pod.metadata.uid!);
+  await until('the first write', async () => phase(await stored()) === 'Running');
   await settle();
   assert.equal(s.generated, 1);
   const first = await stored();
   assert.equal((first.status as Obj).phase, 'Running');
   assert.deepEqual(manager.latest(pod.metadata.uid!), first.status);
   manager.setPodStatus(pod.metadata.uid!);
+  await until('the second status', () => s.generated === 2);
   await settle();
-  assert.equal(s.generated, 2);
   assert.equal((await stored()).metadata.resourceVersion, first.metadata.resourceVersion, 'nothing changed: no write');
   await storage.close();
 });
@@ -76,7 +83,7 @@ test('StatusManager: condition times come from the clock and change only with th
   const { s, src } = source(pod);
   manager.register(src);
   manager.setPodStatus(pod.metadata.uid!);
-  await settle();
+  await until('the first write', async () => phase(await stored()) === 'Running');
   assert.deepEqual(conditionTimes(await stored()), {
     PodReadyToStartContainers: 'True 2025-03-01T10:00:00Z', Initialized: 'True 2025-03-01T10:00:00Z', Ready: 'False 2025-03-01T10:00:00Z',
     ContainersReady: 'False 2025-03-01T10:00:00Z', PodScheduled: 'True 2025-03-01T10:00:00Z',
@@ -84,7 +91,7 @@ test('StatusManager: condition times come from the clock and change only with th
   clock.step(7_000);
   s.ready = true;
   manager.setPodStatus(pod.metadata.uid!);
-  await settle();
+  await until('the Ready flip', async () => conditionTimes(await stored()).Ready.startsWith('True'));
   assert.deepEqual(conditionTimes(await stored()), {
     PodReadyToStartContainers: 'True 2025-03-01T10:00:00Z', Initialized: 'True 2025-03-01T10:00:00Z', Ready: 'True 2025-03-01T10:00:07Z',
     ContainersReady: 'True 2025-03-01T10:00:07Z', PodScheduled: 'True 2025-03-01T10:00:00Z',
@@ -114,7 +121,7 @@ test('StatusManager: the final status is written at once, before the kubelet del
   const { s, src } = source(pod);
   manager.register(src);
   manager.setPodStatus(pod.metadata.uid!);
-  await settle();
+  await until('the first write', async () => phase(await stored()) === 'Running');
   s.ready = true;
   await manager.writeFinal(pod.metadata.uid!);
   assert.equal(s.generated, 2);
