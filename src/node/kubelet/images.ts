@@ -8,6 +8,7 @@
  */
 import { parseImageReference, resolveImage, type ImageFailure, type ImageSelection, type NodePlatform, type UserImage } from '../../os/images.js';
 import { Backoff } from './backoff.js';
+import { REAL_CLOCK, type Clock } from './clock.js';
 import { goDuration, imageDigest } from './format.js';
 
 /** Sizes the model reports for common repositories (bytes, roughly the registries' compressed sizes). */
@@ -65,7 +66,9 @@ export class NodeImages {
 
   constructor(private readonly platform: NodePlatform, private readonly pullMs: number, private readonly userImages: () => readonly UserImage[] = () => [],
     /** Called when an image is new on the node (the node's status.images changes). */
-    private readonly onChange: () => void = () => {}) {}
+    private readonly onChange: () => void = () => {},
+    /** Pull back-off times come from the kubelet's clock. */
+    private readonly clock: Clock = REAL_CLOCK) {}
 
   has(image: string): boolean {
     const ref = parseImageReference(image);
@@ -76,7 +79,7 @@ export class NodeImages {
   resolve(image: string, hostProcess = false) { return resolveImage(image, this.platform, this.userImages(), { hostProcess }); }
 
   /** EnsureImageExists for one container of a pod. */
-  ensure(podUID: string, image: string, policy: string, hostProcess = false, now = Date.now()): EnsureResult {
+  ensure(podUID: string, image: string, policy: string, hostProcess = false, now = this.clock.now()): EnsureResult {
     const ref = parseImageReference(image);
     if (!ref) {
       return { kind: 'failed', reason: 'InvalidImageName', events: [{ type: 'Warning', reason: 'InspectFailed', message: `Failed to apply default image tag "${image}": couldn't parse image name "${image}": invalid reference format` }],
@@ -111,7 +114,7 @@ export class NodeImages {
         const err = f.kind === 'unknown-tag'
           ? `rpc error: code = NotFound desc = failed to pull and unpack image "${ref.normalized}": failed to resolve reference "${ref.normalized}": ${f.message}`
           : `rpc error: code = NotFound desc = failed to pull and unpack image "${ref.normalized}": ${f.message}`;
-        this.backoff.next(key, Date.now());
+        this.backoff.next(key, this.clock.now());
         this.prevPullErr.set(key, `ErrImagePull: ${err}`);
         return { kind: 'failed', reason: 'ErrImagePull', message: err, failure: f,
           events: [{ type: 'Warning', reason: 'Failed', message: `Failed to pull image "${image}": ${err}` }] };

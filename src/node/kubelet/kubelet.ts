@@ -18,7 +18,9 @@ import type { TokenSource } from '../runtime/volumes.js';
 import { parse as parseYaml } from 'yaml';
 import type { UserImage } from '../../os/images.js';
 import { Backoff } from './backoff.js';
+import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
+import { StatusManager } from './status-manager.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
 type Obj = Record<string, any>;
@@ -66,6 +68,8 @@ export interface KubeletOptions {
   token?: TokenSource;
   /** A node holds a new image: its status.images changes (the node farm posts the node status). */
   onImagesChanged?: (nodeName: string) => void;
+  /** The clock of every pod worker, prober and back-off (default: the process's clock). */
+  clock?: Clock;
 }
 
 interface NodeState {
@@ -101,6 +105,7 @@ export class Kubelet {
   private readonly watches: WatchHandle[] = [];
   private readonly log: (m: string) => void;
   private readonly backoff = new Backoff();
+  private readonly statusManager: StatusManager;
   private started = false;
   private readonly sources: EnvSources;
   private userImagesCache: { rv?: string; images: UserImage[] } = { images: [] };
@@ -111,6 +116,7 @@ export class Kubelet {
   constructor(private readonly store: Store, nodes: NodeConfig[], private readonly opts: KubeletOptions) {
     this.podDef = store.find('', 'v1', 'pods')!;
     this.log = opts.log ?? (() => {});
+    this.statusManager = new StatusManager(store, this.podDef, opts.clock ?? REAL_CLOCK, this.log);
     this.sources = {
       configMap: (ns, name) => this.configMaps.get(key(ns, name)),
       secret: (ns, name) => this.secrets.get(key(ns, name)),
@@ -196,7 +202,7 @@ export class Kubelet {
     const state: NodeState = { cfg, running: true, workers: new Map(), ips: new Map(), nextIP: 2, ctx: undefined as unknown as NodeContext };
     const build = cfg.windows ? cfg.windows.build : undefined;
     const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100, () => this.userImages(),
-      () => this.opts.onImagesChanged?.(cfg.name));
+      () => this.opts.onImagesChanged?.(cfg.name), this.opts.clock ?? REAL_CLOCK);
     images.add(PAUSE_IMAGE);
     const cpus = Math.max(1, Math.round(Number(String(cfg.cpu).replace(/m$/, '')) / (String(cfg.cpu).endsWith('m') ? 1000 : 1)));
     const nodeObjects = this.nodeObjects;
@@ -220,6 +226,8 @@ export class Kubelet {
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
       finished: (uid) => { state.workers.delete(uid); },
       backoff: this.backoff,
+      status: this.statusManager,
+      clock: this.opts.clock ?? REAL_CLOCK,
       stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
     };
     this.nodes.set(cfg.name, state);

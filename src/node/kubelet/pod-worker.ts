@@ -1,8 +1,12 @@
 /**
  * One pod on one emulated node: the kubelet's pod worker (syncPod /
- * kuberuntime SyncPod / startContainer / killContainer, the prober and the
- * status manager) over the container model of src/node/shell. All strings
- * are upstream's; see the functions named in each comment.
+ * kuberuntime SyncPod / startContainer / killContainer) over the container
+ * model of src/node/shell. What to do is decided elsewhere, as pure
+ * functions: pod-actions.ts (computePodActions, back-off, restart policy),
+ * prober.ts (probe results), termination.ts (grace periods, stops, OOM);
+ * status-manager.ts writes the status; every time comes from the injected
+ * clock (clock.ts). All strings are upstream's; see the functions named in
+ * each comment.
  */
 import { StatusError } from '../../api/status.js';
 import { controllerContext } from '../../controllers/context.js';
@@ -19,11 +23,17 @@ import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } 
 import { ContainerFS } from '../shell/fs.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
+import { timersOf, type Clock, type Timer } from './clock.js';
+import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
+import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
+import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
-import { formatPod, goDuration, rfc3339, runtimeID } from './format.js';
+import { formatPod, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
 import { podConditions, podPhase } from './status.js';
+import type { PodStatusSource, StatusManager } from './status-manager.js';
+import { afterSignal, GRACE_KILL_EXIT, OOM_KILL, oomKillAfterMs, podGracePeriodSeconds, specGracePeriodSeconds, stopSignal, type StopInput } from './termination.js';
 
 type Obj = Record<string, any>;
 
@@ -52,6 +62,10 @@ export interface NodeContext {
   /** The worker is finished with the pod (deleted from the API). */
   finished(uid: string): void;
   backoff: Backoff;
+  /** The single writer of the node's pod statuses. */
+  status: StatusManager;
+  /** Every timer and timestamp of the worker comes from this clock. */
+  clock: Clock;
   /**
    * The runtime stops containers after this many seconds whatever the grace
    * period (Docker on Windows: CTRL_SHUTDOWN_EVENT, then Windows' own 5 s);
@@ -60,20 +74,15 @@ export interface NodeContext {
   stopTimeoutSeconds?: number;
 }
 
-type State = { waiting: { reason: string; message?: string } } | { running: { startedAt: string } } |
-  { terminated: { exitCode: number; reason: string; message?: string; startedAt: string; finishedAt: string; containerID?: string } };
 
-interface ProbeState { successes: number; failures: number; timer?: NodeJS.Timeout; initial?: NodeJS.Timeout }
 
 interface CRun {
   spec: Obj;
   init: boolean;
   sidecar: boolean;
-  state: State;
-  lastState: State | undefined;
+  state: ContainerState;
+  lastState: Terminated | undefined;
   restartCount: number;
-  ready: boolean;
-  started: boolean;
   containerID?: string;
   image?: string;
   imageID?: string;
@@ -85,42 +94,32 @@ interface CRun {
   program?: Program;
   fs?: ContainerFS;
   env?: Record<string, string>;
-  startedAtMs: number;
-  finishedAtMs: number;
   /** The program is a known application (image entrypoint): it listens on its ports. */
   application: boolean;
   script?: ContainerScript;
-  probes: Map<string, ProbeState>;
-  timers: Set<NodeJS.Timeout>;
+  probes: ProbeWorker[];
+  timers: Set<Timer>;
   hinted: boolean;
   killing: boolean;
   /** Set when the kubelet kills it for a reason (liveness, OOM): the exit is not the program's own. */
   killReason?: { reason: string; exitCode: number };
 }
 
-const GRACE_KILL_EXIT: Record<'linux' | 'windows', number> = { linux: 137, windows: 1 };
-/** A Windows console process ended by CTRL_SHUTDOWN_EVENT's default handler: STATUS_CONTROL_C_EXIT as int32. */
-const WINDOWS_SHUTDOWN_EXIT = -1073741510;
 
-export class PodWorker {
+export class PodWorker implements PodStatusSource {
   pod: KObject;
   readonly uid: string;
   rejected?: Rejection;
   admitted = false;
   terminal = false;
   private sandboxReady = false;
-  private sandboxID?: string;
   private podIPs: string[] = [];
   private startTime?: string;
   private readonly cs = new Map<string, CRun>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<Timer>();
   private stopped = false;
   private terminating = false;
   private deleting = false;
-  private statusDirty = false;
-  private writing = false;
-  private lastWritten = '';
-  private setupFailed = false;
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
   private volumeFiles = new Map<string, Map<string, string> | undefined>();
   private hintedSandbox = false;
@@ -138,26 +137,29 @@ export class PodWorker {
         const old = ((init ? prev.initContainerStatuses : prev.containerStatuses) ?? []).find((s: Obj) => s.name === c.name);
         this.cs.set(c.name, {
           spec: c, init, sidecar: init && c.restartPolicy === 'Always',
-          state: { waiting: { reason: init || hasInit ? 'PodInitializing' : 'ContainerCreating' } },
-          lastState: old?.lastState?.terminated ? old.lastState : undefined,
-          restartCount: old?.restartCount ?? 0, ready: false, started: false, created: false, busy: false,
-          startedAtMs: 0, finishedAtMs: 0, application: false, probes: new Map(), timers: new Set(), hinted: false, killing: false,
+          state: waiting(init || hasInit ? 'PodInitializing' : 'ContainerCreating'),
+          lastState: old?.lastState?.terminated ? terminatedFromAPI(old.lastState.terminated) : undefined,
+          restartCount: old?.restartCount ?? 0, created: false, busy: false,
+          application: false, probes: [], timers: new Set(), hinted: false, killing: false,
           script: containerScript(pod.metadata.annotations, c.name),
         });
         // A kubelet restart finds a container that had finished: it stays finished.
         const run = this.cs.get(c.name)!;
         if (old?.state?.terminated && (init || spec.restartPolicy === 'Never' || (spec.restartPolicy === 'OnFailure' && old.state.terminated.exitCode === 0))) {
-          run.state = old.state; run.created = true; run.containerID = old.containerID; run.image = old.image; run.imageID = old.imageID;
-          run.finishedAtMs = Date.parse(old.state.terminated.finishedAt);
+          run.state = terminatedFromAPI(old.state.terminated); run.created = true; run.containerID = old.containerID; run.image = old.image; run.imageID = old.imageID;
         }
       }
     }
     if (prev.startTime) this.startTime = prev.startTime;
     if (prev.podIP) this.podIPs = [prev.podIP];
+    node.status.register(this);
   }
 
   private get spec(): Obj { return this.pod.spec as Obj; }
   private get os() { return this.node.os; }
+  private get clock(): Clock { return this.node.clock; }
+  /** The clock's now as a Date. */
+  private nowDate(): Date { return new Date(this.clock.now()); }
 
   // ---------------------------------------------------------------------
   // Entry points
@@ -178,7 +180,7 @@ export class PodWorker {
     const phase = (this.pod.status as Obj)?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') {
       this.terminal = true;
-      this.lastWritten = JSON.stringify(this.pod.status);
+      this.node.status.seed(this.uid, this.pod.status as Obj);
       // A finished pod being deleted: nothing runs, the kubelet only removes it.
       if (this.pod.metadata.deletionTimestamp) { this.deleting = true; void this.deletePod(); }
       return;
@@ -188,7 +190,7 @@ export class PodWorker {
     const rej = node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' };
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
-    this.startTime ??= rfc3339(new Date());
+    this.startTime ??= rfc3339(this.nowDate());
     this.armDeadline();
     this.sync();
     this.scheduleStatus();
@@ -199,14 +201,14 @@ export class PodWorker {
     const ads = this.spec.activeDeadlineSeconds;
     if (typeof ads !== 'number' || !this.startTime) return;
     const due = Date.parse(this.startTime) + ads * 1000;
-    this.later(Math.max(0, due - Date.now()), () => {
+    this.later(Math.max(0, due - this.clock.now()), () => {
       if (this.terminal || this.terminating) return;
       this.evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
       this.event(undefined, 'Normal', this.evicted.reason, this.evicted.message);
       this.terminal = true;
-      for (const t of this.timers) clearTimeout(t);
+      for (const t of this.timers) t.stop();
       this.timers.clear();
-      const grace = (this.spec.terminationGracePeriodSeconds ?? 30) as number;
+      const grace = specGracePeriodSeconds(this.spec);
       for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
       this.sandboxReady = false;
       this.node.releaseIP(this.uid);
@@ -217,7 +219,7 @@ export class PodWorker {
   /** The node stops: every process is gone, nothing is written. */
   stop(): void {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.stop();
     this.timers.clear();
     for (const c of this.cs.values()) this.stopContainerTimers(c);
     for (const c of this.cs.values()) { if (c.runner && !c.runner.exited) { c.killing = true; c.runner.kill(GRACE_KILL_EXIT[this.os]); } }
@@ -227,14 +229,14 @@ export class PodWorker {
   restartAfterNodeStop(): void {
     this.stopped = false;
     if (this.terminal || !this.admitted) return;
-    const now = rfc3339(new Date());
+    const now = this.nowDate();
     let hadSandbox = this.sandboxReady;
     for (const c of this.cs.values()) {
       c.killing = false; c.busy = false; c.runner = undefined;
-      if ('running' in c.state) {
-        c.lastState = { terminated: { exitCode: 255, reason: 'Unknown', startedAt: c.state.running.startedAt, finishedAt: now, containerID: c.containerID } };
-        c.state = { waiting: { reason: 'ContainerCreating' } };
-        c.ready = false; c.started = false; c.created = false;
+      if (isRunning(c.state)) {
+        c.lastState = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt: c.state.startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+        c.state = waiting('ContainerCreating');
+        c.created = false;
         hadSandbox = true;
       }
     }
@@ -252,12 +254,13 @@ export class PodWorker {
     this.node.images.forgetPod(this.uid);
     this.node.backoff.deletePrefix(`${this.uid}/`);
     this.node.logs.dropPod(this.uid);
+    this.node.status.forget(this.uid);
   }
 
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
   execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string } | undefined {
     const c = this.cs.get(container);
-    if (!c || !('running' in c.state) || !c.env || !c.fs) return undefined;
+    if (!c || !isRunning(c.state) || !c.env || !c.fs) return undefined;
     return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion };
   }
 
@@ -269,7 +272,7 @@ export class PodWorker {
     this.rejected = r;
     this.terminal = true;
     this.event(undefined, 'Warning', r.reason, r.message);
-    this.startTime ??= rfc3339(new Date());
+    this.startTime ??= rfc3339(this.nowDate());
     this.scheduleStatus();
   }
 
@@ -277,36 +280,32 @@ export class PodWorker {
   // Sync
 
   private later(ms: number, fn: () => void, owner?: CRun): void {
-    const t = setTimeout(() => { this.timers.delete(t); owner?.timers.delete(t); if (!this.stopped) fn(); }, ms);
+    const t = this.clock.afterFunc(ms, () => { this.timers.delete(t); owner?.timers.delete(t); if (!this.stopped) fn(); });
     this.timers.add(t);
     owner?.timers.add(t);
   }
 
-  /** SyncPod: sandbox, then init containers in order, then the containers. */
+  /** SyncPod: computePodActions, then the sandbox, restarts and starts it asks for. */
   private sync(): void {
     if (this.stopped || this.terminal || this.terminating || !this.admitted) return;
-    if (!this.sandboxReady) { if (!this.setupSandbox()) return; }
-    const inits = [...this.cs.values()].filter((c) => c.init);
-    for (const c of inits) {
-      if (c.sidecar) {
-        if (!c.created && !c.busy) this.startContainer(c);
-        if (!('running' in c.state) || !c.started) return;
-        continue;
-      }
-      if ('terminated' in c.state && c.state.terminated.exitCode === 0) continue;
-      if ('terminated' in c.state && !c.busy) {
-        if (this.spec.restartPolicy === 'Never') { this.finishPod(); return; }
-        this.restartWithBackoff(c);
-        return;
-      }
-      if (!c.created && !c.busy) this.startContainer(c);
-      return;
-    }
-    for (const c of this.cs.values()) {
-      if (c.init) continue;
+    const actions = computePodActions(this.view(), this.clock.now(), this.node.backoff);
+    if (actions.createSandbox && !this.setupSandbox()) return;
+    if (actions.killPod) { this.finishPod(); return; }
+    for (const r of actions.containersToRestart) this.restart(this.cs.get(r.name)!, r);
+    for (const name of actions.containersToStart) {
+      const c = this.cs.get(name)!;
       if (!c.created && !c.busy) this.startContainer(c);
     }
-    this.checkCompletion();
+    if (actions.checkCompletion) this.checkCompletion();
+  }
+
+  /** The containers as computePodActions reads them. */
+  private view(): PodView {
+    return {
+      display: formatPod(this.pod), uid: this.uid, restartPolicy: restartPolicyOf(this.spec.restartPolicy), sandboxReady: this.sandboxReady,
+      containers: [...this.cs.values()].map((c) => ({ name: c.spec.name, init: c.init, sidecar: c.sidecar, state: c.state, created: c.created, busy: c.busy,
+        alive: !!c.runner && !c.runner.exited })),
+    };
   }
 
   /** Volumes (FailedMount) and the sandbox (FailedCreatePodSandBox); true when ready. */
@@ -319,7 +318,6 @@ export class PodWorker {
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       if (!(e instanceof VolumeNotReadyError)) this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
-      this.setupFailed = true;
       this.later(2000, () => this.sync());
       return false;
     }
@@ -340,9 +338,7 @@ export class PodWorker {
       }
       this.podIPs = [ip];
     }
-    this.sandboxID = runtimeID(this.uid, 'sandbox');
     this.sandboxReady = true;
-    this.setupFailed = false;
     return true;
   }
 
@@ -372,8 +368,7 @@ export class PodWorker {
   }
 
   private waiting(c: CRun, reason: string, message?: string): void {
-    c.state = { waiting: message === undefined ? { reason } : { reason, message } };
-    c.ready = false; c.started = false;
+    c.state = waiting(reason, message);
   }
 
   // ---------------------------------------------------------------------
@@ -448,9 +443,8 @@ export class PodWorker {
     if (startErr) {
       // StartContainer fails: the instance exists and has exited (StartError, 128).
       this.event(c, 'Warning', 'Failed', `Error: ${startErr}`);
-      const now = new Date();
-      c.state = { terminated: { exitCode: 128, reason: 'StartError', message: startErr, startedAt: '1970-01-01T00:00:00Z', finishedAt: rfc3339(now), containerID: c.containerID } };
-      c.finishedAtMs = now.getTime();
+      const now = this.nowDate();
+      c.state = { kind: 'terminated', exitCode: 128, reason: 'StartError', message: startErr, startedAt: '1970-01-01T00:00:00Z', finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
       c.busy = false;
       this.node.logs.end(this.uid, c.spec.name, c.restartCount);
       this.afterExit(c);
@@ -463,11 +457,9 @@ export class PodWorker {
     const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode) : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
-    const now = new Date();
-    c.startedAtMs = now.getTime();
-    c.state = { running: { startedAt: rfc3339(now) } };
-    c.started = !c.spec.startupProbe;
-    c.ready = c.started && !c.spec.readinessProbe && !(c.init && !c.sidecar);
+    const now = this.nowDate();
+    const started = !c.spec.startupProbe;
+    c.state = { kind: 'running', startedAt: rfc3339(now), startedAtMs: now.getTime(), started, ready: started && !c.spec.readinessProbe && !(c.init && !c.sidecar) };
     this.event(c, 'Normal', 'Started', `Started container ${c.spec.name}`);
     const restartCount = c.restartCount;
     const out = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stdout', l));
@@ -477,7 +469,7 @@ export class PodWorker {
       stdout: (t) => out.write(t),
       stderr: (t) => err.write(t),
       exit: (code) => { out.flush(); err.flush(); this.node.logs.end(this.uid, c.spec.name, restartCount); this.onExit(c, code); },
-    });
+    }, timersOf(this.clock));
     c.runner.start();
     c.busy = false;
     this.startProbes(c);
@@ -507,39 +499,32 @@ export class PodWorker {
 
   /** Scripted memory use: over the limit on Linux, the kernel OOM-kills the container. */
   private watchMemory(c: CRun): void {
-    const bytes = c.script?.memoryBytes;
-    if (bytes === undefined || this.os !== 'linux') return;
-    const limit = c.spec.resources?.limits?.memory;
-    if (limit === undefined) return;
-    let limitBytes: number;
-    try { limitBytes = Number(BigInt(String(parseBytesLoose(limit)))); } catch { return; }
-    if (bytes <= limitBytes) return;
-    this.later(Math.round((c.script?.memoryAfterSeconds ?? 0) * 1000), () => {
+    const afterMs = oomKillAfterMs(this.os, c.script, c.spec);
+    if (afterMs === undefined) return;
+    this.later(afterMs, () => {
       if (!c.runner || c.runner.exited) return;
-      c.killReason = { reason: 'OOMKilled', exitCode: 137 };
-      c.runner.kill(137);
+      c.killReason = { ...OOM_KILL };
+      c.runner.kill(OOM_KILL.exitCode);
     }, c);
   }
 
   private stopContainerTimers(c: CRun): void {
-    for (const t of c.timers) { clearTimeout(t); this.timers.delete(t); }
+    for (const t of c.timers) { t.stop(); this.timers.delete(t); }
     c.timers.clear();
-    for (const p of c.probes.values()) { if (p.timer) clearInterval(p.timer); if (p.initial) clearTimeout(p.initial); }
-    c.probes.clear();
+    for (const p of c.probes) p.stop();
+    c.probes = [];
   }
 
   /** The program ended: terminated state, then restart, completion or deletion. */
   private onExit(c: CRun, code: number): void {
     this.stopContainerTimers(c);
-    const now = new Date();
-    const startedAt = 'running' in c.state ? c.state.running.startedAt : rfc3339(now);
+    const now = this.nowDate();
+    const startedAt = isRunning(c.state) ? c.state.startedAt : rfc3339(now);
     const kill = c.killReason;
     c.killReason = undefined;
     const exitCode = kill?.exitCode ?? code;
     const reason = kill?.reason ?? (exitCode === 0 ? 'Completed' : 'Error');
-    c.state = { terminated: { exitCode, reason, startedAt, finishedAt: rfc3339(now), containerID: c.containerID } };
-    c.finishedAtMs = now.getTime();
-    c.ready = false; c.started = false;
+    c.state = { kind: 'terminated', exitCode, reason, startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
     c.runner = undefined;
     if (this.stopped) return;
     if (this.terminating) { this.checkTerminated(); return; }
@@ -548,37 +533,21 @@ export class PodWorker {
   }
 
   private afterExit(c: CRun): void {
-    const policy = this.spec.restartPolicy ?? 'Always';
-    const exitCode = 'terminated' in c.state ? c.state.terminated.exitCode : 0;
-    if (c.init && !c.sidecar) {
-      if (exitCode === 0) { this.scheduleStatus(); this.sync(); return; }
-      if (policy === 'Never') { this.finishPod(); return; }
-      this.restartWithBackoff(c);
-      return;
-    }
-    const restart = c.sidecar || policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
-    if (restart && !this.allRegularDone()) { this.restartWithBackoff(c); return; }
-    if (restart && !c.sidecar) { this.restartWithBackoff(c); return; }
+    const next = computeExitActions(this.view(), c.spec.name, this.clock.now(), this.node.backoff);
+    if (next.sync) { this.scheduleStatus(); this.sync(); return; }
+    if (next.killPod) { this.finishPod(); return; }
+    if (next.restart) { this.restart(c, next.restart); return; }
     this.scheduleStatus();
     this.checkCompletion();
-  }
-
-  /** Regular containers all finished for good (restartPolicy lets none restart). */
-  private allRegularDone(): boolean {
-    const policy = this.spec.restartPolicy ?? 'Always';
-    return [...this.cs.values()].filter((c) => !c.init).every((c) => 'terminated' in c.state &&
-      (policy === 'Never' || (policy === 'OnFailure' && c.state.terminated.exitCode === 0)));
   }
 
   /** When every regular container has finished and none restarts: the pod is done (sidecars stopped, sandbox removed). */
   private checkCompletion(): void {
     if (this.terminal || this.terminating) return;
-    if (![...this.cs.values()].some((c) => !c.init)) return;
-    if (!this.allRegularDone()) return;
-    const sidecars = [...this.cs.values()].filter((c) => c.sidecar && c.runner && !c.runner.exited);
-    for (const s of sidecars) this.killContainer(s, (this.spec.terminationGracePeriodSeconds ?? 30) as number, 'Stopping container ' + s.spec.name);
-    if (sidecars.length) return;
-    this.finishPod();
+    const completion = computePodCompletion(this.view());
+    const grace = specGracePeriodSeconds(this.spec);
+    for (const name of completion.sidecarsToKill) this.killContainer(this.cs.get(name)!, grace, `Stopping container ${name}`);
+    if (completion.complete) this.finishPod();
   }
 
   /** The pod reached a terminal phase: the sandbox goes, the status is final. */
@@ -590,27 +559,25 @@ export class PodWorker {
     this.scheduleStatus();
   }
 
-  /** doBackOff: restart now (and record the back-off), or wait in CrashLoopBackOff. */
-  private restartWithBackoff(c: CRun): void {
-    const key = `${this.uid}/${c.spec.name}`;
-    const now = Date.now();
+  /** doBackOff's answer carried out: restart now (and record the back-off), or wait in CrashLoopBackOff. */
+  private restart(c: CRun, r: Restart): void {
     const bo = this.node.backoff;
-    if (bo.inBackOffSince(key, c.finishedAtMs, now)) {
-      const period = bo.get(key);
-      this.event(c, 'Warning', 'BackOff', `Back-off restarting failed container ${c.spec.name} in pod ${formatPod(this.pod)}`);
+    if (r.backOff) {
+      const b = r.backOff;
+      this.event(c, 'Warning', 'BackOff', b.event);
       this.moveToLastState(c);
-      this.waiting(c, 'CrashLoopBackOff', `back-off ${goDuration(period)} restarting failed container=${c.spec.name} pod=${formatPod(this.pod)}`);
+      this.waiting(c, b.reason, b.message);
       c.busy = true;
-      this.later(Math.max(0, c.finishedAtMs + period - now), () => { c.busy = false; bo.next(key, c.finishedAtMs); this.doRestart(c); }, c);
+      this.later(b.delayMs, () => { c.busy = false; bo.next(r.key, r.finishedAtMs); this.doRestart(c); }, c);
       this.scheduleStatus();
       return;
     }
-    bo.next(key, c.finishedAtMs);
+    bo.next(r.key, r.finishedAtMs);
     this.doRestart(c);
   }
 
   private moveToLastState(c: CRun): void {
-    if ('terminated' in c.state) c.lastState = c.state;
+    if (c.state.kind === 'terminated') c.lastState = c.state;
   }
 
   private doRestart(c: CRun): void {
@@ -627,57 +594,38 @@ export class PodWorker {
   // Probes (pkg/kubelet/prober)
 
   private startProbes(c: CRun): void {
-    const kinds: [string, Obj | undefined][] = [['Startup', c.spec.startupProbe], ['Readiness', c.spec.readinessProbe], ['Liveness', c.spec.livenessProbe]];
+    const target: ProbeTarget = {
+      running: () => (!this.stopped && c.runner && isRunning(c.state) ? c.state : undefined),
+      probe: (kind, probe) => this.probeOnce(c, kind, probe),
+      apply: (kind, outcome) => this.applyProbe(c, kind, outcome),
+    };
+    const kinds: [ProbeKind, Obj | undefined][] = [['Startup', c.spec.startupProbe], ['Readiness', c.spec.readinessProbe], ['Liveness', c.spec.livenessProbe]];
     for (const [kind, probe] of kinds) {
       if (!probe) continue;
-      const st: ProbeState = { successes: 0, failures: 0 };
-      c.probes.set(kind, st);
-      const period = (probe.periodSeconds ?? 10) * 1000;
-      const delay = (probe.initialDelaySeconds ?? 0) * 1000;
-      st.initial = setTimeout(() => {
-        if (this.stopped || !c.runner) return;
-        this.runProbe(c, kind, probe, st);
-        st.timer = setInterval(() => { if (!this.stopped && c.runner) this.runProbe(c, kind, probe, st); }, period);
-      }, delay);
+      const w = new ProbeWorker(this.clock, kind, probe, { name: c.spec.name, hasReadinessProbe: !!c.spec.readinessProbe }, target);
+      c.probes.push(w);
+      w.start();
     }
   }
 
-  private runProbe(c: CRun, kind: string, probe: Obj, st: ProbeState): void {
-    // Liveness and readiness wait for the startup probe.
-    if (kind !== 'Startup' && !c.started) return;
-    if (kind === 'Startup' && c.started) return;
-    const { ok, output } = this.probeOnce(c, kind, probe);
-    const successThreshold = probe.successThreshold ?? 1;
-    const failureThreshold = probe.failureThreshold ?? 3;
-    if (ok) { st.successes++; st.failures = 0; } else {
-      st.failures++; st.successes = 0;
-      this.event(c, 'Warning', 'Unhealthy', `${kind} probe failed: ${output}`);
-    }
-    if (kind === 'Readiness') {
-      const before = c.ready;
-      if (ok && st.successes >= successThreshold) c.ready = true;
-      if (!ok && st.failures >= failureThreshold) c.ready = false;
-      if (before !== c.ready) this.scheduleStatus();
-      return;
-    }
-    if (kind === 'Startup') {
-      if (ok && st.successes >= successThreshold) {
-        c.started = true;
-        if (!c.spec.readinessProbe) c.ready = true;
-        this.scheduleStatus();
-        if (c.sidecar) this.sync();
-        return;
-      }
-    }
-    if (!ok && st.failures >= failureThreshold) {
-      const grace = probe.terminationGracePeriodSeconds ?? this.spec.terminationGracePeriodSeconds ?? 30;
-      this.killContainer(c, grace, `Container ${c.spec.name} failed ${kind.toLowerCase()} probe, will be restarted`);
+  /** A probe's outcome: the Unhealthy event, then readiness, the startup verdict, or the kill. */
+  private applyProbe(c: CRun, kind: ProbeKind, outcome: ProbeOutcome): void {
+    if (outcome.unhealthy) this.event(c, 'Warning', 'Unhealthy', outcome.unhealthy);
+    const run = c.state;
+    if (run.kind !== 'running') return;
+    if (outcome.started) run.started = true;
+    if (outcome.ready !== undefined) run.ready = outcome.ready;
+    if (outcome.started || outcome.ready !== undefined) this.scheduleStatus();
+    if (outcome.started && c.sidecar) this.sync();
+    if (outcome.kill) {
+      const grace = specGracePeriodSeconds(this.spec, outcome.kill.probeGraceSeconds);
+      this.killContainer(c, grace, outcome.kill.message);
     }
   }
 
   /** One probe against the container model: exec through the shell, network probes against what it listens on. */
   private probeOnce(c: CRun, kind: string, probe: Obj): { ok: boolean; output: string } {
-    const scripted = scriptedProbe((c.script as Obj | undefined)?.[kind.toLowerCase()], Date.now() - c.startedAtMs);
+    const scripted = scriptedProbe((c.script as Obj | undefined)?.[kind.toLowerCase()], this.clock.now() - (isRunning(c.state) ? c.state.startedAtMs : 0));
     const ip = this.podIPs[0] ?? '';
     if (probe.exec) {
       const r = collect(interpret(probe.exec.command ?? [], { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
@@ -738,33 +686,26 @@ export class PodWorker {
     if (!c.runner || c.runner.exited || c.killing) return;
     c.killing = true;
     this.event(c, 'Normal', 'Killing', message);
-    for (const p of c.probes.values()) { if (p.timer) clearInterval(p.timer); if (p.initial) clearTimeout(p.initial); }
-    c.probes.clear();
+    for (const p of c.probes) p.stop();
+    c.probes = [];
     const runner = c.runner;
     const done = () => { c.killing = false; };
-    if (c.script?.sigterm === 'exit') { runner.kill(0); done(); return; }
-    const reacts = c.script?.sigterm === 'ignore' ? false : runner.terminate();
-    if (!reacts && this.os === 'windows' && !c.application && c.script?.sigterm !== 'ignore') {
-      // CTRL_SHUTDOWN_EVENT: a console process without a handler ends at once.
-      runner.kill(WINDOWS_SHUTDOWN_EXIT); done(); return;
-    }
-    if (!reacts || !runner.exited) {
-      // "TerminationGracePeriod: requires containerD": under Docker on Windows the stop timeout is Windows' own.
-      const stopAfter = this.node.stopTimeoutSeconds ?? graceSeconds;
-      this.later(Math.max(0, stopAfter) * 1000, () => { if (!runner.exited) runner.kill(GRACE_KILL_EXIT[this.os]); done(); }, undefined);
-    } else done();
+    // "TerminationGracePeriod: requires containerD": under Docker on Windows the stop timeout is Windows' own.
+    const stop: StopInput = { os: this.os, graceSeconds, stopTimeoutSeconds: this.node.stopTimeoutSeconds, sigterm: c.script?.sigterm, application: c.application };
+    const reacts = stopSignal(stop) === 'SIGTERM' ? runner.terminate() : false;
+    const next = afterSignal(stop, reacts, runner.exited);
+    if (next.exitNow !== undefined) { runner.kill(next.exitNow); done(); return; }
+    const kill = next.kill;
+    if (!kill) { done(); return; }
+    this.later(kill.afterMs, () => { if (!runner.exited) runner.kill(kill.exitCode); done(); });
   }
 
-  private graceSeconds(): number {
-    const m = this.pod.metadata;
-    if (m.deletionGracePeriodSeconds !== undefined) return m.deletionGracePeriodSeconds;
-    return (this.spec.terminationGracePeriodSeconds ?? 30) as number;
-  }
+  private graceSeconds(): number { return podGracePeriodSeconds(this.pod); }
 
   /** The pod got a deletionTimestamp: stop every container, then delete the pod with grace 0. */
   private terminate(): void {
     this.terminating = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.stop();
     this.timers.clear();
     for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); }
     const grace = this.graceSeconds();
@@ -773,9 +714,6 @@ export class PodWorker {
     for (const c of regular) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
     if (regular.every((c) => !c.runner || c.runner.exited)) {
       for (const c of [...this.cs.values()].filter((x) => x.sidecar).reverse()) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
-    }
-    for (const c of this.cs.values()) {
-      if (!c.runner && 'waiting' in c.state) c.ready = false;
     }
     this.checkTerminated();
   }
@@ -799,7 +737,7 @@ export class PodWorker {
     this.sandboxReady = false;
     this.node.releaseIP(this.uid);
     // Status with every container terminated, then the final delete (status manager: canBeDeleted → Delete with grace 0).
-    void this.writeStatus(true).then(() => this.deletePod());
+    void this.node.status.writeFinal(this.uid).then(() => this.deletePod());
   }
 
   private async deletePod(): Promise<void> {
@@ -812,45 +750,18 @@ export class PodWorker {
   }
 
   // ---------------------------------------------------------------------
-  // Status (status manager: one write per change, coalesced)
+  // Status (written by the status manager)
 
-  scheduleStatus(): void {
-    if (this.stopped) return;
-    this.statusDirty = true;
-    if (this.writing) return;
-    this.writing = true;
-    setImmediate(() => void this.flush());
+  /** The pod's status changed: the status manager writes it (SetPodStatus). */
+  private scheduleStatus(): void {
+    if (!this.stopped) this.node.status.setPodStatus(this.uid);
   }
 
-  private async flush(): Promise<void> {
-    while (this.statusDirty && !this.stopped) {
-      this.statusDirty = false;
-      await this.writeStatus(false);
-    }
-    this.writing = false;
-  }
-
-  private async writeStatus(force: boolean): Promise<void> {
-    const ns = this.pod.metadata.namespace!;
-    try {
-      await this.node.store.update(this.node.podDef, ns, this.pod.metadata.name!, (cur) => {
-        if (cur.metadata.uid !== this.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: 'uid changed' } as any);
-        const next = this.computeStatus((cur.status ?? {}) as Obj);
-        const text = JSON.stringify(next);
-        if (!force && text === this.lastWritten) return cur;
-        this.lastWritten = text;
-        cur.status = next;
-        return cur;
-      }, { ...controllerContext('kubelet'), namespace: ns }, 'status');
-    } catch (e) {
-      if (this.stopped || (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) return;
-      this.node.log(`kubelet: status of pod ${ns}/${this.pod.metadata.name}: ${(e as Error).message}`);
-    }
-  }
+  /** Whether the status manager may still write for this worker (not once the node stopped). */
+  active(): boolean { return !this.stopped; }
 
   /** generateAPIPodStatus merged over the stored status (mergePodStatus). */
-  computeStatus(old: Obj): Obj {
-    const now = rfc3339(new Date());
+  generate(old: Obj, now: string): Obj {
     const keep: Obj = {};
     for (const k of ['nominatedNodeName', 'resize', 'resourceClaimStatuses']) if (old[k] !== undefined) keep[k] = old[k];
     const qosClass = old.qosClass;
@@ -879,13 +790,13 @@ export class PodWorker {
       containerID: c.containerID,
       image: c.image ?? c.spec.image,
       imageID: c.imageID ?? '',
-      lastState: c.lastState ?? {},
+      lastState: c.lastState ? stateToAPI(c.lastState) : {},
       name: c.spec.name,
       // prober_manager UpdatePodStatus: a regular init container that exited 0 is ready.
-      ready: c.init && !c.sidecar ? 'terminated' in c.state && c.state.terminated.exitCode === 0 : c.ready,
+      ready: c.init && !c.sidecar ? succeeded(c.state) : isRunning(c.state) && c.state.ready,
       restartCount: c.restartCount,
-      started: c.started,
-      state: c.state,
+      started: isRunning(c.state) && c.state.started,
+      state: stateToAPI(c.state),
     };
     if (s.containerID === undefined) delete s.containerID;
     const mounts: Obj[] = c.spec.volumeMounts ?? [];
@@ -904,13 +815,4 @@ export class PodWorker {
 function isApplication(argv: string[], os: 'linux' | 'windows'): boolean {
   const r = collect(interpret(argv, { os, env: {}, hostname: 'x', fs: new ContainerFS(os) }), 3);
   return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0 && !/^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout)(\.exe)?$/i.test(argv[0].replace(/^.*[\\/]/, ''));
-}
-
-
-/** Bytes of a quantity string without throwing on odd input. */
-function parseBytesLoose(q: unknown): bigint {
-  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.exec(String(q));
-  if (!m) throw new Error('bad quantity');
-  const mult: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
-  return BigInt(Math.round(Number(m[1]) * mult[m[2] ?? '']));
 }
