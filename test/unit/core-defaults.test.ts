@@ -67,6 +67,8 @@ async function createPipeline(def: ResourceDef, namespace: string, body: any): P
   def.defaults?.(obj);
   def.prepareForCreate?.(obj, ctx);
   await def.admitCreate?.(obj, ctx, fakeLookup);
+  // What the create allocates (a Service's cluster IP and node ports) is given back: nothing is stored here.
+  (await def.beginCreate?.(obj, ctx, fakeLookup))?.(false);
   const errs = def.validate?.(obj) ?? [];
   assert.deepEqual(errs, []);
   return obj;

@@ -39,6 +39,7 @@ async function create(resource: string, namespace: string, body: any, existing: 
     d.defaults?.(obj);
     d.prepareForCreate?.(obj, ctx);
     await d.admitCreate?.(obj, ctx, lookup);
+    (await d.beginCreate?.(obj, ctx, lookup))?.(false);
     const errs = d.validate?.(obj) ?? [];
     if (errs.length) throw errors.invalid(d, obj.metadata.name ?? '', errs);
     return obj;

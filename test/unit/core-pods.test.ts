@@ -122,7 +122,7 @@ test('services: allocation in the dynamic band, node ports shared per port numbe
     ports: [{ name: 'a', port: 53, protocol: 'UDP' }, { name: 'b', port: 53, protocol: 'TCP' }] } };
   services.defaults!(np);
   services.prepareForCreate!(np, ctx);
-  await services.admitCreate!(np, ctx, lookup);
+  (await services.beginCreate!(np, ctx, lookup))(false);
   const [a, b] = np.spec.ports;
   assert.equal(a.nodePort, b.nodePort);
   assert.ok(a.nodePort >= 30086 && a.nodePort <= 32767);
@@ -133,7 +133,7 @@ test('services: allocation in the dynamic band, node ports shared per port numbe
 
   const headless: any = { metadata: { name: 'h', namespace: 'ns' }, spec: { clusterIP: 'None', ports: [{ port: 80 }] } };
   services.defaults!(headless);
-  await services.admitCreate!(headless, ctx, lookup);
+  (await services.beginCreate!(headless, ctx, lookup))(false);
   assert.equal(headless.spec.ipFamilyPolicy, 'RequireDualStack');
   assert.deepEqual(headless.spec.ipFamilies, ['IPv4', 'IPv6']);
   assert.deepEqual(headless.spec.clusterIPs, ['None']);
