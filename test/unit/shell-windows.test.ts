@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { collect, ContainerFS, interpret, type ShellContext } from '../../src/node/shell/index.js';
+import { processEnv } from '../../src/node/runtime/env.js';
 
 function ctx(extra: Partial<ShellContext> = {}): ShellContext {
   const fs = new ContainerFS('windows');
@@ -140,4 +141,20 @@ test('hostname, whoami, tasklist and netstat', () => {
   assert.equal(cmd('netstat -an').stdout, '\r\nActive Connections\r\n\r\n  Proto  Local Address          Foreign Address        State\r\n' +
     '  TCP    0.0.0.0:135            0.0.0.0:0              LISTENING\r\n  TCP    [::]:135               [::]:0                 LISTENING\r\n');
   assert.equal(collect(interpret(['ipconfig'], ctx())).code, 0);
+});
+
+test('whoami names the account runAsUserName gives the container (container over pod), else ContainerAdministrator', () => {
+  const net = { nodeName: 'win-1', hostIPs: [], podIPs: [], allocatable: { cpu: '4', memory: '8Gi' }, os: 'windows' as const };
+  const src = { configMap: () => undefined, secret: () => undefined, services: () => [] };
+  const pod = (podUser?: string, containerUser?: string) => {
+    const container = { name: 'c', image: 'x', ...(containerUser ? { securityContext: { windowsOptions: { runAsUserName: containerUser } } } : {}) };
+    const p = { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [container], ...(podUser ? { securityContext: { windowsOptions: { runAsUserName: podUser } } } : {}) } };
+    return processEnv(p, container, net, src, 'p', 4);
+  };
+  const who = (env: Record<string, string>) => cmd('whoami', { env }).stdout;
+  assert.equal(who(pod()), 'user manager\\containeradministrator\r\n');
+  assert.equal(who(pod('ContainerUser')), 'user manager\\containeruser\r\n');
+  assert.equal(pod('ContainerUser').USERPROFILE, 'C:\\Users\\ContainerUser');
+  assert.equal(who(pod('ContainerUser', 'ContainerAdministrator')), 'user manager\\containeradministrator\r\n');
+  assert.equal(ps('whoami', { env: pod('NT AUTHORITY\\NETWORK SERVICE') }).stdout, 'nt authority\\network service\r\n');
 });

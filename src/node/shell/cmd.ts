@@ -10,7 +10,7 @@ import { parseSleep } from './posix.js';
 import { PowerShell, psScript } from './powershell.js';
 import type { ShellContext, Step } from './types.js';
 import { containerProcesses } from './ps-objects.js';
-import { curl, ipconfig, netstat, nslookup, ping } from './windows-net.js';
+import { curl, ipconfig, netstat, nslookup, ping, whoami } from './windows-net.js';
 
 type Gen = Generator<Step, number, void>;
 class CmdExit { constructor(readonly code: number) {} }
@@ -142,7 +142,7 @@ export class CmdShell {
           return 0;
         }
         case 'hostname': yield* out(this.ctx.hostname + '\r\n'); return 0;
-        case 'whoami': yield* out('user manager\\containeradministrator\r\n'); return 0;
+        case 'whoami': yield* out(`${whoami(this.env)}\r\n`); return 0;
         case 'ver': yield* out(`\r\nMicrosoft Windows [Version ${this.ctx.kernelVersion ?? '10.0.17763.6659'}]\r\n`); return 0;
         case 'cd': case 'chdir': {
           if (!args.length) { yield* out(this.cwd + '\r\n'); return 0; }

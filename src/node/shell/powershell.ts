@@ -17,7 +17,7 @@ import {
   type PsObject, type Value,
 } from './ps-values.js';
 import type { ShellContext, Step } from './types.js';
-import { ADAPTER_NAME, curl, ipconfig, isLocalAddress, linkLocal, nslookup, ping, resolveLocally } from './windows-net.js';
+import { ADAPTER_NAME, curl, ipconfig, isLocalAddress, linkLocal, nslookup, ping, resolveLocally, whoami } from './windows-net.js';
 
 type Gen = Generator<Step, number, void>;
 class PsExit { constructor(readonly code: number) {} }
@@ -644,7 +644,7 @@ export class PowerShell {
       }
       case 'exit': throw new PsExit(rawArgs.length ? Number(this.expr(rawArgs[0])) | 0 : this.ok ? 0 : 1);
       case 'hostname': yield* this.output(this.ctx.hostname); return true;
-      case 'whoami': yield* this.output('user manager\\containeradministrator'); return true;
+      case 'whoami': yield* this.output(whoami(this.env)); return true;
       case 'get-date': yield* this.output(psDate((this.ctx.now ?? (() => new Date()))())); return true;
       case 'get-location': case 'pwd': yield* this.output(`\r\nPath\r\n----\r\n${this.cwd}\r\n`); return true;
       case 'set-location': case 'cd': case 'chdir': {

@@ -224,3 +224,8 @@ export function netstat(args: string[], ctx: ShellContext): string {
   ] : [];
   return `\r\nActive Connections\r\n\r\n  Proto  Local Address          Foreign Address        State\r\n${rows.map((r) => r + '\r\n').join('')}`;
 }
+
+/** whoami.exe: `domain\user` of the process's account, lower-cased (from USERDOMAIN and USERNAME; upper-cased keys). */
+export function whoami(env: ReadonlyMap<string, string>): string {
+  return `${env.get('USERDOMAIN') ?? 'User Manager'}\\${env.get('USERNAME') ?? 'ContainerAdministrator'}`.toLowerCase();
+}
