@@ -158,3 +158,9 @@ test('whoami names the account runAsUserName gives the container (container over
   assert.equal(who(pod('ContainerUser', 'ContainerAdministrator')), 'user manager\\containeradministrator\r\n');
   assert.equal(ps('whoami', { env: pod('NT AUTHORITY\\NETWORK SERVICE') }).stdout, 'nt authority\\network service\r\n');
 });
+
+test('Get-Date: the long date view, properties, -Format and string conversion', () => {
+  assert.equal(ps('Get-Date').stdout, '\r\nMonday, November 23, 2026 1:16:57 PM\r\n\r\n\r\n');
+  assert.equal(ps('(Get-Date).Year; (Get-Date).AddDays(1).DayOfWeek; Get-Date -Format "yyyy-MM-dd HH:mm:ss"; Get-Date -Format o; "at $(Get-Date)"').stdout,
+    '2026\r\nTuesday\r\n2026-11-23 13:16:57\r\n2026-11-23T13:16:57.0000000+00:00\r\nat 11/23/2026 13:16:57\r\n');
+});

@@ -11,7 +11,7 @@
  */
 import { CmdShell, cmdScript } from './cmd.js';
 import { newObject, staticMember } from './ps-dotnet.js';
-import { containerProcesses, containerServices, fileItem, ipAddresses, lastWriteTime, measureInfo, processObject } from './ps-objects.js';
+import { containerProcesses, containerServices, dateTime, fileItem, formatDate, ipAddresses, lastWriteTime, measureInfo, processObject } from './ps-objects.js';
 import {
   callMethod, collapse, display, enumerate, formatForHost, hashtable, list, member, PsBlocks, PsRuntimeError, setMember, truthy,
   type PsObject, type Value,
@@ -25,7 +25,7 @@ class PsExit { constructor(readonly code: number) {} }
 /** Cmdlets that emit objects (or take them from the pipeline): they run through the object pipeline even alone. */
 const OBJECT_CMDLETS = new Set(['new-object', 'select-object', 'select', 'where-object', 'where', '?', 'foreach-object', 'foreach', '%',
   'measure-object', 'measure', 'sort-object', 'sort', 'get-process', 'gps', 'ps', 'get-service', 'gsv', 'get-netipaddress',
-  'get-netadapter', 'out-string', 'test-netconnection', 'tnc', 'resolve-dnsname', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm']);
+  'get-netadapter', 'out-string', 'get-date', 'test-netconnection', 'tnc', 'resolve-dnsname', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm']);
 
 /**
  * Comments (`# ...` to the end of the line, `<# ... #>` blocks) blanked out,
@@ -378,6 +378,14 @@ export class PowerShell {
         return flag('unique') ? sorted.filter((v, i) => i === 0 || display(v) !== display(sorted[i - 1])) : sorted;
       }
       case 'out-string': return [formatForHost(input)];
+      case 'get-date': {
+        const now = (this.ctx.now ?? (() => new Date()))();
+        const f = param('format');
+        if (f !== undefined) return [formatDate(now, display(this.expr(f)))];
+        const u = param('uformat');
+        if (u !== undefined) return [display(this.expr(u)).replace(/%s/g, String(Math.floor(now.getTime() / 1000)))];
+        return [dateTime(now)];
+      }
       case 'get-process': case 'gps': case 'ps': {
         const procs = containerProcesses(this.version === 7 ? 'pwsh' : 'powershell', this.pid).map(processObject);
         const wanted = param('name') ?? positional[0];
@@ -645,7 +653,6 @@ export class PowerShell {
       case 'exit': throw new PsExit(rawArgs.length ? Number(this.expr(rawArgs[0])) | 0 : this.ok ? 0 : 1);
       case 'hostname': yield* this.output(this.ctx.hostname); return true;
       case 'whoami': yield* this.output(whoami(this.env)); return true;
-      case 'get-date': yield* this.output(psDate((this.ctx.now ?? (() => new Date()))())); return true;
       case 'get-location': case 'pwd': yield* this.output(`\r\nPath\r\n----\r\n${this.cwd}\r\n`); return true;
       case 'set-location': case 'cd': case 'chdir': {
         const p = positional([])[0] ?? named(['path']);
@@ -988,17 +995,6 @@ export function envTable(entries: [string, string][]): string {
   const w = Math.max(30, ...entries.map(([k]) => k.length + 1));
   const rows = entries.map(([k, v]) => `${k.padEnd(w)} ${v}`.trimEnd());
   return `\r\n${'Name'.padEnd(w)} Value\r\n${'----'.padEnd(w)} -----\r\n${rows.join('\r\n')}\r\n\r\n`;
-}
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-function time12(d: Date): string {
-  const h = d.getUTCHours() % 12 || 12;
-  return `${h}:${String(d.getUTCMinutes()).padStart(2, '0')}:${String(d.getUTCSeconds()).padStart(2, '0')} ${d.getUTCHours() < 12 ? 'AM' : 'PM'}`;
-}
-/** Get-Date in en-US: `Monday, November 23, 2026 1:16:57 PM`. */
-export function psDate(d: Date): string {
-  return `\r\n${DAYS[d.getUTCDay()]}, ${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()} ${time12(d)}\r\n`;
 }
 
 /**

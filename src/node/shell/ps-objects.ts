@@ -148,3 +148,46 @@ export function ipAddresses(adapter: string, podIP: string | undefined, linkLoca
     addr('127.0.0.1', 1, 'Loopback Pseudo-Interface 1', 'IPv4', 8, 'WellKnown', 'WellKnown'));
   return out;
 }
+
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * .NET DateTime.ToString(format) in en-US for the container's clock (UTC):
+ * the standard formats `d D t T s u o g G` and the custom tokens.
+ */
+export function formatDate(d: Date, format: string): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const h12 = d.getUTCHours() % 12 || 12;
+  const ms = d.getUTCMilliseconds();
+  const standard: Record<string, string> = {
+    d: 'M/d/yyyy', D: 'dddd, MMMM d, yyyy', t: 'h:mm tt', T: 'h:mm:ss tt', s: "yyyy-MM-dd'T'HH:mm:ss", u: "yyyy-MM-dd HH:mm:ss'Z'",
+    o: "yyyy-MM-dd'T'HH:mm:ss.fffffff'+00:00'", g: 'M/d/yyyy h:mm tt', G: 'M/d/yyyy h:mm:ss tt', f: 'dddd, MMMM d, yyyy h:mm tt', F: 'dddd, MMMM d, yyyy h:mm:ss tt',
+  };
+  const fmt = format.length === 1 ? standard[format] ?? format : format;
+  const tokens: Record<string, () => string> = {
+    yyyy: () => p(d.getUTCFullYear(), 4), yy: () => p(d.getUTCFullYear() % 100), MMMM: () => MONTH_NAMES[d.getUTCMonth()], MMM: () => MONTH_NAMES[d.getUTCMonth()].slice(0, 3),
+    MM: () => p(d.getUTCMonth() + 1), M: () => String(d.getUTCMonth() + 1), dddd: () => DAY_NAMES[d.getUTCDay()], ddd: () => DAY_NAMES[d.getUTCDay()].slice(0, 3),
+    dd: () => p(d.getUTCDate()), d: () => String(d.getUTCDate()), HH: () => p(d.getUTCHours()), H: () => String(d.getUTCHours()),
+    hh: () => p(h12), h: () => String(h12), mm: () => p(d.getUTCMinutes()), m: () => String(d.getUTCMinutes()), ss: () => p(d.getUTCSeconds()),
+    s: () => String(d.getUTCSeconds()), fffffff: () => p(ms, 3) + '0000', fff: () => p(ms, 3), ff: () => p(Math.floor(ms / 10)), f: () => String(Math.floor(ms / 100)),
+    tt: () => (d.getUTCHours() < 12 ? 'AM' : 'PM'), K: () => '+00:00', zzz: () => '+00:00',
+  };
+  return fmt.replace(/'([^']*)'|yyyy|yy|MMMM|MMM|MM|M|dddd|ddd|dd|d|HH|H|hh|h|mm|m|ss|s|fffffff|fff|ff|f|tt|K|zzz/g,
+    (m, lit?: string) => (lit !== undefined ? lit : tokens[m]()));
+}
+
+/** Get-Date's DateTime: its default view is the long date and time; in a string it is `MM/dd/yyyy HH:mm:ss`. */
+export function dateTime(d: Date): PsObject {
+  const add = (ms: number) => (args: Value[]) => dateTime(new Date(d.getTime() + Number(args[0] ?? 0) * ms));
+  return psObject('System.DateTime', {
+    Year: d.getUTCFullYear(), Month: d.getUTCMonth() + 1, Day: d.getUTCDate(), Hour: d.getUTCHours(), Minute: d.getUTCMinutes(), Second: d.getUTCSeconds(),
+    Millisecond: d.getUTCMilliseconds(), DayOfWeek: DAY_NAMES[d.getUTCDay()], Kind: 'Local',
+    DayOfYear: Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1,
+    __string: formatDate(d, 'MM/dd/yyyy HH:mm:ss'),
+  }, {
+    ToString: (args) => formatDate(d, args.length ? display(args[0]) : 'G'),
+    AddDays: add(86_400_000), AddHours: add(3_600_000), AddMinutes: add(60_000), AddSeconds: add(1000), AddMilliseconds: add(1),
+    ToUniversalTime: () => dateTime(d), ToLocalTime: () => dateTime(d),
+  }, (group) => group.map((o) => `\r\n${formatDate(new Date(Date.UTC(Number(o.props.Year), Number(o.props.Month) - 1, Number(o.props.Day), Number(o.props.Hour), Number(o.props.Minute), Number(o.props.Second))), 'dddd, MMMM d, yyyy h:mm:ss tt')}\r\n`).join('') + '\r\n\r\n');
+}
