@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { collect, ContainerFS, interpret, type ShellContext } from '../../src/node/shell/index.js';
 import { processEnv } from '../../src/node/runtime/env.js';
+import { podNetwork } from '../../src/node/exec/pod-network.js';
 
 function ctx(extra: Partial<ShellContext> = {}): ShellContext {
   const fs = new ContainerFS('windows');
@@ -163,4 +164,13 @@ test('Get-Date: the long date view, properties, -Format and string conversion', 
   assert.equal(ps('Get-Date').stdout, '\r\nMonday, November 23, 2026 1:16:57 PM\r\n\r\n\r\n');
   assert.equal(ps('(Get-Date).Year; (Get-Date).AddDays(1).DayOfWeek; Get-Date -Format "yyyy-MM-dd HH:mm:ss"; Get-Date -Format o; "at $(Get-Date)"').stdout,
     '2026\r\nTuesday\r\n2026-11-23 13:16:57\r\n2026-11-23T13:16:57.0000000+00:00\r\nat 11/23/2026 13:16:57\r\n');
+});
+
+test('the network a pod\'s tools show: its address and the DNS of its dnsPolicy plus dnsConfig', () => {
+  const pod = (spec: Record<string, unknown>) => ({ metadata: { name: 'p', namespace: 'web' }, spec, status: { podIP: '10.244.4.9' } });
+  assert.deepEqual(podNetwork(pod({})), { podIP: '10.244.4.9', prefixLength: 24, dnsServers: ['10.96.0.10'], searches: ['web.svc.cluster.local', 'svc.cluster.local', 'cluster.local'] });
+  assert.deepEqual(podNetwork(pod({ dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1'], searches: ['example.com'] } })),
+    { podIP: '10.244.4.9', prefixLength: 24, dnsServers: ['1.1.1.1'], searches: ['example.com'] });
+  assert.deepEqual(podNetwork(pod({ hostNetwork: true })).dnsServers, []);
+  assert.deepEqual(podNetwork(pod({ dnsConfig: { nameservers: ['1.1.1.1'] } })).dnsServers, ['10.96.0.10', '1.1.1.1']);
 });

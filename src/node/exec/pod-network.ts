@@ -10,18 +10,20 @@ import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../../cluster/system-workloads.js';
 import type { KObject } from '../../registry/types.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 
-type Obj = Record<string, any>;
+interface PodDNSFields {
+  spec?: { dnsPolicy?: string; hostNetwork?: boolean; dnsConfig?: { nameservers?: string[]; searches?: string[] } };
+  status?: { podIP?: string; podIPs?: { ip?: string }[] };
+}
 
 export function podNetwork(pod: KObject): PodNetwork {
-  const spec = (pod.spec ?? {}) as Obj;
-  const status = (pod.status ?? {}) as Obj;
+  const { spec = {}, status = {} } = pod as KObject & PodDNSFields;
   const ns = pod.metadata.namespace ?? 'default';
   const policy = spec.dnsPolicy ?? 'ClusterFirst';
   const cluster = policy === 'ClusterFirstWithHostNet' || (policy === 'ClusterFirst' && !spec.hostNetwork);
   const servers: string[] = cluster ? [CLUSTER_DNS_IP] : [];
   const searches: string[] = cluster ? [`${ns}.svc.${DNS_DOMAIN}`, `svc.${DNS_DOMAIN}`, DNS_DOMAIN] : [];
-  for (const s of (spec.dnsConfig?.nameservers ?? []) as string[]) if (!servers.includes(s)) servers.push(s);
-  for (const s of (spec.dnsConfig?.searches ?? []) as string[]) if (!searches.includes(s)) searches.push(s);
-  const podIP: string | undefined = status.podIP ?? status.podIPs?.[0]?.ip;
+  for (const s of spec.dnsConfig?.nameservers ?? []) if (!servers.includes(s)) servers.push(s);
+  for (const s of spec.dnsConfig?.searches ?? []) if (!searches.includes(s)) searches.push(s);
+  const podIP = status.podIP ?? status.podIPs?.[0]?.ip;
   return { ...(podIP ? { podIP } : {}), prefixLength: 24, dnsServers: servers, searches };
 }
