@@ -127,7 +127,9 @@ test('name lookups and HTTP clients fail as on a host whose DNS server never ans
     '    + FullyQualifiedErrorId : ERROR_TIMEOUT,Microsoft.DnsClient.Commands.ResolveDnsName\r\n \r\n');
   const iwr = ps('Invoke-WebRequest http://example.com -UseBasicParsing');
   assert.match(iwr.stderr, /^Invoke-WebRequest : The remote name could not be resolved: 'example\.com'\r\n[\s\S]*InvalidOperation: \(System\.Net\.HttpWebRequest:HttpWebRequest\) \[Invoke-WebRequest\], WebException\r\n/);
-  // In Windows PowerShell `curl` is Invoke-WebRequest's alias.
+  assert.equal(collect(interpret(['pwsh', '-c', 'Invoke-WebRequest https://example.com/x'], ctx())).stderr, 'Invoke-WebRequest: No such host is known. (example.com:443)\r\n');
+  // In Windows PowerShell `curl` is Invoke-WebRequest's alias; PowerShell 7 runs curl.exe.
+  assert.equal(collect(interpret(['pwsh', '-c', 'curl http://example.com'], ctx())).stderr, 'curl: (6) Could not resolve host: example.com\r\n');
   assert.match(ps('curl http://example.com').stderr, /^Invoke-WebRequest : /);
   assert.equal(ps('Test-NetConnection 8.8.8.8').stdout,
     'WARNING: Ping to 8.8.8.8 failed with status: TimedOut\r\n\r\nComputerName           : 8.8.8.8\r\nRemoteAddress          : 8.8.8.8\r\n' +

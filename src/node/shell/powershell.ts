@@ -433,13 +433,16 @@ export class PowerShell {
       case 'invoke-webrequest': case 'iwr': case 'invoke-restmethod': case 'irm': case 'curl': case 'wget': {
         if (!this.objectCmdlet(name)) break;
         const uri = String(this.expr(param('uri') ?? positional[0] ?? ''));
-        const host = /^(?:https?:\/\/)?(\[[^\]]+\]|[^/:?#]+)/i.exec(uri)?.[1] ?? uri;
+        const target = /^(?:(https?):\/\/)?(\[[^\]]+\]|[^/:?#]+)(?::(\d+))?/i.exec(uri);
+        const host = target?.[2] ?? uri;
+        const port = target?.[3] ?? (target?.[1]?.toLowerCase() === 'https' ? '443' : '80');
         const addr = resolveLocally(host, this.ctx);
         const cmdlet = name === 'invoke-restmethod' || name === 'irm' ? 'Invoke-RestMethod' : 'Invoke-WebRequest';
         const why = addr === undefined ? `The remote name could not be resolved: '${host}'` : 'Unable to connect to the remote server';
         yield { kind: 'sleep', ms: addr === undefined ? 10_000 : isLocalAddress(addr, this.ctx) ? 2000 : 21_000 };
         if (this.version === 7) {
-          yield { kind: 'stderr', text: `${cmdlet}: ${addr === undefined ? 'No such host is known.' : 'A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond.'}\r\n` };
+          // .NET's HttpRequestException names the endpoint after the socket error.
+          yield { kind: 'stderr', text: `${cmdlet}: ${addr === undefined ? 'No such host is known.' : 'A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond.'} (${host}:${port})\r\n` };
           return undefined;
         }
         yield* this.errorRecord(st, 'System.Net.HttpWebRequest', why, 'InvalidOperation', 'WebException',
