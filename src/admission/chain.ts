@@ -17,7 +17,7 @@
  * | NodeRestriction                 | —                    | off by default, no node credentials here |
  * | TaintNodesByCondition           | mutating             | nodes' admitCreate (registry/core/nodes.ts) |
  * | PodSecurity                     | validating           | admission/pod-security.ts |
- * | Priority                        | mutating             | pods' admitCreate |
+ * | Priority                        | mutating, validating | pods' admitCreate; admission/priority.ts (one default class) |
  * | DefaultTolerationSeconds        | mutating             | pods' admitCreate |
  * | DefaultStorageClass             | mutating             | persistentvolumeclaims' admitCreate |
  * | StorageObjectInUseProtection    | mutating             | persistentvolumeclaims' admitCreate |
@@ -39,6 +39,7 @@
 import type { KObject, Lookup, ResourceDef, WriteContext } from '../registry/types.js';
 import { limitRanger } from './limit-ranger.js';
 import { podSecurity } from './pod-security.js';
+import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 
@@ -50,7 +51,7 @@ export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
   { name: 'NodeRestriction' },
   { name: 'TaintNodesByCondition' },
   { name: 'PodSecurity', plugin: podSecurity },
-  { name: 'Priority' },
+  { name: 'Priority', plugin: priority },
   { name: 'DefaultTolerationSeconds' },
   { name: 'DefaultStorageClass' },
   { name: 'StorageObjectInUseProtection' },

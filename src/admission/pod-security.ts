@@ -13,7 +13,7 @@
  *    container image or seccomp annotation, or add containers.
  *  - Workloads with a pod template (Deployment, ReplicaSet, StatefulSet,
  *    DaemonSet, Job, CronJob, ReplicationController, PodTemplate): never
- *    refused, only the `warn` warning for the template.
+ *    refused, only the `warn` warning for the template (warn defaults to a stricter `enforce`).
  *  - Namespaces: labels with a bad level or version are refused (422 on the
  *    label); tightening `enforce` warns about existing pods that would violate it.
  * `audit` is parsed and evaluated but there is no audit log to write to.
@@ -72,11 +72,13 @@ export function policyToEvaluate(labels: Record<string, string> | undefined): { 
   const err = (label: string, value: string, detail?: string) => {
     if (detail) errs.push({ type: 'FieldValueInvalid', field: `metadata.labels[${label}]`, value, detail });
   };
-  const level = (mode: keyof Policy, label: string, failOpen: boolean) => {
-    if (!(label in labels)) return;
+  /** Sets the mode's level from its label; true when the label is there and parses. */
+  const level = (mode: keyof Policy, label: string, failOpen: boolean): boolean => {
+    if (!(label in labels)) return false;
     const r = parseLevel(labels[label]);
     p[mode].level = r.error && failOpen ? 'privileged' : r.level;
     err(label, labels[label], r.error);
+    return !r.error;
   };
   const version = (mode: keyof Policy, label: string) => {
     if (!(label in labels)) return;
@@ -84,12 +86,18 @@ export function policyToEvaluate(labels: Record<string, string> | undefined): { 
     p[mode].version = r.version;
     err(label, labels[label], r.error);
   };
-  level('enforce', ENFORCE_LEVEL_LABEL, false);
+  const hasEnforceLevel = level('enforce', ENFORCE_LEVEL_LABEL, false);
   version('enforce', ENFORCE_VERSION_LABEL);
   level('audit', AUDIT_LEVEL_LABEL, true);
   version('audit', AUDIT_VERSION_LABEL);
   level('warn', WARN_LEVEL_LABEL, true);
   version('warn', WARN_VERSION_LABEL);
+  // Without a warn label, warn follows a stricter enforce level (and its version unless warn-version
+  // is set): that is how a Deployment in an enforce namespace gets the warning its pods would be refused with.
+  if (!(WARN_LEVEL_LABEL in labels) && hasEnforceLevel && compareLevels(p.enforce.level, p.warn.level) > 0) {
+    p.warn.level = p.enforce.level;
+    if (!(WARN_VERSION_LABEL in labels)) p.warn.version = p.enforce.version;
+  }
   return { policy: p, errs };
 }
 

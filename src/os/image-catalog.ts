@@ -206,6 +206,15 @@ export const CATALOG: readonly CatalogRepository[] = [
     windowsReleases: ['1809', 'ltsc2022', 'ltsc2025'], windowsBuilds: [BUILD_LTSC2019, BUILD_LTSC2022],
     linuxPlatforms: [linux('amd64'), linux('arm64'), linux('arm', 'v7')],
   }),
+  // The HostProcess base image (kubernetes-sigs/windows-host-process-containers-base-image): a scratch
+  // Windows image whose containers run on the host, so it carries no build to match.
+  windowsHostProcessRepo('mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image', ['v1.0.0']),
+  // IIS on Server Core: `windowsservercore-<release>` per LTSC release, `latest` the multi-build list.
+  tagFamily({
+    name: 'mcr.microsoft.com/windows/servercore/iis',
+    exampleTags: ['windowsservercore-ltsc2019', 'windowsservercore-ltsc2022', 'windowsservercore-ltsc2025', 'latest'],
+    windowsReleases: LTSC_RELEASES, windowsBuilds: [BUILD_LTSC2019, BUILD_LTSC2022, BUILD_LTSC2025], linuxPlatforms: [],
+  }),
   windowsHostProcessRepo('docker.io/sigwindowstools/kube-proxy', ['v1.32.0-flannel-hostprocess', 'v1.32.0-calico-hostprocess']),
   windowsHostProcessRepo('docker.io/sigwindowstools/flannel', ['v0.26.1-hostprocess']),
   windowsHostProcessRepo('docker.io/sigwindowstools/calico-node', ['v3.29.1-hostprocess']),

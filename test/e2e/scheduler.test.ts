@@ -117,8 +117,9 @@ scheduling:
     await ok(cluster, ['apply', '-f', '-'], `apiVersion: v1\nkind: Pod\nmetadata: {name: too-big}\nspec:\n${spec}\n`);
     const expected = "0/6 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, " +
       "2 node(s) didn't match Pod's node affinity/selector, 3 Insufficient cpu. " +
-      // 5 CPUs exceed every node's allocatable (4): NodeResourcesFit marks that unresolvable, so preemption cannot help anywhere.
-      'preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.';
+      // 5 CPUs exceed every node's allocatable (4), yet v1.32's NodeResourcesFit says Unschedulable:
+      // preemption is tried on the three Windows nodes and finds no victims.
+      'preemption: 0/6 nodes are available: 3 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.';
     assert.equal(await failedScheduling(cluster, 'too-big'), expected);
     const p = await getPod(cluster, 'too-big');
     const cond = p.status.conditions.find((c: any) => c.type === 'PodScheduled');

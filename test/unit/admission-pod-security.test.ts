@@ -210,3 +210,28 @@ test('plugin: an invalid pod is refused by validation (422) before PodSecurity i
   assert.equal(forbiddenReason(evaluatePod(lv('restricted'), {}, bare())), 'allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile');
   await storage.close();
 });
+
+test('namespace labels: warn follows a stricter enforce level and its version unless warn labels are set', () => {
+  const e = policyToEvaluate({ 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/enforce-version': 'v1.30' });
+  assert.deepEqual([e.policy.warn.level, e.policy.warn.version], ['baseline', parseVersion('v1.30').version]);
+  const v = policyToEvaluate({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn-version': 'v1.29' });
+  assert.deepEqual([v.policy.warn.level, v.policy.warn.version], ['restricted', parseVersion('v1.29').version]);
+  // An explicit warn label, even a laxer one, wins; an unparseable enforce label is not copied.
+  assert.equal(policyToEvaluate({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'privileged' }).policy.warn.level, 'privileged');
+  assert.equal(policyToEvaluate({ 'pod-security.kubernetes.io/enforce': 'strict' }).policy.warn.level, 'privileged');
+});
+
+test('plugin: a Deployment in an enforce-only namespace gets the warning its pods would be refused with', async () => {
+  const { storage, store } = await fixture({ 'pod-security.kubernetes.io/enforce': 'baseline' });
+  const w: string[] = [];
+  await store.create(def('apps', 'deployments'), 'ns', {
+    metadata: { name: 'd' },
+    spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { hostNetwork: true, ...bare() } } },
+  }, ctx('ns', w));
+  assert.deepEqual(w, ['would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true)']);
+  // A pod that passes enforce gets no warning: warn is the same level.
+  const pw: string[] = [];
+  await store.create(def('', 'pods'), 'ns', { metadata: { name: 'fine' }, spec: bare() }, ctx('ns', pw));
+  assert.deepEqual(pw, []);
+  await storage.close();
+});

@@ -223,3 +223,13 @@ describe('tagForBuild and hintFor (our text)', () => {
       'image "mcr.microsoft.com/windows/server:ltsc2019" has no such tag; known tags include ltsc2022, ltsc2025');
   });
 });
+
+test('the HostProcess base image and IIS are Windows images; IIS picks the node build, a Linux node cannot run them', () => {
+  const hpc = 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0';
+  assert.equal(chosen(resolveImage(hpc, WS2022, [], { hostProcess: true })), 'windows/amd64');
+  assert.equal(chosen(resolveImage(hpc, LINUX)), 'FAIL os-mismatch');
+  assert.match(chosen(resolveImage('mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019', WS2019)), /^windows\/amd64 10\.0\.17763\./);
+  assert.match(chosen(resolveImage('mcr.microsoft.com/windows/servercore/iis', WS2022)), /^windows\/amd64 10\.0\.20348\./);
+  assert.equal(chosen(resolveImage('mcr.microsoft.com/windows/servercore/iis:latest', LINUX)), 'FAIL os-mismatch');
+  assert.equal(chosen(resolveImage('mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022', WS2019)), 'FAIL build-mismatch');
+});

@@ -109,8 +109,8 @@ test('NodeResourcesFit: upstream reasons, init and sidecar containers, overhead,
     [bound(pod('x', requests('1500m', '512Mi')), 'a')]);
   assert.deepEqual(filterAll(nodeResourcesFit(), pod('p', requests('1', '768Mi')), snap),
     { a: [Code.Unschedulable, ['Insufficient cpu', 'Insufficient memory']], b: OK });
-  // More than the node has at all: preemption cannot help (UnschedulableAndUnresolvable).
-  assert.deepEqual(filterAll(nodeResourcesFit(), pod('p', requests('3')), snap).a, [Code.UnschedulableAndUnresolvable, ['Insufficient cpu']]);
+  // More than the node has at all is still Unschedulable in v1.32 (fit.go Filter), so preemption is tried.
+  assert.deepEqual(filterAll(nodeResourcesFit(), pod('p', requests('3')), snap).a, [Code.Unschedulable, ['Insufficient cpu']]);
   // An init container's request counts when larger than the sum of the app containers; a sidecar adds to them.
   const init = pod('p', { initContainers: [{ name: 'i', image: 'x', resources: { requests: { cpu: '600m' } } }], ...requests('100m') });
   assert.deepEqual(filterAll(nodeResourcesFit(), init, snap).a, [Code.Unschedulable, ['Insufficient cpu']]);

@@ -2,6 +2,7 @@ import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../registry/types.js';
 import { processEnv, podHostname, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS } from '../runtime/volumes.js';
+import { podNetwork } from './pod-network.js';
 import type { ShellContext } from '../shell/index.js';
 
 type Obj = Record<string, any>;
@@ -35,7 +36,7 @@ export function runningContainerContext(kubelet: RunningContainers | undefined, 
   if (!live) return undefined;
   const spec = pod.spec as Obj;
   const container = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])].find((c: Obj) => c.name === containerName);
-  return { ...live, posixShell: posixShellOf(String(container?.image ?? '')) };
+  return { ...live, posixShell: posixShellOf(String(container?.image ?? '')), network: podNetwork(pod) };
 }
 
 /**
@@ -78,5 +79,6 @@ export async function execContext(store: Store, pod: KObject, containerName: str
     fs: containerFS(pod, container, os, { sources, net }),
     kernelVersion: nodeStatus.nodeInfo?.kernelVersion,
     posixShell: posixShellOf(String(container.image ?? '')),
+    network: podNetwork(pod),
   };
 }

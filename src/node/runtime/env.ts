@@ -241,9 +241,22 @@ function resolveContainer(pod: KObject, name: string | undefined): Obj | undefin
 /** The image defaults our model gives Linux images (docker's default PATH) and runc's HOME. */
 export const LINUX_IMAGE_ENV: readonly [string, string][] = [['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']];
 
-/** The environment a Windows Server container's processes inherit (ContainerAdministrator's profile). */
-export function windowsImageEnv(hostname: string, cpus: number): [string, string][] {
-  const profile = 'C:\\Users\\ContainerAdministrator';
+/**
+ * The account a Windows container's processes run as: the effective
+ * `windowsOptions.runAsUserName` (container over pod), else the image's
+ * ContainerAdministrator; `DOMAIN\user` splits into USERDOMAIN and USERNAME,
+ * a bare name is a local account of the container ("User Manager").
+ */
+export function windowsAccount(pod: KObject, container: Obj): { domain: string; user: string } {
+  const name: string | undefined = container.securityContext?.windowsOptions?.runAsUserName ?? (pod.spec as Obj | undefined)?.securityContext?.windowsOptions?.runAsUserName;
+  if (!name) return { domain: 'User Manager', user: 'ContainerAdministrator' };
+  const slash = name.indexOf('\\');
+  return slash === -1 ? { domain: 'User Manager', user: name } : { domain: name.slice(0, slash), user: name.slice(slash + 1) };
+}
+
+/** The environment a Windows Server container's processes inherit (the account's profile). */
+export function windowsImageEnv(hostname: string, cpus: number, account = { domain: 'User Manager', user: 'ContainerAdministrator' }): [string, string][] {
+  const profile = `C:\\Users\\${account.user}`;
   return [
     ['ALLUSERSPROFILE', 'C:\\ProgramData'], ['APPDATA', `${profile}\\AppData\\Roaming`],
     ['CommonProgramFiles', 'C:\\Program Files\\Common Files'], ['CommonProgramFiles(x86)', 'C:\\Program Files (x86)\\Common Files'],
@@ -254,8 +267,8 @@ export function windowsImageEnv(hostname: string, cpus: number): [string, string
     ['PATHEXT', '.COM;.EXE;.BAT;.CMD;.VBS;.VBE;.JS;.JSE;.WSF;.WSH;.MSC'], ['PROCESSOR_ARCHITECTURE', 'AMD64'],
     ['ProgramData', 'C:\\ProgramData'], ['ProgramFiles', 'C:\\Program Files'], ['ProgramFiles(x86)', 'C:\\Program Files (x86)'],
     ['ProgramW6432', 'C:\\Program Files'], ['PUBLIC', 'C:\\Users\\Public'], ['SystemDrive', 'C:'], ['SystemRoot', 'C:\\Windows'],
-    ['TEMP', `${profile}\\AppData\\Local\\Temp`], ['TMP', `${profile}\\AppData\\Local\\Temp`], ['USERDOMAIN', 'User Manager'],
-    ['USERNAME', 'ContainerAdministrator'], ['USERPROFILE', profile], ['windir', 'C:\\Windows'],
+    ['TEMP', `${profile}\\AppData\\Local\\Temp`], ['TMP', `${profile}\\AppData\\Local\\Temp`], ['USERDOMAIN', account.domain],
+    ['USERNAME', account.user], ['USERPROFILE', profile], ['windir', 'C:\\Windows'],
   ];
 }
 
@@ -265,7 +278,7 @@ export function windowsImageEnv(hostname: string, cpus: number): [string, string
  * kubelet's variables (which win), and HOME on Linux when unset.
  */
 export function processEnv(pod: KObject, container: Obj, net: PodNetworkInfo, src: EnvSources, hostname: string, cpus: number): Record<string, string> {
-  const env = new Map<string, string>(net.os === 'windows' ? windowsImageEnv(hostname, cpus) : LINUX_IMAGE_ENV);
+  const env = new Map<string, string>(net.os === 'windows' ? windowsImageEnv(hostname, cpus, windowsAccount(pod, container)) : LINUX_IMAGE_ENV);
   env.set('HOSTNAME', hostname);
   for (const [k, v] of containerEnv(pod, container, net, src)) env.set(k, v);
   if (net.os === 'linux' && !env.has('HOME')) env.set('HOME', '/root');

@@ -9,6 +9,8 @@
 import { parseSleep } from './posix.js';
 import { PowerShell, psScript } from './powershell.js';
 import type { ShellContext, Step } from './types.js';
+import { containerProcesses } from './ps-objects.js';
+import { curl, ipconfig, netstat, nslookup, ping, whoami } from './windows-net.js';
 
 type Gen = Generator<Step, number, void>;
 class CmdExit { constructor(readonly code: number) {} }
@@ -140,7 +142,7 @@ export class CmdShell {
           return 0;
         }
         case 'hostname': yield* out(this.ctx.hostname + '\r\n'); return 0;
-        case 'whoami': yield* out('user manager\\containeradministrator\r\n'); return 0;
+        case 'whoami': yield* out(`${whoami(this.env)}\r\n`); return 0;
         case 'ver': yield* out(`\r\nMicrosoft Windows [Version ${this.ctx.kernelVersion ?? '10.0.17763.6659'}]\r\n`); return 0;
         case 'cd': case 'chdir': {
           if (!args.length) { yield* out(this.cwd + '\r\n'); return 0; }
@@ -184,7 +186,12 @@ export class CmdShell {
             `${String(dirs).padStart(16)} Dir(s)  ${(21_474_836_480).toLocaleString('en-US')} bytes free\r\n`);
           return 0;
         }
-        case 'ping': return yield* this.ping(args, out);
+        case 'ping': return yield* ping(args, this.ctx, out);
+        case 'ipconfig': yield* out(ipconfig(args, this.ctx)); return 0;
+        case 'nslookup': return yield* nslookup(args, this.ctx, out);
+        case 'curl': return yield* curl(args, this.ctx, out, err);
+        case 'netstat': yield* out(netstat(args, this.ctx)); return 0;
+        case 'tasklist': yield* out(tasklist()); return 0;
         case 'timeout': {
           const ti = args.findIndex((a) => /^\/t$/i.test(a));
           const n = ti !== -1 ? Number(args[ti + 1]) : Number(args[0]);
@@ -220,25 +227,17 @@ export class CmdShell {
       if (file !== undefined) this.ctx.fs.write(this.ctx.fs.resolve(file, this.cwd), captured, text.includes('>>'));
     }
   }
+}
 
-  private *ping(args: string[], out: (s: string) => Generator<Step, void, void>): Gen {
-    const forever = args.some((a) => /^[-/]t$/i.test(a));
-    const ni = args.findIndex((a) => /^[-/]n$/i.test(a));
-    const count = ni !== -1 ? Number(args[ni + 1]) : 4;
-    const host = args.filter((a, i) => !/^[-/]/.test(a) && i !== ni + 1).pop();
-    if (!host) { yield* out('\r\nUsage: ping [-t] [-a] [-n count] [-l size] [-f] [-i TTL] [-v TOS]\r\n'); return 1; }
-    const loopback = /^localhost$/i.test(host);
-    const addr = loopback ? '::1' : host;
-    yield* out(loopback ? `\r\nPinging ${this.ctx.hostname} [::1] with 32 bytes of data:\r\n` : `\r\nPinging ${host} with 32 bytes of data:\r\n`);
-    const reply = loopback ? `Reply from ::1: time<1ms\r\n` : `Reply from ${host}: bytes=32 time<1ms TTL=128\r\n`;
-    for (let i = 0; forever || i < count; i++) {
-      if (i > 0) yield { kind: 'sleep', ms: 1000 };
-      yield* out(reply);
-    }
-    yield* out(`\r\nPing statistics for ${addr}:\r\n    Packets: Sent = ${count}, Received = ${count}, Lost = 0 (0% loss),\r\n` +
-      'Approximate round trip times in milli-seconds:\r\n    Minimum = 0ms, Maximum = 0ms, Average = 0ms\r\n');
-    return 0;
-  }
+/** tasklist.exe's table: the container's processes, the session-0 ones as Services, the container's as Console. */
+function tasklist(): string {
+  const rows = containerProcesses('cmd', 5212).sort((a, b) => a.id - b.id).map((p) => {
+    const image = p.name === 'Idle' ? 'System Idle Process' : p.name === 'System' ? 'System' : `${p.name}.exe`;
+    return `${image.padEnd(25).slice(0, 25)} ${String(p.id).padStart(8)} ${(p.si === 0 ? 'Services' : 'Console').padEnd(16)} ${String(p.si).padStart(11)} ${`${p.ws.toLocaleString('en-US')} K`.padStart(12)}`;
+  });
+  rows.push(`${'tasklist.exe'.padEnd(25)} ${'5340'.padStart(8)} ${'Console'.padEnd(16)} ${'1'.padStart(11)} ${'7,424 K'.padStart(12)}`);
+  return `\r\nImage Name                     PID Session Name        Session#    Mem Usage\r\n` +
+    `========================= ======== ================ =========== ============\r\n${rows.join('\r\n')}\r\n`;
 }
 
 function dirHeader(): string { return ' Volume in drive C has no label.\r\n Volume Serial Number is 0C4E-5A33\r\n'; }

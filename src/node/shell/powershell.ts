@@ -10,11 +10,47 @@
  * position block, 7's ConciseView.
  */
 import { CmdShell, cmdScript } from './cmd.js';
+import { newObject, staticMember } from './ps-dotnet.js';
+import { containerProcesses, containerServices, dateTime, fileItem, formatDate, ipAddresses, lastWriteTime, measureInfo, processObject } from './ps-objects.js';
+import {
+  callMethod, collapse, display, enumerate, formatForHost, hashtable, list, member, PsBlocks, PsRuntimeError, setMember, truthy,
+  type PsObject, type Value,
+} from './ps-values.js';
 import type { ShellContext, Step } from './types.js';
+import { ADAPTER_NAME, curl, ipconfig, isLocalAddress, linkLocal, nslookup, ping, resolveLocally, whoami } from './windows-net.js';
 
 type Gen = Generator<Step, number, void>;
 class PsExit { constructor(readonly code: number) {} }
-type Value = string | number | boolean | null;
+
+/** Cmdlets that emit objects (or take them from the pipeline): they run through the object pipeline even alone. */
+const OBJECT_CMDLETS = new Set(['new-object', 'select-object', 'select', 'where-object', 'where', '?', 'foreach-object', 'foreach', '%',
+  'measure-object', 'measure', 'sort-object', 'sort', 'get-process', 'gps', 'ps', 'get-service', 'gsv', 'get-netipaddress',
+  'get-netadapter', 'out-string', 'get-date', 'test-netconnection', 'tnc', 'resolve-dnsname', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm']);
+
+/**
+ * Comments (`# ...` to the end of the line, `<# ... #>` blocks) blanked out,
+ * keeping columns and line breaks for error positions.
+ */
+export function stripComments(src: string): string {
+  let out = ''; let q: string | null = null;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (q) { out += c; if (c === '`' && i + 1 < src.length) out += src[++i]; else if (c === q) q = null; continue; }
+    if (c === '"' || c === "'") { q = c; out += c; continue; }
+    if (c === '<' && src[i + 1] === '#') {
+      const end = src.indexOf('#>', i + 2);
+      const stop = end === -1 ? src.length : end + 2;
+      out += src.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop - 1; continue;
+    }
+    if (c === '#' && (i === 0 || /[\s;]/.test(src[i - 1]))) {
+      let j = i; while (j < src.length && src[j] !== '\n') j++;
+      out += ' '.repeat(j - i); i = j - 1; continue;
+    }
+    out += c;
+  }
+  return out;
+}
 
 /** One statement of the script with its column (1-based) on its line and that line's text. */
 interface Stmt { text: string; col: number; line: string; lineNo: number }
@@ -50,7 +86,7 @@ function splitStatements(src: string, baseCol = 1, lineText?: string, lineNo = 1
 
 /** Reads a balanced `(...)` or `{...}` starting at `i`; returns inner text and the index after it. */
 function balanced(s: string, i: number): { inner: string; end: number } {
-  const open = s[i]; const close = open === '(' ? ')' : '}';
+  const open = s[i]; const close = open === '(' ? ')' : open === '[' ? ']' : '}';
   let depth = 0; let q: string | null = null;
   for (let j = i; j < s.length; j++) {
     const c = s[j];
@@ -86,7 +122,6 @@ function argTokens(s: string): string[] {
   return out;
 }
 
-const STATUS_LINE_PAD = 24;
 
 export class PowerShell {
   readonly vars = new Map<string, Value>();
@@ -94,6 +129,10 @@ export class PowerShell {
   private readonly envNames = new Map<string, string>();
   /** $? of the last statement. */
   ok = true;
+  /** Where statements' output goes inside `(...)`, `$(...)` and script blocks of the pipeline; undefined: the host. */
+  private sink: Value[] | undefined;
+  /** The process id `$PID` and Get-Process show for this shell. */
+  readonly pid = 5280;
   cwd: string;
 
   constructor(readonly ctx: ShellContext, readonly version: 5 | 7 = 5) {
@@ -114,7 +153,7 @@ export class PowerShell {
 
   /** Runs a -Command script; returns the process exit code (exit N, else 1 when the last statement failed). */
   *run(src: string): Gen {
-    try { yield* this.block(splitStatements(src)); } catch (e) { if (e instanceof PsExit) return e.code; throw e; }
+    try { yield* this.block(splitStatements(stripComments(src))); } catch (e) { if (e instanceof PsExit) return e.code; throw e; }
     return this.ok ? 0 : 1;
   }
 
@@ -130,40 +169,345 @@ export class PowerShell {
     return splitStatements(text, parent.col + offset, parent.line, parent.lineNo);
   }
 
+  /**
+   * One statement. A .NET call that waits for good (HttpListener.GetContext
+   * with nobody calling) blocks the script here; a .NET exception becomes an
+   * error record and the script goes on, as PowerShell's non-terminating errors do.
+   */
   private *statement(st: Stmt): Generator<Step, void, void> {
+    try {
+      yield* this.statementBody(st);
+    } catch (e) {
+      if (e instanceof PsBlocks) { yield { kind: 'forever' }; throw new PsExit(0); }
+      if (e instanceof PsRuntimeError) { yield* this.runtimeError(st, e); this.ok = false; return; }
+      throw e;
+    }
+  }
+
+  /** A runtime (not cmdlet) error record: 5.1's NormalView, 7's ConciseView. */
+  private *runtimeError(st: Stmt, e: PsRuntimeError): Generator<Step, void, void> {
+    if (this.version === 7) {
+      yield { kind: 'stderr', text: `${e.exceptionType === 'RuntimeException' ? e.category : e.exceptionType}: ${e.message}\r\n` };
+      return;
+    }
+    yield {
+      kind: 'stderr',
+      text: `${e.message}\r\nAt line:${st.lineNo} char:${st.col}\r\n+ ${st.line}\r\n+ ${' '.repeat(st.col - 1)}${'~'.repeat(Math.max(1, st.text.length))}\r\n` +
+        `    + CategoryInfo          : ${e.category}: (:) [], ${e.exceptionType}\r\n` +
+        `    + FullyQualifiedErrorId : ${e.fqid}\r\n \r\n`,
+    };
+  }
+
+  /** Sends values down the pipeline: to the enclosing `(...)`/script block, or formatted to the host. */
+  private *emit(values: Value[]): Generator<Step, void, void> {
+    if (this.sink) { this.sink.push(...values); return; }
+    const text = formatForHost(values);
+    if (text) yield { kind: 'stdout', text };
+  }
+
+  private *statementBody(st: Stmt): Generator<Step, void, void> {
     const t = st.text;
     const kw = /^(while|if|for|foreach|try|do)\b\s*/i.exec(t);
     if (kw) { yield* this.compound(kw[1].toLowerCase(), st); return; }
+    const memberAssign = /^(\$[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.([A-Za-z_]\w*)\s*=\s*(?!=)(.*)$/s.exec(t);
+    if (memberAssign) {
+      setMember(this.expr(memberAssign[1]), memberAssign[2], yield* this.valueOf(memberAssign[3], st));
+      this.ok = true; return;
+    }
     const assign = /^\$(env:)?([A-Za-z_][\w]*)\s*(=|\+=|-=)\s*(.*)$/is.exec(t);
     if (assign && !/^=/.test(assign[4])) {
       const [, isEnv, name, op, rhs] = assign;
       const cur = isEnv ? this.env.get(name.toUpperCase()) ?? '' : this.vars.get(name.toLowerCase()) ?? 0;
-      let v = this.expr(rhs);
-      if (op === '+=') v = typeof cur === 'number' && typeof v === 'number' ? cur + v : `${cur ?? ''}${v ?? ''}`;
+      let v = yield* this.valueOf(rhs, st);
+      if (op === '+=') {
+        v = typeof cur === 'number' && typeof v === 'number' ? cur + v
+          : Array.isArray(cur) ? [...cur, ...enumerate(v)] : `${display(cur ?? null)}${display(v)}`;
+      }
       if (op === '-=') v = Number(cur) - Number(v);
-      if (isEnv) this.setEnv(name, v === null ? '' : String(v)); else this.vars.set(name.toLowerCase(), v);
+      if (isEnv) this.setEnv(name, v === null ? '' : display(v)); else this.vars.set(name.toLowerCase(), v);
       this.ok = true; return;
     }
     const inc = /^\$([A-Za-z_]\w*)(\+\+|--)$/.exec(t);
     if (inc) { const n = inc[1].toLowerCase(); this.vars.set(n, Number(this.vars.get(n) ?? 0) + (inc[2] === '++' ? 1 : -1)); this.ok = true; return; }
-    // Pipelines: only the sinks containers use are modelled.
     const pipe = splitPipe(t);
-    const sinkName = pipe.length > 1 ? pipe[pipe.length - 1].trim().split(/\s+/)[0].toLowerCase() : '';
-    const head = pipe[0];
-    if (/^[$"'(\d\[-]/.test(head) && !/^-\w/.test(head)) {
-      const v = this.expr(head);
-      if (sinkName !== 'out-null' && v !== null) yield* this.output(format(v));
-      this.ok = true; return;
+    const head = pipe[0].trim();
+    if (pipe.length === 1 && !isExpression(head) && !this.sink && !this.objectCmdlet(commandName(head))) {
+      // A command alone writes its own output (Write-Host, native programs, the text cmdlets).
+      const gen = this.command(head, st);
+      let r = gen.next();
+      while (!r.done) {
+        yield r.value;
+        r = gen.next();
+      }
+      this.ok = r.value;
+      return;
     }
-    const buf: Step[] = [];
-    const gen = this.command(head, st);
+    const values = yield* this.pipeline(pipe, st);
+    if (values !== undefined) yield* this.emit(values);
+  }
+
+  /** Whether a command runs through the object pipeline even alone (`curl` is Invoke-WebRequest only in Windows PowerShell). */
+  private objectCmdlet(name: string): boolean {
+    if (name === 'curl' || name === 'wget') return this.version === 5;
+    return OBJECT_CMDLETS.has(name);
+  }
+
+  /** The value of an assignment's right side: an expression, or a pipeline's output (one item, an array, or $null). */
+  private *valueOf(rhs: string, st: Stmt): Generator<Step, Value, void> {
+    const pipe = splitPipe(rhs.trim());
+    if (pipe.length === 1 && isExpression(pipe[0].trim())) return this.expr(rhs);
+    const values = yield* this.pipeline(pipe, st);
+    return collapse(values ?? []);
+  }
+
+  /**
+   * An object pipeline: the first stage's output flows through the others.
+   * Text commands in it contribute their output lines as strings. Undefined
+   * when a stage failed (its error record is already written).
+   */
+  private *pipeline(stages: string[], st: Stmt): Generator<Step, Value[] | undefined, void> {
+    let values: Value[] = [];
+    for (let i = 0; i < stages.length; i++) {
+      const text = stages[i].trim();
+      if (i === 0 && isExpression(text)) { values = enumerate(this.expr(text)); this.ok = true; continue; }
+      const out = yield* this.objectCommand(text, values, i === 0, st);
+      if (out === undefined) { this.ok = false; return undefined; }
+      values = out;
+    }
+    this.ok = true;
+    return values;
+  }
+
+  /** Runs a script block once per input object with `$_` set; its output values. */
+  private scriptBlock(body: string, input: Value): Value[] {
+    const saved = this.vars.get('_');
+    this.vars.set('_', input); this.vars.set('psitem', input);
+    try { return this.subValues(body); } finally { if (saved === undefined) this.vars.delete('_'); else this.vars.set('_', saved); }
+  }
+
+  /** The output values of statements run inside an expression (`(...)`, `$(...)`, `@(...)`, script blocks). */
+  private subValues(src: string): Value[] {
+    const saved = this.sink; const sink: Value[] = [];
+    this.sink = sink;
+    try {
+      const g = this.block(splitStatements(src));
+      for (let r = g.next(), n = 0; !r.done; r = g.next(), n++) {
+        if (r.value.kind === 'forever') throw new PsBlocks();
+        if (n > 100_000) break;
+      }
+    } finally { this.sink = saved; }
+    return sink;
+  }
+
+  /**
+   * One command of an object pipeline, given the objects flowing in; its
+   * output objects, or undefined after an error record. Commands that only
+   * write text contribute their lines as strings.
+   */
+  private *objectCommand(text: string, input: Value[], first: boolean, st: Stmt): Generator<Step, Value[] | undefined, void> {
+    const tokens = argTokens(text);
+    const name = commandName(text);
+    const args = tokens.slice(1);
+    const flag = (n: string) => args.some((a) => a.toLowerCase() === `-${n}`);
+    const param = (...names: string[]): string | undefined => {
+      const i = args.findIndex((a) => names.some((n) => a.toLowerCase() === `-${n}`));
+      return i === -1 ? undefined : args[i + 1];
+    };
+    const positional = args.filter((a, i) => !a.startsWith('-') && !(args[i - 1]?.startsWith('-') && !/^-(descending|unique|force|recurse|sum|average|maximum|minimum|quiet|informationlevel)$/i.test(args[i - 1])));
+    const block = (a: string | undefined) => (a && a.startsWith('{') ? balanced(a, 0).inner : undefined);
+    switch (name) {
+      case 'new-object': {
+        const type = param('typename') ?? positional[0] ?? '';
+        const v = newObject(type);
+        if (v === undefined) {
+          yield* this.errorRecord(st, '', `Cannot find type [${type}]: verify that the assembly containing this type is loaded.`, 'InvalidType', 'PSArgumentException',
+            'TypeNotFound,Microsoft.PowerShell.Commands.NewObjectCommand', 'New-Object', st.col, text.length);
+          return undefined;
+        }
+        return [v];
+      }
+      case 'select-object': case 'select': {
+        let out = input;
+        const skip = param('skip'); if (skip) out = out.slice(Number(this.expr(skip)));
+        const firstN = param('first'); if (firstN) out = out.slice(0, Number(this.expr(firstN)));
+        const lastN = param('last'); if (lastN) out = out.slice(Math.max(0, out.length - Number(this.expr(lastN))));
+        if (flag('unique')) out = out.filter((v, i) => out.findIndex((w) => display(w) === display(v)) === i);
+        const expand = param('expandproperty');
+        if (expand) return out.flatMap((v) => enumerate(member(v, String(this.expr(expand)))));
+        const props = param('property') ?? positional[0];
+        if (props) {
+          const names = props.split(',').map((p) => String(this.expr(p.trim())));
+          return out.map((v) => ({ kind: 'object', typeName: 'System.Management.Automation.PSCustomObject', props: Object.fromEntries(names.map((n) => [n, member(v, n)])) }) as Value);
+        }
+        return out;
+      }
+      case 'where-object': case 'where': case '?': {
+        const body = block(param('filterscript') ?? args[0]);
+        if (body !== undefined) return input.filter((v) => truthy(collapse(this.scriptBlock(body, v))));
+        // Where-Object Name -eq value
+        const [prop, op, value] = args;
+        if (prop && op) return input.filter((v) => truthy(collapse(this.scriptBlock(`$_.${prop.replace(/^-property$/i, '')} ${op} ${value ?? '$true'}`, v))));
+        return input;
+      }
+      case 'foreach-object': case 'foreach': case '%': {
+        const body = block(param('process') ?? args[0]);
+        if (body !== undefined) return input.flatMap((v) => this.scriptBlock(body, v));
+        const m = param('membername') ?? args[0];
+        return m ? input.flatMap((v) => enumerate(member(v, m))) : input;
+      }
+      case 'measure-object': case 'measure': {
+        const prop = param('property') ?? positional[0];
+        const nums = (prop ? input.map((v) => member(v, prop)) : input).filter((v) => v !== null).map(Number);
+        const stat = (on: boolean, f: () => number) => (on ? f() : undefined);
+        return [measureInfo(this.version, input.length, {
+          sum: stat(flag('sum'), () => nums.reduce((a, b) => a + b, 0)),
+          average: stat(flag('average'), () => nums.reduce((a, b) => a + b, 0) / (nums.length || 1)),
+          maximum: stat(flag('maximum'), () => Math.max(...nums)),
+          minimum: stat(flag('minimum'), () => Math.min(...nums)),
+          property: prop,
+        })];
+      }
+      case 'sort-object': case 'sort': {
+        const prop = param('property') ?? positional[0];
+        const key = (v: Value) => (prop ? member(v, prop) : v);
+        const sorted = [...input].sort((a, b) => {
+          const x = key(a); const y = key(b);
+          return typeof x === 'number' && typeof y === 'number' ? x - y : display(x).toLowerCase().localeCompare(display(y).toLowerCase());
+        });
+        if (flag('descending')) sorted.reverse();
+        return flag('unique') ? sorted.filter((v, i) => i === 0 || display(v) !== display(sorted[i - 1])) : sorted;
+      }
+      case 'out-string': return [formatForHost(input)];
+      case 'get-date': {
+        const now = (this.ctx.now ?? (() => new Date()))();
+        const f = param('format');
+        if (f !== undefined) return [formatDate(now, display(this.expr(f)))];
+        const u = param('uformat');
+        if (u !== undefined) return [display(this.expr(u)).replace(/%s/g, String(Math.floor(now.getTime() / 1000)))];
+        return [dateTime(now)];
+      }
+      case 'get-process': case 'gps': case 'ps': {
+        const procs = containerProcesses(this.version === 7 ? 'pwsh' : 'powershell', this.pid).map(processObject);
+        const wanted = param('name') ?? positional[0];
+        if (!wanted) return procs;
+        const hit = procs.filter((p) => likeMatch(display(p.props.Name), wanted));
+        if (!hit.length && !/[*?]/.test(wanted)) {
+          yield* this.errorRecord(st, wanted, `Cannot find a process with the name "${wanted}". Verify the process name and call the cmdlet again.`, 'ObjectNotFound',
+            'ProcessCommandException', 'NoProcessFoundForGivenName,Microsoft.PowerShell.Commands.GetProcessCommand', 'Get-Process', st.col, text.length);
+          return undefined;
+        }
+        return hit;
+      }
+      case 'get-service': case 'gsv': {
+        const all = containerServices();
+        const wanted = param('name') ?? positional[0];
+        if (!wanted) return all;
+        const hit = all.filter((s) => likeMatch(display(s.props.Name), wanted) || likeMatch(display(s.props.DisplayName), wanted));
+        if (!hit.length && !/[*?]/.test(wanted)) {
+          yield* this.errorRecord(st, wanted, `Cannot find any service with service name '${wanted}'.`, 'ObjectNotFound', 'ServiceCommandException',
+            'NoServiceFoundForGivenName,Microsoft.PowerShell.Commands.GetServiceCommand', 'Get-Service', st.col, text.length);
+          return undefined;
+        }
+        return hit;
+      }
+      case 'get-netadapter': case 'get-netipaddress': {
+        const ip = this.ctx.network?.podIP;
+        const all = ipAddresses(ADAPTER_NAME, ip, ip ? linkLocal(ip).ll : undefined, ip ? linkLocal(ip).ifIndex : undefined, this.ctx.network?.prefixLength);
+        if (name === 'get-netadapter') {
+          return ip ? [{ kind: 'object', typeName: 'MSFT_NetAdapter', props: { Name: ADAPTER_NAME, InterfaceDescription: 'Hyper-V Virtual Ethernet Container Adapter', ifIndex: linkLocal(ip).ifIndex, Status: 'Up', MacAddress: linkLocal(ip).mac, LinkSpeed: '10 Gbps', __string: ADAPTER_NAME } }] : [];
+        }
+        // Piped adapters select their own addresses.
+        return first ? all : all.filter((a) => input.some((ad) => display(member(ad, 'Name')) === display(a.props.InterfaceAlias)));
+      }
+      case 'resolve-dnsname': {
+        const host = param('name') ?? positional[0] ?? '';
+        const addr = resolveLocally(String(this.expr(host)), this.ctx);
+        if (addr === undefined) {
+          yield { kind: 'sleep', ms: 8000 };
+          yield* this.errorRecord(st, host, `${host} : This operation returned because the timeout period expired`, 'OperationTimeout', 'Win32Exception',
+            'ERROR_TIMEOUT,Microsoft.DnsClient.Commands.ResolveDnsName', 'Resolve-DnsName', st.col, text.length);
+          return undefined;
+        }
+        return [{ kind: 'object', typeName: 'Microsoft.DnsClient.Commands.DnsRecord_A', props: { Name: host, Type: addr.includes(':') ? 'AAAA' : 'A', TTL: 1200, Section: 'Answer', IPAddress: addr, __string: host } }];
+      }
+      case 'invoke-webrequest': case 'iwr': case 'invoke-restmethod': case 'irm': case 'curl': case 'wget': {
+        if (!this.objectCmdlet(name)) break;
+        const uri = String(this.expr(param('uri') ?? positional[0] ?? ''));
+        const target = /^(?:(https?):\/\/)?(\[[^\]]+\]|[^/:?#]+)(?::(\d+))?/i.exec(uri);
+        const host = target?.[2] ?? uri;
+        const port = target?.[3] ?? (target?.[1]?.toLowerCase() === 'https' ? '443' : '80');
+        const addr = resolveLocally(host, this.ctx);
+        const cmdlet = name === 'invoke-restmethod' || name === 'irm' ? 'Invoke-RestMethod' : 'Invoke-WebRequest';
+        const why = addr === undefined ? `The remote name could not be resolved: '${host}'` : 'Unable to connect to the remote server';
+        yield { kind: 'sleep', ms: addr === undefined ? 10_000 : isLocalAddress(addr, this.ctx) ? 2000 : 21_000 };
+        if (this.version === 7) {
+          // .NET's HttpRequestException names the endpoint after the socket error.
+          yield { kind: 'stderr', text: `${cmdlet}: ${addr === undefined ? 'No such host is known.' : 'A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond.'} (${host}:${port})\r\n` };
+          return undefined;
+        }
+        yield* this.errorRecord(st, 'System.Net.HttpWebRequest', why, 'InvalidOperation', 'WebException',
+          `WebCmdletWebResponseException,Microsoft.PowerShell.Commands.${cmdlet.replace('-', '')}Command`, cmdlet, st.col, text.length, 'HttpWebRequest');
+        return undefined;
+      }
+      case 'test-netconnection': case 'tnc': {
+        const host = String(this.expr(param('computername') ?? positional[0] ?? 'internetbeacon.msedge.net'));
+        const addr = resolveLocally(host, this.ctx);
+        const port = param('port');
+        const ip = this.ctx.network?.podIP ?? '';
+        if (addr === undefined) {
+          yield { kind: 'sleep', ms: 8000 };
+          yield { kind: 'stdout', text: `WARNING: Name resolution of ${host} failed\r\n` };
+          return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: null, InterfaceAlias: null, SourceAddress: null, PingSucceeded: false }, view: tncView }];
+        }
+        const local = isLocalAddress(addr, this.ctx);
+        if (port !== undefined) {
+          yield { kind: 'sleep', ms: local ? 2000 : 21_000 };
+          yield { kind: 'stdout', text: `WARNING: TCP connect to (${addr} : ${port}) failed\r\n` };
+          return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, RemotePort: Number(port), InterfaceAlias: ADAPTER_NAME, SourceAddress: ip, TcpTestSucceeded: false }, view: tncView }];
+        }
+        if (!local) {
+          yield { kind: 'sleep', ms: 4000 };
+          yield { kind: 'stdout', text: `WARNING: Ping to ${addr} failed with status: TimedOut\r\n` };
+        }
+        return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, InterfaceAlias: local && addr !== ip ? 'Loopback Pseudo-Interface 1' : ADAPTER_NAME, SourceAddress: local && addr !== ip ? addr : ip, PingSucceeded: local, 'PingReplyDetails (RTT)': local ? '0 ms' : '0 ms' }, view: tncView }];
+      }
+      case 'get-childitem': case 'gci': case 'ls': case 'dir': {
+        const p = param('path', 'literalpath') ?? positional[0] ?? '.';
+        const abs = this.ctx.fs.resolve(String(this.expr(p)), this.cwd);
+        const e = this.ctx.fs.stat(abs);
+        if (!e || /^env:/i.test(p)) break;
+        const now = (this.ctx.now ?? (() => new Date()))();
+        const dir = e.type === 'dir' ? abs : abs.slice(0, abs.lastIndexOf('\\'));
+        const names = e.type === 'dir' ? this.ctx.fs.list(abs) : [abs.slice(abs.lastIndexOf('\\') + 1)];
+        return names.map((n) => {
+          const ent = this.ctx.fs.stat(`${dir.replace(/\\$/, '')}\\${n}`);
+          return fileItem(dir, n, ent?.type === 'dir' ? 'dir' : 'file', ent?.type === 'file' ? Buffer.byteLength(ent.content) : 0, now);
+        });
+      }
+      case 'get-content': case 'gc': case 'cat': case 'type': {
+        const p = param('path', 'literalpath') ?? positional[0] ?? '';
+        const e = this.ctx.fs.stat(this.ctx.fs.resolve(String(this.expr(p)), this.cwd));
+        if (e?.type !== 'file') break;
+        return e.content ? e.content.replace(/\r?\n$/, '').split(/\r?\n/) : [];
+      }
+      case 'test-path': {
+        const p = param('path', 'literalpath') ?? positional[0] ?? '';
+        return [!!this.ctx.fs.stat(this.ctx.fs.resolve(String(this.expr(p)), this.cwd))];
+      }
+      case 'write-output': case 'echo': case 'write':
+        return args.filter((a) => !/^-noenumerate$/i.test(a)).flatMap((a) => enumerate(this.expr(a)));
+      case 'out-null': return [];
+    }
+    // A text command: its output lines are strings in the pipeline.
+    const lines: Value[] = [];
+    const gen = this.command(text, st);
     let r = gen.next();
     while (!r.done) {
-      if (sinkName === 'out-null' && r.value.kind === 'stdout') { r = gen.next(); continue; }
-      yield r.value; r = gen.next();
+      if (r.value.kind === 'stdout' && !/^write-host$/i.test(name)) lines.push(...textLines(r.value.text));
+      else yield r.value;
+      r = gen.next();
     }
-    void buf;
-    this.ok = r.value;
+    return r.value ? lines : lines.length ? lines : undefined;
   }
 
   private *compound(kw: string, st: Stmt): Generator<Step, void, void> {
@@ -242,7 +586,8 @@ export class PowerShell {
   *output(text: string): Generator<Step, void, void> { yield { kind: 'stdout', text: text + '\r\n' }; }
 
   /** A non-terminating error record on stderr. */
-  *errorRecord(st: Stmt, target: string, message: string, category: string, exception: string, fqid: string, cmdlet: string, at = st.col, len = target.length): Generator<Step, void, void> {
+  *errorRecord(st: Stmt, target: string, message: string, category: string, exception: string, fqid: string, cmdlet: string, at = st.col, len = target.length,
+    targetType = target ? 'String' : ''): Generator<Step, void, void> {
     if (this.version === 7) {
       yield { kind: 'stderr', text: `${cmdlet || target}: ${message}\r\n` };
       return;
@@ -250,15 +595,21 @@ export class PowerShell {
     yield {
       kind: 'stderr',
       text: `${cmdlet || target} : ${message}\r\nAt line:${st.lineNo} char:${at}\r\n+ ${st.line}\r\n+ ${' '.repeat(at - 1)}${'~'.repeat(Math.max(1, len))}\r\n` +
-        `    + CategoryInfo          : ${category}: (${target}:String) [${cmdlet}], ${exception}\r\n` +
+        `    + CategoryInfo          : ${category}: (${target}:${targetType}) [${cmdlet}], ${exception}\r\n` +
         `    + FullyQualifiedErrorId : ${fqid}\r\n \r\n`,
     };
   }
 
   private *command(text: string, st: Stmt): Generator<Step, boolean, void> {
-    const [rawName, ...rawArgs] = argTokens(text);
+    const tokens = argTokens(text);
+    // `Write-Host('x')`: the name ends where the parenthesized argument starts.
+    const call = /^([A-Za-z][\w.-]*)(\(.*)$/s.exec(tokens[0] ?? '');
+    if (call) tokens.splice(0, 1, call[1], call[2]);
+    const [rawName, ...rawArgs] = tokens;
     const name = rawName.replace(/^["']|["']$/g, '');
-    const lower = name.toLowerCase().replace(/\.exe$/, '').replace(/^.*\\/, '');
+    const base = name.toLowerCase().replace(/^.*\\/, '');
+    // In Windows PowerShell `curl` is Invoke-WebRequest; `curl.exe` is the program.
+    const lower = base === 'curl.exe' && this.version === 5 ? 'curl.exe' : base.replace(/\.exe$/, '') === 'curl' && this.version === 7 ? 'curl.exe' : base.replace(/\.exe$/, '');
     const named = (names: string[]): string | undefined => {
       const i = rawArgs.findIndex((a) => names.some((n) => a.toLowerCase() === `-${n}` || a.toLowerCase().startsWith(`-${n}:`)));
       if (i === -1) return undefined;
@@ -304,8 +655,7 @@ export class PowerShell {
       }
       case 'exit': throw new PsExit(rawArgs.length ? Number(this.expr(rawArgs[0])) | 0 : this.ok ? 0 : 1);
       case 'hostname': yield* this.output(this.ctx.hostname); return true;
-      case 'whoami': yield* this.output('user manager\\containeradministrator'); return true;
-      case 'get-date': yield* this.output(psDate((this.ctx.now ?? (() => new Date()))())); return true;
+      case 'whoami': yield* this.output(whoami(this.env)); return true;
       case 'get-location': case 'pwd': yield* this.output(`\r\nPath\r\n----\r\n${this.cwd}\r\n`); return true;
       case 'set-location': case 'cd': case 'chdir': {
         const p = positional([])[0] ?? named(['path']);
@@ -356,7 +706,7 @@ export class PowerShell {
         const rows = names.map((n) => {
           const ent = this.ctx.fs.stat(`${dir.replace(/\\$/, '')}\\${n}`);
           const len = ent?.type === 'file' ? String(Buffer.byteLength(ent.content)) : '';
-          return `${(ent?.type === 'dir' ? 'd-----' : '-a----').padEnd(STATUS_LINE_PAD - 3)}${psShortDate(now).padStart(20)}${len.padStart(15)} ${n}`;
+          return `${ent?.type === 'dir' ? 'd-----' : '-a----'}${lastWriteTime(now).padStart(28)}${len.padStart(15)} ${n}`;
         });
         yield { kind: 'stdout', text: `\r\n\r\n    Directory: ${dir}\r\n\r\n\r\nMode                 LastWriteTime         Length Name\r\n----                 -------------         ------ ----\r\n${rows.join('\r\n')}\r\n\r\n\r\n` };
         return true;
@@ -396,7 +746,23 @@ export class PowerShell {
         this.vars.set('lastexitcode', code);
         return code === 0;
       }
-      case 'ping': case 'ping.exe': case 'timeout': case 'hostname.exe': case 'ipconfig': {
+      case 'ping': {
+        const code = yield* ping(rawArgs.map((a) => this.argValue(a)), this.ctx, (t) => this.output(t.replace(/\r\n$/, '')));
+        this.vars.set('lastexitcode', code);
+        return code === 0;
+      }
+      case 'ipconfig': yield { kind: 'stdout', text: ipconfig(rawArgs.map((a) => this.argValue(a)), this.ctx) }; this.vars.set('lastexitcode', 0); return true;
+      case 'nslookup': {
+        const code = yield* nslookup(rawArgs.map((a) => this.argValue(a)), this.ctx, function* (t) { yield { kind: 'stdout', text: t }; });
+        this.vars.set('lastexitcode', code);
+        return code === 0;
+      }
+      case 'curl.exe': {
+        const code = yield* curl(rawArgs.map((a) => this.argValue(a)), this.ctx, function* (t) { yield { kind: 'stdout', text: t }; }, function* (t) { yield { kind: 'stderr', text: t }; });
+        this.vars.set('lastexitcode', code);
+        return code === 0;
+      }
+      case 'timeout': case 'hostname.exe': case 'tasklist': case 'netstat': {
         const child = new CmdShell({ ...this.ctx, env: Object.fromEntries(this.envList()), cwd: this.cwd });
         const g = child.program(text);
         let code = 0;
@@ -444,9 +810,20 @@ export class PowerShell {
       }
     }
     if (/^(-not\s+|!)/i.test(s)) return !truthy(this.expr(s.replace(/^(-not\s+|!)/i, '')));
-    const plus = splitOp(s, /\s\+\s/);
-    if (plus) { const l = this.expr(plus[0]); const r = this.expr(plus[1]); return typeof l === 'number' ? l + Number(r) : `${l ?? ''}${r ?? ''}`; }
+    const plus = splitOp(s, /\s?\+\s?(?!\+|=)/);
+    if (plus && plus[0].trim() && !/[-+*/=]$/.test(plus[0].trim())) {
+      const l = this.expr(plus[0]); const r = this.expr(plus[1]);
+      if (typeof l === 'number') return l + Number(r);
+      if (Array.isArray(l)) return [...l, ...enumerate(r)];
+      return `${display(l)}${display(r)}`;
+    }
+    const fmt = splitOp(s, /\s-f\s/i);
+    if (fmt) return formatOperator(display(this.expr(fmt[0])), enumerate(this.expr(fmt[1])));
+    const items = splitTopLevel(s, ',');
+    if (items.length > 1) return items.map((i) => this.expr(i));
     if (/^-?\d+(\.\d+)?$/.test(s)) return Number(s);
+    const post = this.postfix(s);
+    if (post) return post.value;
     if (s.startsWith("'") && s.endsWith("'")) return s.slice(1, -1).replace(/''/g, "'");
     if (s.startsWith('"') && s.endsWith('"')) return this.interpolate(s.slice(1, -1));
     if (s.startsWith('$(') && s.endsWith(')')) return this.capture(s.slice(2, -1));
@@ -458,15 +835,82 @@ export class PowerShell {
     return s;
   }
 
-  /** Output of a `$(...)` subexpression, joined by spaces as PowerShell does in a string. */
+  /** Output of a `$(...)` subexpression in a string: the items joined by spaces. */
   private capture(src: string): string {
-    const parts: string[] = [];
-    const g = this.block(splitStatements(src));
-    for (let r = g.next(), n = 0; !r.done && n < 10000; r = g.next(), n++) {
-      if (r.value.kind === 'stdout') parts.push(r.value.text.replace(/\r\n$/, ''));
-      if (r.value.kind === 'forever') break;
+    return this.subValues(src).map(display).join(' ');
+  }
+
+  /**
+   * A primary expression and its member accesses, method calls and indexes:
+   * `$listener.Prefixes.Add('http://*:80/')`, `(Get-ChildItem).Count`,
+   * `$ip[1].IPAddress`, `[System.Text.Encoding]::UTF8.GetBytes($s)`, `@{}`.
+   * Undefined when `s` is not one (the caller falls back to a bare word).
+   */
+  private postfix(s: string): { value: Value } | undefined {
+    let v: Value; let i: number;
+    const host = { hostname: this.ctx.hostname, now: this.ctx.now ?? (() => new Date()) };
+    if (s.startsWith('@{')) { const b = balanced(s, 1); v = this.hashLiteral(b.inner); i = b.end; }
+    else if (s.startsWith('@(')) { const b = balanced(s, 1); v = this.subValues(b.inner); i = b.end; }
+    else if (s.startsWith('$(')) { const b = balanced(s, 1); v = collapse(this.subValues(b.inner)); i = b.end; }
+    else if (s[0] === '(') { const b = balanced(s, 0); v = collapse(this.subValues(b.inner)); i = b.end; }
+    else if (s[0] === '[') {
+      const b = balanced(s, 0);
+      const m = /^::([A-Za-z_]\w*)/.exec(s.slice(b.end));
+      if (!m) return undefined;
+      i = b.end + m[0].length;
+      let args: Value[] | undefined;
+      if (s[i] === '(') { const a = balanced(s, i); args = this.argList(a.inner); i = a.end; }
+      const r = staticMember(b.inner.trim(), m[1], args, host);
+      if (r === undefined) {
+        throw new PsRuntimeError(`Unable to find type [${b.inner.trim()}].`, 'TypeNotFound', 'InvalidOperation', 'RuntimeException');
+      }
+      v = r;
+    } else if (s[0] === "'" || s[0] === '"') {
+      const end = stringEnd(s);
+      if (end === undefined) return undefined;
+      const body = s.slice(1, end - 1);
+      v = s[0] === "'" ? body.replace(/''/g, "'") : this.interpolate(body);
+      i = end;
+    } else {
+      const m = /^\$(env:)?([A-Za-z_]\w*|_)/i.exec(s);
+      if (!m) return undefined;
+      if (m[2].toLowerCase() === 'pid' && !m[1]) v = this.pid;
+      else v = m[1] ? this.env.get(m[2].toUpperCase()) ?? null : this.vars.get(m[2].toLowerCase()) ?? null;
+      i = m[0].length;
     }
-    return parts.join(' ');
+    while (i < s.length) {
+      if (s[i] === '.' && /[A-Za-z_]/.test(s[i + 1] ?? '')) {
+        const m = /^\.([A-Za-z_]\w*)/.exec(s.slice(i))!;
+        i += m[0].length;
+        if (s[i] === '(') {
+          const a = balanced(s, i);
+          v = callMethod(v, m[1], this.argList(a.inner));
+          i = a.end;
+        } else v = member(v, m[1]);
+      } else if (s[i] === '[') {
+        const b = balanced(s, i);
+        const idx = this.expr(b.inner);
+        const arr = enumerate(v);
+        v = typeof idx === 'number' ? arr[idx < 0 ? arr.length + idx : idx] ?? null : member(v, display(idx));
+        i = b.end;
+      } else return undefined;
+    }
+    return { value: v };
+  }
+
+  /** A method's argument list: comma-separated expressions. */
+  private argList(src: string): Value[] {
+    return src.trim() ? splitTopLevel(src, ',').map((a) => this.expr(a)) : [];
+  }
+
+  /** `@{ a = 1; b = 'x' }`. */
+  private hashLiteral(src: string): Value {
+    const h = hashtable();
+    for (const st of splitStatements(src)) {
+      const m = /^(['"]?)([^=]+?)\1\s*=\s*(.*)$/s.exec(st.text);
+      if (m) h.entries.set(`s:${m[2].trim().toLowerCase()}`, { key: m[2].trim(), value: this.expr(m[3]) });
+    }
+    return h;
   }
 
   interpolate(s: string): string {
@@ -522,29 +966,38 @@ function splitPipe(s: string): string[] {
   return out;
 }
 
-const truthy = (v: Value): boolean => v !== null && v !== false && v !== 0 && v !== '';
-const format = (v: Value): string => (v === true ? 'True' : v === false ? 'False' : v === null ? '' : String(v));
+/** Whether a pipeline's first element is an expression rather than a command. */
+function isExpression(head: string): boolean {
+  return /^[$"'(\d\[@-]/.test(head) && !/^-[A-Za-z]/.test(head);
+}
+
+/** The lower-cased command name of a command text (`Write-Host('x')` → write-host). */
+function commandName(text: string): string {
+  return (/^[^\s(]+/.exec(text.trim())?.[0] ?? '').replace(/^["']|["']$/g, '').toLowerCase();
+}
+
+/** A command's text output as pipeline strings, one per line. */
+function textLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** -like matching: `*` and `?` wildcards, case-insensitive. */
+function likeMatch(s: string, pattern: string): boolean {
+  return new RegExp('^' + pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$', 'i').test(s);
+}
+
+/** Test-NetConnection's default view: a list of the properties it set. */
+const tncView = (group: PsObject[]) => group.map((o) => list(o, Object.keys(o.props))).join('');
+
+const format = (v: Value): string => display(v);
 
 /** Get-ChildItem Env: as Format-Table lays out DictionaryEntry: Name in a 30-wide column. */
 export function envTable(entries: [string, string][]): string {
   const w = Math.max(30, ...entries.map(([k]) => k.length + 1));
   const rows = entries.map(([k, v]) => `${k.padEnd(w)} ${v}`.trimEnd());
   return `\r\n${'Name'.padEnd(w)} Value\r\n${'----'.padEnd(w)} -----\r\n${rows.join('\r\n')}\r\n\r\n`;
-}
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-function time12(d: Date): string {
-  const h = d.getUTCHours() % 12 || 12;
-  return `${h}:${String(d.getUTCMinutes()).padStart(2, '0')}:${String(d.getUTCSeconds()).padStart(2, '0')} ${d.getUTCHours() < 12 ? 'AM' : 'PM'}`;
-}
-/** Get-Date in en-US: `Monday, November 23, 2026 1:16:57 PM`. */
-export function psDate(d: Date): string {
-  return `\r\n${DAYS[d.getUTCDay()]}, ${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()} ${time12(d)}\r\n`;
-}
-function psShortDate(d: Date): string {
-  const h = d.getUTCHours() % 12 || 12;
-  return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()} ${String(h).padStart(2)}:${String(d.getUTCMinutes()).padStart(2, '0')} ${d.getUTCHours() < 12 ? 'AM' : 'PM'}`;
 }
 
 /**
@@ -564,4 +1017,41 @@ export function psScript(args: string[]): string | undefined {
   }
   if (i >= args.length) return undefined;
   return args.slice(i).join(' ');
+}
+
+/** Splits at a separator outside quotes and brackets. */
+function splitTopLevel(s: string, sep: string): string[] {
+  const out: string[] = []; let depth = 0; let q: string | null = null; let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (q) { if (c === '`') { i++; continue; } if (c === q) q = null; continue; }
+    if (c === '"' || c === "'") { q = c; continue; }
+    if (c === '(' || c === '{' || c === '[') depth++;
+    else if (c === ')' || c === '}' || c === ']') depth--;
+    else if (depth === 0 && c === sep) { out.push(s.slice(start, i).trim()); start = i + 1; }
+  }
+  out.push(s.slice(start).trim());
+  return out;
+}
+
+/** The index just after the string literal that starts `s`, or undefined when it does not close. */
+function stringEnd(s: string): number | undefined {
+  const q = s[0];
+  for (let i = 1; i < s.length; i++) {
+    if (q === '"' && s[i] === '`') { i++; continue; }
+    if (s[i] === q) { if (s[i + 1] === q) { i++; continue; } return i + 1; }
+  }
+  return undefined;
+}
+
+/** The -f operator: `{0}`, `{1,5}`, `{0:N2}` (alignment honoured, format strings beyond it ignored), `{{`/`}}`. */
+export function formatOperator(fmt: string, args: Value[]): string {
+  return fmt.replace(/\{\{|\}\}|\{(\d+)(?:,(-?\d+))?(?::[^}]*)?\}/g, (m, n?: string, align?: string) => {
+    if (m === '{{') return '{';
+    if (m === '}}') return '}';
+    const text = display(args[Number(n)] ?? null);
+    if (!align) return text;
+    const w = Number(align);
+    return w < 0 ? text.padEnd(-w) : text.padStart(w);
+  });
 }

@@ -6,6 +6,7 @@
  * (argv, context).
  */
 import type { ContainerFS } from './fs.js';
+import type { PodNetwork } from './windows-net.js';
 
 export type ShellOS = 'linux' | 'windows';
 
@@ -42,6 +43,8 @@ export interface ShellContext {
   kernelVersion?: string;
   /** Which /bin/sh the image has (busybox/alpine: ash; Debian-based: dash). Default ash. */
   posixShell?: 'ash' | 'dash';
+  /** The pod's address, subnet and DNS settings, as ipconfig and the network tools show them. */
+  network?: PodNetwork;
 }
 
 /** A program that can be driven step by step and told about SIGTERM. */

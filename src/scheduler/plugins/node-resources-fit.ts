@@ -12,7 +12,7 @@ export interface NodeResourcesFitArgs {
 
 export const DEFAULT_RESOURCES: ResourceSpec[] = [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }];
 
-interface Insufficient { reason: string; unresolvable: boolean }
+interface Insufficient { reason: string }
 const NO_INSUFFICIENT: Insufficient[] = [];
 
 /** fitsRequest (noderesources/fit.go): every resource the node lacks, with upstream's reason. */
@@ -22,16 +22,16 @@ export function fitsRequest(pod: PodInfo, node: NodeInfo, ignored: ReadonlySet<s
   if (node.pods.size + 1 <= alloc.pods && req.milliCPU <= alloc.milliCPU - used.milliCPU && req.memory <= alloc.memory - used.memory &&
     req.ephemeralStorage <= alloc.ephemeralStorage - used.ephemeralStorage && req.scalars.size === 0) return NO_INSUFFICIENT;
   const out: Insufficient[] = [];
-  if (node.pods.size + 1 > alloc.pods) out.push({ reason: 'Too many pods', unresolvable: false });
+  if (node.pods.size + 1 > alloc.pods) out.push({ reason: 'Too many pods' });
   if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && req.scalars.size === 0) return out;
   if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) {
-    out.push({ reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
+    out.push({ reason: 'Insufficient cpu' });
   }
   if (req.memory > 0 && req.memory > alloc.memory - used.memory) {
-    out.push({ reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
+    out.push({ reason: 'Insufficient memory' });
   }
   if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
-    out.push({ reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > alloc.ephemeralStorage });
+    out.push({ reason: 'Insufficient ephemeral-storage' });
   }
   for (const [name, q] of req.scalars) {
     if (q === 0) continue;
@@ -39,7 +39,7 @@ export function fitsRequest(pod: PodInfo, node: NodeInfo, ignored: ReadonlySet<s
     const slash = name.indexOf('/');
     if (slash > 0 && ignoredGroups.has(name.slice(0, slash))) continue;
     const have = alloc.scalars.get(name) ?? 0;
-    if (q > have - (used.scalars.get(name) ?? 0)) out.push({ reason: `Insufficient ${name}`, unresolvable: q > have });
+    if (q > have - (used.scalars.get(name) ?? 0)) out.push({ reason: `Insufficient ${name}` });
   }
   return out;
 }
@@ -97,10 +97,9 @@ export function nodeResourcesFit(args: NodeResourcesFitArgs = {}): Plugin {
     filter(_s, pod, node): Status {
       const insufficient = fitsRequest(pod, node, ignored, ignoredGroups);
       if (insufficient.length === 0) return SUCCESS;
-      return {
-        code: insufficient.some((i) => i.unresolvable) ? Code.UnschedulableAndUnresolvable : Code.Unschedulable,
-        reasons: insufficient.map((i) => i.reason),
-      };
+      // v1.32 answers Unschedulable even for a request above the node's allocatable, so preemption
+      // still runs there (UnschedulableAndUnresolvable for that case arrived in v1.34).
+      return { code: Code.Unschedulable, reasons: insufficient.map((i) => i.reason) };
     },
     score(_s, pod, node) {
       let nodeScore = 0, weightSum = 0;
