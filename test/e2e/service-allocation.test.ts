@@ -15,6 +15,8 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 const SERVICES = '/api/v1/namespaces/default/services';
 const PARALLEL = 20;
+// Explicit node ports and cluster IPs are taken from the static bands (node ports 30000-30085, IPs up to
+// 10.96.1.0), which dynamic allocation leaves alone: the automatic creates below cannot take them first.
 
 interface ServiceBody {
   apiVersion: 'v1';
@@ -131,19 +133,19 @@ test('concurrent creates without explicit values all get distinct node ports and
 
 test('a create that fails validation after allocating releases its node port and cluster IP', async () => {
   // The allocation succeeds; validation then refuses the port name.
-  const bad = nodePortService('np-released', 30500, '10.96.0.60');
+  const bad = nodePortService('np-released', 30050, '10.96.0.60');
   bad.spec.ports[0].name = 'Not_A_Port_Name';
   const refused = await rawJSON(cluster, 'POST', SERVICES, bad);
   assert.equal(refused.status, 422);
   assert.equal(refused.body.details.causes[0].field, 'spec.ports[0].name');
-  const good = nodePortService('np-released', 30500, '10.96.0.60');
+  const good = nodePortService('np-released', 30050, '10.96.0.60');
   const created = await rawJSON(cluster, 'POST', SERVICES, good);
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  assert.deepEqual([created.body.spec.clusterIP, created.body.spec.ports[0].nodePort], ['10.96.0.60', 30500]);
+  assert.deepEqual([created.body.spec.clusterIP, created.body.spec.ports[0].nodePort], ['10.96.0.60', 30050]);
 });
 
 test('a dry-run create holds nothing: the same values can be created for real afterwards', async () => {
-  const body = nodePortService('np-dry', 30501, '10.96.0.61');
+  const body = nodePortService('np-dry', 30051, '10.96.0.61');
   const dry = await rawJSON(cluster, 'POST', `${SERVICES}?dryRun=All`, body);
   assert.equal(dry.status, 201, JSON.stringify(dry.body));
   const real = await rawJSON(cluster, 'POST', SERVICES, body);
@@ -153,17 +155,17 @@ test('a dry-run create holds nothing: the same values can be created for real af
 test('concurrent updates asking for the same new nodePort: one gets it', async () => {
   const names = Array.from({ length: PARALLEL }, (_, i) => `np-upd-${i}`);
   for (const [i, n] of names.entries()) {
-    assert.equal((await rawJSON(cluster, 'POST', SERVICES, nodePortService(n, 31000 + i))).status, 201);
+    assert.equal((await rawJSON(cluster, 'POST', SERVICES, nodePortService(n, 30020 + i))).status, 201);
   }
   const answers = await sendTogether('PATCH', names.map((n) => `${SERVICES}/${n}`),
-    names.map(() => ({ spec: { ports: [{ port: 80, nodePort: 30990 }] } })), 'application/merge-patch+json');
+    names.map(() => ({ spec: { ports: [{ port: 80, nodePort: 30060 }] } })), 'application/merge-patch+json');
   const won = answers.flatMap((a, i) => (a.status === 200 ? [names[i]] : []));
   assert.equal(won.length, 1, `updated: ${won.join(', ')}`);
   answers.forEach((a, i) => {
     if (names[i] === won[0]) return;
     assert.deepEqual({ status: a.status, body: a.body }, {
       status: 422,
-      body: invalid(names[i], 'spec.ports[0].nodePort', 'Invalid value: 30990: provided port is already allocated'),
+      body: invalid(names[i], 'spec.ports[0].nodePort', 'Invalid value: 30060: provided port is already allocated'),
     });
   });
 });
