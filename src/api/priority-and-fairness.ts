@@ -87,12 +87,14 @@ export class PriorityAndFairness {
   async serve(req: IncomingMessage, res: ServerResponse, d: RequestDigest, q: URLSearchParams, handler: () => Promise<void>): Promise<void> {
     const watch = d.verb === 'watch';
     if (!watch && (d.verb === 'proxy' || (d.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(d.subresource)))) return handler();
+    const classified = this.fc.classify(d);
+    // Set as soon as the request is classified, as the filter's noteFn does: a 429 carries them too.
+    res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', classified.level.pl.metadata.uid ?? '');
+    res.setHeader('X-Kubernetes-PF-FlowSchema-UID', classified.flowSchema.metadata.uid ?? '');
+    // An exempt level never queues nor refuses: no work estimate, no seats to hold.
+    if (classified.level.pl.spec.type === 'Exempt') return handler();
     const seats = await this.seats(d);
-    const admission = this.fc.startRequest(d, seats);
-    const setHeaders = () => {
-      res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', admission.priorityLevel.metadata.uid ?? '');
-      res.setHeader('X-Kubernetes-PF-FlowSchema-UID', admission.flowSchema.metadata.uid ?? '');
-    };
+    const admission = this.fc.startRequest(d, seats, classified);
     const ticket = admission.ticket;
     let run = !!ticket;
     if (ticket) {
@@ -103,7 +105,6 @@ export class PriorityAndFairness {
       clearTimeout(timer);
       req.off('close', gone);
     }
-    setHeaders();
     if (!run) {
       if (res.destroyed) return;
       const level = admission.priorityLevel.metadata.name ?? '';

@@ -120,8 +120,8 @@ export class FlowControl {
    * startRequest: classifies the request and asks its level for `seats`
    * seats (capped at the level's maximum); the caller waits on the ticket.
    */
-  startRequest(d: RequestDigest, seats: number): Admission {
-    const { flowSchema, level } = this.classify(d);
+  startRequest(d: RequestDigest, seats: number, classified = this.classify(d)): Admission {
+    const { flowSchema, level } = classified;
     const pl = level.pl;
     if (pl.spec.type === 'Exempt') {
       return { flowSchema, priorityLevel: pl, exempt: true, ticket: level.queues.startRequest(1, 0n) };
