@@ -56,6 +56,10 @@ const renewMs = (a: { cfg: NodeConfig }) => leaseRenewIntervalMs(a.cfg.nodeLease
 interface Agent {
   cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[];
   running: boolean; leaseExists: boolean;
+  /** When the machine (and its kubelet) last booted. */
+  bootedAt: Date;
+  /** kl.lastNodeUnschedulable: spec.unschedulable as this kubelet process last saw it (false when it starts). */
+  lastUnschedulable: boolean;
 }
 
 export class NodeFarm {
@@ -102,6 +106,12 @@ export class NodeFarm {
       const agent = this.agents.get(name);
       if (agent?.running) this.track(this.postStatus(agent));
     });
+  }
+
+  /** The images a node's runtime holds (the pre-pulled sandbox image when its kubelet has not said). */
+  heldImages(name: string): ContainerImage[] {
+    const agent = this.agents.get(name);
+    return agent ? this.imageSource(name) ?? prePulledImages(agent.cfg) : [];
   }
 
   /** nodestatus.Images: the biggest 50 images of the node, omitted when there are none. */
@@ -155,6 +165,12 @@ export class NodeFarm {
   has(name: string): boolean { return this.agents.has(name); }
 
   isRunning(name: string): boolean { return this.agents.get(name)?.running === true; }
+
+  /** A node's configuration, index and boot time while its kubelet runs; undefined for a stopped or unknown node. */
+  runningNode(name: string): { cfg: NodeConfig; index: number; bootedAt: Date } | undefined {
+    const a = this.agents.get(name);
+    return a?.running ? { cfg: a.cfg, index: a.index, bootedAt: a.bootedAt } : undefined;
+  }
 
   /** The pod CIDR / address index of a node (stable for the node's life). */
   indexOf(name: string): number | undefined { return this.agents.get(name)?.index; }
@@ -226,7 +242,7 @@ export class NodeFarm {
   }
 
   private newAgent(cfg: NodeConfig, index: number): Agent {
-    return { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], running: false, leaseExists: false };
+    return { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], running: false, leaseExists: false, bootedAt: new Date(), lastUnschedulable: false };
   }
 
   private mustGet(name: string): Agent {
@@ -246,6 +262,8 @@ export class NodeFarm {
   }
 
   private async boot(agent: Agent, restart = false): Promise<void> {
+    agent.bootedAt = new Date();
+    agent.lastUnschedulable = false;
     const created = await this.register(agent, restart);
     // A node just created has no Lease yet (or an orphan one, which the create below finds): no need to read first.
     if (created) agent.leaseExists = false;
@@ -274,6 +292,33 @@ export class NodeFarm {
     });
     status.cancel = () => { firstStatus.cancel(); periodicStatus?.cancel(); };
     agent.tasks.push(status);
+    // The status setters run every nodeStatusUpdateFrequency (the status is posted only when it changed).
+    // Spread as the renewals are: thousands of nodes do not all read at the same tick.
+    const sync = { cancel: () => {} } as WheelTask;
+    let periodicSync: WheelTask | undefined;
+    const firstSync = this.wheel.schedule(Math.min(firstDelayMs, NODE_STATUS_UPDATE_FREQUENCY_MS), () => {
+      this.track(this.syncStatus(agent));
+      periodicSync = this.wheel.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => this.track(this.syncStatus(agent)));
+    });
+    sync.cancel = () => { firstSync.cancel(); periodicSync?.cancel(); };
+    agent.tasks.push(sync);
+  }
+
+  /** updateNodeStatus between posts: the setters that only record events (recordNodeSchedulableEvent). */
+  private async syncStatus(agent: Agent): Promise<void> {
+    const node = await this.store.get('', 'nodes', '', agent.cfg.name);
+    if (node && agent.running) this.recordSchedulableEvent(agent, node);
+  }
+
+  /**
+   * kubelet_node_status.go recordNodeSchedulableEvent: NodeNotSchedulable /
+   * NodeSchedulable when spec.unschedulable differs from what this kubelet last saw.
+   */
+  private recordSchedulableEvent(agent: Agent, node: KObject): void {
+    const unschedulable = (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true;
+    if (unschedulable === agent.lastUnschedulable) return;
+    agent.lastUnschedulable = unschedulable;
+    this.recordStatusEvents(agent, [unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable']);
   }
 
   private cancel(agent: Agent): void {
@@ -369,6 +414,7 @@ export class NodeFarm {
       this.recordEvent(agent, 'Warning', 'Rebooted', `Node ${agent.cfg.name} has been rebooted, boot id: ${agent.id.bootID}`);
     }
     this.recordStatusEvents(agent, events);
+    this.recordSchedulableEvent(agent, node);
     return node;
   }
 
