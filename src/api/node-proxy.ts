@@ -67,7 +67,7 @@ export async function serveNodeProxy(req: IncomingMessage, res: ServerResponse, 
   }
   // net.JoinPreservingTrailingSlash("", path): the kubelet sees the path below .../proxy, rooted.
   const kubeletPath = path.startsWith('/') ? path : `/${path}`;
-  const answer = await serveKubelet(view, kubeletPath, query);
+  const answer = await serveKubelet(view, kubeletPath, query, new Date(), req.method ?? 'GET');
   res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
   res.end(req.method === 'HEAD' ? undefined : answer.body);
 }

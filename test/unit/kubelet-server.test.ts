@@ -135,6 +135,8 @@ test('kubelet mux: routes, go-restful and ServeMux 404s, /logs/ listings', async
   assert.equal((await serveKubelet(view, '/healthz/syncloop', q)).body, 'ok');
   assert.deepEqual(await serveKubelet(view, '/nope', q), { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, body: '404 page not found\n' });
   assert.equal((await serveKubelet(view, '/stats/other', q)).body, '404: Page Not Found');
+  assert.deepEqual(await serveKubelet(view, '/stats/summary', q, NOW, 'POST'), { status: 405, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: '405: Method Not Allowed' });
+  assert.equal((await serveKubelet(view, '/healthz', q, NOW, 'POST')).body, 'ok');
   assert.equal((await serveKubelet(view, '/logs', q)).status, 404);
   assert.equal((await serveKubelet(view, '/logs/pods', q)).headers.Location, 'pods/');
   assert.match((await serveKubelet(view, '/logs/pods/', new URLSearchParams('query=kubelet'))).body, /<a href="default_web_uid-web\/">default_web_uid-web\/<\/a>\n/);

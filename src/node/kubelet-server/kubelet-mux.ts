@@ -40,8 +40,12 @@ function text(status: number, body: string): KubeletResponse {
 /** net/http's NotFound, as the Go ServeMux answers a path nothing is registered for. */
 const goNotFound = () => text(404, '404 page not found\n');
 
-/** go-restful's answer for a path below a web service's root that no route matches. */
-const restfulNotFound = (): KubeletResponse => ({ status: 404, headers: {}, body: '404: Page Not Found' });
+/** go-restful's ServiceErrors (WriteErrorString; net/http sniffs the text's type). */
+const restfulError = (status: number, body: string): KubeletResponse => ({ status, headers: { 'Content-Type': TEXT }, body });
+/** A path below a web service's root that no route matches. */
+const restfulNotFound = () => restfulError(404, '404: Page Not Found');
+/** A path a web service routes for GET only, asked with another method. */
+const restfulMethodNotAllowed = () => restfulError(405, '405: Method Not Allowed');
 
 function json(body: unknown): KubeletResponse {
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
@@ -96,8 +100,12 @@ async function logs(view: KubeletView, rest: string): Promise<KubeletResponse> {
 }
 
 /** The kubelet's answer to GET `path` (its own path, after the API server's proxy prefix). */
-export async function serveKubelet(view: KubeletView, path: string, query: URLSearchParams, now = new Date()): Promise<KubeletResponse> {
+export async function serveKubelet(view: KubeletView, path: string, query: URLSearchParams, now = new Date(),
+  method = 'GET'): Promise<KubeletResponse> {
   if (path === '/healthz' || path.startsWith('/healthz/')) return healthz(path, query);
+  // /pods, /stats/ and /logs/ are go-restful web services with GET routes only.
+  const getOnly = path === '/pods' || path === '/pods/' || path.startsWith('/stats/') || path.startsWith('/logs/');
+  if (getOnly && method !== 'GET') return restfulMethodNotAllowed();
   if (path === '/pods' || path === '/pods/') {
     return json({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: await view.pods() });
   }
