@@ -49,7 +49,7 @@ export interface FarmListener {
 export interface FarmNode { name: string; pool: string; os: string; index: number; running: boolean; bootID: string }
 
 /** The Store operations the farm needs: in-process, or over HTTPS for `winkube agent` (control/remote-store.ts). */
-export type FarmStore = Pick<Store, 'find' | 'get' | 'create' | 'update' | 'delete'>;
+export type FarmStore = Pick<Store, 'find' | 'get' | 'list' | 'create' | 'update' | 'delete'>;
 
 const renewMs = (a: { cfg: NodeConfig }) => leaseRenewIntervalMs(a.cfg.nodeLeaseDurationSeconds);
 
@@ -139,6 +139,7 @@ export class NodeFarm {
     // as kubelets started at different times are: thousands of nodes booted at once do not all post at the same tick.
     fresh.forEach((a, i) => this.schedule(a, Math.max(1, Math.floor(((i + 1) * renewMs(a)) / fresh.length)),
       Math.max(1, Math.floor(((i + 1) * NODE_STATUS_REPORT_FREQUENCY_MS) / fresh.length))));
+    this.wheel.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => { if (!this.stopped) this.track(this.syncStatuses()); });
     for (const a of this.agents.values()) {
       this.emit((l) => l.onNodeAdded?.(a.cfg));
       if (!a.running) this.emit((l) => l.onNodeStopped?.(a.cfg.name));
@@ -292,22 +293,19 @@ export class NodeFarm {
     });
     status.cancel = () => { firstStatus.cancel(); periodicStatus?.cancel(); };
     agent.tasks.push(status);
-    // The status setters run every nodeStatusUpdateFrequency (the status is posted only when it changed).
-    // Spread as the renewals are: thousands of nodes do not all read at the same tick.
-    const sync = { cancel: () => {} } as WheelTask;
-    let periodicSync: WheelTask | undefined;
-    const firstSync = this.wheel.schedule(Math.min(firstDelayMs, NODE_STATUS_UPDATE_FREQUENCY_MS), () => {
-      this.track(this.syncStatus(agent));
-      periodicSync = this.wheel.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => this.track(this.syncStatus(agent)));
-    });
-    sync.cancel = () => { firstSync.cancel(); periodicSync?.cancel(); };
-    agent.tasks.push(sync);
   }
 
-  /** updateNodeStatus between posts: the setters that only record events (recordNodeSchedulableEvent). */
-  private async syncStatus(agent: Agent): Promise<void> {
-    const node = await this.store.get('', 'nodes', '', agent.cfg.name);
-    if (node && agent.running) this.recordSchedulableEvent(agent, node);
+  /**
+   * updateNodeStatus between posts, every nodeStatusUpdateFrequency: the
+   * setters that only record events (recordNodeSchedulableEvent). Each
+   * kubelet reads its Node from its informer; the farm reads them all in one list.
+   */
+  private async syncStatuses(): Promise<void> {
+    const { items } = await this.store.list(this.nodeDef, '');
+    for (const node of items) {
+      const agent = this.agents.get(node.metadata.name ?? '');
+      if (agent?.running) this.recordSchedulableEvent(agent, node);
+    }
   }
 
   /**
