@@ -124,6 +124,20 @@ describe('nodes/NAME/proxy reaches the node kubelet', () => {
     assert.equal(r.body.message, 'nodes "nope" not found');
   });
 
+  test('the node may be named scheme:name:port (SplitSchemeNamePort); another port has no kubelet', async () => {
+    assert.equal(await getRaw('/api/v1/nodes/https:linux-1:10250/proxy/healthz'), 'ok');
+    assert.equal(await getRaw('/api/v1/nodes/linux-1:10250/proxy/healthz'), 'ok');
+    const bad = await rawJSON(cluster, 'GET', '/api/v1/nodes/a:b:c:d/proxy/healthz');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.reason, 'BadRequest');
+    assert.equal(bad.body.message, 'invalid node request "a:b:c:d"');
+    const ftp = await rawJSON(cluster, 'GET', '/api/v1/nodes/ftp:linux-1:10250/proxy/healthz');
+    assert.equal(ftp.body.message, 'invalid node request "ftp:linux-1:10250"');
+    const other = await rawJSON(cluster, 'GET', '/api/v1/nodes/linux-1:9999/proxy/healthz');
+    assert.equal(other.status, 503);
+    assert.equal(other.body.message, `error trying to reach service: dial tcp ${await internalIP('linux-1')}:9999: connect: connection refused`);
+  });
+
   test('a stopped kubelet does not answer: the proxy transport error', async () => {
     const ip = await internalIP('win2019-2');
     assert.equal((await winkube(['stop', 'win2019-2'])).code, 0);
