@@ -39,18 +39,18 @@ test('summary: node capacities from the pool, usage zero, sample times now', () 
   assert.deepEqual(s.node.cpu, { time: '2026-01-02T03:04:05Z', usageNanoCores: 0, usageCoreNanoSeconds: 0 });
   assert.deepEqual(s.node.memory, { time: '2026-01-02T03:04:05Z', availableBytes: 16 * 1024 ** 3, usageBytes: 0, workingSetBytes: 0, rssBytes: 0, pageFaults: 0, majorPageFaults: 0 });
   const cap = 100 * 1024 ** 3;
-  assert.deepEqual(s.node.fs, { time: '2026-01-02T03:04:05Z', availableBytes: cap - 1000, capacityBytes: cap, usedBytes: 1000, inodesFree: cap / 16384, inodes: cap / 16384, inodesUsed: 0 });
-  assert.deepEqual(s.node.runtime.imageFs, s.node.fs);
-  assert.deepEqual(s.node.network.interfaces, [{ name: 'eth0', rxBytes: 0, rxErrors: 0, txBytes: 0, txErrors: 0 }]);
+  assert.deepEqual(s.node.fs!, { time: '2026-01-02T03:04:05Z', availableBytes: cap - 1000, capacityBytes: cap, usedBytes: 1000, inodesFree: cap / 16384, inodes: cap / 16384, inodesUsed: 0 });
+  assert.deepEqual(s.node.runtime!.imageFs, s.node.fs);
+  assert.deepEqual(s.node.network!.interfaces, [{ name: 'eth0', rxBytes: 0, rxErrors: 0, txBytes: 0, txErrors: 0 }]);
   assert.deepEqual(s.pods, []);
 });
 
 test('summary: Windows nodes report the pods and global commit memory system containers, no inodes', () => {
   const s = buildSummary({ cfg: node('win2019-1'), bootTime: BOOT, kubeletStartTime: BOOT, now: NOW, pods: [], imageBytes: 0 });
   assert.deepEqual(s.node.systemContainers.map((c) => c.name), ['pods', 'windows-global-commit-memory']);
-  assert.equal(s.node.fs.inodes, undefined);
+  assert.equal(s.node.fs!.inodes, undefined);
   assert.equal(s.node.rlimit, undefined);
-  assert.equal(s.node.network.name, 'vEthernet (Ethernet)');
+  assert.equal(s.node.network!.name, 'vEthernet (Ethernet)');
 });
 
 test('summary: live pods with their running containers, memory limit as available bytes, measured volumes', () => {
@@ -141,6 +141,12 @@ test('kubelet mux: routes, go-restful and ServeMux 404s, /logs/ listings', async
   assert.equal((await serveKubelet(view, '/logs/pods', q)).headers.Location, 'pods/');
   assert.match((await serveKubelet(view, '/logs/pods/', new URLSearchParams('query=kubelet'))).body, /<a href="default_web_uid-web\/">default_web_uid-web\/<\/a>\n/);
   assert.match((await serveKubelet(view, '/logs/containers/', q)).body, /<a href="web_default_app-appid.log">web_default_app-appid.log<\/a>\n/);
+  const summary = (await serveKubelet(view, '/stats/summary', q, NOW)).body;
+  assert.match(summary, /^{\n "node": {\n  "nodeName": "linux-1",\n  "systemContainers": \[\n   {\n    "name": "kubelet",/, 'go-restful pretty-prints with one space');
+  const brief = JSON.parse((await serveKubelet(view, '/stats/summary', new URLSearchParams('only_cpu_and_memory=true'), NOW)).body);
+  assert.deepEqual(Object.keys(brief.node), ['nodeName', 'systemContainers', 'startTime', 'cpu', 'memory']);
+  assert.deepEqual(Object.keys(brief.pods[0]), ['podRef', 'startTime', 'containers', 'cpu', 'memory']);
+  assert.deepEqual(Object.keys(brief.pods[0].containers[0]), ['name', 'startTime', 'cpu', 'memory']);
   const configz = JSON.parse((await serveKubelet(view, '/configz', q)).body);
   assert.equal(configz.kubeletconfig.podCIDR, '10.244.1.0/24');
 });

@@ -13,7 +13,7 @@ import type { NodeConfig } from '../pool.js';
 import { kubeletConfiguration, type ClusterDNS } from './kubelet-config.js';
 import { resourceMetricsText } from './resource-metrics.js';
 import { PROMETHEUS_TEXT_CONTENT_TYPE } from './prometheus-text.js';
-import { buildSummary } from './stats-summary.js';
+import { buildSummary, cpuAndMemoryOnly } from './stats-summary.js';
 
 /** What the kubelet's server reads from its node. */
 export interface KubeletView {
@@ -47,8 +47,9 @@ const restfulNotFound = () => restfulError(404, '404: Page Not Found');
 /** A path a web service routes for GET only, asked with another method. */
 const restfulMethodNotAllowed = () => restfulError(405, '405: Method Not Allowed');
 
-function json(body: unknown): KubeletResponse {
-  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+/** go-restful's WriteAsJson: PrettyPrintResponses is on, MarshalIndent with a one-space indent. */
+function restfulJSON(body: unknown): KubeletResponse {
+  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body, null, 1) };
 }
 
 /** healthz.InstallHandler: `/healthz` (`?verbose` lists each check) and `/healthz/<check>`. */
@@ -107,17 +108,26 @@ export async function serveKubelet(view: KubeletView, path: string, query: URLSe
   const getOnly = path === '/pods' || path === '/pods/' || path.startsWith('/stats/') || path.startsWith('/logs/');
   if (getOnly && method !== 'GET') return restfulMethodNotAllowed();
   if (path === '/pods' || path === '/pods/') {
-    return json({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: await view.pods() });
+    // encodePods: the legacy codec's JSON (one line and a newline), written as is.
+    const list = { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: await view.pods() };
+    return { status: 200, headers: { 'Content-Type': 'application/json' }, body: `${JSON.stringify(list)}\n` };
   }
   if (path === '/stats/summary' || path === '/stats/summary/') {
-    return json(await summary(view, now));
+    // only_cpu_and_memory=true (exactly one value): GetCPUAndMemoryStats.
+    const only = query.getAll('only_cpu_and_memory');
+    const full = await summary(view, now);
+    return restfulJSON(only.length === 1 && only[0] === 'true' ? cpuAndMemoryOnly(full) : full);
   }
   if (path.startsWith('/stats/') || path === '/stats') return restfulNotFound();
   if (path === '/metrics/resource') {
     return { status: 200, headers: { 'Content-Type': PROMETHEUS_TEXT_CONTENT_TYPE }, body: resourceMetricsText(await summary(view, now)) };
   }
   if (path === '/configz') {
-    return json({ kubeletconfig: kubeletConfiguration(view.cfg, view.index, view.dns) });
+    // configz.write: json.Marshal of the registered configs.
+    return {
+      status: 200, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' },
+      body: JSON.stringify({ kubeletconfig: kubeletConfiguration(view.cfg, view.index, view.dns) }),
+    };
   }
   // http.StripPrefix("/logs/", ...): `/logs` itself does not carry the prefix.
   if (path.startsWith('/logs/')) return logs(view, path.slice('/logs/'.length));

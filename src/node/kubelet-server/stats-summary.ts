@@ -30,10 +30,10 @@ export interface PodStats {
   containers: ContainerStats[];
   cpu: CPUStats;
   memory: MemoryStats;
-  network: NetworkStats;
+  network?: NetworkStats;
   volume?: VolumeStats[];
-  'ephemeral-storage': FsStats;
-  process_stats: { process_count: number };
+  'ephemeral-storage'?: FsStats;
+  process_stats?: { process_count: number };
 }
 export interface NodeStats {
   nodeName: string;
@@ -41,9 +41,9 @@ export interface NodeStats {
   startTime: string;
   cpu: CPUStats;
   memory: MemoryStats;
-  network: NetworkStats;
-  fs: FsStats;
-  runtime: { imageFs: FsStats; containerFs: FsStats };
+  network?: NetworkStats;
+  fs?: FsStats;
+  runtime?: { imageFs: FsStats; containerFs: FsStats };
   rlimit?: { time: string; maxpid: number; curproc: number };
 }
 export interface Summary { node: NodeStats; pods: PodStats[] }
@@ -168,5 +168,13 @@ export function buildSummary(input: SummaryInput): Summary {
   const pods = input.pods
     .map((p) => podStats(input, p, t, nodefsBytes))
     .filter((p): p is PodStats => p !== undefined);
+  return { node, pods };
+}
+
+/** GetCPUAndMemoryStats: the same summary with only the CPU and memory stats of the node, its system containers, pods and containers. */
+export function cpuAndMemoryOnly(s: Summary): Summary {
+  const container = (c: ContainerStats): ContainerStats => ({ name: c.name, startTime: c.startTime, ...(c.cpu ? { cpu: c.cpu } : {}), ...(c.memory ? { memory: c.memory } : {}) });
+  const node = { nodeName: s.node.nodeName, systemContainers: s.node.systemContainers.map(container), startTime: s.node.startTime, cpu: s.node.cpu, memory: s.node.memory };
+  const pods = s.pods.map((p) => ({ podRef: p.podRef, startTime: p.startTime, containers: p.containers.map(container), cpu: p.cpu, memory: p.memory }));
   return { node, pods };
 }
