@@ -53,6 +53,14 @@ test('summary: Windows nodes report the pods and global commit memory system con
   assert.equal(s.node.network!.name, 'vEthernet (Ethernet)');
 });
 
+test('summary: a Windows pod network is its HNS endpoint, bytes only', () => {
+  const s = buildSummary({ cfg: node('win2022-1'), bootTime: BOOT, kubeletStartTime: BOOT, now: NOW, imageBytes: 0, pods: [pod('web', { running: ['app'] })] });
+  const net = s.pods[0].network!;
+  assert.match(net.name, /^[0-9a-f]{64}_flannel\.4096$/);
+  assert.deepEqual(net.interfaces, [{ name: net.name, rxBytes: 0, txBytes: 0 }]);
+  assert.equal(s.pods[0].containers[0].rootfs!.inodes, undefined);
+});
+
 test('summary: live pods with their running containers, memory limit as available bytes, measured volumes', () => {
   const s = buildSummary({
     cfg: node('linux-1'), bootTime: BOOT, kubeletStartTime: BOOT, now: NOW, imageBytes: 0,

@@ -5,6 +5,7 @@
  * runtime holds. Usage the model does not measure (CPU time, working sets,
  * network bytes, written layers) is reported as zero, never invented.
  */
+import { createHash } from 'node:crypto';
 import type { KObject } from '../../registry/types.js';
 import type { NodeConfig } from '../pool.js';
 import { parseBytes } from '../quantity.js';
@@ -18,7 +19,7 @@ export interface FsStats {
   time: string; availableBytes: number; capacityBytes: number; usedBytes: number;
   inodesFree?: number; inodes?: number; inodesUsed?: number;
 }
-export interface InterfaceStats { name: string; rxBytes: number; rxErrors: number; txBytes: number; txErrors: number }
+export interface InterfaceStats { name: string; rxBytes: number; rxErrors?: number; txBytes: number; txErrors?: number }
 export interface NetworkStats extends InterfaceStats { time: string; interfaces: InterfaceStats[] }
 export interface ContainerStats {
   name: string; startTime: string; cpu?: CPUStats; memory?: MemoryStats; rootfs?: FsStats; logs?: FsStats;
@@ -79,6 +80,18 @@ function memory(t: string, limitBytes?: number): MemoryStats {
   return { time: t, ...(limitBytes !== undefined ? { availableBytes: limitBytes } : {}), usageBytes: 0, workingSetBytes: 0, rssBytes: 0, pageFaults: 0, majorPageFaults: 0 };
 }
 
+/**
+ * A Windows pod's network: its HNS endpoint (`<sandbox ID>_<HNS network>`, as
+ * the CNI plugins name it) with the bytes HNS counts and no error counts
+ * (cri_stats_provider_windows.go hcsStatToInterfaceStat). The model has no
+ * sandbox IDs: the pod UID's SHA-256 stands for it, stable for the pod's life.
+ */
+function windowsPodNetwork(t: string, cfg: NodeConfig, podUID: string): NetworkStats {
+  const sandbox = createHash('sha256').update(podUID).digest('hex');
+  const iface = { name: `${sandbox}_${cfg.network.hnsNetworkName ?? ''}`, rxBytes: 0, txBytes: 0 };
+  return { time: t, ...iface, interfaces: [{ ...iface }] };
+}
+
 function network(t: string, name: string): NetworkStats {
   const iface = { name, rxBytes: 0, rxErrors: 0, txBytes: 0, txErrors: 0 };
   return { time: t, ...iface, interfaces: [{ ...iface }] };
@@ -129,7 +142,7 @@ function podStats(input: SummaryInput, pod: KObject, t: string, nodefsBytes: num
     containers,
     cpu: cpu(t),
     memory: memory(t),
-    network: network(t, 'eth0'),
+    network: cfg.os === 'windows' ? windowsPodNetwork(t, cfg, pod.metadata.uid ?? '') : network(t, 'eth0'),
     ...(volumes.length ? { volume: volumes } : {}),
     'ephemeral-storage': fs(t, cfg, nodefsBytes, 0),
     process_stats: { process_count: 0 },
