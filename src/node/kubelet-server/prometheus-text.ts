@@ -8,7 +8,8 @@
 export interface Sample { labels: Array<[string, string]>; value: number; timestampMs?: number }
 export interface MetricFamily { name: string; help: string; type: 'counter' | 'gauge'; samples: Sample[] }
 
-export const PROMETHEUS_TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+/** promhttp's answer to a client without an Accept preference: expfmt.Negotiate (prometheus/common v0.55, value escaping). */
+export const PROMETHEUS_TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8; escaping=values';
 
 /**
  * Go's strconv.FormatFloat(v, 'g', -1, 64): the shortest digits, in exponent
