@@ -53,6 +53,14 @@ describe('nodes/NAME/proxy reaches the node kubelet', () => {
     });
   }
 
+  test('a proxy request is long-running: API Priority and Fairness lets it through unclassified', async () => {
+    const proxied = await raw(cluster, 'GET', '/api/v1/nodes/linux-1/proxy/stats/summary');
+    assert.equal(proxied.status, 200);
+    assert.equal(proxied.headers['x-kubernetes-pf-flowschema-uid'], undefined);
+    const plain = await raw(cluster, 'GET', '/api/v1/nodes/linux-1');
+    assert.ok(plain.headers['x-kubernetes-pf-flowschema-uid'], 'an ordinary request is classified');
+  });
+
   test('healthz?verbose lists the kubelet checks', async () => {
     assert.equal(await getRaw('/api/v1/nodes/linux-1/proxy/healthz?verbose'), '[+]ping ok\n[+]log ok\n[+]syncloop ok\nhealthz check passed\n');
   });
