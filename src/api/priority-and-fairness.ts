@@ -11,7 +11,7 @@ import type { RequestDigest } from '../flowcontrol/types.js';
 import type { Store } from '../registry/store.js';
 import { parseDuration } from '../controllers/node-lifecycle/controller.js';
 import type { User } from './auth.js';
-import { parseResourcePath } from './request-info.js';
+import { parseRequestInfo } from './request-info.js';
 import { writeText } from './respond.js';
 
 /** kube-apiserver's --request-timeout. */
@@ -28,7 +28,7 @@ const ANONYMOUS = { name: 'system:anonymous', groups: ['system:unauthenticated']
 /** RequestInfoFactory.NewRequestInfo's verb and target, for classification. */
 export function requestDigest(method: string, path: string, q: URLSearchParams, user: User | undefined): RequestDigest {
   const u = user ? { name: user.name, groups: user.groups } : ANONYMOUS;
-  const info = parseResourcePath(path);
+  const info = parseRequestInfo(path);
   if (!info) {
     return { user: u, isResourceRequest: false, verb: method.toLowerCase(), apiGroup: '', namespace: '', resource: '', subresource: '', path };
   }

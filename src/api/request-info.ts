@@ -44,3 +44,18 @@ export function parseResourcePath(pathname: string): ResourceRequest | undefined
   if (rest.length === 0 || rest.length > 3) return undefined;
   return { group, version, namespace, resource: rest[0], name: rest[1] ?? '', subresource: rest[2] ?? '', watchPath };
 }
+
+/**
+ * RequestInfoFactory reads resource, name and subresource and leaves the
+ * rest: a proxy path (`.../nodes/NAME/proxy/stats/summary`) is still the
+ * resource's proxy subresource, though no other route goes that deep.
+ */
+export function parseRequestInfo(pathname: string): ResourceRequest | undefined {
+  const info = parseResourcePath(pathname);
+  if (info) return info;
+  for (let i = pathname.indexOf('/proxy/'); i >= 0; i = pathname.indexOf('/proxy/', i + 1)) {
+    const head = parseResourcePath(pathname.slice(0, i + '/proxy'.length));
+    if (head?.subresource === 'proxy') return head;
+  }
+  return undefined;
+}

@@ -18,6 +18,7 @@ import { IDLE_TIMEOUT_MS, MAX_HEADER_BYTES, READ_HEADER_TIMEOUT_MS, SHUTDOWN_TIM
 import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from './status.js';
 import { servePodLog } from './pod-log.js';
+import { matchNodeProxy, serveNodeProxy, type KubeletServers } from './node-proxy.js';
 import { createUpgradeHandler, rejectPlainStreamRequest, type ExecShellFactory } from './streaming/router.js';
 import type { FlowControl } from '../flowcontrol/controller.js';
 import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
@@ -41,6 +42,8 @@ export interface ApiServerOptions {
   readHeaderTimeoutMs?: number;
   /** API Priority and Fairness: without it no request is ever queued or refused. */
   flowControl?: FlowControl;
+  /** The kubelet servers nodes/NAME/proxy reaches; without them every kubelet is unreachable. */
+  kubelets?: KubeletServers;
 }
 
 export interface ApiServer extends Server {
@@ -63,12 +66,13 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     const path = decodedPath.length > 1 ? decodedPath.replace(/\/+$/, '') : decodedPath;
     const user: User | undefined = await opts.authenticator.authenticate(req);
     if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
-    if (!apf) return route(req, res, url, path, user);
+    if (!apf) return route(req, res, url, path, user, decodedPath);
     return apf.serve(req, res, requestDigest(req.method ?? 'GET', path, url.searchParams, user), url.searchParams,
-      () => route(req, res, url, path, user));
+      () => route(req, res, url, path, user, decodedPath));
   };
 
-  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, user: User | undefined): Promise<void> => {
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, user: User | undefined,
+    decodedPath: string): Promise<void> => {
     switch (path) {
       case '/healthz': case '/livez': return writeText(res, 200, 'ok');
       case '/readyz': return opts.ready() ? writeText(res, 200, 'ok') : writeText(res, 500, '[-]winkube-bootstrap failed: not finished\nreadyz check failed\n');
@@ -102,6 +106,12 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     if (parts[0] === 'apis' && parts.length === 3) {
       if (!discovery.hasGroupVersion(parts[1], parts[2])) return writeText(res, 404, '404 page not found\n');
       return writeJSON(res, 200, discovery.resourceList(parts[1], parts[2]));
+    }
+    // nodes/NAME/proxy/{path:*}: the proxied path keeps its trailing slash (the kubelet's /logs/ needs it).
+    const nodeProxy = matchNodeProxy(decodedPath);
+    if (nodeProxy) {
+      drain.markLongRunning(res);
+      return serveNodeProxy(req, res, opts.store, opts.kubelets ?? (() => undefined), nodeProxy.id, nodeProxy.path, url.searchParams);
     }
     const info = parseResourcePath(path);
     if (!info) {

@@ -30,6 +30,8 @@ import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
+import { farmKubeletServers } from './kubelet-servers.js';
+import { CLUSTER_DNS_IP, DNS_DOMAIN } from './system-workloads.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 
@@ -134,6 +136,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     // kubectl exec: the kubelet's shell model in the container's environment and files.
     execShell: async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(store, pod, container, node)),
     winkubeRoutes: nodeControlHandler(nodeOperations),
+    // nodes/NAME/proxy: the running nodes' kubelet servers.
+    kubelets: farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }),
     // ReadHeaderTimeout (32 s); WINKUBE_READ_HEADER_TIMEOUT_MS shortens it, for tests of slow clients.
     readHeaderTimeoutMs: process.env.WINKUBE_READ_HEADER_TIMEOUT_MS ? Number(process.env.WINKUBE_READ_HEADER_TIMEOUT_MS) : undefined,
   });

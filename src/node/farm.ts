@@ -49,13 +49,17 @@ export interface FarmListener {
 export interface FarmNode { name: string; pool: string; os: string; index: number; running: boolean; bootID: string }
 
 /** The Store operations the farm needs: in-process, or over HTTPS for `winkube agent` (control/remote-store.ts). */
-export type FarmStore = Pick<Store, 'find' | 'get' | 'create' | 'update' | 'delete'>;
+export type FarmStore = Pick<Store, 'find' | 'get' | 'list' | 'create' | 'update' | 'delete'>;
 
 const renewMs = (a: { cfg: NodeConfig }) => leaseRenewIntervalMs(a.cfg.nodeLeaseDurationSeconds);
 
 interface Agent {
   cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[];
   running: boolean; leaseExists: boolean;
+  /** When the machine (and its kubelet) last booted. */
+  bootedAt: Date;
+  /** kl.lastNodeUnschedulable: spec.unschedulable as this kubelet process last saw it (false when it starts). */
+  lastUnschedulable: boolean;
 }
 
 export class NodeFarm {
@@ -104,6 +108,12 @@ export class NodeFarm {
     });
   }
 
+  /** The images a node's runtime holds (the pre-pulled sandbox image when its kubelet has not said). */
+  heldImages(name: string): ContainerImage[] {
+    const agent = this.agents.get(name);
+    return agent ? this.imageSource(name) ?? prePulledImages(agent.cfg) : [];
+  }
+
   /** nodestatus.Images: the biggest 50 images of the node, omitted when there are none. */
   private statusImages(agent: Agent): ContainerImage[] {
     return nodeStatusImages(this.imageSource(agent.cfg.name) ?? prePulledImages(agent.cfg));
@@ -129,6 +139,7 @@ export class NodeFarm {
     // as kubelets started at different times are: thousands of nodes booted at once do not all post at the same tick.
     fresh.forEach((a, i) => this.schedule(a, Math.max(1, Math.floor(((i + 1) * renewMs(a)) / fresh.length)),
       Math.max(1, Math.floor(((i + 1) * NODE_STATUS_REPORT_FREQUENCY_MS) / fresh.length))));
+    this.wheel.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => { if (!this.stopped) this.track(this.syncStatuses()); });
     for (const a of this.agents.values()) {
       this.emit((l) => l.onNodeAdded?.(a.cfg));
       if (!a.running) this.emit((l) => l.onNodeStopped?.(a.cfg.name));
@@ -155,6 +166,12 @@ export class NodeFarm {
   has(name: string): boolean { return this.agents.has(name); }
 
   isRunning(name: string): boolean { return this.agents.get(name)?.running === true; }
+
+  /** A node's configuration, index and boot time while its kubelet runs; undefined for a stopped or unknown node. */
+  runningNode(name: string): { cfg: NodeConfig; index: number; bootedAt: Date } | undefined {
+    const a = this.agents.get(name);
+    return a?.running ? { cfg: a.cfg, index: a.index, bootedAt: a.bootedAt } : undefined;
+  }
 
   /** The pod CIDR / address index of a node (stable for the node's life). */
   indexOf(name: string): number | undefined { return this.agents.get(name)?.index; }
@@ -226,7 +243,7 @@ export class NodeFarm {
   }
 
   private newAgent(cfg: NodeConfig, index: number): Agent {
-    return { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], running: false, leaseExists: false };
+    return { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], running: false, leaseExists: false, bootedAt: new Date(), lastUnschedulable: false };
   }
 
   private mustGet(name: string): Agent {
@@ -246,6 +263,8 @@ export class NodeFarm {
   }
 
   private async boot(agent: Agent, restart = false): Promise<void> {
+    agent.bootedAt = new Date();
+    agent.lastUnschedulable = false;
     const created = await this.register(agent, restart);
     // A node just created has no Lease yet (or an orphan one, which the create below finds): no need to read first.
     if (created) agent.leaseExists = false;
@@ -274,6 +293,30 @@ export class NodeFarm {
     });
     status.cancel = () => { firstStatus.cancel(); periodicStatus?.cancel(); };
     agent.tasks.push(status);
+  }
+
+  /**
+   * updateNodeStatus between posts, every nodeStatusUpdateFrequency: the
+   * setters that only record events (recordNodeSchedulableEvent). Each
+   * kubelet reads its Node from its informer; the farm reads them all in one list.
+   */
+  private async syncStatuses(): Promise<void> {
+    const { items } = await this.store.list(this.nodeDef, '');
+    for (const node of items) {
+      const agent = this.agents.get(node.metadata.name ?? '');
+      if (agent?.running) this.recordSchedulableEvent(agent, node);
+    }
+  }
+
+  /**
+   * kubelet_node_status.go recordNodeSchedulableEvent: NodeNotSchedulable /
+   * NodeSchedulable when spec.unschedulable differs from what this kubelet last saw.
+   */
+  private recordSchedulableEvent(agent: Agent, node: KObject): void {
+    const unschedulable = (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true;
+    if (unschedulable === agent.lastUnschedulable) return;
+    agent.lastUnschedulable = unschedulable;
+    this.recordStatusEvents(agent, [unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable']);
   }
 
   private cancel(agent: Agent): void {
@@ -369,6 +412,7 @@ export class NodeFarm {
       this.recordEvent(agent, 'Warning', 'Rebooted', `Node ${agent.cfg.name} has been rebooted, boot id: ${agent.id.bootID}`);
     }
     this.recordStatusEvents(agent, events);
+    this.recordSchedulableEvent(agent, node);
     return node;
   }
 

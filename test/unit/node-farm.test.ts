@@ -7,6 +7,7 @@ import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { NodeFarm, type FarmStore } from '../../src/node/farm.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
+import { controllerContext } from '../../src/controllers/context.js';
 
 test('timer wheel: one-shot and periodic tasks, cancel', () => {
   const wheel = new TimerWheel(1000, 8);
@@ -82,7 +83,7 @@ test('nodes started together post their first periodic status spread over the re
   // The status posts the farm makes, by node (an unchanged status within the same second writes nothing, so count the posts).
   const posts: string[] = [];
   const farmStore: FarmStore = {
-    find: (...a) => store.find(...a), get: (...a) => store.get(...a), create: (...a) => store.create(...a), delete: (...a) => store.delete(...a),
+    find: (...a) => store.find(...a), get: (...a) => store.get(...a), list: (...a) => store.list(...a), create: (...a) => store.create(...a), delete: (...a) => store.delete(...a),
     update: (def, ns, name, fn, ctx, sub) => { if (def.resource === 'nodes' && sub === 'status') posts.push(name); return store.update(def, ns, name, fn, ctx, sub); },
   };
   const farm = new NodeFarm(farmStore, configs, () => {}, wheel);
@@ -109,4 +110,37 @@ test('nodes started together post their first periodic status spread over the re
   assert.deepEqual(posted(), [configs[0].name]);
   await farm.stop();
   await storage.close();
+});
+
+test('cordon and uncordon: each running kubelet records NodeNotSchedulable / NodeSchedulable on its next 10 s status sync', async () => {
+  const storage = new SqliteStorage(':memory:');
+  const store = new Store(storage, allResources());
+  await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
+  const wheel = new TimerWheel(1000);
+  const recorded: string[] = [];
+  const events = { record: async (ref: { name: string }, _t: string, reason: string, message: string) => { recorded.push(`${ref.name} ${reason} ${message}`); } };
+  const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, wheel, [], events as never);
+  await farm.start();
+  const advance = async (ticks: number) => {
+    for (let i = 0; i < ticks; i++) wheel.advance();
+    await new Promise((r) => setTimeout(r, 30));
+  };
+  const schedulable = () => recorded.filter((r) => / Node(Not)?Schedulable /.test(r));
+  const setUnschedulable = (name: string, value: boolean) => store.update(store.find('', 'v1', 'nodes')!, '', name, (n) => {
+    n.spec = { ...(n.spec as object), unschedulable: value || undefined };
+    return n;
+  }, controllerContext('kubectl'));
+  await advance(10);
+  assert.deepEqual(schedulable(), [], 'nothing changed');
+  await setUnschedulable('linux-1', true);
+  await advance(9);
+  assert.deepEqual(schedulable(), [], 'not before the next sync');
+  await advance(1);
+  assert.deepEqual(schedulable(), ['linux-1 NodeNotSchedulable Node linux-1 status is now: NodeNotSchedulable']);
+  await advance(10);
+  assert.equal(schedulable().length, 1, 'recorded once');
+  await setUnschedulable('linux-1', false);
+  await advance(10);
+  assert.deepEqual(schedulable().slice(1), ['linux-1 NodeSchedulable Node linux-1 status is now: NodeSchedulable']);
+  await farm.stop();
 });
