@@ -28,6 +28,8 @@ import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from
 import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
 import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
+import { sandboxRuntimeError } from './runtime-class.js';
+import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
@@ -72,6 +74,10 @@ export interface NodeContext {
    * undefined when it honours terminationGracePeriodSeconds (containerd).
    */
   stopTimeoutSeconds?: number;
+  /** The node's container runtime and its documented differences. */
+  runtime: ContainerRuntime;
+  /** The RuntimeClass of that name in the kubelet's informer cache. */
+  runtimeClass(name: string): KObject | undefined;
 }
 
 
@@ -319,6 +325,12 @@ export class PodWorker implements PodStatusSource {
       if (!(e instanceof VolumeSetUpError)) throw e;
       if (!(e instanceof VolumeNotReadyError)) this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
       this.later(2000, () => this.sync());
+      return false;
+    }
+    const runtimeErr = sandboxRuntimeError(this.spec.runtimeClassName, (n) => this.node.runtimeClass(n), this.node.runtime, this.os);
+    if (runtimeErr) {
+      this.event(undefined, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${runtimeErr}`);
+      this.later(10_000, () => this.sync());
       return false;
     }
     const pause = this.node.images.resolve(this.node.pauseImage);

@@ -1,0 +1,102 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+/**
+ * Runtime rules the kubelet and its container runtime enforce at sandbox and
+ * container creation, on containerd and Docker (cri-dockerd) nodes.
+ */
+let cluster: TestCluster;
+let dir: string;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'winkube-runtime-rules-'));
+  writeFileSync(join(dir, 'cluster.yaml'), ['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
+    '  - { name: winkube-control-plane, os: linux, role: control-plane, exactName: true }',
+    '  - { name: linux, os: linux, count: 2 }',
+    '  - { name: wdocker, os: windows, windowsVersion: ltsc2022, containerRuntime: docker, count: 1 }',
+    '  - { name: wctrd, os: windows, windowsVersion: ltsc2022, count: 1 }', ''].join('\n'));
+  cluster = await startCluster(undefined, ['--config', join(dir, 'cluster.yaml')]);
+});
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); removeDir(dir); });
+
+async function ok(args: string[], input?: string): Promise<string> {
+  const r = await run(cluster, args, { input });
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try { const v = await check(); if (v !== undefined) return v; } catch (e) { last = e; }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+/** `type reason message` of the events about a pod. */
+async function events(name: string): Promise<string[]> {
+  const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));
+  return list.items.map((e: any) => `${e.type} ${e.reason} ${e.message}`);
+}
+async function nodeOf(pool: string): Promise<string> {
+  const names = (await ok(['get', 'nodes', '-o', 'name'])).trim().split('\n').map((n) => n.replace(/^node\//, ''));
+  const n = names.find((x) => x.startsWith(pool));
+  assert.ok(n, `no node of pool ${pool} in ${names.join(', ')}`);
+  return n;
+}
+
+const WIN_IMAGE = 'mcr.microsoft.com/windows/nanoserver:ltsc2022';
+
+test('a RuntimeClass whose handler the node lacks: FailedCreatePodSandBox with containerd\'s and cri-dockerd\'s errors, nothing starts', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: gvisor}
+handler: runsc
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: hyperv}
+handler: runhcs-wcow-hypervisor`);
+  const cases = [
+    { name: 'rc-linux', node: await nodeOf('linux'), rc: 'gvisor', image: 'busybox:1.36',
+      err: 'rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "runsc" is configured' },
+    { name: 'rc-wctrd', node: await nodeOf('wctrd'), rc: 'gvisor', image: WIN_IMAGE,
+      err: 'rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "runsc" is configured' },
+    { name: 'rc-wdocker', node: await nodeOf('wdocker'), rc: 'hyperv', image: WIN_IMAGE,
+      err: 'rpc error: code = Unknown desc = RuntimeHandler "runhcs-wcow-hypervisor" not supported' },
+  ];
+  for (const c of cases) {
+    await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: ${c.name}}
+spec:
+  nodeName: ${c.node}
+  runtimeClassName: ${c.rc}
+  containers:
+  - {name: app, image: "${c.image}", command: ["${c.image === WIN_IMAGE ? 'ping' : 'sleep'}", "${c.image === WIN_IMAGE ? '-t' : '3600'}", "${c.image === WIN_IMAGE ? 'localhost' : ''}"]}`.replace(', ""]', ']'));
+  }
+  for (const c of cases) {
+    const ev = await eventually(`FailedCreatePodSandBox for ${c.name}`, async () => {
+      const ev = await events(c.name);
+      return ev.some((e) => e.startsWith('Warning FailedCreatePodSandBox ')) ? ev : undefined;
+    });
+    assert.deepEqual(ev, [`Warning FailedCreatePodSandBox Failed to create pod sandbox: ${c.err}`], c.name);
+    const p = await pod(c.name);
+    assert.equal(p.status.phase, 'Pending');
+    assert.equal(p.status.containerStatuses[0].state.waiting.reason, 'ContainerCreating');
+  }
+  // The Windows containerd default configuration has the hypervisor handler.
+  await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: rc-hyperv-ok}
+spec:
+  nodeName: ${await nodeOf('wctrd')}
+  runtimeClassName: hyperv
+  containers:
+  - {name: app, image: "${WIN_IMAGE}", command: ["ping", "-t", "localhost"]}`);
+  await eventually('Running', async () => ((await pod('rc-hyperv-ok')).status.phase === 'Running' ? true : undefined));
+});
