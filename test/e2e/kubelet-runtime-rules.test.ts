@@ -100,3 +100,23 @@ spec:
   - {name: app, image: "${WIN_IMAGE}", command: ["ping", "-t", "localhost"]}`);
   await eventually('Running', async () => ((await pod('rc-hyperv-ok')).status.phase === 'Running' ? true : undefined));
 });
+
+test('a hostPath is the node\'s directory: two pods of one node share it, a pod of another node does not see it', async () => {
+  const [n1, n2] = (await ok(['get', 'nodes', '-o', 'name'])).trim().split('\n').map((n) => n.replace(/^node\//, '')).filter((n) => n.startsWith('linux'));
+  const hostPod = (name: string, node: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}}
+spec:
+  nodeName: ${node}
+  volumes:
+  - {name: shared, hostPath: {path: /var/shared, type: DirectoryOrCreate}}
+  containers:
+  - {name: app, image: "busybox:1.36", command: ["sleep", "3600"], volumeMounts: [{name: shared, mountPath: /shared}]}`;
+  await ok(['apply', '-f', '-'], [hostPod('hp-a', n1), hostPod('hp-b', n1), hostPod('hp-c', n2)].join('\n---\n'));
+  for (const n of ['hp-a', 'hp-b', 'hp-c']) await eventually(`${n} Running`, async () => ((await pod(n)).status.phase === 'Running' ? true : undefined));
+  await ok(['exec', 'hp-a', '--', 'sh', '-c', 'echo from-a > /shared/note.txt']);
+  assert.equal(await ok(['exec', 'hp-b', '--', 'cat', '/shared/note.txt']), 'from-a\n');
+  const other = await run(cluster, ['exec', 'hp-c', '--', 'cat', '/shared/note.txt']);
+  assert.equal(other.code, 1);
+  assert.match(other.stderr, /^cat: can't open '\/shared\/note\.txt': No such file or directory\n/);
+});

@@ -21,6 +21,7 @@ import { Backoff } from './backoff.js';
 import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
 import { StatusManager } from './status-manager.js';
+import { HostDirs } from './host-dirs.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
 type Obj = Record<string, any>;
@@ -234,6 +235,7 @@ export class Kubelet {
       stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
       runtime: cfg.runtime,
       runtimeClass: (name) => this.runtimeClasses.get(key(undefined, name)),
+      hostDirs: new HostDirs(cfg.os),
     };
     this.nodes.set(cfg.name, state);
   }

@@ -29,6 +29,7 @@ import { computeExitActions, computePodActions, computePodCompletion, restartPol
 import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
+import type { HostDirs } from './host-dirs.js';
 import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
@@ -78,6 +79,8 @@ export interface NodeContext {
   runtime: ContainerRuntime;
   /** The RuntimeClass of that name in the kubelet's informer cache. */
   runtimeClass(name: string): KObject | undefined;
+  /** The node's hostPath directories, shared by its pods. */
+  hostDirs: HostDirs;
 }
 
 
@@ -363,7 +366,7 @@ export class PodWorker implements PodStatusSource {
   }
 
   private volumeContext() {
-    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token };
+    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path) };
   }
 
   private netInfo(): PodNetworkInfo {
