@@ -120,3 +120,81 @@ spec:
   assert.equal(other.code, 1);
   assert.match(other.stderr, /^cat: can't open '\/shared\/note\.txt': No such file or directory\n/);
 });
+
+test('postStart exec: the container is not Running until the hook returns; a failing hook kills it (FailedPostStartHook) and it restarts', async () => {
+  const node = await nodeOf('linux');
+  await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: ps-ok}
+spec:
+  nodeName: ${node}
+  containers:
+  - name: app
+    image: "busybox:1.36"
+    command: ["sleep", "3600"]
+    lifecycle:
+      postStart:
+        exec: {command: ["sh", "-c", "sleep 2; echo hooked > /tmp/poststart"]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: ps-fail}
+spec:
+  nodeName: ${node}
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: app
+    image: "busybox:1.36"
+    command: ["sleep", "3600"]
+    lifecycle:
+      postStart:
+        exec: {command: ["sh", "-c", "echo oops >&2; exit 3"]}`);
+  const created = await eventually('ps-ok Started event', async () => ((await events('ps-ok')).some((e) => e.startsWith('Normal Started ')) ? true : undefined));
+  assert.ok(created);
+  const early = await pod('ps-ok');
+  assert.equal(early.status.containerStatuses?.[0]?.state?.waiting?.reason, 'ContainerCreating');
+  await eventually('ps-ok Running', async () => ((await pod('ps-ok')).status.phase === 'Running' ? true : undefined));
+  assert.equal(await ok(['exec', 'ps-ok', '--', 'cat', '/tmp/poststart']), 'hooked\n');
+
+  const p = await eventually('ps-fail restarted', async () => {
+    const p = await pod('ps-fail');
+    return p.status.containerStatuses?.[0]?.restartCount >= 1 ? p : undefined;
+  }, 30_000);
+  assert.equal(p.status.containerStatuses[0].lastState.terminated.reason, 'Error');
+  const ev = await events('ps-fail');
+  assert.ok(ev.includes('Warning FailedPostStartHook PostStartHook failed'), ev.join('\n'));
+  assert.ok(ev.includes('Normal Killing FailedPostStartHook'), ev.join('\n'));
+});
+
+test('preStop exec runs before the stop signal (its write lands in a hostPath another pod reads); a failing one is FailedPreStopHook', async () => {
+  const node = await nodeOf('linux');
+  const podWith = (name: string, hook: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}}
+spec:
+  nodeName: ${node}
+  terminationGracePeriodSeconds: 5
+  volumes:
+  - {name: x, hostPath: {path: /var/prestop, type: DirectoryOrCreate}}
+  containers:
+  - name: app
+    image: "busybox:1.36"
+    command: ["sleep", "3600"]
+    volumeMounts: [{name: x, mountPath: /x}]
+    lifecycle:
+      preStop:
+        exec: {command: ["sh", "-c", ${JSON.stringify(hook)}]}`;
+  await ok(['apply', '-f', '-'], [podWith('pre-ok', 'echo bye > /x/stopped'), podWith('pre-fail', 'exit 1'), podWith('pre-reader', 'true')].join('\n---\n'));
+  for (const n of ['pre-ok', 'pre-fail', 'pre-reader']) await eventually(`${n} Running`, async () => ((await pod(n)).status.phase === 'Running' ? true : undefined));
+  await ok(['delete', 'pod', 'pre-ok', 'pre-fail', '--wait=false']);
+  await eventually('the preStop write', async () => {
+    const r = await run(cluster, ['exec', 'pre-reader', '--', 'cat', '/x/stopped']);
+    return r.code === 0 && r.stdout === 'bye\n' ? true : undefined;
+  });
+  const ev = await eventually('FailedPreStopHook', async () => {
+    const ev = await events('pre-fail');
+    return ev.includes('Warning FailedPreStopHook PreStopHook failed') ? ev : undefined;
+  });
+  assert.ok(ev.includes('Normal Killing Stopping container app'), ev.join('\n'));
+  assert.ok(!(await events('pre-ok')).some((e) => e.includes('FailedPreStopHook')));
+});

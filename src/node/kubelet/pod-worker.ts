@@ -30,6 +30,7 @@ import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type Cont
 import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
+import { execHookResult, FAILED_POST_START_EVENT, FAILED_PRE_STOP_EVENT, graceAfterPreStop, httpHookResult, POST_START_HOOK_ERROR, POST_START_KILL_MESSAGE, type HookRun } from './lifecycle-hooks.js';
 import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
@@ -112,6 +113,8 @@ interface CRun {
   killing: boolean;
   /** Set when the kubelet kills it for a reason (liveness, OOM): the exit is not the program's own. */
   killReason?: { reason: string; exitCode: number };
+  /** The postStart hook failed with this message: the start failed with PostStartHookError. */
+  hookError?: string;
 }
 
 
@@ -486,11 +489,56 @@ export class PodWorker implements PodStatusSource {
       exit: (code) => { out.flush(); err.flush(); this.node.logs.end(this.uid, c.spec.name, restartCount); this.onExit(c, code); },
     }, timersOf(this.clock));
     c.runner.start();
+    const postStart: Obj | undefined = c.spec.lifecycle?.postStart;
+    if (postStart) { this.runPostStart(c, postStart); return; }
+    this.afterStart(c);
+  }
+
+  /** The container runs (and its postStart hook, if any, succeeded): probes, memory watch, status. */
+  private afterStart(c: CRun): void {
     c.busy = false;
+    c.hookError = undefined;
     this.startProbes(c);
     this.watchMemory(c);
     this.scheduleStatus();
     if (c.sidecar) this.sync();
+  }
+
+  /**
+   * startContainer step 4: the postStart hook runs while the start is still in progress, so the
+   * container shows as ContainerCreating until the hook returns; a failed hook kills the container.
+   */
+  private runPostStart(c: CRun, hook: Obj): void {
+    const running = c.state;
+    c.state = waiting('ContainerCreating');
+    const result = this.runHook(c, hook);
+    if (result.forever) return;
+    this.later(result.ms, () => {
+      if (!c.runner || c.runner.exited) return;
+      c.state = running;
+      if (result.ok) { this.afterStart(c); return; }
+      this.event(c, 'Warning', FAILED_POST_START_EVENT.reason, FAILED_POST_START_EVENT.message);
+      c.hookError = result.message;
+      c.busy = false;
+      this.killContainer(c, specGracePeriodSeconds(this.spec), POST_START_KILL_MESSAGE);
+    }, c);
+  }
+
+  /** One lifecycle hook (exec or httpGet) against the container model. */
+  private runHook(c: CRun, hook: Obj): HookRun {
+    const podName = formatPod(this.pod);
+    if (hook.exec) {
+      const command: string[] = hook.exec.command ?? [];
+      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
+      return execHookResult(command, c.spec.name, podName, r);
+    }
+    if (hook.httpGet) {
+      const port = this.resolvePort(c, hook.httpGet.port);
+      return httpHookResult(String(hook.httpGet.path ?? ''), c.spec.name, podName,
+        { scheme: String(hook.httpGet.scheme ?? 'HTTP'), host: hook.httpGet.host ?? this.podIPs[0] ?? '', port }, this.listens(port));
+    }
+    if (hook.sleep) return { ok: true, ms: Number(hook.sleep.seconds ?? 0) * 1000 };
+    return { ok: true, ms: 0 };
   }
 
   /** command/args as the runtime execs them: $(VAR) expanded (ExpandContainerCommandAndArgs); none = the image's entrypoint. */
@@ -600,7 +648,9 @@ export class PodWorker implements PodStatusSource {
     this.moveToLastState(c);
     c.restartCount++;
     c.created = false;
-    this.waiting(c, 'ContainerCreating');
+    // The last start failed in its postStart hook: the kubelet's reason cache shows it until a start succeeds.
+    if (c.hookError !== undefined) this.waiting(c, POST_START_HOOK_ERROR, c.hookError);
+    else this.waiting(c, 'ContainerCreating');
     this.startContainer(c);
     this.scheduleStatus();
   }
@@ -704,6 +754,26 @@ export class PodWorker implements PodStatusSource {
     for (const p of c.probes) p.stop();
     c.probes = [];
     const runner = c.runner;
+    const preStop: Obj | undefined = c.spec.lifecycle?.preStop;
+    if (preStop && graceSeconds > 0) {
+      // executePreStopHook: the hook runs first, for at most the grace period; its whole seconds are
+      // taken from the grace period the stop signal then gets.
+      const hook = this.runHook(c, preStop);
+      const ms = hook.forever ? graceSeconds * 1000 : Math.min(hook.ms, graceSeconds * 1000);
+      const failed = !hook.ok && !hook.forever;
+      const stopAfterHook = () => {
+        if (failed) this.event(c, 'Warning', FAILED_PRE_STOP_EVENT.reason, FAILED_PRE_STOP_EVENT.message);
+        if (!runner.exited) this.stopContainer(c, runner, graceAfterPreStop(graceSeconds, Math.floor(ms / 1000)));
+        else c.killing = false;
+      };
+      if (ms > 0) this.later(ms, stopAfterHook); else stopAfterHook();
+      return;
+    }
+    this.stopContainer(c, runner, graceSeconds);
+  }
+
+  /** StopContainer: the stop signal, then SIGKILL when the grace period runs out. */
+  private stopContainer(c: CRun, runner: ProgramRunner, graceSeconds: number): void {
     const done = () => { c.killing = false; };
     // "TerminationGracePeriod: requires containerD": under Docker on Windows the stop timeout is Windows' own.
     const stop: StopInput = { os: this.os, graceSeconds, stopTimeoutSeconds: this.node.stopTimeoutSeconds, sigterm: c.script?.sigterm, application: c.application };
