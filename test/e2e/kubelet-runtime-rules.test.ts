@@ -198,3 +198,38 @@ spec:
   assert.ok(ev.includes('Normal Killing Stopping container app'), ev.join('\n'));
   assert.ok(!(await events('pre-ok')).some((e) => e.includes('FailedPreStopHook')));
 });
+
+test('Docker on Windows cannot map a single file: a subPath file mount or a hostPath File fails at create with Docker\'s error; containerd runs it', async () => {
+  await ok(['create', 'configmap', 'app-cfg', '--from-literal=app.conf=mode=prod']);
+  const podOn = (name: string, node: string, volume: string, mount: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}}
+spec:
+  nodeName: ${node}
+  volumes:
+  - ${volume}
+  containers:
+  - name: app
+    image: "${WIN_IMAGE}"
+    command: ["ping", "-t", "localhost"]
+    volumeMounts: [${mount}]`;
+  const cm = '{name: cfg, configMap: {name: app-cfg}}';
+  const cmMount = '{name: cfg, mountPath: "C:\\\\app\\\\app.conf", subPath: app.conf}';
+  const hp = '{name: hp, hostPath: {path: "C:\\\\config\\\\node.conf", type: File}}';
+  const hpMount = '{name: hp, mountPath: /config/node.conf}';
+  const docker = await nodeOf('wdocker');
+  await ok(['apply', '-f', '-'], [podOn('sf-docker', docker, cm, cmMount), podOn('sf-ctrd', await nodeOf('wctrd'), cm, cmMount),
+    podOn('hpf-docker', docker, hp, hpMount)].join('\n---\n'));
+  const waitingOf = async (name: string) => eventually(`${name} CreateContainerError`, async () => {
+    const p = await pod(name);
+    return p.status.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerError' ? p : undefined;
+  });
+  const sf = await waitingOf('sf-docker');
+  const sfMsg = `Error response from daemon: invalid volume specification: 'c:\\var\\lib\\kubelet\\pods\\${sf.metadata.uid}\\volumes\\kubernetes.io~configmap\\cfg\\app.conf:C:\\app\\app.conf:ro': invalid mount config for type "bind": source path must be a directory`;
+  assert.equal(sf.status.containerStatuses[0].state.waiting.message, sfMsg);
+  assert.ok((await events('sf-docker')).includes(`Warning Failed Error: ${sfMsg}`));
+  const hpf = await waitingOf('hpf-docker');
+  assert.equal(hpf.status.containerStatuses[0].state.waiting.message,
+    'Error response from daemon: invalid volume specification: \'C:\\config\\node.conf:c:/config/node.conf\': invalid mount config for type "bind": source path must be a directory');
+  await eventually('sf-ctrd Running', async () => ((await pod('sf-ctrd')).status.phase === 'Running' ? true : undefined));
+});

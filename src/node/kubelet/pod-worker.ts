@@ -30,6 +30,7 @@ import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type Cont
 import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
+import { singleFileMountError } from './docker-mounts.js';
 import { execHookResult, FAILED_POST_START_EVENT, FAILED_PRE_STOP_EVENT, graceAfterPreStop, httpHookResult, POST_START_HOOK_ERROR, POST_START_KILL_MESSAGE, type HookRun } from './lifecycle-hooks.js';
 import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, rfc3339, runtimeID } from './format.js';
@@ -435,6 +436,16 @@ export class PodWorker implements PodStatusSource {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
       this.event(c, 'Warning', 'Failed', `Error: ${e.message}`);
       this.waiting(c, 'CreateContainerConfigError', e.message);
+      this.later(10_000, () => { c.busy = false; this.sync(); }, c);
+      this.scheduleStatus();
+      return;
+    }
+    // CreateContainer: Docker on Windows cannot bind a single file.
+    const bindErr = this.os === 'windows' && !this.node.runtime.singleFileMounts
+      ? singleFileMountError(this.uid, this.spec.volumes ?? [], c.spec, this.volumeFiles) : undefined;
+    if (bindErr) {
+      this.event(c, 'Warning', 'Failed', `Error: ${bindErr}`);
+      this.waiting(c, 'CreateContainerError', bindErr);
       this.later(10_000, () => { c.busy = false; this.sync(); }, c);
       this.scheduleStatus();
       return;
