@@ -26,7 +26,7 @@ import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
 import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
 import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
-import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
+import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Running, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
@@ -116,6 +116,8 @@ interface CRun {
   killReason?: { reason: string; exitCode: number };
   /** The postStart hook failed with this message: the start failed with PostStartHookError. */
   hookError?: string;
+  /** The container runs but its postStart hook has not returned yet (the state shows ContainerCreating). */
+  hookPending?: Running;
 }
 
 
@@ -246,8 +248,10 @@ export class PodWorker implements PodStatusSource {
     let hadSandbox = this.sandboxReady;
     for (const c of this.cs.values()) {
       c.killing = false; c.busy = false; c.runner = undefined;
-      if (isRunning(c.state)) {
-        c.lastState = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt: c.state.startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+      const wasRunning = isRunning(c.state) ? c.state : c.hookPending;
+      c.hookPending = undefined;
+      if (wasRunning) {
+        c.lastState = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt: wasRunning.startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
         c.state = waiting('ContainerCreating');
         c.created = false;
         hadSandbox = true;
@@ -520,11 +524,14 @@ export class PodWorker implements PodStatusSource {
    * container shows as ContainerCreating until the hook returns; a failed hook kills the container.
    */
   private runPostStart(c: CRun, hook: Obj): void {
+    if (c.state.kind !== 'running') return;
     const running = c.state;
+    c.hookPending = running;
     c.state = waiting('ContainerCreating');
     const result = this.runHook(c, hook);
     if (result.forever) return;
     this.later(result.ms, () => {
+      c.hookPending = undefined;
       if (!c.runner || c.runner.exited) return;
       c.state = running;
       if (result.ok) { this.afterStart(c); return; }
@@ -593,7 +600,8 @@ export class PodWorker implements PodStatusSource {
   private onExit(c: CRun, code: number): void {
     this.stopContainerTimers(c);
     const now = this.nowDate();
-    const startedAt = isRunning(c.state) ? c.state.startedAt : rfc3339(now);
+    const startedAt = isRunning(c.state) ? c.state.startedAt : c.hookPending?.startedAt ?? rfc3339(now);
+    c.hookPending = undefined;
     const kill = c.killReason;
     c.killReason = undefined;
     const exitCode = kill?.exitCode ?? code;
