@@ -5,8 +5,12 @@
  * §10). Pure functions; the catalog data is in image-catalog.ts.
  *
  * Failure texts:
- * - Windows node, no usable Windows entry (Linux image, or process
- *   isolation with an incompatible build): hcsshim's
+ * - Windows node, no Windows entry of the node's architecture (a Linux
+ *   image such as nginx): the pull fails as on Linux (AKS Windows nodes
+ *   report `failed to pull and unpack image "...": no match for platform in
+ *   manifest: not found`).
+ * - Windows node, Windows entries of an incompatible build only (process
+ *   isolation): the image is pulled, then hcsshim's
  *   `The container operating system does not match the host operating system.`
  *   with HRESULT 0xc0370101 (§9.3). The notes do not quote the full
  *   containerd/kubelet error line around it; `message` appends the HRESULT
@@ -247,10 +251,11 @@ export function resolveImage(image: string, node: NodePlatform, userImages: read
 
   if (node.os === 'windows') {
     const hcs = `${HCS_OS_MISMATCH} (${HCS_OS_MISMATCH_HRESULT})`;
+    // containerd's Windows platform matcher selects windows/<arch> entries only, so an image
+    // without one fails the pull itself (images.Manifest / the unpacker), as on Linux.
     if (candidates.length === 0) {
-      const kind = sameOS.length === 0 ? 'os-mismatch' : 'arch-mismatch';
-      return fail({ kind, stage: 'create', reason: 'CreateContainerError', message: hcs, ref, available: platforms,
-        pulled: platforms[0] });
+      return fail({ kind: sameOS.length === 0 ? 'os-mismatch' : 'arch-mismatch', stage: 'pull', reason: 'ErrImagePull',
+        message: NO_PLATFORM_MATCH, ref, available: platforms });
     }
     const host = parseWindowsBuild(node.build);
     if (host === undefined || opts.hostProcess) return ok(candidates[0]);

@@ -87,6 +87,22 @@ test('the ltsc2022 image on a 2019 node fails with the runtime error and stays w
   assert.match(await ok(['get', 'pod', 'win-mismatch', '--no-headers']), /^win-mismatch\s+0\/1\s+CreateContainerError\s+0\s+/);
 });
 
+test('a Linux image on a Windows node fails the pull itself: no match for platform in manifest', async () => {
+  await ok(['apply', '-f', '-'], manifest('nginx-on-win', 'win2022-1', `  containers:
+  - name: app
+    image: nginx`));
+  const err = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:latest": no match for platform in manifest: not found';
+  const p = await eventually('ErrImagePull', async () => {
+    const p = await pod('nginx-on-win');
+    return ['ErrImagePull', 'ImagePullBackOff'].includes(p.status.containerStatuses?.[0]?.state?.waiting?.reason) ? p : undefined;
+  });
+  assert.equal(p.status.phase, 'Pending');
+  const ev = await events('nginx-on-win');
+  assert.ok(ev.includes(`Warning Failed Failed to pull image "nginx": ${err}`), ev.join('\n'));
+  assert.ok(ev.includes('Warning Failed Error: ErrImagePull'), ev.join('\n'));
+  assert.ok(!ev.some((e) => / Created /.test(e)), ev.join('\n'));
+});
+
 test('a Linux pod forced onto a Windows node is rejected: PodOSNotSupported, Failed', async () => {
   await ok(['apply', '-f', '-'], manifest('linux-on-win', 'win2019-1', `  os: {name: linux}
   containers:

@@ -98,11 +98,10 @@ describe('resolveImage: Linux images', () => {
     const f = failure(resolveImage('quay.io/acme/app:1.0', LINUX_ARM));
     assert.deepEqual([f.kind, f.stage, f.reason, f.message], ['arch-mismatch', 'pull', 'ErrImagePull', NO_PLATFORM_MATCH]);
   });
-  test('Linux image on a Windows node → HCS OS mismatch at create', () => {
+  test('Linux image on a Windows node → no platform match at pull (containerd selects windows/<arch> entries only)', () => {
     const f = failure(resolveImage('nginx', WS2022));
-    assert.deepEqual([f.kind, f.stage, f.reason, f.message], ['os-mismatch', 'create', 'CreateContainerError', HCS]);
-    assert.ok(f.message.startsWith(HCS_OS_MISMATCH));
-    assert.equal(formatPlatform(f.pulled!), 'linux/amd64');
+    assert.deepEqual([f.kind, f.stage, f.reason, f.message], ['os-mismatch', 'pull', 'ErrImagePull', NO_PLATFORM_MATCH]);
+    assert.equal(f.pulled, undefined);
   });
   test('invalid reference → InvalidImageName', () => {
     const f = failure(resolveImage('NGINX', LINUX));

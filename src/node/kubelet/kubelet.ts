@@ -21,6 +21,7 @@ import { Backoff } from './backoff.js';
 import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
 import { StatusManager } from './status-manager.js';
+import { HostDirs } from './host-dirs.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
 type Obj = Record<string, any>;
@@ -101,6 +102,7 @@ export class Kubelet {
   private readonly services = new Map<string, KObject>();
   private readonly claims = new Map<string, KObject>();
   private readonly volumes = new Map<string, KObject>();
+  private readonly runtimeClasses = new Map<string, KObject>();
   private readonly nodeObjects = new Map<string, KObject>();
   private readonly watches: WatchHandle[] = [];
   private readonly log: (m: string) => void;
@@ -137,6 +139,8 @@ export class Kubelet {
     this.watches.push(await inform(this.store, def('services'), cache(this.services)));
     this.watches.push(await inform(this.store, def('persistentvolumeclaims'), cache(this.claims)));
     this.watches.push(await inform(this.store, def('persistentvolumes'), cache(this.volumes)));
+    const rcDef = this.store.find('node.k8s.io', 'v1', 'runtimeclasses');
+    if (rcDef) this.watches.push(await inform(this.store, rcDef, cache(this.runtimeClasses)));
     this.watches.push(await inform(this.store, def('nodes'), (type, o) => {
       if (type === 'DELETED') this.nodeObjects.delete(o.metadata.name!); else this.nodeObjects.set(o.metadata.name!, o);
     }));
@@ -229,6 +233,9 @@ export class Kubelet {
       status: this.statusManager,
       clock: this.opts.clock ?? REAL_CLOCK,
       stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
+      runtime: cfg.runtime,
+      runtimeClass: (name) => this.runtimeClasses.get(key(undefined, name)),
+      hostDirs: new HostDirs(cfg.os),
     };
     this.nodes.set(cfg.name, state);
   }

@@ -26,8 +26,13 @@ import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
 import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
 import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
-import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Terminated } from './container-state.js';
+import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Running, type Terminated } from './container-state.js';
 import { verifyRunAsNonRoot } from './security.js';
+import { sandboxRuntimeError } from './runtime-class.js';
+import type { HostDirs } from './host-dirs.js';
+import { singleFileMountError } from './docker-mounts.js';
+import { execHookResult, FAILED_POST_START_EVENT, FAILED_PRE_STOP_EVENT, graceAfterPreStop, httpHookResult, POST_START_HOOK_ERROR, POST_START_KILL_MESSAGE, type HookRun } from './lifecycle-hooks.js';
+import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, rfc3339, runtimeID } from './format.js';
 import type { NodeImages } from './images.js';
 import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript } from './script.js';
@@ -72,6 +77,12 @@ export interface NodeContext {
    * undefined when it honours terminationGracePeriodSeconds (containerd).
    */
   stopTimeoutSeconds?: number;
+  /** The node's container runtime and its documented differences. */
+  runtime: ContainerRuntime;
+  /** The RuntimeClass of that name in the kubelet's informer cache. */
+  runtimeClass(name: string): KObject | undefined;
+  /** The node's hostPath directories, shared by its pods. */
+  hostDirs: HostDirs;
 }
 
 
@@ -103,6 +114,10 @@ interface CRun {
   killing: boolean;
   /** Set when the kubelet kills it for a reason (liveness, OOM): the exit is not the program's own. */
   killReason?: { reason: string; exitCode: number };
+  /** The postStart hook failed with this message: the start failed with PostStartHookError. */
+  hookError?: string;
+  /** The container runs but its postStart hook has not returned yet (the state shows ContainerCreating). */
+  hookPending?: Running;
 }
 
 
@@ -233,8 +248,10 @@ export class PodWorker implements PodStatusSource {
     let hadSandbox = this.sandboxReady;
     for (const c of this.cs.values()) {
       c.killing = false; c.busy = false; c.runner = undefined;
-      if (isRunning(c.state)) {
-        c.lastState = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt: c.state.startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+      const wasRunning = isRunning(c.state) ? c.state : c.hookPending;
+      c.hookPending = undefined;
+      if (wasRunning) {
+        c.lastState = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt: wasRunning.startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
         c.state = waiting('ContainerCreating');
         c.created = false;
         hadSandbox = true;
@@ -321,6 +338,12 @@ export class PodWorker implements PodStatusSource {
       this.later(2000, () => this.sync());
       return false;
     }
+    const runtimeErr = sandboxRuntimeError(this.spec.runtimeClassName, (n) => this.node.runtimeClass(n), this.node.runtime, this.os);
+    if (runtimeErr) {
+      this.event(undefined, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${runtimeErr}`);
+      this.later(10_000, () => this.sync());
+      return false;
+    }
     const pause = this.node.images.resolve(this.node.pauseImage);
     if (!pause.ok && this.os === 'windows') {
       this.sandboxFailure(pause.failure);
@@ -351,7 +374,7 @@ export class PodWorker implements PodStatusSource {
   }
 
   private volumeContext() {
-    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token };
+    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path) };
   }
 
   private netInfo(): PodNetworkInfo {
@@ -421,6 +444,16 @@ export class PodWorker implements PodStatusSource {
       this.scheduleStatus();
       return;
     }
+    // CreateContainer: Docker on Windows cannot bind a single file.
+    const bindErr = this.os === 'windows' && !this.node.runtime.singleFileMounts
+      ? singleFileMountError(this.uid, this.spec.volumes ?? [], c.spec, this.volumeFiles) : undefined;
+    if (bindErr) {
+      this.event(c, 'Warning', 'Failed', `Error: ${bindErr}`);
+      this.waiting(c, 'CreateContainerError', bindErr);
+      this.later(10_000, () => { c.busy = false; this.sync(); }, c);
+      this.scheduleStatus();
+      return;
+    }
     // CreateContainer: the image must run on this host (Windows build / OS rules).
     const res = this.node.images.resolve(c.spec.image, hostProcess);
     if (!res.ok && res.failure.stage === 'create') {
@@ -471,11 +504,59 @@ export class PodWorker implements PodStatusSource {
       exit: (code) => { out.flush(); err.flush(); this.node.logs.end(this.uid, c.spec.name, restartCount); this.onExit(c, code); },
     }, timersOf(this.clock));
     c.runner.start();
+    const postStart: Obj | undefined = c.spec.lifecycle?.postStart;
+    if (postStart) { this.runPostStart(c, postStart); return; }
+    this.afterStart(c);
+  }
+
+  /** The container runs (and its postStart hook, if any, succeeded): probes, memory watch, status. */
+  private afterStart(c: CRun): void {
     c.busy = false;
+    c.hookError = undefined;
     this.startProbes(c);
     this.watchMemory(c);
     this.scheduleStatus();
     if (c.sidecar) this.sync();
+  }
+
+  /**
+   * startContainer step 4: the postStart hook runs while the start is still in progress, so the
+   * container shows as ContainerCreating until the hook returns; a failed hook kills the container.
+   */
+  private runPostStart(c: CRun, hook: Obj): void {
+    if (c.state.kind !== 'running') return;
+    const running = c.state;
+    c.hookPending = running;
+    c.state = waiting('ContainerCreating');
+    const result = this.runHook(c, hook);
+    if (result.forever) return;
+    this.later(result.ms, () => {
+      c.hookPending = undefined;
+      if (!c.runner || c.runner.exited) return;
+      c.state = running;
+      if (result.ok) { this.afterStart(c); return; }
+      this.event(c, 'Warning', FAILED_POST_START_EVENT.reason, FAILED_POST_START_EVENT.message);
+      c.hookError = result.message;
+      c.busy = false;
+      this.killContainer(c, specGracePeriodSeconds(this.spec), POST_START_KILL_MESSAGE);
+    }, c);
+  }
+
+  /** One lifecycle hook (exec or httpGet) against the container model. */
+  private runHook(c: CRun, hook: Obj): HookRun {
+    const podName = formatPod(this.pod);
+    if (hook.exec) {
+      const command: string[] = hook.exec.command ?? [];
+      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
+      return execHookResult(command, c.spec.name, podName, r);
+    }
+    if (hook.httpGet) {
+      const port = this.resolvePort(c, hook.httpGet.port);
+      return httpHookResult(String(hook.httpGet.path ?? ''), c.spec.name, podName,
+        { scheme: String(hook.httpGet.scheme ?? 'HTTP'), host: hook.httpGet.host ?? this.podIPs[0] ?? '', port }, this.listens(port));
+    }
+    if (hook.sleep) return { ok: true, ms: Number(hook.sleep.seconds ?? 0) * 1000 };
+    return { ok: true, ms: 0 };
   }
 
   /** command/args as the runtime execs them: $(VAR) expanded (ExpandContainerCommandAndArgs); none = the image's entrypoint. */
@@ -519,7 +600,8 @@ export class PodWorker implements PodStatusSource {
   private onExit(c: CRun, code: number): void {
     this.stopContainerTimers(c);
     const now = this.nowDate();
-    const startedAt = isRunning(c.state) ? c.state.startedAt : rfc3339(now);
+    const startedAt = isRunning(c.state) ? c.state.startedAt : c.hookPending?.startedAt ?? rfc3339(now);
+    c.hookPending = undefined;
     const kill = c.killReason;
     c.killReason = undefined;
     const exitCode = kill?.exitCode ?? code;
@@ -585,7 +667,9 @@ export class PodWorker implements PodStatusSource {
     this.moveToLastState(c);
     c.restartCount++;
     c.created = false;
-    this.waiting(c, 'ContainerCreating');
+    // The last start failed in its postStart hook: the kubelet's reason cache shows it until a start succeeds.
+    if (c.hookError !== undefined) this.waiting(c, POST_START_HOOK_ERROR, c.hookError);
+    else this.waiting(c, 'ContainerCreating');
     this.startContainer(c);
     this.scheduleStatus();
   }
@@ -689,6 +773,26 @@ export class PodWorker implements PodStatusSource {
     for (const p of c.probes) p.stop();
     c.probes = [];
     const runner = c.runner;
+    const preStop: Obj | undefined = c.spec.lifecycle?.preStop;
+    if (preStop && graceSeconds > 0) {
+      // executePreStopHook: the hook runs first, for at most the grace period; its whole seconds are
+      // taken from the grace period the stop signal then gets.
+      const hook = this.runHook(c, preStop);
+      const ms = hook.forever ? graceSeconds * 1000 : Math.min(hook.ms, graceSeconds * 1000);
+      const failed = !hook.ok && !hook.forever;
+      const stopAfterHook = () => {
+        if (failed) this.event(c, 'Warning', FAILED_PRE_STOP_EVENT.reason, FAILED_PRE_STOP_EVENT.message);
+        if (!runner.exited) this.stopContainer(c, runner, graceAfterPreStop(graceSeconds, Math.floor(ms / 1000)));
+        else c.killing = false;
+      };
+      if (ms > 0) this.later(ms, stopAfterHook); else stopAfterHook();
+      return;
+    }
+    this.stopContainer(c, runner, graceSeconds);
+  }
+
+  /** StopContainer: the stop signal, then SIGKILL when the grace period runs out. */
+  private stopContainer(c: CRun, runner: ProgramRunner, graceSeconds: number): void {
     const done = () => { c.killing = false; };
     // "TerminationGracePeriod: requires containerD": under Docker on Windows the stop timeout is Windows' own.
     const stop: StopInput = { os: this.os, graceSeconds, stopTimeoutSeconds: this.node.stopTimeoutSeconds, sigterm: c.script?.sigterm, application: c.application };

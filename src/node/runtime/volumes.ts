@@ -6,7 +6,7 @@
  * SetUp errors, which the kubelet reports as FailedMount events
  * (`MountVolume.SetUp failed for volume "x" : configmap "y" not found`).
  */
-import { ContainerFS } from '../shell/fs.js';
+import { ContainerFS, type HostDir } from '../shell/fs.js';
 import type { KObject } from '../../registry/types.js';
 import { fieldRefValue, formatMap, resourceFieldValue, type EnvSources, type PodNetworkInfo } from './env.js';
 
@@ -34,6 +34,8 @@ export interface VolumeContext {
   net: PodNetworkInfo;
   /** The cluster CA (ca.crt of kube-root-ca.crt) for projected token volumes. */
   token?: TokenSource;
+  /** The node's directory at a hostPath (shared by the node's pods); absent: a private empty directory. */
+  hostDir?: (path: string) => HostDir;
 }
 
 /** Files of one volume: relative path → content; undefined for volumes without files (emptyDir, hostPath, ...). */
@@ -132,6 +134,11 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
     const files = cache.get(m.name);
     const sep = os === 'windows' ? '\\' : '/';
     const base = String(m.mountPath).replace(/[\\/]+$/, '');
+    if (vol.hostPath && ctx.hostDir) {
+      const hostPath = String(vol.hostPath.path ?? '') + (m.subPath ? `/${m.subPath}` : '');
+      fs.mountHostDir(m.mountPath, ctx.hostDir(hostPath), m.readOnly === true);
+      continue;
+    }
     if (!files) { fs.mountDir(m.mountPath, m.readOnly === true); continue; }
     if (m.subPath) {
       const f = files.get(m.subPath);

@@ -116,6 +116,16 @@ export class CmdShell {
       yield* this.write(s, toNul);
     }.bind(this);
     const err = (s: string) => this.write(s, errToNul, 'stderr');
+    const append = text.includes('>>');
+    if (file !== undefined) {
+      // cmd.exe opens (creates or truncates) the target before it runs the command; when that
+      // fails it reports the Win32 error and the command does not run.
+      const opened = this.ctx.fs.write(this.ctx.fs.resolve(file, this.cwd), '', append);
+      if (opened !== 'ok') {
+        yield* err(opened === 'no-dir' ? 'The system cannot find the path specified.\r\n' : 'Access is denied.\r\n');
+        return 1;
+      }
+    }
     try {
       if (!name) return this.errorlevel;
       if (/^echo[.:]/i.test(name)) { yield* out(after.replace(/^\s/, '') + name.slice(5) + '\r\n'); return 0; }
@@ -224,7 +234,7 @@ export class CmdShell {
       yield* err(CMD_NOT_RECOGNIZED(name));
       return 9009;
     } finally {
-      if (file !== undefined) this.ctx.fs.write(this.ctx.fs.resolve(file, this.cwd), captured, text.includes('>>'));
+      if (file !== undefined) this.ctx.fs.write(this.ctx.fs.resolve(file, this.cwd), captured, append);
     }
   }
 }

@@ -10,6 +10,19 @@ import type { ShellOS } from './types.js';
 
 export type FsEntry = { type: 'file'; content: string; readOnly: boolean } | { type: 'dir'; readOnly: boolean };
 
+/**
+ * A directory of the node's own filesystem (a hostPath volume): its entries
+ * by path below it, kept by the node and shared by every container that
+ * mounts it, so what one pod writes the others on the node read.
+ */
+export class HostDir {
+  readonly entries = new Map<string, FsEntry>([['', { type: 'dir', readOnly: false }]]);
+  readonly names = new Map<string, string>();
+}
+
+/** Where a path's entry lives: the container's own table, or a host directory mounted over it. */
+interface Located { entries: Map<string, FsEntry>; names: Map<string, string>; k: string; name: string; mountReadOnly: boolean; hostRoot: boolean }
+
 export class ContainerFS {
   private readonly entries = new Map<string, FsEntry>();
 
@@ -46,6 +59,35 @@ export class ContainerFS {
   }
 
   private key(abs: string): string { return this.os === 'windows' ? abs.toLowerCase() : abs; }
+  private get sep(): string { return this.os === 'windows' ? '\\' : '/'; }
+  /** Host directories mounted into the container (hostPath volumes). */
+  private readonly hostMounts: { key: string; dir: HostDir; readOnly: boolean }[] = [];
+
+  /** The table holding `abs`: the innermost host directory mounted over it, else the container's own. */
+  private locate(abs: string): Located {
+    const k = this.key(abs);
+    let best: { key: string; dir: HostDir; readOnly: boolean } | undefined;
+    for (const m of this.hostMounts) {
+      const root = m.key.endsWith(this.sep) ? m.key.slice(0, -1) : m.key;
+      if ((k === m.key || k.startsWith(root + this.sep)) && (!best || m.key.length > best.key.length)) best = m;
+    }
+    if (!best) return { entries: this.entries, names: this.names, k, name: abs, mountReadOnly: false, hostRoot: false };
+    const rel = k === best.key ? '' : k.slice(best.key.replace(/[\\/]$/, '').length);
+    return { entries: best.dir.entries, names: best.dir.names, k: rel, name: abs.slice(abs.length - rel.length), mountReadOnly: best.readOnly, hostRoot: rel === '' };
+  }
+
+  /** Mounts a node directory (hostPath) at `path`: writes go to the node's copy unless the mount is read-only. */
+  mountHostDir(path: string, dir: HostDir, readOnly: boolean): void {
+    const abs = this.resolve(path);
+    this.mkdirs(abs, false);
+    this.hostMounts.push({ key: this.key(abs), dir, readOnly });
+  }
+
+  private relParent(k: string): string | undefined {
+    if (k === '') return undefined;
+    const i = k.lastIndexOf(this.sep);
+    return i <= 0 ? '' : k.slice(0, i);
+  }
   private parent(abs: string): string | undefined {
     const sep = this.os === 'windows' ? '\\' : '/';
     const root = this.os === 'windows' ? abs.slice(0, 3) : '/';
@@ -80,7 +122,11 @@ export class ContainerFS {
   /** Mounts an empty directory (emptyDir, an empty volume): writable or not. */
   mountDir(path: string, readOnly: boolean): void { this.mkdirs(this.resolve(path), readOnly); const e = this.entries.get(this.key(this.resolve(path))); if (e) e.readOnly = readOnly; }
 
-  stat(abs: string): FsEntry | undefined { return this.entries.get(this.key(abs)); }
+  stat(abs: string): FsEntry | undefined {
+    const l = this.locate(abs);
+    const e = l.entries.get(l.k);
+    return e && l.mountReadOnly ? { ...e, readOnly: true } : e;
+  }
 
   read(abs: string): string | undefined {
     const e = this.stat(abs);
@@ -89,11 +135,12 @@ export class ContainerFS {
 
   /** Names directly inside a directory, sorted. */
   list(abs: string): string[] {
-    const k = this.key(abs);
+    const l = this.locate(abs);
     const out: string[] = [];
-    for (const [key, name] of this.names) {
-      if (key === k) continue;
-      if (this.parent(key) === k) out.push(this.baseName(name));
+    const parentOf = (key: string) => (l.entries === this.entries ? this.parent(key) : this.relParent(key));
+    for (const [key, name] of l.names) {
+      if (key === l.k) continue;
+      if (parentOf(key) === l.k) out.push(this.baseName(name));
     }
     return out.sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
   }
@@ -107,8 +154,9 @@ export class ContainerFS {
     const cur = this.stat(abs);
     if (cur?.type === 'dir') return 'is-dir';
     if (cur?.readOnly || (!cur && d.readOnly)) return 'read-only';
-    this.entries.set(this.key(abs), { type: 'file', content: append && cur?.type === 'file' ? cur.content + content : content, readOnly: false });
-    this.names.set(this.key(abs), abs);
+    const l = this.locate(abs);
+    l.entries.set(l.k, { type: 'file', content: append && cur?.type === 'file' ? cur.content + content : content, readOnly: false });
+    l.names.set(l.k, l.name);
     return 'ok';
   }
 
@@ -118,18 +166,19 @@ export class ContainerFS {
     const d = dir ? this.stat(dir) : undefined;
     if (!d || d.type !== 'dir') return 'no-dir';
     if (d.readOnly) return 'read-only';
-    this.entries.set(this.key(abs), { type: 'dir', readOnly: false });
-    this.names.set(this.key(abs), abs);
+    const l = this.locate(abs);
+    l.entries.set(l.k, { type: 'dir', readOnly: false });
+    l.names.set(l.k, l.name);
     return 'ok';
   }
 
   remove(abs: string): 'ok' | 'missing' | 'read-only' {
     const e = this.stat(abs);
     if (!e) return 'missing';
-    if (e.readOnly) return 'read-only';
-    const k = this.key(abs);
-    for (const key of [...this.entries.keys()]) {
-      if (key === k || key.startsWith(k + (this.os === 'windows' ? '\\' : '/'))) { this.entries.delete(key); this.names.delete(key); }
+    const l = this.locate(abs);
+    if (e.readOnly || l.hostRoot) return 'read-only';
+    for (const key of [...l.entries.keys()]) {
+      if (key === l.k || key.startsWith(l.k + this.sep)) { l.entries.delete(key); l.names.delete(key); }
     }
     return 'ok';
   }

@@ -722,6 +722,20 @@ export class PowerShell {
         const abs = this.ctx.fs.resolve(p, this.cwd);
         const dirType = /directory/i.test(named(['itemtype']) ?? '');
         const r = dirType ? this.ctx.fs.mkdir(abs) : this.ctx.fs.write(abs, v ? v + '\r\n' : '', lower === 'add-content');
+        if (r === 'read-only') {
+          // The provider's UnauthorizedAccessException, as each cmdlet wraps it.
+          const denied = `Access to the path '${abs}' is denied.`;
+          if (lower === 'out-file') {
+            yield* this.errorRecord(st, '', denied, 'OpenError', 'UnauthorizedAccessException', 'FileOpenFailure,Microsoft.PowerShell.Commands.OutFileCommand',
+              'Out-File', st.col, text.length);
+          } else {
+            const [cmdlet, fqid] = lower === 'new-item' ? ['New-Item', 'NewItemUnauthorizedAccessError,Microsoft.PowerShell.Commands.NewItemCommand']
+              : lower === 'add-content' ? ['Add-Content', 'GetContentWriterUnauthorizedAccessError,Microsoft.PowerShell.Commands.AddContentCommand']
+              : ['Set-Content', 'GetContentWriterUnauthorizedAccessError,Microsoft.PowerShell.Commands.SetContentCommand'];
+            yield* this.errorRecord(st, abs, denied, 'PermissionDenied', 'UnauthorizedAccessException', fqid, cmdlet, st.col, text.length);
+          }
+          return false;
+        }
         return r === 'ok' || r === 'exists';
       }
       case 'remove-item': case 'rm': case 'del': {
