@@ -131,8 +131,8 @@ const JSON_PATCH_OP: ShapeNode = {
   }),
 };
 
-/** 422 with the "patch" field, as patch.go words a strict failure. */
-function patchInvalid(value: string, detail: string): StatusError {
+/** 422 with the "patch" field, as patch.go words a strict failure (or a patched object its type does not decode). */
+export function patchInvalid(value: string, detail: string): StatusError {
   const message = `Invalid value: ${goQuote(value)}: ${detail}`;
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',

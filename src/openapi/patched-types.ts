@@ -7,25 +7,14 @@
  * as %+v prints it (strategic merge patches), with the decoder's error as detail.
  */
 import type { KObject, ResourceDef } from '../registry/types.js';
-import { StatusError } from '../api/status.js';
+import { patchInvalid } from './field-validation.js';
 import { goTypes } from './go-types.js';
 import { goDecode, normalizeDecoded } from './go-decode.js';
 import { stringifyAnyDepth } from '../meta/json-text.js';
-import { goMarshal, goQuote, goSprintValue } from './strict.js';
+import { goMarshal, goSprintValue } from './strict.js';
 
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
-
-function patchInvalid(value: string, detail: string): StatusError {
-  const message = `Invalid value: ${goQuote(value)}: ${detail}`;
-  return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: ` "" is invalid: patch: ${message}`,
-    reason: 'Invalid',
-    details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
-    code: 422,
-  });
-}
 
 /**
  * Throws upstream's 422 when the patched object does not decode into the
