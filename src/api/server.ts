@@ -161,6 +161,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
 
   const headersTimeout = opts.readHeaderTimeoutMs ?? READ_HEADER_TIMEOUT_MS;
   const server = createHttpsServer({
+    ServerResponse: drain.Response,
     key: opts.tls.key, cert: opts.tls.cert, ca: opts.tls.ca,
     requestCert: true, rejectUnauthorized: false,
     keepAliveTimeout: IDLE_TIMEOUT_MS,
