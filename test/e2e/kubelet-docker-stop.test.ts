@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /**
  * "TerminationGracePeriod: requires containerD" (Windows containers in
@@ -29,15 +29,6 @@ async function ok(args: string[], input?: string): Promise<string> {
   const r = await run(cluster, args, { input });
   assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
-}
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 const podYAML = (name: string, node: string) => `apiVersion: v1

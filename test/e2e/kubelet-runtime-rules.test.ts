@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /**
  * Runtime rules the kubelet and its container runtime enforce at sandbox and
@@ -28,15 +28,6 @@ async function ok(args: string[], input?: string): Promise<string> {
   return r.stdout;
 }
 async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try { const v = await check(); if (v !== undefined) return v; } catch (e) { last = e; }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 /** `type reason message` of the events about a pod. */
 async function events(name: string): Promise<string[]> {
   const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /** The container model behind the kubelets: env, volumes, probes, init containers, scripted behaviour, runtime settings. */
 let cluster: TestCluster;
@@ -18,15 +18,6 @@ async function ok(args: string[], input?: string): Promise<string> {
   return r.stdout;
 }
 async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 async function events(name: string): Promise<string[]> {
   const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));
   return list.items.map((e: any) => `${e.type} ${e.reason} ${e.message}`);

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /** Pods with spec.nodeName reach the emulated kubelets directly (no scheduler needed). */
 let cluster: TestCluster;
@@ -16,15 +16,6 @@ async function ok(args: string[], input?: string): Promise<string> {
 async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
 
 /** Polls until `check` returns a value (not undefined), every 100 ms, for at most `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try { const v = await check(); if (v !== undefined) return v; } catch (e) { last = e; }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** `type reason message` of the events about a pod, oldest first. */
 async function events(name: string): Promise<string[]> {

@@ -119,3 +119,14 @@ export async function rawJSON(cluster: TestCluster, method: string, path: string
   try { parsed = JSON.parse(r.body); } catch { /* not JSON */ }
   return { status: r.status, body: parsed, headers: r.headers };
 }
+
+/** Polls `check` every 100 ms until it gives a value (a throw counts as not yet), failing after `ms` with the last error. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try { const v = await check(); if (v !== undefined) return v; } catch (e) { last = e; }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
