@@ -51,6 +51,17 @@ function invalid(name: string, field: string, message: string) {
   };
 }
 
+/** Exactly one request wins (`ok`); every other gets upstream's 422 for `field`. Returns the winner's name, as a list. */
+function oneWins(answers: { status: number; body: unknown }[], names: string[], ok: number, field: string, message: string): string[] {
+  const won = answers.flatMap((a, i) => (a.status === ok ? [names[i]] : []));
+  assert.equal(won.length, 1, `won: ${won.join(', ')}`);
+  answers.forEach((a, i) => {
+    if (names[i] === won[0]) return;
+    assert.deepEqual({ status: a.status, body: a.body }, { status: 422, body: invalid(names[i], field, message) });
+  });
+  return won;
+}
+
 /**
  * Sends the requests so that their bodies reach the server together: every
  * request's headers go first, on its own connection, and once all are out
@@ -91,15 +102,8 @@ const createAll = (bodies: object[]) => sendTogether('POST', bodies.map(() => SE
 test(`${PARALLEL} concurrent creates asking for the same nodePort: one gets it, the others are refused`, async () => {
   const names = Array.from({ length: PARALLEL }, (_, i) => `np-race-${i}`);
   const answers = await createAll(names.map((n) => nodePortService(n, 30080)));
-  const won = answers.flatMap((a, i) => (a.status === 201 ? [names[i]] : []));
-  assert.equal(won.length, 1, `created: ${won.join(', ')}`);
-  answers.forEach((a, i) => {
-    if (names[i] === won[0]) return;
-    assert.deepEqual({ status: a.status, body: a.body }, {
-      status: 422,
-      body: invalid(names[i], 'spec.ports[0].nodePort', 'Invalid value: 30080: provided port is already allocated'),
-    });
-  });
+  const won = oneWins(answers, names, 201, 'spec.ports[0].nodePort',
+    'Invalid value: 30080: provided port is already allocated');
   const list = (await rawJSON(cluster, 'GET', SERVICES)).body as { items: ServiceBody[] };
   const holders = list.items.filter((s) => s.spec.ports.some((p) => p.nodePort === 30080)).map((s) => s.metadata.name);
   assert.deepEqual(holders, won);
@@ -108,16 +112,8 @@ test(`${PARALLEL} concurrent creates asking for the same nodePort: one gets it, 
 test(`${PARALLEL} concurrent creates asking for the same clusterIP: one gets it, the others are refused`, async () => {
   const names = Array.from({ length: PARALLEL }, (_, i) => `ip-race-${i}`);
   const answers = await createAll(names.map((n) => clusterIPService(n, '10.96.0.50')));
-  const won = answers.flatMap((a, i) => (a.status === 201 ? [names[i]] : []));
-  assert.equal(won.length, 1, `created: ${won.join(', ')}`);
-  answers.forEach((a, i) => {
-    if (names[i] === won[0]) return;
-    assert.deepEqual({ status: a.status, body: a.body }, {
-      status: 422,
-      body: invalid(names[i], 'spec.clusterIPs',
-        'Invalid value: []string{"10.96.0.50"}: failed to allocate IP 10.96.0.50: provided IP is already allocated'),
-    });
-  });
+  oneWins(answers, names, 201, 'spec.clusterIPs',
+    'Invalid value: []string{"10.96.0.50"}: failed to allocate IP 10.96.0.50: provided IP is already allocated');
 });
 
 test('concurrent creates without explicit values all get distinct node ports and cluster IPs', async () => {
@@ -159,13 +155,6 @@ test('concurrent updates asking for the same new nodePort: one gets it', async (
   }
   const answers = await sendTogether('PATCH', names.map((n) => `${SERVICES}/${n}`),
     names.map(() => ({ spec: { ports: [{ port: 80, nodePort: 30060 }] } })), 'application/merge-patch+json');
-  const won = answers.flatMap((a, i) => (a.status === 200 ? [names[i]] : []));
-  assert.equal(won.length, 1, `updated: ${won.join(', ')}`);
-  answers.forEach((a, i) => {
-    if (names[i] === won[0]) return;
-    assert.deepEqual({ status: a.status, body: a.body }, {
-      status: 422,
-      body: invalid(names[i], 'spec.ports[0].nodePort', 'Invalid value: 30060: provided port is already allocated'),
-    });
-  });
+  oneWins(answers, names, 200, 'spec.ports[0].nodePort',
+    'Invalid value: 30060: provided port is already allocated');
 });
