@@ -1,7 +1,7 @@
 import type { ResourceRequest } from './request-info.js';
 
 /** BasicLongRunningRequestCheck's subresources (kube-apiserver's defaults). */
-const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+export const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 function truthy(v: string | null): boolean {
   // ListOptions' watch is a bool: the forms strconv.ParseBool accepts as true.

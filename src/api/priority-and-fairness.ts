@@ -13,6 +13,7 @@ import { parseDuration } from '../controllers/node-lifecycle/controller.js';
 import type { User } from './auth.js';
 import { parseRequestInfo } from './request-info.js';
 import { writeText } from './respond.js';
+import { LONG_RUNNING_SUBRESOURCES } from './long-running.js';
 
 /** kube-apiserver's --request-timeout. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -20,8 +21,6 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const MAX_WAIT_MS = 60_000;
 /** The work estimator's objectsPerSeat. */
 const OBJECTS_PER_SEAT = 100;
-/** BasicLongRunningRequestCheck's subresources (kube-apiserver: attach, exec, proxy, log, portforward). */
-const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 const ANONYMOUS = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
