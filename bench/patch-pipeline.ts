@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { startCluster } from '../src/cluster/start.js';
 import { applyPatchRequest } from '../src/api/patch.js';
 import { checkPatchedFields, hasUnknownFieldsOf } from '../src/openapi/field-validation.js';
-import type { KObject, WriteContext } from '../src/registry/types.js';
+import type { KObject } from '../src/apimachinery/object.js';
+import type { WriteContext } from '../src/registry/types.js';
 
 const DEPLOYMENTS = 1000;
 const CONCURRENCY = 32;

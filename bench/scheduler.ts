@@ -23,7 +23,7 @@ import { machineIdentity } from '../src/node/identity.js';
 import { buildNode } from '../src/node/node-object.js';
 import { DEFAULT_NETWORK } from '../src/node/network.js';
 import { expandPools } from '../src/node/pool.js';
-import type { KObject } from '../src/registry/types.js';
+import type { KObject } from '../src/apimachinery/object.js';
 import { EventRecorder } from '../src/events/recorder.js';
 import { metrics, resetMetrics, Scheduler } from '../src/scheduler/scheduler.js';
 import { SchedulerCache } from '../src/scheduler/cache.js';

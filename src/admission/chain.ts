@@ -36,7 +36,8 @@
  * (RuntimeClass's overhead check, ServiceAccount's mirror-pod checks) run
  * with them, before the strategy validation rather than after it.
  */
-import type { KObject, Lookup, ResourceDef, WriteContext } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { Lookup, ResourceDef, WriteContext } from '../registry/types.js';
 import { limitRanger } from './limit-ranger.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';

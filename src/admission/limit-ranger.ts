@@ -8,9 +8,9 @@
  * checked (their containers cannot change), nor subresources, nor objects
  * already being deleted.
  */
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { listAll } from '../registry/core/lookup-list.js';
-import type { Quantity } from '../registry/core/quantity.js';
+import type { Quantity } from '../apimachinery/quantity.js';
 import {
   MAX_MILLI_VALUE, milliValue, parseList, podResources, str, value, zero, type ResourceList,
 } from './resource-lists.js';

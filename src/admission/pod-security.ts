@@ -18,9 +18,9 @@
  *    label); tightening `enforce` warns about existing pods that would violate it.
  * `audit` is parsed and evaluated but there is no audit log to write to.
  */
-import { errors } from '../api/status.js';
-import type { FieldError } from '../meta/field-errors.js';
-import type { KObject } from '../registry/types.js';
+import { errors } from '../apimachinery/errors.js';
+import type { FieldError } from '../apimachinery/field-errors.js';
+import type { KObject } from '../apimachinery/object.js';
 import { listAll } from '../registry/core/lookup-list.js';
 import {
   evaluatePod, forbiddenDetail, forbiddenReason, levelVersionString,

@@ -5,7 +5,7 @@
  * gives pods their priority, lives with the pods (registry/core/pod-admission.ts).
  */
 import { listAll } from '../registry/core/lookup-list.js';
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { forbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 /**

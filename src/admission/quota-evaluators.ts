@@ -6,13 +6,14 @@
  * replicationcontrollers) for everything else. Shared by the ResourceQuota
  * admission plugin and the quota controller.
  */
-import type { KObject, Lookup } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { Lookup } from '../registry/types.js';
 import { listAll } from '../registry/core/lookup-list.js';
 import { getPodQOS } from '../registry/core/pod-qos.js';
 import {
   addLists, cmp, intQuantity, mask, parseList, podResources, quantityOf, zero, type ResourceList,
 } from './resource-lists.js';
-import type { Quantity } from '../registry/core/quantity.js';
+import type { Quantity } from '../apimachinery/quantity.js';
 import type { Operation } from './types.js';
 
 export interface ScopeSelector { scopeName: string; operator: string; values?: string[] }

@@ -2,9 +2,9 @@
  * ResourceList arithmetic as the admission plugins and the quota controller
  * do it upstream (resource.Quantity Add/Sub/Cmp/Value/MilliValue, the
  * k8s.io/apiserver/pkg/quota/v1 helpers, and PodRequests/PodLimits of
- * pkg/api/v1/resource), over the exact Quantity of registry/core/quantity.ts.
+ * pkg/api/v1/resource), over the exact Quantity of apimachinery/quantity.ts.
  */
-import { cmpQuantity, formatQuantity, parseQuantity, type Quantity } from '../registry/core/quantity.js';
+import { cmpQuantity, formatQuantity, parseQuantity, type Quantity } from '../apimachinery/quantity.js';
 
 /** A parsed ResourceList, in the object's key order. */
 export type ResourceList = Record<string, Quantity>;

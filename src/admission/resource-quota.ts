@@ -15,7 +15,7 @@
  * the controller copies from it), so upstream's transient "status unknown
  * for quota" answer right after a quota is created does not occur.
  */
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { listAll } from '../registry/core/lookup-list.js';
 import {
   addLists, lessThanOrEqual, mask, negatives, prettyPrint, removeZeros, subtractNonNegative, type ResourceList,

@@ -3,8 +3,9 @@
  * admission.Attributes), and the plugin interface: a mutating half (Admit)
  * and a validating half (Validate), as upstream's plugins have.
  */
-import { errors } from '../api/status.js';
-import type { KObject, Lookup, ResourceDef, WriteContext } from '../registry/types.js';
+import { errors } from '../apimachinery/errors.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { Lookup, ResourceDef, WriteContext } from '../registry/types.js';
 
 export type Operation = 'CREATE' | 'UPDATE';
 

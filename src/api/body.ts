@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { errors } from './status.js';
+import { errors } from '../apimachinery/errors.js';
 import { PROTOBUF_MEDIA_TYPE, decodeProtobufRequest, summarizeData } from '../protobuf/request.js';
 import { goTypes } from '../openapi/go-types.js';
 import { exceededDepthAt, goDecode, normalizeDecoded, MAX_NESTING_DEPTH, maxDepthMessage } from '../openapi/go-decode.js';

@@ -1,7 +1,8 @@
+import { EMULATED_VERSION } from '../apimachinery/version.js';
 import type { ResourceDef } from '../registry/types.js';
-import { ALL_VERBS, apiVersionOf } from '../registry/types.js';
+import { ALL_VERBS } from '../registry/types.js';
+import { apiVersionOf } from '../apimachinery/object.js';
 
-export const EMULATED_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0' };
 
 /** Group order as upstream's /apis lists them (it decides short name resolution). */
 const GROUP_ORDER = [

@@ -1,5 +1,5 @@
-import { errors } from './status.js';
-import { field, formatFieldErrors, type FieldError } from '../meta/field-errors.js';
+import { errors } from '../apimachinery/errors.js';
+import { field, formatFieldErrors, type FieldError } from '../apimachinery/field-errors.js';
 import { parseLabelSelector, type LabelSelector } from '../selectors/labels.js';
 import { parseFieldSelector, type FieldSelector } from '../selectors/fields.js';
 import { parseInt64, parseUint64, queryBool } from './go-strconv.js';

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
 import { serveKubelet, type KubeletView } from '../node/kubelet-server/kubelet-mux.js';
-import { errors, StatusError } from './status.js';
+import { errors, StatusError } from '../apimachinery/errors.js';
 
 /** The kubelets this process runs: a node's server while its kubelet runs, undefined otherwise. */
 export type KubeletServers = (nodeName: string) => KubeletView | undefined;

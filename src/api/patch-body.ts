@@ -1,4 +1,4 @@
-import { errors } from './status.js';
+import { errors } from '../apimachinery/errors.js';
 import { exceededDepthAt, maxDepthMessage, overflowingNumber } from '../openapi/go-decode.js';
 import type { FieldValidation } from '../openapi/field-validation.js';
 

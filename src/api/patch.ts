@@ -1,6 +1,7 @@
 import { applyPatch, PatchError, patchErrorStatus, type JsonObject } from '../patch/index.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
-import { StatusError, errors } from './status.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
+import { StatusError, errors } from '../apimachinery/errors.js';
 
 const PATCH_TYPES = new Set([
   'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',

@@ -1,4 +1,4 @@
-import { errors, StatusError } from './status.js';
+import { errors, StatusError } from '../apimachinery/errors.js';
 
 /**
  * Names that cannot be a path segment (apimachinery api/validation/path): the REST path and the

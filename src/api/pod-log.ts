@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import type { Store } from '../registry/store.js';
 import type { ContainerLogs, LogLine } from '../node/logs/container-logs.js';
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { parseBool, parseIntParam } from './query.js';
-import { errors } from './status.js';
+import { errors } from '../apimachinery/errors.js';
 import { containerStatus, validateContainer, type ContainerStatusLike } from './streaming/container-name.js';
 
 /** PodLogOptions as the API server decodes it from the query. */

@@ -9,7 +9,7 @@ import type { FlowControl } from '../flowcontrol/controller.js';
 import { DroppedRequestsTracker } from '../flowcontrol/dropped-requests.js';
 import type { RequestDigest } from '../flowcontrol/types.js';
 import type { Store } from '../registry/store.js';
-import { parseDuration } from '../controllers/node-lifecycle/controller.js';
+import { parseDuration } from '../apimachinery/duration.js';
 import type { User } from './auth.js';
 import { parseRequestInfo } from './request-info.js';
 import { writeText } from './respond.js';

@@ -1,5 +1,5 @@
-import { errors } from './status.js';
-import { field, type FieldError } from '../meta/field-errors.js';
+import { errors } from '../apimachinery/errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { fieldManagerErrors } from '../fieldmanager/request.js';
 
 /** strconv.ParseBool, which is what upstream uses for boolean query parameters. */

@@ -16,7 +16,7 @@ import { isLongRunning } from './long-running.js';
 import { checkObjectKey } from './path-segment.js';
 import { IDLE_TIMEOUT_MS, MAX_HEADER_BYTES, READ_HEADER_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './serving-limits.js';
 import { writeJSON, writeStatus, writeText } from './respond.js';
-import { errors, StatusError } from './status.js';
+import { errors, StatusError } from '../apimachinery/errors.js';
 import { servePodLog } from './pod-log.js';
 import { matchNodeProxy, serveNodeProxy, type KubeletServers } from './node-proxy.js';
 import { createUpgradeHandler, rejectPlainStreamRequest, type ExecShellFactory } from './streaming/router.js';

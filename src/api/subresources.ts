@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../registry/types.js';
 import type { Store } from '../registry/store.js';
 import { cloneDecoded } from '../registry/codec.js';
 import { formatLabelSelector, fromLabelSelector } from '../selectors/labels.js';
@@ -11,7 +12,7 @@ import { fieldValidationOf } from '../openapi/field-validation.js';
 import type { Shape } from './negotiate.js';
 import { applyPatchRequest } from './patch.js';
 import { writeJSON } from './respond.js';
-import { errors, StatusError } from './status.js';
+import { errors, StatusError } from '../apimachinery/errors.js';
 import { TOKEN_ISSUER, type BoundObjects, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
 
 export interface SubresourceContext {

@@ -1,4 +1,5 @@
-import type { KObject, Printer, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { Printer, ResourceDef } from '../registry/types.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from './status.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import { StatusError } from '../apimachinery/errors.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import type { ListRequest, Store, WatchEventType } from '../registry/store.js';
 import type { WatchHandle } from '../storage/types.js';
 import type { Shape } from './negotiate.js';

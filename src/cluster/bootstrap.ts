@@ -1,6 +1,6 @@
-import { StatusError } from '../api/status.js';
+import { isAlreadyExists } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { systemPriorityClasses } from '../registry/groups/index.js';
 import { controllerContext } from '../controllers/context.js';
 import type { ClusterNetwork } from '../node/network.js';
@@ -18,7 +18,7 @@ async function ensure(
   try {
     await store.create(def, namespace, obj, { ...controllerContext('kube-apiserver'), namespace });
   } catch (e) {
-    if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+    if (!(isAlreadyExists(e))) throw e;
   }
 }
 

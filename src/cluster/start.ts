@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
 import { Authenticator } from '../api/auth.js';
 import { ServiceAccountTokens } from '../pki/service-account-tokens.js';
-import { EMULATED_VERSION } from '../api/discovery.js';
+import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
 import { allResources } from '../registry/resources.js';
 import { Store } from '../registry/store.js';

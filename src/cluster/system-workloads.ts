@@ -19,11 +19,11 @@
  * The workload and DaemonSet controllers turn these into pods on the nodes.
  */
 import { stringify as toYaml } from 'yaml';
-import { StatusError } from '../api/status.js';
-import { EMULATED_VERSION } from '../api/discovery.js';
+import { isAlreadyExists } from '../apimachinery/errors.js';
+import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { controllerContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { DEFAULT_POD_SUBNET, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
 import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
 
@@ -605,7 +605,7 @@ export async function ensureSystemWorkloads(store: Store, opts: SystemWorkloadOp
     try {
       await store.create(def, ns, obj as KObject, { ...controllerContext('kubeadm'), namespace: ns });
     } catch (e) {
-      if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+      if (!(isAlreadyExists(e))) throw e;
     }
   }
 }

@@ -6,9 +6,10 @@
  * (bumping its number when rolling back), a hash collision bumps
  * status.collisionCount.
  */
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { fromLabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
 import { claimObjects } from './controller-utils.js';

@@ -6,9 +6,10 @@
  * (adopting and releasing) objects by selector and controllerRef; plus the
  * in-memory object cache of the shared informers.
  */
-import { StatusError, errors } from '../api/status.js';
+import { StatusError, errors } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
 import { controllerRef } from './pod-control.js';

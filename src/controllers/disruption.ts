@@ -11,11 +11,12 @@
  * It also resets a stale DisruptionTarget condition of a pod that was not
  * deleted after all (two minutes later).
  */
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../events/recorder.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { fromLabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';

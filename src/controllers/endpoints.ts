@@ -11,9 +11,10 @@
  * apiserver's.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { StatusError } from '../api/status.js';
+import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { repackSubsets } from '../registry/core/endpoints.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
@@ -183,7 +184,7 @@ export class EndpointsController {
       } catch (e) {
         // A terminating namespace refuses new content: nothing to retry.
         if (e instanceof StatusError && e.status.code === 403) return;
-        if (e instanceof StatusError && e.status.reason === 'AlreadyExists') { this.queue.add(key); return; }
+        if (isAlreadyExists(e)) { this.queue.add(key); return; }
         throw e;
       }
       return;

@@ -1,5 +1,6 @@
 import type { Store, WatchEventType } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import type { WatchHandle } from '../storage/types.js';
 
 export type Handler = (type: WatchEventType, obj: KObject) => void;

@@ -11,11 +11,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { StatusError } from '../api/status.js';
+import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { rfc3339Micro } from '../meta/object-meta.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
 
 export interface LeaderElectionConfig {
@@ -140,7 +141,7 @@ export class LeaderElector {
         this.observe(fresh, nowMs);
         return true;
       } catch (e) {
-        if (e instanceof StatusError && e.status.reason === 'AlreadyExists') return false;
+        if (isAlreadyExists(e)) return false;
         throw e;
       }
     }

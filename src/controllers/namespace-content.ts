@@ -1,18 +1,12 @@
-import { StatusError } from '../api/status.js';
+import { StatusError, isAlreadyExists, isNotFound } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from './runtime/work-queue.js';
 
 const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 
-function isNotFound(e: unknown): boolean {
-  return e instanceof StatusError && e.status.code === 404;
-}
-function isAlreadyExists(e: unknown): boolean {
-  return e instanceof StatusError && e.status.reason === 'AlreadyExists';
-}
 
 /**
  * The namespace controllers of kube-controller-manager, in one place:

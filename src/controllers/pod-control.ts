@@ -4,11 +4,12 @@
  * SuccessfulCreate "Created pod: x", Warning FailedCreate "Error creating:
  * <error>", SuccessfulDelete / FailedDelete).
  */
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../events/recorder.js';
 import { isDNS1123Subdomain } from '../meta/names.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { controllerContext, readOnlyContext } from './context.js';
 
 /** metav1.OwnerReference of a controller, with controller and blockOwnerDeletion true. */

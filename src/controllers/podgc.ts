@@ -9,10 +9,11 @@
  * `node.kubernetes.io/out-of-service`. Pods not yet terminal are first
  * marked Failed, since no kubelet will ever do it.
  */
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
 import type { ControllerContext } from './runtime/controller-context.js';
 import { TAINT_OUT_OF_SERVICE } from './node-lifecycle/taints.js';

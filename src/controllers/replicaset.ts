@@ -11,9 +11,10 @@
  */
 import type { EventRecorder } from '../events/recorder.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import { controllerContext, readOnlyContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { SharedInformer } from './runtime/shared-informer.js';

@@ -8,9 +8,9 @@
  * --resource-quota-sync-period), which catches pods whose deletion grace
  * period ran out.
  */
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { evaluatorsForQuota, quotaHard, usageStats } from '../admission/quota-evaluators.js';
 import { addLists, cmp, mask, parseList, toJSON, type ResourceList } from '../admission/resource-lists.js';
 import { controllerContext } from './context.js';

@@ -10,11 +10,12 @@
  * and the finalizer goes. Services with a spec.loadBalancerClass belong to
  * another implementation and are left alone, as upstream does.
  */
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { referenceTo } from '../events/recorder.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { LBPool } from '../network/lb-pool.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';

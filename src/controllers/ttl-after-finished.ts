@@ -6,11 +6,12 @@
  * marked for deletion, until they have) and a UID precondition. It records
  * no events.
  */
-import { StatusError } from '../api/status.js';
+import { StatusError } from '../apimachinery/errors.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from './runtime/work-queue.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
 import { keyOf, splitKey } from './runtime/keys.js';
 

@@ -11,7 +11,8 @@
 import { hostname } from 'node:os';
 import { controllerContext, readOnlyContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 
 export type EventType = 'Normal' | 'Warning';
 

@@ -7,9 +7,10 @@
  * same manager applied before and no longer applies, and refuses to change
  * fields other managers own unless forced.
  */
-import { StatusError, errors } from '../api/status.js';
+import { StatusError, errors } from '../apimachinery/errors.js';
 import { rfc3339 } from '../meta/object-meta.js';
-import { apiVersionOf, type KObject, type ResourceDef } from '../registry/types.js';
+import { apiVersionOf, type KObject } from '../apimachinery/object.js';
+import { type ResourceDef } from '../registry/types.js';
 import {
   FieldSet, difference, intersection, isSubset, pathString, recursiveDifference, setFromPaths, union,
 } from './fieldset.js';

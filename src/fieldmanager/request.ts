@@ -5,10 +5,11 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { dryRunErrors, fieldValidationErrors } from '../api/query.js';
-import { errors } from '../api/status.js';
-import { field, type FieldError } from '../meta/field-errors.js';
+import { errors } from '../apimachinery/errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef, WriteContext } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../registry/types.js';
 import { applyConfiguration, recordUpdate } from './index.js';
 import { isMap } from './typed.js';
 

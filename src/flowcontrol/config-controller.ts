@@ -4,9 +4,9 @@
  * APF config controller does (apf_controller.go: syncOne, digestConfigObjects).
  */
 import type { Store } from '../registry/store.js';
-import type { KObject } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
 import type { WatchHandle } from '../storage/types.js';
-import { StatusError } from '../api/status.js';
+import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
 import { controllerContext } from '../controllers/context.js';
 import { AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
 import { semanticEqual } from '../registry/groups/shared.js';
@@ -47,7 +47,7 @@ export async function ensureFlowControlObjects(store: Store): Promise<void> {
         try {
           await store.create(def, '', { apiVersion: `${GROUP}/v1`, kind, ...structuredClone(boot) } as KObject, ctx());
         } catch (e) {
-          if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+          if (!(isAlreadyExists(e))) throw e;
         }
         continue;
       }

@@ -2,7 +2,7 @@
  * Name and label rules from k8s.io/apimachinery/pkg/util/validation, with
  * upstream's messages.
  */
-import { field, type FieldError } from './field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 
 const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;

@@ -6,10 +6,11 @@
  * listeners (the kubelet's pod workers) hear about each change.
  */
 import { randomUUID } from 'node:crypto';
-import { StatusError, errors } from '../api/status.js';
+import { errors, isAlreadyExists, isNotFound } from '../apimachinery/errors.js';
 import { controllerContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { conditionEvents, conditionsChanged, type NodeCondition } from './conditions.js';
 import type { EventRecorder, EventType, ObjectReference } from '../events/recorder.js';
 import { machineIdentity, type MachineIdentity } from './identity.js';
@@ -253,7 +254,7 @@ export class NodeFarm {
   }
 
   private async ignoreNotFound(p: Promise<unknown>): Promise<void> {
-    try { await p; } catch (e) { if (!(e instanceof StatusError && e.status.reason === 'NotFound')) throw e; }
+    try { await p; } catch (e) { if (!(isNotFound(e))) throw e; }
   }
 
   private emit(fn: (l: FarmListener) => void): void {
@@ -373,7 +374,7 @@ export class NodeFarm {
       this.recordStatusEvents(agent, conditionEvents([], (node.status as any).conditions));
     } catch (e) {
       created = false;
-      if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+      if (!(isAlreadyExists(e))) throw e;
       // A node already registered (a restart): the kubelet posts a fresh status over it. Windows
       // counts boots in its BootId registry value: one more than the last boot this node reported.
       if (!restart) {
@@ -429,7 +430,7 @@ export class NodeFarm {
         agent.leaseExists = true;
         return;
       } catch (e) {
-        if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+        if (!(isAlreadyExists(e))) throw e;
       }
     }
     try {
@@ -444,7 +445,7 @@ export class NodeFarm {
       agent.leaseExists = true;
     } catch (e) {
       // Deleted behind our back (kubectl delete lease): create it again next time.
-      if (e instanceof StatusError && e.status.reason === 'NotFound') agent.leaseExists = false;
+      if (isNotFound(e)) agent.leaseExists = false;
       throw e;
     }
   }

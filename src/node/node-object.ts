@@ -2,7 +2,7 @@
  * The Node object a kubelet registers (pkg/kubelet/kubelet_node_status.go
  * initialNode, then the nodestatus setters).
  */
-import { EMULATED_VERSION } from '../api/discovery.js';
+import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { windowsNodeIdentity } from '../os/windows-versions.js';
 import { nodeAllocatable, nodeCapacity } from './allocatable.js';
 import { healthyConditions, type NodeCondition } from './conditions.js';

@@ -7,12 +7,12 @@
  * means Warn.
  */
 import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
-import type { KObject, ResourceDef } from '../registry/types.js';
-import { errors, StatusError } from '../api/status.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
+import { errors, StatusError } from '../apimachinery/errors.js';
 import { shapes, type ShapeNode } from './schema.js';
-import {
-  goMarshal, goQuote, goSprintValue, hasUnknownFields, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField,
-} from './strict.js';
+import { goMarshal, goSprintValue, hasUnknownFields, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField } from './strict.js';
+import { goQuote } from '../apimachinery/go-quote.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 

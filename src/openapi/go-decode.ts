@@ -19,7 +19,7 @@
  * object keys and, for an error, its message.
  */
 import type { GoType } from './go-types.js';
-import { DecodeError, parseQuantity } from '../registry/core/quantity.js';
+import { DecodeError, parseQuantity } from '../apimachinery/quantity.js';
 import { goMicroTime, goTime, isRFC3339 } from '../registry/core/times.js';
 import { goBase64Decode } from '../registry/core/base64.js';
 

@@ -6,7 +6,8 @@
  * whose value is the patched JSON (JSON and merge patches) or the patch map
  * as %+v prints it (strategic merge patches), with the decoder's error as detail.
  */
-import type { KObject, ResourceDef } from '../registry/types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from '../registry/types.js';
 import { patchInvalid } from './field-validation.js';
 import { goTypes } from './go-types.js';
 import { goDecode, normalizeDecoded } from './go-decode.js';

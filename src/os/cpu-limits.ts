@@ -30,7 +30,7 @@
  * explicit request of 0 gives 2 shares even with a limit; older kubelets
  * tested `cpuRequest.IsZero()` instead.
  */
-import { parseQuantity, type Quantity } from '../registry/core/quantity.js';
+import { parseQuantity, type Quantity } from '../apimachinery/quantity.js';
 import { milliValue, value } from '../admission/resource-lists.js';
 
 // ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@
  * live in the internal PodSecurityContext upstream, but their error paths
  * are the v1 ones directly under `spec`, as here.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Subdomain } from '../meta/names.js';
 
 type Obj = Record<string, any>;

@@ -3,7 +3,7 @@
  * JSON object, or a metav1.Status error worded as upstream's transformDecodeError
  * words protobuf decoding failures.
  */
-import { errors } from '../api/status.js';
+import { errors } from '../apimachinery/errors.js';
 import { ProtobufEnvelopeError, ProtobufObjectError, UnknownKindError, decodeProtobufObject } from './decode.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';

@@ -1,5 +1,6 @@
 import type { KeyValue } from '../storage/types.js';
-import { apiVersionOf, type KObject, type ResourceDef } from './types.js';
+import { apiVersionOf, type KObject } from '../apimachinery/object.js';
+import { type ResourceDef } from './types.js';
 
 /**
  * Objects are stored as JSON without their resourceVersion, which is the

@@ -1,4 +1,5 @@
-import type { KObject, ResourceDef } from './types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from './types.js';
 
 /** The value of a selectable field, or undefined when the resource does not offer it. */
 export function fieldValue(def: ResourceDef, obj: KObject, field: string): string | undefined {

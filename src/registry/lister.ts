@@ -1,6 +1,7 @@
 import type { Storage, StorageEvent } from '../storage/types.js';
 import { decode, decodeValue } from './codec.js';
-import type { KObject, ResourceDef } from './types.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { ResourceDef } from './types.js';
 
 /**
  * An in-memory copy of one resource, kept current by a storage watch: what

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { errors, StatusError, type GroupResource } from '../api/status.js';
+import { errors, StatusError, type GroupResource, isAlreadyExists } from '../apimachinery/errors.js';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
   type KeyValue, type Storage, type StorageEvent, type WatchHandle,
 } from '../storage/types.js';
-import type { FieldError } from '../meta/field-errors.js';
-import { field } from '../meta/field-errors.js';
+import type { FieldError } from '../apimachinery/field-errors.js';
+import { field } from '../apimachinery/field-errors.js';
 import { generateName, rfc3339 } from '../meta/object-meta.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
@@ -17,7 +17,8 @@ import { Lister } from './lister.js';
 import { KeyQueue } from './key-queue.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { parseResourceVersion, parseResourceVersionForStorage } from '../api/list-options.js';
-import type { FinishFunc, KObject, Lookup, ResourceDef, WriteContext } from './types.js';
+import type { FinishFunc, Lookup, ResourceDef, WriteContext } from './types.js';
+import type { KObject } from '../apimachinery/object.js';
 import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 
 export interface ListRequest {
@@ -76,10 +77,6 @@ export const MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8;
 /** needsNameGeneration: a generateName and no name. */
 function needsNameGeneration(obj: KObject): boolean {
   return !!obj.metadata?.generateName && !obj.metadata.name;
-}
-
-function isAlreadyExists(e: unknown): e is StatusError {
-  return e instanceof StatusError && e.status.reason === 'AlreadyExists';
 }
 
 /** What admission looks up on every write: namespaces, defaults and limits, accounts and classes. */

@@ -1,19 +1,9 @@
-import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
-import type { FieldError } from '../meta/field-errors.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { FieldError } from '../apimachinery/field-errors.js';
 
 /** The verbs of a resource with the full REST interface. */
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-/** kubernetes-types marks server-set metadata read-only; the server is who sets it. */
-export type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
-
-/** Any Kubernetes object as JSON. */
-export interface KObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: Meta;
-  [field: string]: unknown;
-}
 
 export interface TableColumn {
   name: string;
@@ -152,6 +142,3 @@ export interface Lookup {
   listAll(group: string, resource: string, namespace: string): Promise<KObject[]>;
 }
 
-export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
-  return def.group ? `${def.group}/${def.version}` : def.version;
-}

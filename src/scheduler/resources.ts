@@ -5,7 +5,7 @@
  * sum over containers and sidecars, at least the largest init container's,
  * plus the RuntimeClass overhead the admission copied into spec.overhead.
  */
-import { parseQuantity } from '../registry/core/quantity.js';
+import { parseQuantity } from '../apimachinery/quantity.js';
 import { milliValue, value } from '../admission/resource-lists.js';
 
 /** schedutil.DefaultMilliCPURequest and DefaultMemoryRequest (100m, 200MB) for containers without requests. */

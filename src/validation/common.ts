@@ -3,7 +3,7 @@
  * function named in its comment (k8s.io/apimachinery/pkg/util/validation,
  * pkg/apis/core/validation, apis/meta/v1/validation, pkg/apis/apps/validation).
  */
-import { field, goQuote, OMIT, type BadValue, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, OMIT, type BadValue, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateLabels } from '../meta/names.js';
 
 export { validateLabels };

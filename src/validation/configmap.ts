@@ -2,7 +2,7 @@
  * ConfigMap validation as v1.32's pkg/apis/core/validation ValidateConfigMap
  * and ValidateConfigMapUpdate (the configmap strategy runs exactly these).
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { deepEqual, isObj, str, type Obj } from './common.js';
 
 /** core.MaxSecretSize: ConfigMaps share the Secret limit. */

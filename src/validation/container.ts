@@ -5,7 +5,7 @@
  * mounts and devices, pull policy, resources, resize policy, probes,
  * lifecycle handlers, ValidateSecurityContext), over v1 JSON containers.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isQualifiedName, isDNS1123Subdomain } from '../meta/names.js';
 import { validateWindowsSecurityContextOptions } from '../os/windows-rules.js';
 import { goSyntaxOf } from './go-types.js';

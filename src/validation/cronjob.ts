@@ -4,7 +4,7 @@
  * ValidateJobTemplateSpec). The job template's pod template is validated
  * under "spec.jobTemplate.spec.template".
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import {
   isObj, labelSelectorString, metaCreate, metaUpdate, nameIsDNSSubdomain, nonNegative, num, str, type Obj, withStatus,
 } from './common.js';

@@ -6,7 +6,7 @@
  * ValidateDaemonSetUpdate, then the apps/v1 selector immutability check.
  * apps/v1 carries the internal spec.templateGeneration in an annotation.
  */
-import { field, goQuote, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import {
   deepEqual, intOrPercentValue, intOrStringValue, isNotMoreThan100Percent, isObj, labelSelectorAsSelector,
   labelSelectorHasInvalidLabelValue, labelSelectorString, metaCreate, metaUpdate, nameIsDNSSubdomain, nonNegative, num, raw, str,

@@ -4,7 +4,7 @@
  * ValidateRollingUpdateDeployment) and the deployment strategy: an update
  * runs ValidateDeploymentUpdate, then the apps/v1 selector immutability check.
  */
-import { field, goQuote, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import {
   intOrPercentValue, intOrStringValue, isNotMoreThan100Percent, isObj, metaCreate, metaUpdate, nameIsDNSSubdomain, nonNegative, num,
   raw, str, validatePositiveIntOrPercent, type Obj, withStatus,

@@ -3,7 +3,7 @@
  * (subsets, addresses, ports). Create runs ValidateEndpointsCreate; update
  * runs ValidateObjectMetaUpdate, then ValidateEndpoints on the new object.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import {
   arr, dns1123Label, isObj, isValidIP, isValidPortNum, metaCreate, metaUpdate, nameIsDNSSubdomain, num, qualifiedName, str,
   validateNonSpecialIP, type Obj,

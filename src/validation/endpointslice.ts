@@ -3,7 +3,7 @@
  * ValidateEndpointSlice on create; on update the same (ObjectMeta's create
  * rules included, no ValidateObjectMetaUpdate) plus addressType immutable.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isValidLabelValue } from '../meta/names.js';
 import {
   arr, dns1123Label, immutableScalar, isFullyQualifiedDomainName, isObj, isValidIPv4Address, isValidIPv6Address, metaCreate,

@@ -2,7 +2,7 @@
  * FlowSchema and PriorityLevelConfiguration validation
  * (pkg/apis/flowcontrol/validation/validation.go, v1 requests).
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from '../registry/core/meta-validation.js';
 import { MAX_HASH_BITS, requiredEntropyBits } from '../flowcontrol/shuffle-sharding.js';
 import { arr, goStrings, isObj, raw, str, type Obj } from './common.js';

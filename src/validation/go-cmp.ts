@@ -10,7 +10,7 @@
  * always uses U+0020. Pointer-cycle references and transformers never occur
  * for API objects and are not modelled.
  */
-import { cmpQuantity, formatQuantity } from '../registry/core/quantity.js';
+import { cmpQuantity, formatQuantity } from '../apimachinery/quantity.js';
 import {
   goStringCompare, int64Amount, isMap, isNamed, typeString,
   type GoMap, type GoQuantity, type GoStruct, type GoType, type GoValue,

@@ -6,8 +6,8 @@
  * %#v of composite bad values in field errors. Both need Go's field order,
  * field names, type names and zero values, which is what this holds.
  */
-import { goQuote } from '../meta/field-errors.js';
-import { DecodeError, parseQuantity, type Quantity } from '../registry/core/quantity.js';
+import { goQuote } from '../apimachinery/field-errors.js';
+import { DecodeError, parseQuantity, type Quantity } from '../apimachinery/quantity.js';
 
 export type GoType =
   | { kind: 'bool' | 'string' | 'int' | 'int32' | 'int64'; name?: string; stringer?: boolean }

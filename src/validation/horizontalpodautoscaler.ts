@@ -5,8 +5,8 @@
  * (what upstream's internal type is). HPAScaleToZero is alpha (off) in
  * v1.32: minReplicas must be at least 1, unless the old object had 0.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
-import { cmpQuantity, formatQuantity, parseQuantity } from '../registry/core/quantity.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
+import { cmpQuantity, formatQuantity, parseQuantity } from '../apimachinery/quantity.js';
 import {
   arr, dns1123Label, isObj, isValidPathSegmentName, metaCreate, metaUpdate, nameIsDNSSubdomain, num, raw, str, type Obj, withStatus,
 } from './common.js';

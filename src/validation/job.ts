@@ -5,7 +5,7 @@
  * update runs ValidateJob, then ValidateJobUpdate. The template's spec is
  * checked by the pod validation module with path "spec.template".
  */
-import { field, goQuote, OMIT, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, OMIT, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../meta/names.js';
 import {
   arr, deepEqual, FIELD_IMMUTABLE, goInt32s, goStringMap, immutableScalar, isObj, labelSelectorAsSelector,

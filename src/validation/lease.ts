@@ -1,5 +1,5 @@
 /** Lease validation as v1.32's pkg/apis/coordination/validation (ValidateLease, ValidateLeaseUpdate). */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isObj, metaCreate, metaUpdate, nameIsDNSSubdomain, str, type Obj } from './common.js';
 
 /** ValidateLeaseSpec (strategy and preferredHolder are dropped while CoordinatedLeaderElection is off). */

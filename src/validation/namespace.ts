@@ -3,7 +3,7 @@
  * registry) plus spec.finalizers, each a qualified name that, without a
  * prefix, must be a standard finalizer. The path carries no index, as upstream's.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { arr, qualifiedName, str, type Obj } from './common.js';
 
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);

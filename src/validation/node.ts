@@ -4,7 +4,7 @@
  * ValidateNodeUpdate; ObjectMeta is checked by the registry. Not ported: the
  * legacy taints and preferAvoidPods annotations' JSON payloads.
  */
-import { field, goQuote, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import { isValidLabelValue } from '../meta/names.js';
 import { arr, isIPv6String, isObj, isValidCIDR, parseCIDRSloppy, qualifiedName, raw, str, type Obj } from './common.js';
 import { quantityOf, validateResourceQuantityValue } from './resources.js';

@@ -7,8 +7,8 @@
  * immutable parts. Not ported: the other sources' field rules and the
  * diff upstream appends to a PV's "persistentvolumesource is immutable".
  */
-import { field, type FieldError } from '../meta/field-errors.js';
-import { cmpQuantity, formatQuantity, parseQuantity, type Quantity } from '../registry/core/quantity.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
+import { cmpQuantity, formatQuantity, parseQuantity, type Quantity } from '../apimachinery/quantity.js';
 import {
   arr, deepEqual, dns1123Subdomain, immutableScalar, isObj, labelSelectorHasInvalidLabelValue, metaCreate, metaUpdate,
   nameIsDNSLabel, nameIsDNSSubdomain, raw, str, validateLabelSelector, type Obj, withStatus,

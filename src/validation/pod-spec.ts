@@ -8,7 +8,7 @@
  * Workload kinds validate their pod template with validatePodTemplateSpec
  * and the template's path ("spec.template", "spec.jobTemplate.spec.template").
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Subdomain, isValidLabelValue, validateLabels } from '../meta/names.js';
 import { nameIsDNSSubdomain, validateAnnotations, validateObjectMeta } from '../registry/core/meta-validation.js';
 import {

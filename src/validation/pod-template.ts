@@ -4,7 +4,7 @@
  * the controllers' own template rules (selector match, restart policy,
  * activeDeadlineSeconds).
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { goStringMap, isObj, str, type Obj, type Selector } from './common.js';
 import { validatePodTemplateSpec } from './pod-spec.js';
 

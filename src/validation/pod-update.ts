@@ -6,7 +6,7 @@
  * cmp.Diff of the internal PodSpec), plus the status and ephemeral
  * containers subresources' validation.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { validateObjectMetaUpdate } from '../registry/core/meta-validation.js';
 import { computePodQOS, getPodQOS } from '../registry/core/pod-qos.js';
 import { cmpDiff } from './go-cmp.js';
@@ -14,7 +14,7 @@ import { goType, internalPodSpec, isMap, isQuantity, type GoMap, type GoStruct, 
 import { podValidationOptions, validatePodMetadataAndSpec, validatePodSpecificAnnotations, type PodValidationOptions } from './pod-spec.js';
 import { arr, child, index, inclusiveRange, isObj, isSet, num, obj, str, type Obj } from './pod-util.js';
 import { validateTolerations } from './scheduling.js';
-import { cmpQuantity } from '../registry/core/quantity.js';
+import { cmpQuantity } from '../apimachinery/quantity.js';
 
 /**
  * updatablePodSpecFieldsNoResources joined with "," (InPlacePodVerticalScaling

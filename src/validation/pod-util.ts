@@ -4,7 +4,7 @@
  * and the resource-name predicates of pkg/apis/core/helper, with upstream's
  * messages.
  */
-import { field, type BadValue, type FieldError } from '../meta/field-errors.js';
+import { field, type BadValue, type FieldError } from '../apimachinery/field-errors.js';
 import {
   arr, dns1123Label, dns1123Subdomain, inclusiveRange, isObj, isValidPortName, isValidPortNum, IS_NEGATIVE, nonNegative, num,
   qualifiedName, str, validatePortNumOrName, type Obj,
@@ -16,7 +16,7 @@ export {
   qualifiedName, str, validatePortNumOrName, type Obj,
 };
 import { isQualifiedName, regexError } from '../meta/names.js';
-import { DecodeError, parseQuantity, type Quantity } from '../registry/core/quantity.js';
+import { DecodeError, parseQuantity, type Quantity } from '../apimachinery/quantity.js';
 import { quantityGoSyntax } from './go-types.js';
 
 /** A Go pointer/slice/map decoded from JSON is nil when absent or null. */

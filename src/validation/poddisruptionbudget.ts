@@ -3,7 +3,7 @@
  * (ValidatePodDisruptionBudgetSpec). The strategy validates no metadata;
  * the update keeps label values the old selector already had invalid.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import {
   isNotMoreThan100Percent, isObj, labelSelectorHasInvalidLabelValue, raw, str, validateLabelSelector,
   validatePositiveIntOrPercent, type Obj, withStatus,

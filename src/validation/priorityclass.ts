@@ -4,7 +4,7 @@
  * user classes at most HighestUserDefinablePriority, preemptionPolicy
  * supported; value and preemptionPolicy immutable.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { immutableScalar, str, type Obj } from './common.js';
 
 /** scheduling.HighestUserDefinablePriority */

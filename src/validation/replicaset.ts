@@ -5,7 +5,7 @@
  * update runs ValidateReplicaSet, ValidateReplicaSetUpdate, then the
  * apps/v1 selector immutability check.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import {
   deepEqual, FIELD_IMMUTABLE, isObj, labelSelectorAsSelector, labelSelectorString, metaCreate,
   metaUpdate, nameIsDNSSubdomain, nonNegative, num, validateLabelSelector, type Obj, type Selector, withStatus,

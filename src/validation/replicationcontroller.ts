@@ -4,7 +4,7 @@
  * ValidatePodTemplateSpecForRC). The strategy's update runs
  * ValidateReplicationController, then ValidateReplicationControllerUpdate.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isObj, mapSelector, metaCreate, metaUpdate, nameIsDNSSubdomain, nonNegative, num, type Obj, withStatus } from './common.js';
 import { alwaysRestartNoDeadline, selectorMatchesTemplate, validatePodTemplate } from './pod-template.js';
 

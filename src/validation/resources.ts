@@ -4,9 +4,9 @@
  * validateContainerResourceName, ValidateResourceQuantityValue), for the
  * resource lists outside pod specs (node capacity, HPA container resources).
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isQualifiedName } from '../meta/names.js';
-import { cmpQuantity, formatQuantity, parseQuantity, type Quantity } from '../registry/core/quantity.js';
+import { cmpQuantity, formatQuantity, parseQuantity, type Quantity } from '../apimachinery/quantity.js';
 import { isObj, raw, str } from './common.js';
 
 const STANDARD_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory',

@@ -4,7 +4,7 @@
  * selector labels and tolerations; handler immutable on update. The
  * strategy's ValidateUpdate runs ValidateRuntimeClass, then ValidateRuntimeClassUpdate.
  */
-import { field, goQuote, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import {
   arr, immutableScalar, isObj, metaCreate, metaUpdate, nameIsDNSLabel, nameIsDNSSubdomain, raw, str, validateLabels, type Obj,
 } from './common.js';

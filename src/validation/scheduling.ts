@@ -3,7 +3,7 @@
  * (v1.32): affinity (node, pod, pod anti-), tolerations, topology spread
  * constraints, and the node selector requirements they share.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../meta/names.js';
 import { validateLabelSelector } from './common.js';
 import { arr, child, index, isObj, isSet, num, obj, qualifiedName, str, IS_NOT_POSITIVE, type Obj } from './pod-util.js';

@@ -4,7 +4,7 @@
  * requires, and type/immutable rules on update. Data values are base64 in
  * the v1 object; sizes and JSON checks look at the decoded bytes as Go does.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { goSyntaxError, goTypeMismatch } from '../patch/go-json.js';
 import { deepEqual, immutableScalar, isObj, str, type Obj } from './common.js';
 import { isConfigMapKey, MAX_SECRET_SIZE } from './configmap.js';

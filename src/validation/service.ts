@@ -4,7 +4,7 @@
  * ValidateServiceUpdate and their helpers), run on the v1 object after
  * defaulting and the registry's IP family / allocation steps.
  */
-import { field, goQuote, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import {
   arr, dns1123Label, dns1123Subdomain, goStrings, isIPv6String, isObj, isValidCIDR, isValidIP, isValidPortNum,
   num, parseIPSloppy, qualifiedName, raw, str, validateLabels, validateNonSpecialIP, validatePortNumOrName, type Obj,

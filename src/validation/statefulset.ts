@@ -7,7 +7,7 @@
  * The strategy's ValidateUpdate runs ValidateStatefulSetUpdate alone, so the
  * name (a DNS label since v1.27) is only checked on create.
  */
-import { field, goQuote, type FieldError } from '../meta/field-errors.js';
+import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import { validateAnnotations } from '../registry/core/meta-validation.js';
 import {
   deepEqual, intOrPercentValue, intOrStringValue, isNotMoreThan100Percent, isObj, labelSelectorAsSelector, labelSelectorString,

@@ -3,7 +3,7 @@
  * validateVolumeSource and the per-source validators, ValidateVolumeMounts
  * and ValidateVolumeDevices, over v1 JSON.
  */
-import { field, type FieldError } from '../meta/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Subdomain, isDNS1123Label, isQualifiedName } from '../meta/names.js';
 import { validateLabelSelector } from './common.js';
 import { validateContainerResourceFieldSelector, validateObjectFieldSelector, VOLUME_FIELD_PATHS } from './container.js';

@@ -11,7 +11,7 @@ import { Kubelet } from '../../src/node/kubelet/kubelet.js';
 import { FakeClock } from '../../src/node/kubelet/clock.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 export type Obj = Record<string, unknown>;
 interface ContainerStatus { ready: boolean; restartCount: number; state: Record<string, { reason?: string }>; lastState: { terminated?: { exitCode: number } } }

@@ -13,7 +13,7 @@ import { ensurePki } from '../../src/pki/certificates.js';
 import { ServiceAccountTokens } from '../../src/pki/service-account-tokens.js';
 import { allResources } from '../../src/registry/resources.js';
 import { Store } from '../../src/registry/store.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { adminKubeconfig } from '../../src/cluster/kubeconfig.js';

@@ -9,13 +9,14 @@ import {
   LIMIT_RANGER_ANNOTATION, limitRequestRatioConstraint, maxConstraint, minConstraint, mutatePod, validatePVC, validatePod,
 } from '../../src/admission/limit-ranger.js';
 import { parseList } from '../../src/admission/resource-lists.js';
-import { parseQuantity } from '../../src/registry/core/quantity.js';
+import { parseQuantity } from '../../src/apimachinery/quantity.js';
 import { defaultLimitRange } from '../../src/registry/core/limitranges.js';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { StatusError } from '../../src/api/status.js';
-import type { KObject, ResourceDef, WriteContext } from '../../src/registry/types.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 
 serviceAccountLookup.defaultAttempts = 1;

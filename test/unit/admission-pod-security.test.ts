@@ -12,7 +12,7 @@ import { isSignificantPodUpdate, parseVersion, policyToEvaluate } from '../../sr
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { StatusError } from '../../src/api/status.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
 import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { StatusError } from '../../src/api/status.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
 import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 
 const defs = allResources();

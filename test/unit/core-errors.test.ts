@@ -7,8 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errors, StatusError } from '../../src/api/status.js';
-import type { KObject, ResourceDef, WriteContext } from '../../src/registry/types.js';
+import { errors, StatusError } from '../../src/apimachinery/errors.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { coreResources } from '../../src/registry/core/index.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 

@@ -3,11 +3,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computePodQOS, getPodQOS } from '../../src/registry/core/pod-qos.js';
 import { podGracePeriod, pods } from '../../src/registry/core/pods.js';
-import { defaultResourceList, formatQuantity, parseQuantity, roundUpMilli } from '../../src/registry/core/quantity.js';
+import { defaultResourceList, formatQuantity, parseQuantity, roundUpMilli } from '../../src/apimachinery/quantity.js';
 import { goBase64Decode } from '../../src/registry/core/base64.js';
 import { imageTag } from '../../src/registry/core/image-ref.js';
 import { services } from '../../src/registry/core/services.js';
-import type { KObject, WriteContext } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { WriteContext } from '../../src/registry/types.js';
 
 const pod = (containers: any[], initContainers: any[] = []) => ({ spec: { containers, initContainers } });
 const res = (requests?: object, limits?: object) => ({ name: 'c', resources: { requests, limits } });

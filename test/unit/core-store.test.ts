@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
-import { StatusError } from '../../src/api/status.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
 import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { coreResources } from '../../src/registry/core/index.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';

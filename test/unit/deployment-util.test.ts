@@ -6,7 +6,7 @@ import {
   setCondition, setNewReplicaSetAnnotations, deploymentTimedOut, type DeploymentStatus,
 } from '../../src/controllers/deployment/util.js';
 import { rolloutStatus, serializeStatus } from '../../src/controllers/deployment/status.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 const deploy = (replicas: number, strategy: any = {}, extra: any = {}): KObject => ({
   apiVersion: 'apps/v1', kind: 'Deployment',

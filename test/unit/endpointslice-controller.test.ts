@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EndpointSliceController, reconcileSlices } from '../../src/controllers/endpointslice/controller.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { eventually, fixture } from './service-fixture.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 

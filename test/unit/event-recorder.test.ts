@@ -9,7 +9,7 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { EventRecorder, referenceTo } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 async function setup() {
   const storage = new SqliteStorage(':memory:');

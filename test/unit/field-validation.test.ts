@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { checkApplyPatchYAML, checkBodyFields, checkPatchedFields, fieldValidationOf, type FieldValidation } from '../../src/openapi/field-validation.js';
-import { goFloat, goMarshal, goQuote, goSprintValue, scanJSON, unknownFields, UNTYPED } from '../../src/openapi/strict.js';
+import { goFloat, goMarshal, goSprintValue, scanJSON, unknownFields, UNTYPED } from '../../src/openapi/strict.js';
+import { goQuote } from '../../src/apimachinery/go-quote.js';
 import { shapes } from '../../src/openapi/schema.js';
 import { applyPatch, type JsonObject } from '../../src/patch/index.js';
 import { allResources } from '../../src/registry/resources.js';
-import type { KObject, ResourceDef } from '../../src/registry/types.js';
-import { StatusError } from '../../src/api/status.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
 
 const deployments = allResources().find((d) => d.group === 'apps' && d.resource === 'deployments')!;
 

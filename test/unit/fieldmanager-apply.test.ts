@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import type { KObject, ResourceDef, WriteContext } from '../../src/registry/types.js';
-import { StatusError } from '../../src/api/status.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
 import { checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../../src/fieldmanager/request.js';
 
 const NS = 'ns';

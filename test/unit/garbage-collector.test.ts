@@ -15,8 +15,9 @@ import { allResources } from '../../src/registry/resources.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { GarbageCollector } from '../../src/controllers/garbage-collector.js';
 import { newControllerContext, type ControllerContext } from '../../src/controllers/runtime/controller-context.js';
-import type { KObject, WriteContext } from '../../src/registry/types.js';
-import { errors } from '../../src/api/status.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { WriteContext } from '../../src/registry/types.js';
+import { errors } from '../../src/apimachinery/errors.js';
 
 const NS = 'gc';
 

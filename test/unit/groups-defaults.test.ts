@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { groupResources } from '../../src/registry/groups/index.js';
-import type { KObject, ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { goldenCases, normalize } from '../helpers/golden.js';
 
 const CASES = ['gen-default-deployment', 'gen-default-daemonset', 'gen-default-replicaset',

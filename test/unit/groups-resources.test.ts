@@ -10,9 +10,10 @@ import { cronjobs } from '../../src/registry/groups/batch/cronjobs.js';
 import { priorityclasses } from '../../src/registry/groups/scheduling/priorityclasses.js';
 import { poddisruptionbudgets } from '../../src/registry/groups/policy/poddisruptionbudgets.js';
 import { endpointslices } from '../../src/registry/groups/discovery/endpointslices.js';
-import { StatusError } from '../../src/api/status.js';
-import { errorBody, type FieldError } from '../../src/meta/field-errors.js';
-import type { KObject, ResourceDef, WriteContext } from '../../src/registry/types.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
+import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
+import type { KObject } from '../../src/apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { goldenDiscovery } from '../helpers/golden.js';
 
 const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };

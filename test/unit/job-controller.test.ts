@@ -16,7 +16,7 @@ import { EventRecorder } from '../../src/events/recorder.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { JobController, JOB_TRACKING_FINALIZER } from '../../src/controllers/job/job-controller.js';
 import { formatIndexes, parseIndexes } from '../../src/controllers/job/indexes.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 const NS = 'work';

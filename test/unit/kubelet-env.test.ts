@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { containerEnv, ContainerConfigError, expand, serviceEnvVars, type EnvSources, type PodNetworkInfo } from '../../src/node/runtime/env.js';
 import { containerFS, VolumeNotReadyError, VolumeSetUpError } from '../../src/node/runtime/volumes.js';
 

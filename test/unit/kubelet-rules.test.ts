@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { admitPod, matchesNodeSelectorAndAffinity } from '../../src/node/kubelet/admission.js';
 import { Backoff } from '../../src/node/kubelet/backoff.js';
 import { formatPod, goDuration } from '../../src/node/kubelet/format.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { buildSummary } from '../../src/node/kubelet-server/stats-summary.js';
 import { resourceMetricsText } from '../../src/node/kubelet-server/resource-metrics.js';
 import { goFloat, writePrometheusText } from '../../src/node/kubelet-server/prometheus-text.js';

@@ -5,7 +5,7 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { controllerContext } from '../../src/controllers/context.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { FakeClock } from '../../src/node/kubelet/clock.js';
 import { podConditions } from '../../src/node/kubelet/status.js';
 import { StatusManager, type PodStatusSource } from '../../src/node/kubelet/status-manager.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { collect, interpret } from '../../src/node/shell/index.js';
 import { containerFS, type VolumeContext } from '../../src/node/runtime/volumes.js';
 import { HostDirs } from '../../src/node/kubelet/host-dirs.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 function podFS(nodeDirs: HostDirs, os: 'linux' | 'windows', hostPath: string, mountPath: string, readOnly = false) {
   const vctx = {

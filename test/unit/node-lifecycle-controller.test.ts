@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NodeLifecycleController, parseDuration, nodeLifecycleOptionsFromEnv } from '../../src/controllers/node-lifecycle/controller.js';
+import { NodeLifecycleController, nodeLifecycleOptionsFromEnv } from '../../src/controllers/node-lifecycle/controller.js';
+import { parseDuration } from '../../src/apimachinery/duration.js';
 import { TaintEvictionController } from '../../src/controllers/node-lifecycle/taint-eviction.js';
 import { matchingTolerations, minTolerationMs, noScheduleTaintDiff } from '../../src/controllers/node-lifecycle/taints.js';
 import { EventRecorder } from '../../src/events/recorder.js';

@@ -1,7 +1,7 @@
 /** The Windows/Linux OS rules (src/os/windows-rules.ts), one test per rule, with upstream v1.32's paths and messages. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorBody, formatFieldErrors, type FieldError } from '../../src/meta/field-errors.js';
+import { errorBody, formatFieldErrors, type FieldError } from '../../src/apimachinery/field-errors.js';
 import {
   isHostProcessContainer, isHostProcessPod, kubeletOSAdmission, osRuleErrors, runAsUserNameProblems, validateLinux, validateOS,
   validatePodOS, validateRunAsUserName, validateWindows, validateWindowsHostProcessPod,

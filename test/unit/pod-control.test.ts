@@ -7,7 +7,7 @@ import { EventRecorder } from '../../src/events/recorder.js';
 import { PodControl, podsPrefix } from '../../src/controllers/pod-control.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 serviceAccountLookup.defaultAttempts = 1;
 

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { logInstance, rfc3339Nano, selectLines, validatePodLogOptions, parsePodLogOptions } from '../../src/api/pod-log.js';
 import { validateContainer } from '../../src/api/streaming/container-name.js';
-import { errors, StatusError } from '../../src/api/status.js';
-import type { KObject } from '../../src/registry/types.js';
+import { errors, StatusError } from '../../src/apimachinery/errors.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import type { LogLine } from '../../src/node/logs/container-logs.js';
 
 function pod(statuses: unknown[], containers = ['app'], init: string[] = []): KObject {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PodGCController } from '../../src/controllers/podgc.js';
 import { fixture } from './service-fixture.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
-import { realClock } from '../../src/controllers/runtime/clock.js';
+import { realClock } from '../../src/apimachinery/clock.js';
 
 test('pod gc: terminated pods over the threshold, orphans after quarantine, unscheduled terminating pods', async () => {
   const f = await fixture();

@@ -12,7 +12,7 @@ import {
 import { messageForKind, messageSpec } from '../../src/protobuf/descriptors.js';
 import { decodeProtobufRequest } from '../../src/protobuf/request.js';
 import { decodeObject } from '../../src/api/body.js';
-import { StatusError } from '../../src/api/status.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
 
 interface Capture {
   name: string;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cloneDecoded, decodedCopy, decodeValue, encode } from '../../src/registry/codec.js';
 import { allResources } from '../../src/registry/resources.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 const defs = allResources();
 const deployments = defs.find((d) => d.group === 'apps' && d.resource === 'deployments')!;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { controllerContext } from '../../src/controllers/context.js';
 import { execContext } from '../../src/node/exec/container-context.js';
 import { execShellFor } from '../../src/node/exec/shell-exec.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 import { spawn } from 'node:child_process';
 import { kubectlPath } from '../helpers/cluster.js';
 import { running, startStreamingServer, type StreamingServer } from '../helpers/streaming-server.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ControllerExpectations, podsToDelete, slowStartBatch } from '../../src/controllers/controller-utils.js';
 import { calculateStatus } from '../../src/controllers/replicaset.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 const NOW = Date.parse('2024-06-01T12:00:00Z');
 const ago = (s: number) => new Date(NOW - s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture } from './service-fixture.js';
 import { allocationTableOf, ServiceAllocationTable } from '../../src/registry/core/service-allocation-table.js';
-import { StatusError } from '../../src/api/status.js';
-import type { KObject } from '../../src/registry/types.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 const nodePort = (name: string, port: number, extra: { clusterIP?: string; portName?: string } = {}): KObject => ({
   metadata: { name },

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { collect, interpret } from '../../src/node/shell/index.js';
 import { containerFS, type VolumeContext } from '../../src/node/runtime/volumes.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 const VCTX = {
   sources: { configMap: () => undefined, secret: () => undefined, services: () => [] },

@@ -16,7 +16,7 @@ import { controllerContext } from '../../src/controllers/context.js';
 import { StatefulSetController } from '../../src/controllers/statefulset/statefulset-controller.js';
 import { goJSON, hashRevision, safeEncode } from '../../src/controllers/controller-revision.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
-import type { KObject } from '../../src/registry/types.js';
+import type { KObject } from '../../src/apimachinery/object.js';
 
 const NS = 'db';
 

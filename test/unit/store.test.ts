@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
-import { StatusError } from '../../src/api/status.js';
+import { StatusError } from '../../src/apimachinery/errors.js';
 import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 
 const namespaces: ResourceDef = { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, storagePrefix: '/core/namespaces' };

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorBody, type FieldError } from '../../src/meta/field-errors.js';
+import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
 import { namespaces } from '../../src/registry/core/namespaces.js';
 import { nodes } from '../../src/registry/core/nodes.js';
 import { endpoints } from '../../src/registry/core/endpoints.js';

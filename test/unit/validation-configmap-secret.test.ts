@@ -1,7 +1,7 @@
 /** ConfigMap and Secret validation (ValidateConfigMap(Update), ValidateSecret(Update), v1.32). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorBody, type FieldError } from '../../src/meta/field-errors.js';
+import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
 import { configmaps } from '../../src/registry/core/configmaps.js';
 import { secrets } from '../../src/registry/core/secrets.js';
 

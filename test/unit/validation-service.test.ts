@@ -1,7 +1,7 @@
 /** Service validation (pkg/apis/core/validation ValidateService and ValidateServiceUpdate, v1.32). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorBody, type FieldError } from '../../src/meta/field-errors.js';
+import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
 import { defaultService, services } from '../../src/registry/core/services.js';
 import { normalizeClusterIPs } from '../../src/registry/core/service-alloc.js';
 

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorBody, type FieldError } from '../../src/meta/field-errors.js';
+import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
 import { daemonsets, defaultDaemonSet } from '../../src/registry/groups/apps/daemonsets.js';
 import { defaultDeployment, deployments } from '../../src/registry/groups/apps/deployments.js';
 import { defaultReplicaSet, replicasets } from '../../src/registry/groups/apps/replicasets.js';

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from '../../src/controllers/runtime/clock.js';
+import { FakeClock } from '../../src/apimachinery/clock.js';
 import { BucketRateLimiter, defaultControllerRateLimiter, ItemExponentialFailureRateLimiter } from '../../src/controllers/runtime/rate-limiter.js';
 import { RateLimitingQueue } from '../../src/controllers/runtime/work-queue.js';
 

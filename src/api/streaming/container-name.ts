@@ -1,5 +1,5 @@
-import type { KObject } from '../../registry/types.js';
-import { errors } from '../status.js';
+import type { KObject } from '../../apimachinery/object.js';
+import { errors } from '../../apimachinery/errors.js';
 
 interface ContainerLike { name?: string }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import type { Store } from '../../registry/store.js';
 import type { Authenticator } from '../auth.js';
 import type { ContainerLogs } from '../../node/logs/container-logs.js';
@@ -9,7 +9,7 @@ import { parseResourcePath } from '../request-info.js';
 import { requestPath } from '../request-path.js';
 import { writeGoProtocolError } from '../go-http-errors.js';
 import { checkObjectKey } from '../path-segment.js';
-import { errors, StatusError } from '../status.js';
+import { errors, StatusError } from '../../apimachinery/errors.js';
 import { chooseChannelProtocol, type ChannelProtocol } from './channels.js';
 import { containerStatus, validateContainer } from './container-name.js';
 import {

@@ -6,13 +6,14 @@
  * lastScheduleTime / lastSuccessfulTime, with upstream's events. The clock
  * is injectable so tests need not wait for the minute.
  */
-import { StatusError } from '../../api/status.js';
+import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import { OwnWrites } from '../runtime/own-writes.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { controllerRef } from '../pod-control.js';
 import { controllerOf, rfc3339 } from '../job/pod-state.js';
@@ -287,7 +288,7 @@ export class CronJobController {
       job = await this.store.create(this.jobs, ns, jobReq, this.writeCtx(ns)) as Obj;
       this.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${job.metadata.name}`);
     } catch (e) {
-      if (e instanceof StatusError && e.status.code === 409 && e.status.reason === 'AlreadyExists') {
+      if (isAlreadyExists(e)) {
         const existing = await this.store.get('batch', 'jobs', ns, jobName) as Obj | undefined;
         if (!existing || controllerOf(existing)?.uid !== cj.metadata.uid || this.inActive(cj, existing.metadata.uid!)) return { update };
         job = existing;

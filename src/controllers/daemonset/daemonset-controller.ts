@@ -9,12 +9,13 @@
  */
 // Lets the event loop run (timers, I/O, the watch events of what was just written).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { StatusError } from '../../api/status.js';
+import { isNotFound } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
 import { claimObjects, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
@@ -314,7 +315,7 @@ export class DaemonSetController {
         if (r.status === 'fulfilled') continue;
         // Never to be observed: the expectation is lowered now. A pod already gone is no error.
         this.expectations.deletionObserved(key);
-        if (!(r.reason instanceof StatusError && r.reason.status.reason === 'NotFound')) failure ??= r.reason;
+        if (!(isNotFound(r.reason))) failure ??= r.reason;
       }
     }
     if (failure) throw failure;

@@ -5,7 +5,7 @@
  * plus the ones every daemon pod gets (util.AddOrUpdateDaemonPodTolerations).
  * Small pure copies of the scheduler's NodeAffinity / TaintToleration checks.
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 import { toleratesTaint, type Taint, type Toleration } from '../../meta/tolerations.js';
 

@@ -9,10 +9,11 @@
  * deadline) as upstream does, with its ScalingReplicaSet events.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { StatusError } from '../../api/status.js';
+import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext, readOnlyContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
@@ -319,7 +320,7 @@ export class DeploymentController {
       created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.writeCtx(ns)));
       this.sets.cache.upsert(created);
     } catch (e) {
-      if (e instanceof StatusError && e.status.reason === 'AlreadyExists') {
+      if (isAlreadyExists(e)) {
         alreadyExists = true;
         // The cache may not have it yet: read it.
         const rs = this.sets.cache.get(ns, newRS.metadata.name!) ?? await this.store.get('apps', 'replicasets', ns, newRS.metadata.name!);

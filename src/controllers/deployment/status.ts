@@ -3,7 +3,7 @@
  * calculateStatus, progress.go syncRolloutStatus), as pure functions of the
  * Deployment and its ReplicaSets.
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import {
   Reasons, actualReplicaCount, availableReplicaCount, deploymentComplete, deploymentProgressing, deploymentTimedOut,
   getCondition, hasProgressDeadline, maxUnavailable, newCondition, readyReplicaCount, removeCondition, replicaCount,

@@ -4,7 +4,7 @@
  * annotations, the rolling-update fenceposts (maxSurge/maxUnavailable with
  * upstream's rounding), conditions, and the status predicates.
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import { canonicalJSON } from '../controller-utils.js';
 
 export const REVISION = 'deployment.kubernetes.io/revision';

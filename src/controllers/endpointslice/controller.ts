@@ -12,9 +12,10 @@
  * 100 endpoints. A service with no endpoints gets one empty placeholder slice.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { ServicePods } from './service-pods.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';

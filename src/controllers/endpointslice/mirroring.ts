@@ -12,10 +12,11 @@
  * election record are left alone.
  */
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import { goIPString } from '../../network/ip-string.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { parseIPSloppy } from '../../validation/common.js';
 import { controllerContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';

@@ -2,7 +2,7 @@
  * The services and pods both endpoint controllers (Endpoints and
  * EndpointSlice) watch, and which services a pod change touches.
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import type { ControllerContext } from '../runtime/controller-context.js';
 import { selectsPod } from './util.js';
 

@@ -2,7 +2,7 @@
  * What the endpoints and EndpointSlice controllers share
  * (staging/src/k8s.io/endpointslice/util, pkg/api/v1/pod, v1.32).
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 type Pod = KObject & { spec?: any; status?: any };
 type Service = KObject & { spec?: any };

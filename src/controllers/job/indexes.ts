@@ -3,7 +3,7 @@
  * annotation/label a pod carries, and status.completedIndexes as ordered
  * intervals written "1,3-5,7".
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 /** batch.JobCompletionIndexAnnotation (also the pod label, PodIndexLabel being on). */
 export const COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index';

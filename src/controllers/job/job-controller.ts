@@ -12,13 +12,14 @@
  * so no expectations cache is needed; syncs of one Job never overlap (the
  * work queue's processing set).
  */
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import { OwnWrites } from '../runtime/own-writes.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
 import { claimObjects } from '../controller-utils.js';

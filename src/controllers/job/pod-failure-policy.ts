@@ -1,5 +1,5 @@
 /** matchPodFailurePolicy (pkg/controller/job/pod_failure_policy.go). */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 export interface PolicyMatch {
   /** The Job's failure message when a FailJob rule matched. */

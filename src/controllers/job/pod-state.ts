@@ -2,7 +2,7 @@
  * Pod predicates the workload controllers share (pkg/api/v1/pod and
  * pkg/controller: IsPodReady, IsPodAvailable, FilterActivePods, ...).
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 type Pod = KObject & { spec?: any; status?: any };
 

@@ -13,12 +13,14 @@
  * (TaintNodesByCondition), which is how a registering node loses its
  * not-ready taint and a cordoned node gets `node.kubernetes.io/unschedulable`.
  */
+import { parseDuration } from '../../apimachinery/duration.js';
 import { setImmediate } from 'node:timers/promises';
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../../events/recorder.js';
 import { rfc3339 } from '../../meta/object-meta.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
@@ -49,17 +51,6 @@ export const DEFAULT_NODE_LIFECYCLE_OPTIONS: NodeLifecycleOptions = {
   evictionRate: 0.1, secondaryEvictionRate: 0.01, largeClusterSizeThreshold: 50, unhealthyZoneThreshold: 0.55,
 };
 
-/** A Go duration ("40s", "1m30s", "500ms"), in ms; undefined when malformed. */
-export function parseDuration(s: string): number | undefined {
-  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
-  let total = 0;
-  let consumed = 0;
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    total += Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[m[2] as 'ms'];
-    consumed += m[0].length;
-  }
-  return consumed === s.length && s.length > 0 ? total : undefined;
-}
 
 /**
  * Options from the environment, for tests that cannot wait upstream's

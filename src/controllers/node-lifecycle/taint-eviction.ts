@@ -9,11 +9,12 @@
  * ns/name" (and "Cancelling deletion of Pod ns/name" when a scheduled
  * deletion is called off).
  */
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../../events/recorder.js';
 import { rfc3339 } from '../../meta/object-meta.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import type { ControllerContext } from '../runtime/controller-context.js';
 import { matchingTolerations, minTolerationMs, type Taint, type Toleration } from './taints.js';

@@ -4,7 +4,7 @@
  * component-helpers/storage/volume): which volume a claim may bind to, and
  * the fields and annotations a binding writes on both objects.
  */
-import { cmpQuantity, parseQuantity } from '../../registry/core/quantity.js';
+import { cmpQuantity, parseQuantity } from '../../apimachinery/quantity.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 
 type Obj = any;

@@ -16,12 +16,13 @@
  *   non-terminated pod uses it; a deleted volume keeps
  *   `kubernetes.io/pv-protection` while it is Bound.
  */
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { podClaimNames } from '../../scheduler/plugins/volumes.js';
 import { controllerContext } from '../context.js';
 import type { SharedInformer } from '../runtime/shared-informer.js';

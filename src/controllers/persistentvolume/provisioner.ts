@@ -16,12 +16,13 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { StatusError } from '../../api/status.js';
+import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 
 import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from './binding.js';
@@ -157,7 +158,7 @@ export class LocalProvisioner {
     try {
       await this.store.create(this.pvDef, '', pv as KObject, { ...controllerContext(this.identity), namespace: '' });
     } catch (e) {
-      if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+      if (!(isAlreadyExists(e))) throw e;
     }
     this.event(ref, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${pv.metadata.name}`);
   }

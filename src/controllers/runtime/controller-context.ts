@@ -6,7 +6,7 @@
  */
 import { EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
-import { realClock, type Clock } from './clock.js';
+import { realClock, type Clock } from '../../apimachinery/clock.js';
 import { InformerFactory } from './informer-factory.js';
 import { RateLimitingQueue } from './work-queue.js';
 

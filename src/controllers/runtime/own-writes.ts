@@ -6,7 +6,8 @@
  * expectations), so it never acts on a cache that lacks its own pods.
  */
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import type { SharedInformer } from './shared-informer.js';
 
 const revisionOf = (o: KObject | undefined): number => Number(o?.metadata.resourceVersion ?? 0) || 0;

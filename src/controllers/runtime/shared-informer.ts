@@ -3,7 +3,8 @@
  * one indexed cache of a resource, whatever number of controllers read it.
  */
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { ObjectCache } from '../controller-utils.js';
 
 export type InformerHandler = (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KObject, old?: KObject) => void;

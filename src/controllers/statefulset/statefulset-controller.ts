@@ -8,13 +8,14 @@
  * ControllerRevisions. Events are StatefulPodControl's own
  * ("create Pod web-0 in StatefulSet web successful").
  */
-import { StatusError } from '../../api/status.js';
+import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import { OwnWrites } from '../runtime/own-writes.js';
 import type { RateLimitingQueue } from '../runtime/work-queue.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext } from '../context.js';
 import { controllerRef } from '../pod-control.js';
@@ -104,7 +105,7 @@ export class StatefulSetController {
         await this.store.create(this.claims, ns, claim, this.writeCtx(ns));
         this.claimEvent('create', set, claim.metadata.name!, pod);
       } catch (e) {
-        if (e instanceof StatusError && e.status.reason === 'AlreadyExists') continue;
+        if (isAlreadyExists(e)) continue;
         this.claimEvent('create', set, claim.metadata.name!, pod, e);
         throw new Error(`failed to create PVC ${claim.metadata.name}: ${errText(e)}`);
       }
@@ -157,7 +158,7 @@ export class StatefulSetController {
     try {
       created = await this.store.create(this.pods, ns, pod, this.writeCtx(ns)) as Obj;
     } catch (e) {
-      if (e instanceof StatusError && e.status.reason === 'AlreadyExists') throw e;
+      if (isAlreadyExists(e)) throw e;
       this.podEvent('create', set, pod.metadata.name!, e);
       throw e;
     }

@@ -4,7 +4,7 @@
  * pod-index labels, hostname/subdomain, and one claim
  * `<template>-<set>-<ordinal>` per volumeClaimTemplate.
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import { controllerRef } from '../pod-control.js';
 import { POD_REVISION_LABEL } from '../controller-revision.js';
 

@@ -16,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { User } from '../../api/auth.js';
 import { readBody } from '../../api/body.js';
 import { writeJSON, writeStatus } from '../../api/respond.js';
-import { StatusError, errors } from '../../api/status.js';
+import { StatusError, errors } from '../../apimachinery/errors.js';
 import { isObject } from '../../meta/json.js';
 import type { NodeOperations } from './operations.js';
 

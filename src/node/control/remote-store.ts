@@ -6,9 +6,10 @@
  * GuaranteedUpdate is in-process. Failures are the server's Status errors.
  */
 import { Agent, request } from 'node:https';
-import { StatusError } from '../../api/status.js';
+import { StatusError, isConflict, isNotFound } from '../../apimachinery/errors.js';
 import type { DeleteRequest } from '../../registry/store.js';
-import type { KObject, ResourceDef, WriteContext } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef, WriteContext } from '../../registry/types.js';
 import type { ServerTarget } from './client.js';
 
 /** The resources an agent writes. */
@@ -75,7 +76,7 @@ export class RemoteStore {
     try {
       return await this.call('GET', this.path(def, namespace, name));
     } catch (e) {
-      if (e instanceof StatusError && e.status.reason === 'NotFound') return undefined;
+      if (isNotFound(e)) return undefined;
       throw e;
     }
   }
@@ -97,7 +98,7 @@ export class RemoteStore {
       try {
         return await this.call('PUT', this.path(def, namespace, name, subresource), next, ctx.fieldManager);
       } catch (e) {
-        if (!(e instanceof StatusError && e.status.reason === 'Conflict') || attempt >= MAX_CONFLICT_RETRIES) throw e;
+        if (!(isConflict(e)) || attempt >= MAX_CONFLICT_RETRIES) throw e;
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { Store } from '../../registry/store.js';
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import { processEnv, podHostname, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS } from '../runtime/volumes.js';
 import { podNetwork } from './pod-network.js';

@@ -7,7 +7,7 @@
  * ClusterFirst → the node's; None → only dnsConfig), plus dnsConfig.
  */
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../../cluster/system-workloads.js';
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 
 interface PodDNSFields {

@@ -8,7 +8,7 @@
  * answers as the kubelet's mux does: Go's `404 page not found`, or
  * go-restful's `404: Page Not Found` below a web service's root.
  */
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import type { NodeConfig } from '../pool.js';
 import { kubeletConfiguration, type ClusterDNS } from './kubelet-config.js';
 import { resourceMetricsText } from './resource-metrics.js';

@@ -6,7 +6,7 @@
  * network bytes, written layers) is reported as zero, never invented.
  */
 import { createHash } from 'node:crypto';
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import type { NodeConfig } from '../pool.js';
 import { parseBytes } from '../quantity.js';
 

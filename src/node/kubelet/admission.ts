@@ -6,8 +6,8 @@
  * first failure's reason and message (rejectPod).
  */
 import { milliValue, podResources, value } from '../../admission/resource-lists.js';
-import { parseQuantity } from '../../registry/core/quantity.js';
-import type { KObject } from '../../registry/types.js';
+import { parseQuantity } from '../../apimachinery/quantity.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 type Obj = Record<string, any>;
 

@@ -8,15 +8,16 @@
  * clock (clock.ts). All strings are upstream's; see the functions named in
  * each comment.
  */
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import { controllerContext } from '../../controllers/context.js';
-import type { ContainerLogs } from '../../node/logs/container-logs.js';
+import type { ContainerLogs } from '../logs/container-logs.js';
 import type { EventRecorder, EventType, ObjectReference } from '../../events/recorder.js';
 import { referenceTo } from '../../events/recorder.js';
 import { hintFor, type ImageFailure } from '../../os/images.js';
 import { isHostProcessContainer } from '../../os/windows-rules.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import { collect, interpret, LineSplitter, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';

@@ -12,7 +12,7 @@
  * (kuberuntime_manager.go SyncPod, event FailedCreatePodSandBox).
  */
 import type { ContainerRuntime } from '../container-runtime.js';
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 /** The handlers a runtime's default configuration serves. */
 export function runtimeHandlers(runtime: ContainerRuntime, os: 'linux' | 'windows'): string[] {

@@ -24,7 +24,7 @@
  * - sigterm: "ignore" (runs until the grace period ends) or "exit" (exits
  *   0 at once).
  */
-import { parseQuantity } from '../../registry/core/quantity.js';
+import { parseQuantity } from '../../apimachinery/quantity.js';
 import { value } from '../../admission/resource-lists.js';
 
 export const SCRIPT_ANNOTATION = 'winkube.io/script';

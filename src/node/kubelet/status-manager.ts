@@ -8,10 +8,11 @@
  * clock, a write is skipped when nothing changed since the last one, and
  * the latest status written is kept per pod.
  */
-import { StatusError } from '../../api/status.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import { controllerContext } from '../../controllers/context.js';
 import type { Store } from '../../registry/store.js';
-import type { KObject, ResourceDef } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../../registry/types.js';
 import type { Clock } from './clock.js';
 import { rfc3339 } from './format.js';
 

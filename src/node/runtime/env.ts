@@ -12,9 +12,9 @@
  * HOSTNAME. A missing configMap/secret/key fails the container with
  * CreateContainerConfigError and the message upstream gives.
  */
-import { parseQuantity } from '../../registry/core/quantity.js';
+import { parseQuantity } from '../../apimachinery/quantity.js';
 import { milliValue, value } from '../../admission/resource-lists.js';
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 type Obj = Record<string, any>;
 

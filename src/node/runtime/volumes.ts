@@ -7,7 +7,7 @@
  * (`MountVolume.SetUp failed for volume "x" : configmap "y" not found`).
  */
 import { ContainerFS, type HostDir } from '../shell/fs.js';
-import type { KObject } from '../../registry/types.js';
+import type { KObject } from '../../apimachinery/object.js';
 import { fieldRefValue, formatMap, resourceFieldValue, type EnvSources, type PodNetworkInfo } from './env.js';
 
 type Obj = Record<string, any>;

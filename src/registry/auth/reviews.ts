@@ -1,4 +1,5 @@
-import type { KObject, ResourceDef } from '../types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../types.js';
 
 /**
  * Review resources are questions, not stored objects: a create answers

@@ -1,10 +1,11 @@
 /** core/v1 configmaps. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { goBase64Decode } from './base64.js';
 import { decoding, isObject, normalizeMeta, pruneEmpty } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
 import { validateConfigMapData, validateConfigMapImmutable } from '../../validation/configmap.js';
-import { DecodeError } from './quantity.js';
+import { DecodeError } from '../../apimachinery/quantity.js';
 
 /**
  * Decoding a v1 ConfigMap: binaryData values are base64 (re-encoded

@@ -1,5 +1,5 @@
-import { errors } from '../../api/status.js';
-import { DecodeError } from './quantity.js';
+import { errors } from '../../apimachinery/errors.js';
+import { DecodeError } from '../../apimachinery/quantity.js';
 
 /**
  * Runs a defaulting step and turns a DecodeError (a value Go's typed decoder

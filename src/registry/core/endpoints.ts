@@ -1,5 +1,6 @@
 /** core/v1 endpoints. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { isObject, normalizeMeta } from './decode.js';
 import { endpointsValidation } from '../../validation/endpoints.js';
 

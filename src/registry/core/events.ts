@@ -4,9 +4,10 @@
  * compatibility"): no ObjectMeta validation at all. The one-hour TTL of
  * events is a storage matter and not expressed here.
  */
-import { field, type FieldError } from '../../meta/field-errors.js';
+import { field, type FieldError } from '../../apimachinery/field-errors.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../meta/names.js';
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { goMicroTime, goTime } from './times.js';
 

@@ -1,8 +1,9 @@
 /** core/v1 limitranges. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
-import { defaultResourceList } from './quantity.js';
+import { defaultResourceList } from '../../apimachinery/quantity.js';
 
 /**
  * SetDefaults_LimitRangeItem (Container items: default limit from max,

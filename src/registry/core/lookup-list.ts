@@ -4,7 +4,8 @@
  * through Lookup.listAll (every object in a namespace, or in all namespaces
  * for ''). A lookup without it (e.g. a test double) counts as empty.
  */
-import type { KObject, Lookup } from '../types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { Lookup } from '../types.js';
 
 export async function listAll(lookup: Lookup, group: string, resource: string, namespace: string): Promise<KObject[]> {
   const l = lookup as Partial<Lookup>;

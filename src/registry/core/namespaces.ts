@@ -8,8 +8,9 @@
  * namespace controller has emptied spec.finalizers via the finalize
  * subresource.
  */
-import { errors } from '../../api/status.js';
-import type { KObject, ResourceDef } from '../types.js';
+import { errors } from '../../apimachinery/errors.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { ResourceDef } from '../types.js';
 import { isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSLabel } from './meta-validation.js';
 import { validateNamespaceFinalizers, validateNamespaceSpec, validateNamespaceStatus } from '../../validation/namespace.js';

@@ -1,9 +1,10 @@
 /** core/v1 nodes. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
 import { validateNodeSpec, validateNodeUpdateSpec } from '../../validation/node.js';
-import { defaultResourceList } from './quantity.js';
+import { defaultResourceList } from '../../apimachinery/quantity.js';
 
 /** NodeSystemInfo's fields have no omitempty: Go writes every one, empty or not. */
 const NODE_INFO_FIELDS = ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion',

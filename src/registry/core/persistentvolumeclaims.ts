@@ -1,9 +1,10 @@
 /** core/v1 persistentvolumeclaims. */
-import { ALL_VERBS, type KObject, type Lookup, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type Lookup, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { listAll } from './lookup-list.js';
 import { persistentVolumeClaimValidation } from '../../validation/persistentvolume.js';
-import { defaultResourceList } from './quantity.js';
+import { defaultResourceList } from '../../apimachinery/quantity.js';
 import { defaultPVCSpec } from './volume-defaults.js';
 import { isDefaultStorageClass } from '../../meta/storage-class.js';
 

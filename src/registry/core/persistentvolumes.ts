@@ -1,9 +1,10 @@
 /** core/v1 persistentvolumes. */
 import { rfc3339 } from '../../meta/object-meta.js';
-import { ALL_VERBS, type KObject, type ResourceDef, type WriteContext } from '../types.js';
+import { ALL_VERBS, type ResourceDef, type WriteContext } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { persistentVolumeValidation } from '../../validation/persistentvolume.js';
-import { defaultResourceList } from './quantity.js';
+import { defaultResourceList } from '../../apimachinery/quantity.js';
 import { defaultPersistentVolumeSource } from './volume-defaults.js';
 
 /** SetObjectDefaults_PersistentVolume: phase Pending, reclaim Retain, Filesystem mode, source defaults. */

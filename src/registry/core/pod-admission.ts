@@ -5,12 +5,13 @@
  * admission.NewForbidden makes them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors } from '../../api/status.js';
+import { errors } from '../../apimachinery/errors.js';
 import { randomSuffix } from '../../meta/object-meta.js';
-import type { KObject, Lookup, WriteContext } from '../types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { Lookup, WriteContext } from '../types.js';
 import { isObject } from './decode.js';
 import { listAll } from './lookup-list.js';
-import { cmpQuantity, parseQuantity } from './quantity.js';
+import { cmpQuantity, parseQuantity } from '../../apimachinery/quantity.js';
 
 const PODS = { group: '', resource: 'pods' };
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';

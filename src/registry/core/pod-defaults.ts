@@ -12,7 +12,7 @@
 import type { PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { isObject, pruneEmpty } from './decode.js';
 import { imageTag } from './image-ref.js';
-import { defaultResourceList } from './quantity.js';
+import { defaultResourceList } from '../../apimachinery/quantity.js';
 import { defaultFieldRef, defaultVolume } from './volume-defaults.js';
 
 /** Go drops zero scalars of omitempty fields when it writes an object back. */

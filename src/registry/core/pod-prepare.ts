@@ -5,7 +5,8 @@
  * pod (anti-)affinity selectors, and AppArmor field/annotation sync.
  */
 import { rfc3339 } from '../../meta/object-meta.js';
-import type { KObject, WriteContext } from '../types.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { WriteContext } from '../types.js';
 import { isObject } from './decode.js';
 import { admitDefaultTolerations } from './pod-admission.js';
 import { dropDisabledPodSpecFields } from './pod-drop-fields.js';

@@ -3,7 +3,7 @@
  * count; init and regular containers alike, ephemeral containers not.
  */
 import { isObject } from './decode.js';
-import { addQuantity, cmpQuantity, isPositive, parseQuantity, type Quantity } from './quantity.js';
+import { addQuantity, cmpQuantity, isPositive, parseQuantity, type Quantity } from '../../apimachinery/quantity.js';
 
 export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 

@@ -1,7 +1,8 @@
 /** core/v1 pods. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import type { FieldError } from '../../meta/field-errors.js';
+import type { FieldError } from '../../apimachinery/field-errors.js';
 import { validatePodCreate } from '../../validation/pod-spec.js';
 import { validatePodEphemeralContainersUpdate, validatePodStatusUpdate, validatePodUpdate } from '../../validation/pod-update.js';
 import { podCreateWarnings } from '../../validation/pod-warnings.js';

@@ -1,5 +1,6 @@
 /** core/v1 podtemplates. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { podTemplateValidation } from '../../validation/podtemplate.js';
 import { defaultPodTemplateSpec } from './pod-defaults.js';

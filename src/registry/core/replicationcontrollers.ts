@@ -1,5 +1,6 @@
 /** core/v1 replicationcontrollers. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { replicationControllerValidation } from '../../validation/replicationcontroller.js';
 import { workloadWarnings } from '../../validation/workload-warnings.js';

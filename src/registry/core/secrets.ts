@@ -1,10 +1,11 @@
 /** core/v1 secrets. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { goBase64Decode } from './base64.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
 import { validateSecretData, validateSecretImmutable } from '../../validation/secret.js';
-import { DecodeError } from './quantity.js';
+import { DecodeError } from '../../apimachinery/quantity.js';
 
 /** Go writes map keys in sorted order. */
 function sorted(m: Record<string, string>): Record<string, string> {

@@ -9,9 +9,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { isIP } from 'node:net';
-import { errors } from '../../api/status.js';
-import { field, goQuote, type FieldError } from '../../meta/field-errors.js';
-import type { KObject, Lookup } from '../types.js';
+import { errors } from '../../apimachinery/errors.js';
+import { field, goQuote, type FieldError } from '../../apimachinery/field-errors.js';
+import type { KObject } from '../../apimachinery/object.js';
+import type { Lookup } from '../types.js';
 import { isObject } from './decode.js';
 import { listAll } from './lookup-list.js';
 import { allocationTableOf, type ServiceAllocation } from './service-allocation-table.js';

@@ -1,5 +1,6 @@
 /** core/v1 services. */
-import { ALL_VERBS, type KObject, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type KObject } from '../../apimachinery/object.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
 import { metaValidators, nameIsDNS1035Label } from './meta-validation.js';
 import { validateLoadBalancerStatus, validateServiceSpec, validateServiceUpdateSpec } from '../../validation/service.js';

@@ -4,7 +4,7 @@
  * and persistent volumes.
  */
 import { isObject } from './decode.js';
-import { canonicalQuantity, defaultResourceList } from './quantity.js';
+import { canonicalQuantity, defaultResourceList } from '../../apimachinery/quantity.js';
 
 /** Every VolumeSource member; a volume naming none of them becomes an emptyDir. */
 const VOLUME_SOURCES = [

@@ -4,11 +4,11 @@
  * group's strategy uses, and the few extra metadata checks some kinds add.
  * Spec validation is not here.
  */
-import type { FieldError } from '../../meta/field-errors.js';
+import type { FieldError } from '../../apimachinery/field-errors.js';
 import {
   nameIsDNSLabel, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate, type NameFn,
 } from '../core/meta-validation.js';
-import type { KObject } from '../types.js';
+import type { KObject } from '../../apimachinery/object.js';
 
 export { nameIsDNSLabel, nameIsDNSSubdomain, type NameFn };
 

@@ -5,7 +5,7 @@
  * what it cannot express in annotations: other metrics, current metrics,
  * conditions and the scaling behavior.
  */
-import type { KObject } from '../../types.js';
+import type { KObject } from '../../../apimachinery/object.js';
 
 export const METRIC_SPECS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/metrics';
 export const METRIC_STATUSES_ANNOTATION = 'autoscaling.alpha.kubernetes.io/current-metrics';

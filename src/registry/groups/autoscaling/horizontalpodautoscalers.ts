@@ -4,7 +4,8 @@
  * resource runs every hook on the v2 form, as upstream runs them on the
  * internal type, so v1 answers are what upstream's conversion gives.
  */
-import type { KObject, ResourceDef } from '../../types.js';
+import type { KObject } from '../../../apimachinery/object.js';
+import type { ResourceDef } from '../../types.js';
 import { horizontalPodAutoscalerValidation as validation } from '../../../validation/horizontalpodautoscaler.js';
 import { ALL_VERBS, keepStatus, replaceContents, statusSubresource } from '../shared.js';
 import { DEFAULT_CPU_UTILIZATION, hpaV1ToV2, hpaV2ToV1 } from './convert.js';

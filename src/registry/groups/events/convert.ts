@@ -5,7 +5,7 @@
  * omits come out as Go writes their zero values (null times, empty structs,
  * empty strings).
  */
-import type { KObject } from '../../types.js';
+import type { KObject } from '../../../apimachinery/object.js';
 
 type J = Record<string, any>;
 

@@ -2,9 +2,10 @@
  * scheduling.k8s.io/v1 priorityclasses (pkg/registry/scheduling/priorityclass,
  * pkg/apis/scheduling/helpers.go for the system classes).
  */
-import { errors } from '../../../api/status.js';
-import { field } from '../../../meta/field-errors.js';
-import type { KObject, ResourceDef } from '../../types.js';
+import { errors } from '../../../apimachinery/errors.js';
+import { field } from '../../../apimachinery/field-errors.js';
+import type { KObject } from '../../../apimachinery/object.js';
+import type { ResourceDef } from '../../types.js';
 import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
 import { validatePriorityClassSpec, validatePriorityClassUpdateSpec } from '../../../validation/priorityclass.js';
 import { metaUpdate } from '../../../validation/common.js';

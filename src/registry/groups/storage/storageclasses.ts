@@ -6,7 +6,7 @@
  * provisioner name, the supported policies and modes, and parameters,
  * provisioner, reclaimPolicy and volumeBindingMode fixed once created.
  */
-import { field, type FieldError } from '../../../meta/field-errors.js';
+import { field, type FieldError } from '../../../apimachinery/field-errors.js';
 import { immutableScalar, metaCreate, metaUpdate, nameIsDNSSubdomain, qualifiedName, str, type Obj } from '../../../validation/common.js';
 import type { ResourceDef } from '../../types.js';
 import { ALL_VERBS } from '../shared.js';

@@ -36,8 +36,8 @@ export interface FieldError {
 }
 
 /** strconv.Quote (%q): Go's escapes (\a, \x7f, ...) rather than JSON's. */
-export { goQuote } from '../openapi/strict.js';
-import { goQuote } from '../openapi/strict.js';
+export { goQuote } from './go-quote.js';
+import { goQuote } from './go-quote.js';
 
 /** field.Error.ErrorBody(): the message without the field path. */
 export function errorBody(e: FieldError): string {

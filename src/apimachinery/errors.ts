@@ -1,5 +1,5 @@
 import type { Status, StatusCause } from 'kubernetes-types/meta/v1.js';
-import { type FieldError, causeOf, formatFieldErrors } from '../meta/field-errors.js';
+import { type FieldError, causeOf, formatFieldErrors } from './field-errors.js';
 
 /** A group-qualified resource, as upstream names it in messages ("deployments.apps"). */
 export interface GroupResource { group: string; resource: string }
@@ -76,3 +76,15 @@ export const errors = {
   internal: (message: string) =>
     failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
 };
+
+/** The reason of a StatusError; undefined for any other error (apierrors.ReasonForError). */
+export function reasonOf(e: unknown): string | undefined {
+  return e instanceof StatusError ? e.status.reason : undefined;
+}
+
+/** apierrors.IsNotFound. */
+export const isNotFound = (e: unknown): e is StatusError => reasonOf(e) === 'NotFound';
+/** apierrors.IsAlreadyExists. */
+export const isAlreadyExists = (e: unknown): e is StatusError => reasonOf(e) === 'AlreadyExists';
+/** apierrors.IsConflict. */
+export const isConflict = (e: unknown): e is StatusError => reasonOf(e) === 'Conflict';
