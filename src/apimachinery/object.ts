@@ -15,3 +15,10 @@ export interface KObject {
 export function apiVersionOf(def: { group: string; version: string }): string {
   return def.group ? `${def.group}/${def.version}` : def.version;
 }
+
+export type OwnerRef = NonNullable<KObject['metadata']['ownerReferences']>[number];
+
+/** metav1.GetControllerOf. */
+export function controllerOf(obj: KObject): OwnerRef | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
+}

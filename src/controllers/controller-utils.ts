@@ -8,7 +8,7 @@
  */
 import { StatusError, errors } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
-import type { KObject } from '../apimachinery/object.js';
+import { controllerOf, type KObject, type OwnerRef } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
@@ -20,22 +20,7 @@ import { controllerRef } from './pod-control.js';
  */
 export const KCM_FIELD_MANAGER = 'kube-controller-manager';
 
-type OwnerRef = NonNullable<KObject['metadata']['ownerReferences']>[number];
 
-/** metav1.GetControllerOf. */
-export function controllerOf(obj: KObject): OwnerRef | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
-}
-
-/** `<namespace>/<name>`, cache.MetaNamespaceKeyFunc. */
-export function keyOf(obj: KObject): string {
-  return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name!;
-}
-
-export function splitKey(key: string): { namespace: string; name: string } {
-  const i = key.indexOf('/');
-  return i < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
-}
 
 // ---------------------------------------------------------------- pods
 
@@ -311,92 +296,6 @@ export function computeHash(template: unknown, collisionCount?: number): string 
 
 // ---------------------------------------------------------------- cache
 
-const rvOf = (o: KObject) => Number(o.metadata.resourceVersion ?? 0);
-
-/**
- * The informer's indexer for one resource: objects by key, by namespace and
- * by controller UID. Writes a controller made are put in at once (when
- * newer than what is held) so its next sync does not act on stale state.
- */
-export class ObjectCache {
-  private readonly byKey = new Map<string, KObject>();
-  private readonly byNamespace = new Map<string, Map<string, KObject>>();
-  private readonly byController = new Map<string, Set<string>>();
-  /** Keys of objects without a controller, by namespace. */
-  private readonly orphansByNamespace = new Map<string, Set<string>>();
-
-  get(namespace: string, name: string): KObject | undefined {
-    return this.byKey.get(namespace ? `${namespace}/${name}` : name);
-  }
-
-  /** The objects of a namespace ('' for cluster-scoped ones), or of every namespace ('*'). */
-  list(namespace: string): KObject[] {
-    if (namespace === '*') return [...this.byKey.values()];
-    return [...(this.byNamespace.get(namespace)?.values() ?? [])];
-  }
-
-  /** Objects whose controllerRef names this UID. */
-  controlledBy(uid: string): KObject[] {
-    return [...(this.byController.get(uid) ?? [])].map((k) => this.byKey.get(k)!).filter(Boolean);
-  }
-
-  /** Objects of a namespace without a controllerRef. */
-  orphans(namespace: string): KObject[] {
-    return [...(this.orphansByNamespace.get(namespace) ?? [])].map((k) => this.byKey.get(k)!).filter(Boolean);
-  }
-
-  /**
-   * What a controller with this UID can claim in a namespace: what it owns
-   * and the orphans (others' objects it would ignore anyway).
-   */
-  claimable(namespace: string, uid: string): KObject[] {
-    return [...this.controlledBy(uid), ...this.orphans(namespace)];
-  }
-
-  get size(): number { return this.byKey.size; }
-
-  /** Stores the object unless a newer version is held; returns the version it replaced. */
-  upsert(obj: KObject): { old?: KObject; applied: boolean } {
-    const key = keyOf(obj);
-    const old = this.byKey.get(key);
-    if (old && old.metadata.uid === obj.metadata.uid && rvOf(old) > rvOf(obj)) return { old, applied: false };
-    if (old) this.unindex(key, old);
-    this.byKey.set(key, obj);
-    const ns = obj.metadata.namespace ?? '';
-    if (!this.byNamespace.has(ns)) this.byNamespace.set(ns, new Map());
-    this.byNamespace.get(ns)!.set(key, obj);
-    const c = controllerOf(obj)?.uid;
-    if (c) {
-      if (!this.byController.has(c)) this.byController.set(c, new Set());
-      this.byController.get(c)!.add(key);
-    } else {
-      if (!this.orphansByNamespace.has(ns)) this.orphansByNamespace.set(ns, new Set());
-      this.orphansByNamespace.get(ns)!.add(key);
-    }
-    return { old, applied: true };
-  }
-
-  remove(obj: KObject): KObject | undefined {
-    const key = keyOf(obj);
-    const old = this.byKey.get(key);
-    if (!old || old.metadata.uid !== obj.metadata.uid) return undefined;
-    this.unindex(key, old);
-    this.byKey.delete(key);
-    return old;
-  }
-
-  private unindex(key: string, old: KObject): void {
-    this.byNamespace.get(old.metadata.namespace ?? '')?.delete(key);
-    const c = controllerOf(old)?.uid;
-    if (c) {
-      const s = this.byController.get(c);
-      s?.delete(key);
-      if (s && !s.size) this.byController.delete(c);
-    } else {
-      this.orphansByNamespace.get(old.metadata.namespace ?? '')?.delete(key);
-    }
-  }
-}
 
 // ---------------------------------------------------------------- claiming
 

@@ -20,7 +20,7 @@ import type { ResourceDef } from '../registry/types.js';
 import { fromLabelSelector } from '../selectors/labels.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 import { isPodReady, isPodTerminal } from './endpointslice/util.js';
 
 export const DISRUPTION_COMPONENT = 'controllermanager';

@@ -18,7 +18,7 @@ import type { ResourceDef } from '../registry/types.js';
 import { repackSubsets } from '../registry/core/endpoints.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 import { ServicePods } from './endpointslice/service-pods.js';
 import {
   findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPOfFamily, rfc3339Nano,

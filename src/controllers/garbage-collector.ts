@@ -4,7 +4,7 @@ import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 
 interface Node {
   uid: string;

@@ -3,7 +3,7 @@ import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 
 const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 

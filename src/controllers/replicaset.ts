@@ -17,13 +17,12 @@ import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
 import { StatusError } from '../apimachinery/errors.js';
 import { controllerContext, readOnlyContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { SharedInformer } from './runtime/shared-informer.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { SharedInformer } from '../client/shared-informer.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 import { PodControl } from './pod-control.js';
-import {
-  ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, claimObjects, controllerOf, filterActivePods, isNotFound, isPodActive,
-  isPodAvailable, isPodReady, keyOf, podsToDelete, slowStartBatch, splitKey,
-} from './controller-utils.js';
+import { ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, claimObjects, filterActivePods, isNotFound, isPodActive, isPodAvailable, isPodReady, podsToDelete, slowStartBatch } from './controller-utils.js';
+import { controllerOf } from '../apimachinery/object.js';
+import { keyOf, splitKey } from '../client/keys.js';
 
 /** --concurrent-... burstReplicas: at most this many creations or deletions per sync. */
 const BURST_REPLICAS = 500;

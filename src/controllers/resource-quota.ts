@@ -15,7 +15,7 @@ import { evaluatorsForQuota, quotaHard, usageStats } from '../admission/quota-ev
 import { addLists, cmp, mask, parseList, toJSON, type ResourceList } from '../admission/resource-lists.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 
 const RESYNC_MS = 5 * 60 * 1000;
 

@@ -19,7 +19,7 @@ import type { ResourceDef } from '../registry/types.js';
 import { LBPool } from '../network/lb-pool.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 
 export const LB_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
 export const SERVICE_CONTROLLER = 'service-controller';

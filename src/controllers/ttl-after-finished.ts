@@ -8,12 +8,12 @@
  */
 import { StatusError } from '../apimachinery/errors.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
-import type { RateLimitingQueue } from './runtime/work-queue.js';
+import type { RateLimitingQueue } from '../client/work-queue.js';
 import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import { controllerContext } from './context.js';
-import { keyOf, splitKey } from './runtime/keys.js';
+import { keyOf, splitKey } from '../client/queue-keys.js';
 
 const COMPONENT = 'ttl-after-finished-controller';
 

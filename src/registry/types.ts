@@ -1,4 +1,5 @@
 import type { KObject } from '../apimachinery/object.js';
+import type { Store } from './store.js';
 import type { FieldError } from '../apimachinery/field-errors.js';
 
 /** The verbs of a resource with the full REST interface. */
@@ -124,7 +125,16 @@ export interface ResourceDef {
    * namespace turns Terminating); returns true while it must stay.
    */
   prepareForDelete?(obj: any): boolean;
+  /**
+   * Subresources written by POST (pods/binding, pods/eviction), as their
+   * REST storage does it: the body given, the answer returned.
+   */
+  subresourceWrites?: Record<string, SubresourceWrite>;
 }
+
+/** The POST of a subresource: its REST storage's Create. */
+export type SubresourceWrite = (store: Store, def: ResourceDef, namespace: string, name: string, body: KObject,
+  ctx: WriteContext) => Promise<KObject>;
 
 /** A write's FinishFunc: `stored` is true once the write is stored, false when it failed or was not written. */
 export type FinishFunc = (stored: boolean) => void;

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../../src/apimachinery/clock.js';
-import { BucketRateLimiter, defaultControllerRateLimiter, ItemExponentialFailureRateLimiter } from '../../src/controllers/runtime/rate-limiter.js';
-import { RateLimitingQueue } from '../../src/controllers/runtime/work-queue.js';
+import { BucketRateLimiter, defaultControllerRateLimiter, ItemExponentialFailureRateLimiter } from '../../src/client/rate-limiter.js';
+import { RateLimitingQueue } from '../../src/client/work-queue.js';
 
 test('per-key back-off: 5 ms doubling per failure, capped at 1000 s, reset by forget', () => {
   const l = new ItemExponentialFailureRateLimiter(5, 1_000_000);

@@ -9,15 +9,15 @@
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/own-writes.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import { OwnWrites } from '../runtime/store-own-writes.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { controllerRef } from '../pod-control.js';
 import { controllerOf, rfc3339 } from '../job/pod-state.js';
-import { keyOf, splitKey } from '../runtime/keys.js';
+import { keyOf, splitKey } from '../../client/queue-keys.js';
 import { formatSchedule, parseSchedule, rfc3339InZone, type Schedule } from './schedule.js';
 import { isKnownTimeZone } from '../../validation/cron-schedule.js';
 

@@ -17,12 +17,12 @@ import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerContext, readOnlyContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import type { SharedInformer } from '../runtime/shared-informer.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import type { SharedInformer } from '../../client/shared-informer.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { controllerRef } from '../pod-control.js';
-import {
-  KCM_FIELD_MANAGER, claimObjects, computeHash, controllerOf, isConflict, isNotFound, keyOf, splitKey,
-} from '../controller-utils.js';
+import { KCM_FIELD_MANAGER, claimObjects, computeHash, isConflict, isNotFound } from '../controller-utils.js';
+import { controllerOf } from '../../apimachinery/object.js';
+import { keyOf, splitKey } from '../../client/keys.js';
 import {
   POD_TEMPLATE_HASH, Reasons, activeReplicaSets, availableReplicaCount, actualReplicaCount, byCreation, byRevision,
   bySizeNewer, bySizeOlder, deploymentComplete, desiredReplicasAnnotation, equalIgnoreHash, findActiveOrLatest,

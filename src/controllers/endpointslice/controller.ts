@@ -19,8 +19,8 @@ import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { ServicePods } from './service-pods.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/own-writes.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import { OwnWrites } from '../runtime/store-own-writes.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import {
   findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, rfc3339Nano,
   shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker,

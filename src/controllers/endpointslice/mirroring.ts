@@ -20,7 +20,7 @@ import type { ResourceDef } from '../../registry/types.js';
 import { parseIPSloppy } from '../../validation/common.js';
 import { controllerContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './controller.js';
 
 export const MIRRORING_CONTROLLER_NAME = 'endpointslicemirroring-controller.k8s.io';

@@ -15,8 +15,8 @@
 import { StatusError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/own-writes.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import { OwnWrites } from '../runtime/store-own-writes.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';
@@ -27,7 +27,7 @@ import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { controllerOf, isActive, isReady, phaseOf, rfc3339 } from './pod-state.js';
-import { keyOf, splitKey } from '../runtime/keys.js';
+import { keyOf, splitKey } from '../../client/queue-keys.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 /** batch.JobIndexFailureCountAnnotation and JobIndexIgnoredFailureCountAnnotation. */

@@ -23,7 +23,7 @@ import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { matchTaint, noScheduleTaintDiff, NOT_READY_NO_EXECUTE, type Taint, UNREACHABLE_NO_EXECUTE } from './taints.js';
 
 export const COMPONENT = 'node-controller';

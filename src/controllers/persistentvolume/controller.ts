@@ -19,13 +19,13 @@
 import { StatusError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';
 import { podClaimNames } from '../../scheduler/plugins/volumes.js';
 import { controllerContext } from '../context.js';
-import type { SharedInformer } from '../runtime/shared-informer.js';
+import type { SharedInformer } from '../../client/shared-informer.js';
 
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, bindClaimToVolume,

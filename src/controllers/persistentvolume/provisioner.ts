@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';

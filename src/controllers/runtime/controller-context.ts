@@ -1,16 +1,20 @@
 /**
  * What every controller is given, and all it uses of the rest of the
- * process: storage access, the shared informers, the event recorder, the
- * clock and the log. Controllers read and write through `store` for now;
- * it is the one seam to replace by an API client.
+ * process: the API client, the shared informers, the event recorder, the
+ * clock and the log.
  */
 import { EventRecorder } from '../../events/recorder.js';
 import type { Store } from '../../registry/store.js';
 import { realClock, type Clock } from '../../apimachinery/clock.js';
-import { InformerFactory } from './informer-factory.js';
-import { RateLimitingQueue } from './work-queue.js';
+import { InformerFactory } from '../../client/informer-factory.js';
+import { LoopbackClient } from '../../client/loopback.js';
+import { KUBE_CONTROLLER_MANAGER } from '../../client/identities.js';
+import type { Client } from '../../client/types.js';
+import { RateLimitingQueue } from '../../client/work-queue.js';
 
 export interface ControllerContext {
+  readonly client: Client;
+  /** Direct registry access, while controllers still use it (the client replaces it). */
   readonly store: Store;
   readonly informers: InformerFactory;
   readonly events: EventRecorder;
@@ -26,8 +30,15 @@ export interface Controller {
   run(ctx: ControllerContext, signal: AbortSignal): Promise<void>;
 }
 
-export function newControllerContext(o: { store: Store; events?: EventRecorder; log?: (m: string) => void; clock?: Clock; informers?: InformerFactory }): ControllerContext {
-  return { store: o.store, events: o.events ?? new EventRecorder(o.store), log: o.log ?? (() => {}), clock: o.clock ?? realClock, informers: o.informers ?? new InformerFactory(o.store) };
+export function newControllerContext(o: {
+  store: Store; client?: Client; events?: EventRecorder; log?: (m: string) => void; clock?: Clock; informers?: InformerFactory;
+}): ControllerContext {
+  const client = o.client ?? new LoopbackClient(o.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
+  const clock = o.clock ?? realClock;
+  return {
+    client, store: o.store, events: o.events ?? new EventRecorder(o.store), log: o.log ?? (() => {}), clock,
+    informers: o.informers ?? new InformerFactory(client, clock),
+  };
 }
 
 /** A rate-limited work queue on the context's clock. */

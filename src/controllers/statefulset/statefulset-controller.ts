@@ -11,8 +11,8 @@
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/own-writes.js';
-import type { RateLimitingQueue } from '../runtime/work-queue.js';
+import { OwnWrites } from '../runtime/store-own-writes.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';
@@ -22,7 +22,7 @@ import { controllerRef } from '../pod-control.js';
 import { claimObjects } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
-import { keyOf, splitKey } from '../runtime/keys.js';
+import { keyOf, splitKey } from '../../client/queue-keys.js';
 import { claimsFor, newStatefulSetPod, ordinalOf, POD_INDEX_LABEL, POD_NAME_LABEL, startOrdinal } from './statefulset-pods.js';
 
 const COMPONENT = 'statefulset-controller';

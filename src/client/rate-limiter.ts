@@ -2,7 +2,7 @@
  * client-go's workqueue rate limiters (util/workqueue/default_rate_limiters.go):
  * how long a key that failed waits before it is processed again.
  */
-import type { Clock } from '../../apimachinery/clock.js';
+import type { Clock } from '../apimachinery/clock.js';
 
 export interface RateLimiter {
   /** How long to wait before the key is added again (ms); counts a failure. */

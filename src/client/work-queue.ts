@@ -8,7 +8,7 @@
  * worker is done, so a key is never processed by two workers at once and
  * repeats coalesce.
  */
-import { realClock, type Clock, type TimerHandle } from '../../apimachinery/clock.js';
+import { realClock, type Clock, type TimerHandle } from '../apimachinery/clock.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
 export interface WorkQueueOptions {

@@ -1,5 +1,5 @@
 /** Work queue keys of namespaced objects: `namespace/name` (the namespace empty for cluster-scoped ones). */
-import type { KObject } from '../../apimachinery/object.js';
+import type { KObject } from '../apimachinery/object.js';
 
 export const keyOf = (o: KObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 

@@ -1,4 +1,5 @@
 /**
+ * (Until every controller writes through the client: client/own-writes.ts replaces this.)
  * Read-your-writes for a controller that reads a resource from its shared
  * informer rather than listing storage on every sync: the store it writes
  * through notes the revision of each write of that resource, and the sync
@@ -8,7 +9,7 @@
 import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';
-import type { SharedInformer } from './shared-informer.js';
+import type { SharedInformer } from '../../client/shared-informer.js';
 
 const revisionOf = (o: KObject | undefined): number => Number(o?.metadata.resourceVersion ?? 0) || 0;
 
@@ -18,22 +19,22 @@ export class OwnWrites {
   private revision = 0;
 
   constructor(inner: Store, private readonly informer: SharedInformer) {
-    const def: ResourceDef = informer.def;
+    const def = informer.ref;
     const note = (o: KObject | undefined) => { this.revision = Math.max(this.revision, revisionOf(o)); };
     const store: Store = Object.create(inner);
     store.create = async (d, ...rest) => {
       const out = await inner.create(d, ...rest);
-      if (d === def) note(out);
+      if (d.resource === def.resource && d.group === def.group) note(out);
       return out;
     };
     store.update = async (d, ...rest) => {
       const out = await inner.update(d, ...rest);
-      if (d === def) note(out);
+      if (d.resource === def.resource && d.group === def.group) note(out);
       return out;
     };
     store.delete = async (d, ...rest) => {
       const out = await inner.delete(d, ...rest);
-      if (d === def) note(out.obj);
+      if (d.resource === def.resource && d.group === def.group) note(out.obj);
       return out;
     };
     this.store = store;
