@@ -7,11 +7,9 @@
  * status.collisionCount.
  */
 import { StatusError } from '../apimachinery/errors.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import type { ResourceClient } from '../client/types.js';
 import { fromLabelSelector } from '../selectors/labels.js';
-import { controllerContext } from './context.js';
 import { claimObjects } from './controller-utils.js';
 import { controllerRef } from './pod-control.js';
 
@@ -100,18 +98,19 @@ export interface Revisions {
   collisionCount: number;
 }
 
-/** The ControllerRevisions of one owner, read and written through the Store. */
+/**
+ * The ControllerRevisions of one owner kind, read and written through
+ * `revisions` with `manager` as the field manager; `owners` re-reads an
+ * owner before it adopts.
+ */
 export class RevisionHistory {
-  private readonly def: ResourceDef;
-
-  constructor(private readonly store: Store, private readonly manager: string) {
-    this.def = store.find('apps', 'v1', 'controllerrevisions')!;
-  }
+  constructor(private readonly revisions: ResourceClient<KObject>, private readonly owners: ResourceClient<KObject>,
+    private readonly manager: string) {}
 
   /** ListControllerRevisions filtered to those whose controller is the owner, sorted by revision then name. */
   async list(owner: KObject): Promise<KObject[]> {
     const ns = owner.metadata.namespace ?? '';
-    const { items } = await this.store.list(this.def, ns);
+    const { items } = await this.revisions.list(ns);
     return items
       .filter((r) => (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === owner.metadata.uid))
       .sort(byRevision);
@@ -125,8 +124,8 @@ export class RevisionHistory {
   async claim(owner: KObject & { spec?: any }): Promise<KObject[]> {
     const selector = fromLabelSelector(owner.spec?.selector);
     if (!selector) return this.list(owner);
-    const { items } = await this.store.list(this.def, owner.metadata.namespace ?? '');
-    const { claimed, errors } = await claimObjects(this.store, this.def, owner, selector, items, this.manager);
+    const { items } = await this.revisions.list(owner.metadata.namespace ?? '');
+    const { claimed, errors } = await claimObjects({ objects: this.revisions, owners: this.owners }, owner, selector, items);
     if (errors.length) throw errors[0];
     return claimed.sort(byRevision);
   }
@@ -138,7 +137,7 @@ export class RevisionHistory {
    */
   async ensure(owner: KObject, template: Record<string, any>, collisionCount: number, style: RevisionStyle = STATEFULSET_STYLE): Promise<Revisions> {
     const ns = owner.metadata.namespace ?? '';
-    const ctx = { ...controllerContext(this.manager), namespace: ns };
+    const write = { fieldManager: this.manager };
     const revisions = await this.claim(owner);
     const data = templatePatch(template);
     const dataKey = goJSON(data);
@@ -147,7 +146,7 @@ export class RevisionHistory {
     if (equal.length) {
       const last = equal[equal.length - 1];
       if (last === revisions[revisions.length - 1]) return { revisions, update: last, collisionCount };
-      const bumped = await this.store.update(this.def, ns, last.metadata.name!, (cur) => ({ ...cur, revision: next }), ctx);
+      const bumped = await this.revisions.update(ns, last.metadata.name!, (cur) => ({ ...cur, revision: next }), write);
       return { revisions: [...revisions.filter((r) => r !== last), bumped], update: bumped, collisionCount };
     }
     for (;;) {
@@ -162,11 +161,11 @@ export class RevisionHistory {
         rev.metadata.annotations = { ...owner.metadata.annotations };
       }
       try {
-        const created = await this.store.create(this.def, ns, rev, ctx);
+        const created = await this.revisions.create(ns, rev, write);
         return { revisions: [...revisions, created], update: created, collisionCount };
       } catch (e) {
         if (!(e instanceof StatusError && e.status.code === 409)) throw e;
-        const existing = await this.store.get('apps', 'controllerrevisions', ns, rev.metadata.name!);
+        const existing = await this.revisions.find(ns, rev.metadata.name!);
         if (existing && goJSON((existing as any).data) === dataKey) {
           return { revisions: [...revisions, existing], update: existing, collisionCount };
         }
@@ -181,7 +180,7 @@ export class RevisionHistory {
     const history = revisions.filter((r) => !live.has(r.metadata.name!));
     const excess = history.length - limit;
     for (let i = 0; i < excess; i++) {
-      await this.store.delete(this.def, ns, history[i].metadata.name!, {}, { ...controllerContext(this.manager), namespace: ns })
+      await this.revisions.delete(ns, history[i].metadata.name!, { fieldManager: this.manager })
         .catch((e) => { if (!(e instanceof StatusError && e.status.code === 404)) throw e; });
     }
   }

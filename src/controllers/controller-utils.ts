@@ -7,11 +7,10 @@
  * in-memory object cache of the shared informers.
  */
 import { StatusError, errors } from '../apimachinery/errors.js';
-import type { Store } from '../registry/store.js';
 import { controllerOf, type KObject, type OwnerRef } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import { controllerServiceAccount } from '../client/identities.js';
+import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
-import { controllerContext } from './context.js';
 import { controllerRef } from './pod-control.js';
 
 /**
@@ -20,7 +19,23 @@ import { controllerRef } from './pod-control.js';
  */
 export const KCM_FIELD_MANAGER = 'kube-controller-manager';
 
+/**
+ * The client a controller acts through: as upstream's kube-controller-manager
+ * with --use-service-account-credentials, each controller is its own
+ * service account kube-system/<serviceAccount> (ClientBuilder.ClientOrDie),
+ * its writes naming `fieldManager` when they name none.
+ */
+export function controllerClient(client: Client, serviceAccount: string, fieldManager: string): Client {
+  return client.as(controllerServiceAccount(serviceAccount), fieldManager);
+}
 
+/**
+ * The controllers here read objects as the JSON holds them (KObject), not
+ * through the typed shapes the references carry.
+ */
+export function asObjects<T>(ref: ResourceRef<T>): ResourceRef<KObject> {
+  return ref as ResourceRef<unknown> as ResourceRef<KObject>;
+}
 
 // ---------------------------------------------------------------- pods
 
@@ -294,13 +309,16 @@ export function computeHash(template: unknown, collisionCount?: number): string 
   return safeEncodeString(String(h));
 }
 
-// ---------------------------------------------------------------- cache
-
-
 // ---------------------------------------------------------------- claiming
 
 export const isNotFound = (e: unknown) => e instanceof StatusError && e.status.code === 404;
 export const isConflict = (e: unknown) => e instanceof StatusError && e.status.code === 409;
+
+/** Where claiming reads and writes: the claimed objects' resource and the owner's (for RecheckDeletionTimestamp). */
+export interface ClaimClients {
+  objects: ResourceClient<KObject>;
+  owners: ResourceClient<KObject>;
+}
 
 /**
  * BaseControllerRefManager.ClaimObject over a list: keeps what the
@@ -308,18 +326,20 @@ export const isConflict = (e: unknown) => e instanceof StatusError && e.status.c
  * no longer matches, adopts matching orphans (not being deleted). Adoption
  * first re-reads the controller (RecheckDeletionTimestamp): a controller
  * being deleted or replaced adopts nothing. Returns the claimed objects and
- * the errors of the adoptions and releases that failed.
+ * the errors of the adoptions and releases that failed. The writes name the
+ * controller manager's field manager.
  */
-export async function claimObjects(store: Store, def: ResourceDef, owner: KObject, selector: LabelSelector,
-  objects: KObject[], manager: string, filter: (o: KObject) => boolean = () => true): Promise<{ claimed: KObject[]; errors: unknown[] }> {
+export async function claimObjects(clients: ClaimClients, owner: KObject, selector: LabelSelector,
+  objects: KObject[], filter: (o: KObject) => boolean = () => true): Promise<{ claimed: KObject[]; errors: unknown[] }> {
   const claimed: KObject[] = [];
   const failures: unknown[] = [];
   const uid = owner.metadata.uid!;
   const ownerDeleting = !!owner.metadata.deletionTimestamp;
   const match = (o: KObject) => selector.matches(o.metadata.labels) && filter(o);
   let adoptionChecked: Promise<void> | undefined;
-  void manager;
-  const ctx = { ...controllerContext(KCM_FIELD_MANAGER), namespace: owner.metadata.namespace ?? '' };
+  const { objects: resource } = clients;
+  const gr = { group: resource.ref.group, resource: resource.ref.resource };
+  const write = { fieldManager: KCM_FIELD_MANAGER };
   for (const obj of objects) {
     const ref = controllerOf(obj);
     try {
@@ -328,27 +348,27 @@ export async function claimObjects(store: Store, def: ResourceDef, owner: KObjec
         if (match(obj)) { claimed.push(obj); continue; }
         if (ownerDeleting) continue;
         // ReleasePod / ReleaseReplicaSet: drop our reference, on the same object (uid precondition).
-        await store.update(def, obj.metadata.namespace ?? '', obj.metadata.name!, (cur) => {
-          if (cur.metadata.uid !== obj.metadata.uid) throw errors.notFound({ group: def.group, resource: def.resource }, obj.metadata.name!);
+        await resource.update(obj.metadata.namespace ?? '', obj.metadata.name!, (cur) => {
+          if (cur.metadata.uid !== obj.metadata.uid) throw errors.notFound(gr, obj.metadata.name!);
           cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
           if (!cur.metadata.ownerReferences.length) delete cur.metadata.ownerReferences;
           return cur;
-        }, ctx);
+        }, write);
         continue;
       }
       if (ownerDeleting || !match(obj) || obj.metadata.deletionTimestamp) continue;
       if ((owner.metadata.namespace ?? '') !== (obj.metadata.namespace ?? '')) continue;
-      adoptionChecked ??= recheckOwner(store, owner);
+      adoptionChecked ??= recheckOwner(clients.owners, owner);
       await adoptionChecked;
       let adopted = false;
-      const updated = await store.update(def, obj.metadata.namespace ?? '', obj.metadata.name!, (cur) => {
-        if (cur.metadata.uid !== obj.metadata.uid) throw errors.notFound({ group: def.group, resource: def.resource }, obj.metadata.name!);
+      const updated = await resource.update(obj.metadata.namespace ?? '', obj.metadata.name!, (cur) => {
+        if (cur.metadata.uid !== obj.metadata.uid) throw errors.notFound(gr, obj.metadata.name!);
         // Someone else adopted it meanwhile: leave it.
         if (controllerOf(cur)) return cur;
         cur.metadata.ownerReferences = [...(cur.metadata.ownerReferences ?? []), controllerRef(owner) as unknown as OwnerRef];
         adopted = true;
         return cur;
-      }, ctx);
+      }, write);
       if (adopted) claimed.push(updated);
     } catch (e) {
       if (isNotFound(e)) continue;
@@ -359,10 +379,8 @@ export async function claimObjects(store: Store, def: ResourceDef, owner: KObjec
 }
 
 /** RecheckDeletionTimestamp: the controller, read fresh, is the same one and not being deleted. */
-async function recheckOwner(store: Store, owner: KObject): Promise<void> {
-  const [group] = owner.apiVersion!.includes('/') ? owner.apiVersion!.split('/') : [''];
-  const def = store.defs.find((d) => d.group === group && d.kind === owner.kind);
-  const fresh = def && await store.get(def.group, def.resource, owner.metadata.namespace ?? '', owner.metadata.name!);
+async function recheckOwner(owners: ResourceClient<KObject>, owner: KObject): Promise<void> {
+  const fresh = await owners.find(owner.metadata.namespace ?? '', owner.metadata.name!);
   const name = `${owner.metadata.namespace}/${owner.metadata.name}`;
   if (!fresh || fresh.metadata.uid !== owner.metadata.uid) {
     throw new Error(`original ${name} is gone: got uid ${fresh?.metadata.uid ?? ''}, wanted ${owner.metadata.uid}`);

@@ -14,13 +14,13 @@
 import { StatusError } from '../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../events/recorder.js';
 import { rfc3339 } from '../meta/object-meta.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
 import { fromLabelSelector } from '../selectors/labels.js';
-import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import { deployments, poddisruptionbudgets, pods, replicasets, replicationcontrollers, statefulsets } from '../client/resources.js';
+import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
+import { asObjects, controllerClient } from './controller-utils.js';
 import { isPodReady, isPodTerminal } from './endpointslice/util.js';
 
 export const DISRUPTION_COMPONENT = 'controllermanager';
@@ -47,30 +47,29 @@ export class DisruptionController {
   private readonly queue: RateLimitingQueue;
   private readonly pdbs = new Map<string, Obj>();
   private readonly pods = new Map<string, Map<string, Obj>>();
-  private readonly pdbDef: ResourceDef;
-  private readonly podDef: ResourceDef;
+  private readonly client: Client;
+  private readonly pdbClient: ResourceClient<KObject>;
+  private readonly podClient: ResourceClient<KObject>;
 
-  private readonly store: Store;
   private readonly events: EventRecorder;
   private readonly now: () => number;
 
   constructor(private readonly ctx: ControllerContext) {
-    const store = this.store = ctx.store;
+    this.client = controllerClient(ctx.client, 'disruption-controller', MANAGER);
     this.events = ctx.events;
     this.now = () => ctx.clock.now();
-    const log = ctx.log;
-    this.pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets')!;
-    this.podDef = store.find('', 'v1', 'pods')!;
+    this.pdbClient = this.client.resource(asObjects(poddisruptionbudgets));
+    this.podClient = this.client.resource(asObjects(pods));
     this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.pdbDef, (type, pdb) => {
+    await this.ctx.informers.inform(poddisruptionbudgets, (type, pdb) => {
       const key = `${pdb.metadata.namespace}/${pdb.metadata.name}`;
       if (type === 'DELETED') this.pdbs.delete(key); else this.pdbs.set(key, pdb);
       this.queue.add(key);
     });
-    await this.ctx.informers.inform(this.podDef, (type, pod) => {
+    await this.ctx.informers.inform(pods, (type, pod) => {
       const ns = pod.metadata.namespace!;
       let byName = this.pods.get(ns);
       if (!byName) this.pods.set(ns, byName = new Map());
@@ -83,10 +82,8 @@ export class DisruptionController {
       if (type !== 'DELETED') this.checkStale(pod);
     });
     // Scale changes of the pods' controllers change expectedPods.
-    for (const [group, resource] of [['apps', 'replicasets'], ['apps', 'deployments'], ['apps', 'statefulsets'], ['', 'replicationcontrollers']]) {
-      const def = this.store.find(group, 'v1', resource);
-      if (!def) continue;
-      await this.ctx.informers.inform(def, (_type, obj) => {
+    for (const ref of [replicasets, deployments, statefulsets, replicationcontrollers]) {
+      await this.ctx.informers.inform(ref, (_type, obj) => {
         for (const [key, pdb] of this.pdbs) if (pdb.metadata.namespace === obj.metadata.namespace) this.queue.add(key);
       });
     }
@@ -118,7 +115,7 @@ export class DisruptionController {
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    const pdb = await this.store.get('policy', 'poddisruptionbudgets', namespace, name) as Obj | undefined;
+    const pdb = await this.pdbClient.find(namespace, name) as Obj | undefined;
     if (!pdb) return;
     try {
       await this.trySync(pdb);
@@ -196,23 +193,24 @@ export class DisruptionController {
 
   /** The finders: a ReplicaSet (or its Deployment), a ReplicationController, a StatefulSet. */
   private async controllerScale(ref: { apiVersion: string; kind: string; name: string; uid: string }, ns: string): Promise<{ uid: string; scale: number } | undefined> {
-    const lookup = async (group: string, resource: string, name: string) => this.store.get(group, resource, ns, name) as Promise<Obj | undefined>;
+    const lookup = async (controllers: ResourceRef<unknown>, name: string) =>
+      this.client.resource(asObjects(controllers)).find(ns, name) as Promise<Obj | undefined>;
     const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
     if (ref.kind === 'ReplicaSet' && group === 'apps') {
-      const rs = await lookup('apps', 'replicasets', ref.name);
+      const rs = await lookup(replicasets, ref.name);
       if (!rs || rs.metadata.uid !== ref.uid) return undefined;
       const owner = (rs.metadata.ownerReferences ?? []).find((r) => r.controller);
       if (owner && owner.kind === 'Deployment' && owner.apiVersion.startsWith('apps/')) {
-        const d = await lookup('apps', 'deployments', owner.name);
+        const d = await lookup(deployments, owner.name);
         if (!d || d.metadata.uid !== owner.uid) return undefined;
         return { uid: d.metadata.uid!, scale: d.spec?.replicas ?? 1 };
       }
       return { uid: rs.metadata.uid!, scale: rs.spec?.replicas ?? 1 };
     }
-    const kinds: Record<string, [string, string]> = { ReplicationController: ['', 'replicationcontrollers'], StatefulSet: ['apps', 'statefulsets'] };
+    const kinds: Record<string, ResourceRef<unknown>> = { ReplicationController: replicationcontrollers, StatefulSet: statefulsets };
     const k = kinds[ref.kind];
-    if (!k || k[0] !== group) return undefined;
-    const obj = await lookup(k[0], k[1], ref.name);
+    if (!k || k.group !== group) return undefined;
+    const obj = await lookup(k, ref.name);
     if (!obj || obj.metadata.uid !== ref.uid) return undefined;
     return { uid: obj.metadata.uid!, scale: obj.spec?.replicas ?? 1 };
   }
@@ -275,12 +273,12 @@ export class DisruptionController {
   private async writeStatus(pdb: Obj, build: (cur: Obj) => Record<string, any>): Promise<void> {
     const ns = pdb.metadata.namespace!;
     const rv = pdb.metadata.resourceVersion;
-    await this.store.update(this.pdbDef, ns, pdb.metadata.name!, (cur) => {
+    await this.pdbClient.updateStatus(ns, pdb.metadata.name!, (cur) => {
       // UpdateStatus of what was read: a conflict requeues.
       cur.metadata.resourceVersion = rv;
       (cur as Obj).status = build(cur as Obj);
       return cur;
-    }, { ...controllerContext(MANAGER), namespace: ns }, 'status');
+    });
   }
 
   /** nonTerminatingPodHasStaleDisruptionCondition, scheduling the reset. */
@@ -302,13 +300,13 @@ export class DisruptionController {
     if (!cond || cond.status !== 'True' || cond.reason === 'TerminationByKubelet') return;
     if (Date.parse(cond.lastTransitionTime ?? '') + STALE_POD_DISRUPTION_TIMEOUT_MS > this.now()) { this.checkStale(pod); return; }
     const stamp = rfc3339(new Date(this.now()));
-    await this.store.update(this.podDef, ns, name, (p) => {
+    await this.podClient.updateStatus(ns, name, (p) => {
       const st = ((p as Obj).status ??= {});
       // UpdatePodCondition with only type and status: reason and message are cleared.
       st.conditions = (st.conditions ?? []).map((c: any) => (c?.type === 'DisruptionTarget' && c.status === 'True'
         ? { type: 'DisruptionTarget', status: 'False', lastProbeTime: null, lastTransitionTime: stamp } : c));
       return p;
-    }, { ...controllerContext(MANAGER), namespace: ns }, 'status').catch((e) => {
+    }).catch((e) => {
       if (!(e instanceof StatusError && e.status.code === 404)) throw e;
     });
   }

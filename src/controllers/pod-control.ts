@@ -5,12 +5,13 @@
  * <error>", SuccessfulDelete / FailedDelete).
  */
 import { StatusError } from '../apimachinery/errors.js';
+import type { ResourceClient } from '../client/types.js';
 import { referenceTo, type EventRecorder } from '../events/recorder.js';
 import { isDNS1123Subdomain } from '../meta/names.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
-import { controllerContext, readOnlyContext } from './context.js';
+
+/** The field manager of the pods a controller creates: the controller manager's (its user agent). */
+const FIELD_MANAGER = 'kube-controller-manager';
 
 /** metav1.OwnerReference of a controller, with controller and blockOwnerDeletion true. */
 export function controllerRef(owner: KObject): Record<string, unknown> {
@@ -46,11 +47,8 @@ export interface PodCreate {
 }
 
 export class PodControl {
-  private readonly pods: ResourceDef;
-
-  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly component: string) {
-    this.pods = store.find('', 'v1', 'pods')!;
-  }
+  /** `pods` is the controller's own handle (its identity; a read-your-writes one where it has it). */
+  constructor(private readonly pods: ResourceClient<KObject>, private readonly events: EventRecorder, private readonly component: string) {}
 
   /** podFromTemplate: labels, annotations and finalizers of the template, the controller's ownerReference. */
   build(req: PodCreate): Record<string, any> {
@@ -74,8 +72,7 @@ export class PodControl {
     const ns = req.owner.metadata.namespace ?? '';
     try {
       // Callers only read the pod created (as they read the informer's copies).
-      const pod = await this.store.create(this.pods, ns, this.build(req) as KObject,
-        readOnlyContext(this.store, { ...controllerContext('kube-controller-manager'), namespace: ns }));
+      const pod = await this.pods.create(ns, this.build(req) as KObject, { fieldManager: FIELD_MANAGER, sharedResult: true });
       void this.events.record(referenceTo(req.owner), 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, this.component);
       return pod;
     } catch (e) {
@@ -88,7 +85,7 @@ export class PodControl {
   async delete(owner: KObject, pod: KObject): Promise<void> {
     const ns = pod.metadata.namespace ?? '';
     try {
-      await this.store.delete(this.pods, ns, pod.metadata.name!, {}, { ...controllerContext('kube-controller-manager'), namespace: ns });
+      await this.pods.delete(ns, pod.metadata.name!, { fieldManager: FIELD_MANAGER });
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 404) return;
       void this.events.record(referenceTo(owner), 'Warning', 'FailedDelete', `Error deleting: ${errorText(e)}`, this.component);

@@ -9,18 +9,19 @@
  * (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas,
  * observedGeneration, the ReplicaFailure condition).
  */
-import type { EventRecorder } from '../events/recorder.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
 import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
 import { StatusError } from '../apimachinery/errors.js';
-import { controllerContext, readOnlyContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
+import { pods, replicasets, replicationcontrollers } from '../client/resources.js';
 import type { SharedInformer } from '../client/shared-informer.js';
+import type { ResourceClient } from '../client/types.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { PodControl } from './pod-control.js';
-import { ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, claimObjects, filterActivePods, isNotFound, isPodActive, isPodAvailable, isPodReady, podsToDelete, slowStartBatch } from './controller-utils.js';
+import {
+  ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, asObjects, claimObjects, controllerClient, filterActivePods, isNotFound,
+  isPodActive, isPodAvailable, isPodReady, podsToDelete, slowStartBatch,
+} from './controller-utils.js';
 import { controllerOf } from '../apimachinery/object.js';
 import { keyOf, splitKey } from '../client/keys.js';
 
@@ -85,8 +86,8 @@ export function calculateStatus(rs: KObject, pods: KObject[], manageError: unkno
 }
 
 export class ReplicaSetController {
-  private readonly def: ResourceDef;
-  private readonly podDef: ResourceDef;
+  private readonly setClient: ResourceClient<KObject>;
+  private readonly podClient: ResourceClient<KObject>;
   private readonly sets: SharedInformer;
   private readonly pods: SharedInformer;
   private readonly queue: RateLimitingQueue;
@@ -94,17 +95,16 @@ export class ReplicaSetController {
   private readonly component: string;
   readonly expectations = new ControllerExpectations();
 
-  private readonly store: Store;
-
   constructor(private readonly ctx: ControllerContext, private readonly kind: ReplicaKind = 'ReplicaSet') {
-    const store = this.store = ctx.store;
-    const { events, log } = ctx;
-    this.def = kind === 'ReplicaSet' ? store.find('apps', 'v1', 'replicasets')! : store.find('', 'v1', 'replicationcontrollers')!;
-    this.podDef = store.find('', 'v1', 'pods')!;
+    const setRef = kind === 'ReplicaSet' ? asObjects(replicasets) : asObjects(replicationcontrollers);
+    // The component name is also upstream's service account for the controller.
     this.component = kind === 'ReplicaSet' ? 'replicaset-controller' : 'replication-controller';
-    this.sets = ctx.informers.forResource(this.def);
-    this.pods = ctx.informers.forResource(this.podDef);
-    this.podControl = new PodControl(store, events, this.component);
+    const client = controllerClient(ctx.client, this.component, KCM_FIELD_MANAGER);
+    this.setClient = client.resource(setRef);
+    this.podClient = client.resource(asObjects(pods));
+    this.sets = ctx.informers.forResource(setRef);
+    this.pods = ctx.informers.forResource(pods);
+    this.podControl = new PodControl(this.podClient, ctx.events, this.component);
     this.queue = newQueue(ctx);
   }
 
@@ -200,7 +200,7 @@ export class ReplicaSetController {
     if (!selector) return;
     // Our pods (those that no longer match are released) and the orphans (those that match are adopted).
     const all = filterActivePods(this.pods.cache.claimable(namespace, rs.metadata.uid!));
-    const { claimed, errors } = await claimObjects(this.store, this.podDef, this.withType(rs), selector, all, this.component);
+    const { claimed, errors } = await claimObjects({ objects: this.podClient, owners: this.setClient }, this.withType(rs), selector, all);
     if (errors.length) throw errors[0];
     let manageError: unknown;
     if (needsSync && !rs.metadata.deletionTimestamp) {
@@ -223,7 +223,8 @@ export class ReplicaSetController {
 
   /** The set with its apiVersion and kind (ownerReferences and events name them). */
   private withType(rs: KObject): KObject {
-    return { ...rs, apiVersion: this.def.group ? `${this.def.group}/${this.def.version}` : this.def.version, kind: this.kind };
+    const { ref } = this.setClient;
+    return { ...rs, apiVersion: ref.group ? `${ref.group}/${ref.version}` : ref.version, kind: this.kind };
   }
 
   /** manageReplicas: create or delete pods to reach spec.replicas. */
@@ -302,11 +303,11 @@ export class ReplicaSetController {
     if (status.conditions) next.conditions = status.conditions;
     const ns = rs.metadata.namespace ?? '';
     try {
-      const updated = await this.store.update(this.def, ns, rs.metadata.name!, (cur) => {
+      const updated = await this.setClient.updateStatus(ns, rs.metadata.name!, (cur) => {
         if (cur.metadata.uid !== rs.metadata.uid) throw new Error('replaced');
         cur.status = next;
         return cur;
-      }, readOnlyContext(this.store, { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns }), 'status');
+      }, { sharedResult: true });
       // Like the informer's objects, the set written is only read from here on.
       this.sets.cache.upsert(updated);
       return updated;

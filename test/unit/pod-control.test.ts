@@ -8,6 +8,10 @@ import { PodControl, podsPrefix } from '../../src/controllers/pod-control.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 import type { KObject } from '../../src/apimachinery/object.js';
+import { LoopbackClient } from '../../src/client/loopback.js';
+import { controllerServiceAccount } from '../../src/client/identities.js';
+import { pods } from '../../src/client/resources.js';
+import { asObjects } from '../../src/controllers/controller-utils.js';
 
 serviceAccountLookup.defaultAttempts = 1;
 
@@ -22,7 +26,8 @@ async function setup() {
   const store = new Store(storage, allResources());
   await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name: 'default' } } as KObject, controllerContext('test'));
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { metadata: { name: 'default' } } as KObject, { ...controllerContext('test'), namespace: 'default' });
-  return { store, storage, control: new PodControl(store, new EventRecorder(store), 'replicaset-controller') };
+  const client = new LoopbackClient(store, controllerServiceAccount('replicaset-controller'), 'kube-controller-manager');
+  return { store, storage, control: new PodControl(client.resource(asObjects(pods)), new EventRecorder(store), 'replicaset-controller') };
 }
 
 test('the pods prefix is the controller name and a dash, unless that is no valid name', () => {

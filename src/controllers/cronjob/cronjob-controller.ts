@@ -9,12 +9,12 @@
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/store-own-writes.js';
+import { OwnWrites } from '../../client/own-writes.js';
+import { cronjobs, jobs } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
-import { controllerContext } from '../context.js';
+import { asObjects, controllerClient } from '../controller-utils.js';
 import { controllerRef } from '../pod-control.js';
 import { controllerOf, rfc3339 } from '../job/pod-state.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
@@ -78,29 +78,28 @@ export function nextScheduleDelay(cj: Obj, now: Date, sched: Schedule): number {
 }
 
 export class CronJobController {
-  private readonly cronjobs: ResourceDef;
-  private readonly jobs: ResourceDef;
+  private readonly cronjobs: ResourceClient<KObject>;
+  /** Job writes go through jobWrites.resource, so syncs read back their own Job writes from the informer. */
+  private readonly jobs: ResourceClient<KObject>;
   private readonly loop: RateLimitingQueue;
   private readonly now: () => Date;
 
-  private readonly store: Store;
   private readonly jobWrites: OwnWrites;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: CronJobControllerOptions = {}) {
-    this.jobWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('batch', 'v1', 'jobs')!));
-    // Every write goes through jobWrites' store, so syncs read back their own Job writes from the informer.
-    const store = this.store = this.jobWrites.store;
+    const client = controllerClient(ctx.client, 'cronjob-controller', COMPONENT);
+    this.jobWrites = new OwnWrites(client.resource(asObjects(jobs)), ctx.informers.forResource(jobs));
+    this.jobs = this.jobWrites.resource;
     this.events = ctx.events;
-    this.cronjobs = store.find('batch', 'v1', 'cronjobs')!;
-    this.jobs = store.find('batch', 'v1', 'jobs')!;
+    this.cronjobs = client.resource(asObjects(cronjobs));
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.cronjobs, (_t, cj) => this.loop.add(keyOf(cj)));
-    await this.ctx.informers.inform(this.jobs, (_t, job) => {
+    await this.ctx.informers.inform(cronjobs, (_t, cj) => this.loop.add(keyOf(cj)));
+    await this.ctx.informers.inform(jobs, (_t, job) => {
       const ref = controllerOf(job);
       if (ref?.kind === 'CronJob' && ref.apiVersion.startsWith('batch/')) this.loop.add(`${job.metadata.namespace}/${ref.name}`);
     });
@@ -112,10 +111,6 @@ export class CronJobController {
     this.loop.shutDown();
   }
 
-  private writeCtx(ns: string) {
-    return { ...controllerContext(COMPONENT), namespace: ns };
-  }
-
   private event(cj: Obj, type: 'Normal' | 'Warning', reason: string, message: string): void {
     void this.events.record(referenceTo(cj), type, reason, message, COMPONENT);
   }
@@ -123,7 +118,7 @@ export class CronJobController {
   /** sync: cleanupFinishedJobs, syncCronJob, one status write; returns the re-sync delay it scheduled. */
   async sync(key: string): Promise<number | undefined> {
     const [ns, name] = splitKey(key);
-    const stored = await this.store.get('batch', 'cronjobs', ns, name) as Obj | undefined;
+    const stored = await this.cronjobs.find(ns, name) as Obj | undefined;
     if (!stored) return undefined;
     const cj = structuredClone(stored);
     cj.status ??= {};
@@ -133,7 +128,7 @@ export class CronJobController {
     if (cleaned || update) {
       const status = cj.status;
       if (!status.active?.length) delete status.active;
-      await this.store.update(this.cronjobs, ns, name, (cur) => ({ ...cur, status }), this.writeCtx(ns), 'status');
+      await this.cronjobs.updateStatus(ns, name, (cur) => ({ ...cur, status }));
     }
     if (requeue !== undefined) this.loop.addAfter(key, requeue);
     return requeue;
@@ -150,7 +145,7 @@ export class CronJobController {
   private async deleteJob(cj: Obj, job: Obj): Promise<boolean> {
     const ns = job.metadata.namespace!;
     try {
-      await this.store.delete(this.jobs, ns, job.metadata.name!, { propagationPolicy: 'Background' }, this.writeCtx(ns));
+      await this.jobs.delete(ns, job.metadata.name!, { propagationPolicy: 'Background' });
     } catch (e) {
       this.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${e instanceof StatusError ? e.status.message : (e as Error).message}`);
       return false;
@@ -205,7 +200,7 @@ export class CronJobController {
     }
     for (const ref of [...(cj.status.active ?? [])]) {
       if (children.has(ref.uid)) continue;
-      const live = await this.store.get('batch', 'jobs', ref.namespace ?? cj.metadata.namespace, ref.name);
+      const live = await this.jobs.find(ref.namespace ?? cj.metadata.namespace, ref.name);
       if (!live) {
         this.event(cj, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
         this.removeActive(cj, ref.uid);
@@ -262,7 +257,7 @@ export class CronJobController {
     }
     if (cj.spec.concurrencyPolicy === 'Replace') {
       for (const ref of [...(cj.status.active ?? [])]) {
-        const job = await this.store.get('batch', 'jobs', ref.namespace ?? cj.metadata.namespace, ref.name) as Obj | undefined;
+        const job = await this.jobs.find(ref.namespace ?? cj.metadata.namespace, ref.name) as Obj | undefined;
         if (!job) {
           this.event(cj, 'Warning', 'FailedGet', `Get job: jobs.batch "${ref.name}" not found`);
           throw new Error(`jobs.batch "${ref.name}" not found`);
@@ -285,11 +280,11 @@ export class CronJobController {
     if (!Object.keys(jobReq.metadata.labels!).length) delete jobReq.metadata.labels;
     let job: Obj;
     try {
-      job = await this.store.create(this.jobs, ns, jobReq, this.writeCtx(ns)) as Obj;
+      job = await this.jobs.create(ns, jobReq) as Obj;
       this.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${job.metadata.name}`);
     } catch (e) {
       if (isAlreadyExists(e)) {
-        const existing = await this.store.get('batch', 'jobs', ns, jobName) as Obj | undefined;
+        const existing = await this.jobs.find(ns, jobName) as Obj | undefined;
         if (!existing || controllerOf(existing)?.uid !== cj.metadata.uid || this.inActive(cj, existing.metadata.uid!)) return { update };
         job = existing;
       } else {

@@ -13,12 +13,11 @@ import { isNotFound } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
-import type { Store } from '../../registry/store.js';
+import { controllerrevisions, daemonsets, nodes, pods } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { controllerContext } from '../context.js';
-import { claimObjects, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
+import { asObjects, claimObjects, controllerClient, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { PodControl } from '../pod-control.js';
@@ -63,9 +62,8 @@ const byName = (a: KObject, b: KObject) => (a.metadata.name! < b.metadata.name! 
 type Placement = Map<string, { shouldRun: boolean; shouldContinueRunning: boolean }>;
 
 export class DaemonSetController {
-  private readonly daemonsets: ResourceDef;
-  private readonly pods: ResourceDef;
-  private readonly nodes: ResourceDef;
+  private readonly daemonsets: ResourceClient<KObject>;
+  private readonly pods: ResourceClient<KObject>;
   private readonly podControl: PodControl;
   private readonly history: RevisionHistory;
   private readonly loop: RateLimitingQueue;
@@ -81,23 +79,21 @@ export class DaemonSetController {
   private readonly expectations: ControllerExpectations;
   private observing = false;
 
-  private readonly store: Store;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
-    const store = this.store = ctx.store;
+    const client = controllerClient(ctx.client, 'daemon-set-controller', COMPONENT);
     const events = this.events = ctx.events;
-    this.daemonsets = store.find('apps', 'v1', 'daemonsets')!;
-    this.pods = store.find('', 'v1', 'pods')!;
-    this.nodes = store.find('', 'v1', 'nodes')!;
-    this.podControl = new PodControl(store, events, COMPONENT);
-    this.history = new RevisionHistory(store, COMPONENT);
+    this.daemonsets = client.resource(asObjects(daemonsets));
+    this.pods = client.resource(asObjects(pods));
+    this.podControl = new PodControl(this.pods, events, COMPONENT);
+    this.history = new RevisionHistory(client.resource(asObjects(controllerrevisions)), this.daemonsets, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.expectations = new ControllerExpectations(() => this.now().getTime());
     this.loop = newQueue(ctx);
-    this.dsInformer = ctx.informers.forResource(this.daemonsets);
-    this.podInformer = ctx.informers.forResource(this.pods);
-    this.nodeInformer = ctx.informers.forResource(this.nodes);
+    this.dsInformer = ctx.informers.forResource(daemonsets);
+    this.podInformer = ctx.informers.forResource(pods);
+    this.nodeInformer = ctx.informers.forResource(nodes);
   }
 
   /** addPod / updatePod / deletePod's bookkeeping of expectations, and deleteDaemonset's (also when syncs are called without start). */
@@ -200,7 +196,7 @@ export class DaemonSetController {
     const all = (this.podInformer.cache.claimable(ds.metadata.namespace!, ds.metadata.uid!) as Obj[]).sort(byName);
     const selector = fromLabelSelector(ds.spec?.selector);
     if (!selector) return all.filter((p) => controllerOf(p)?.uid === ds.metadata.uid);
-    const { claimed, errors } = await claimObjects(this.store, this.pods, ds, selector, all, COMPONENT);
+    const { claimed, errors } = await claimObjects({ objects: this.pods, owners: this.daemonsets }, ds, selector, all);
     if (errors.length) throw errors[0];
     return claimed as Obj[];
   }
@@ -461,12 +457,12 @@ export class DaemonSetController {
     const same = Object.entries(next).every(([k, v]) => (old[k] ?? 0) === v) && old.observedGeneration === observedGeneration;
     if (same) return;
     const ns = ds.metadata.namespace!;
-    await this.store.update(this.daemonsets, ns, ds.metadata.name!, (cur: any) => {
+    await this.daemonsets.updateStatus(ns, ds.metadata.name!, (cur: Obj) => {
       const s: any = { ...(cur.status ?? {}), ...next };
       if (observedGeneration !== undefined) s.observedGeneration = observedGeneration;
       for (const k of ['updatedNumberScheduled', 'numberAvailable', 'numberUnavailable']) if (!s[k]) delete s[k];
       return { ...cur, status: s };
-    }, { ...controllerContext(COMPONENT), namespace: ns }, 'status');
+    });
     // Pods ready but not yet available are looked at again when minReadySeconds have passed.
     if ((ds.spec.minReadySeconds ?? 0) > 0 && ready !== available) this.loop.addAfter(keyOf(ds), ds.spec.minReadySeconds * 1000);
   }

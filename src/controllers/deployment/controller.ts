@@ -11,16 +11,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { controllerContext, readOnlyContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+import { deployments, pods, replicasets } from '../../client/resources.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
+import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { controllerRef } from '../pod-control.js';
-import { KCM_FIELD_MANAGER, claimObjects, computeHash, isConflict, isNotFound } from '../controller-utils.js';
+import { KCM_FIELD_MANAGER, asObjects, claimObjects, computeHash, controllerClient, isConflict, isNotFound } from '../controller-utils.js';
 import { controllerOf } from '../../apimachinery/object.js';
 import { keyOf, splitKey } from '../../client/keys.js';
 import {
@@ -72,26 +71,25 @@ function writableCopy(o: KObject): KObject {
 }
 
 export class DeploymentController {
-  private readonly dDef: ResourceDef;
-  private readonly rsDef: ResourceDef;
+  private readonly dClient: ResourceClient<KObject>;
+  private readonly rsClient: ResourceClient<KObject>;
   private readonly deployments: SharedInformer;
   private readonly sets: SharedInformer;
   private readonly pods: SharedInformer;
   private readonly queue: RateLimitingQueue;
 
-  private readonly store: Store;
   private readonly events: EventRecorder;
   private readonly log: (m: string) => void;
 
   constructor(private readonly ctx: ControllerContext) {
-    const store = this.store = ctx.store;
+    const client = controllerClient(ctx.client, 'deployment-controller', KCM_FIELD_MANAGER);
     this.events = ctx.events;
-    const log = this.log = ctx.log;
-    this.dDef = store.find('apps', 'v1', 'deployments')!;
-    this.rsDef = store.find('apps', 'v1', 'replicasets')!;
-    this.deployments = ctx.informers.forResource(this.dDef);
-    this.sets = ctx.informers.forResource(this.rsDef);
-    this.pods = ctx.informers.forResource(store.find('', 'v1', 'pods')!);
+    this.log = ctx.log;
+    this.dClient = client.resource(asObjects(deployments));
+    this.rsClient = client.resource(asObjects(replicasets));
+    this.deployments = ctx.informers.forResource(deployments);
+    this.sets = ctx.informers.forResource(replicasets);
+    this.pods = ctx.informers.forResource(pods);
     this.queue = newQueue(ctx);
   }
 
@@ -161,10 +159,6 @@ export class DeploymentController {
     if (d && specOf(d).strategy?.type === 'Recreate') this.queue.add(keyOf(d));
   }
 
-  private writeCtx(ns: string) {
-    return { ...controllerContext(KCM_FIELD_MANAGER), namespace: ns };
-  }
-
   private async syncKey(key: string): Promise<void> {
     const { namespace, name } = splitKey(key);
     const cached = this.deployments.cache.get(namespace, name);
@@ -190,7 +184,7 @@ export class DeploymentController {
     const selector = fromLabelSelector(sel);
     if (!selector) throw new Error(`deployment ${ns}/${d.metadata.name} has invalid label selector`);
     const owned = this.sets.cache.claimable(ns, d.metadata.uid!);
-    const { claimed, errors } = await claimObjects(this.store, this.rsDef, d, selector, owned, COMPONENT);
+    const { claimed, errors } = await claimObjects({ objects: this.rsClient, owners: this.dClient }, d, selector, owned);
     if (errors.length) throw errors[0];
     const rsList = claimed.map((rs) => ({ ...rs, apiVersion: 'apps/v1', kind: 'ReplicaSet' }) as KObject);
 
@@ -207,12 +201,12 @@ export class DeploymentController {
   /** UpdateStatus: status and annotations (deploymentStatusStrategy keeps only spec and labels). */
   private async writeStatus(d: KObject, status: DeploymentStatus): Promise<void> {
     const ns = d.metadata.namespace ?? '';
-    const updated = await this.store.update(this.dDef, ns, d.metadata.name!, (cur) => {
+    const updated = await this.dClient.updateStatus(ns, d.metadata.name!, (cur) => {
       cur.metadata.resourceVersion = d.metadata.resourceVersion;
       if (d.metadata.annotations) cur.metadata.annotations = { ...d.metadata.annotations };
       cur.status = serializeStatus(status);
       return cur;
-    }, readOnlyContext(this.store, this.writeCtx(ns)), 'status');
+    }, { sharedResult: true });
     // The object written is shared with the watchers (and the cache below): the sync goes on with a copy of its status.
     d.status = updated.status && copyStatus(updated.status as Record<string, unknown>);
     d.metadata.resourceVersion = updated.metadata.resourceVersion;
@@ -222,7 +216,7 @@ export class DeploymentController {
   /** Update of a ReplicaSet read from the cache (its resourceVersion a precondition). */
   private async updateReplicaSet(rs: KObject): Promise<KObject> {
     const ns = rs.metadata.namespace ?? '';
-    const updated = await this.store.update(this.rsDef, ns, rs.metadata.name!, () => JSON.parse(JSON.stringify(rs)), this.writeCtx(ns));
+    const updated = await this.rsClient.update(ns, rs.metadata.name!, () => JSON.parse(JSON.stringify(rs)));
     const typed = { ...updated, apiVersion: 'apps/v1', kind: 'ReplicaSet' } as KObject;
     this.sets.cache.upsert(updated);
     return typed;
@@ -317,13 +311,13 @@ export class DeploymentController {
     let alreadyExists = false;
     try {
       // The set created is only read (cached, and copied below to add its type).
-      created = await this.store.create(this.rsDef, ns, newRS, readOnlyContext(this.store, this.writeCtx(ns)));
+      created = await this.rsClient.create(ns, newRS, { sharedResult: true });
       this.sets.cache.upsert(created);
     } catch (e) {
       if (isAlreadyExists(e)) {
         alreadyExists = true;
         // The cache may not have it yet: read it.
-        const rs = this.sets.cache.get(ns, newRS.metadata.name!) ?? await this.store.get('apps', 'replicasets', ns, newRS.metadata.name!);
+        const rs = this.sets.cache.get(ns, newRS.metadata.name!) ?? await this.rsClient.find(ns, newRS.metadata.name!);
         if (!rs) throw e;
         if (controllerOf(rs)?.uid === d.metadata.uid && equalIgnoreHash(specOf(d).template, specOf(rs).template)) {
           created = rs;
@@ -449,7 +443,7 @@ export class DeploymentController {
       const st = (rs.status ?? {}) as any;
       if ((st.replicas ?? 0) !== 0 || replicasOf(rs) !== 0 || (rs.metadata.generation ?? 0) > (st.observedGeneration ?? 0) || rs.metadata.deletionTimestamp) continue;
       try {
-        await this.store.delete(this.rsDef, rs.metadata.namespace ?? '', rs.metadata.name!, {}, this.writeCtx(rs.metadata.namespace ?? ''));
+        await this.rsClient.delete(rs.metadata.namespace ?? '', rs.metadata.name!);
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }

@@ -7,7 +7,7 @@
  * completion, and the interim SuccessCriteriaMet / FailureTarget conditions
  * before Complete / Failed.
  *
- * Each sync reads the Job from the Store and its pods from the shared pod
+ * Each sync reads the Job from the API server and its pods from the shared pod
  * informer once that has seen the controller's own pod writes (OwnWrites),
  * so no expectations cache is needed; syncs of one Job never overlap (the
  * work queue's processing set).
@@ -15,14 +15,13 @@
 import { StatusError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/store-own-writes.js';
+import { OwnWrites } from '../../client/own-writes.js';
+import { jobs, pods } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { controllerContext } from '../context.js';
-import { claimObjects } from '../controller-utils.js';
+import { asObjects, claimObjects, controllerClient } from '../controller-utils.js';
 import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
@@ -92,34 +91,33 @@ function removalOrder(a: Obj, b: Obj): number {
 }
 
 export class JobController {
-  private readonly jobs: ResourceDef;
-  private readonly pods: ResourceDef;
+  private readonly jobs: ResourceClient<KObject>;
+  /** Pod writes go through podWrites.resource, so syncs read back their own pod writes from the informer. */
+  private readonly pods: ResourceClient<KObject>;
   private readonly podControl: PodControl;
   private readonly backoff = new Map<string, BackoffRecord>();
   private readonly loop: RateLimitingQueue;
   private readonly orphans: RateLimitingQueue;
   private readonly now: () => Date;
 
-  private readonly store: Store;
   private readonly podWrites: OwnWrites;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: JobControllerOptions = {}) {
-    this.podWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('', 'v1', 'pods')!));
-    // Every write goes through podWrites' store, so syncs read back their own pod writes from the informer.
-    const store = this.store = this.podWrites.store;
+    const client = controllerClient(ctx.client, 'job-controller', COMPONENT);
+    this.podWrites = new OwnWrites(client.resource(asObjects(pods)), ctx.informers.forResource(pods));
+    this.pods = this.podWrites.resource;
     const events = this.events = ctx.events;
-    this.jobs = store.find('batch', 'v1', 'jobs')!;
-    this.pods = store.find('', 'v1', 'pods')!;
-    this.podControl = new PodControl(store, events, COMPONENT);
+    this.jobs = client.resource(asObjects(jobs));
+    this.podControl = new PodControl(this.pods, events, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
     this.orphans = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.jobs, (_t, job) => this.loop.add(keyOf(job)));
-    await this.ctx.informers.inform(this.pods, (type, pod) => {
+    await this.ctx.informers.inform(jobs, (_t, job) => this.loop.add(keyOf(job)));
+    await this.ctx.informers.inform(pods, (type, pod) => {
       const ref = controllerOf(pod);
       const isJob = ref?.kind === 'Job' && ref.apiVersion === 'batch/v1';
       if (isJob) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
@@ -139,11 +137,11 @@ export class JobController {
   /** handleOrphanPod: drops the tracking finalizer unless the pod's Job exists and is unfinished. */
   async handleOrphanPod(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const pod = await this.store.get('', 'pods', ns, name) as Obj | undefined;
+    const pod = await this.pods.find(ns, name) as Obj | undefined;
     if (!pod || !hasFinalizer(pod)) return;
     const ref = controllerOf(pod);
     if (ref?.kind === 'Job' && ref.apiVersion === 'batch/v1') {
-      const job = await this.store.get('batch', 'jobs', ns, ref.name) as Obj | undefined;
+      const job = await this.jobs.find(ns, ref.name) as Obj | undefined;
       if (job && job.metadata.uid === ref.uid) {
         const managedBy = job.spec?.managedBy;
         if (managedBy && managedBy !== 'kubernetes.io/job-controller') return;
@@ -153,14 +151,10 @@ export class JobController {
     await this.removeFinalizer(pod);
   }
 
-  private writeCtx(ns: string) {
-    return { ...controllerContext(COMPONENT), namespace: ns, now: this.now() };
-  }
-
   /** syncJob. */
   async sync(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const stored = await this.store.get('batch', 'jobs', ns, name) as Obj | undefined;
+    const stored = await this.jobs.find(ns, name) as Obj | undefined;
     if (!stored || jobFinished(stored)) {
       this.backoff.delete(key);
       return;
@@ -302,15 +296,15 @@ export class JobController {
     const selector = fromLabelSelector(job.spec?.selector);
     if (!selector) return all.filter((p) => controllerOf(p)?.uid === job.metadata.uid);
     const owned = new Set(all.filter((p) => controllerOf(p)?.uid === job.metadata.uid).map((p) => p.metadata.uid));
-    const { claimed, errors } = await claimObjects(this.store, this.pods, job, selector, all, COMPONENT);
+    const { claimed, errors } = await claimObjects({ objects: this.pods, owners: this.jobs }, job, selector, all);
     if (errors.length) throw errors[0];
     const out: Obj[] = [];
     for (const p of claimed as Obj[]) {
       if (owned.has(p.metadata.uid) || hasFinalizer(p)) { out.push(p); continue; }
-      out.push(await this.store.update(this.pods, ns, p.metadata.name!, (cur) => {
+      out.push(await this.pods.update(ns, p.metadata.name!, (cur) => {
         cur.metadata.finalizers = [...(cur.metadata.finalizers ?? []), JOB_TRACKING_FINALIZER];
         return cur;
-      }, this.writeCtx(ns)) as Obj);
+      }) as Obj);
     }
     return out;
   }
@@ -485,11 +479,11 @@ export class JobController {
   private async removeFinalizer(p: Obj): Promise<void> {
     const ns = p.metadata.namespace!;
     try {
-      await this.store.update(this.pods, ns, p.metadata.name!, (cur) => {
+      await this.pods.update(ns, p.metadata.name!, (cur) => {
         const rest = (cur.metadata.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
         if (rest.length) cur.metadata.finalizers = rest; else delete cur.metadata.finalizers;
         return cur;
-      }, this.writeCtx(ns));
+      });
     } catch (e) {
       if (!(e instanceof StatusError && e.status.code === 404)) throw e;
     }
@@ -603,7 +597,7 @@ export class JobController {
 
   private async writeStatus(job: Obj): Promise<Obj> {
     const ns = job.metadata.namespace!;
-    return await this.store.update(this.jobs, ns, job.metadata.name!, (cur) => ({ ...cur, status: job.status }), this.writeCtx(ns), 'status') as Obj;
+    return await this.jobs.updateStatus(ns, job.metadata.name!, (cur) => ({ ...cur, status: job.status })) as Obj;
   }
 
   /** trackJobStatusAndRemoveFinalizers. */

@@ -11,15 +11,14 @@
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/store-own-writes.js';
+import { OwnWrites } from '../../client/own-writes.js';
+import { controllerrevisions, persistentvolumeclaims, pods, statefulsets } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { controllerContext } from '../context.js';
 import { controllerRef } from '../pod-control.js';
-import { claimObjects } from '../controller-utils.js';
+import { asObjects, claimObjects, controllerClient } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
@@ -37,33 +36,32 @@ const isRunningAndReady = (p: Obj) => phaseOf(p) === 'Running' && isReady(p);
 const isHealthy = (p: Obj) => isRunningAndReady(p) && !isTerminating(p);
 
 export class StatefulSetController {
-  private readonly sets: ResourceDef;
-  private readonly pods: ResourceDef;
-  private readonly claims: ResourceDef;
+  private readonly sets: ResourceClient<KObject>;
+  /** Pod writes go through podWrites.resource, so syncs read back their own pod writes from the informer. */
+  private readonly pods: ResourceClient<KObject>;
+  private readonly claims: ResourceClient<KObject>;
   private readonly history: RevisionHistory;
   private readonly loop: RateLimitingQueue;
   private readonly now: () => Date;
 
-  private readonly store: Store;
   private readonly podWrites: OwnWrites;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
-    this.podWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('', 'v1', 'pods')!));
-    // Every write goes through podWrites' store, so syncs read back their own pod writes from the informer.
-    const store = this.store = this.podWrites.store;
+    const client = controllerClient(ctx.client, 'statefulset-controller', COMPONENT);
+    this.podWrites = new OwnWrites(client.resource(asObjects(pods)), ctx.informers.forResource(pods));
+    this.pods = this.podWrites.resource;
     this.events = ctx.events;
-    this.sets = store.find('apps', 'v1', 'statefulsets')!;
-    this.pods = store.find('', 'v1', 'pods')!;
-    this.claims = store.find('', 'v1', 'persistentvolumeclaims')!;
-    this.history = new RevisionHistory(store, COMPONENT);
+    this.sets = client.resource(asObjects(statefulsets));
+    this.claims = client.resource(asObjects(persistentvolumeclaims));
+    this.history = new RevisionHistory(client.resource(asObjects(controllerrevisions)), this.sets, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.sets, (_t, set) => this.loop.add(keyOf(set)));
-    await this.ctx.informers.inform(this.pods, (_t, pod) => {
+    await this.ctx.informers.inform(statefulsets, (_t, set) => this.loop.add(keyOf(set)));
+    await this.ctx.informers.inform(pods, (_t, pod) => {
       const ref = controllerOf(pod);
       if (ref?.kind === 'StatefulSet' && ref.apiVersion.startsWith('apps/')) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
     });
@@ -73,10 +71,6 @@ export class StatefulSetController {
 
   stop(): void {
     this.loop.shutDown();
-  }
-
-  private writeCtx(ns: string) {
-    return { ...controllerContext(COMPONENT), namespace: ns };
   }
 
   /** recordPodEvent / recordClaimEvent. */
@@ -96,13 +90,13 @@ export class StatefulSetController {
   private async createClaims(set: Obj, ordinal: number, pod: string): Promise<void> {
     const ns = set.metadata.namespace!;
     for (const claim of claimsFor(set, ordinal)) {
-      const existing = await this.store.get('', 'persistentvolumeclaims', ns, claim.metadata.name!);
+      const existing = await this.claims.find(ns, claim.metadata.name!);
       if (existing) {
         if (existing.metadata.deletionTimestamp) throw new Error(`pvc ${claim.metadata.name} is being deleted`);
         continue;
       }
       try {
-        await this.store.create(this.claims, ns, claim, this.writeCtx(ns));
+        await this.claims.create(ns, claim);
         this.claimEvent('create', set, claim.metadata.name!, pod);
       } catch (e) {
         if (isAlreadyExists(e)) continue;
@@ -127,7 +121,7 @@ export class StatefulSetController {
     const isSetRef = (r: any) => r.apiVersion === 'apps/v1' && r.kind === 'StatefulSet' && r.name === set.metadata.name;
     const isPodRef = (r: any) => r.apiVersion === 'v1' && r.kind === 'Pod' && r.name === pod.metadata.name;
     for (const claim of claimsFor(set, ordinal)) {
-      const cur = await this.store.get('', 'persistentvolumeclaims', ns, claim.metadata.name!);
+      const cur = await this.claims.find(ns, claim.metadata.name!);
       if (!cur) continue;
       const refs: any[] = cur.metadata.ownerReferences ?? [];
       // hasUnexpectedController: another controller, or a stale set/pod of the same name.
@@ -138,10 +132,10 @@ export class StatefulSetController {
         if (wantPod) next = [...next, controllerRef(pod)];
       }
       if (JSON.stringify(next) === JSON.stringify(refs)) continue;
-      await this.store.update(this.claims, ns, claim.metadata.name!, (c) => {
+      await this.claims.update(ns, claim.metadata.name!, (c) => {
         if (next.length) c.metadata.ownerReferences = next; else delete c.metadata.ownerReferences;
         return c;
-      }, this.writeCtx(ns));
+      });
     }
   }
 
@@ -156,7 +150,7 @@ export class StatefulSetController {
     }
     let created: Obj;
     try {
-      created = await this.store.create(this.pods, ns, pod, this.writeCtx(ns)) as Obj;
+      created = await this.pods.create(ns, pod) as Obj;
     } catch (e) {
       if (isAlreadyExists(e)) throw e;
       this.podEvent('create', set, pod.metadata.name!, e);
@@ -180,10 +174,10 @@ export class StatefulSetController {
     if (l[POD_NAME_LABEL] === pod.metadata.name && l[POD_INDEX_LABEL] === String(ordinal)) return;
     const ns = set.metadata.namespace!;
     try {
-      await this.store.update(this.pods, ns, pod.metadata.name!, (cur) => {
+      await this.pods.update(ns, pod.metadata.name!, (cur) => {
         cur.metadata.labels = { ...(cur.metadata.labels ?? {}), [POD_NAME_LABEL]: cur.metadata.name!, [POD_INDEX_LABEL]: String(ordinal) };
         return cur;
-      }, this.writeCtx(ns));
+      });
     } catch (e) {
       this.podEvent('update', set, pod.metadata.name!, e);
       throw e;
@@ -195,7 +189,7 @@ export class StatefulSetController {
   private async deletePod(set: Obj, pod: Obj): Promise<void> {
     const ns = set.metadata.namespace!;
     try {
-      await this.store.delete(this.pods, ns, pod.metadata.name!, {}, this.writeCtx(ns));
+      await this.pods.delete(ns, pod.metadata.name!);
     } catch (e) {
       if (!(e instanceof StatusError && e.status.code === 404)) {
         this.podEvent('delete', set, pod.metadata.name!, e);
@@ -207,7 +201,7 @@ export class StatefulSetController {
 
   async sync(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const set = await this.store.get('apps', 'statefulsets', ns, name) as Obj | undefined;
+    const set = await this.sets.find(ns, name) as Obj | undefined;
     if (!set) return;
     const pods = await this.claimPods(set);
     const { revisions, update, collisionCount } = await this.history.ensure(set, set.spec.template, set.status?.collisionCount ?? 0);
@@ -218,11 +212,11 @@ export class StatefulSetController {
     const changed = ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'availableReplicas', 'collisionCount']
       .some((k) => (old[k] ?? 0) !== (status[k] ?? 0));
     if (changed) {
-      await this.store.update(this.sets, ns, name, (cur: any) => {
+      await this.sets.updateStatus(ns, name, (cur: Obj) => {
         const s = { ...(cur.status ?? {}), ...status };
         for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas']) if (!s[k]) delete s[k];
         return { ...cur, status: s };
-      }, this.writeCtx(ns), 'status');
+      });
     }
     // truncateHistory: keep revisions pods use, the current and the update revision.
     const live = new Set<string>([current.metadata.name!, update.metadata.name!]);
@@ -239,7 +233,7 @@ export class StatefulSetController {
     const all = (await this.podWrites.list(set.metadata.namespace!)) as Obj[];
     const selector = fromLabelSelector(set.spec?.selector);
     if (!selector) return all.filter((p) => controllerOf(p)?.uid === set.metadata.uid);
-    const { claimed, errors } = await claimObjects(this.store, this.pods, set, selector, all, COMPONENT, (p) => ordinalOf(set, p) >= 0);
+    const { claimed, errors } = await claimObjects({ objects: this.pods, owners: this.sets }, set, selector, all, (p) => ordinalOf(set, p) >= 0);
     if (errors.length) throw errors[0];
     return claimed as Obj[];
   }
