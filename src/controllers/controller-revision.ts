@@ -141,11 +141,11 @@ export class RevisionHistory {
     const revisions = await this.claim(owner);
     const data = templatePatch(template);
     const dataKey = goJSON(data);
-    const next = revisions.length ? num(revisions[revisions.length - 1]) + 1 : 1;
-    const equal = revisions.filter((r) => goJSON((r as any).data) === dataKey);
-    if (equal.length) {
-      const last = equal[equal.length - 1];
-      if (last === revisions[revisions.length - 1]) return { revisions, update: last, collisionCount };
+    const newest = revisions.at(-1);
+    const next = newest ? num(newest) + 1 : 1;
+    const last = revisions.filter((r) => goJSON((r as any).data) === dataKey).at(-1);
+    if (last) {
+      if (last === newest) return { revisions, update: last, collisionCount };
       const bumped = await this.revisions.update(ns, last.metadata.name!, (cur) => ({ ...cur, revision: next }), write);
       return { revisions: [...revisions.filter((r) => r !== last), bumped], update: bumped, collisionCount };
     }
@@ -178,9 +178,8 @@ export class RevisionHistory {
   async truncate(owner: KObject, revisions: KObject[], live: Set<string>, limit: number): Promise<void> {
     const ns = owner.metadata.namespace ?? '';
     const history = revisions.filter((r) => !live.has(r.metadata.name!));
-    const excess = history.length - limit;
-    for (let i = 0; i < excess; i++) {
-      await this.revisions.delete(ns, history[i].metadata.name!, { fieldManager: this.manager })
+    for (const r of history.slice(0, Math.max(0, history.length - limit))) {
+      await this.revisions.delete(ns, r.metadata.name!, { fieldManager: this.manager })
         .catch((e) => { if (!(e instanceof StatusError && e.status.code === 404)) throw e; });
     }
   }

@@ -254,7 +254,8 @@ export async function slowStartBatch(count: number, initialBatch: number, fn: ()
     const results = await Promise.allSettled(Array.from({ length: batch }, () => fn()));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     successes += batch - failed.length;
-    if (failed.length) return { successes, error: failed[0].reason };
+    const [first] = failed;
+    if (first) return { successes, error: first.reason };
     remaining -= batch;
   }
   return { successes };

@@ -20,6 +20,7 @@ import { newQueue, type ControllerContext } from './runtime/controller-context.j
 import { deployments, poddisruptionbudgets, pods, replicasets, replicationcontrollers, statefulsets } from '../client/resources.js';
 import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
+import { splitKey } from '../client/queue-keys.js';
 import { asObjects, controllerClient } from './controller-utils.js';
 import { isPodReady, isPodTerminal } from './endpointslice/util.js';
 
@@ -293,7 +294,7 @@ export class DisruptionController {
 
   /** syncStalePodDisruption: the DisruptionTarget condition goes False. */
   private async syncStalePod(key: string): Promise<void> {
-    const [ns, name] = key.split('/');
+    const [ns, name] = splitKey(key);
     const pod = this.pods.get(ns)?.get(name);
     if (!pod || pod.metadata.deletionTimestamp || isPodTerminal(pod)) return;
     const cond = (pod.status?.conditions ?? []).find((c: any) => c?.type === 'DisruptionTarget');

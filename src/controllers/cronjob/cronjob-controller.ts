@@ -170,7 +170,7 @@ export class CronJobController {
     for (const [kind, limit] of [['Complete', s.successfulJobsHistoryLimit], ['Failed', s.failedJobsHistoryLimit]] as const) {
       if (limit == null) continue;
       const list = jobs.filter((j) => finishedStatus(j) === kind).sort(byStart);
-      for (let i = 0; i < list.length - limit; i++) if (await this.deleteJob(cj, list[i])) update = true;
+      for (const job of list.slice(0, Math.max(0, list.length - limit))) if (await this.deleteJob(cj, job)) update = true;
     }
     return update;
   }

@@ -22,7 +22,9 @@ const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs'
 /** time.ParseDuration in milliseconds. */
 function goDuration(s: string): number {
   let total = 0;
-  for (const m of s.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(m[1]) * UNIT_MS[m[2]];
+  for (const [, value, unit] of s.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
+    if (value !== undefined && unit !== undefined) total += Number(value) * (UNIT_MS[unit] ?? 0);
+  }
   return s.startsWith('-') ? -total : total;
 }
 
@@ -68,6 +70,7 @@ export function rfc3339InZone(d: Date, tz: string | undefined): string {
     timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
     timeZoneName: 'longOffset',
   }).formatToParts(d).map((p) => [p.type, p.value]));
-  const offset = parts.timeZoneName === 'GMT' ? 'Z' : parts.timeZoneName.replace('GMT', '');
+  const gmt = parts.timeZoneName ?? 'GMT';
+  const offset = gmt === 'GMT' ? 'Z' : gmt.replace('GMT', '');
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset === '+00:00' ? 'Z' : offset}`;
 }

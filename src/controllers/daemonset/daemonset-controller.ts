@@ -162,7 +162,8 @@ export class DaemonSetController {
     // (the nodes' Lease renewals, the API) runs between steps, as upstream's sync runs beside everything else.
     await yieldToLoop();
     const { revisions, update } = await this.history.ensure(ds, ds.spec.template, ds.status?.collisionCount ?? 0, DAEMONSET_STYLE);
-    const hash = update.metadata.labels![POD_REVISION_LABEL];
+    // cur.Labels[DefaultDaemonSetUniqueLabelKey]: empty for an adopted revision without the label.
+    const hash = update.metadata.labels?.[POD_REVISION_LABEL] ?? '';
     // getNodesToDaemonPods once, and again only after this sync created or deleted pods.
     let pods = await this.daemonPods(ds);
     await yieldToLoop();
@@ -338,10 +339,11 @@ export class DaemonSetController {
         template, owner: ds, mutate: (pod) => replaceNodeNameAffinity(pod.spec, nodeName),
       })));
       const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (!failed.length) continue;
+      const [first] = failed;
+      if (!first) continue;
       // A failed creation, and every one skipped after it, will never be observed.
       for (let k = 0; k < failed.length + (create.length - i); k++) this.expectations.creationObserved(key);
-      return failed[0].reason;
+      return first.reason;
     }
     return undefined;
   }
@@ -436,9 +438,9 @@ export class DaemonSetController {
       const pods = byNode.get(node.metadata.name!) ?? [];
       if (shouldRun) {
         desired++;
-        if (!pods.length) continue;
-        current++;
         const pod = [...pods].sort(byCreationAndPhase)[0];
+        if (!pod) continue;
+        current++;
         if (isReady(pod)) {
           ready++;
           if (isAvailable(pod, ds.spec.minReadySeconds ?? 0, now)) available++;

@@ -34,8 +34,9 @@ export function addDaemonTolerations(spec: Record<string, any>): void {
   const list: Toleration[] = [...(spec.tolerations ?? [])];
   for (const t of daemonTolerations(!!spec.hostNetwork)) {
     const i = list.findIndex((x) => (x.key ?? '') === t.key && (x.operator ?? '') === t.operator && (x.value ?? '') === (t.value ?? '') && (x.effect ?? '') === t.effect);
-    if (i < 0) list.push(t);
-    else if (!sameToleration(list[i], t)) list[i] = t;
+    const existing = list[i];
+    if (!existing) list.push(t);
+    else if (!sameToleration(existing, t)) list[i] = t;
   }
   spec.tolerations = list;
 }
@@ -53,8 +54,9 @@ function matchRequirement(req: any, value: string | undefined): boolean {
     case 'Exists': return value !== undefined;
     case 'DoesNotExist': return value === undefined;
     case 'Gt': case 'Lt': {
-      if (value === undefined || values.length !== 1 || !/^-?\d+$/.test(value) || !/^-?\d+$/.test(values[0])) return false;
-      return req.operator === 'Gt' ? Number(value) > Number(values[0]) : Number(value) < Number(values[0]);
+      const [bound] = values;
+      if (value === undefined || values.length !== 1 || bound === undefined || !/^-?\d+$/.test(value) || !/^-?\d+$/.test(bound)) return false;
+      return req.operator === 'Gt' ? Number(value) > Number(bound) : Number(value) < Number(bound);
     }
     default: return false;
   }

@@ -422,11 +422,10 @@ export class DeploymentController {
         added += p;
       } else sizes.set(rs.metadata.name!, replicasOf(rs));
     }
-    for (let i = 0; i < all.length; i++) {
-      const rs = all[i];
+    for (const [i, rs] of all.entries()) {
+      const size = sizes.get(rs.metadata.name!) ?? replicasOf(rs);
       // Leftovers go to the largest.
-      if (i === 0 && toAdd !== 0) sizes.set(rs.metadata.name!, Math.max(0, sizes.get(rs.metadata.name!)! + toAdd - added));
-      await this.scaleReplicaSet(rs, sizes.get(rs.metadata.name!)!, d);
+      await this.scaleReplicaSet(rs, i === 0 && toAdd !== 0 ? Math.max(0, size + toAdd - added) : size, d);
     }
   }
 
@@ -438,8 +437,8 @@ export class DeploymentController {
     const diff = cleanable.length - limit;
     if (diff <= 0) return;
     cleanable.sort(byRevision);
-    for (let i = 0; i < diff; i++) {
-      const rs = this.sets.cache.get(cleanable[i].metadata.namespace ?? '', cleanable[i].metadata.name!) ?? cleanable[i];
+    for (const old of cleanable.slice(0, diff)) {
+      const rs = this.sets.cache.get(old.metadata.namespace ?? '', old.metadata.name!) ?? old;
       const st = (rs.status ?? {}) as any;
       if ((st.replicas ?? 0) !== 0 || replicasOf(rs) !== 0 || (rs.metadata.generation ?? 0) > (st.observedGeneration ?? 0) || rs.metadata.deletionTimestamp) continue;
       try {
@@ -510,9 +509,8 @@ export class DeploymentController {
     // cleanupUnhealthyReplicas.
     const active = [...oldRSs].sort(byCreation);
     let cleaned = 0;
-    for (let i = 0; i < active.length; i++) {
+    for (const [i, rs] of active.entries()) {
       if (cleaned >= maxScaledDown) break;
-      const rs = active[i];
       const avail = ((rs.status ?? {}) as any).availableReplicas ?? 0;
       if (replicasOf(rs) === 0 || replicasOf(rs) === avail) continue;
       const down = Math.min(maxScaledDown - cleaned, replicasOf(rs) - avail);
@@ -525,9 +523,8 @@ export class DeploymentController {
     if (available > minAvailable) {
       const total = available - minAvailable;
       active.sort(byCreation);
-      for (let i = 0; i < active.length; i++) {
+      for (const [i, rs] of active.entries()) {
         if (scaledDown >= total) break;
-        const rs = active[i];
         if (replicasOf(rs) === 0) continue;
         const down = Math.min(replicasOf(rs), total - scaledDown);
         active[i] = (await this.scaleAndRecord(rs, replicasOf(rs) - down, d)).rs;
@@ -543,9 +540,9 @@ export class DeploymentController {
     let { newRS, oldRSs } = await this.allReplicaSets(d, rsList, false);
     let scaledDown = false;
     const olds = [...oldRSs];
-    for (let i = 0; i < olds.length; i++) {
-      if (replicasOf(olds[i]) === 0) continue;
-      olds[i] = (await this.scaleAndRecord(olds[i], 0, d)).rs;
+    for (const [i, rs] of olds.entries()) {
+      if (replicasOf(rs) === 0) continue;
+      olds[i] = (await this.scaleAndRecord(rs, 0, d)).rs;
       scaledDown = true;
     }
     if (scaledDown) return this.syncRolloutStatus([...olds, newRS], newRS, d);

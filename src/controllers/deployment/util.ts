@@ -255,11 +255,15 @@ export function setNewReplicaSetAnnotations(d: KObject, rs: KObject, newRevision
   if (oldRevision !== undefined && oldInt < newRevision) {
     const history = a[REVISION_HISTORY] ?? '';
     let olds = history.split(',');
-    if (olds[0].length === 0) a[REVISION_HISTORY] = oldRevision;
+    if (!olds[0]) a[REVISION_HISTORY] = oldRevision;
     else {
       let total = history.length + oldRevision.length + 1;
       let start = 0;
-      while (total > limit && start < olds.length) { total -= olds[start].length + 1; start++; }
+      for (const old of olds) {
+        if (total <= limit) break;
+        total -= old.length + 1;
+        start++;
+      }
       if (total <= limit) {
         olds = [...olds.slice(start), oldRevision];
         a[REVISION_HISTORY] = olds.join(',');

@@ -33,12 +33,14 @@ export function parseIndexes(s: string | undefined, completions: number): Set<nu
 export function formatIndexes(set: Iterable<number>): string {
   const xs = [...set].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < xs.length;) {
-    let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
-    parts.push(j === i ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
-    i = j + 1;
+  let run: [number, number] | undefined;
+  const close = (r: [number, number]) => parts.push(r[0] === r[1] ? String(r[0]) : `${r[0]}-${r[1]}`);
+  for (const x of xs) {
+    if (run && x === run[1] + 1) { run[1] = x; continue; }
+    if (run) close(run);
+    run = [x, x];
   }
+  if (run) close(run);
   return parts.join(',');
 }
 

@@ -321,8 +321,8 @@ export class JobController {
   private ensureCondition(status: any, type: string, value: string, reason: string, message: string): boolean {
     const list: Condition[] = (status.conditions ??= []);
     const i = list.findIndex((c) => c.type === type);
-    if (i >= 0) {
-      const c = list[i];
+    const c = list[i];
+    if (c) {
       if (c.status !== value || (c.reason ?? '') !== reason || (c.message ?? '') !== message) {
         list[i] = this.condition(type, value, reason, message);
         return true;
@@ -414,8 +414,9 @@ export class JobController {
     const lastSuccess = Math.max(...newSucceeded.map((p) => finishedTime(p, now)));
     rec.failuresAfterLastSuccess = 0;
     delete rec.lastFailureTime;
-    for (let i = failedTimes.length - 1; i >= 0 && failedTimes[i] > lastSuccess; i--) {
-      rec.lastFailureTime ??= failedTimes[i];
+    for (const t of [...failedTimes].reverse()) {
+      if (t <= lastSuccess) break;
+      rec.lastFailureTime ??= t;
       rec.failuresAfterLastSuccess++;
     }
     return rec;

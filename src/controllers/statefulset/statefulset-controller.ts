@@ -75,13 +75,13 @@ export class StatefulSetController {
 
   /** recordPodEvent / recordClaimEvent. */
   private podEvent(verb: string, set: Obj, pod: string, err?: unknown): void {
-    const title = verb[0].toUpperCase() + verb.slice(1);
+    const title = verb.charAt(0).toUpperCase() + verb.slice(1);
     if (err === undefined) void this.events.record(referenceTo(set), 'Normal', `Successful${title}`, `${verb} Pod ${pod} in StatefulSet ${set.metadata.name} successful`, COMPONENT);
     else void this.events.record(referenceTo(set), 'Warning', `Failed${title}`, `${verb} Pod ${pod} in StatefulSet ${set.metadata.name} failed error: ${errText(err)}`, COMPONENT);
   }
 
   private claimEvent(verb: string, set: Obj, claim: string, pod: string, err?: unknown): void {
-    const title = verb[0].toUpperCase() + verb.slice(1);
+    const title = verb.charAt(0).toUpperCase() + verb.slice(1);
     if (err === undefined) void this.events.record(referenceTo(set), 'Normal', `Successful${title}`, `${verb} Claim ${claim} Pod ${pod} in StatefulSet ${set.metadata.name} success`, COMPONENT);
     else void this.events.record(referenceTo(set), 'Warning', `Failed${title}`, `${verb} Claim ${claim} for Pod ${pod} in StatefulSet ${set.metadata.name} failed error: ${errText(err)}`, COMPONENT);
   }
@@ -274,11 +274,11 @@ export class StatefulSetController {
     const monotonic = set.spec.podManagementPolicy !== 'Parallel';
     const start = startOrdinal(set);
     const count = set.spec.replicas ?? 1;
-    const replicas: (Obj | undefined)[] = new Array(count).fill(undefined);
+    const existing: (Obj | undefined)[] = new Array(count).fill(undefined);
     let condemned: Obj[] = [];
     for (const p of pods) {
       const ord = ordinalOf(set, p);
-      if (ord >= start && ord < start + count) replicas[ord - start] = p;
+      if (ord >= start && ord < start + count) existing[ord - start] = p;
       else if (ord >= 0) condemned.push(p);
     }
     const templateOf = (rev: KObject) => {
@@ -287,24 +287,23 @@ export class StatefulSetController {
       return t;
     };
     const partition = set.spec.updateStrategy?.type === 'RollingUpdate' ? set.spec.updateStrategy.rollingUpdate?.partition : undefined;
-    for (let i = 0; i < count; i++) {
-      if (replicas[i]) continue;
+    const replicas: Obj[] = existing.map((pod, i) => {
+      if (pod) return pod;
       const ord = start + i;
       // newVersionedStatefulSetPod: ordinals below the partition keep the current revision.
       const useCurrent = set.spec.updateStrategy?.type === 'RollingUpdate' &&
         (partition == null ? ord < start + (set.status?.currentReplicas ?? 0) : ord < start + partition);
-      replicas[i] = newStatefulSetPod(set, useCurrent ? templateOf(currentRev) : set.spec.template, ord, useCurrent ? current : update);
-    }
+      return newStatefulSetPod(set, useCurrent ? templateOf(currentRev) : set.spec.template, ord, useCurrent ? current : update);
+    });
     condemned = condemned.sort((a, b) => ordinalOf(set, b) - ordinalOf(set, a));
     let firstUnhealthy: Obj | undefined;
-    for (const r of replicas) if (!isHealthy(r!)) { firstUnhealthy ??= r; }
-    for (let i = condemned.length - 1; i >= 0; i--) if (!isHealthy(condemned[i])) { firstUnhealthy ??= condemned[i]; }
+    for (const r of replicas) if (!isHealthy(r)) { firstUnhealthy ??= r; }
+    for (const c of [...condemned].reverse()) if (!isHealthy(c)) { firstUnhealthy ??= c; }
     if (set.metadata.deletionTimestamp) return status;
-    const recount = () => this.countStatus(status, [...(replicas as Obj[]), ...condemned], minReady, current, update);
+    const recount = () => this.countStatus(status, [...replicas, ...condemned], minReady, current, update);
 
     // processReplica over every ordinal; monotonic mode stops at the first that blocks.
-    const processReplica = async (i: number): Promise<boolean> => {
-      const pod = replicas[i]!;
+    const processReplica = async (pod: Obj, i: number): Promise<boolean> => {
       const ord = start + i;
       if (phaseOf(pod) === 'Failed' || phaseOf(pod) === 'Succeeded') {
         // Finished pods are deleted and made again on a later sync.
@@ -324,34 +323,32 @@ export class StatefulSetController {
       await this.fixIdentity(set, pod, ord);
       return false;
     };
-    const runForAll = async (n: number, fn: (i: number) => Promise<boolean>): Promise<boolean> => {
+    const runForAll = async (pods: Obj[], fn: (pod: Obj, i: number) => Promise<boolean>): Promise<boolean> => {
       if (monotonic) {
-        for (let i = 0; i < n; i++) if (await fn(i)) return true;
+        for (const [i, pod] of pods.entries()) if (await fn(pod, i)) return true;
         return false;
       }
-      const results = await Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+      const results = await Promise.all(pods.map((pod, i) => fn(pod, i)));
       return results.some((x) => x);
     };
-    if (await runForAll(count, processReplica)) { recount(); return status; }
+    if (await runForAll(replicas, processReplica)) { recount(); return status; }
 
     // Condemned pods' claims follow the whenScaled policy before the pods go.
     for (const p of condemned) await this.updateClaimOwners(set, p, ordinalOf(set, p));
-    const processCondemned = async (i: number): Promise<boolean> => {
-      const pod = condemned[i];
+    const processCondemned = async (pod: Obj): Promise<boolean> => {
       if (isTerminating(pod)) return monotonic;
       if (!isRunningAndReady(pod) && monotonic && pod !== firstUnhealthy) return true;
       if (!isAvailable(pod, minReady, this.now()) && monotonic && pod !== firstUnhealthy) return true;
       await this.deletePod(set, pod);
       return monotonic;
     };
-    if (await runForAll(condemned.length, processCondemned)) { recount(); return status; }
+    if (await runForAll(condemned, processCondemned)) { recount(); return status; }
     recount();
     if (set.spec.updateStrategy?.type === 'OnDelete') return status;
 
     // Rolling update: the highest ordinal not at the update revision goes first, waiting on unhealthy pods.
     const updateMin = partition ?? 0;
-    for (let target = replicas.length - 1; target >= updateMin; target--) {
-      const pod = replicas[target]!;
+    for (const pod of replicas.slice(updateMin).reverse()) {
       if (pod.metadata.labels?.[POD_REVISION_LABEL] !== update && !isTerminating(pod)) {
         await this.deletePod(set, pod);
         status.currentReplicas--;
