@@ -3,8 +3,8 @@
  * pkg/controller/controller_utils.go and controller_ref_manager.go: pod
  * activity and readiness, the deletion ranking of ActivePodsWithRanks,
  * ControllerExpectations, slowStartBatch, ComputeHash, and claiming
- * (adopting and releasing) objects by selector and controllerRef; plus the
- * in-memory object cache of the shared informers.
+ * (adopting and releasing) objects by selector and controllerRef; and the
+ * client each controller acts through.
  */
 import { StatusError, errors } from '../apimachinery/errors.js';
 import { controllerOf, type KObject, type OwnerRef } from '../apimachinery/object.js';
