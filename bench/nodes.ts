@@ -101,7 +101,6 @@ async function up(expectedNodes: number, config?: string, reuseDir?: string): Pr
   });
   // Watch the nodes from the moment the server listens (a watch without resourceVersion starts with
   // every existing node), and stop the clock when the expected number report Ready.
-  let readyMs = NaN;
   for (;;) {
     if (exited) throw new Error('winkube up exited');
     try {
@@ -110,7 +109,7 @@ async function up(expectedNodes: number, config?: string, reuseDir?: string): Pr
     } catch { /* not listening yet */ }
     await sleep(10);
   }
-  readyMs = await new Promise<number>((resolve, reject) => {
+  const readyMs = await new Promise<number>((resolve, reject) => {
     const ready = new Set<string>();
     let buf = '';
     const req = request({

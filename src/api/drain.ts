@@ -23,11 +23,11 @@ export class RequestDrain {
   readonly Response: typeof ServerResponse;
 
   constructor() {
-    const drain = this;
+    const draining = (): boolean => this.draining;
     this.Response = class DrainAwareResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
       override writeHead(statusCode: number, message?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
         headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
-        if (drain.draining && !this.headersSent) this.setHeader('Connection', 'close');
+        if (draining() && !this.headersSent) this.setHeader('Connection', 'close');
         return typeof message === 'string' ? super.writeHead(statusCode, message, headers) : super.writeHead(statusCode, message);
       }
     };

@@ -315,7 +315,7 @@ export class ResourceHandlers {
     let grace: number | undefined;
     let policy: string | undefined;
     let orphan: boolean | undefined;
-    let dryRun: string[] = [];
+    let dryRun: string[];
     let preconditions: DeleteRequest['preconditions'];
     if (raw.length) {
       const body = decodeObject(raw, req.headers['content-type'], 'DeleteOptions') as {

@@ -35,6 +35,7 @@ export function writeText(res: ServerResponse, code: number, text: string, conte
 
 /** Adds an RFC 7234 warning header with code 299, escaped as upstream escapes it. */
 export function addWarning(res: ServerResponse, message: string): void {
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   const text = message.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, ' ');
   res.appendHeader('Warning', `299 - "${text}"`);
 }

@@ -154,7 +154,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     serve(req, res, path).catch((e: unknown) => {
       if (res.headersSent) { res.destroy(); return; }
       if (e instanceof StatusError) return writeStatus(res, e.status);
-      opts.log?.(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
+      opts.log?.(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
       writeStatus(res, errors.internal((e as Error).message ?? String(e)).status);
     });
   };

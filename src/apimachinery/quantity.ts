@@ -46,7 +46,7 @@ function parseParts(str: string): Parts {
     if (i >= end) return { positive, value: '0', num: '0', denom: '', suffix: '' };
     if (str[i] === '0') pos++; else break;
   }
-  let num = '';
+  let num: string;
   for (let i = pos; ; i++) {
     if (i >= end) return { positive, value: str, num: str.slice(pos), denom: '', suffix: '' };
     if (!isDigit(str[i])) { num = str.slice(pos, i); pos = i; break; }

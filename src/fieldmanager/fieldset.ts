@@ -35,19 +35,12 @@ export class FieldSet {
 
   insert(path: readonly string[]): void {
     if (path.length === 0) return;
-    let n: FieldSet = this;
-    for (const pe of path) n = n.ensure(pe);
-    n.member = true;
+    ensurePath(this, path).member = true;
   }
 
   has(path: readonly string[]): boolean {
     if (path.length === 0) return false;
-    let n: FieldSet | undefined = this;
-    for (const pe of path) {
-      n = n.child(pe);
-      if (!n) return false;
-    }
-    return n.member;
+    return childAt(this, path)?.member ?? false;
   }
 
   /** The set of paths below pe (upstream's WithPrefix). */
@@ -224,6 +217,23 @@ export function canonicalPE(pe: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The set at `path` below `root`, created as needed. */
+function ensurePath(root: FieldSet, path: readonly string[]): FieldSet {
+  let n = root;
+  for (const pe of path) n = n.ensure(pe);
+  return n;
+}
+
+/** The set at `path` below `root`, if every step exists. */
+function childAt(root: FieldSet, path: readonly string[]): FieldSet | undefined {
+  let n: FieldSet | undefined = root;
+  for (const pe of path) {
+    n = n.child(pe);
+    if (!n) return undefined;
+  }
+  return n;
 }
 
 /** Go's %v of a value in a path (value.ToString): strings quoted, the rest as JSON. */

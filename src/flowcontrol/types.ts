@@ -1,7 +1,8 @@
 /** The flowcontrol.apiserver.k8s.io/v1 shapes the filter reads (k8s.io/api/flowcontrol/v1 types.go). */
 
 export interface Subject {
-  kind: 'User' | 'Group' | 'ServiceAccount' | string;
+  /** User, Group or ServiceAccount. */
+  kind: string;
   user?: { name: string };
   group?: { name: string };
   serviceAccount?: { namespace: string; name: string };
@@ -32,7 +33,7 @@ export interface FlowSchema {
   spec: {
     priorityLevelConfiguration: { name: string };
     matchingPrecedence: number;
-    distinguisherMethod?: { type: 'ByUser' | 'ByNamespace' | string };
+    distinguisherMethod?: { type: string }; // ByUser or ByNamespace
     rules?: PolicyRulesWithSubjects[];
   };
   status?: { conditions?: FlowSchemaCondition[] };
@@ -43,10 +44,10 @@ export interface QueuingConfiguration { queues: number; handSize: number; queueL
 export interface PriorityLevelConfiguration {
   metadata: { name?: string; uid?: string; annotations?: Record<string, string> };
   spec: {
-    type: 'Exempt' | 'Limited' | string;
+    type: string; // Exempt or Limited
     limited?: {
       nominalConcurrencyShares: number | null;
-      limitResponse: { type: 'Queue' | 'Reject' | string; queuing?: QueuingConfiguration };
+      limitResponse: { type: string; queuing?: QueuingConfiguration }; // type: Queue or Reject
       lendablePercent?: number;
       borrowingLimitPercent?: number;
     };

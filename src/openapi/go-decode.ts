@@ -27,9 +27,7 @@ import { goBase64Decode } from '../registry/core/base64.js';
 export const MAX_NESTING_DEPTH = 10000;
 
 /** An UnmarshalJSON error: it ends the decode. */
-class Fatal {
-  constructor(readonly message: string) {}
-}
+class Fatal extends Error {}
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;

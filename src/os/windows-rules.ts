@@ -165,6 +165,7 @@ export const MAX_RUN_AS_USERNAME_DOMAIN_LENGTH = 256;
 export const MAX_RUN_AS_USERNAME_USER_LENGTH = 104;
 
 /** Go's [[:cntrl:]]: ASCII control characters. */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const CTRL_RE = /[\x00-\x1f\x7f]/;
 const NETBIOS_RE = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/;
 const DNS_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';

@@ -85,7 +85,7 @@ export function decodeContinue(token: string): { startKey: string; revision: num
     data = decodeRawURL(token);
     t = unmarshalToken(data);
   } catch (e) {
-    throw new Error(`${INVALID}: ${(e as Error).message}`);
+    throw new Error(`${INVALID}: ${(e as Error).message}`, { cause: e });
   }
   if (t.v !== 'meta.k8s.io/v1') throw new Error(`${INVALID}: server does not recognize this encoded version ${t.v}`);
   if (t.rv === 0) throw new Error(`${INVALID}: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);

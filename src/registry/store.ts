@@ -265,7 +265,7 @@ export class Store implements Lookup {
       if (rv !== '') await this.waitForRevision(parseResourceVersion(rv));
       return { revision: 0 };
     }
-    let revision = 0;
+    let revision: number;
     let after: string | undefined;
     if (req.continueToken) {
       let tok;
@@ -335,7 +335,7 @@ export class Store implements Lookup {
   }
 
   private async createOnce(def: ResourceDef, namespace: string, input: KObject, ctx: WriteContext): Promise<KObject> {
-    let obj = withTypeMeta(def, input);
+    const obj = withTypeMeta(def, input);
     const meta = (obj.metadata ??= {});
     if (def.namespaced) {
       if (meta.namespace && meta.namespace !== namespace) {
@@ -485,7 +485,7 @@ export class Store implements Lookup {
     last.finish = undefined;
     if (!subresource) last.finish = await def.beginUpdate?.(next, current, ctx, this);
     if (def.hasGeneration && subresource !== 'status') {
-      const input = def.generationInput ?? specOf;
+      const input = (o: KObject): unknown => (def.generationInput ? def.generationInput(o) : specOf(o));
       next.metadata.generation = (current.metadata.generation ?? 1) +
         (deepEqual(input(next), input(current)) ? 0 : 1);
     }

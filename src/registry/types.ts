@@ -42,7 +42,7 @@ export interface WriteContext {
   /** The user's name, for fields such as managedFields. */
   fieldManager: string;
   /** Adds a warning for the client (a `Warning: 299` response header, which kubectl prints). */
-  warn(message: string): void;
+  warn: (message: string) => void;
   /** Who is writing (absent for the server's own controllers). */
   user?: { name: string; groups: string[]; uid?: string };
 }

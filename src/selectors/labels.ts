@@ -60,7 +60,7 @@ class Parser {
       const { tok, lit } = this.look(true);
       if (tok === 'ident' || tok === '!') {
         let r: Requirement;
-        try { r = this.requirement(); } catch (e) { throw new Error(`unable to parse requirement: ${(e as Error).message}`); }
+        try { r = this.requirement(); } catch (e) { throw new Error(`unable to parse requirement: ${(e as Error).message}`, { cause: e }); }
         reqs.push(r);
         const t = this.take(true);
         if (t.tok === 'eos') return reqs;

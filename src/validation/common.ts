@@ -440,8 +440,8 @@ export function isValidPathSegmentName(name: string): string[] {
 
 /** A kind's validate/validateUpdate pair. */
 export interface Validators {
-  validate(obj: Obj): FieldError[];
-  validateUpdate(obj: Obj, old: Obj, subresource?: string): FieldError[];
+  validate: (obj: Obj) => FieldError[];
+  validateUpdate: (obj: Obj, old: Obj, subresource?: string) => FieldError[];
 }
 
 /**

@@ -19,7 +19,7 @@ const DOW: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, t
 function atoi(s: string): number {
   if (!/^[+-]?[0-9]+$/.test(s)) throw new Error(`strconv.Atoi: parsing ${JSON.stringify(s)}: invalid syntax`);
   const n = Number(s);
-  if (!Number.isSafeInteger(n) || Math.abs(n) > 9223372036854775807) {
+  if (!Number.isSafeInteger(n) || Math.abs(n) > 2 ** 63) {
     throw new Error(`strconv.Atoi: parsing ${JSON.stringify(s)}: value out of range`);
   }
   return n;
@@ -27,7 +27,7 @@ function atoi(s: string): number {
 
 function mustParseInt(expr: string): number {
   let n: number;
-  try { n = atoi(expr); } catch (e) { throw new Error(`failed to parse int from ${expr}: ${(e as Error).message}`); }
+  try { n = atoi(expr); } catch (e) { throw new Error(`failed to parse int from ${expr}: ${(e as Error).message}`, { cause: e }); }
   if (n < 0) throw new Error(`negative number (${n}) not allowed: ${expr}`);
   return n;
 }

@@ -7,7 +7,7 @@
 import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isQualifiedName } from '../meta/names.js';
 import { cmpQuantity, formatQuantity, parseQuantity, type Quantity } from '../apimachinery/quantity.js';
-import { isObj, raw, str } from './common.js';
+import { raw, str } from './common.js';
 
 const STANDARD_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory',
   'requests.ephemeral-storage', 'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods', 'quota', 'services',

@@ -84,7 +84,9 @@ function validateClientIPAffinityConfig(config: unknown, path: string): FieldErr
 function isDualStack(ips: string[]): boolean {
   let v4 = 0;
   let v6 = 0;
-  for (const ip of ips) (isIPv6String(ip) ? v6++ : v4++);
+  for (const ip of ips) {
+    if (isIPv6String(ip)) v6++; else v4++;
+  }
   return v4 >= 1 && v6 >= 1;
 }
 

@@ -54,6 +54,7 @@ test('grace period: requested, else terminationGracePeriodSeconds, 0 when unsche
   assert.equal(podGracePeriod({ spec: { terminationGracePeriodSeconds: 45 } }, 10), 0);
   assert.equal(podGracePeriod({ ...scheduled, status: { phase: 'Succeeded' } }, 10), 0);
   assert.equal(podGracePeriod({ ...scheduled, status: { phase: 'Failed' } }, undefined), 0);
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- compares the function's identity, never calls it
   assert.equal(pods.gracePeriod, podGracePeriod);
   assert.equal(pods.returnDeletedObject, true);
 });

@@ -56,7 +56,7 @@ async function until(what: string, pred: () => Promise<boolean> | boolean): Prom
   assert.fail(`timed out waiting for ${what}`);
 }
 const phase = (p: KObject) => (p.status as Obj | undefined)?.phase;
-const conditionTimes = (p: KObject) => Object.fromEntries(((p.status as Obj).conditions as Obj[]).map((c) => [c.type, `${c.status} ${c.lastTransitionTime}`]));
+const conditionTimes = (p: KObject) => Object.fromEntries(((p.status as Obj).conditions as Obj[]).map((c) => [c.type, `${String(c.status)} ${String(c.lastTransitionTime)}`]));
 
 test('StatusManager: changes in one turn are one write; an unchanged status is not written again', async () => {
   const { storage, pod, manager, stored } = await setup();

@@ -14,10 +14,10 @@ test('leader election: one of two electors leads; the other takes over when the 
     onStoppedLeading: () => { log.push(`${id} stopped`); },
   }, events);
   const a = make('host-a_1');
-  a.start();
+  await a.start();
   await eventually(() => (a.isLeader ? true : undefined), 'a leads');
   const b = make('host-b_2');
-  b.start();
+  await b.start();
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(b.isLeader, false);
   const lease: any = await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager');
@@ -35,7 +35,7 @@ test('leader election: one of two electors leads; the other takes over when the 
   assert.equal(taken.spec.leaseTransitions, 1);
   // b releases on stop: a new candidate takes over without waiting the full duration.
   const c = make('host-c_3');
-  c.start();
+  await c.start();
   await b.stop(true);
   await eventually(() => (c.isLeader ? true : undefined), 'c leads', 3000);
   assert.equal(((await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager'))!.spec as any).leaseTransitions, 2);

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  formatPlatform, hintFor, HCS_OS_MISMATCH, NO_PLATFORM_MATCH, parseImageReference, resolveImage, tagForBuild,
+  formatPlatform, hintFor, NO_PLATFORM_MATCH, parseImageReference, resolveImage, tagForBuild,
   type ImageFailure, type ImageResolution, type NodePlatform,
 } from '../../src/os/images.js';
 import { catalogRepository, PAUSE_WINDOWS_BUILDS } from '../../src/os/image-catalog.js';

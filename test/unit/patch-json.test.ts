@@ -16,7 +16,7 @@ const deployment = (): JsonObject => ({
 
 function failure(f: () => unknown): PatchError {
   try { f(); } catch (e) {
-    assert.ok(e instanceof PatchError, `expected PatchError, got ${e}`);
+    assert.ok(e instanceof PatchError, `expected PatchError, got ${String(e)}`);
     return e;
   }
   assert.fail('expected the patch to fail');

@@ -14,7 +14,7 @@ const podSmp = (original: JsonObject, patch: Json) => applyStrategicMergePatch(o
 
 function failure(f: () => unknown): PatchError {
   try { f(); } catch (e) {
-    assert.ok(e instanceof PatchError, `expected PatchError, got ${e}`);
+    assert.ok(e instanceof PatchError, `expected PatchError, got ${String(e)}`);
     return e;
   }
   assert.fail('expected the patch to fail');

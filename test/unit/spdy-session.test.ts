@@ -30,7 +30,7 @@ test('streams are accepted with an empty SYN_REPLY; data, FIN and PING flow as s
   const got: string[] = [];
   const c = await pair((s) => {
     streams.push(s);
-    s.on('data', (d: Buffer) => got.push(`${s.header('streamtype')}:${d}`));
+    s.on('data', (d: Buffer) => got.push(`${s.header('streamtype')}:${d.toString()}`));
     s.on('end', () => got.push(`${s.header('streamtype')}:FIN`));
   });
   c.send({ type: 'syn_stream', streamId: 1, associatedTo: 0, priority: 0, slot: 0, flags: 0, headers: { streamtype: ['error'] } });

@@ -33,8 +33,6 @@ export interface StreamingOptions {
   log?: (msg: string) => void;
 }
 
-type Subresource = 'exec' | 'attach';
-
 /**
  * The HTTP upgrade half of the API server: pods/exec and pods/attach over
  * WebSocket (channel protocols, v5 for kubectl ≥ 1.30) or SPDY/3.1 (kubectl
@@ -52,7 +50,7 @@ export function createUpgradeHandler(opts: StreamingOptions): (req: IncomingMess
     socket.on('error', () => socket.destroy());
     serve(req, socket, head, opts, wss, chosen).catch((e: unknown) => {
       if (e instanceof StatusError) return writeRawStatus(socket, e.status);
-      opts.log?.(`internal error on upgrade ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
+      opts.log?.(`internal error on upgrade ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
       writeRawStatus(socket, errors.internal((e as Error).message ?? String(e)).status);
     });
   };

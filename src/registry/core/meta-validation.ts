@@ -211,8 +211,8 @@ export type UpdateMode = 'update' | 'create-then-update' | 'update-then-create' 
 
 /** The validate/validateUpdate pair of a ResourceDef that checks ObjectMeta only. */
 export function metaValidators(rules: MetaRules, mode: UpdateMode = 'update'): {
-  validate(obj: KObject): FieldError[];
-  validateUpdate(obj: KObject, old: KObject): FieldError[];
+  validate: (obj: KObject) => FieldError[];
+  validateUpdate: (obj: KObject, old: KObject) => FieldError[];
 } {
   return {
     validate: (obj) => validateObjectMeta(obj.metadata ?? {}, rules),

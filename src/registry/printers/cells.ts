@@ -36,7 +36,7 @@ export function printBoolPtr(v: unknown): string {
 
 
 /** metav1.GetControllerOf: the first owner reference marked as controller. */
-export function controllerOf(obj: any): any | undefined {
+export function controllerOf(obj: any): any {
   return (obj?.metadata?.ownerReferences ?? []).find((r: any) => r?.controller === true);
 }
 

@@ -45,7 +45,7 @@ export function defaultStatefulSet(obj: any): void {
 }
 
 /** dropStatefulSetDisabledFields: MaxUnavailableStatefulSet is alpha (off) in v1.32. */
-function dropMaxUnavailable(obj: any, old: any | undefined): void {
+function dropMaxUnavailable(obj: any, old: any): void {
   if (old?.spec?.updateStrategy?.rollingUpdate?.maxUnavailable != null) return;
   const ru = obj.spec?.updateStrategy?.rollingUpdate;
   if (ru) delete ru.maxUnavailable;

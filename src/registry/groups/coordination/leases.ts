@@ -4,7 +4,7 @@ import { leaseValidation } from '../../../validation/lease.js';
 import { ALL_VERBS } from '../shared.js';
 
 /** CoordinatedLeaderElection is alpha (off) in v1.32: its spec fields are dropped unless already in use. */
-function dropDisabled(obj: any, old: any | undefined): void {
+function dropDisabled(obj: any, old: any): void {
   const spec = obj.spec;
   if (!spec) return;
   if (old?.spec?.strategy == null) delete spec.strategy;

@@ -22,7 +22,7 @@ export function defaultEndpointSlice(obj: any): void {
 }
 
 /** dropTopologyOnV1: v1 writes clear deprecatedTopology, on update only when the endpoints changed. */
-function dropTopology(obj: any, old: any | undefined): void {
+function dropTopology(obj: any, old: any): void {
   if (old && semanticEqual(old.endpoints, obj.endpoints)) return;
   for (const ep of obj.endpoints ?? []) if (ep) delete ep.deprecatedTopology;
 }

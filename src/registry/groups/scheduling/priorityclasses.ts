@@ -40,7 +40,7 @@ export const SYSTEM_PRIORITY_CLASS_DELETE_MESSAGE = 'this is a system priority c
 function systemClassError(obj: any): string | undefined {
   const spc = systemPriorityClasses().find((s) => s.metadata.name === obj.metadata?.name);
   if (!spc) return `${obj.metadata?.name} is not a known system priority class`;
-  if (spc.value !== (obj.value ?? 0)) return `value of ${spc.metadata.name} PriorityClass must be ${spc.value}`;
+  if (spc.value !== (obj.value ?? 0)) return `value of ${spc.metadata.name} PriorityClass must be ${spc.value as number}`;
   if (obj.globalDefault) return `globalDefault of ${spc.metadata.name} PriorityClass must be false`;
   return undefined;
 }
