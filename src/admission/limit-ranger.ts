@@ -9,7 +9,7 @@
  * already being deleted.
  */
 import type { KObject } from '../apimachinery/object.js';
-import { listAll } from '../registry/core/lookup-list.js';
+import { listAll } from './lookup.js';
 import type { Quantity } from '../apimachinery/quantity.js';
 import {
   MAX_MILLI_VALUE, milliValue, parseList, podResources, str, value, zero, type ResourceList,

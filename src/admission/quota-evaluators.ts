@@ -7,8 +7,8 @@
  * admission plugin and the quota controller.
  */
 import type { KObject } from '../apimachinery/object.js';
-import type { Lookup } from '../registry/types.js';
-import { listAll } from '../registry/core/lookup-list.js';
+import type { Lookup } from './lookup.js';
+import { listAll } from './lookup.js';
 import { getPodQOS } from '../registry/core/pod-qos.js';
 import {
   addLists, cmp, intQuantity, mask, parseList, podResources, quantityOf, zero, type ResourceList,

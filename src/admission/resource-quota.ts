@@ -16,7 +16,7 @@
  * for quota" answer right after a quota is created does not occur.
  */
 import type { KObject } from '../apimachinery/object.js';
-import { listAll } from '../registry/core/lookup-list.js';
+import { listAll } from './lookup.js';
 import {
   addLists, lessThanOrEqual, mask, negatives, prettyPrint, removeZeros, subtractNonNegative, type ResourceList,
 } from './resource-lists.js';

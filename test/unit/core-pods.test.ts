@@ -8,7 +8,7 @@ import { goBase64Decode } from '../../src/registry/core/base64.js';
 import { imageTag } from '../../src/registry/core/image-ref.js';
 import { services } from '../../src/registry/core/services.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { WriteContext } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 
 const pod = (containers: any[], initContainers: any[] = []) => ({ spec: { containers, initContainers } });
 const res = (requests?: object, limits?: object) => ({ name: 'c', resources: { requests, limits } });

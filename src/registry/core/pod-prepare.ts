@@ -6,7 +6,7 @@
  */
 import { rfc3339 } from '../../meta/object-meta.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { WriteContext } from '../types.js';
+import type { WriteContext } from '../../apimachinery/write-context.js';
 import { isObject } from './decode.js';
 import { admitDefaultTolerations } from './pod-admission.js';
 import { dropDisabledPodSpecFields } from './pod-drop-fields.js';
