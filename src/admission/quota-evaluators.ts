@@ -9,10 +9,10 @@
 import type { KObject } from '../apimachinery/object.js';
 import type { Lookup } from './lookup.js';
 import { listAll } from './lookup.js';
-import { getPodQOS } from '../registry/core/pod-qos.js';
+import { getPodQOS } from '../meta/pod-qos.js';
 import {
   addLists, cmp, intQuantity, mask, parseList, podResources, quantityOf, zero, type ResourceList,
-} from './resource-lists.js';
+} from '../meta/resource-lists.js';
 import type { Quantity } from '../apimachinery/quantity.js';
 import type { Operation } from './types.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {
   LIMIT_RANGER_ANNOTATION, limitRequestRatioConstraint, maxConstraint, minConstraint, mutatePod, validatePVC, validatePod,
 } from '../../src/admission/limit-ranger.js';
-import { parseList } from '../../src/admission/resource-lists.js';
+import { parseList } from '../../src/meta/resource-lists.js';
 import { parseQuantity } from '../../src/apimachinery/quantity.js';
 import { defaultLimitRange } from '../../src/registry/core/limitranges.js';
 import { SqliteStorage } from '../../src/storage/sqlite.js';

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { objectCountEvaluator, podEvaluator, pvcEvaluator, serviceEvaluator } from '../../src/admission/quota-evaluators.js';
-import { toJSON } from '../../src/admission/resource-lists.js';
+import { toJSON } from '../../src/meta/resource-lists.js';
 import { quotaStatus } from '../../src/controllers/resource-quota.js';
 import { ADMISSION_ORDER } from '../../src/admission/chain.js';
 import { SqliteStorage } from '../../src/storage/sqlite.js';

@@ -8,8 +8,9 @@
  *   rank  folders
  *   ----  -------------------------------------------------------------
  *     0   apimachinery                 errors, object types, quantity, duration, clock, version
- *     1   selectors, storage, patch    pure helpers over objects and bytes
- *     2   meta, pki, protobuf, network names and field paths, certificates, wire formats, address pools
+ *     1   meta, storage, patch         names, object helpers, write options; storage; patches
+ *     2   selectors, pki, protobuf,    label and field selectors (label keys are validated as names),
+ *         network                      certificates, wire formats, address pools
  *     3   openapi, os                  schemas and decoding; the OS rules as pure functions
  *     4   validation, fieldmanager     per-kind validation; managedFields and apply
  *     5   admission                    admission plugins and their chain
@@ -36,8 +37,8 @@ import ts from 'typescript';
 
 const RANKS: Record<string, number> = {
   apimachinery: 0,
-  selectors: 1, storage: 1, patch: 1,
-  meta: 2, pki: 2, protobuf: 2, network: 2,
+  meta: 1, storage: 1, patch: 1,
+  selectors: 2, pki: 2, protobuf: 2, network: 2,
   openapi: 3, os: 3,
   validation: 4, fieldmanager: 4,
   admission: 5,

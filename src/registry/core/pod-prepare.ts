@@ -10,7 +10,7 @@ import type { WriteContext } from '../../apimachinery/write-context.js';
 import { isObject } from './decode.js';
 import { admitDefaultTolerations } from './pod-admission.js';
 import { dropDisabledPodSpecFields } from './pod-drop-fields.js';
-import { getPodQOS } from './pod-qos.js';
+import { getPodQOS } from '../../meta/pod-qos.js';
 
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
