@@ -3,6 +3,7 @@
  * ParseStandard (minute hour day-of-month month day-of-week, descriptors,
  * an optional TZ=/CRON_TZ= prefix), with its error messages.
  */
+import { parseGoDuration } from '../apimachinery/duration.js';
 
 interface Bounds { min: number; max: number; names?: Record<string, number> }
 
@@ -72,12 +73,6 @@ function getField(f: string, r: Bounds): void {
 
 const DESCRIPTORS = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
 
-/** Go's time.ParseDuration, as far as validity goes. */
-function isGoDuration(s: string): boolean {
-  if (s === '0') return true;
-  return /^[+-]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/.test(s);
-}
-
 /**
  * time.LoadLocation succeeds: "", "UTC", "Local", or a zoneinfo name. Intl
  * knows the names but matches them case-insensitively; zoneinfo files are
@@ -110,8 +105,12 @@ export function cronScheduleError(schedule: string): string | undefined {
     if (spec.startsWith('@')) {
       if (DESCRIPTORS.includes(spec)) return undefined;
       if (spec.startsWith('@every ')) {
-        const d = spec.slice('@every '.length);
-        return isGoDuration(d) ? undefined : `failed to parse duration ${spec}: time: invalid duration ${JSON.stringify(d)}`;
+        try {
+          parseGoDuration(spec.slice('@every '.length));
+          return undefined;
+        } catch (e) {
+          return `failed to parse duration ${spec}: ${(e as Error).message}`;
+        }
       }
       return `unrecognized descriptor: ${spec}`;
     }

@@ -198,6 +198,13 @@ test('cron schedules parse as robfig/cron ParseStandard', () => {
   assert.equal(cronScheduleError(''), 'empty spec string');
 });
 
+test('an @every schedule is refused with time.ParseDuration\'s own words', () => {
+  assert.equal(cronScheduleError('@every 1.5m'), undefined);
+  assert.equal(cronScheduleError('@every 5x'), 'failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"');
+  assert.equal(cronScheduleError('@every 5'), 'failed to parse duration @every 5: time: missing unit in duration "5"');
+  assert.equal(cronScheduleError('@every .s'), 'failed to parse duration @every .s: time: invalid duration ".s"');
+});
+
 test('replicationcontroller: selector and template required', () => {
   const rc: any = { metadata: meta(), spec: { replicas: -2 } };
   defaultReplicationController(rc);
