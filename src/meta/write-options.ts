@@ -60,7 +60,7 @@ export function dryRunErrors(q: URLSearchParams): FieldError[] {
 
 /** ValidateFieldValidation: "", Ignore, Warn or Strict. */
 export function fieldValidationErrors(q: URLSearchParams): FieldError[] {
-  const v = q.has('fieldValidation') ? q.getAll('fieldValidation')[0] : '';
+  const v = q.get('fieldValidation') ?? '';
   return ['', 'Ignore', 'Strict', 'Warn'].includes(v) ? [] : [field.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])];
 }
 
@@ -69,7 +69,7 @@ export function fieldValidationErrors(q: URLSearchParams): FieldError[] {
  * their errors in one 422, before the body is read.
  */
 export function validateWriteOptions(q: URLSearchParams, optionsKind: 'CreateOptions' | 'UpdateOptions'): void {
-  const manager = q.has('fieldManager') ? q.getAll('fieldManager')[0] : '';
+  const manager = q.get('fieldManager') ?? '';
   const errs = [...fieldManagerErrors(manager), ...dryRunErrors(q), ...fieldValidationErrors(q)];
   if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
 }

@@ -14,7 +14,7 @@ import { defaultStatefulSet, statefulsets } from '../../src/registry/groups/apps
 import { cronjobs, defaultCronJob } from '../../src/registry/groups/batch/cronjobs.js';
 import { defaultJob, generateSelector, jobs } from '../../src/registry/groups/batch/jobs.js';
 import { defaultReplicationController, replicationcontrollers } from '../../src/registry/core/replicationcontrollers.js';
-import { cronScheduleError } from '../../src/validation/cron-schedule.js';
+import { cronScheduleError } from '../../src/apimachinery/cron-schedule.js';
 
 /** Only the workload's own errors: pod spec errors (spec.template.spec.* other than the controller rules) are filtered out. */
 const msgs = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${errorBody(e)}`)
