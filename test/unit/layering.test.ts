@@ -65,7 +65,7 @@ interface Import {
   file: string;
   line: number;
   specifier: string;
-  /** Imported file, relative to src/; undefined when the import leaves src/. */
+  /** Imported file, relative to src/ (imports that leave src/ are not collected). */
   target: string;
 }
 
