@@ -13,7 +13,7 @@ import { startCluster } from '../src/cluster/start.js';
 import { applyPatchRequest } from '../src/api/patch.js';
 import { checkPatchedFields, hasUnknownFieldsOf } from '../src/openapi/field-validation.js';
 import type { KObject } from '../src/apimachinery/object.js';
-import type { WriteContext } from '../src/registry/types.js';
+import type { WriteContext } from '../src/apimachinery/write-context.js';
 
 const DEPLOYMENTS = 1000;
 const CONCURRENCY = 32;

@@ -37,7 +37,9 @@
  * with them, before the strategy validation rather than after it.
  */
 import type { KObject } from '../apimachinery/object.js';
-import type { Lookup, ResourceDef, WriteContext } from '../registry/types.js';
+import type { Lookup } from './lookup.js';
+import type { ResourceInfo } from '../apimachinery/resource.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 import { limitRanger } from './limit-ranger.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
@@ -72,7 +74,7 @@ export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
 const PLUGINS = ADMISSION_ORDER.flatMap((p) => (p.plugin ? [p.plugin] : []));
 
 /** The attributes of one write, shared by both phases. */
-export function admissionAttributes(def: ResourceDef, operation: Operation, namespace: string, object: KObject,
+export function admissionAttributes(def: ResourceInfo, operation: Operation, namespace: string, object: KObject,
   oldObject: KObject | undefined, ctx: WriteContext, lookup: Lookup, subresource = ''): AdmissionAttributes {
   return {
     operation, def, subresource, namespace: def.namespaced ? namespace : '',

@@ -9,11 +9,11 @@
  * already being deleted.
  */
 import type { KObject } from '../apimachinery/object.js';
-import { listAll } from '../registry/core/lookup-list.js';
+import { listAll } from './lookup.js';
 import type { Quantity } from '../apimachinery/quantity.js';
 import {
   MAX_MILLI_VALUE, milliValue, parseList, podResources, str, value, zero, type ResourceList,
-} from './resource-lists.js';
+} from '../meta/resource-lists.js';
 import { aggregateMessage, forbidden, memoized, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 export const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';

@@ -21,7 +21,7 @@
 import { errors } from '../apimachinery/errors.js';
 import type { FieldError } from '../apimachinery/field-errors.js';
 import type { KObject } from '../apimachinery/object.js';
-import { listAll } from '../registry/core/lookup-list.js';
+import { listAll } from './lookup.js';
 import {
   evaluatePod, forbiddenDetail, forbiddenReason, levelVersionString,
   type Aggregate, type Level, type LevelVersion, type PolicyVersion,

@@ -4,7 +4,7 @@
  * only one PriorityClass may be the global default. Its mutating half, which
  * gives pods their priority, lives with the pods (registry/core/pod-admission.ts).
  */
-import { listAll } from '../registry/core/lookup-list.js';
+import { listAll } from './lookup.js';
 import type { KObject } from '../apimachinery/object.js';
 import { forbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 

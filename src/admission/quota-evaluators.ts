@@ -7,12 +7,12 @@
  * admission plugin and the quota controller.
  */
 import type { KObject } from '../apimachinery/object.js';
-import type { Lookup } from '../registry/types.js';
-import { listAll } from '../registry/core/lookup-list.js';
-import { getPodQOS } from '../registry/core/pod-qos.js';
+import type { Lookup } from './lookup.js';
+import { listAll } from './lookup.js';
+import { getPodQOS } from '../meta/pod-qos.js';
 import {
   addLists, cmp, intQuantity, mask, parseList, podResources, quantityOf, zero, type ResourceList,
-} from './resource-lists.js';
+} from '../meta/resource-lists.js';
 import type { Quantity } from '../apimachinery/quantity.js';
 import type { Operation } from './types.js';
 

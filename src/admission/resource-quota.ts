@@ -16,10 +16,10 @@
  * for quota" answer right after a quota is created does not occur.
  */
 import type { KObject } from '../apimachinery/object.js';
-import { listAll } from '../registry/core/lookup-list.js';
+import { listAll } from './lookup.js';
 import {
   addLists, lessThanOrEqual, mask, negatives, prettyPrint, removeZeros, subtractNonNegative, type ResourceList,
-} from './resource-lists.js';
+} from '../meta/resource-lists.js';
 import { evaluatorFor, quotaHard, quotaMatches, usageStats, type QuotaEvaluator } from './quota-evaluators.js';
 import { forbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 

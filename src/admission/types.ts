@@ -5,14 +5,16 @@
  */
 import { errors } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { Lookup, ResourceDef, WriteContext } from '../registry/types.js';
+import type { Lookup } from './lookup.js';
+import type { ResourceInfo } from '../apimachinery/resource.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 
 export type Operation = 'CREATE' | 'UPDATE';
 
 export interface AdmissionAttributes {
   operation: Operation;
   /** The resource as requested (group, version, plural, kind). */
-  def: Pick<ResourceDef, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
+  def: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
   /** '' for the main resource, else "status", "scale", "binding", ... */
   subresource: string;
   /** '' for cluster-scoped objects. */

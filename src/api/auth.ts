@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { timingSafeEqual } from 'node:crypto';
 import { TOKEN_ISSUER, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
-import type { Lookup } from '../registry/types.js';
+import type { Lookup } from '../admission/lookup.js';
 import { validateServiceAccountToken } from './service-account-token-validator.js';
 
 export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }

@@ -1,15 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../registry/types.js';
+import type { ResourceDef } from '../registry/types.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 import { apiVersionOf } from '../apimachinery/object.js';
 import { type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { negotiate, type Shape } from './negotiate.js';
-import { dryRunErrors, parseDryRun, validateWriteOptions } from './query.js';
-import { parseInt64, queryBool } from './go-strconv.js';
+import { parseDryRun } from './query.js';
+import { parseInt64, queryBool } from '../apimachinery/go-strconv.js';
 import { parseFieldSelector } from '../selectors/fields.js';
-import { decodeListOptions, defaultListOptions, parseResourceVersion, validateListOptions, type ListOptions } from './list-options.js';
+import { decodeListOptions, defaultListOptions, validateListOptions, type ListOptions } from './list-options.js';
+import { parseResourceVersion } from '../storage/resource-version.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
 import { errors } from '../apimachinery/errors.js';
@@ -25,7 +27,9 @@ import { checkPatchBody } from './patch-body.js';
 import { checkPatchedGoTypes } from '../openapi/patched-types.js';
 import { subresourceHandlers, type SubresourceContext } from './subresources.js';
 import { checkCreateNamespace, checkObjectKey } from './path-segment.js';
-import { APPLY_PATCH, checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../fieldmanager/request.js';
+import { APPLY_PATCH, checkPatchOptions, dryRunErrors, validateWriteOptions } from '../meta/write-options.js';
+import { managerOrUserAgent } from '../fieldmanager/request.js';
+import { serveApplyPatch } from './apply-patch.js';
 
 const INTERNAL_PACKAGE: Record<string, string> = { '': 'core' };
 

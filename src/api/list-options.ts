@@ -1,8 +1,8 @@
 import { errors } from '../apimachinery/errors.js';
-import { field, formatFieldErrors, type FieldError } from '../apimachinery/field-errors.js';
+import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { parseLabelSelector, type LabelSelector } from '../selectors/labels.js';
 import { parseFieldSelector, type FieldSelector } from '../selectors/fields.js';
-import { parseInt64, parseUint64, queryBool } from './go-strconv.js';
+import { parseInt64, queryBool } from '../apimachinery/go-strconv.js';
 
 /**
  * metainternalversion.ListOptions as list and watch requests carry them in the query: decoded
@@ -98,27 +98,4 @@ export function validateListOptions(opts: ListOptions): void {
     if (opts.sendInitialEvents !== undefined) errs.push(field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
   if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
-}
-
-/**
- * APIObjectVersioner.ParseResourceVersion: "" and "0" are 0; anything else must be a uint64. Its
- * InvalidError reaches the client unconverted (500, no reason) where the watch cache parses it
- * (get, watch, and lists the cache serves).
- */
-export function parseResourceVersion(rv: string): number {
-  if (rv === '' || rv === '0') return 0;
-  try {
-    return parseUint64(rv);
-  } catch (e) {
-    throw errors.unknown(formatFieldErrors([field.invalid('resourceVersion', rv, (e as Error).message)]));
-  }
-}
-
-/** The same parse where etcd3's store does it (resolveGetListRev): a 400. */
-export function parseResourceVersionForStorage(rv: string): number {
-  try {
-    return parseResourceVersion(rv);
-  } catch (e) {
-    throw errors.badRequest(`invalid resource version: ${(e as { status: { message: string } }).status.message}`);
-  }
 }

@@ -1,6 +1,4 @@
 import { errors } from '../apimachinery/errors.js';
-import { field, type FieldError } from '../apimachinery/field-errors.js';
-import { fieldManagerErrors } from '../fieldmanager/request.js';
 
 /** strconv.ParseBool, which is what upstream uses for boolean query parameters. */
 export function parseBool(v: string | null, name: string): boolean | undefined {
@@ -25,27 +23,4 @@ export function parseDryRun(q: URLSearchParams, optionsKind: string): boolean {
   throw errors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [{
     type: 'FieldValueNotSupported', field: 'dryRun', value: { goSyntax: go }, detail: 'supported values: "All"',
   }]);
-}
-
-/** ValidateDryRun: every dryRun value must be "All" (the value printed as Go's %#v of a []string). */
-export function dryRunErrors(q: URLSearchParams): FieldError[] {
-  const values = q.getAll('dryRun');
-  if (values.every((v) => v === 'All')) return [];
-  return [field.notSupported('dryRun', { goSyntax: `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}` }, ['All'])];
-}
-
-/** ValidateFieldValidation: "", Ignore, Warn or Strict. */
-export function fieldValidationErrors(q: URLSearchParams): FieldError[] {
-  const v = q.has('fieldValidation') ? q.getAll('fieldValidation')[0] : '';
-  return ['', 'Ignore', 'Strict', 'Warn'].includes(v) ? [] : [field.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])];
-}
-
-/**
- * ValidateCreateOptions / ValidateUpdateOptions: fieldManager, dryRun and fieldValidation, all
- * their errors in one 422, before the body is read.
- */
-export function validateWriteOptions(q: URLSearchParams, optionsKind: 'CreateOptions' | 'UpdateOptions'): void {
-  const manager = q.has('fieldManager') ? q.getAll('fieldManager')[0] : '';
-  const errs = [...fieldManagerErrors(manager), ...dryRunErrors(q), ...fieldValidationErrors(q)];
-  if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
 }

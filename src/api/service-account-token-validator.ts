@@ -1,5 +1,5 @@
 import type { KObject } from '../apimachinery/object.js';
-import type { Lookup } from '../registry/types.js';
+import type { Lookup } from '../admission/lookup.js';
 import type { ServiceAccountClaims } from '../pki/service-account-tokens.js';
 
 /** jwt.DefaultLeeway: clock skew allowed on exp/nbf/iat, and how long a deleted object's tokens live on. */

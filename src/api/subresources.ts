@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../registry/types.js';
+import type { ResourceDef } from '../registry/types.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 import type { Store } from '../registry/store.js';
 import { cloneDecoded } from '../registry/codec.js';
 import { formatLabelSelector, fromLabelSelector } from '../selectors/labels.js';

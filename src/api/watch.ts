@@ -5,7 +5,7 @@ import type { ResourceDef } from '../registry/types.js';
 import type { ListRequest, Store, WatchEventType } from '../registry/store.js';
 import type { WatchHandle } from '../storage/types.js';
 import type { Shape } from './negotiate.js';
-import { parseResourceVersion } from './list-options.js';
+import { parseResourceVersion } from '../storage/resource-version.js';
 import { partialObject, toTable, type IncludeObject } from './table.js';
 
 export interface WatchOptions extends Pick<ListRequest, 'labelSelector' | 'fieldSelector'> {

@@ -8,7 +8,8 @@ import { isNotFound } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import { applyPatch, type JsonObject } from '../patch/index.js';
 import type { ListRequest, Store } from '../registry/store.js';
-import type { ResourceDef, WriteContext } from '../registry/types.js';
+import type { ResourceDef } from '../registry/types.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 import { parseFieldSelector } from '../selectors/fields.js';
 import { parseLabelSelector } from '../selectors/labels.js';
 import type {

@@ -1,5 +1,5 @@
 import type { Store } from '../registry/store.js';
-import type { WriteContext } from '../registry/types.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 
 /** The write context of an in-process controller. */
 export function controllerContext(manager: string): WriteContext {

@@ -12,7 +12,7 @@ import { StatusError } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
 import { evaluatorsForQuota, quotaHard, usageStats } from '../admission/quota-evaluators.js';
-import { addLists, cmp, mask, parseList, toJSON, type ResourceList } from '../admission/resource-lists.js';
+import { addLists, cmp, mask, parseList, toJSON, type ResourceList } from '../meta/resource-lists.js';
 import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';

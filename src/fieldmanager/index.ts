@@ -10,7 +10,7 @@
 import { StatusError, errors } from '../apimachinery/errors.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import { apiVersionOf, type KObject } from '../apimachinery/object.js';
-import { type ResourceDef } from '../registry/types.js';
+import type { ResourceInfo } from '../apimachinery/resource.js';
 import {
   FieldSet, difference, intersection, isSubset, pathString, recursiveDifference, setFromPaths, union,
 } from './fieldset.js';
@@ -49,9 +49,9 @@ interface Scope {
 
 const STATUS = new Set(['status']);
 const SPEC = new Set(['spec']);
-const scopes = new WeakMap<ResourceDef, Map<string, Scope>>();
+const scopes = new WeakMap<ResourceInfo, Map<string, Scope>>();
 
-function scopeOf(def: ResourceDef, subresource: string | undefined): Scope {
+function scopeOf(def: ResourceInfo, subresource: string | undefined): Scope {
   let byDef = scopes.get(def);
   if (!byDef) scopes.set(def, byDef = new Map());
   const key = subresource ?? '';
@@ -125,7 +125,7 @@ function updateOthers(managers: Managers, self: string, c: Comparison, force: bo
  * create); `sent` is the managedFields the request carried (a client may
  * write them; [] clears them).
  */
-export function recordUpdate(def: ResourceDef, live: KObject | undefined, next: KObject, sent: unknown,
+export function recordUpdate(def: ResourceInfo, live: KObject | undefined, next: KObject, sent: unknown,
   manager: string, subresource: string | undefined, now: Date): void {
   try {
     const scope = scopeOf(def, subresource);
@@ -263,7 +263,7 @@ function internalError(message: string): StatusError {
  * store, its managedFields set; throws the Status upstream answers (409 for
  * conflicts).
  */
-export function applyConfiguration(def: ResourceDef, live: KObject | undefined, config: Obj, opts: ApplyOptions): KObject {
+export function applyConfiguration(def: ResourceInfo, live: KObject | undefined, config: Obj, opts: ApplyOptions): KObject {
   if (config.apiVersion !== apiVersionOf(def) || config.kind !== def.kind) {
     throw errors.badRequest(`invalid object type: ${gvkString(config.apiVersion, config.kind)}`);
   }
@@ -367,7 +367,7 @@ function prune(t: TypeNode, merged: unknown, managers: Managers, lastSet: FieldS
 }
 
 /** The fields kubectl's last client-side apply set to what the object still holds (lastAppliedManager). */
-function allowedFromLastApplied(def: ResourceDef, scope: Scope, live: KObject | undefined): FieldSet | undefined {
+function allowedFromLastApplied(def: ResourceInfo, scope: Scope, live: KObject | undefined): FieldSet | undefined {
   const raw = live?.metadata.annotations?.[LAST_APPLIED];
   if (!raw) return undefined;
   let last: unknown;

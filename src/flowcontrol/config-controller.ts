@@ -7,7 +7,7 @@ import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { WatchHandle } from '../storage/types.js';
 import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
-import { controllerContext } from '../controllers/context.js';
+import { inProcessWriteContext } from '../apimachinery/write-context.js';
 import { AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
 import { semanticEqual } from '../registry/groups/shared.js';
 import type { FlowControl } from './controller.js';
@@ -37,7 +37,7 @@ type Bootstrap = { metadata: { name?: string }; spec: unknown };
  * objects that are no longer part of the bootstrap configuration.
  */
 export async function ensureFlowControlObjects(store: Store): Promise<void> {
-  const ctx = () => controllerContext(PRODUCER);
+  const ctx = () => inProcessWriteContext(PRODUCER);
   const ensureKind = async (resource: string, kind: string, mandatory: Bootstrap[], suggested: Bootstrap[]) => {
     const def = store.find(GROUP, 'v1', resource)!;
     for (const [boot, always] of [...suggested.map((b) => [b, false] as const), ...mandatory.map((b) => [b, true] as const)]) {
@@ -101,7 +101,7 @@ export async function startFlowControlConfig(store: Store, fc: FlowControl, log:
           const status = (cur.status ?? {}) as { conditions?: unknown[] };
           const others = (status.conditions ?? []).filter((c) => (c as { type?: string }).type !== 'Dangling');
           return { ...cur, status: { ...status, conditions: [...others, u.condition] } };
-        }, controllerContext(CONSUMER), 'status');
+        }, inProcessWriteContext(CONSUMER), 'status');
       } catch (e) {
         // A schema deleted meanwhile: its deletion event is on its way.
         if (!(e instanceof StatusError && e.status.code === 404)) log(`flowcontrol: failed to set a status.condition for FlowSchema ${u.name}: ${(e as Error).message}`);

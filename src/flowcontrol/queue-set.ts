@@ -4,7 +4,7 @@
  * of queues offers, or is rejected. Dispatch is fair queuing over the queues
  * in virtual time, counted in seats (every request is taken to last as long).
  */
-import { dealHand } from './shuffle-sharding.js';
+import { dealHand } from '../apimachinery/shuffle-sharding.js';
 
 export interface QueuingConfig { queues: number; handSize: number; queueLengthLimit: number }
 

@@ -4,7 +4,7 @@
  * and as gnostic protobuf. Built once, lazily, on first request.
  */
 import { createHash } from 'node:crypto';
-import type { ResourceDef } from '../registry/types.js';
+import type { ResourceInfo } from '../apimachinery/resource.js';
 import { openApiData, type OpenApiData, type Schema } from './data.js';
 import { COMMON_FIELDS, FIELD_DESCRIPTIONS, shortName, TYPE_DESCRIPTIONS } from './descriptions.js';
 import { isObject, v2Document, v3Document, type PathFilter } from './expand.js';
@@ -48,8 +48,8 @@ function groupVersionOf(key: string): [string, string] | undefined {
  * resources and their declared subresources, the discovery documents of
  * served group versions, and /version.
  */
-export function servedPaths(defs: ResourceDef[]): { keys: string[]; keep: PathFilter } {
-  const byGV = new Map<string, Map<string, ResourceDef>>();
+export function servedPaths(defs: ResourceInfo[]): { keys: string[]; keep: PathFilter } {
+  const byGV = new Map<string, Map<string, ResourceInfo>>();
   for (const d of defs) {
     const gv = d.group ? `apis/${d.group}/${d.version}` : `api/${d.version}`;
     if (!byGV.has(gv)) byGV.set(gv, new Map());
@@ -92,7 +92,7 @@ export class OpenApiDocuments {
   private readonly data: OpenApiData;
   private readonly served: { keys: string[]; keep: PathFilter };
 
-  constructor(defs: ResourceDef[], data: OpenApiData = openApiData) {
+  constructor(defs: ResourceInfo[], data: OpenApiData = openApiData) {
     this.data = describedData(data);
     this.served = servedPaths(defs);
   }

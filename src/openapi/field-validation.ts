@@ -8,7 +8,7 @@
  */
 import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import type { ResourceInfo } from '../apimachinery/resource.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
 import { shapes, type ShapeNode } from './schema.js';
 import { goMarshal, goSprintValue, hasUnknownFields, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField } from './strict.js';
@@ -39,7 +39,7 @@ function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0].trim().toLowerCase() || JSON_TYPE;
 }
 
-function shapeOf(def: ResourceDef): ShapeNode | undefined {
+function shapeOf(def: ResourceInfo): ShapeNode | undefined {
   return shapes().forKind(def.group, def.version, def.kind);
 }
 
@@ -90,7 +90,7 @@ function bodyFindings(node: ShapeNode, raw: string, mediaType: string, obj: Reco
  * 400, Warn warns; unknown fields are dropped from `obj` unless Strict failed.
  * Bodies in other encodings (protobuf) have nothing to check.
  */
-export function checkBodyFields(def: ResourceDef, raw: Buffer, contentType: string | undefined, obj: Record<string, unknown>,
+export function checkBodyFields(def: ResourceInfo, raw: Buffer, contentType: string | undefined, obj: Record<string, unknown>,
   directive: FieldValidation, warn: (message: string) => void): void {
   const mediaType = mediaTypeOf(contentType);
   if (mediaType !== JSON_TYPE && mediaType !== YAML_TYPE) return;
@@ -156,7 +156,7 @@ const messageOf = (u: UnknownField) => `unknown field "${u.path}"`;
  * stored) are neither reported nor dropped; `current` undefined says it has
  * none (see hasUnknownFieldsOf), which lets the patch reuse the current object.
  */
-export function checkPatchedFields(def: ResourceDef, contentType: string, patchBody: string, current: KObject | undefined, patched: KObject,
+export function checkPatchedFields(def: ResourceInfo, contentType: string, patchBody: string, current: KObject | undefined, patched: KObject,
   directive: FieldValidation, warn: (message: string) => void): KObject {
   const type = mediaTypeOf(contentType);
   if (type === APPLY_PATCH) {
@@ -203,7 +203,7 @@ export function checkPatchedFields(def: ResourceDef, contentType: string, patchB
 }
 
 /** Whether a stored object has fields its kind's schema does not know (which a patch check must tell apart). */
-export function hasUnknownFieldsOf(def: ResourceDef, obj: KObject): boolean {
+export function hasUnknownFieldsOf(def: ResourceInfo, obj: KObject): boolean {
   const node = shapeOf(def);
   return !!node && hasUnknownFields(obj, node);
 }

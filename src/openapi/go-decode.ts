@@ -20,8 +20,8 @@
  */
 import type { GoType } from './go-types.js';
 import { DecodeError, parseQuantity } from '../apimachinery/quantity.js';
-import { goMicroTime, goTime, isRFC3339 } from '../registry/core/times.js';
-import { goBase64Decode } from '../registry/core/base64.js';
+import { goMicroTime, goTime, isRFC3339 } from './go-time.js';
+import { goBase64Decode } from './go-base64.js';
 
 /** encoding/json's scanner maxNestingDepth. */
 export const MAX_NESTING_DEPTH = 10000;

@@ -7,7 +7,7 @@
  * as %+v prints it (strategic merge patches), with the decoder's error as detail.
  */
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import type { ResourceInfo } from '../apimachinery/resource.js';
 import { patchInvalid } from './field-validation.js';
 import { goTypes } from './go-types.js';
 import { goDecode, normalizeDecoded } from './go-decode.js';
@@ -28,7 +28,7 @@ const JSON_PATCH = 'application/json-patch+json';
  * wrote them (1.0 is no int32), as upstream's raw JSON merge does. JSON
  * patches, which can move values anywhere, have the patched object decoded.
  */
-export function checkPatchedGoTypes(def: ResourceDef, contentType: string, patchBody: string, patched: KObject): void {
+export function checkPatchedGoTypes(def: ResourceInfo, contentType: string, patchBody: string, patched: KObject): void {
   const t = goTypes().forKind(def.group, def.version, def.kind);
   if (!t) return;
   const byBody = contentType !== JSON_PATCH && /^\s*\{/.test(patchBody);

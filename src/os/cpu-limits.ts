@@ -31,7 +31,7 @@
  * tested `cpuRequest.IsZero()` instead.
  */
 import { parseQuantity, type Quantity } from '../apimachinery/quantity.js';
-import { milliValue, value } from '../admission/resource-lists.js';
+import { milliValue, value } from '../meta/resource-lists.js';
 
 // ---------------------------------------------------------------------------
 // Inputs

@@ -20,7 +20,7 @@
  *   notes mark UNVERIFIED (§9.3).
  * Hints (`hintFor`) are winkube's own text, not upstream's.
  */
-import { imageTag } from '../registry/core/image-ref.js';
+import { imageTag } from '../meta/image-ref.js';
 import type { OSName } from './windows-rules.js';
 import { catalogRepository, windowsTokenOf, type CatalogRepository, type ImagePlatform } from './image-catalog.js';
 import {
@@ -52,7 +52,7 @@ export interface ImageReference {
 /**
  * Parses `[registry/]repo[:tag][@digest]` as docker's ParseNormalizedNamed
  * plus the kubelet's default tag do: `nginx` → `docker.io/library/nginx:latest`.
- * Validity is decided by the existing parser (src/registry/core/image-ref.ts,
+ * Validity is decided by the existing parser (src/meta/image-ref.ts,
  * `imageTag` returns '' for an invalid reference); undefined when invalid.
  */
 export function parseImageReference(ref: string): ImageReference | undefined {

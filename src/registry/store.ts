@@ -16,8 +16,10 @@ import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
 import { KeyQueue } from './key-queue.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
-import { parseResourceVersion, parseResourceVersionForStorage } from '../api/list-options.js';
-import type { FinishFunc, Lookup, ResourceDef, WriteContext } from './types.js';
+import { parseResourceVersion, parseResourceVersionForStorage } from '../storage/resource-version.js';
+import type { FinishFunc, ResourceDef } from './types.js';
+import type { Lookup } from '../admission/lookup.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 import type { KObject } from '../apimachinery/object.js';
 import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
 

@@ -1,6 +1,9 @@
 import type { KObject } from '../apimachinery/object.js';
 import type { Store } from './store.js';
 import type { FieldError } from '../apimachinery/field-errors.js';
+import type { ResourceInfo, SubresourceDef } from '../apimachinery/resource.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
+import type { Lookup } from '../admission/lookup.js';
 
 /** The verbs of a resource with the full REST interface. */
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -23,36 +26,12 @@ export interface Printer {
   rowConditions?(obj: any): { type: string; status: string; reason: string; message: string }[] | undefined;
 }
 
-/** A subresource served under `<resource>/<name>/<sub>`. */
-export interface SubresourceDef {
-  name: string;
-  /** Response kind when it differs from the parent's (e.g. Scale, Eviction). */
-  group?: string;
-  version?: string;
-  kind: string;
-  verbs: string[];
-}
-
-/** What a write knows about its request. */
-export interface WriteContext {
-  /** The request's namespace ('' for cluster-scoped). */
-  namespace: string;
-  now: Date;
-  dryRun: boolean;
-  /** The user's name, for fields such as managedFields. */
-  fieldManager: string;
-  /** Adds a warning for the client (a `Warning: 299` response header, which kubectl prints). */
-  warn: (message: string) => void;
-  /** Who is writing (absent for the server's own controllers). */
-  user?: { name: string; groups: string[]; uid?: string };
-}
-
 /**
  * One resource in one group/version: its discovery facts, how it is
  * defaulted, validated, printed and selected. Modules under registry/ each
  * export one of these; resources.ts lists them.
  */
-export interface ResourceDef {
+export interface ResourceDef extends ResourceInfo {
   group: string;
   version: string;
   /** Plural, lower case, as in URLs. */
@@ -144,11 +123,3 @@ export interface ReviewContext {
   authenticateToken(token: string, audiences?: string[]): Promise<
     { ok: true; user: { name: string; groups: string[]; uid?: string }; audiences: string[] } | { ok: false; error: string }>;
 }
-
-/** Read access to other resources, for admission plugins. */
-export interface Lookup {
-  get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined>;
-  /** Every object of a resource in the namespace, or in all namespaces for ''. */
-  listAll(group: string, resource: string, namespace: string): Promise<KObject[]>;
-}
-

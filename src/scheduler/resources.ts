@@ -6,7 +6,7 @@
  * plus the RuntimeClass overhead the admission copied into spec.overhead.
  */
 import { parseQuantity } from '../apimachinery/quantity.js';
-import { milliValue, value } from '../admission/resource-lists.js';
+import { milliValue, value } from '../meta/resource-lists.js';
 
 /** schedutil.DefaultMilliCPURequest and DefaultMemoryRequest (100m, 200MB) for containers without requests. */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;

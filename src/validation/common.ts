@@ -419,8 +419,8 @@ export function immutableScalar(next: unknown, old: unknown, path: string): Fiel
 // ---------------------------------------------------------------------------
 // ObjectMeta, as the kinds' Validate/ValidateUpdate functions call it first.
 
-export { nameIsDNSLabel, nameIsDNSSubdomain, nameIsDNS1035Label, type NameFn } from '../registry/core/meta-validation.js';
-import { validateObjectMeta, validateObjectMetaUpdate, type NameFn } from '../registry/core/meta-validation.js';
+export { nameIsDNSLabel, nameIsDNSSubdomain, nameIsDNS1035Label, type NameFn } from './object-meta.js';
+import { validateObjectMeta, validateObjectMetaUpdate, type NameFn } from './object-meta.js';
 
 /** ValidateObjectMeta (create rules) for a kind. */
 export function metaCreate(obj: Obj, namespaced: boolean, nameFn: NameFn): FieldError[] {

@@ -8,7 +8,7 @@ import { field, type FieldError } from '../apimachinery/field-errors.js';
 import {
   isObj, labelSelectorString, metaCreate, metaUpdate, nameIsDNSSubdomain, nonNegative, num, str, type Obj, withStatus,
 } from './common.js';
-import { cronScheduleError, isKnownTimeZone } from './cron-schedule.js';
+import { cronScheduleError, isKnownTimeZone } from '../apimachinery/cron-schedule.js';
 import { validateJobSpecCommon } from './job.js';
 
 /** The controller names each Job `<cronjob>-<11 characters>`, within a DNS-1035 label's 63. */

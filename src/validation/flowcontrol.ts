@@ -3,8 +3,8 @@
  * (pkg/apis/flowcontrol/validation/validation.go, v1 requests).
  */
 import { field, type FieldError } from '../apimachinery/field-errors.js';
-import { nameIsDNSLabel, nameIsDNSSubdomain } from '../registry/core/meta-validation.js';
-import { MAX_HASH_BITS, requiredEntropyBits } from '../flowcontrol/shuffle-sharding.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from './object-meta.js';
+import { MAX_HASH_BITS, requiredEntropyBits } from '../apimachinery/shuffle-sharding.js';
 import { arr, goStrings, isObj, raw, str, type Obj } from './common.js';
 
 /** flowcontrol.FlowSchemaMaxMatchingPrecedence */

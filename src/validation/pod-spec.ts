@@ -10,7 +10,7 @@
  */
 import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Subdomain, isValidLabelValue, validateLabels } from '../meta/names.js';
-import { nameIsDNSSubdomain, validateAnnotations, validateObjectMeta } from '../registry/core/meta-validation.js';
+import { nameIsDNSSubdomain, validateAnnotations, validateObjectMeta } from './object-meta.js';
 import {
   validatePodOS, validateWindowsHostProcessPod, validateWindowsSecurityContextOptions as windowsOptionsErrors, visitContainersWithPath,
 } from '../os/windows-rules.js';

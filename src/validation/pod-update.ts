@@ -7,8 +7,8 @@
  * containers subresources' validation.
  */
 import { field, type FieldError } from '../apimachinery/field-errors.js';
-import { validateObjectMetaUpdate } from '../registry/core/meta-validation.js';
-import { computePodQOS, getPodQOS } from '../registry/core/pod-qos.js';
+import { validateObjectMetaUpdate } from './object-meta.js';
+import { computePodQOS, getPodQOS } from '../meta/pod-qos.js';
 import { cmpDiff } from './go-cmp.js';
 import { goType, internalPodSpec, isMap, isQuantity, type GoMap, type GoStruct, type GoType, type GoValue } from './go-types.js';
 import { podValidationOptions, validatePodMetadataAndSpec, validatePodSpecificAnnotations, type PodValidationOptions } from './pod-spec.js';

@@ -8,7 +8,7 @@
  * name (a DNS label since v1.27) is only checked on create.
  */
 import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
-import { validateAnnotations } from '../registry/core/meta-validation.js';
+import { validateAnnotations } from './object-meta.js';
 import {
   deepEqual, intOrPercentValue, intOrStringValue, isNotMoreThan100Percent, isObj, labelSelectorAsSelector, labelSelectorString,
   metaCreate, metaUpdate, nameIsDNSLabel, nonNegative, num, raw, str, validateLabels, validateLabelSelector,

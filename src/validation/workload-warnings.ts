@@ -7,7 +7,7 @@
  * and on update only when the generation moves (a spec change).
  */
 import { isDNS1123Label } from '../meta/names.js';
-import type { WriteContext } from '../registry/types.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
 import { deepEqual, isObj, num, str, type Obj } from './common.js';
 import { podTemplateWarnings } from './pod-warnings.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {
   LIMIT_RANGER_ANNOTATION, limitRequestRatioConstraint, maxConstraint, minConstraint, mutatePod, validatePVC, validatePod,
 } from '../../src/admission/limit-ranger.js';
-import { parseList } from '../../src/admission/resource-lists.js';
+import { parseList } from '../../src/meta/resource-lists.js';
 import { parseQuantity } from '../../src/apimachinery/quantity.js';
 import { defaultLimitRange } from '../../src/registry/core/limitranges.js';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
@@ -16,7 +16,8 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 
 serviceAccountLookup.defaultAttempts = 1;

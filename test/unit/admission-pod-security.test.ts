@@ -13,7 +13,8 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 
 serviceAccountLookup.defaultAttempts = 1;

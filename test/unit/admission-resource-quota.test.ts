@@ -6,14 +6,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { objectCountEvaluator, podEvaluator, pvcEvaluator, serviceEvaluator } from '../../src/admission/quota-evaluators.js';
-import { toJSON } from '../../src/admission/resource-lists.js';
+import { toJSON } from '../../src/meta/resource-lists.js';
 import { quotaStatus } from '../../src/controllers/resource-quota.js';
 import { ADMISSION_ORDER } from '../../src/admission/chain.js';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 
 serviceAccountLookup.defaultAttempts = 1;

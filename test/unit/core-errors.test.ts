@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors, StatusError } from '../../src/apimachinery/errors.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { coreResources } from '../../src/registry/core/index.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 

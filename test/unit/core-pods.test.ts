@@ -1,14 +1,14 @@
 /** Pod QoS classes, graceful deletion periods and field selectors; quantities and service allocation details. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computePodQOS, getPodQOS } from '../../src/registry/core/pod-qos.js';
+import { computePodQOS, getPodQOS } from '../../src/meta/pod-qos.js';
 import { podGracePeriod, pods } from '../../src/registry/core/pods.js';
 import { defaultResourceList, formatQuantity, parseQuantity, roundUpMilli } from '../../src/apimachinery/quantity.js';
-import { goBase64Decode } from '../../src/registry/core/base64.js';
-import { imageTag } from '../../src/registry/core/image-ref.js';
+import { goBase64Decode } from '../../src/openapi/go-base64.js';
+import { imageTag } from '../../src/meta/image-ref.js';
 import { services } from '../../src/registry/core/services.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { WriteContext } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 
 const pod = (containers: any[], initContainers: any[] = []) => ({ spec: { containers, initContainers } });
 const res = (requests?: object, limits?: object) => ({ name: 'c', resources: { requests, limits } });

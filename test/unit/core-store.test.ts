@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { coreResources } from '../../src/registry/core/index.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 

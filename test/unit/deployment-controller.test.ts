@@ -12,7 +12,8 @@ import { ReplicaSetController } from '../../src/controllers/replicaset.js';
 import { DeploymentController } from '../../src/controllers/deployment/controller.js';
 import { assignNode } from '../../src/api/subresources.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 let dir: string;

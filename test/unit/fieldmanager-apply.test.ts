@@ -10,9 +10,12 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
-import { checkPatchOptions, managerOrUserAgent, serveApplyPatch } from '../../src/fieldmanager/request.js';
+import { checkPatchOptions } from '../../src/meta/write-options.js';
+import { managerOrUserAgent } from '../../src/fieldmanager/request.js';
+import { serveApplyPatch } from '../../src/api/apply-patch.js';
 
 const NS = 'ns';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FlowControl, danglingCondition } from '../../src/flowcontrol/controller.js';
 import { flowDistinguisher, hashFlowID, selectFlowSchema } from '../../src/flowcontrol/classify.js';
-import { dealHand, requiredEntropyBits } from '../../src/flowcontrol/shuffle-sharding.js';
+import { dealHand, requiredEntropyBits } from '../../src/apimachinery/shuffle-sharding.js';
 import { QueueSet } from '../../src/flowcontrol/queue-set.js';
 import { DroppedRequestsTracker } from '../../src/flowcontrol/dropped-requests.js';
 import {

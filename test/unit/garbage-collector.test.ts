@@ -16,7 +16,7 @@ import { controllerContext } from '../../src/controllers/context.js';
 import { GarbageCollector } from '../../src/controllers/garbage-collector.js';
 import { newControllerContext, type ControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { WriteContext } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { errors } from '../../src/apimachinery/errors.js';
 
 const NS = 'gc';

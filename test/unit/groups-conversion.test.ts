@@ -8,7 +8,7 @@ import { defaultHpaV2, horizontalpodautoscalersV1, horizontalpodautoscalersV2 } 
 import { coreToEventsV1, eventsV1ToCore } from '../../src/registry/groups/events/convert.js';
 import { events } from '../../src/registry/groups/events/events.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { WriteContext } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 
 const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };
 const json = (o: unknown) => JSON.parse(JSON.stringify(o));

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { groupResources } from '../../src/registry/groups/index.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { goldenCases, normalize } from '../helpers/golden.js';
 
 const CASES = ['gen-default-deployment', 'gen-default-daemonset', 'gen-default-replicaset',

@@ -13,7 +13,8 @@ import { endpointslices } from '../../src/registry/groups/discovery/endpointslic
 import { StatusError } from '../../src/apimachinery/errors.js';
 import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { goldenDiscovery } from '../helpers/golden.js';
 
 const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };

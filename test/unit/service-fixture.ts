@@ -3,7 +3,8 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 
 export interface Fixture {
   store: Store;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
-import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
+import type { ResourceDef } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 
 const namespaces: ResourceDef = { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, storagePrefix: '/core/namespaces' };
 const widgets: ResourceDef = { group: 'example.com', version: 'v1', resource: 'widgets', singular: 'widget', kind: 'Widget', namespaced: true, storagePrefix: '/example.com/widgets', hasGeneration: true, hasStatusSubresource: true };

@@ -14,7 +14,7 @@ import { defaultStatefulSet, statefulsets } from '../../src/registry/groups/apps
 import { cronjobs, defaultCronJob } from '../../src/registry/groups/batch/cronjobs.js';
 import { defaultJob, generateSelector, jobs } from '../../src/registry/groups/batch/jobs.js';
 import { defaultReplicationController, replicationcontrollers } from '../../src/registry/core/replicationcontrollers.js';
-import { cronScheduleError } from '../../src/validation/cron-schedule.js';
+import { cronScheduleError } from '../../src/apimachinery/cron-schedule.js';
 
 /** Only the workload's own errors: pod spec errors (spec.template.spec.* other than the controller rules) are filtered out. */
 const msgs = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${errorBody(e)}`)
@@ -196,6 +196,13 @@ test('cron schedules parse as robfig/cron ParseStandard', () => {
   assert.equal(cronScheduleError('*/0 * * * *'), 'step of range should be a positive number: */0');
   assert.equal(cronScheduleError('@sometimes'), 'unrecognized descriptor: @sometimes');
   assert.equal(cronScheduleError(''), 'empty spec string');
+});
+
+test('an @every schedule is refused with time.ParseDuration\'s own words', () => {
+  assert.equal(cronScheduleError('@every 1.5m'), undefined);
+  assert.equal(cronScheduleError('@every 5x'), 'failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"');
+  assert.equal(cronScheduleError('@every 5'), 'failed to parse duration @every 5: time: missing unit in duration "5"');
+  assert.equal(cronScheduleError('@every .s'), 'failed to parse duration @every .s: time: invalid duration ".s"');
 });
 
 test('replicationcontroller: selector and template required', () => {

@@ -9,7 +9,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { WriteContext } from '../../src/registry/types.js';
+import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { fromFieldsV1, isSubset, setFromPaths, toFieldsV1 } from '../../src/fieldmanager/fieldset.js';
 import { decodeManagedFields, encodeManagedFields } from '../../src/fieldmanager/managed.js';
 

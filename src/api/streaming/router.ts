@@ -16,7 +16,8 @@ import {
   acceptSpdyUpgrade, headerValues, isSpdyUpgrade, isWebSocketUpgrade, negotiateProtocol, PROTOCOL_HEADER,
   writeRawError, writeRawResponse, writeRawStatus,
 } from './handshake.js';
-import { internalErrorStatus, parseStreamOptions, type RemoteCommandConnection, type StreamOptions } from './remotecommand.js';
+import { internalErrorStatus, type RemoteCommandConnection, type StreamOptions } from '../../apimachinery/remotecommand.js';
+import { parseStreamOptions } from './remotecommand.js';
 import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from './spdy-connection.js';
 import { webSocketConnection } from './ws-connection.js';
 import { runExec, type ExecShell } from '../../node/exec/exec-session.js';

@@ -19,7 +19,7 @@ import { controllerRef } from '../pod-control.js';
 import { controllerOf, rfc3339 } from '../job/pod-state.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
 import { formatSchedule, parseSchedule, rfc3339InZone, type Schedule } from './schedule.js';
-import { isKnownTimeZone } from '../../validation/cron-schedule.js';
+import { isKnownTimeZone } from '../../apimachinery/cron-schedule.js';
 
 const COMPONENT = 'cronjob-controller';
 /** batchv1.CronJobScheduledTimestampAnnotation. */

@@ -9,7 +9,8 @@ import { Agent, request } from 'node:https';
 import { StatusError, isConflict, isNotFound } from '../../apimachinery/errors.js';
 import type { DeleteRequest } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef, WriteContext } from '../../registry/types.js';
+import type { ResourceDef } from '../../registry/types.js';
+import type { WriteContext } from '../../apimachinery/write-context.js';
 import type { ServerTarget } from './client.js';
 
 /** The resources an agent writes. */

@@ -5,7 +5,7 @@
  * node affinity/selector and node name. A rejection is reported with the
  * first failure's reason and message (rejectPod).
  */
-import { milliValue, podResources, value } from '../../admission/resource-lists.js';
+import { milliValue, podResources, value } from '../../meta/resource-lists.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import type { KObject } from '../../apimachinery/object.js';
 

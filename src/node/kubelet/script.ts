@@ -25,7 +25,7 @@
  *   0 at once).
  */
 import { parseQuantity } from '../../apimachinery/quantity.js';
-import { value } from '../../admission/resource-lists.js';
+import { value } from '../../meta/resource-lists.js';
 
 export const SCRIPT_ANNOTATION = 'winkube.io/script';
 

@@ -13,7 +13,7 @@
  * CreateContainerConfigError and the message upstream gives.
  */
 import { parseQuantity } from '../../apimachinery/quantity.js';
-import { milliValue, value } from '../../admission/resource-lists.js';
+import { milliValue, value } from '../../meta/resource-lists.js';
 import type { KObject } from '../../apimachinery/object.js';
 
 type Obj = Record<string, any>;

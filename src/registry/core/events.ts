@@ -9,7 +9,7 @@ import { isDNS1123Subdomain, isQualifiedName } from '../../meta/names.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { goMicroTime, goTime } from './times.js';
+import { goMicroTime, goTime } from '../../openapi/go-time.js';
 
 /** Go writes the Event's struct members and non-omitempty strings even when empty. */
 export function defaultEvent(ev: Record<string, any>): void {

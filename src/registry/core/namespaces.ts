@@ -12,7 +12,7 @@ import { errors } from '../../apimachinery/errors.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../types.js';
 import { isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSLabel } from './meta-validation.js';
+import { metaValidators, nameIsDNSLabel } from '../../validation/object-meta.js';
 import { validateNamespaceFinalizers, validateNamespaceSpec, validateNamespaceStatus } from '../../validation/namespace.js';
 
 /** SetDefaults_Namespace + SetDefaults_NamespaceStatus (the label is also kept by Canonicalize on update). */

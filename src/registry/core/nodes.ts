@@ -2,7 +2,7 @@
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { metaValidators, nameIsDNSSubdomain } from '../../validation/object-meta.js';
 import { validateNodeSpec, validateNodeUpdateSpec } from '../../validation/node.js';
 import { defaultResourceList } from '../../apimachinery/quantity.js';
 

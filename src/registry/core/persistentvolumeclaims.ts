@@ -1,8 +1,9 @@
 /** core/v1 persistentvolumeclaims. */
-import { ALL_VERBS, type Lookup, type ResourceDef } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type Lookup } from '../../admission/lookup.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { listAll } from './lookup-list.js';
+import { listAll } from '../../admission/lookup.js';
 import { persistentVolumeClaimValidation } from '../../validation/persistentvolume.js';
 import { defaultResourceList } from '../../apimachinery/quantity.js';
 import { defaultPVCSpec } from './volume-defaults.js';

@@ -1,6 +1,7 @@
 /** core/v1 persistentvolumes. */
 import { rfc3339 } from '../../meta/object-meta.js';
-import { ALL_VERBS, type ResourceDef, type WriteContext } from '../types.js';
+import { ALL_VERBS, type ResourceDef } from '../types.js';
+import { type WriteContext } from '../../apimachinery/write-context.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { persistentVolumeValidation } from '../../validation/persistentvolume.js';

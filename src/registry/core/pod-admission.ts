@@ -8,9 +8,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../../apimachinery/errors.js';
 import { randomSuffix } from '../../meta/object-meta.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { Lookup, WriteContext } from '../types.js';
+import type { Lookup } from '../../admission/lookup.js';
+import type { WriteContext } from '../../apimachinery/write-context.js';
 import { isObject } from './decode.js';
-import { listAll } from './lookup-list.js';
+import { listAll } from '../../admission/lookup.js';
 import { cmpQuantity, parseQuantity } from '../../apimachinery/quantity.js';
 
 const PODS = { group: '', resource: 'pods' };

@@ -11,7 +11,7 @@
  */
 import type { PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { isObject, pruneEmpty } from './decode.js';
-import { imageTag } from './image-ref.js';
+import { imageTag } from '../../meta/image-ref.js';
 import { defaultResourceList } from '../../apimachinery/quantity.js';
 import { defaultFieldRef, defaultVolume } from './volume-defaults.js';
 

@@ -6,11 +6,11 @@
  */
 import { rfc3339 } from '../../meta/object-meta.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { WriteContext } from '../types.js';
+import type { WriteContext } from '../../apimachinery/write-context.js';
 import { isObject } from './decode.js';
 import { admitDefaultTolerations } from './pod-admission.js';
 import { dropDisabledPodSpecFields } from './pod-drop-fields.js';
-import { getPodQOS } from './pod-qos.js';
+import { getPodQOS } from '../../meta/pod-qos.js';
 
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 

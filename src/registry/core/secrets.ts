@@ -1,9 +1,9 @@
 /** core/v1 secrets. */
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
-import { goBase64Decode } from './base64.js';
+import { goBase64Decode } from '../../openapi/go-base64.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { metaValidators, nameIsDNSSubdomain } from '../../validation/object-meta.js';
 import { validateSecretData, validateSecretImmutable } from '../../validation/secret.js';
 import { DecodeError } from '../../apimachinery/quantity.js';
 

@@ -12,9 +12,9 @@ import { isIP } from 'node:net';
 import { errors } from '../../apimachinery/errors.js';
 import { field, goQuote, type FieldError } from '../../apimachinery/field-errors.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { Lookup } from '../types.js';
+import type { Lookup } from '../../admission/lookup.js';
 import { isObject } from './decode.js';
-import { listAll } from './lookup-list.js';
+import { listAll } from '../../admission/lookup.js';
 import { allocationTableOf, type ServiceAllocation } from './service-allocation-table.js';
 
 export const SERVICE_CIDR = '10.96.0.0/12';

@@ -2,7 +2,7 @@
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
-import { metaValidators, nameIsDNSSubdomain } from './meta-validation.js';
+import { metaValidators, nameIsDNSSubdomain } from '../../validation/object-meta.js';
 
 /** cleanSecretReferences (PrepareForCreate/Update): a secret reference keeps only its name. */
 function cleanSecretReferences(sa: KObject): void {

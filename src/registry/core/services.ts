@@ -2,7 +2,7 @@
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
-import { metaValidators, nameIsDNS1035Label } from './meta-validation.js';
+import { metaValidators, nameIsDNS1035Label } from '../../validation/object-meta.js';
 import { validateLoadBalancerStatus, validateServiceSpec, validateServiceUpdateSpec } from '../../validation/service.js';
 import {
   allocateServiceCreate, allocateServiceUpdate, dropTypeDependentFields, externallyAccessible, initIPFamilyFields, normalizeClusterIPs,

@@ -7,7 +7,7 @@
 import type { FieldError } from '../../apimachinery/field-errors.js';
 import {
   nameIsDNSLabel, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate, type NameFn,
-} from '../core/meta-validation.js';
+} from '../../validation/object-meta.js';
 import type { KObject } from '../../apimachinery/object.js';
 
 export { nameIsDNSLabel, nameIsDNSSubdomain, type NameFn };

@@ -1,6 +1,6 @@
 /** Pieces the group resource modules share. */
 import { defaultPodTemplateSpec } from '../core/pod-defaults.js';
-import type { SubresourceDef } from '../types.js';
+import type { SubresourceDef } from '../../apimachinery/resource.js';
 
 /** Every non-core resource here serves all eight verbs. */
 export { ALL_VERBS } from '../types.js';

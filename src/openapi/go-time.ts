@@ -3,7 +3,7 @@
  * whole seconds for Time, six fractional digits for MicroTime; a zero value
  * is written as null.
  */
-import { DecodeError } from '../../apimachinery/quantity.js';
+import { DecodeError } from '../apimachinery/quantity.js';
 
 const RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 

@@ -4,8 +4,14 @@
  * through Lookup.listAll (every object in a namespace, or in all namespaces
  * for ''). A lookup without it (e.g. a test double) counts as empty.
  */
-import type { KObject } from '../../apimachinery/object.js';
-import type { Lookup } from '../types.js';
+import type { KObject } from '../apimachinery/object.js';
+
+/** Read access to other resources, for admission plugins. */
+export interface Lookup {
+  get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined>;
+  /** Every object of a resource in the namespace, or in all namespaces for ''. */
+  listAll(group: string, resource: string, namespace: string): Promise<KObject[]>;
+}
 
 export async function listAll(lookup: Lookup, group: string, resource: string, namespace: string): Promise<KObject[]> {
   const l = lookup as Partial<Lookup>;

@@ -5,9 +5,9 @@
  * messages. Spec validation lives elsewhere.
  */
 import type { ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
-import { field, goQuote, type BadValue, type FieldError } from '../../apimachinery/field-errors.js';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from '../../meta/names.js';
-import type { KObject } from '../../apimachinery/object.js';
+import { field, goQuote, type BadValue, type FieldError } from '../apimachinery/field-errors.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from '../meta/names.js';
+import type { KObject } from '../apimachinery/object.js';
 
 /** apimachinery's ValidateNameFunc: messages for a name, `prefix` when it is a generateName. */
 export type NameFn = (name: string, prefix: boolean) => string[];

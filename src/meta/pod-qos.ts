@@ -2,8 +2,8 @@
  * The pod's QoS class (pkg/apis/core/helper/qos, v1.32): only cpu and memory
  * count; init and regular containers alike, ephemeral containers not.
  */
-import { isObject } from './decode.js';
-import { addQuantity, cmpQuantity, isPositive, parseQuantity, type Quantity } from '../../apimachinery/quantity.js';
+import { isObject } from './json.js';
+import { addQuantity, cmpQuantity, isPositive, parseQuantity, type Quantity } from '../apimachinery/quantity.js';
 
 export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 

@@ -4,7 +4,7 @@
  * breaks ignored, padding required) and the same "illegal base64 data at
  * input byte N" offsets.
  */
-import { DecodeError } from '../../apimachinery/quantity.js';
+import { DecodeError } from '../apimachinery/quantity.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DECODE = new Map([...ALPHABET].map((c, i) => [c.charCodeAt(0), i]));

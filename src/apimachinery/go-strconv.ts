@@ -1,4 +1,4 @@
-import { goQuote } from '../apimachinery/go-quote.js';
+import { goQuote } from './go-quote.js';
 
 /**
  * Go's strconv parsers for query parameters, with their error texts: upstream converts query
