@@ -34,6 +34,9 @@ import { farmKubeletServers } from './kubelet-servers.js';
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from './system-workloads.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
+import { newControllerContext } from '../controllers/runtime/controller-context.js';
+import { LoopbackClient } from '../client/loopback.js';
+import { KUBE_CONTROLLER_MANAGER } from '../client/identities.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -151,8 +154,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const stopFlowControl = await startFlowControlConfig(store, flowControl, log);
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
+  const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const controllerManager = await runControllerManager({
-    store, events, log, caCert: pki.ca.cert,
+    client: kcm, newContext: () => newControllerContext({ store, client: kcm, events, log }), events, log, caCert: pki.ca.cert,
     workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });
