@@ -31,11 +31,10 @@ function ignoreNotFound(e: unknown): void {
 /** Whether the graph's owners of a node are the object's ownerReferences (the fields the graph keeps, in order). */
 function sameReferences(owners: Node['owners'], refs: { uid: string; apiVersion: string; kind: string; name: string }[]): boolean {
   if (owners.length !== refs.length) return false;
-  for (let i = 0; i < refs.length; i++) {
-    const a = owners[i], b = refs[i];
-    if (a.uid !== b.uid || a.apiVersion !== b.apiVersion || a.kind !== b.kind || a.name !== b.name) return false;
-  }
-  return true;
+  return refs.every((b, i) => {
+    const a = owners[i];
+    return a !== undefined && a.uid === b.uid && a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name;
+  });
 }
 
 /**

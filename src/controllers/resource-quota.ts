@@ -24,7 +24,10 @@ const RESYNC_MS = 5 * 60 * 1000;
 
 function sameList(a: ResourceList, b: ResourceList): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => k in b && cmp(a[k], b[k]) === 0);
+  return ka.length === Object.keys(b).length && ka.every((k) => {
+    const x = a[k], y = b[k];
+    return x !== undefined && y !== undefined && cmp(x, y) === 0;
+  });
 }
 
 /**

@@ -94,7 +94,8 @@ export class ServiceLBController {
     const used = this.used(key);
     const requested: string | undefined = svc.spec?.loadBalancerIP || undefined;
     let ip: string | undefined;
-    if (current.length === 1 && this.pool.contains(current[0]) && !used.has(current[0]) && (!requested || requested === current[0])) ip = current[0];
+    const only = current.length === 1 ? current[0] : undefined;
+    if (only !== undefined && this.pool.contains(only) && !used.has(only) && (!requested || requested === only)) ip = only;
     if (hasFinalizer && ip) return;
     void this.events.record(referenceTo(svc), 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', SERVICE_CONTROLLER);
     if (!hasFinalizer) {

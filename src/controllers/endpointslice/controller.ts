@@ -152,7 +152,8 @@ export function reconcileSlices(svc: Obj, pods: Obj[], nodes: Map<string, Obj>, 
     const deletedHere = changes.delete.length - before.delete;
     if (mine.length === deletedHere && changes.create.length === before.create) {
       const dropped = changes.delete.slice(before.delete);
-      const keep = dropped.length === 1 && isPlaceholder(dropped[0]) && isDeepStrictEqual(dropped[0].metadata.labels, labels) ? dropped[0] : undefined;
+      const only = dropped.length === 1 ? dropped[0] : undefined;
+      const keep = only && isPlaceholder(only) && isDeepStrictEqual(only.metadata.labels, labels) ? only : undefined;
       if (keep) changes.delete.splice(changes.delete.indexOf(keep), 1);
       else changes.create.push(newSlice(svc, addressType, null, true));
     }
@@ -203,10 +204,11 @@ function reconcileByPorts(svc: Obj, labels: Record<string, string>, addressType:
     if (desired.size < max && unchanged.length) {
       const fits = unchanged.filter((s) => max - ((s.endpoints as any[] | null) ?? []).length >= desired.size)
         .sort((a, b) => ((b.endpoints as any[] | null) ?? []).length - ((a.endpoints as any[] | null) ?? []).length);
-      if (fits.length) {
-        fill = structuredClone(fits[0]);
+      const fullest = fits[0];
+      if (fullest) {
+        fill = structuredClone(fullest);
         fill.endpoints = [...((fill.endpoints as Endpoint[] | null) ?? [])];
-        unchanged.splice(unchanged.indexOf(fits[0]), 1);
+        unchanged.splice(unchanged.indexOf(fullest), 1);
         toUpdate.push(fill);
       }
     }

@@ -127,11 +127,12 @@ export function mirrorSlices(endpoints: Obj, existing: Obj[], maxPerSubset = MAX
   for (const [key, d] of desired) {
     const slices = existingByKey.get(key) ?? [];
     if (d.endpoints.size === 0) { out.delete.push(...slices); continue; }
-    if (slices.length) {
+    const first = slices[0];
+    if (first) {
       out.delete.push(...slices.slice(1));
-      if (unchanged(slices[0], d)) continue;
+      if (unchanged(first, d)) continue;
     }
-    const s = newSlice(endpoints, d, slices[0]?.metadata.name);
+    const s = newSlice(endpoints, d, first?.metadata.name);
     s.endpoints = [...d.endpoints.values()].slice(0, maxPerSubset);
     (s.metadata.name ? out.update : out.create).push(s);
   }
@@ -139,8 +140,9 @@ export function mirrorSlices(endpoints: Obj, existing: Obj[], maxPerSubset = MAX
   // recycleSlices: a slice to create takes the name of one to delete of the same address type.
   for (const c of [...out.create]) {
     const i = out.delete.findIndex((s) => s.addressType === c.addressType);
-    if (i === -1) continue;
-    const [recycled] = out.delete.splice(i, 1);
+    const recycled = out.delete[i];
+    if (!recycled) continue;
+    out.delete.splice(i, 1);
     out.create.splice(out.create.indexOf(c), 1);
     delete c.metadata.generateName;
     c.metadata.name = recycled.metadata.name;
