@@ -25,7 +25,7 @@ import { controllerServiceAccount } from '../../client/identities.js';
 import { plain } from '../../client/plain.js';
 import { persistentvolumeclaims, persistentvolumes, pods, storageclasses } from '../../client/resources.js';
 import type { ResourceClient } from '../../client/types.js';
-import { podClaimNames } from '../../scheduler/plugins/volumes.js';
+import { podClaimNames } from '../../meta/pod-volumes.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 
 import {
