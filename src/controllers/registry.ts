@@ -2,7 +2,11 @@
  * The controllers a winkube server runs, by kube-controller-manager's names
  * (cmd/kube-controller-manager/names, v1.32), in start order. Each is a
  * Controller: `run(ctx, signal)` builds it from the context, starts it and
- * stops it when the signal aborts.
+ * stops it when the signal aborts. Each runs as the service account its
+ * upstream start function asks the ClientBuilder for
+ * (cmd/kube-controller-manager/app/*.go, `ClientOrDie("<name>")`; the
+ * service controller's from the cloud controller manager); winkube's own
+ * provisioner as a service account of its name.
  */
 import { controllerServiceAccount } from '../client/identities.js';
 import type { LBPool } from '../network/lb-pool.js';
