@@ -14,7 +14,7 @@ import { SqliteStorage } from '../storage/sqlite.js';
 import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { FlowControl } from '../flowcontrol/controller.js';
-import { ensureFlowControlObjects, startFlowControlConfig } from '../flowcontrol/config-controller.js';
+import { ensureFlowControlObjects, startFlowControlConfig } from './flowcontrol-config.js';
 import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';

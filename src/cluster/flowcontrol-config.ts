@@ -3,18 +3,20 @@
  * in the cluster and writes each schema's Dangling condition, as kube-apiserver's
  * APF config controller does (apf_controller.go: syncOne, digestConfigObjects).
  * Both it and the ensurer write through the client they are given: the API
- * server's loopback client (system:apiserver), as upstream's post-start hooks do.
+ * server's loopback client (system:apiserver), as upstream's post-start hooks
+ * do; being users of the client, they sit here with the wiring rather than in
+ * flowcontrol/, which the API server's request path (below the client) uses.
  */
 import type { KObject } from '../apimachinery/object.js';
 import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
 import { plain } from '../client/plain.js';
 import { flowschemas, prioritylevelconfigurations } from '../client/resources.js';
 import type { Client, ResourceRef, Watch } from '../client/types.js';
-import { AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
+import { AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from '../flowcontrol/bootstrap.js';
 import { defaultFlowSchema, defaultPriorityLevelConfiguration } from '../registry/groups/flowcontrol/shape.js';
 import { semanticEqual } from '../registry/groups/shared.js';
-import type { FlowControl } from './controller.js';
-import type { FlowSchema, PriorityLevelConfiguration } from './types.js';
+import type { FlowControl } from '../flowcontrol/controller.js';
+import type { FlowSchema, PriorityLevelConfiguration } from '../flowcontrol/types.js';
 
 const GROUP = 'flowcontrol.apiserver.k8s.io';
 /** ConfigConsumerAsFieldManager */
