@@ -1,17 +1,29 @@
 /**
- * The resources components name, as typed references (a handle's objects
- * have the type its reference carries). Sorted by group, then resource.
+ * The resources components name, as typed references: what a client's
+ * `resource(ref)` and an informer factory's `forResource(ref)` take.
+ * Sorted by group, then resource.
  */
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
-import type { Node, PersistentVolumeClaim, Pod, ReplicationController } from 'kubernetes-types/core/v1.js';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { ConfigMap, Endpoints, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicationController, ResourceQuota, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { ResourceRef } from './types.js';
 
+export const configmaps: ResourceRef<ConfigMap> = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
+export const endpoints: ResourceRef<Endpoints> = { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', namespaced: true };
+export const namespaces: ResourceRef<Namespace> = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false };
 export const nodes: ResourceRef<Node> = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };
 export const persistentvolumeclaims: ResourceRef<PersistentVolumeClaim> = { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true };
+export const persistentvolumes: ResourceRef<PersistentVolume> = { group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false };
 export const pods: ResourceRef<Pod> = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 export const replicationcontrollers: ResourceRef<ReplicationController> = { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', namespaced: true };
+export const resourcequotas: ResourceRef<ResourceQuota> = { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
+export const serviceaccounts: ResourceRef<ServiceAccount> = { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true };
+export const services: ResourceRef<Service> = { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true };
 
 export const controllerrevisions: ResourceRef<ControllerRevision> = { group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true };
 export const daemonsets: ResourceRef<DaemonSet> = { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', namespaced: true };
@@ -22,4 +34,13 @@ export const statefulsets: ResourceRef<StatefulSet> = { group: 'apps', version: 
 export const cronjobs: ResourceRef<CronJob> = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };
 export const jobs: ResourceRef<Job> = { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true };
 
+export const leases: ResourceRef<Lease> = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
+
+export const endpointslices: ResourceRef<EndpointSlice> = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true };
+
+export const flowschemas: ResourceRef<FlowSchema> = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false };
+export const prioritylevelconfigurations: ResourceRef<PriorityLevelConfiguration> = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false };
+
 export const poddisruptionbudgets: ResourceRef<PodDisruptionBudget> = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
+
+export const storageclasses: ResourceRef<StorageClass> = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', namespaced: false };

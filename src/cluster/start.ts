@@ -14,7 +14,7 @@ import { SqliteStorage } from '../storage/sqlite.js';
 import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { FlowControl } from '../flowcontrol/controller.js';
-import { ensureFlowControlObjects, startFlowControlConfig } from '../flowcontrol/config-controller.js';
+import { ensureFlowControlObjects, startFlowControlConfig } from './flowcontrol-config.js';
 import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
@@ -34,6 +34,9 @@ import { farmKubeletServers } from './kubelet-servers.js';
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from './system-workloads.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
+import { newControllerContext } from '../controllers/runtime/controller-context.js';
+import { LoopbackClient } from '../client/loopback.js';
+import { APISERVER_LOOPBACK, KUBE_CONTROLLER_MANAGER } from '../client/identities.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -147,12 +150,15 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   });
   port = (server.address() as AddressInfo).port;
   await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
-  await ensureFlowControlObjects(store);
-  const stopFlowControl = await startFlowControlConfig(store, flowControl, log);
+  // The API server's own writes of the priority and fairness configuration (its post-start hooks' loopback client).
+  const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1');
+  await ensureFlowControlObjects(apiserver);
+  const stopFlowControl = await startFlowControlConfig(apiserver, flowControl, log);
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
+  const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const controllerManager = await runControllerManager({
-    store, events, log, caCert: pki.ca.cert,
+    client: kcm, newContext: () => newControllerContext({ store, client: kcm, events, log }), events, log, caCert: pki.ca.cert,
     workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });

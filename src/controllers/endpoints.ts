@@ -12,11 +12,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
-import { repackSubsets } from '../registry/core/endpoints.js';
-import { controllerContext } from './context.js';
+import { plain } from '../client/plain.js';
+import { endpoints } from '../client/resources.js';
+import type { ResourceClient } from '../client/types.js';
+import { repackSubsets } from '../meta/endpoint-subsets.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { ServicePods } from './endpointslice/service-pods.js';
@@ -109,14 +109,10 @@ export class EndpointsController {
   private readonly queue: RateLimitingQueue;
   private readonly cache: ServicePods;
   private readonly tracker = new TriggerTimeTracker();
-  private readonly epDef: ResourceDef;
-
-  private readonly store: Store;
+  private readonly endpoints: ResourceClient<KObject>;
 
   constructor(private readonly ctx: ControllerContext) {
-    const store = this.store = ctx.store;
-    const log = ctx.log;
-    this.epDef = store.find('', 'v1', 'endpoints')!;
+    this.endpoints = ctx.client.resource(plain(endpoints));
     this.queue = newQueue(ctx);
     this.cache = new ServicePods(ctx, (key) => this.queue.add(key));
   }
@@ -124,7 +120,7 @@ export class EndpointsController {
   async start(): Promise<void> {
     await this.cache.start();
     // checkLeftoverEndpoints: endpoints whose service is gone are deleted once at start.
-    for (const ep of (await this.store.list(this.epDef, '')).items) {
+    for (const ep of (await this.endpoints.list('')).items) {
       if (ep.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader']) continue;
       this.queue.add(`${ep.metadata.namespace}/${ep.metadata.name}`);
     }
@@ -140,11 +136,11 @@ export class EndpointsController {
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    const ctx = { ...controllerContext(MANAGER), namespace };
+    const write = { fieldManager: MANAGER };
     const svc = this.cache.services.get(key);
     if (!svc) {
       this.tracker.delete(namespace, name);
-      await this.store.delete(this.epDef, namespace, name, {}, ctx).catch((e) => {
+      await this.endpoints.delete(namespace, name, write).catch((e) => {
         if (!(e instanceof StatusError && e.status.code === 404)) throw e;
       });
       return;
@@ -155,7 +151,7 @@ export class EndpointsController {
     const pods = this.cache.selected(namespace, selector);
     const trigger = this.tracker.compute(svc, pods);
     const subsets = endpointSubsets(svc, pods);
-    const current = await this.store.get('', 'endpoints', namespace, name);
+    const current = await this.endpoints.find(namespace, name);
     const labels = svc.metadata.labels ?? {};
     if (current) {
       const cur = current as Obj;
@@ -180,7 +176,7 @@ export class EndpointsController {
     };
     if (!current) {
       try {
-        await this.store.create(this.epDef, namespace, build(undefined), ctx);
+        await this.endpoints.create(namespace, build(undefined), write);
       } catch (e) {
         // A terminating namespace refuses new content: nothing to retry.
         if (e instanceof StatusError && e.status.code === 403) return;
@@ -189,7 +185,7 @@ export class EndpointsController {
       }
       return;
     }
-    await this.store.update(this.epDef, namespace, name, (cur) => build(cur), ctx).catch((e) => {
+    await this.endpoints.update(namespace, name, (cur) => build(cur), write).catch((e) => {
       if (e instanceof StatusError && e.status.code === 404) { this.queue.add(key); return; }
       throw e;
     });

@@ -1,14 +1,12 @@
 import { StatusError } from '../apimachinery/errors.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
-import { controllerContext } from './context.js';
+import type { ResourceClient, ResourceRef } from '../client/types.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 
 interface Node {
   uid: string;
-  def: ResourceDef;
+  ref: ResourceRef;
   namespace: string;
   name: string;
   owners: { uid: string; apiVersion: string; kind: string; name: string }[];
@@ -16,6 +14,7 @@ interface Node {
   deleting: boolean;
 }
 
+const MANAGER = 'garbage-collector';
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
 
@@ -32,11 +31,10 @@ function ignoreNotFound(e: unknown): void {
 /** Whether the graph's owners of a node are the object's ownerReferences (the fields the graph keeps, in order). */
 function sameReferences(owners: Node['owners'], refs: { uid: string; apiVersion: string; kind: string; name: string }[]): boolean {
   if (owners.length !== refs.length) return false;
-  for (let i = 0; i < refs.length; i++) {
-    const a = owners[i], b = refs[i];
-    if (a.uid !== b.uid || a.apiVersion !== b.apiVersion || a.kind !== b.kind || a.name !== b.name) return false;
-  }
-  return true;
+  return refs.every((b, i) => {
+    const a = owners[i];
+    return a !== undefined && a.uid === b.uid && a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name;
+  });
 }
 
 /**
@@ -50,25 +48,25 @@ function sameReferences(owners: Node['owners'], refs: { uid: string; apiVersion:
 export class GarbageCollector {
   private readonly nodes = new Map<string, Node>();
   private readonly dependents = new Map<string, Set<string>>();
-  private readonly byKind = new Map<string, ResourceDef>();
+  private readonly byKind = new Map<string, ResourceRef>();
   private readonly queue: RateLimitingQueue;
 
-  private readonly store: Store;
-
   constructor(private readonly ctx: ControllerContext) {
-    this.store = ctx.store;
-    const log = ctx.log;
     this.queue = newQueue(ctx);
   }
 
+  /** The client's handle of a resource (kept by the client: no lookup beyond a map's). */
+  private resource(ref: ResourceRef): ResourceClient<KObject> {
+    return this.ctx.client.resource(ref);
+  }
+
   async start(): Promise<void> {
-    const seen = new Set<string>();
-    for (const def of this.store.defs) {
-      const kindKey = `${def.group}/${def.kind}`;
-      if (!this.byKind.has(kindKey)) this.byKind.set(kindKey, def);
-      if (seen.has(def.storagePrefix) || (def.verbs && !def.verbs.includes('watch'))) continue;
-      seen.add(def.storagePrefix);
-      await this.ctx.informers.inform(def, (type, obj) => this.observe(def, type, obj));
+    // Discovery: every served resource once, in its preferred version; those that can be watched join the graph.
+    for (const ref of await this.ctx.client.resources()) {
+      const kindKey = `${ref.group}/${ref.kind}`;
+      if (!this.byKind.has(kindKey)) this.byKind.set(kindKey, ref);
+      if (ref.verbs && !ref.verbs.includes('watch')) continue;
+      await this.ctx.informers.inform(ref, (type, obj) => this.observe(ref, type, obj));
     }
     // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
     this.queue.run(20, (uid) => this.process(uid), (uid, e) => this.ctx.log(`garbage collector: ${uid}: ${(e as Error).message}`));
@@ -78,7 +76,7 @@ export class GarbageCollector {
     this.queue.shutDown();
   }
 
-  private observe(def: ResourceDef, type: string, obj: KObject): void {
+  private observe(ref: ResourceRef, type: string, obj: KObject): void {
     const uid = obj.metadata.uid!;
     const old = this.nodes.get(uid);
     const refs = obj.metadata.ownerReferences ?? [];
@@ -92,7 +90,7 @@ export class GarbageCollector {
       return;
     }
     const node: Node = {
-      uid, def, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!,
+      uid, ref, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!,
       owners: sameOwners ? old!.owners : refs.map((r) => ({ uid: r.uid, apiVersion: r.apiVersion, kind: r.kind, name: r.name })),
       finalizers: obj.metadata.finalizers ?? [],
       deleting: !!obj.metadata.deletionTimestamp,
@@ -117,27 +115,26 @@ export class GarbageCollector {
   private async ownerExists(namespace: string, ref: Node['owners'][number]): Promise<boolean> {
     if (this.nodes.has(ref.uid)) return true;
     const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
-    const def = this.byKind.get(`${group}/${ref.kind}`);
-    if (!def) return false;
-    const obj = await this.store.get(def.group, def.resource, def.namespaced ? namespace : '', ref.name);
+    const owner = this.byKind.get(`${group}/${ref.kind}`);
+    if (!owner) return false;
+    const obj = await this.resource(owner).find(owner.namespaced ? namespace : '', ref.name);
     return obj?.metadata.uid === ref.uid;
   }
 
   private async process(uid: string): Promise<void> {
     const node = this.nodes.get(uid);
     if (!node) return;
-    const ctx = controllerContext('garbage-collector');
     if (node.deleting && node.finalizers.includes(ORPHAN)) {
       for (const d of [...(this.dependents.get(uid) ?? [])]) {
         const dep = this.nodes.get(d);
         if (!dep) continue;
         // orphanDependents: the change names the dependent's uid, a precondition (409 if it was recreated).
-        await this.store.update(dep.def, dep.namespace, dep.name, (cur) => {
+        await this.resource(dep.ref).update(dep.namespace, dep.name, (cur) => {
           cur.metadata.uid = d;
           cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
           if (!cur.metadata.ownerReferences.length) delete cur.metadata.ownerReferences;
           return cur;
-        }, ctx).catch(ignoreNotFound);
+        }, { fieldManager: MANAGER }).catch(ignoreNotFound);
       }
       await this.removeFinalizer(node, ORPHAN);
       return;
@@ -163,15 +160,15 @@ export class GarbageCollector {
 
   /** deleteObject: with the node's uid as precondition, so that an object recreated under the name is left alone. */
   private async deleteObject(node: Node, propagationPolicy: 'Foreground' | 'Background'): Promise<void> {
-    await this.store.delete(node.def, node.namespace, node.name, { propagationPolicy, preconditions: { uid: node.uid } },
-      controllerContext('garbage-collector')).catch(ignoreNotFound);
+    await this.resource(node.ref).delete(node.namespace, node.name, { propagationPolicy, preconditions: { uid: node.uid }, fieldManager: MANAGER })
+      .catch(ignoreNotFound);
   }
 
   private async removeFinalizer(node: Node, finalizer: string): Promise<void> {
-    await this.store.update(node.def, node.namespace, node.name, (cur) => {
+    await this.resource(node.ref).update(node.namespace, node.name, (cur) => {
       cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer);
       if (!cur.metadata.finalizers.length) delete cur.metadata.finalizers;
       return cur;
-    }, controllerContext('garbage-collector')).catch(ignoreNotFound);
+    }, { fieldManager: MANAGER }).catch(ignoreNotFound);
   }
 }

@@ -11,13 +11,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
+import { leases } from '../client/resources.js';
+import type { Client, ResourceClient } from '../client/types.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { rfc3339Micro } from '../meta/object-meta.js';
-import type { Store } from '../registry/store.js';
-import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
-import { controllerContext } from './context.js';
 
 export interface LeaderElectionConfig {
   namespace: string;
@@ -46,7 +45,7 @@ export interface LeaderCallbacks {
 }
 
 export class LeaderElector {
-  private readonly def: ResourceDef;
+  private readonly leases: ResourceClient<Lease>;
   private observed?: { raw: string; record: Record; at: number };
   private leading = false;
   private lastRenew = 0;
@@ -54,9 +53,10 @@ export class LeaderElector {
   private stopped = false;
   private reportedLeader = '';
 
-  constructor(private readonly store: Store, readonly config: LeaderElectionConfig, private readonly callbacks: LeaderCallbacks,
+  /** `client` acts as the component (system:kube-controller-manager, system:kube-scheduler). */
+  constructor(client: Client, readonly config: LeaderElectionConfig, private readonly callbacks: LeaderCallbacks,
     private readonly events?: EventRecorder, private readonly log: (m: string) => void = () => {}, private readonly now: () => number = Date.now) {
-    this.def = store.find('coordination.k8s.io', 'v1', 'leases')!;
+    this.leases = client.resource(leases);
   }
 
   get isLeader(): boolean { return this.leading; }
@@ -117,12 +117,12 @@ export class LeaderElector {
     this.leading = false;
     if (release) {
       const now = rfc3339Micro(new Date(this.now()));
-      await this.store.update(this.def, this.config.namespace, this.config.name, (l) => {
+      await this.leases.update(this.config.namespace, this.config.name, (l) => {
         const spec = (l.spec ?? {}) as Record;
         if (spec.holderIdentity !== this.config.identity) return l;
         l.spec = { leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: spec.leaseTransitions ?? 0 };
         return l;
-      }, { ...controllerContext(this.config.component), namespace: this.config.namespace }).catch(() => {});
+      }, { fieldManager: this.config.component }).catch(() => {});
     }
     await this.callbacks.onStoppedLeading();
   }
@@ -132,12 +132,12 @@ export class LeaderElector {
     const nowMs = this.now();
     const now = rfc3339Micro(new Date(nowMs));
     const durationSeconds = Math.round(this.config.leaseDurationMs / 1000);
-    const ctx = { ...controllerContext(this.config.component), namespace: this.config.namespace };
+    const write = { fieldManager: this.config.component };
     const fresh: Record = { holderIdentity: this.config.identity, leaseDurationSeconds: durationSeconds, acquireTime: now, renewTime: now, leaseTransitions: 0 };
-    const current = await this.store.get('coordination.k8s.io', 'leases', this.config.namespace, this.config.name);
+    const current = await this.leases.find(this.config.namespace, this.config.name);
     if (!current) {
       try {
-        await this.store.create(this.def, this.config.namespace, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name }, spec: { ...fresh } } as KObject, ctx);
+        await this.leases.create(this.config.namespace, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name }, spec: { ...fresh } }, write);
         this.observe(fresh, nowMs);
         return true;
       } catch (e) {
@@ -145,7 +145,7 @@ export class LeaderElector {
         throw e;
       }
     }
-    const record = { leaseTransitions: 0, leaseDurationSeconds: 0, holderIdentity: '', ...(current.spec as Partial<Record>) } as Record;
+    const record = { leaseTransitions: 0, leaseDurationSeconds: 0, holderIdentity: '', ...(current.spec as Partial<Record> | undefined) } as Record;
     const raw = JSON.stringify(record);
     if (!this.observed || this.observed.raw !== raw) this.observed = { raw, record, at: nowMs };
     if (record.holderIdentity && record.holderIdentity !== this.reportedLeader) {
@@ -159,12 +159,9 @@ export class LeaderElector {
       ? { ...fresh, acquireTime: record.acquireTime, leaseTransitions: record.leaseTransitions }
       : { ...fresh, leaseTransitions: record.leaseTransitions + 1 };
     try {
-      await this.store.update(this.def, this.config.namespace, this.config.name, (l) => {
-        // The update is conditional on the lease being as read.
-        l.metadata.resourceVersion = current.metadata.resourceVersion;
-        l.spec = { ...next };
-        return l;
-      }, ctx);
+      // The update is conditional on the lease being as read.
+      await this.leases.update(this.config.namespace, this.config.name,
+        (l) => ({ ...l, metadata: { ...l.metadata, resourceVersion: current.metadata?.resourceVersion }, spec: { ...next } }), write);
     } catch (e) {
       if (e instanceof StatusError && (e.status.code === 409 || e.status.code === 404)) return false;
       throw e;
@@ -183,8 +180,8 @@ export class LeaderElector {
  * that name in kube-system, a fresh `<hostname>_<uuid>` identity and
  * upstream's default timings.
  */
-export function componentElector(store: Store, component: 'kube-controller-manager' | 'kube-scheduler', callbacks: LeaderCallbacks,
+export function componentElector(client: Client, component: 'kube-controller-manager' | 'kube-scheduler', callbacks: LeaderCallbacks,
   events?: EventRecorder, log?: (m: string) => void): LeaderElector {
-  return new LeaderElector(store, { namespace: 'kube-system', name: component, identity: leaderIdentity(), component, ...DEFAULT_LEASE_TIMINGS },
+  return new LeaderElector(client, { namespace: 'kube-system', name: component, identity: leaderIdentity(), component, ...DEFAULT_LEASE_TIMINGS },
     callbacks, events, log);
 }

@@ -9,18 +9,27 @@
  * process, so the controllers stop instead and the server campaigns again.
  * On a clean shutdown the lease is released so a restarted server need not
  * wait out the lease duration.
+ *
+ * The lease is written as system:kube-controller-manager (the manager's own
+ * client); each controller acts as its own service account (registry.ts).
  */
 import { setMaxListeners } from 'node:events';
+import type { Client } from '../client/types.js';
 import type { EventRecorder } from '../events/recorder.js';
 import type { LBPool } from '../network/lb-pool.js';
-import type { Store } from '../registry/store.js';
 import { componentElector, type LeaderElector } from './leader-election.js';
 import { controllerRegistry, LOCAL_PROVISIONER } from './registry.js';
-import { newControllerContext } from './runtime/controller-context.js';
+import type { ControllerContext } from './runtime/controller-context.js';
 import { DEFAULT_CONTROLLERS, parseControllers, type ControllerSelection } from './runtime/controller-flags.js';
 
 export interface ControllerManagerOptions {
-  store: Store;
+  /** The manager's own client (system:kube-controller-manager): the leader election Lease. */
+  client: Client;
+  /**
+   * A fresh context for one term of leadership: the manager's client, new
+   * shared informers (stopped with the term), the event recorder.
+   */
+  newContext: () => ControllerContext;
   events: EventRecorder;
   log: (m: string) => void;
   /** The cluster CA, for the kube-root-ca.crt ConfigMap of every namespace. */
@@ -51,7 +60,7 @@ export interface RunningControllers {
  * informer per resource for all of them); stop() stops them and the informers.
  */
 export async function startControllers(o: ControllerManagerOptions): Promise<RunningControllers> {
-  const ctx = newControllerContext({ store: o.store, events: o.events, log: o.log });
+  const ctx = o.newContext();
   const abort = new AbortController();
   // Every controller listens for the abort: more than the default 10 listeners is no leak here.
   setMaxListeners(0, abort.signal);
@@ -87,7 +96,7 @@ export async function runControllerManager(o: ControllerManagerOptions, elect: t
   // Leadership changes one at a time: a start still syncing its informers is never overlapped by a stop.
   let transitions: Promise<void> = Promise.resolve();
   const serially = (f: () => Promise<void>) => (transitions = transitions.then(f, f));
-  const elector = elect(o.store, 'kube-controller-manager', {
+  const elector = elect(o.client, 'kube-controller-manager', {
     onStartedLeading: () => serially(async () => { running = await startControllers(o); }),
     onStoppedLeading: () => serially(async () => { running?.stop(); running = undefined; }),
   }, o.events, o.log);

@@ -1,11 +1,14 @@
 import { StatusError, isAlreadyExists, isNotFound } from '../apimachinery/errors.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import { controllerContext } from './context.js';
+import { controllerServiceAccount } from '../client/identities.js';
+import { plain } from '../client/plain.js';
+import { configmaps, namespaces, serviceaccounts } from '../client/resources.js';
+import type { ResourceClient } from '../client/types.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 
 const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+const MANAGER = 'kube-controller-manager';
 
 
 /**
@@ -13,25 +16,30 @@ const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
  * every active namespace gets its `default` ServiceAccount and the
  * `kube-root-ca.crt` ConfigMap; a terminating namespace has its content
  * deleted, then its `kubernetes` finalizer removed, then goes away.
+ *
+ * Each part acts as its upstream controller's service account: the content
+ * deletion as the context's (namespace-controller), the ServiceAccount as
+ * service-account-controller, the ConfigMap as root-ca-cert-publisher.
  */
 export class NamespaceController {
   private readonly queue: RateLimitingQueue;
-
-  private readonly store: Store;
-  private readonly log: (m: string) => void;
+  private readonly namespaces: ResourceClient<KObject>;
+  private readonly serviceAccounts: ResourceClient<KObject>;
+  private readonly configMaps: ResourceClient<KObject>;
 
   constructor(private readonly ctx: ControllerContext, private readonly caCert: string) {
-    this.store = ctx.store;
-    const log = this.log = ctx.log;
+    const as = (serviceAccount: string) => ctx.client.as(controllerServiceAccount(serviceAccount), ctx.client.fieldManager);
+    this.namespaces = ctx.client.resource(plain(namespaces));
+    this.serviceAccounts = as('service-account-controller').resource(plain(serviceaccounts));
+    this.configMaps = as('root-ca-cert-publisher').resource(plain(configmaps));
     this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    const def = this.store.find('', 'v1', 'namespaces')!;
-    await this.ctx.informers.inform(def, (_t, obj) => this.queue.add(obj.metadata.name!));
+    await this.ctx.informers.inform(namespaces, (_t, obj) => this.queue.add(obj.metadata.name!));
     // A deleted ServiceAccount or ConfigMap is recreated, as upstream does.
-    for (const resource of ['serviceaccounts', 'configmaps']) {
-      await this.ctx.informers.inform(this.store.find('', 'v1', resource)!, (type, obj) => {
+    for (const ref of [serviceaccounts, configmaps]) {
+      await this.ctx.informers.inform(ref, (type, obj) => {
         if (type === 'DELETED') this.queue.add(obj.metadata.namespace!);
       });
     }
@@ -44,23 +52,21 @@ export class NamespaceController {
   }
 
   private async sync(name: string): Promise<void> {
-    const nsDef = this.store.find('', 'v1', 'namespaces')!;
     let ns: KObject;
-    try { ns = await this.store.read(nsDef, '', name); } catch (e) { if (isNotFound(e)) return; throw e; }
+    try { ns = await this.namespaces.get('', name); } catch (e) { if (isNotFound(e)) return; throw e; }
     if (ns.metadata.deletionTimestamp) return this.finalize(ns);
-    await this.ensure('serviceaccounts', name, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
-    await this.ensure('configmaps', name, ROOT_CA_CONFIGMAP, {
+    await this.ensure(this.serviceAccounts, name, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+    await this.ensure(this.configMaps, name, ROOT_CA_CONFIGMAP, {
       apiVersion: 'v1', kind: 'ConfigMap',
       metadata: { name: ROOT_CA_CONFIGMAP, annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' } },
       data: { 'ca.crt': this.caCert },
     });
   }
 
-  private async ensure(resource: string, namespace: string, name: string, obj: KObject): Promise<void> {
-    const def = this.store.find('', 'v1', resource)!;
-    if (await this.store.get('', resource, namespace, name)) return;
+  private async ensure(resource: ResourceClient<KObject>, namespace: string, name: string, obj: KObject): Promise<void> {
+    if (await resource.find(namespace, name)) return;
     try {
-      await this.store.create(def, namespace, obj, { ...controllerContext('kube-controller-manager'), namespace });
+      await resource.create(namespace, obj, { fieldManager: MANAGER });
     } catch (e) {
       if (!isAlreadyExists(e) && !(e instanceof StatusError && e.status.code === 403)) throw e;
     }
@@ -69,18 +75,17 @@ export class NamespaceController {
   /** Deletes everything in the namespace; when nothing is left, removes the finalizer and the namespace. */
   private async finalize(ns: KObject): Promise<void> {
     const name = ns.metadata.name!;
-    const ctx = controllerContext('kube-controller-manager');
-    const seen = new Set<string>();
     let remaining = 0;
-    for (const def of this.store.defs) {
-      if (!def.namespaced || seen.has(def.storagePrefix)) continue;
-      seen.add(def.storagePrefix);
-      const { items } = await this.store.list(def, name);
+    // Discovery: every namespaced resource once, in its preferred version.
+    for (const ref of await this.ctx.client.resources()) {
+      if (!ref.namespaced) continue;
+      const resource = this.ctx.client.resource(ref);
+      const { items } = await resource.list(name);
       for (const o of items) {
         remaining++;
         if (o.metadata.deletionTimestamp) continue;
         try {
-          await this.store.delete(def, name, o.metadata.name!, { propagationPolicy: 'Background', gracePeriodSeconds: undefined }, ctx);
+          await resource.delete(name, o.metadata.name!, { propagationPolicy: 'Background', fieldManager: MANAGER });
         } catch (e) { if (!isNotFound(e)) throw e; }
       }
     }
@@ -89,13 +94,13 @@ export class NamespaceController {
       this.queue.addAfter(name, 200);
       return;
     }
-    const nsDef = this.store.find('', 'v1', 'namespaces')!;
     try {
-      await this.store.update(nsDef, '', name, (cur: any) => {
-        cur.spec = { ...cur.spec, finalizers: (cur.spec?.finalizers ?? []).filter((f: string) => f !== 'kubernetes') };
+      await this.namespaces.update('', name, (cur) => {
+        const spec = (cur.spec ?? {}) as { finalizers?: string[] };
+        cur.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') };
         return cur;
-      }, ctx, 'finalize');
-      await this.store.delete(nsDef, '', name, {}, ctx);
+      }, { subresource: 'finalize', fieldManager: MANAGER });
+      await this.namespaces.delete('', name, { fieldManager: MANAGER });
     } catch (e) { if (!isNotFound(e)) throw e; }
   }
 }

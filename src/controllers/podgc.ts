@@ -11,10 +11,10 @@
  */
 import { StatusError } from '../apimachinery/errors.js';
 import { rfc3339 } from '../meta/object-meta.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
-import { controllerContext } from './context.js';
+import { plain } from '../client/plain.js';
+import { nodes, pods } from '../client/resources.js';
+import type { ResourceClient } from '../client/types.js';
 import type { ControllerContext } from './runtime/controller-context.js';
 import { TAINT_OUT_OF_SERVICE } from './node-lifecycle/taints.js';
 
@@ -40,28 +40,28 @@ export class PodGCController {
   private readonly nodes = new Map<string, Obj>();
   /** Nodes seen missing, and when (the quarantine of nodeQueue). */
   private readonly missingSince = new Map<string, number>();
-  private readonly podDef: ResourceDef;
+  private readonly podClient: ResourceClient<KObject>;
+  private readonly nodeClient: ResourceClient<KObject>;
   private timer?: NodeJS.Timeout;
   private running = false;
 
-  private readonly store: Store;
   private readonly log: (m: string) => void;
   private readonly now: () => number;
 
   constructor(private readonly ctx: ControllerContext, opts: Partial<PodGCOptions> = {}) {
-    const store = this.store = ctx.store;
     this.log = ctx.log;
     this.now = () => ctx.clock.now();
     this.opts = { ...DEFAULT_PODGC_OPTIONS, ...opts };
-    this.podDef = store.find('', 'v1', 'pods')!;
+    this.podClient = ctx.client.resource(plain(pods));
+    this.nodeClient = ctx.client.resource(plain(nodes));
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.podDef, (type, pod) => {
+    await this.ctx.informers.inform(pods, (type, pod) => {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
       if (type === 'DELETED') this.pods.delete(key); else this.pods.set(key, pod);
     });
-    await this.ctx.informers.inform(this.store.find('', 'v1', 'nodes')!, (type, node) => {
+    await this.ctx.informers.inform(nodes, (type, node) => {
       if (type === 'DELETED') this.nodes.delete(node.metadata.name!); else this.nodes.set(node.metadata.name!, node);
     });
     this.timer = setInterval(() => void this.gc(), this.opts.gcCheckPeriodMs);
@@ -128,7 +128,7 @@ export class PodGCController {
       if (!this.missingSince.has(n)) { this.missingSince.set(n, now); continue; }
       if (now - this.missingSince.get(n)! < this.opts.quarantineMs) continue;
       // After the quarantine, the node's absence is confirmed against storage, not the cache.
-      if (await this.store.get('', 'nodes', '', n)) { this.missingSince.delete(n); continue; }
+      if (await this.nodeClient.find('', n)) { this.missingSince.delete(n); continue; }
       for (const p of pods) {
         if (p.spec?.nodeName !== n) continue;
         await this.markFailedAndDelete(p, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' });
@@ -144,12 +144,12 @@ export class PodGCController {
   private async markFailedAndDelete(pod: Obj, condition?: Record<string, string>): Promise<void> {
     const ns = pod.metadata.namespace!;
     const name = pod.metadata.name!;
-    const ctx = { ...controllerContext(MANAGER), namespace: ns };
+    const write = { fieldManager: MANAGER };
     this.log(`PodGC is force deleting Pod ${ns}/${name}`);
     try {
       if (pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed') {
         const stamp = rfc3339(new Date(this.now()));
-        await this.store.update(this.podDef, ns, name, (p) => {
+        await this.podClient.updateStatus(ns, name, (p) => {
           const st = ((p as Obj).status ??= {});
           st.phase = 'Failed';
           if (condition) {
@@ -159,9 +159,9 @@ export class PodGCController {
             st.conditions = i >= 0 ? conds.map((c, j) => (j === i ? next : c)) : [...conds, next];
           }
           return p;
-        }, ctx, 'status');
+        }, write);
       }
-      await this.store.delete(this.podDef, ns, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } }, ctx);
+      await this.podClient.delete(ns, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid }, ...write });
     } catch (e) {
       if (e instanceof StatusError && (e.status.code === 404 || e.status.code === 409)) return;
       throw e;

@@ -2,8 +2,13 @@
  * The controllers a winkube server runs, by kube-controller-manager's names
  * (cmd/kube-controller-manager/names, v1.32), in start order. Each is a
  * Controller: `run(ctx, signal)` builds it from the context, starts it and
- * stops it when the signal aborts.
+ * stops it when the signal aborts. Each runs as the service account its
+ * upstream start function asks the ClientBuilder for
+ * (cmd/kube-controller-manager/app/*.go, `ClientOrDie("<name>")`; the
+ * service controller's from the cloud controller manager); winkube's own
+ * provisioner as a service account of its name.
  */
+import { controllerServiceAccount } from '../client/identities.js';
 import type { LBPool } from '../network/lb-pool.js';
 import { CronJobController } from './cronjob/cronjob-controller.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
@@ -33,12 +38,25 @@ interface Runnable {
   stop(): void;
 }
 
-function controller(name: string, build: (ctx: ControllerContext) => Runnable): Controller {
+/**
+ * The context a controller runs with, as kube-controller-manager's
+ * --use-service-account-credentials gives it: its writes and reads act as
+ * the service account kube-system/<serviceAccount> (ClientBuilder.ClientOrDie
+ * of that name), while the informers stay the manager's, shared by all. The
+ * field manager stays the manager's: upstream's is the binary's user agent,
+ * the same for every controller, and a controller names its own when its
+ * writes carry another.
+ */
+export function serviceAccountContext(ctx: ControllerContext, serviceAccount: string): ControllerContext {
+  return { ...ctx, client: ctx.client.as(controllerServiceAccount(serviceAccount), ctx.client.fieldManager) };
+}
+
+function controller(name: string, serviceAccount: string, build: (ctx: ControllerContext) => Runnable): Controller {
   return {
     name,
     async run(ctx, signal) {
       if (signal.aborted) return;
-      const c = build(ctx);
+      const c = build(serviceAccountContext(ctx, serviceAccount));
       signal.addEventListener('abort', () => c.stop(), { once: true });
       await c.start();
     },
@@ -67,34 +85,34 @@ export interface RegistryConfig {
  */
 export function controllerRegistry(config: RegistryConfig): Controller[] {
   const api = [
-    controller('namespace-controller', (ctx) => new NamespaceController(ctx, config.caCert)),
-    controller('garbage-collector-controller', (ctx) => new GarbageCollector(ctx)),
-    controller('resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)),
+    controller('namespace-controller', 'namespace-controller', (ctx) => new NamespaceController(ctx, config.caCert)),
+    controller('garbage-collector-controller', 'generic-garbage-collector', (ctx) => new GarbageCollector(ctx)),
+    controller('resourcequota-controller', 'resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)),
   ];
   const workloads = config.workloads;
   if (!workloads) return api;
   return [
     ...api,
     // Services and nodes.
-    controller('endpoints-controller', (ctx) => new EndpointsController(ctx)),
-    controller('endpointslice-controller', (ctx) => new EndpointSliceController(ctx)),
-    controller('endpointslice-mirroring-controller', (ctx) => new EndpointSliceMirroringController(ctx)),
-    controller('node-lifecycle-controller', (ctx) => new NodeLifecycleController(ctx, nodeLifecycleOptionsFromEnv())),
-    controller('taint-eviction-controller', (ctx) => new TaintEvictionController(ctx)),
-    controller('disruption-controller', (ctx) => new DisruptionController(ctx)),
-    controller('pod-garbage-collector-controller', (ctx) => new PodGCController(ctx)),
-    controller('service-lb-controller', (ctx) => new ServiceLBController(ctx, workloads.lbPool)),
+    controller('endpoints-controller', 'endpoint-controller', (ctx) => new EndpointsController(ctx)),
+    controller('endpointslice-controller', 'endpointslice-controller', (ctx) => new EndpointSliceController(ctx)),
+    controller('endpointslice-mirroring-controller', 'endpointslicemirroring-controller', (ctx) => new EndpointSliceMirroringController(ctx)),
+    controller('node-lifecycle-controller', 'node-controller', (ctx) => new NodeLifecycleController(ctx, nodeLifecycleOptionsFromEnv())),
+    controller('taint-eviction-controller', 'node-controller', (ctx) => new TaintEvictionController(ctx)),
+    controller('disruption-controller', 'disruption-controller', (ctx) => new DisruptionController(ctx)),
+    controller('pod-garbage-collector-controller', 'pod-garbage-collector', (ctx) => new PodGCController(ctx)),
+    controller('service-lb-controller', 'service-controller', (ctx) => new ServiceLBController(ctx, workloads.lbPool)),
     // Workloads.
-    controller('replicaset-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicaSet')),
-    controller('replicationcontroller-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicationController')),
-    controller('deployment-controller', (ctx) => new DeploymentController(ctx)),
-    controller('job-controller', (ctx) => new JobController(ctx)),
-    controller('cronjob-controller', (ctx) => new CronJobController(ctx)),
-    controller('ttl-after-finished-controller', (ctx) => new TTLAfterFinishedController(ctx)),
-    controller('statefulset-controller', (ctx) => new StatefulSetController(ctx)),
-    controller('daemonset-controller', (ctx) => new DaemonSetController(ctx)),
+    controller('replicaset-controller', 'replicaset-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicaSet')),
+    controller('replicationcontroller-controller', 'replication-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicationController')),
+    controller('deployment-controller', 'deployment-controller', (ctx) => new DeploymentController(ctx)),
+    controller('job-controller', 'job-controller', (ctx) => new JobController(ctx)),
+    controller('cronjob-controller', 'cronjob-controller', (ctx) => new CronJobController(ctx)),
+    controller('ttl-after-finished-controller', 'ttl-after-finished-controller', (ctx) => new TTLAfterFinishedController(ctx)),
+    controller('statefulset-controller', 'statefulset-controller', (ctx) => new StatefulSetController(ctx)),
+    controller('daemonset-controller', 'daemon-set-controller', (ctx) => new DaemonSetController(ctx)),
     // Volumes.
-    controller('persistentvolume-binder-controller', (ctx) => new PersistentVolumeController(ctx)),
-    controller(LOCAL_PROVISIONER, (ctx) => new LocalProvisioner(ctx)),
+    controller('persistentvolume-binder-controller', 'persistent-volume-binder', (ctx) => new PersistentVolumeController(ctx)),
+    controller(LOCAL_PROVISIONER, LOCAL_PROVISIONER, (ctx) => new LocalProvisioner(ctx)),
   ];
 }

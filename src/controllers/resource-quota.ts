@@ -9,27 +9,66 @@
  * period ran out.
  */
 import { StatusError } from '../apimachinery/errors.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
 import { evaluatorsForQuota, quotaHard, usageStats } from '../admission/quota-evaluators.js';
 import { addLists, cmp, mask, parseList, toJSON, type ResourceList } from '../meta/resource-lists.js';
-import { controllerContext } from './context.js';
+import { plain } from '../client/plain.js';
+import { resourcequotas } from '../client/resources.js';
+import type { Client, ResourceRef } from '../client/types.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
+
+const MANAGER = 'resourcequota-controller';
 
 const RESYNC_MS = 5 * 60 * 1000;
 
 function sameList(a: ResourceList, b: ResourceList): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => k in b && cmp(a[k], b[k]) === 0);
+  return ka.length === Object.keys(b).length && ka.every((k) => {
+    const x = a[k], y = b[k];
+    return x !== undefined && y !== undefined && cmp(x, y) === 0;
+  });
+}
+
+/**
+ * What the quota evaluators read (admission's Lookup) through the client:
+ * the served resources (discovery, read once) by group and resource, their
+ * objects listed from the server.
+ */
+export class QuotaLookup {
+  private readonly served = new Map<string, ResourceRef>();
+
+  constructor(private readonly client: Client, resources: readonly ResourceRef[]) {
+    for (const r of resources) if (!this.served.has(`${r.group}/${r.resource}`)) this.served.set(`${r.group}/${r.resource}`, r);
+  }
+
+  static async discover(client: Client): Promise<QuotaLookup> {
+    return new QuotaLookup(client, await client.resources());
+  }
+
+  /** A namespaced resource the server serves. */
+  namespaced(group: string, resource: string): ResourceRef | undefined {
+    const r = this.served.get(`${group}/${resource}`);
+    return r?.namespaced ? r : undefined;
+  }
+
+  async get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined> {
+    const r = this.served.get(`${group}/${resource}`);
+    return r ? this.client.resource(r).find(namespace, name) : undefined;
+  }
+
+  async listAll(group: string, resource: string, namespace: string): Promise<KObject[]> {
+    const r = this.served.get(`${group}/${resource}`);
+    return r ? (await this.client.resource(r).list(namespace)).items : [];
+  }
 }
 
 /** quota.CalculateUsage plus the controller's merge: the new status of one quota. */
-export async function quotaStatus(store: Store, rq: KObject, now: Date): Promise<{ hard: ResourceList; used: ResourceList }> {
+export async function quotaStatus(lookup: QuotaLookup, rq: KObject, now: Date): Promise<{ hard: ResourceList; used: ResourceList }> {
   const namespace = rq.metadata.namespace ?? '';
   const hard = quotaHard(rq);
   const hardNames = Object.keys(hard);
-  const known = (group: string, resource: string) => store.defs.some((d) => d.group === group && d.resource === resource && d.namespaced);
+  const known = (group: string, resource: string) => lookup.namespaced(group, resource) !== undefined;
   const evaluators = evaluatorsForQuota(hardNames, known);
   const potential = new Set(evaluators.flatMap((e) => e.matchingResources(hardNames)));
   const matched = hardNames.filter((n) => potential.has(n));
@@ -37,7 +76,7 @@ export async function quotaStatus(store: Store, rq: KObject, now: Date): Promise
   for (const ev of evaluators) {
     const resources = ev.matchingResources(matched);
     if (!resources.length) continue;
-    newUsage = addLists(newUsage, await usageStats(store, ev, namespace, rq, resources, now));
+    newUsage = addLists(newUsage, await usageStats(lookup, ev, namespace, rq, resources, now));
   }
   newUsage = mask(newUsage, matched);
   // Past observations of resources no evaluator measures are kept, then everything is limited to spec.hard.
@@ -50,18 +89,16 @@ export class ResourceQuotaController {
   /** Quota names by namespace. */
   private readonly quotas = new Map<string, Set<string>>();
   private timer?: NodeJS.Timeout;
-
-  private readonly store: Store;
+  private lookup?: QuotaLookup;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.store = ctx.store;
-    const log = ctx.log;
     this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    const rqDef = this.store.find('', 'v1', 'resourcequotas')!;
-    await this.ctx.informers.inform(rqDef, (type, obj) => {
+    const served = await this.ctx.client.resources();
+    this.lookup = new QuotaLookup(this.ctx.client, served);
+    await this.ctx.informers.inform(resourcequotas, (type, obj) => {
       const ns = obj.metadata.namespace ?? '';
       const name = obj.metadata.name ?? '';
       if (type === 'DELETED') this.quotas.get(ns)?.delete(name);
@@ -72,11 +109,11 @@ export class ResourceQuotaController {
       // Quotas count quotas: every quota of the namespace may change.
       this.namespaceChanged(ns);
     });
-    const seen = new Set<string>([rqDef.storagePrefix]);
-    for (const def of this.store.defs) {
-      if (!def.namespaced || seen.has(def.storagePrefix) || (def.verbs && !def.verbs.includes('watch'))) continue;
-      seen.add(def.storagePrefix);
-      await this.ctx.informers.inform(def, (_type, obj) => this.namespaceChanged(obj.metadata.namespace ?? ''));
+    // Replenishment: a change to any namespaced object (discovery: each resource once) may change its namespace's usage.
+    for (const ref of served) {
+      if (!ref.namespaced || (ref.verbs && !ref.verbs.includes('watch'))) continue;
+      if (ref.group === resourcequotas.group && ref.resource === resourcequotas.resource) continue;
+      await this.ctx.informers.inform(ref, (_type, obj) => this.namespaceChanged(obj.metadata.namespace ?? ''));
     }
     this.timer = setInterval(() => { for (const ns of this.quotas.keys()) this.namespaceChanged(ns); }, RESYNC_MS);
     this.timer.unref();
@@ -97,21 +134,21 @@ export class ResourceQuotaController {
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    const def = this.store.find('', 'v1', 'resourcequotas')!;
-    const rq = await this.store.get('', 'resourcequotas', namespace, name);
-    if (!rq || rq.metadata.deletionTimestamp) return;
-    const { hard, used } = await quotaStatus(this.store, rq, new Date());
+    // The informer's copy (upstream's lister), only read.
+    const rq = this.ctx.informers.forResource(resourcequotas).cache.get(namespace, name);
+    if (!rq || rq.metadata.deletionTimestamp || !this.lookup) return;
+    const { hard, used } = await quotaStatus(this.lookup, rq, new Date());
     const status = (rq.status ?? {}) as any;
     if (sameList(parseList(status.hard), hard) && sameList(parseList(status.used), used)) return;
     try {
-      await this.store.update(def, namespace, name, (cur) => {
+      await this.ctx.client.resource(plain(resourcequotas)).updateStatus(namespace, name, (cur) => {
         // Both maps are omitempty.
         const next: Record<string, unknown> = {};
         if (Object.keys(hard).length) next.hard = toJSON(hard);
         if (Object.keys(used).length) next.used = toJSON(used);
         cur.status = next;
         return cur;
-      }, controllerContext('resourcequota-controller'), 'status');
+      }, { fieldManager: MANAGER });
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 404) return;
       throw e;

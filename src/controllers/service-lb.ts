@@ -13,11 +13,11 @@
 import { StatusError } from '../apimachinery/errors.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { referenceTo } from '../events/recorder.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import { plain } from '../client/plain.js';
+import { services } from '../client/resources.js';
+import type { ResourceClient, WriteOptions } from '../client/types.js';
 import { LBPool } from '../network/lb-pool.js';
-import { controllerContext } from './context.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 
@@ -32,25 +32,22 @@ const ingressIPs = (s: Svc): string[] => (s.status?.loadBalancer?.ingress ?? [])
 export class ServiceLBController {
   private readonly queue: RateLimitingQueue;
   private readonly services = new Map<string, Svc>();
-  private readonly def: ResourceDef;
+  private readonly serviceClient: ResourceClient<KObject>;
   /** Addresses chosen but maybe not yet seen in the cache, so two syncs never pick the same one. */
   private readonly reserved = new Map<string, string>();
   /** Services waiting for an address: retried when one is released. */
   private readonly waiting = new Set<string>();
 
-  private readonly store: Store;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, private readonly pool: LBPool) {
-    const store = this.store = ctx.store;
     this.events = ctx.events;
-    const log = ctx.log;
-    this.def = store.find('', 'v1', 'services')!;
+    this.serviceClient = ctx.client.resource(plain(services));
     this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.def, (type, svc) => {
+    await this.ctx.informers.inform(services, (type, svc) => {
       const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
       if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
       this.queue.add(key);
@@ -76,20 +73,20 @@ export class ServiceLBController {
     if (!svc) { this.release(key); return; }
     const ns = svc.metadata.namespace!;
     const name = svc.metadata.name!;
-    const ctx = { ...controllerContext(SERVICE_CONTROLLER), namespace: ns };
+    const write: WriteOptions = { fieldManager: SERVICE_CONTROLLER };
     const hasFinalizer = (svc.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER);
     if (!wantsLB(svc)) {
       this.release(key);
       if (!hasFinalizer) return;
       void this.events.record(referenceTo(svc), 'Normal', 'DeletingLoadBalancer', 'Deleting load balancer', SERVICE_CONTROLLER);
       if (ingressIPs(svc).length && !svc.metadata.deletionTimestamp && svc.spec?.type === 'LoadBalancer') {
-        await this.writeIngress(svc, [], ctx);
+        await this.writeIngress(svc, [], write);
       }
-      await this.store.update(this.def, ns, name, (cur) => {
+      await this.serviceClient.update(ns, name, (cur) => {
         const f = (cur.metadata.finalizers ?? []).filter((x) => x !== LB_CLEANUP_FINALIZER);
         if (f.length) cur.metadata.finalizers = f; else delete cur.metadata.finalizers;
         return cur;
-      }, ctx).catch(ignoreGone);
+      }, write).catch(ignoreGone);
       void this.events.record(referenceTo(svc), 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer', SERVICE_CONTROLLER);
       return;
     }
@@ -97,14 +94,15 @@ export class ServiceLBController {
     const used = this.used(key);
     const requested: string | undefined = svc.spec?.loadBalancerIP || undefined;
     let ip: string | undefined;
-    if (current.length === 1 && this.pool.contains(current[0]) && !used.has(current[0]) && (!requested || requested === current[0])) ip = current[0];
+    const only = current.length === 1 ? current[0] : undefined;
+    if (only !== undefined && this.pool.contains(only) && !used.has(only) && (!requested || requested === only)) ip = only;
     if (hasFinalizer && ip) return;
     void this.events.record(referenceTo(svc), 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', SERVICE_CONTROLLER);
     if (!hasFinalizer) {
-      await this.store.update(this.def, ns, name, (cur) => {
+      await this.serviceClient.update(ns, name, (cur) => {
         cur.metadata.finalizers = [...(cur.metadata.finalizers ?? []), LB_CLEANUP_FINALIZER];
         return cur;
-      }, ctx).catch(ignoreGone);
+      }, write).catch(ignoreGone);
     }
     if (!ip) {
       let why: string | undefined;
@@ -125,7 +123,7 @@ export class ServiceLBController {
     }
     this.waiting.delete(key);
     this.reserved.set(key, ip!);
-    await this.writeIngress(svc, [ip!], ctx);
+    await this.writeIngress(svc, [ip!], write);
     void this.events.record(referenceTo(svc), 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer', SERVICE_CONTROLLER);
   }
 
@@ -135,12 +133,12 @@ export class ServiceLBController {
     for (const k of this.waiting) this.queue.add(k);
   }
 
-  private async writeIngress(svc: Svc, ips: string[], ctx: ReturnType<typeof controllerContext>): Promise<void> {
-    await this.store.update(this.def, svc.metadata.namespace!, svc.metadata.name!, (cur) => {
+  private async writeIngress(svc: Svc, ips: string[], write: WriteOptions): Promise<void> {
+    await this.serviceClient.updateStatus(svc.metadata.namespace!, svc.metadata.name!, (cur) => {
       const lb = ips.length ? { ingress: ips.map((ip) => ({ ip, ipMode: 'VIP' })) } : {};
       (cur as Svc).status = { ...((cur as Svc).status ?? {}), loadBalancer: lb };
       return cur;
-    }, ctx, 'status').catch(ignoreGone);
+    }, write).catch(ignoreGone);
   }
 }
 

@@ -9,11 +9,11 @@
 import { StatusError } from '../apimachinery/errors.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
-import { controllerContext } from './context.js';
+import { plain } from '../client/plain.js';
 import { keyOf, splitKey } from '../client/queue-keys.js';
+import { jobs } from '../client/resources.js';
+import type { ResourceClient } from '../client/types.js';
 
 const COMPONENT = 'ttl-after-finished-controller';
 
@@ -32,21 +32,18 @@ function needsCleanup(job: Obj): boolean {
 }
 
 export class TTLAfterFinishedController {
-  private readonly jobs: ResourceDef;
+  private readonly jobs: ResourceClient<KObject>;
   private readonly loop: RateLimitingQueue;
   private readonly now: () => Date;
 
-  private readonly store: Store;
-
   constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
-    const store = this.store = ctx.store;
-    this.jobs = store.find('batch', 'v1', 'jobs')!;
+    this.jobs = ctx.client.resource(plain(jobs));
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.jobs, (type, job) => {
+    await this.ctx.informers.inform(jobs, (type, job) => {
       if (type !== 'DELETED' && needsCleanup(job)) this.loop.add(keyOf(job));
     });
     // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
@@ -60,7 +57,7 @@ export class TTLAfterFinishedController {
   /** processJob: deletes an expired job (re-checked on a fresh read); otherwise returns ms until it expires. */
   async sync(key: string): Promise<number | undefined> {
     const [ns, name] = splitKey(key);
-    const job = await this.store.get('batch', 'jobs', ns, name) as Obj | undefined;
+    const job = await this.jobs.find(ns, name) as Obj | undefined;
     if (!job || !needsCleanup(job)) return undefined;
     const expireAt = finishTime(job)! + job.spec.ttlSecondsAfterFinished * 1000;
     const left = expireAt - this.now().getTime();
@@ -71,8 +68,7 @@ export class TTLAfterFinishedController {
     try {
       // processJob: the UID precondition is upstream's only one; a Job recreated meanwhile answers 409, which
       // (like any error but NotFound) sends the key back to the queue to be judged again.
-      await this.store.delete(this.jobs, ns, name, { propagationPolicy: 'Foreground', preconditions: { uid: job.metadata.uid } },
-        { ...controllerContext(COMPONENT), namespace: ns });
+      await this.jobs.delete(ns, name, { propagationPolicy: 'Foreground', preconditions: { uid: job.metadata.uid }, fieldManager: COMPONENT });
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 404) return undefined;
       throw e;

@@ -9,12 +9,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventRecorder } from '../../src/events/recorder.js';
-import { parseControllersFlag, startControllers } from '../../src/controllers/manager.js';
+import { KUBE_CONTROLLER_MANAGER } from '../../src/client/identities.js';
+import { LoopbackClient } from '../../src/client/loopback.js';
+import { parseControllersFlag, startControllers, type ControllerManagerOptions } from '../../src/controllers/manager.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import { isControllerEnabled, parseControllers } from '../../src/controllers/runtime/controller-flags.js';
 import { LBPool } from '../../src/network/lb-pool.js';
 import type { Store } from '../../src/registry/store.js';
 import type { ResourceDef } from '../../src/registry/types.js';
 import { fixture } from './service-fixture.js';
+
+/** What winkube up gives the controller manager: its client as system:kube-controller-manager, and a context per term. */
+function managerOptions(store: Store): Pick<ControllerManagerOptions, 'client' | 'newContext' | 'events' | 'log'> {
+  const client = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
+  const events = new EventRecorder(store);
+  return { client, events, log: () => {}, newContext: () => newControllerContext({ store, client, events }) };
+}
 
 test('--controllers: * enables what is on by default; name enables; -name disables; the first entry naming a controller decides', () => {
   const star = parseControllers(['*']);
@@ -61,7 +71,7 @@ test('the controller manager starts the enabled controllers only, and lists and 
   const f = await fixture();
   const { lists, watches } = counting(f.store);
   const running = await startControllers({
-    store: f.store, events: new EventRecorder(f.store), log: () => {}, caCert: 'CA',
+    ...managerOptions(f.store), caCert: 'CA',
     workloads: { lbPool: LBPool.parse('192.0.2.0/29') },
     controllers: parseControllersFlag(['*,-deployment-controller,-cronjob-controller']),
   });
@@ -81,7 +91,7 @@ test('the controller manager starts the enabled controllers only, and lists and 
 
 test('with --api-only only the namespace, garbage collector and resource quota controllers start', async () => {
   const f = await fixture();
-  const running = await startControllers({ store: f.store, events: new EventRecorder(f.store), log: () => {}, caCert: 'CA' });
+  const running = await startControllers({ ...managerOptions(f.store), caCert: 'CA' });
   try {
     assert.deepEqual(running.started, ['namespace-controller', 'garbage-collector-controller', 'resourcequota-controller']);
   } finally {

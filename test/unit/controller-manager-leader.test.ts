@@ -6,10 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { KUBE_CONTROLLER_MANAGER } from '../../src/client/identities.js';
+import { LoopbackClient } from '../../src/client/loopback.js';
+import type { Client } from '../../src/client/types.js';
+import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import { LeaderElector, type LeaderCallbacks } from '../../src/controllers/leader-election.js';
 import { runControllerManager } from '../../src/controllers/manager.js';
 import { LBPool } from '../../src/network/lb-pool.js';
-import type { Store } from '../../src/registry/store.js';
 import type { EventRecorder as Recorder } from '../../src/events/recorder.js';
 import { eventually, fixture } from './service-fixture.js';
 
@@ -21,10 +24,12 @@ test('kube-controller-manager leader election: one of two servers acts; a lost l
   const f = await fixture();
   const events = new EventRecorder(f.store);
   const logs: string[] = [];
+  const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const manager = (identity: string) => runControllerManager({
-    store: f.store, events, log: (m) => logs.push(`${identity}: ${m}`), caCert: 'CA', workloads: { lbPool: LBPool.parse('192.0.2.0/29') },
-  }, (store: Store, component, callbacks: LeaderCallbacks, ev?: Recorder, log?: (m: string) => void) =>
-    new LeaderElector(store, { namespace: 'kube-system', name: component, identity, component, ...TIMING }, callbacks, ev, log));
+    client, newContext: () => newControllerContext({ store: f.store, client, events, log: (m) => logs.push(`${identity}: ${m}`) }),
+    events, log: (m) => logs.push(`${identity}: ${m}`), caCert: 'CA', workloads: { lbPool: LBPool.parse('192.0.2.0/29') },
+  }, (c: Client, component, callbacks: LeaderCallbacks, ev?: Recorder, log?: (m: string) => void) =>
+    new LeaderElector(c, { namespace: 'kube-system', name: component, identity, component, ...TIMING }, callbacks, ev, log));
   const rsDef = f.def('apps', 'replicasets');
   const podsOf = async (app: string) => (await f.store.list(f.def('', 'pods'), 'default')).items.filter((p) => p.metadata.labels?.app === app);
   const replicaSet = (name: string, replicas: number) => f.store.create(rsDef, 'default', {

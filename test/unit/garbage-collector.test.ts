@@ -103,7 +103,8 @@ async function conflictingStore(method: 'update' | 'delete') {
     return inner.update(def, namespace, name, mutate, c, sub);
   };
   store.delete = async (def, namespace, name, req, c) => {
-    if (c.fieldManager === 'garbage-collector') deletes.push(req);
+    // The request's fields that are set (the client leaves the others undefined).
+    if (c.fieldManager === 'garbage-collector') deletes.push(Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined)));
     if (method === 'delete') conflictOnce(c, name);
     return inner.delete(def, namespace, name, req, c);
   };

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { componentElector, LeaderElector, leaderIdentity } from '../../src/controllers/leader-election.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { KUBE_CONTROLLER_MANAGER } from '../../src/client/identities.js';
+import { LoopbackClient } from '../../src/client/loopback.js';
 import { eventually, fixture } from './service-fixture.js';
 
 test('leader election: one of two electors leads; the other takes over when the leader stops renewing', async () => {
@@ -9,7 +11,8 @@ test('leader election: one of two electors leads; the other takes over when the 
   const events = new EventRecorder(f.store);
   const timing = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 50 };
   const log: string[] = [];
-  const make = (id: string) => new LeaderElector(f.store, { namespace: 'kube-system', name: 'kube-controller-manager', identity: id, component: 'kube-controller-manager', ...timing }, {
+  const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
+  const make = (id: string) => new LeaderElector(client, { namespace: 'kube-system', name: 'kube-controller-manager', identity: id, component: 'kube-controller-manager', ...timing }, {
     onStartedLeading: () => { log.push(`${id} started`); },
     onStoppedLeading: () => { log.push(`${id} stopped`); },
   }, events);
@@ -44,7 +47,7 @@ test('leader election: one of two electors leads; the other takes over when the 
   const evs = (await f.store.list(f.def('', 'events'), 'kube-system')).items as any[];
   assert.deepEqual(evs.filter((e) => e.reason === 'LeaderElection').map((e) => e.message).sort(),
     ['host-a_1 became leader', 'host-b_2 became leader', 'host-c_3 became leader']);
-  const kcm = componentElector(f.store, 'kube-scheduler', { onStartedLeading() {}, onStoppedLeading() {} });
+  const kcm = componentElector(client, 'kube-scheduler', { onStartedLeading() {}, onStoppedLeading() {} });
   assert.deepEqual({ ...kcm.config, identity: undefined }, { namespace: 'kube-system', name: 'kube-scheduler', identity: undefined,
     component: 'kube-scheduler', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
   assert.match(leaderIdentity(), /^.+_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

@@ -13,13 +13,13 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { StatusError } from '../../apimachinery/errors.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
-import { controllerContext } from '../context.js';
+import { OwnWrites } from '../../client/own-writes.js';
+import { plain } from '../../client/plain.js';
+import { endpointslices, nodes } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import { ServicePods } from './service-pods.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
-import { OwnWrites } from '../runtime/store-own-writes.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import {
   findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, rfc3339Nano,
@@ -152,7 +152,8 @@ export function reconcileSlices(svc: Obj, pods: Obj[], nodes: Map<string, Obj>, 
     const deletedHere = changes.delete.length - before.delete;
     if (mine.length === deletedHere && changes.create.length === before.create) {
       const dropped = changes.delete.slice(before.delete);
-      const keep = dropped.length === 1 && isPlaceholder(dropped[0]) && isDeepStrictEqual(dropped[0].metadata.labels, labels) ? dropped[0] : undefined;
+      const only = dropped.length === 1 ? dropped[0] : undefined;
+      const keep = only && isPlaceholder(only) && isDeepStrictEqual(only.metadata.labels, labels) ? only : undefined;
       if (keep) changes.delete.splice(changes.delete.indexOf(keep), 1);
       else changes.create.push(newSlice(svc, addressType, null, true));
     }
@@ -203,10 +204,11 @@ function reconcileByPorts(svc: Obj, labels: Record<string, string>, addressType:
     if (desired.size < max && unchanged.length) {
       const fits = unchanged.filter((s) => max - ((s.endpoints as any[] | null) ?? []).length >= desired.size)
         .sort((a, b) => ((b.endpoints as any[] | null) ?? []).length - ((a.endpoints as any[] | null) ?? []).length);
-      if (fits.length) {
-        fill = structuredClone(fits[0]);
+      const fullest = fits[0];
+      if (fullest) {
+        fill = structuredClone(fullest);
         fill.endpoints = [...((fill.endpoints as Endpoint[] | null) ?? [])];
-        unchanged.splice(unchanged.indexOf(fits[0]), 1);
+        unchanged.splice(unchanged.indexOf(fullest), 1);
         toUpdate.push(fill);
       }
     }
@@ -224,23 +226,19 @@ export class EndpointSliceController {
   private readonly cache: ServicePods;
   private readonly nodes = new Map<string, Obj>();
   private readonly tracker = new TriggerTimeTracker();
-  private readonly sliceDef: ResourceDef;
-
-  private readonly store: Store;
   private readonly sliceWrites: OwnWrites;
+  /** Every slice write goes through sliceWrites, so syncs read back their own slice writes from the informer. */
+  private readonly slices: ResourceClient<KObject>;
 
   constructor(private readonly ctx: ControllerContext, private readonly maxPerSlice = MAX_ENDPOINTS_PER_SLICE) {
-    this.sliceWrites = new OwnWrites(ctx.store, ctx.informers.forResource(ctx.store.find('discovery.k8s.io', 'v1', 'endpointslices')!));
-    // Every write goes through sliceWrites' store, so syncs read back their own slice writes from the informer.
-    const store = this.store = this.sliceWrites.store;
-    const log = ctx.log;
-    this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
+    this.sliceWrites = new OwnWrites(ctx.client.resource(plain(endpointslices)), ctx.informers.forResource(endpointslices));
+    this.slices = this.sliceWrites.resource;
     this.queue = newQueue(ctx);
     this.cache = new ServicePods(ctx, (key) => this.queue.add(key));
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.store.find('', 'v1', 'nodes')!, (type, node) => {
+    await this.ctx.informers.inform(nodes, (type, node) => {
       const had = this.nodes.has(node.metadata.name!);
       const oldZone = this.nodes.get(node.metadata.name!)?.metadata.labels?.[ZONE_LABEL];
       if (type === 'DELETED') this.nodes.delete(node.metadata.name!); else this.nodes.set(node.metadata.name!, node);
@@ -248,7 +246,7 @@ export class EndpointSliceController {
       if (type !== 'MODIFIED' || !had || oldZone !== node.metadata.labels?.[ZONE_LABEL]) this.nodeChanged(node.metadata.name!);
     });
     await this.cache.start();
-    await this.ctx.informers.inform(this.sliceDef, (_type, slice) => {
+    await this.ctx.informers.inform(endpointslices, (_type, slice) => {
       // A managed slice changed by someone else is put right.
       const labels = slice.metadata.labels ?? {};
       if (labels[MANAGED_BY_LABEL] !== CONTROLLER_NAME || !labels[SERVICE_NAME_LABEL]) return;
@@ -283,7 +281,7 @@ export class EndpointSliceController {
     const existing = (await this.sliceWrites.list(namespace)).filter((s) =>
       s.metadata.labels?.[SERVICE_NAME_LABEL] === name && s.metadata.labels?.[MANAGED_BY_LABEL] === CONTROLLER_NAME);
     const changes = reconcileSlices(svc, pods, this.nodes, existing, this.maxPerSlice);
-    const ctx = { ...controllerContext(MANAGER), namespace };
+    const write = { fieldManager: MANAGER };
     const stamp = (s: KObject) => {
       const annotations = { ...(s.metadata.annotations ?? {}) };
       if (trigger !== undefined) annotations[LAST_CHANGE_TRIGGER_TIME] = rfc3339Nano(trigger);
@@ -296,14 +294,14 @@ export class EndpointSliceController {
       if (e instanceof StatusError && e.status.code === 403) return; // terminating namespace
       throw e;
     };
-    for (const s of changes.create) await this.store.create(this.sliceDef, namespace, stamp(s), ctx).catch(tolerate);
+    for (const s of changes.create) await this.slices.create(namespace, stamp(s), write).catch(tolerate);
     for (const s of changes.update) {
       const rv = s.metadata.resourceVersion;
-      await this.store.update(this.sliceDef, namespace, s.metadata.name!, () => stamp({ ...s, metadata: { ...s.metadata, resourceVersion: rv } }), ctx)
+      await this.slices.update(namespace, s.metadata.name!, () => stamp({ ...s, metadata: { ...s.metadata, resourceVersion: rv } }), write)
         .catch(tolerate);
     }
     for (const s of changes.delete) {
-      await this.store.delete(this.sliceDef, namespace, s.metadata.name!, { preconditions: { uid: s.metadata.uid } }, ctx).catch(tolerate);
+      await this.slices.delete(namespace, s.metadata.name!, { preconditions: { uid: s.metadata.uid }, ...write }).catch(tolerate);
     }
   }
 }

@@ -14,11 +14,11 @@
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import { goIPString } from '../../network/ip-string.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
+import { plain } from '../../client/plain.js';
+import { endpoints, endpointslices, services } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import { parseIPSloppy } from '../../validation/common.js';
-import { controllerContext } from '../context.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './controller.js';
@@ -127,11 +127,12 @@ export function mirrorSlices(endpoints: Obj, existing: Obj[], maxPerSubset = MAX
   for (const [key, d] of desired) {
     const slices = existingByKey.get(key) ?? [];
     if (d.endpoints.size === 0) { out.delete.push(...slices); continue; }
-    if (slices.length) {
+    const first = slices[0];
+    if (first) {
       out.delete.push(...slices.slice(1));
-      if (unchanged(slices[0], d)) continue;
+      if (unchanged(first, d)) continue;
     }
-    const s = newSlice(endpoints, d, slices[0]?.metadata.name);
+    const s = newSlice(endpoints, d, first?.metadata.name);
     s.endpoints = [...d.endpoints.values()].slice(0, maxPerSubset);
     (s.metadata.name ? out.update : out.create).push(s);
   }
@@ -139,8 +140,9 @@ export function mirrorSlices(endpoints: Obj, existing: Obj[], maxPerSubset = MAX
   // recycleSlices: a slice to create takes the name of one to delete of the same address type.
   for (const c of [...out.create]) {
     const i = out.delete.findIndex((s) => s.addressType === c.addressType);
-    if (i === -1) continue;
-    const [recycled] = out.delete.splice(i, 1);
+    const recycled = out.delete[i];
+    if (!recycled) continue;
+    out.delete.splice(i, 1);
     out.create.splice(out.create.indexOf(c), 1);
     delete c.metadata.generateName;
     c.metadata.name = recycled.metadata.name;
@@ -167,22 +169,18 @@ export class EndpointSliceMirroringController {
   private readonly slices = new Map<string, Map<string, Obj>>();
   /** Resource versions this controller wrote, so only others' changes to its slices queue a sync (endpointSliceTracker). */
   private readonly written = new Set<string>();
-  private readonly sliceDef: ResourceDef;
-
-  private readonly store: Store;
+  private readonly sliceClient: ResourceClient<KObject>;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, private readonly maxPerSubset = MAX_ENDPOINTS_PER_SUBSET) {
-    const store = this.store = ctx.store;
+    this.sliceClient = ctx.client.resource(plain(endpointslices));
     this.events = ctx.events;
-    const log = ctx.log;
-    this.sliceDef = store.find('discovery.k8s.io', 'v1', 'endpointslices')!;
     this.queue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
     const keyOf = (o: KObject) => `${o.metadata.namespace}/${o.metadata.name}`;
-    await this.ctx.informers.inform(this.sliceDef, (type, slice) => {
+    await this.ctx.informers.inform(endpointslices, (type, slice) => {
       const labels = slice.metadata.labels ?? {};
       if (labels[MANAGED_BY_LABEL] !== MIRRORING_CONTROLLER_NAME || !labels[SERVICE_NAME_LABEL]) return;
       const key = `${slice.metadata.namespace}/${labels[SERVICE_NAME_LABEL]}`;
@@ -193,7 +191,7 @@ export class EndpointSliceMirroringController {
       // An own write whose event came before it was noted stays behind: keep the set from growing.
       if (this.written.size > 4096) this.written.clear();
     });
-    await this.ctx.informers.inform(this.store.find('', 'v1', 'services')!, (type, svc) => {
+    await this.ctx.informers.inform(services, (type, svc) => {
       const key = keyOf(svc);
       const before = this.services.get(key);
       if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
@@ -201,7 +199,7 @@ export class EndpointSliceMirroringController {
       const now = !hasSelector(svc);
       if (type === 'MODIFIED' ? was !== now : now) this.queue.add(key);
     });
-    await this.ctx.informers.inform(this.store.find('', 'v1', 'endpoints')!, (type, ep) => {
+    await this.ctx.informers.inform(endpoints, (type, ep) => {
       const key = keyOf(ep);
       const before = this.endpoints.get(key);
       if (type === 'DELETED') this.endpoints.delete(key); else this.endpoints.set(key, ep);
@@ -220,9 +218,8 @@ export class EndpointSliceMirroringController {
     const ep = this.endpoints.get(key);
     const svc = this.services.get(key);
     const existing = [...(this.slices.get(key)?.values() ?? [])];
-    const ctx = { ...controllerContext(MANAGER), namespace };
     if (!ep || !shouldMirror(ep) || !svc || hasSelector(svc)) {
-      for (const s of existing) await this.remove(namespace, s, ctx);
+      for (const s of existing) await this.remove(namespace, s);
       return;
     }
     const changes = mirrorSlices(ep, existing, this.maxPerSubset);
@@ -237,7 +234,7 @@ export class EndpointSliceMirroringController {
     if (!ep.metadata.deletionTimestamp) {
       for (const s of changes.create) {
         try {
-          const made = await this.store.create(this.sliceDef, namespace, s, ctx);
+          const made = await this.sliceClient.create(namespace, s, { fieldManager: MANAGER });
           this.written.add(`ADDED/${made.metadata.uid}/${made.metadata.resourceVersion}`);
         } catch (e) {
           // A terminating namespace refuses creates for good: drop the work.
@@ -247,15 +244,16 @@ export class EndpointSliceMirroringController {
       }
     }
     for (const s of changes.update) {
-      const made = await this.store.update(this.sliceDef, namespace, s.metadata.name!, (cur) => ({ ...s, metadata: { ...s.metadata, resourceVersion: cur.metadata.resourceVersion } }), ctx);
+      const made = await this.sliceClient.update(namespace, s.metadata.name!, (cur) => ({ ...s, metadata: { ...s.metadata, resourceVersion: cur.metadata.resourceVersion } }),
+        { fieldManager: MANAGER });
       this.written.add(`MODIFIED/${made.metadata.uid}/${made.metadata.resourceVersion}`);
     }
-    for (const s of changes.delete) await this.remove(namespace, s, ctx);
+    for (const s of changes.delete) await this.remove(namespace, s);
   }
 
-  private async remove(namespace: string, slice: Obj, ctx: ReturnType<typeof controllerContext>): Promise<void> {
+  private async remove(namespace: string, slice: Obj): Promise<void> {
     try {
-      await this.store.delete(this.sliceDef, namespace, slice.metadata.name!, { preconditions: { uid: slice.metadata.uid } }, ctx);
+      await this.sliceClient.delete(namespace, slice.metadata.name!, { preconditions: { uid: slice.metadata.uid }, fieldManager: MANAGER });
     } catch (e) {
       if (!(e instanceof StatusError && e.status.code === 404)) throw e;
     }

@@ -3,6 +3,7 @@
  * EndpointSlice) watch, and which services a pod change touches.
  */
 import type { KObject } from '../../apimachinery/object.js';
+import { pods, services } from '../../client/resources.js';
 import type { ControllerContext } from '../runtime/controller-context.js';
 import { selectsPod } from './util.js';
 
@@ -18,12 +19,12 @@ export class ServicePods {
   constructor(private readonly ctx: ControllerContext, private readonly serviceChanged: (key: string) => void) {}
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.ctx.store.find('', 'v1', 'services')!, (type, svc) => {
+    await this.ctx.informers.inform(services, (type, svc) => {
       const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
       if (type === 'DELETED') this.services.delete(key); else this.services.set(key, svc);
       this.serviceChanged(key);
     });
-    await this.ctx.informers.inform(this.ctx.store.find('', 'v1', 'pods')!, (type, pod) => {
+    await this.ctx.informers.inform(pods, (type, pod) => {
       const ns = pod.metadata.namespace!;
       let byName = this.pods.get(ns);
       if (!byName) this.pods.set(ns, byName = new Map());

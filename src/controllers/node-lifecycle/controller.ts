@@ -18,10 +18,10 @@ import { setImmediate } from 'node:timers/promises';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../../events/recorder.js';
 import { rfc3339 } from '../../meta/object-meta.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
-import { controllerContext } from '../context.js';
+import { plain } from '../../client/plain.js';
+import { leases, nodes, pods } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { matchTaint, noScheduleTaintDiff, NOT_READY_NO_EXECUTE, type Taint, UNREACHABLE_NO_EXECUTE } from './taints.js';
@@ -113,42 +113,40 @@ export class NodeLifecycleController {
   private readonly zoneTokens = new Map<string, { tokens: number; at: number }>();
   private readonly retry = new Set<string>();
   private readonly noScheduleQueue: RateLimitingQueue;
-  private readonly nodeDef: ResourceDef;
-  private readonly podDef: ResourceDef;
+  private readonly nodeClient: ResourceClient<KObject>;
+  private readonly podClient: ResourceClient<KObject>;
   private timers: NodeJS.Timeout[] = [];
   private readonly unsubscribe: (() => void)[] = [];
   private monitoring = false;
 
-  private readonly store: Store;
   private readonly events: EventRecorder;
   private readonly log: (m: string) => void;
   private readonly now: () => number;
 
   constructor(private readonly ctx: ControllerContext, opts: Partial<NodeLifecycleOptions> = {}) {
-    const store = this.store = ctx.store;
     this.events = ctx.events;
-    const log = this.log = ctx.log;
+    this.log = ctx.log;
     this.now = () => ctx.clock.now();
     this.opts = { ...DEFAULT_NODE_LIFECYCLE_OPTIONS, ...opts };
-    this.nodeDef = store.find('', 'v1', 'nodes')!;
-    this.podDef = store.find('', 'v1', 'pods')!;
+    this.nodeClient = ctx.client.resource(plain(nodes));
+    this.podClient = ctx.client.resource(plain(pods));
     this.noScheduleQueue = newQueue(ctx);
   }
 
   async start(): Promise<void> {
     // Nodes and pods from the shared informers (upstream's factory): one cache of thousands of pods, not one more.
-    const nodes = this.ctx.informers.forResource(this.nodeDef);
-    this.unsubscribe.push(nodes.onEvent((type, node) => {
+    const nodeInformer = this.ctx.informers.forResource(nodes);
+    this.unsubscribe.push(nodeInformer.onEvent((type, node) => {
       if (type === 'DELETED') this.nodes.delete(node.metadata.name!); else this.nodes.set(node.metadata.name!, node);
       if (type !== 'DELETED') this.noScheduleQueue.add(node.metadata.name!);
     }));
-    await nodes.start();
-    await this.ctx.informers.inform(this.store.find('coordination.k8s.io', 'v1', 'leases')!, (type, lease) => {
+    await nodeInformer.start();
+    await this.ctx.informers.inform(leases, (type, lease) => {
       if (lease.metadata.namespace !== NODE_LEASE_NAMESPACE) return;
       if (type === 'DELETED') this.leases.delete(lease.metadata.name!); else this.leases.set(lease.metadata.name!, lease);
     });
-    const pods = this.ctx.informers.forResource(this.podDef);
-    this.unsubscribe.push(pods.onEvent((type, pod) => {
+    const podInformer = this.ctx.informers.forResource(pods);
+    this.unsubscribe.push(podInformer.onEvent((type, pod) => {
       const node = (pod.spec as any)?.nodeName as string | undefined;
       if (!node) return;
       let byName = this.podsByNode.get(node);
@@ -162,7 +160,7 @@ export class NodeLifecycleController {
         if (ready && ready.status !== 'True') void this.markPodsNotReady([pod], node).catch((e) => this.log(`node lifecycle: ${(e as Error).message}`));
       }
     }));
-    await pods.start();
+    await podInformer.start();
     const tick = () => {
       if (this.monitoring) return;
       this.monitoring = true;
@@ -307,12 +305,12 @@ export class NodeLifecycleController {
     const current = readyOf(node)!;
     if (currentReady && JSON.stringify(current) === JSON.stringify(observed)) return { observed, current, node };
     const rv = cached.metadata.resourceVersion;
-    const written = await this.store.update(this.nodeDef, '', name, (n) => {
+    const written = await this.nodeClient.updateStatus('', name, (n) => {
       // UpdateStatus of the cached copy: a conflict means the kubelet spoke meanwhile.
       n.metadata.resourceVersion = rv;
       (n as Node).status = { ...(n as Node).status, conditions };
       return n;
-    }, controllerContext(MANAGER), 'status');
+    }, { fieldManager: MANAGER });
     this.health.set(name, { ready: { ...current }, probe: health.probe, readyTransition: now, leaseRenew: health.leaseRenew });
     return { observed, current, node: written as Node };
   }
@@ -352,7 +350,7 @@ export class NodeLifecycleController {
   private async swapTaints(name: string, add: Taint[], remove: Taint[]): Promise<boolean> {
     const stamp = rfc3339(new Date(this.now()));
     try {
-      await this.store.update(this.nodeDef, '', name, (n) => {
+      await this.nodeClient.update('', name, (n) => {
         const spec = ((n as Node).spec ??= {});
         let taints: Taint[] = (spec.taints ?? []).filter((t: Taint) => !remove.some((r) => matchTaint(r, t)));
         for (const t of add) {
@@ -362,7 +360,7 @@ export class NodeLifecycleController {
         }
         if (taints.length) spec.taints = taints; else delete spec.taints;
         return n;
-      }, controllerContext(MANAGER));
+      }, { fieldManager: MANAGER });
       return true;
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 404) return true;
@@ -458,12 +456,12 @@ export class NodeLifecycleController {
       if (!ready || ready.status === 'False') continue;
       const ns = pod.metadata.namespace!;
       try {
-        const updated = await this.store.update(this.podDef, ns, pod.metadata.name!, (p) => {
+        const updated = await this.podClient.updateStatus(ns, pod.metadata.name!, (p) => {
           const st = ((p as any).status ??= {});
           st.conditions = (st.conditions ?? []).map((c: any) => (c?.type === 'Ready' && c.status !== 'False'
             ? { ...c, status: 'False', lastTransitionTime: rfc3339(new Date(this.now())) } : c));
           return p;
-        }, { ...controllerContext(MANAGER), namespace: ns }, 'status');
+        }, { fieldManager: MANAGER });
         void this.events.record(refTo(updated), 'Warning', 'NodeNotReady', 'Node is not ready', COMPONENT);
       } catch (e) {
         if (e instanceof StatusError && e.status.code === 404) continue;

@@ -12,10 +12,10 @@
 import { StatusError } from '../../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../../events/recorder.js';
 import { rfc3339 } from '../../meta/object-meta.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
-import { controllerContext } from '../context.js';
+import { plain } from '../../client/plain.js';
+import { nodes, pods } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 import type { ControllerContext } from '../runtime/controller-context.js';
 import { matchingTolerations, minTolerationMs, type Taint, type Toleration } from './taints.js';
 
@@ -28,36 +28,34 @@ export class TaintEvictionController {
   private readonly podsByNode = new Map<string, Map<string, KObject>>();
   private readonly podNode = new Map<string, string>();
   private readonly work = new Map<string, Work>();
-  private readonly podDef: ResourceDef;
+  private readonly podClient: ResourceClient<KObject>;
   private stopped = false;
   private readonly unsubscribe: (() => void)[] = [];
 
-  private readonly store: Store;
   private readonly events: EventRecorder;
   private readonly log: (m: string) => void;
   private readonly now: () => number;
 
   constructor(private readonly ctx: ControllerContext) {
-    const store = this.store = ctx.store;
     this.events = ctx.events;
     this.log = ctx.log;
     this.now = () => ctx.clock.now();
-    this.podDef = store.find('', 'v1', 'pods')!;
+    this.podClient = ctx.client.resource(plain(pods));
   }
 
   async start(): Promise<void> {
     // Nodes and pods from the shared informers (upstream's factory): one cache of thousands of pods, not one more.
-    const nodes = this.ctx.informers.forResource(this.store.find('', 'v1', 'nodes')!);
-    this.unsubscribe.push(nodes.onEvent((type, node) => {
+    const nodeInformer = this.ctx.informers.forResource(nodes);
+    this.unsubscribe.push(nodeInformer.onEvent((type, node) => {
       const name = node.metadata.name!;
       const taints: Taint[] = (((node.spec as any)?.taints ?? []) as Taint[]).filter((t) => t?.effect === 'NoExecute');
       const before = JSON.stringify(this.tainted.get(name) ?? []);
       if (type === 'DELETED' || !taints.length) this.tainted.delete(name); else this.tainted.set(name, taints);
       if (type !== 'DELETED' && before !== JSON.stringify(taints.length ? taints : [])) this.handleNodeUpdate(name);
     }));
-    await nodes.start();
-    const pods = this.ctx.informers.forResource(this.podDef);
-    this.unsubscribe.push(pods.onEvent((type, pod) => {
+    await nodeInformer.start();
+    const podInformer = this.ctx.informers.forResource(pods);
+    this.unsubscribe.push(podInformer.onEvent((type, pod) => {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
       const node = ((pod.spec as any)?.nodeName ?? '') as string;
       const oldNode = this.podNode.get(key);
@@ -80,7 +78,7 @@ export class TaintEvictionController {
       if (!taints) return;
       this.processPodOnNode(pod, taints, this.now());
     }));
-    await pods.start();
+    await podInformer.start();
   }
 
   stop(): void {
@@ -146,11 +144,11 @@ export class TaintEvictionController {
   private async evict(ns: string, name: string): Promise<void> {
     if (this.stopped) return;
     void this.events.record(podRef(ns, name), 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${ns}/${name}`, TAINT_EVICTION_CONTROLLER);
-    const ctx = { ...controllerContext(TAINT_EVICTION_CONTROLLER), namespace: ns };
+    const write = { fieldManager: TAINT_EVICTION_CONTROLLER };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         const stamp = rfc3339(new Date(this.now()));
-        await this.store.update(this.podDef, ns, name, (p) => {
+        await this.podClient.updateStatus(ns, name, (p) => {
           const st = ((p as any).status ??= {});
           const conds: any[] = st.conditions ?? [];
           const next = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: stamp,
@@ -161,8 +159,8 @@ export class TaintEvictionController {
             st.conditions = conds.map((c, j) => (j === i ? { ...next, lastTransitionTime: c.status === 'True' ? c.lastTransitionTime : stamp } : c));
           }
           return p;
-        }, ctx, 'status');
-        await this.store.delete(this.podDef, ns, name, {}, ctx);
+        }, write);
+        await this.podClient.delete(ns, name, write);
         return;
       } catch (e) {
         if (e instanceof StatusError && e.status.code === 404) return;

@@ -20,11 +20,12 @@ import { StatusError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
-import { podClaimNames } from '../../scheduler/plugins/volumes.js';
-import { controllerContext } from '../context.js';
+import { controllerServiceAccount } from '../../client/identities.js';
+import { plain } from '../../client/plain.js';
+import { persistentvolumeclaims, persistentvolumes, pods, storageclasses } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
+import { podClaimNames } from '../../meta/pod-volumes.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 
 import {
@@ -47,43 +48,45 @@ export class PersistentVolumeController {
   private pods?: SharedInformer;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly loop: RateLimitingQueue;
-  private readonly pvcDef: ResourceDef;
-  private readonly pvDef: ResourceDef;
-
-  private readonly store: Store;
+  private readonly pvcClient: ResourceClient<KObject>;
+  private readonly pvClient: ResourceClient<KObject>;
+  /** The finalizer removals, as upstream's pvc-protection and pv-protection controllers' service accounts. */
+  private readonly pvcProtection: ResourceClient<KObject>;
+  private readonly pvProtection: ResourceClient<KObject>;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext) {
-    const store = this.store = ctx.store;
     this.events = ctx.events;
-    const log = ctx.log;
-    this.pvcDef = store.find('', 'v1', 'persistentvolumeclaims')!;
-    this.pvDef = store.find('', 'v1', 'persistentvolumes')!;
+    const as = (serviceAccount: string) => ctx.client.as(controllerServiceAccount(serviceAccount), ctx.client.fieldManager);
+    this.pvcClient = ctx.client.resource(plain(persistentvolumeclaims));
+    this.pvClient = ctx.client.resource(plain(persistentvolumes));
+    this.pvcProtection = as('pvc-protection-controller').resource(plain(persistentvolumeclaims));
+    this.pvProtection = as('pv-protection-controller').resource(plain(persistentvolumes));
     this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.store.find('storage.k8s.io', 'v1', 'storageclasses')!, (type, o) => {
+    await this.ctx.informers.inform(storageclasses, (type, o) => {
       if (type === 'DELETED') this.classes.delete(o.metadata.name!); else this.classes.set(o.metadata.name!, o);
       for (const c of this.claims.values()) if (!c.spec?.volumeName && claimClass(c) === o.metadata.name) this.loop.add(`c:${claimKey(c)}`);
     });
     // Pods from the shared informer (upstream's factory): no cache of its own of thousands of pods.
-    const pods = this.pods = this.ctx.informers.forResource(this.store.find('', 'v1', 'pods')!);
-    this.unsubscribe.push(pods.onEvent((type, o, before) => {
+    const podInformer = this.pods = this.ctx.informers.forResource(pods);
+    this.unsubscribe.push(podInformer.onEvent((type, o, before) => {
       // A claim being deleted may lose its last user; an unbound delayed claim may gain or lose a waiting pod.
       for (const p of [before, type === 'DELETED' ? undefined : o]) {
         if (p) for (const n of podClaimNames(p)) this.loop.add(`c:${p.metadata.namespace}/${n}`);
       }
     }));
-    await pods.start();
-    await this.ctx.informers.inform(this.pvDef, (type, o) => {
+    await podInformer.start();
+    await this.ctx.informers.inform(persistentvolumes, (type, o) => {
       if (type === 'DELETED') this.volumes.delete(o.metadata.name!); else { this.volumes.set(o.metadata.name!, o); this.loop.add(`v:${o.metadata.name}`); }
       const ref = (o as Obj).spec?.claimRef;
       if (ref) this.loop.add(`c:${ref.namespace}/${ref.name}`);
       // A new or freed volume may match a waiting claim.
       for (const c of this.claims.values()) if (!c.spec?.volumeName) this.loop.add(`c:${claimKey(c)}`);
     });
-    await this.ctx.informers.inform(this.pvcDef, (type, o) => {
+    await this.ctx.informers.inform(persistentvolumeclaims, (type, o) => {
       const k = claimKey(o);
       if (type === 'DELETED') this.claims.delete(k); else { this.claims.set(k, o); this.loop.add(`c:${k}`); }
       const vn = (o as Obj).spec?.volumeName;
@@ -110,16 +113,14 @@ export class PersistentVolumeController {
     else await this.syncVolume(key.slice(2));
   }
 
-  private writeCtx(ns = '') { return { ...controllerContext(PV_CONTROLLER), namespace: ns }; }
-
   private event(obj: Obj, type: 'Normal' | 'Warning', reason: string, message: string): void {
     void this.events.emit(referenceTo(obj as KObject), type, reason, reason, message, PV_CONTROLLER);
   }
 
   /** Writes a claim or volume through `mutate` on its current version; a missing object is not an error (a later sync sees it gone). */
-  private async write(def: ResourceDef, ns: string, name: string, mutate: (cur: Obj) => Obj | undefined, sub?: string): Promise<Obj | undefined> {
+  private async write(resource: ResourceClient<KObject>, ns: string, name: string, mutate: (cur: Obj) => Obj | undefined, sub?: string): Promise<Obj | undefined> {
     try {
-      return await this.store.update(def, ns, name, (cur) => mutate(cur) ?? cur, this.writeCtx(ns), sub);
+      return await resource.update(ns, name, (cur) => mutate(cur) ?? cur, { subresource: sub, fieldManager: PV_CONTROLLER });
     } catch (e) {
       if (e instanceof StatusError && e.status.code === 404) return undefined;
       throw e;
@@ -140,7 +141,7 @@ export class PersistentVolumeController {
     const inUse = this.podsIn(claim.metadata.namespace).some((p) => p.spec?.nodeName &&
       p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && podClaimNames(p).includes(claim.metadata.name));
     if (inUse) return;
-    await this.write(this.pvcDef, claim.metadata.namespace, claim.metadata.name, (cur) => {
+    await this.write(this.pvcProtection, claim.metadata.namespace, claim.metadata.name, (cur) => {
       if (cur.metadata.uid !== claim.metadata.uid) return undefined;
       cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f: string) => f !== PVC_PROTECTION);
       return cur;
@@ -149,7 +150,7 @@ export class PersistentVolumeController {
 
   private async setClaimPending(claim: Obj): Promise<void> {
     if (claim.status?.phase === 'Pending') return;
-    await this.write(this.pvcDef, claim.metadata.namespace, claim.metadata.name, (cur) => {
+    await this.write(this.pvcClient, claim.metadata.namespace, claim.metadata.name, (cur) => {
       if (cur.status?.phase === 'Pending') return undefined;
       cur.status = { ...(cur.status ?? {}), phase: 'Pending' };
       return cur;
@@ -158,7 +159,7 @@ export class PersistentVolumeController {
 
   private async setClaimLost(claim: Obj, reason: string, message: string): Promise<void> {
     if (claim.status?.phase === 'Lost') return;
-    await this.write(this.pvcDef, claim.metadata.namespace, claim.metadata.name, (cur) => {
+    await this.write(this.pvcClient, claim.metadata.namespace, claim.metadata.name, (cur) => {
       cur.status = { ...(cur.status ?? {}), phase: 'Lost' };
       return cur;
     }, 'status');
@@ -225,7 +226,7 @@ export class PersistentVolumeController {
     const provisioner: string = cls.provisioner;
     const ann = claim.metadata.annotations ?? {};
     if (ann[ANN_STORAGE_PROVISIONER] !== provisioner || ann[ANN_BETA_STORAGE_PROVISIONER] !== provisioner) {
-      const updated = await this.write(this.pvcDef, claim.metadata.namespace, claim.metadata.name, (cur) => {
+      const updated = await this.write(this.pvcClient, claim.metadata.namespace, claim.metadata.name, (cur) => {
         if (cur.metadata.uid !== claim.metadata.uid) return undefined;
         const a = (cur.metadata.annotations ??= {});
         a[ANN_BETA_STORAGE_PROVISIONER] = provisioner;
@@ -242,22 +243,22 @@ export class PersistentVolumeController {
   /** bind: the volume's claimRef, its Bound phase, the claim's volumeName and annotations, then its Bound status. */
   private async bind(pv: Obj, claim: Obj): Promise<void> {
     const uid = claim.metadata.uid;
-    const vol = await this.write(this.pvDef, '', pv.metadata.name, (cur) => {
+    const vol = await this.write(this.pvClient, '', pv.metadata.name, (cur) => {
       if (cur.spec?.claimRef && !isVolumeBoundToClaim(cur, claim)) throw new Error(`volume ${cur.metadata.name} was bound to another claim meanwhile`);
       return bindVolumeToClaim(cur, claim);
     });
     if (!vol) return;
-    await this.write(this.pvDef, '', pv.metadata.name, (cur) => {
+    await this.write(this.pvClient, '', pv.metadata.name, (cur) => {
       if (cur.status?.phase === 'Bound') return undefined;
       cur.status = { ...(cur.status ?? {}), phase: 'Bound' };
       return cur;
     }, 'status');
-    const c = await this.write(this.pvcDef, claim.metadata.namespace, claim.metadata.name, (cur) => {
+    const c = await this.write(this.pvcClient, claim.metadata.namespace, claim.metadata.name, (cur) => {
       if (cur.metadata.uid !== uid) return undefined;
       return bindClaimToVolume(cur, vol);
     });
     if (!c || c.metadata.uid !== uid) return;
-    await this.write(this.pvcDef, claim.metadata.namespace, claim.metadata.name, (cur) => {
+    await this.write(this.pvcClient, claim.metadata.namespace, claim.metadata.name, (cur) => {
       if (cur.metadata.uid !== uid) return undefined;
       const next = boundClaimStatus(cur, vol);
       if (JSON.stringify(next) === JSON.stringify(cur.status)) return undefined;
@@ -282,7 +283,7 @@ export class PersistentVolumeController {
 
   private async setVolumePhase(pv: Obj, phase: string): Promise<void> {
     if (pv.status?.phase === phase) return;
-    await this.write(this.pvDef, '', pv.metadata.name, (cur) => {
+    await this.write(this.pvClient, '', pv.metadata.name, (cur) => {
       if (cur.status?.phase === phase) return undefined;
       cur.status = { ...(cur.status ?? {}), phase };
       return cur;
@@ -294,7 +295,7 @@ export class PersistentVolumeController {
     if (!pv) return;
     // pv-protection: a deleted volume keeps its finalizer only while Bound.
     if (pv.metadata.deletionTimestamp && pv.status?.phase !== 'Bound' && (pv.metadata.finalizers ?? []).includes(PV_PROTECTION)) {
-      await this.write(this.pvDef, '', name, (cur) => {
+      await this.write(this.pvProtection, '', name, (cur) => {
         if (cur.status?.phase === 'Bound') return undefined;
         cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f: string) => f !== PV_PROTECTION);
         return cur;
@@ -306,8 +307,8 @@ export class PersistentVolumeController {
     if (!ref || !ref.uid) { await this.setVolumePhase(pv, 'Available'); return; }
     let claim = this.claims.get(`${ref.namespace}/${ref.name}`);
     if (!claim && pv.status?.phase !== 'Released' && pv.status?.phase !== 'Failed') {
-      // The provisioner or the scheduler may have bound the volume to a claim this cache has not seen yet: ask the store.
-      claim = await this.store.get('', 'persistentvolumeclaims', ref.namespace, ref.name);
+      // The provisioner or the scheduler may have bound the volume to a claim this cache has not seen yet: ask the server.
+      claim = await this.pvcClient.find(ref.namespace, ref.name);
     }
     if (claim && claim.metadata.uid !== ref.uid) claim = undefined;
     if (!claim) {

@@ -20,10 +20,10 @@ import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
-import { controllerContext } from '../context.js';
+import { plain } from '../../client/plain.js';
+import { nodes, persistentvolumeclaims, persistentvolumes, storageclasses } from '../../client/resources.js';
+import type { ResourceClient } from '../../client/types.js';
 
 import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from './binding.js';
 
@@ -76,27 +76,27 @@ export class LocalProvisioner {
   private readonly volumes = new Map<string, Obj>();
   private readonly classes = new Map<string, Obj>();
   private readonly loop: RateLimitingQueue;
-  private readonly pvDef: ResourceDef;
-
-  private readonly store: Store;
+  private readonly pvClient: ResourceClient<KObject>;
+  private readonly pvcClient: ResourceClient<KObject>;
+  private readonly nodeClient: ResourceClient<KObject>;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext) {
-    const store = this.store = ctx.store;
     this.events = ctx.events;
-    const log = ctx.log;
-    this.pvDef = store.find('', 'v1', 'persistentvolumes')!;
+    this.pvClient = ctx.client.resource(plain(persistentvolumes));
+    this.pvcClient = ctx.client.resource(plain(persistentvolumeclaims));
+    this.nodeClient = ctx.client.resource(plain(nodes));
     this.loop = newQueue(ctx);
   }
 
   async start(): Promise<void> {
-    await this.ctx.informers.inform(this.store.find('storage.k8s.io', 'v1', 'storageclasses')!, (type, o) => {
+    await this.ctx.informers.inform(storageclasses, (type, o) => {
       if (type === 'DELETED') this.classes.delete(o.metadata.name!); else this.classes.set(o.metadata.name!, o);
     });
-    await this.ctx.informers.inform(this.pvDef, (type, o) => {
+    await this.ctx.informers.inform(persistentvolumes, (type, o) => {
       if (type === 'DELETED') this.volumes.delete(o.metadata.name!); else { this.volumes.set(o.metadata.name!, o); this.loop.add(`v:${o.metadata.name}`); }
     });
-    await this.ctx.informers.inform(this.store.find('', 'v1', 'persistentvolumeclaims')!, (type, o) => {
+    await this.ctx.informers.inform(persistentvolumeclaims, (type, o) => {
       const k = `${o.metadata.namespace}/${o.metadata.name}`;
       if (type === 'DELETED') this.claims.delete(k); else { this.claims.set(k, o); this.loop.add(`c:${k}`); }
     });
@@ -139,16 +139,17 @@ export class LocalProvisioner {
       this.event(ref, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${cls.metadata.name}": claim has no selected node; use volumeBindingMode WaitForFirstConsumer`);
       return;
     }
-    const node = await this.store.get('', 'nodes', '', nodeName);
+    const node = await this.nodeClient.find('', nodeName);
     this.event(ref, 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${key}"`);
     if (!node) {
       // The node is gone: as the library's rescheduleProvisioning, give the claim back to the scheduler by removing selected-node.
       this.event(ref, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${cls.metadata.name}": nodes "${nodeName}" not found`);
       try {
-        await this.store.update(this.store.find('', 'v1', 'persistentvolumeclaims')!, claim.metadata.namespace, claim.metadata.name, (cur: any) => {
-          if (cur.metadata.uid === claim.metadata.uid && cur.metadata.annotations?.[ANN_SELECTED_NODE] === nodeName) delete cur.metadata.annotations[ANN_SELECTED_NODE];
+        await this.pvcClient.update(claim.metadata.namespace, claim.metadata.name, (cur) => {
+          const annotations = cur.metadata.annotations;
+          if (annotations && cur.metadata.uid === claim.metadata.uid && annotations[ANN_SELECTED_NODE] === nodeName) delete annotations[ANN_SELECTED_NODE];
           return cur;
-        }, { ...controllerContext(this.identity), namespace: claim.metadata.namespace });
+        }, { fieldManager: this.identity });
       } catch (e) {
         if (!(e instanceof StatusError && e.status.code === 404)) throw e;
       }
@@ -156,7 +157,7 @@ export class LocalProvisioner {
     }
     const pv = provisionedVolume(claim, cls, node);
     try {
-      await this.store.create(this.pvDef, '', pv as KObject, { ...controllerContext(this.identity), namespace: '' });
+      await this.pvClient.create('', pv as KObject, { fieldManager: this.identity });
     } catch (e) {
       if (!(isAlreadyExists(e))) throw e;
     }
@@ -170,7 +171,7 @@ export class LocalProvisioner {
     if (pv.status?.phase !== 'Released' || pv.spec?.persistentVolumeReclaimPolicy !== 'Delete') return;
     if (pv.metadata.annotations?.[ANN_DYNAMICALLY_PROVISIONED] !== LOCAL_PROVISIONER) return;
     try {
-      await this.store.delete(this.pvDef, '', name, { preconditions: { uid: pv.metadata.uid } }, { ...controllerContext(this.identity), namespace: '' });
+      await this.pvClient.delete('', name, { preconditions: { uid: pv.metadata.uid }, fieldManager: this.identity });
     } catch (e) {
       if (!(e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) throw e;
     }

@@ -2,16 +2,21 @@
  * Keeps a FlowControl in step with the FlowSchemas and PriorityLevelConfigurations
  * in the cluster and writes each schema's Dangling condition, as kube-apiserver's
  * APF config controller does (apf_controller.go: syncOne, digestConfigObjects).
+ * Both it and the ensurer write through the client they are given: the API
+ * server's loopback client (system:apiserver), as upstream's post-start hooks
+ * do; being users of the client, they sit here with the wiring rather than in
+ * flowcontrol/, which the API server's request path (below the client) uses.
  */
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { WatchHandle } from '../storage/types.js';
 import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
-import { inProcessWriteContext } from '../apimachinery/write-context.js';
-import { AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
+import { plain } from '../client/plain.js';
+import { flowschemas, prioritylevelconfigurations } from '../client/resources.js';
+import type { Client, ResourceRef, Watch } from '../client/types.js';
+import { AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from '../flowcontrol/bootstrap.js';
+import { defaultFlowSchema, defaultPriorityLevelConfiguration } from '../registry/groups/flowcontrol/shape.js';
 import { semanticEqual } from '../registry/groups/shared.js';
-import type { FlowControl } from './controller.js';
-import type { FlowSchema, PriorityLevelConfiguration } from './types.js';
+import type { FlowControl } from '../flowcontrol/controller.js';
+import type { FlowSchema, PriorityLevelConfiguration } from '../flowcontrol/types.js';
 
 const GROUP = 'flowcontrol.apiserver.k8s.io';
 /** ConfigConsumerAsFieldManager */
@@ -36,16 +41,17 @@ type Bootstrap = { metadata: { name?: string }; spec: unknown };
  * a readable annotation, while still at generation 1) and deletes auto-updating
  * objects that are no longer part of the bootstrap configuration.
  */
-export async function ensureFlowControlObjects(store: Store): Promise<void> {
-  const ctx = () => inProcessWriteContext(PRODUCER);
-  const ensureKind = async (resource: string, kind: string, mandatory: Bootstrap[], suggested: Bootstrap[]) => {
-    const def = store.find(GROUP, 'v1', resource)!;
+export async function ensureFlowControlObjects(client: Client): Promise<void> {
+  const write = { fieldManager: PRODUCER };
+  const ensureKind = async (ref: ResourceRef<unknown>, defaults: (obj: KObject) => void, mandatory: Bootstrap[], suggested: Bootstrap[]) => {
+    const resource = client.resource(plain(ref));
+    const kind = ref.kind;
     for (const [boot, always] of [...suggested.map((b) => [b, false] as const), ...mandatory.map((b) => [b, true] as const)]) {
       const name = boot.metadata.name!;
-      const current = await store.get(GROUP, resource, '', name);
+      const current = await resource.find('', name);
       if (!current) {
         try {
-          await store.create(def, '', { apiVersion: `${GROUP}/v1`, kind, ...structuredClone(boot) } as KObject, ctx());
+          await resource.create('', { apiVersion: `${GROUP}/v1`, kind, ...structuredClone(boot) } as KObject, write);
         } catch (e) {
           if (!(isAlreadyExists(e))) throw e;
         }
@@ -54,7 +60,7 @@ export async function ensureFlowControlObjects(store: Store): Promise<void> {
       const annotation = parseBool(current.metadata.annotations?.[AUTO_UPDATE_ANNOTATION]);
       const autoUpdateSpec = always || (annotation ?? current.metadata.generation === 1);
       const want = { apiVersion: `${GROUP}/v1`, kind, ...structuredClone(boot) } as KObject;
-      def.defaults?.(want);
+      defaults(want);
       // The exempt level's two numbers are the cluster's to set (plcSpecChanged).
       const exempt = (current.spec as { exempt?: Record<string, unknown> } | undefined)?.exempt;
       if (name === 'exempt' && kind === 'PriorityLevelConfiguration' && exempt) {
@@ -62,30 +68,29 @@ export async function ensureFlowControlObjects(store: Store): Promise<void> {
       }
       const specChanged = autoUpdateSpec && !semanticEqual(want.spec, current.spec);
       if (annotation === autoUpdateSpec && !specChanged) continue;
-      await store.update(def, '', name, (cur) => ({
+      await resource.update('', name, (cur) => ({
         ...cur,
         metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, [AUTO_UPDATE_ANNOTATION]: String(autoUpdateSpec) } },
         ...(specChanged ? { spec: want.spec } : {}),
-      }), ctx());
+      }), write);
     }
     const names = new Set([...mandatory, ...suggested].map((b) => b.metadata.name));
-    for (const o of (await store.list(def, '')).items) {
+    for (const o of (await resource.list('')).items) {
       const a = o.metadata.annotations?.[AUTO_UPDATE_ANNOTATION];
       if (a === undefined || names.has(o.metadata.name) || parseBool(a) !== true) continue;
       try {
-        await store.delete(def, '', o.metadata.name!, {}, ctx());
+        await resource.delete('', o.metadata.name!, write);
       } catch (e) {
         if (!(e instanceof StatusError && e.status.code === 404)) throw e;
       }
     }
   };
-  await ensureKind('prioritylevelconfigurations', 'PriorityLevelConfiguration', MANDATORY_PRIORITY_LEVELS, SUGGESTED_PRIORITY_LEVELS);
-  await ensureKind('flowschemas', 'FlowSchema', MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS);
+  await ensureKind(prioritylevelconfigurations, defaultPriorityLevelConfiguration, MANDATORY_PRIORITY_LEVELS, SUGGESTED_PRIORITY_LEVELS);
+  await ensureKind(flowschemas, defaultFlowSchema, MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS);
 }
 
-export async function startFlowControlConfig(store: Store, fc: FlowControl, log: (m: string) => void): Promise<() => void> {
-  const plDef = store.find(GROUP, 'v1', 'prioritylevelconfigurations')!;
-  const fsDef = store.find(GROUP, 'v1', 'flowschemas')!;
+export async function startFlowControlConfig(client: Client, fc: FlowControl, log: (m: string) => void): Promise<() => void> {
+  const schemas = client.resource(plain(flowschemas));
   const pls = new Map<string, PriorityLevelConfiguration>();
   const fss = new Map<string, FlowSchema>();
   let stopped = false;
@@ -97,11 +102,11 @@ export async function startFlowControlConfig(store: Store, fc: FlowControl, log:
     const updates = fc.digest([...pls.values()], [...fss.values()]);
     for (const u of updates) {
       try {
-        await store.update(fsDef, '', u.name, (cur) => {
+        await schemas.updateStatus('', u.name, (cur) => {
           const status = (cur.status ?? {}) as { conditions?: unknown[] };
           const others = (status.conditions ?? []).filter((c) => (c as { type?: string }).type !== 'Dangling');
           return { ...cur, status: { ...status, conditions: [...others, u.condition] } };
-        }, inProcessWriteContext(CONSUMER), 'status');
+        }, { fieldManager: CONSUMER });
       } catch (e) {
         // A schema deleted meanwhile: its deletion event is on its way.
         if (!(e instanceof StatusError && e.status.code === 404)) log(`flowcontrol: failed to set a status.condition for FlowSchema ${u.name}: ${(e as Error).message}`);
@@ -118,13 +123,14 @@ export async function startFlowControlConfig(store: Store, fc: FlowControl, log:
     else m.set(obj.metadata.name!, obj as unknown as T);
     schedule();
   };
-  const handles: WatchHandle[] = [];
-  for (const [def, m] of [[plDef, pls], [fsDef, fss]] as const) {
-    const list = await store.list(def, '');
+  const watches: Watch[] = [];
+  for (const [ref, m] of [[prioritylevelconfigurations, pls], [flowschemas, fss]] as const) {
+    const resource = client.resource(plain(ref));
+    const list = await resource.list('');
     for (const o of list.items) (m as Map<string, unknown>).set(o.metadata.name!, o);
-    handles.push(await store.watch(def, '', list.revision, {}, track(m as Map<string, { metadata: { name?: string } }>)));
+    watches.push(await resource.watch('', { resourceVersion: list.resourceVersion }, track(m as Map<string, { metadata: { name?: string } }>)));
   }
   scheduled = true;
   await sync();
-  return () => { stopped = true; for (const h of handles) h.cancel(); };
+  return () => { stopped = true; for (const w of watches) w.stop(); };
 }
