@@ -10,11 +10,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
-import { serveKubelet, type KubeletView } from '../node/kubelet-server/kubelet-mux.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
 
+/** A kubelet's answer to one request on its port. */
+export interface KubeletResponse { status: number; headers: Record<string, string>; body: string }
+
+/** A running kubelet's server: answers a request for a path below its root. */
+export type KubeletServer = (path: string, query: URLSearchParams, now: Date, method: string) => Promise<KubeletResponse>;
+
 /** The kubelets this process runs: a node's server while its kubelet runs, undefined otherwise. */
-export type KubeletServers = (nodeName: string) => KubeletView | undefined;
+export type KubeletServers = (nodeName: string) => KubeletServer | undefined;
 
 const DEFAULT_KUBELET_PORT = 10250;
 const PREFERRED_ADDRESS_TYPES = ['InternalIP', 'ExternalIP', 'Hostname'];
@@ -56,8 +61,8 @@ export async function serveNodeProxy(req: IncomingMessage, res: ServerResponse, 
   }
   const kubeletPort = String(node.status?.daemonEndpoints?.kubeletEndpoint?.Port || DEFAULT_KUBELET_PORT);
   const port = parsed.port || kubeletPort;
-  const view = port === kubeletPort ? kubelets(parsed.name) : undefined;
-  if (!view) {
+  const kubelet = port === kubeletPort ? kubelets(parsed.name) : undefined;
+  if (!kubelet) {
     // Nothing listens there: the kubelet is stopped (or the node has none this cluster runs).
     throw new StatusError({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
@@ -67,7 +72,7 @@ export async function serveNodeProxy(req: IncomingMessage, res: ServerResponse, 
   }
   // net.JoinPreservingTrailingSlash("", path): the kubelet sees the path below .../proxy, rooted.
   const kubeletPath = path.startsWith('/') ? path : `/${path}`;
-  const answer = await serveKubelet(view, kubeletPath, query, new Date(), req.method ?? 'GET');
+  const answer = await kubelet(kubeletPath, query, new Date(), req.method ?? 'GET');
   res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
   res.end(req.method === 'HEAD' ? undefined : answer.body);
 }

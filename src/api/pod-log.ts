@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { Store } from '../registry/store.js';
-import type { ContainerLogs, LogLine } from '../node/logs/container-logs.js';
+import type { ContainerLogReader } from '../apimachinery/container-log.js';
+import type { LogLine } from '../apimachinery/container-log.js';
 import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { parseBool, parseIntParam } from './query.js';
 import { errors } from '../apimachinery/errors.js';
@@ -126,7 +127,7 @@ export interface PodLogRequest {
   namespace: string;
   name: string;
   url: URL;
-  logs: ContainerLogs;
+  logs: ContainerLogReader;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ContainerLogs } from '../node/logs/container-logs.js';
+import type { ContainerLogReader } from '../apimachinery/container-log.js';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
@@ -19,7 +19,7 @@ import { writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
 import { servePodLog } from './pod-log.js';
 import { matchNodeProxy, serveNodeProxy, type KubeletServers } from './node-proxy.js';
-import { createUpgradeHandler, rejectPlainStreamRequest, type ExecShellFactory } from './streaming/router.js';
+import { createUpgradeHandler, rejectPlainStreamRequest, type ContainerStreams } from './streaming/router.js';
 import type { FlowControl } from '../flowcontrol/controller.js';
 import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
 
@@ -33,9 +33,9 @@ export interface ApiServerOptions {
   ready: () => boolean;
   log?: (msg: string) => void;
   /** What the emulated containers wrote, for pods/log and pods/attach. */
-  containerLogs?: ContainerLogs;
-  /** The shell `kubectl exec` commands run in (the kubelet's shell model in the container's context). */
-  execShell?: ExecShellFactory;
+  containerLogs?: ContainerLogReader;
+  /** The kubelet side of pods/exec and pods/attach. */
+  containerStreams?: ContainerStreams;
   /** winkube's own admin endpoints outside the Kubernetes paths (`/winkube/...`, e.g. node control). */
   winkubeRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
   /** How long a client may take to send its request headers (ReadHeaderTimeout); 32 s by default. */
@@ -179,7 +179,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   });
   // pods/exec and pods/attach switch protocols (WebSocket or SPDY/3.1).
   server.on('upgrade', createUpgradeHandler({
-    store: opts.store, authenticator: opts.authenticator, containerLogs: opts.containerLogs, execShell: opts.execShell, log: opts.log,
+    store: opts.store, authenticator: opts.authenticator, containerStreams: opts.containerStreams, log: opts.log,
   }));
   return Object.assign(server, { drain: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => drain.drain(server, timeoutMs) });
 }

@@ -29,6 +29,7 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
+import { kubeletContainerStreams } from '../node/exec/container-streams.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
 import { farmKubeletServers } from './kubelet-servers.js';
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from './system-workloads.js';
@@ -136,8 +137,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     ready: () => ready,
     log,
     containerLogs,
-    // kubectl exec: the kubelet's shell model in the container's environment and files.
-    execShell: async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(store, pod, container, node)),
+    // kubectl exec: the kubelet's shell model in the container's environment and files; attach: its log.
+    containerStreams: kubeletContainerStreams(
+      async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(store, pod, container, node)),
+      containerLogs),
     winkubeRoutes: nodeControlHandler(nodeOperations),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
     kubelets: farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../../src/api/server.js';
-import type { ExecShellFactory } from '../../src/api/streaming/router.js';
+import { kubeletContainerStreams, type ExecShellFactory } from '../../src/node/exec/container-streams.js';
 import { Authenticator } from '../../src/api/auth.js';
 import { ensurePki } from '../../src/pki/certificates.js';
 import { ServiceAccountTokens } from '../../src/pki/service-account-tokens.js';
@@ -45,7 +45,7 @@ export async function startStreamingServer(execShell?: ExecShellFactory, opts: {
     advertiseAddress: () => '127.0.0.1',
     ready: () => true,
     containerLogs: logs,
-    execShell,
+    containerStreams: kubeletContainerStreams(execShell, logs),
     readHeaderTimeoutMs: opts.readHeaderTimeoutMs,
   });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));

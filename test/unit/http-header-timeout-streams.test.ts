@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ExecShellFactory } from '../../src/api/streaming/router.js';
+import type { ExecShellFactory } from '../../src/node/exec/container-streams.js';
 import type { Step } from '../../src/node/exec/steps.js';
 import { running, startStreamingServer, type StreamingServer } from '../helpers/streaming-server.js';
 

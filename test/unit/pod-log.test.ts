@@ -4,7 +4,7 @@ import { logInstance, rfc3339Nano, selectLines, validatePodLogOptions, parsePodL
 import { validateContainer } from '../../src/api/streaming/container-name.js';
 import { errors, StatusError } from '../../src/apimachinery/errors.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import type { LogLine } from '../../src/node/logs/container-logs.js';
+import type { LogLine } from '../../src/apimachinery/container-log.js';
 
 function pod(statuses: unknown[], containers = ['app'], init: string[] = []): KObject {
   return {

@@ -4,7 +4,6 @@ import { WebSocketServer } from 'ws';
 import type { KObject } from '../../apimachinery/object.js';
 import type { Store } from '../../registry/store.js';
 import type { Authenticator } from '../auth.js';
-import type { ContainerLogs } from '../../node/logs/container-logs.js';
 import { parseResourcePath } from '../request-info.js';
 import { requestPath } from '../request-path.js';
 import { writeGoProtocolError } from '../go-http-errors.js';
@@ -20,17 +19,23 @@ import { internalErrorStatus, type RemoteCommandConnection, type StreamOptions }
 import { parseStreamOptions } from './remotecommand.js';
 import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from './spdy-connection.js';
 import { webSocketConnection } from './ws-connection.js';
-import { runExec, type ExecShell } from '../../node/exec/exec-session.js';
-import { runAttach } from '../../node/exec/attach-session.js';
 
-/** Builds the shell a command runs in: the container's env, hostname, files, and its node's OS. */
-export type ExecShellFactory = (pod: KObject, container: string, node: KObject | undefined) => ExecShell | Promise<ExecShell>;
+/**
+ * The kubelet's half of exec and attach: what runs on the upgraded
+ * connection once the API server's checks have passed (upstream proxies the
+ * stream to the node's kubelet; here the node's runtime takes it in process).
+ */
+export interface ContainerStreams {
+  /** Runs the command in the container's shell (its env, hostname, files and its node's OS). */
+  exec(conn: RemoteCommandConnection, command: string[], pod: KObject, container: string, node: KObject | undefined): Promise<void>;
+  /** Streams the running container instance's output until it exits or the client leaves. */
+  attach(conn: RemoteCommandConnection, pod: KObject, container: string, restartCount: number): void;
+}
 
 export interface StreamingOptions {
   store: Store;
   authenticator: Authenticator;
-  containerLogs?: ContainerLogs;
-  execShell?: ExecShellFactory;
+  containerStreams?: ContainerStreams;
   log?: (msg: string) => void;
 }
 
@@ -89,12 +94,12 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   const start = async (conn: RemoteCommandConnection) => {
     try {
       if (sub === 'exec') {
-        if (!opts.execShell) throw new Error('this node cannot run commands');
+        if (!opts.containerStreams) throw new Error('this node cannot run commands');
         const node = await opts.store.get('', 'nodes', '', nodeName);
-        await runExec(conn, q.getAll('command'), await opts.execShell(pod, container, node));
+        await opts.containerStreams.exec(conn, q.getAll('command'), pod, container, node);
       } else {
-        if (!opts.containerLogs) throw new Error('this node cannot attach to containers');
-        runAttach(conn, opts.containerLogs, pod.metadata.uid ?? '', container, status.restartCount ?? 0);
+        if (!opts.containerStreams) throw new Error('this node cannot attach to containers');
+        opts.containerStreams.attach(conn, pod, container, status.restartCount ?? 0);
       }
     } catch (e) {
       const what = sub === 'exec' ? 'error executing command in container' : 'error attaching to container';

@@ -1,4 +1,4 @@
-import type { ContainerLogs } from '../logs/container-logs.js';
+import type { ContainerLogReader } from '../../apimachinery/container-log.js';
 import type { RemoteCommandConnection } from '../../apimachinery/remotecommand.js';
 import { successStatus } from '../../apimachinery/remotecommand.js';
 import { outputOf } from './exec-session.js';
@@ -9,7 +9,7 @@ import { outputOf } from './exec-session.js';
  * as containerd's attach ends without error) or the client leaves. The
  * emulated main process has no reader for stdin, so typed input is dropped.
  */
-export function runAttach(conn: RemoteCommandConnection, logs: ContainerLogs, podUID: string, container: string,
+export function runAttach(conn: RemoteCommandConnection, logs: ContainerLogReader, podUID: string, container: string,
   restartCount: number): void {
   const out = outputOf(conn);
   conn.onStdin(() => {});

@@ -5,18 +5,14 @@
  * --previous` reads the instance before the current one. Followers get each
  * new line and learn when the instance has exited.
  */
-export type LogStream = 'stdout' | 'stderr';
-
-export interface LogLine { time: Date; stream: LogStream; text: string }
-
-export type LogFollower = (line: LogLine | null) => void;
+import type { ContainerLogReader, LogFollower, LogLine, LogStream } from '../../apimachinery/container-log.js';
 
 interface Instance { lines: LogLine[]; bytes: number; ended: boolean; followers: Set<LogFollower> }
 
 /** kubelet's default containerLogMaxSize (10Mi): older lines are rotated away. */
 export const MAX_BYTES_PER_INSTANCE = 10 * 1024 * 1024;
 
-export class ContainerLogs {
+export class ContainerLogs implements ContainerLogReader {
   private readonly pods = new Map<string, Map<string, Instance>>();
 
   constructor(private readonly maxBytes = MAX_BYTES_PER_INSTANCE) {}
