@@ -29,14 +29,6 @@ export function controllerClient(client: Client, serviceAccount: string, fieldMa
   return client.as(controllerServiceAccount(serviceAccount), fieldManager);
 }
 
-/**
- * The controllers here read objects as the JSON holds them (KObject), not
- * through the typed shapes the references carry.
- */
-export function asObjects<T>(ref: ResourceRef<T>): ResourceRef<KObject> {
-  return ref as ResourceRef<unknown> as ResourceRef<KObject>;
-}
-
 // ---------------------------------------------------------------- pods
 
 const phase = (pod: KObject): string | undefined => (pod.status as any)?.phase;

@@ -11,6 +11,7 @@
  * It also resets a stale DisruptionTarget condition of a pod that was not
  * deleted after all (two minutes later).
  */
+import { plain } from '../client/plain.js';
 import { StatusError } from '../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../events/recorder.js';
 import { rfc3339 } from '../meta/object-meta.js';
@@ -21,7 +22,7 @@ import { deployments, poddisruptionbudgets, pods, replicasets, replicationcontro
 import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { splitKey } from '../client/queue-keys.js';
-import { asObjects, controllerClient } from './controller-utils.js';
+import { controllerClient } from './controller-utils.js';
 import { isPodReady, isPodTerminal } from './endpointslice/util.js';
 
 export const DISRUPTION_COMPONENT = 'controllermanager';
@@ -59,8 +60,8 @@ export class DisruptionController {
     this.client = controllerClient(ctx.client, 'disruption-controller', MANAGER);
     this.events = ctx.events;
     this.now = () => ctx.clock.now();
-    this.pdbClient = this.client.resource(asObjects(poddisruptionbudgets));
-    this.podClient = this.client.resource(asObjects(pods));
+    this.pdbClient = this.client.resource(plain(poddisruptionbudgets));
+    this.podClient = this.client.resource(plain(pods));
     this.queue = newQueue(ctx);
   }
 
@@ -195,7 +196,7 @@ export class DisruptionController {
   /** The finders: a ReplicaSet (or its Deployment), a ReplicationController, a StatefulSet. */
   private async controllerScale(ref: { apiVersion: string; kind: string; name: string; uid: string }, ns: string): Promise<{ uid: string; scale: number } | undefined> {
     const lookup = async (controllers: ResourceRef<unknown>, name: string) =>
-      this.client.resource(asObjects(controllers)).find(ns, name) as Promise<Obj | undefined>;
+      this.client.resource(plain(controllers)).find(ns, name) as Promise<Obj | undefined>;
     const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
     if (ref.kind === 'ReplicaSet' && group === 'apps') {
       const rs = await lookup(replicasets, ref.name);

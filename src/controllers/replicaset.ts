@@ -9,6 +9,7 @@
  * (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas,
  * observedGeneration, the ReplicaFailure condition).
  */
+import { plain } from '../client/plain.js';
 import type { KObject } from '../apimachinery/object.js';
 import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
 import { StatusError } from '../apimachinery/errors.js';
@@ -18,10 +19,7 @@ import type { SharedInformer } from '../client/shared-informer.js';
 import type { ResourceClient } from '../client/types.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { PodControl } from './pod-control.js';
-import {
-  ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, asObjects, claimObjects, controllerClient, filterActivePods, isNotFound,
-  isPodActive, isPodAvailable, isPodReady, podsToDelete, slowStartBatch,
-} from './controller-utils.js';
+import { ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, claimObjects, controllerClient, filterActivePods, isNotFound, isPodActive, isPodAvailable, isPodReady, podsToDelete, slowStartBatch } from './controller-utils.js';
 import { controllerOf } from '../apimachinery/object.js';
 import { keyOf, splitKey } from '../client/keys.js';
 
@@ -96,12 +94,12 @@ export class ReplicaSetController {
   readonly expectations = new ControllerExpectations();
 
   constructor(private readonly ctx: ControllerContext, private readonly kind: ReplicaKind = 'ReplicaSet') {
-    const setRef = kind === 'ReplicaSet' ? asObjects(replicasets) : asObjects(replicationcontrollers);
+    const setRef = kind === 'ReplicaSet' ? plain(replicasets) : plain(replicationcontrollers);
     // The component name is also upstream's service account for the controller.
     this.component = kind === 'ReplicaSet' ? 'replicaset-controller' : 'replication-controller';
     const client = controllerClient(ctx.client, this.component, KCM_FIELD_MANAGER);
     this.setClient = client.resource(setRef);
-    this.podClient = client.resource(asObjects(pods));
+    this.podClient = client.resource(plain(pods));
     this.sets = ctx.informers.forResource(setRef);
     this.pods = ctx.informers.forResource(pods);
     this.podControl = new PodControl(this.podClient, ctx.events, this.component);

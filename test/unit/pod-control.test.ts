@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { plain } from '../../src/client/plain.js';
 import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
@@ -11,7 +12,7 @@ import type { KObject } from '../../src/apimachinery/object.js';
 import { LoopbackClient } from '../../src/client/loopback.js';
 import { controllerServiceAccount } from '../../src/client/identities.js';
 import { pods } from '../../src/client/resources.js';
-import { asObjects } from '../../src/controllers/controller-utils.js';
+
 
 serviceAccountLookup.defaultAttempts = 1;
 
@@ -27,7 +28,7 @@ async function setup() {
   await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name: 'default' } } as KObject, controllerContext('test'));
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { metadata: { name: 'default' } } as KObject, { ...controllerContext('test'), namespace: 'default' });
   const client = new LoopbackClient(store, controllerServiceAccount('replicaset-controller'), 'kube-controller-manager');
-  return { store, storage, control: new PodControl(client.resource(asObjects(pods)), new EventRecorder(store), 'replicaset-controller') };
+  return { store, storage, control: new PodControl(client.resource(plain(pods)), new EventRecorder(store), 'replicaset-controller') };
 }
 
 test('the pods prefix is the controller name and a dash, unless that is no valid name', () => {

@@ -6,6 +6,7 @@
  * lastScheduleTime / lastSuccessfulTime, with upstream's events. The clock
  * is injectable so tests need not wait for the minute.
  */
+import { plain } from '../../client/plain.js';
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
@@ -14,7 +15,7 @@ import { cronjobs, jobs } from '../../client/resources.js';
 import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
-import { asObjects, controllerClient } from '../controller-utils.js';
+import { controllerClient } from '../controller-utils.js';
 import { controllerRef } from '../pod-control.js';
 import { controllerOf, rfc3339 } from '../job/pod-state.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
@@ -89,10 +90,10 @@ export class CronJobController {
 
   constructor(private readonly ctx: ControllerContext, opts: CronJobControllerOptions = {}) {
     const client = controllerClient(ctx.client, 'cronjob-controller', COMPONENT);
-    this.jobWrites = new OwnWrites(client.resource(asObjects(jobs)), ctx.informers.forResource(jobs));
+    this.jobWrites = new OwnWrites(client.resource(plain(jobs)), ctx.informers.forResource(jobs));
     this.jobs = this.jobWrites.resource;
     this.events = ctx.events;
-    this.cronjobs = client.resource(asObjects(cronjobs));
+    this.cronjobs = client.resource(plain(cronjobs));
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
   }

@@ -8,6 +8,7 @@
  * Windows node) is still created there: the kubelet fails it, as upstream.
  */
 // Lets the event loop run (timers, I/O, the watch events of what was just written).
+import { plain } from '../../client/plain.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isNotFound } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
@@ -17,7 +18,7 @@ import { controllerrevisions, daemonsets, nodes, pods } from '../../client/resou
 import type { ResourceClient } from '../../client/types.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { asObjects, claimObjects, controllerClient, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
+import { claimObjects, controllerClient, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { PodControl } from '../pod-control.js';
@@ -84,10 +85,10 @@ export class DaemonSetController {
   constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
     const client = controllerClient(ctx.client, 'daemon-set-controller', COMPONENT);
     const events = this.events = ctx.events;
-    this.daemonsets = client.resource(asObjects(daemonsets));
-    this.pods = client.resource(asObjects(pods));
+    this.daemonsets = client.resource(plain(daemonsets));
+    this.pods = client.resource(plain(pods));
     this.podControl = new PodControl(this.pods, events, COMPONENT);
-    this.history = new RevisionHistory(client.resource(asObjects(controllerrevisions)), this.daemonsets, COMPONENT);
+    this.history = new RevisionHistory(client.resource(plain(controllerrevisions)), this.daemonsets, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.expectations = new ControllerExpectations(() => this.now().getTime());
     this.loop = newQueue(ctx);

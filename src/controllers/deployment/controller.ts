@@ -8,6 +8,7 @@
  * status (counters, Available and Progressing conditions, progress
  * deadline) as upstream does, with its ScalingReplicaSet events.
  */
+import { plain } from '../../client/plain.js';
 import { isDeepStrictEqual } from 'node:util';
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
@@ -19,7 +20,7 @@ import type { SharedInformer } from '../../client/shared-informer.js';
 import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { controllerRef } from '../pod-control.js';
-import { KCM_FIELD_MANAGER, asObjects, claimObjects, computeHash, controllerClient, isConflict, isNotFound } from '../controller-utils.js';
+import { KCM_FIELD_MANAGER, claimObjects, computeHash, controllerClient, isConflict, isNotFound } from '../controller-utils.js';
 import { controllerOf } from '../../apimachinery/object.js';
 import { keyOf, splitKey } from '../../client/keys.js';
 import {
@@ -85,8 +86,8 @@ export class DeploymentController {
     const client = controllerClient(ctx.client, 'deployment-controller', KCM_FIELD_MANAGER);
     this.events = ctx.events;
     this.log = ctx.log;
-    this.dClient = client.resource(asObjects(deployments));
-    this.rsClient = client.resource(asObjects(replicasets));
+    this.dClient = client.resource(plain(deployments));
+    this.rsClient = client.resource(plain(replicasets));
     this.deployments = ctx.informers.forResource(deployments);
     this.sets = ctx.informers.forResource(replicasets);
     this.pods = ctx.informers.forResource(pods);

@@ -12,6 +12,7 @@
  * so no expectations cache is needed; syncs of one Job never overlap (the
  * work queue's processing set).
  */
+import { plain } from '../../client/plain.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
@@ -21,7 +22,7 @@ import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { asObjects, claimObjects, controllerClient } from '../controller-utils.js';
+import { claimObjects, controllerClient } from '../controller-utils.js';
 import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
@@ -105,10 +106,10 @@ export class JobController {
 
   constructor(private readonly ctx: ControllerContext, opts: JobControllerOptions = {}) {
     const client = controllerClient(ctx.client, 'job-controller', COMPONENT);
-    this.podWrites = new OwnWrites(client.resource(asObjects(pods)), ctx.informers.forResource(pods));
+    this.podWrites = new OwnWrites(client.resource(plain(pods)), ctx.informers.forResource(pods));
     this.pods = this.podWrites.resource;
     const events = this.events = ctx.events;
-    this.jobs = client.resource(asObjects(jobs));
+    this.jobs = client.resource(plain(jobs));
     this.podControl = new PodControl(this.pods, events, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);

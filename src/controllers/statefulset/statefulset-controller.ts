@@ -8,6 +8,7 @@
  * ControllerRevisions. Events are StatefulPodControl's own
  * ("create Pod web-0 in StatefulSet web successful").
  */
+import { plain } from '../../client/plain.js';
 import { StatusError, isAlreadyExists } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
@@ -18,7 +19,7 @@ import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerRef } from '../pod-control.js';
-import { asObjects, claimObjects, controllerClient } from '../controller-utils.js';
+import { claimObjects, controllerClient } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
@@ -49,12 +50,12 @@ export class StatefulSetController {
 
   constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
     const client = controllerClient(ctx.client, 'statefulset-controller', COMPONENT);
-    this.podWrites = new OwnWrites(client.resource(asObjects(pods)), ctx.informers.forResource(pods));
+    this.podWrites = new OwnWrites(client.resource(plain(pods)), ctx.informers.forResource(pods));
     this.pods = this.podWrites.resource;
     this.events = ctx.events;
-    this.sets = client.resource(asObjects(statefulsets));
-    this.claims = client.resource(asObjects(persistentvolumeclaims));
-    this.history = new RevisionHistory(client.resource(asObjects(controllerrevisions)), this.sets, COMPONENT);
+    this.sets = client.resource(plain(statefulsets));
+    this.claims = client.resource(plain(persistentvolumeclaims));
+    this.history = new RevisionHistory(client.resource(plain(controllerrevisions)), this.sets, COMPONENT);
     this.now = opts.now ?? (() => new Date(ctx.clock.now()));
     this.loop = newQueue(ctx);
   }
