@@ -39,22 +39,24 @@ function parseIntOrName(expr: string, names?: Record<string, number>): number {
 
 function getRange(expr: string, r: Bounds): void {
   const rangeAndStep = expr.split('/');
-  const lowAndHigh = rangeAndStep[0].split('-');
+  const [rangePart = '', stepPart = ''] = rangeAndStep;
+  const lowAndHigh = rangePart.split('-');
+  const [low = '', high = ''] = lowAndHigh;
   const singleDigit = lowAndHigh.length === 1;
   let start: number;
   let end: number;
-  if (lowAndHigh[0] === '*' || lowAndHigh[0] === '?') {
+  if (low === '*' || low === '?') {
     start = r.min;
     end = r.max;
   } else {
-    start = parseIntOrName(lowAndHigh[0], r.names);
+    start = parseIntOrName(low, r.names);
     if (lowAndHigh.length === 1) end = start;
-    else if (lowAndHigh.length === 2) end = parseIntOrName(lowAndHigh[1], r.names);
+    else if (lowAndHigh.length === 2) end = parseIntOrName(high, r.names);
     else throw new Error(`too many hyphens: ${expr}`);
   }
   let step = 1;
   if (rangeAndStep.length === 2) {
-    step = mustParseInt(rangeAndStep[1]);
+    step = mustParseInt(stepPart);
     // "N/step" means "N-max/step".
     if (singleDigit) end = r.max;
   } else if (rangeAndStep.length > 2) {
@@ -116,12 +118,13 @@ export function cronScheduleError(schedule: string): string | undefined {
       return `unrecognized descriptor: ${spec}`;
     }
     const fields = spec.split(/\s+/).filter((f) => f !== '');
+    const [minutes = '', hours = '', dom = '', months = '', dow = ''] = fields;
     if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`;
-    getField(fields[0], MINUTES);
-    getField(fields[1], HOURS);
-    getField(fields[2], DOM);
-    getField(fields[3], MONTHS);
-    getField(fields[4], DOW);
+    getField(minutes, MINUTES);
+    getField(hours, HOURS);
+    getField(dom, DOM);
+    getField(months, MONTHS);
+    getField(dow, DOW);
     return undefined;
   } catch (e) {
     return (e as Error).message;
