@@ -36,7 +36,7 @@ export function dryRunErrors(q: URLSearchParams): FieldError[] {
 
 /** ValidateFieldValidation: "", Ignore, Warn or Strict. */
 export function fieldValidationErrors(q: URLSearchParams): FieldError[] {
-  const v = q.has('fieldValidation') ? q.getAll('fieldValidation')[0] : '';
+  const v = q.getAll('fieldValidation')[0] ?? '';
   return ['', 'Ignore', 'Strict', 'Warn'].includes(v) ? [] : [field.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])];
 }
 
@@ -45,7 +45,7 @@ export function fieldValidationErrors(q: URLSearchParams): FieldError[] {
  * their errors in one 422, before the body is read.
  */
 export function validateWriteOptions(q: URLSearchParams, optionsKind: 'CreateOptions' | 'UpdateOptions'): void {
-  const manager = q.has('fieldManager') ? q.getAll('fieldManager')[0] : '';
+  const manager = q.getAll('fieldManager')[0] ?? '';
   const errs = [...fieldManagerErrors(manager), ...dryRunErrors(q), ...fieldValidationErrors(q)];
   if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
 }
