@@ -18,9 +18,11 @@ function parse(s: string): Parsed | undefined {
   if (s === '') return undefined;
   const m = /^([+-]?)0*(\d*)(?:\.(\d*))?(.*)$/.exec(s);
   if (!m) return undefined;
-  const [, sign, num, denom = '', suffix] = m;
-  if (suffix in DECIMAL) return { negative: sign === '-', num: num || '0', denom, format: 'DecimalSI', exponent: DECIMAL[suffix] };
-  if (suffix in BINARY) return { negative: sign === '-', num: num || '0', denom, format: 'BinarySI', exponent: BINARY[suffix] };
+  const [, sign = '', num = '', denom = '', suffix = ''] = m;
+  const decimal = DECIMAL[suffix];
+  if (decimal !== undefined) return { negative: sign === '-', num: num || '0', denom, format: 'DecimalSI', exponent: decimal };
+  const binary = BINARY[suffix];
+  if (binary !== undefined) return { negative: sign === '-', num: num || '0', denom, format: 'BinarySI', exponent: binary };
   const e = /^[eE]([+-]?\d+)$/.exec(suffix);
   if (e) return { negative: sign === '-', num: num || '0', denom, format: 'DecimalExponent', exponent: Number(e[1]) };
   return undefined;
