@@ -71,6 +71,7 @@ test('summary: live pods with their running containers, memory limit as availabl
   });
   assert.equal(s.pods.length, 1);
   const [p] = s.pods;
+  assert.ok(p);
   assert.deepEqual(p.podRef, { name: 'web', namespace: 'default', uid: 'uid-web' });
   assert.deepEqual(p.containers.map((c) => c.name), ['a', 'b']);
   assert.equal(p.containers[0].startTime, '2026-01-02T01:00:01Z');

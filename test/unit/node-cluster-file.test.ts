@@ -31,6 +31,7 @@ test('a cluster file: pools, defaults, reservations', () => {
   const nodes = expandPools(pools);
   assert.deepEqual(nodes.map((n) => n.name), ['cp', 'win25-1', 'win25-2']);
   const w = nodes[1];
+  assert.ok(w);
   assert.equal(w.windows?.build, 26100);
   assert.equal(w.cpu, '8');
   assert.deepEqual(w.taints, [{ key: 'os', value: 'windows', effect: 'NoSchedule' }]);
@@ -68,15 +69,18 @@ test('every Windows version of the issue: LTSC 2019/2022/2025 and SAC 1809/1903/
 
 test('container runtime: containerd by default, docker (Docker EE / Mirantis) with its documented differences', () => {
   const c = one('{ name: w, os: windows }');
+  assert.ok(c);
   assert.equal(c.runtime.containerRuntimeVersion, 'containerd://1.7.24');
   assert.equal(c.runtime.fixedStopTimeoutSeconds, undefined);
   assert.equal(c.runtime.hostProcessContainers, true);
   const d = one('{ name: w, os: windows, containerRuntime: docker }');
+  assert.ok(d);
   assert.deepEqual(d.runtime, {
     name: 'docker', version: '20.10.9', containerRuntimeVersion: 'docker://20.10.9', endpoint: 'npipe:////./pipe/cri-dockerd',
     fixedStopTimeoutSeconds: 5, singleFileMounts: false, hostProcessContainers: false,
   });
   const l = one('{ name: l, os: linux, containerRuntime: docker }');
+  assert.ok(l);
   assert.equal(l.runtime.containerRuntimeVersion, 'docker://20.10.9');
   assert.equal(l.runtime.fixedStopTimeoutSeconds, undefined);
   assert.equal(l.runtime.singleFileMounts, true);
@@ -128,6 +132,7 @@ test('quantities and kubelet reservations are checked as the kubelet parses them
   refused('{ name: l, os: linux, count: -1 }', 'node pool l: count must be a non-negative integer');
   refused('{ name: w, os: windows, arch: arm64 }', 'node pool w: Windows nodes are amd64 only');
   const ok = one('{ name: l, os: linux, arch: arm64, maxPods: 250, systemReserved: { cpu: 500m, pid: "1000" }, evictionHard: { memory.available: 200Mi } }');
+  assert.ok(ok);
   assert.equal(ok.arch, 'arm64');
   assert.equal(ok.maxPods, 250);
   assert.deepEqual(ok.evictionHard, { 'memory.available': '200Mi' });

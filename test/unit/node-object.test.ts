@@ -82,6 +82,7 @@ test('nodeInfo per OS: versions, kernel, osImage and identity formats', () => {
 
 test('spec, addresses, annotations, daemon endpoint and conditions', () => {
   const { cfg, index } = byName('win2019-1');
+  assert.ok(cfg);
   const n = buildNode(cfg, index, machineIdentity(cfg.name, 'windows'), NOW);
   assert.deepEqual(n.spec, { podCIDR: '10.244.3.0/24', podCIDRs: ['10.244.3.0/24'] });
   assert.deepEqual(n.status.addresses, [{ type: 'InternalIP', address: '172.18.0.5' }, { type: 'Hostname', address: 'win2019-1' }]);
