@@ -55,7 +55,11 @@ test('cluster file errors name the field', () => {
 });
 
 const head = 'apiVersion: winkube.io/v1alpha1\nkind: Cluster\n';
-const one = (pool: string, extra = '') => expandPools(parseClusterFile(`${head}${extra}nodePools:\n  - ${pool}\n`))[0];
+const one = (pool: string, extra = '') => {
+  const [node] = expandPools(parseClusterFile(`${head}${extra}nodePools:\n  - ${pool}\n`));
+  assert.ok(node, 'the pool expands to a node');
+  return node;
+};
 const refused = (pool: string, message: string, extra = '') => {
   assert.throws(() => one(pool, extra), (e: unknown) => { assert.equal((e as Error).message, message); return true; });
 };
@@ -102,7 +106,9 @@ test('network: flannel overlay by default; the Windows HNS network follows the m
   refused('{ name: l, os: linux }', 'cluster file: network.podSubnet must be an IPv4 CIDR from /8 to /24, not "10.0.0.0/25"', 'network: { podSubnet: 10.0.0.0/25 }\n');
   const big = expandPools(parseClusterFile(`${head}network: { podSubnet: 10.128.0.0/9 }\nnodePools:\n  - { name: l, os: linux, count: 5000 }\n`));
   assert.equal(big.length, 5000);
-  assert.equal(buildNode(big[4999], 4999, machineIdentity('l-5000', 'linux'), '2026-01-01T00:00:00Z').spec.podCIDR, '10.147.135.0/24');
+  const last = big[4999];
+  assert.ok(last);
+  assert.equal(buildNode(last, 4999, machineIdentity('l-5000', 'linux'), '2026-01-01T00:00:00Z').spec.podCIDR, '10.147.135.0/24');
   assert.equal(internalIP(4999), '172.18.19.137');
   assert.equal(internalIP(3), '172.18.0.5');
   refused('{ name: l, os: linux }', 'cluster file: network.mode must be overlay or l2bridge, not "nat"', 'network: { mode: nat }\n');
