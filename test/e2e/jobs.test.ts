@@ -105,7 +105,7 @@ for (const version of VERSIONS) {
       assert.deepEqual(events.filter((e: any) => e.reason === 'SuccessfulCreate').map((e: any) => e.message).sort(),
         pods.map((p: any) => `Created pod: ${p.metadata.name}`).sort());
       assert.deepEqual(events.filter((e: any) => e.reason === 'Completed').map((e: any) => [e.type, e.message, e.source.component]), [['Normal', 'Job completed', 'job-controller']]);
-      const row = (await ok(['get', 'job', 'work', '-n', ns])).trimEnd().split('\n')[1]?.trim() ?? ''.split(/\s+/);
+      const row = ((await ok(['get', 'job', 'work', '-n', ns])).trimEnd().split('\n')[1] ?? '').trim().split(/\s+/);
       assert.deepEqual(row.slice(0, 3), ['work', 'Complete', '5/5']);
     });
 
