@@ -25,7 +25,9 @@ const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
 
 /** CPU seconds (user + system) a process has used, from /proc (independent of other load on the machine). */
 function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // The fields after the command name, which ends with ") ".
+  const [, afterName = ''] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ');
+  const f = afterName.split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
@@ -63,7 +65,7 @@ function printWrites(dbFile: string, from: number, to: number): void {
   for (const r of rows) {
     // The key without the name, and without the namespace for the namespaces here.
     const parts = r.key.split('/').slice(0, -1);
-    if (['bench', 'kube-system', 'kube-node-lease', 'default', 'kube-public'].includes(parts[parts.length - 1])) parts.pop();
+    if (['bench', 'kube-system', 'kube-node-lease', 'default', 'kube-public'].includes(parts.at(-1) ?? '')) parts.pop();
     const resource = parts.join('/');
     const k = `${resource.padEnd(40)} ${writeKind(r.prev_value, r.value, r.deleted)}`;
     counts.set(k, (counts.get(k) ?? 0) + 1);

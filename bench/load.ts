@@ -49,7 +49,7 @@ export class Connection {
   private parse(): void {
     if (!this.waiting || (this.need && this.size < this.need)) return;
     // A chunked body can only be complete once its terminating empty chunk arrived.
-    if (this.chunked && !this.chunks[this.chunks.length - 1].subarray(-5).equals(LAST_CHUNK)) return;
+    if (this.chunked && !this.chunks.at(-1)?.subarray(-5).equals(LAST_CHUNK)) return;
     let buf = Buffer.concat(this.chunks, this.size);
     this.chunks = [buf];
     const end = buf.indexOf('\r\n\r\n');

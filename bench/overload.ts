@@ -25,7 +25,12 @@ const ONLY = process.env.BENCH_ONLY;
 const VALUE = 'v'.repeat(1000);
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** The p-th percentile of sorted samples; p = 100 is the largest. */
+function pct(sorted: number[], p: number): number {
+  const v = sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  if (v === undefined) throw new Error('no samples to take a percentile of');
+  return v;
+}
 
 function rssMB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -160,7 +165,7 @@ async function manyLists(target: LoadTarget, pid: number, listBytes: number): Pr
   const bad = lists.filter((l) => l.status !== 200 || !/\]\}(\r\n0\r\n\r\n)?$/.test(l.tail) || l.bytes < listBytes * 0.99);
   if (bad.length) throw new Error(`${bad.length} LISTs failed or were cut short (first: ${JSON.stringify(bad[0])})`);
   const lat = lists.map((l) => l.ms).sort((x, y) => x - y);
-  console.log(`${LISTS} concurrent LISTs of ${OBJECTS} ConfigMaps (${(LISTS * listBytes / 1e9).toFixed(1)} GB in all): peak server RSS ${peak.toFixed(0)} MB (target < 1024 MB), all 200; latency p50 ${ms(pct(lat, 50))}, max ${ms(lat[lat.length - 1])}`);
+  console.log(`${LISTS} concurrent LISTs of ${OBJECTS} ConfigMaps (${(LISTS * listBytes / 1e9).toFixed(1)} GB in all): peak server RSS ${peak.toFixed(0)} MB (target < 1024 MB), all 200; latency p50 ${ms(pct(lat, 50))}, max ${ms(pct(lat, 100))}`);
 
 }
 
@@ -198,7 +203,7 @@ async function burstFromAccount(target: LoadTarget, call: (method: string, path:
   const fmt = (m: Map<number, number>) => [...m].sort((x, y) => x[0] - y[0]).map(([s, n]) => `${n} × ${s < 0 ? 'connection error' : s === 0 ? 'closed without answer' : s}`).join(', ');
   console.log(`${BURST} concurrent LISTs of the ${OBJECTS} ConfigMaps as one service account (workload-low: 245 seats, 10 per LIST; 128 queues of 50, hand of 6), over ${seconds.toFixed(1)} s: ${fmt(byStatus)}; Retry-After ${retryAfter || '-'}`);
   adminLat.sort((x, y) => x - y);
-  console.log(`admin (system:masters, exempt) meanwhile: ${adminLat.length} GETs, ${fmt(adminStatus)}; latency p50 ${ms(pct(adminLat, 50))}, p99 ${ms(pct(adminLat, 99))}, max ${ms(adminLat[adminLat.length - 1])}`);
+  console.log(`admin (system:masters, exempt) meanwhile: ${adminLat.length} GETs, ${fmt(adminStatus)}; latency p50 ${ms(pct(adminLat, 50))}, p99 ${ms(pct(adminLat, 99))}, max ${ms(pct(adminLat, 100))}`);
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

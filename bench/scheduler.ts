@@ -35,7 +35,12 @@ const INIT_PODS = Number(process.env.BENCH_INIT_PODS ?? 1000);
 const PODS = Number(process.env.BENCH_PODS ?? 10_000);
 const CONCURRENCY = 64;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** The p-th percentile of sorted samples; p = 100 is the largest. */
+function pct(sorted: number[], p: number): number {
+  const v = sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  if (v === undefined) throw new Error('no samples to take a percentile of');
+  return v;
+}
 
 function basicPod(i: number, prefix: string): any {
   return {
@@ -149,7 +154,7 @@ async function run(name: string, mixed: boolean): Promise<void> {
     `${((createdAt - start) / 1000).toFixed(2)} s), creation→bound latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`);
   console.log(`  scheduling algorithm: ${(metrics.scheduled / (metrics.algorithmMs / 1000)).toFixed(0)} pods/s of scheduling-cycle time, ` +
     `per pod p50 ${pct(algo, 50).toFixed(3)} ms, p99 ${pct(algo, 99).toFixed(3)} ms, ${(metrics.evaluatedNodes / metrics.scheduled).toFixed(0)} nodes filtered per pod`);
-  console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s over ${seconds.toFixed(2)} s wall (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
+  console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s over ${seconds.toFixed(2)} s wall (load average ${(await import('node:os')).loadavg()[0]?.toFixed(1) ?? '?'})`);
   watch.cancel();
   await scheduler.stop();
   await cluster.stop();

@@ -29,5 +29,5 @@ export function addFlowcontrolV1(defs: Record<string, Schema>, keepBeta: boolean
   defs[`${FC}v1.ExemptPriorityLevelConfiguration`] = { type: 'object', properties: { lendablePercent: int32, nominalConcurrencyShares: int32 } };
   const spec = defs[`${FC}v1.PriorityLevelConfigurationSpec`] as { properties: Record<string, Schema> };
   const properties: Record<string, Schema> = { ...spec.properties, exempt: { allOf: [{ $ref: `#/components/schemas/${FC}v1.ExemptPriorityLevelConfiguration` }] } };
-  spec.properties = Object.fromEntries(Object.keys(properties).sort().map((k) => [k, properties[k]]));
+  spec.properties = Object.fromEntries(Object.entries(properties).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -55,6 +55,12 @@ export function generate(defs: Record<string, Def>, source = ''): FieldManagerSc
   };
   /** A definition walked as a struct: one with properties. */
   const isStruct = (name: string | undefined): name is string => !!name && !!defs[name]?.properties;
+  /** A definition the walk reached by name; every name it holds comes from defs. */
+  const defOf = (name: string): Def => {
+    const d = defs[name];
+    if (!d) throw new Error(`no definition ${name}`);
+    return d;
+  };
 
   const used = new Set<string>();
   const queue: string[] = [];
@@ -70,7 +76,7 @@ export function generate(defs: Record<string, Def>, source = ''): FieldManagerSc
       if (atomic) return { a: 1 };
       need(ref);
       // A granular field of a type that is atomic elsewhere (e.g. PersistentVolumeSpec.claimRef).
-      return d['x-kubernetes-map-type'] === 'atomic' ? { r: ref, a: 0 } : ref;
+      return defOf(ref)['x-kubernetes-map-type'] === 'atomic' ? { r: ref, a: 0 } : ref;
     }
     if (p.type === 'array') {
       let listType = p['x-kubernetes-list-type'];
@@ -91,7 +97,7 @@ export function generate(defs: Record<string, Def>, source = ''): FieldManagerSc
         need(item);
         const d: Record<string, unknown> = {};
         for (const k of keys) {
-          const kp = defs[item].properties![k];
+          const kp = defOf(item).properties?.[k];
           if (kp && kp.default !== undefined) d[k] = kp.default;
         }
         return Object.keys(d).length ? { k: keys, i: item, d } : { k: keys, i: item };
@@ -121,7 +127,7 @@ export function generate(defs: Record<string, Def>, source = ''): FieldManagerSc
   const out: Record<string, StructDef> = {};
   while (queue.length) {
     const name = queue.shift()!;
-    const d = defs[name];
+    const d = defOf(name);
     const fields: Record<string, FieldType> = {};
     for (const [f, p] of Object.entries(d.properties ?? {}).sort(([a], [b]) => cmp(a, b))) fields[f] = fieldType(p);
     const s: StructDef = { f: fields };
@@ -132,7 +138,7 @@ export function generate(defs: Record<string, Def>, source = ''): FieldManagerSc
   // Go's zero value of a kind as JSON: non-pointer structs ("default": {}) are present, and so are required
   // (not omitempty) fields, as their zero value or null.
   const zero = (name: string, depth: number): Record<string, unknown> => {
-    const d = defs[name];
+    const d = defOf(name);
     const o: Record<string, unknown> = {};
     if (depth > 8) return o;
     for (const [f, p] of Object.entries(d.properties ?? {})) {
@@ -149,9 +155,9 @@ export function generate(defs: Record<string, Def>, source = ''): FieldManagerSc
 
   const short = shortNames([...used]);
   const data: FieldManagerSchemaData = { source, kinds: {}, zero: {}, defs: {} };
-  for (const k of Object.keys(kinds).sort(cmp)) {
-    data.kinds[k] = short.get(kinds[k])!;
-    data.zero[k] = zero(kinds[k], 0);
+  for (const [k, name] of Object.entries(kinds).sort(([a], [b]) => cmp(a, b))) {
+    data.kinds[k] = short.get(name)!;
+    data.zero[k] = zero(name, 0);
   }
   const rename = (t: FieldType): FieldType => {
     if (typeof t === 'string') return short.get(t)!;
@@ -166,6 +172,7 @@ export function generate(defs: Record<string, Def>, source = ''): FieldManagerSc
   };
   for (const name of [...used].sort((a, b) => cmp(short.get(a)!, short.get(b)!))) {
     const s = out[name];
+    if (!s) throw new Error(`${name} was used but never walked`);
     const fields: Record<string, FieldType> = {};
     for (const [f, t] of Object.entries(s.f)) fields[f] = rename(t);
     data.defs[short.get(name)!] = s.a ? { f: fields, a: 1 } : { f: fields };

@@ -41,22 +41,24 @@ function parsePackage(dir: string): GoPackage {
     const text = readFileSync(join(dir, f), 'utf8');
     pkg.name ||= /^package (\w+)/m.exec(text)?.[1] ?? '';
     for (const m of text.matchAll(/^\s*(\w+\s+)?"([^"]+)"\s*$/gm)) {
-      const path = m[2];
-      pkg.imports.set(m[1]?.trim() ?? path.split('/').pop()!, path.split('/').pop()!);
+      const [, alias, path = ''] = m;
+      const last = path.split('/').pop() ?? '';
+      pkg.imports.set(alias?.trim() ?? last, last);
     }
-    for (const m of text.matchAll(STRUCT_RE)) {
+    for (const [, structName = '', body = ''] of text.matchAll(STRUCT_RE)) {
       const fields: GoField[] = [];
-      for (const line of m[2].split('\n')) {
+      for (const line of body.split('\n')) {
         const f2 = FIELD_RE.exec(line);
         if (!f2) continue;
-        const tag = /json:"([^"]*)"/.exec(f2[3])?.[1];
+        const [, fieldName, fieldType = '', tags = ''] = f2;
+        const tag = /json:"([^"]*)"/.exec(tags)?.[1];
         if (tag === undefined || tag === '-') continue;
-        const jsonName = tag.split(',')[0];
-        fields.push({ json: jsonName, type: f2[2], inline: !f2[1] && tag.split(',').includes('inline') });
+        const [jsonName = ''] = tag.split(',');
+        fields.push({ json: jsonName, type: fieldType, inline: !fieldName && tag.split(',').includes('inline') });
       }
-      pkg.structs.set(m[1], fields);
+      pkg.structs.set(structName, fields);
     }
-    for (const m of text.matchAll(NAMED_RE)) pkg.named.set(m[1], m[2]);
+    for (const [, name = '', underlying = ''] of text.matchAll(NAMED_RE)) pkg.named.set(name, underlying);
   }
   return pkg;
 }
@@ -97,7 +99,8 @@ function main(): void {
     for (const f of readdirSync(join(dir, sub)).filter((n) => n.endsWith('.go'))) {
       const text = readFileSync(join(dir, sub, f), 'utf8');
       for (const m of text.matchAll(/^\s*(\w+\s+)?"k8s\.io\/(api|apimachinery)\/([^"]+)"/gm)) {
-        if ((m[1]?.trim() ?? m[3].split('/').pop()) === alias) return join(m[2], m[3]);
+        const [, importAlias, repo = '', pkgPath = ''] = m;
+        if ((importAlias?.trim() ?? pkgPath.split('/').pop()) === alias) return join(repo, pkgPath);
       }
     }
     return undefined;

@@ -172,7 +172,7 @@ function editDefs(defs: Record<string, Schema>): void {
 }
 
 const sortObject = <T>(o: Record<string, T>): Record<string, T> =>
-  Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 function paramIndex(data: OpenApiData, p: ParamData): number {
   const key = JSON.stringify(p);
@@ -199,8 +199,8 @@ function editPaths(data: OpenApiData): void {
   }
   const authn = data.docs['apis/authentication.k8s.io/v1'];
   const tokenReviews = authn?.['/apis/authentication.k8s.io/v1/tokenreviews'];
-  if (tokenReviews) {
-    const post = tokenReviews.ops.post;
+  const post = tokenReviews?.ops.post;
+  if (tokenReviews && post) {
     const ssr = 'io.k8s.api.authentication.v1.SelfSubjectReview';
     const responses = Object.fromEntries(Object.entries(post.responses).map(([c, r]) => [c, r === null ? null : ssr]));
     authn['/apis/authentication.k8s.io/v1/selfsubjectreviews'] = {

@@ -196,7 +196,8 @@ export function compact(golden: GoldenDocs): OpenApiData {
         }
         for (const [code, r] of Object.entries(op.responses as Record<string, any>)) {
           const content = r.content ? Object.values(r.content as Record<string, { schema: Json }>) : [];
-          od.responses[code] = content.length ? bodyData(content[0].schema) : null;
+          const [first] = content;
+          od.responses[code] = first ? bodyData(first.schema) : null;
         }
         pd.ops[m] = od;
       }

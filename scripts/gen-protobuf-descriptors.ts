@@ -57,6 +57,7 @@ function varint(b: Buffer, i: number): [bigint, number] {
   let s = 0n;
   for (;;) {
     const x = b[i++];
+    if (x === undefined) throw new Error(`truncated varint at byte ${i - 1}`);
     r |= BigInt(x & 127) << s;
     s += 7n;
     if (!(x & 128)) return [r, i];
@@ -182,7 +183,7 @@ function readModel(name: string): JsonModel | undefined {
   try {
     const text = readFileSync(join(MODELS, `${name}.d.ts`), 'utf8');
     m = { props: new Set(), required: new Set() };
-    for (const [, prop, opt] of text.matchAll(/^ {4}'([^']+)'(\?)?:/gm)) {
+    for (const [, prop = '', opt] of text.matchAll(/^ {4}'([^']+)'(\?)?:/gm)) {
       m.props.add(prop);
       if (!opt) m.required.add(prop);
     }
@@ -193,13 +194,10 @@ function readModel(name: string): JsonModel | undefined {
   return m;
 }
 
-const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function modelOf(full: string): JsonModel | undefined {
-  const parts = full.split('.');
-  const name = parts[parts.length - 1];
-  const version = parts[parts.length - 2];
-  const group = parts[parts.length - 3];
+  const [name = '', version = '', group = ''] = full.split('.').reverse();
   return readModel(`${cap(group)}${cap(version)}${name}`) ?? readModel(`${cap(version)}${name}`);
 }
 
@@ -213,12 +211,12 @@ function shortName(full: string): string {
 
 /** apiVersion of a proto package: `k8s.io.api.rbac.v1` → `rbac.authorization.k8s.io/v1`. */
 function apiVersionOf(pkg: string): string {
-  const [group, version] = pkg.replace(/^k8s\.io\.api\./, '').split('.');
+  const [group = '', version = ''] = pkg.replace(/^k8s\.io\.api\./, '').split('.');
   const groups: Record<string, string> = {
     core: '', apps: 'apps', batch: 'batch', autoscaling: 'autoscaling', policy: 'policy',
     rbac: 'rbac.authorization.k8s.io',
   };
-  const g = group in groups ? groups[group] : `${group}.k8s.io`;
+  const g = groups[group] ?? `${group}.k8s.io`;
   return g ? `${g}/${version}` : version;
 }
 
@@ -229,8 +227,8 @@ export function generate(binary: Buffer, source: string): DescriptorData {
     m.fullName.split('.').length === pkgOf(m.fullName)!.split('.').length + 1);
 
   // Named slices of strings (ExtraValue): one repeated string field "items" and no JSON model.
-  const stringLists = new Set(wanted.filter((m) => m.fields.length === 1 && m.fields[0].name === 'items' &&
-    m.fields[0].label === 3 && m.fields[0].type === 9 && !modelOf(m.fullName)).map((m) => m.fullName));
+  const stringLists = new Set(wanted.filter(({ fields: [only, ...more], fullName }) => !more.length && only?.name === 'items' &&
+    only.label === 3 && only.type === 9 && !modelOf(fullName)).map((m) => m.fullName));
 
   const typeOf = (f: ProtoField): string => {
     if (f.type !== 11) {

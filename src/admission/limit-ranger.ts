@@ -50,7 +50,7 @@ function limitItems(lr: KObject): any[] {
 /** Keys of a ResourceList map in sorted order (upstream stores maps with sorted keys). */
 function sortedEntries(raw: unknown): [string, Quantity][] {
   const list = parseList(raw);
-  return Object.keys(list).sort().map((k) => [k, list[k]]);
+  return Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 // --- mutation ---------------------------------------------------------------

@@ -486,7 +486,7 @@ class Registry {
   private readonly restricted = new Map<number, CheckFn[]>();
 
   constructor(checks: Check[]) {
-    this.maxMinor = Math.max(...checks.map((c) => c.versions[c.versions.length - 1].min));
+    this.maxMinor = Math.max(...checks.map((c) => c.versions.at(-1)?.min ?? 0));
     const byLevel = (level: string) => checks.filter((c) => c.level === level).map((c) => c.id).sort();
     const ordered = [...byLevel('baseline'), ...byLevel('restricted')];
     const at = (c: Check, minor: number): VersionedCheck | undefined => {

@@ -74,17 +74,19 @@ export function policyToEvaluate(labels: Record<string, string> | undefined): { 
   };
   /** Sets the mode's level from its label; true when the label is there and parses. */
   const level = (mode: keyof Policy, label: string, failOpen: boolean): boolean => {
-    if (!(label in labels)) return false;
-    const r = parseLevel(labels[label]);
+    const value = labels[label];
+    if (value === undefined) return false;
+    const r = parseLevel(value);
     p[mode].level = r.error && failOpen ? 'privileged' : r.level;
-    err(label, labels[label], r.error);
+    err(label, value, r.error);
     return !r.error;
   };
   const version = (mode: keyof Policy, label: string) => {
-    if (!(label in labels)) return;
-    const r = parseVersion(labels[label]);
+    const value = labels[label];
+    if (value === undefined) return;
+    const r = parseVersion(value);
     p[mode].version = r.version;
-    err(label, labels[label], r.error);
+    err(label, value, r.error);
   };
   const hasEnforceLevel = level('enforce', ENFORCE_LEVEL_LABEL, false);
   version('enforce', ENFORCE_VERSION_LABEL);

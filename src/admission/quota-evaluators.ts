@@ -90,8 +90,10 @@ function isExtendedResource(name: string): boolean {
 function podComputeUsage(requests: ResourceList, limits: ResourceList): ResourceList {
   const out: ResourceList = { pods: intQuantity(1) };
   const both = (res: string) => {
-    if (res in requests) { out[res] = requests[res]; out[`requests.${res}`] = requests[res]; }
-    if (res in limits) out[`limits.${res}`] = limits[res];
+    const request = requests[res];
+    const limit = limits[res];
+    if (request !== undefined) { out[res] = request; out[`requests.${res}`] = request; }
+    if (limit !== undefined) out[`limits.${res}`] = limit;
   };
   both('cpu');
   both('memory');
@@ -131,11 +133,12 @@ function usesCrossNamespaceAffinity(pod: any): boolean {
 
 /** A label-selector requirement on a one-key label set (ScopedResourceSelectorRequirementsAsSelector). */
 function matchesRequirement(sel: ScopeSelector, labels: Record<string, string>): boolean {
-  const has = sel.scopeName in labels;
+  const value = labels[sel.scopeName];
+  const has = value !== undefined;
   const values = sel.values ?? [];
   switch (sel.operator) {
-    case 'In': return has && values.includes(labels[sel.scopeName]);
-    case 'NotIn': return !has || !values.includes(labels[sel.scopeName]);
+    case 'In': return has && values.includes(value);
+    case 'NotIn': return !has || !values.includes(value);
     case 'Exists': return has;
     case 'DoesNotExist': return !has;
     default: return false;

@@ -59,5 +59,6 @@ export async function memoized<T>(a: AdmissionAttributes, key: string, load: () 
 export function aggregateMessage(msgs: string[]): string {
   const seen: string[] = [];
   for (const m of msgs) if (!seen.includes(m)) seen.push(m);
-  return seen.length === 1 ? seen[0] : `[${seen.join(', ')}]`;
+  const [only] = seen;
+  return only !== undefined && seen.length === 1 ? only : `[${seen.join(', ')}]`;
 }

@@ -40,7 +40,8 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     };
     const onEnd = () => {
       done();
-      if (!tooLarge) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      const [only] = chunks;
+      if (!tooLarge) resolve(chunks.length === 1 && only ? only : Buffer.concat(chunks));
     };
     // A request aborted before its end: what for-await reported as a premature close.
     const onClose = () => { if (!req.readableEnded) done(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })); };
@@ -53,7 +54,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 
 /** The media type without parameters, lower-cased. */
 export function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0].trim().toLowerCase();
+  return (header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
 const UNKNOWN_FORMAT = 'the body of the request was in an unknown format - accepted media types include: ' +

@@ -73,7 +73,7 @@ function listRequest(opts: ListOptions): ListRequest {
 
 /** TableOptions.includeObject, checked as optionsForTransform does when a Table is asked for. */
 function includeObjectOf(q: URLSearchParams): IncludeObject {
-  const v = q.has('includeObject') ? q.getAll('includeObject')[0] : '';
+  const v = q.getAll('includeObject')[0] ?? '';
   if (v === 'None' || v === 'Object' || v === 'Metadata') return v;
   if (v === '') return 'Metadata';
   throw errors.badRequest(`Unable to convert to Table as requested: ${formatFieldErrors([

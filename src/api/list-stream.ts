@@ -18,13 +18,14 @@ const SLICE_BYTES = 64 * 1024;
 
 /** items[from, to) as JSON array members, each after a comma but for the list's very first. */
 function itemsBuffer(items: KeyValue[], from: number, to: number, listStart: boolean): Buffer {
+  // Callers pass 0 <= from <= to <= items.length, so every items[i] below exists.
   let size = to - from;
-  for (let i = from; i < to; i++) size += rawLength(items[i].value, items[i].modRevision);
+  for (let i = from; i < to; i++) size += rawLength(items[i]!.value, items[i]!.modRevision);
   const buf = Buffer.allocUnsafe(size);
   let off = 0;
   for (let i = from; i < to; i++) {
     if (i > from || !listStart) buf[off++] = 0x2c;
-    off = writeWithRevision(buf, off, items[i].value, items[i].modRevision);
+    off = writeWithRevision(buf, off, items[i]!.value, items[i]!.modRevision);
   }
   return buf.subarray(0, off);
 }
@@ -73,7 +74,7 @@ export async function writeListStream(res: ServerResponse, head: (revision: numb
     const items = page.items;
     for (let from = 0; from < items.length;) {
       let to = from;
-      for (let bytes = 0; to < items.length && bytes < SLICE_BYTES; to++) bytes += items[to].value.length;
+      for (let bytes = 0; to < items.length && bytes < SLICE_BYTES; to++) bytes += items[to]!.value.length;
       ok = res.write(itemsBuffer(items, from, to, listStart)) && ok;
       listStart = false;
       from = to;

@@ -9,7 +9,7 @@ interface MediaRange { type: string; params: Record<string, string> }
 function parseAccept(accept: string | undefined): MediaRange[] {
   if (!accept) return [{ type: '*/*', params: {} }];
   return accept.split(',').map((part) => {
-    const [type, ...params] = part.split(';').map((s) => s.trim());
+    const [type = '', ...params] = part.split(';').map((s) => s.trim());
     const p: Record<string, string> = {};
     for (const kv of params) {
       const i = kv.indexOf('=');

@@ -36,10 +36,10 @@ export function matchNodeProxy(decodedPath: string): { id: string; path: string 
 /** utilnet.SplitSchemeNamePort: `name`, `name:port` or `scheme:name:port`. */
 function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
   const parts = id.split(':');
-  let scheme = ''; let name: string | undefined; let port = '';
-  if (parts.length === 1) [name] = parts;
-  else if (parts.length === 2) [name, port] = parts;
-  else if (parts.length === 3) [scheme, name, port] = parts;
+  let scheme = ''; let name = ''; let port = '';
+  if (parts.length === 1) [name = ''] = parts;
+  else if (parts.length === 2) [name = '', port = ''] = parts;
+  else if (parts.length === 3) [scheme = '', name = '', port = ''] = parts;
   else return undefined;
   if (!name || !VALID_SCHEMES.has(scheme)) return undefined;
   return { scheme, name, port };

@@ -11,7 +11,7 @@ function acceptClauses(accept: string | undefined): Clause[] {
   const text = accept?.trim() ? accept : '*/*';
   const out: Clause[] = [];
   text.split(',').forEach((part, order) => {
-    const [range, ...params] = part.split(';').map((s) => s.trim());
+    const [range = '', ...params] = part.split(';').map((s) => s.trim());
     const [type, subtype = '*'] = range.toLowerCase().split('/');
     let q = 1;
     for (const p of params) {

@@ -23,10 +23,11 @@ export function parseResourcePath(pathname: string): ResourceRequest | undefined
   let group: string;
   let version: string;
   let rest: string[];
-  if (parts[0] === 'api' && parts.length >= 3) {
-    group = ''; version = parts[1]; rest = parts.slice(2);
-  } else if (parts[0] === 'apis' && parts.length >= 4) {
-    group = parts[1]; version = parts[2]; rest = parts.slice(3);
+  const [root, second = '', third = ''] = parts;
+  if (root === 'api' && parts.length >= 3) {
+    group = ''; version = second; rest = parts.slice(2);
+  } else if (root === 'apis' && parts.length >= 4) {
+    group = second; version = third; rest = parts.slice(3);
   } else {
     return undefined;
   }
@@ -34,15 +35,17 @@ export function parseResourcePath(pathname: string): ResourceRequest | undefined
   if (rest[0] === 'watch') { watchPath = true; rest = rest.slice(1); }
   let namespace = '';
   if (rest[0] === 'namespaces' && rest.length >= 2) {
-    if (rest.length === 2 || (rest.length === 3 && NAMESPACE_SUBRESOURCES.has(rest[2]))) {
+    const [, nsName = '', nsSub] = rest;
+    if (rest.length === 2 || (rest.length === 3 && nsSub !== undefined && NAMESPACE_SUBRESOURCES.has(nsSub))) {
       // The namespace object itself (or its status/finalize).
-      return { group, version, namespace: '', resource: 'namespaces', name: rest[1], subresource: rest[2] ?? '', watchPath };
+      return { group, version, namespace: '', resource: 'namespaces', name: nsName, subresource: nsSub ?? '', watchPath };
     }
-    namespace = rest[1];
+    namespace = nsName;
     rest = rest.slice(2);
   }
   if (rest.length === 0 || rest.length > 3) return undefined;
-  return { group, version, namespace, resource: rest[0], name: rest[1] ?? '', subresource: rest[2] ?? '', watchPath };
+  const [resource = '', name = '', subresource = ''] = rest;
+  return { group, version, namespace, resource, name, subresource, watchPath };
 }
 
 /**

@@ -22,9 +22,10 @@ export function unescapePath(escaped: string): string {
   const out = Buffer.alloc(bytes.length);
   let n = 0;
   for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] !== 0x25) { out[n++] = bytes[i]; continue; }
-    const hi = i + 2 < bytes.length ? hexValue(bytes[i + 1]) : -1;
-    const lo = hi >= 0 ? hexValue(bytes[i + 2]) : -1;
+    const c = bytes.readUInt8(i);
+    if (c !== 0x25) { out[n++] = c; continue; }
+    const hi = i + 2 < bytes.length ? hexValue(bytes.readUInt8(i + 1)) : -1;
+    const lo = hi >= 0 ? hexValue(bytes.readUInt8(i + 2)) : -1;
     if (lo < 0) throw new MalformedRequestURI(`invalid URL escape ${JSON.stringify(bytes.subarray(i, i + 3).toString('latin1'))}`);
     out[n++] = hi * 16 + lo;
     i += 2;
@@ -34,7 +35,7 @@ export function unescapePath(escaped: string): string {
 
 /** The escaped path of a request target: origin-form as is, absolute-form without scheme and authority. */
 function escapedPathOf(target: string): string {
-  const noQuery = target.split('?', 1)[0];
+  const noQuery = target.split('?', 1)[0] ?? '';
   if (noQuery.startsWith('/')) return noQuery;
   const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*(\/.*)?$/.exec(noQuery);
   return m ? (m[1] ?? '') : noQuery;

@@ -95,17 +95,18 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
     if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user!);
     const parts = path.split('/').filter(Boolean);
-    if (parts[0] === 'api' && parts.length === 2) {
-      if (!discovery.hasGroupVersion('', parts[1])) return writeText(res, 404, '404 page not found\n');
-      return writeJSON(res, 200, discovery.resourceList('', parts[1]));
+    const [root, second = '', third = ''] = parts;
+    if (root === 'api' && parts.length === 2) {
+      if (!discovery.hasGroupVersion('', second)) return writeText(res, 404, '404 page not found\n');
+      return writeJSON(res, 200, discovery.resourceList('', second));
     }
-    if (parts[0] === 'apis' && parts.length === 2) {
-      if (!discovery.hasGroup(parts[1])) return writeText(res, 404, '404 page not found\n');
-      return writeJSON(res, 200, discovery.apiGroupDoc(parts[1]));
+    if (root === 'apis' && parts.length === 2) {
+      if (!discovery.hasGroup(second)) return writeText(res, 404, '404 page not found\n');
+      return writeJSON(res, 200, discovery.apiGroupDoc(second));
     }
-    if (parts[0] === 'apis' && parts.length === 3) {
-      if (!discovery.hasGroupVersion(parts[1], parts[2])) return writeText(res, 404, '404 page not found\n');
-      return writeJSON(res, 200, discovery.resourceList(parts[1], parts[2]));
+    if (root === 'apis' && parts.length === 3) {
+      if (!discovery.hasGroupVersion(second, third)) return writeText(res, 404, '404 page not found\n');
+      return writeJSON(res, 200, discovery.resourceList(second, third));
     }
     // nodes/NAME/proxy/{path:*}: the proxied path keeps its trailing slash (the kubelet's /logs/ needs it).
     const nodeProxy = matchNodeProxy(decodedPath);
@@ -116,8 +117,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     const info = parseResourcePath(path);
     if (!info) {
       // Below a served group version, go-restful's container answers (a 404 Status); elsewhere the mux's text.
-      const served = (parts[0] === 'api' && parts.length >= 3 && discovery.hasGroupVersion('', parts[1]))
-        || (parts[0] === 'apis' && parts.length >= 4 && discovery.hasGroupVersion(parts[1], parts[2]));
+      const served = (root === 'api' && parts.length >= 3 && discovery.hasGroupVersion('', second))
+        || (root === 'apis' && parts.length >= 4 && discovery.hasGroupVersion(second, third));
       if (served) throw errors.notFoundGeneric();
       return writeText(res, 404, '404 page not found\n');
     }

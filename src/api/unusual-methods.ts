@@ -43,16 +43,17 @@ export function serveUnknownMethod(handler: Handler, packet: Buffer | undefined,
   const text = packet.toString('latin1');
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return false;
-  const [requestLine, ...headerLines] = text.slice(0, end).split('\r\n');
+  const [requestLine = '', ...headerLines] = text.slice(0, end).split('\r\n');
   const m = /^(\S+) (\S+) HTTP\/1\.([01])$/.exec(requestLine);
   if (!m) return false;
-  if (!TOKEN.test(m[1])) { writeGoProtocolError(socket, 400); return true; }
+  const [, method = '', target = '', minor = ''] = m;
+  if (!TOKEN.test(method)) { writeGoProtocolError(socket, 400); return true; }
   const req = new IncomingMessage(socket as Socket);
-  req.method = m[1];
-  req.url = m[2];
-  req.httpVersion = `1.${m[3]}`;
+  req.method = method;
+  req.url = target;
+  req.httpVersion = `1.${minor}`;
   req.httpVersionMajor = 1;
-  req.httpVersionMinor = Number(m[3]);
+  req.httpVersionMinor = Number(minor);
   for (const line of headerLines) {
     const colon = line.indexOf(':');
     if (colon <= 0) { writeGoProtocolError(socket, 400); return true; }

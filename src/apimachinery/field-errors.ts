@@ -66,7 +66,8 @@ export function formatFieldErrors(errs: FieldError[]): string {
     const m = `${e.field}: ${errorBody(e)}`;
     if (!msgs.includes(m)) msgs.push(m);
   }
-  return msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`;
+  const [only] = msgs;
+  return only !== undefined && msgs.length === 1 ? only : `[${msgs.join(', ')}]`;
 }
 
 export const field = {

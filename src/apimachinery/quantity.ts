@@ -32,7 +32,7 @@ const BIN_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, P
 const DEC_BY_EXP = new Map(Object.entries(DEC_SUFFIXES).map(([k, v]) => [v, k]));
 const BIN_BY_EXP = new Map<number, string>([[0, ''], ...Object.entries(BIN_SUFFIXES).map(([k, v]) => [v, k] as [number, string])]);
 const MAX_INT64 = (1n << 63n) - 1n;
-const isDigit = (c: string) => c >= '0' && c <= '9';
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 interface Parts { positive: boolean; value: string; num: string; denom: string; suffix: string }
 
@@ -64,7 +64,7 @@ function parseParts(str: string): Parts {
   const suffixStart = pos;
   for (let i = pos; ; i++) {
     if (i >= end) return { positive, value, num, denom, suffix: str.slice(suffixStart) };
-    if (!'eEinumkKMGTP'.includes(str[i])) { pos = i; break; }
+    if (!'eEinumkKMGTP'.includes(str.charAt(i))) { pos = i; break; }
   }
   if (pos < end && (str[pos] === '-' || str[pos] === '+')) pos++;
   for (let i = pos; ; i++) {
@@ -75,8 +75,10 @@ function parseParts(str: string): Parts {
 }
 
 function interpretSuffix(suffix: string): { base: 10 | 2; exponent: number; format: QuantityFormat } | undefined {
-  if (suffix in DEC_SUFFIXES) return { base: 10, exponent: DEC_SUFFIXES[suffix], format: 'DecimalSI' };
-  if (suffix in BIN_SUFFIXES) return { base: 2, exponent: BIN_SUFFIXES[suffix], format: 'BinarySI' };
+  const decimal = DEC_SUFFIXES[suffix];
+  if (decimal !== undefined) return { base: 10, exponent: decimal, format: 'DecimalSI' };
+  const binary = BIN_SUFFIXES[suffix];
+  if (binary !== undefined) return { base: 2, exponent: binary, format: 'BinarySI' };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E')) {
     // strconv.ParseInt: optional sign, decimal digits only.
     if (!/^[+-]?\d+$/.test(suffix.slice(1))) return undefined;

@@ -19,10 +19,13 @@ export function dealHand(hashValue: bigint, deckSize: number, handSize: number):
     h = next;
   }
   const hand: number[] = [];
-  for (let i = 0; i < handSize; i++) {
-    let card = remainders[i];
-    for (let j = i; j > 0; j--) if (card >= remainders[j - 1]) card++;
+  remainders.forEach((remainder, i) => {
+    let card = remainder;
+    for (let j = i - 1; j >= 0; j--) {
+      const earlier = remainders[j];
+      if (earlier !== undefined && card >= earlier) card++;
+    }
     hand.push(card);
-  }
+  });
   return hand;
 }

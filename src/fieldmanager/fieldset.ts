@@ -187,9 +187,11 @@ export function fieldPE(name: string): string {
 export function keyPE(fields: [string, unknown][]): string {
   if (fields.length > 1) fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   let s = 'k:{';
-  for (let i = 0; i < fields.length; i++) {
-    if (i) s += ',';
-    s += `${goJSON(fields[i][0])}:${goJSON(fields[i][1])}`;
+  let first = true;
+  for (const [name, value] of fields) {
+    if (!first) s += ',';
+    first = false;
+    s += `${goJSON(name)}:${goJSON(value)}`;
   }
   return `${s}}`;
 }
@@ -307,16 +309,18 @@ export function compareValues(a: unknown, b: unknown): number {
 function compareFieldLists(x: [string, unknown][], y: [string, unknown][]): number {
   const sx = [...x].sort(([a], [b]) => compareStrings(a, b));
   const sy = [...y].sort(([a], [b]) => compareStrings(a, b));
-  for (let i = 0; i < Math.min(sx.length, sy.length); i++) {
-    const c = compareStrings(sx[i][0], sy[i][0]) || compareValues(sx[i][1], sy[i][1]);
+  for (const [i, [kx, vx]] of sx.entries()) {
+    const fy = sy[i];
+    if (!fy) break;
+    const c = compareStrings(kx, fy[0]) || compareValues(vx, fy[1]);
     if (c) return c;
   }
   return sx.length - sy.length;
 }
 
 export function comparePE(a: string, b: string): number {
-  const ra = RANK[a[0]] ?? 4;
-  const rb = RANK[b[0]] ?? 4;
+  const ra = RANK[a.charAt(0)] ?? 4;
+  const rb = RANK[b.charAt(0)] ?? 4;
   if (ra !== rb) return ra - rb;
   const x = a.slice(2);
   const y = b.slice(2);

@@ -226,8 +226,9 @@ export class ApplyConflicts extends Error {
       return e.operation === 'Update' ? `${s} using ${e.apiVersion}` : s;
     };
     let message: string;
-    if (list.length === 1) {
-      message = `Apply failed with 1 conflict: conflict with ${who(list[0].entry)}: ${pathString(list[0].path)}`;
+    const [only] = list;
+    if (only && list.length === 1) {
+      message = `Apply failed with 1 conflict: conflict with ${who(only.entry)}: ${pathString(only.path)}`;
     } else {
       const lines: string[] = [];
       let last: string | undefined;

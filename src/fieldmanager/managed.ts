@@ -133,8 +133,8 @@ export function capUpdateManagers(managers: Managers, max = MAX_UPDATE_MANAGERS)
   updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || cmp(a, b));
   const firstOfVersion = new Map<string, string>();
   let length = updaters.length;
-  for (let i = 0; i < updaters.length && length > max; i++) {
-    const id = updaters[i];
+  for (const id of updaters) {
+    if (length <= max) break;
     const e = managers.get(id)!;
     const bucket = managerIdentifier(ANCIENT, 'Update', e.apiVersion);
     const first = firstOfVersion.get(e.apiVersion);

@@ -17,7 +17,7 @@ import { recordUpdate } from './index.js';
 export function managerOrUserAgent(fieldManager: string | null, userAgent: string | undefined): string {
   if (fieldManager) return fieldManager;
   let out = '';
-  for (const ch of (userAgent ?? 'unknown').split('/')[0]) {
+  for (const ch of (userAgent ?? 'unknown').split('/', 1)[0] ?? '') {
     if (!PRINTABLE.test(ch)) continue;
     if (Buffer.byteLength(out + ch) > FIELD_MANAGER_MAX) break;
     out += ch;

@@ -177,9 +177,12 @@ export function compare(t: TypeNode, lhs: unknown, rhs: unknown, skip?: Readonly
   const c: Comparison = { added: new FieldSet(), removed: new FieldSet(), modified: new FieldSet() };
   const path: string[] = [];
   const attach = (root: FieldSet, n: FieldSet) => {
+    const leaf = path.at(-1);
+    // Only reached below a field, so the path is never empty.
+    if (leaf === undefined) return;
     let p = root;
-    for (let i = 0; i < path.length - 1; i++) p = p.ensure(path[i]);
-    (p.children ??= new Map()).set(path[path.length - 1], n);
+    for (const pe of path.slice(0, -1)) p = p.ensure(pe);
+    (p.children ??= new Map()).set(leaf, n);
   };
   const walk = (t: TypeNode, l: unknown, r: unknown, top: boolean): void => {
     if (l === undefined) { if (path.length) attach(c.added, wholeNode(t, r)); return; }
@@ -299,9 +302,12 @@ function mergeList(t: ListType, lhs: unknown[] | undefined, rhs: unknown[] | und
   const lLen = L.order.length;
   const rLen = R.order.length;
   for (let lI = 0, rI = 0; lI < lLen || rI < rLen;) {
-    if (lI < lLen && rI < rLen) {
-      const pe = L.order[lI];
-      if (pe === R.order[rI]) {
+    // Each side's next element, undefined once that side is used up.
+    const lpe = L.order[lI];
+    const rpe = R.order[rI];
+    if (lpe !== undefined && rpe !== undefined) {
+      const pe = lpe;
+      if (pe === rpe) {
         emit(pe, L.items.get(pe), R.items.get(pe));
         lI++; rI++;
         nextShared = shared[si++];
@@ -309,13 +315,13 @@ function mergeList(t: ListType, lhs: unknown[] | undefined, rhs: unknown[] | und
       }
       if (R.items.has(pe) && nextShared !== undefined && nextShared !== pe) { lI++; continue; }
     }
-    if (lI < lLen) {
-      const pe = L.order[lI];
+    if (lpe !== undefined) {
+      const pe = lpe;
       if (!R.items.has(pe)) { emit(pe, L.items.get(pe), undefined); lI++; continue; }
       if (done.has(pe)) { lI++; continue; }
     }
-    if (rI < rLen) {
-      const pe = R.order[rI];
+    if (rpe !== undefined) {
+      const pe = rpe;
       emit(pe, L.items.get(pe), R.items.get(pe));
       rI++;
       if (nextShared !== undefined && nextShared === pe) nextShared = shared[si++];
@@ -394,7 +400,8 @@ export interface ValidationError { path: string; message: string }
 /** Upstream's ValidationErrors text. */
 export function formatValidationErrors(errs: ValidationError[]): string {
   const one = (e: ValidationError) => (e.path ? `${e.path}: ${e.message}` : e.message);
-  if (errs.length === 1) return one(errs[0]);
+  const [only] = errs;
+  if (only && errs.length === 1) return one(only);
   return ['errors:', ...errs.map((e) => `  ${one(e)}`)].join('\n');
 }
 

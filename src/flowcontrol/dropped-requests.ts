@@ -24,16 +24,16 @@ class LevelStats {
   private updateHistory(unix: number, count: number): void {
     this.history.push({ unix, count });
     const maxHistory = Math.min(2 * this.retryAfter, MAX_RETRY_AFTER);
-    let start = 0;
-    while (start < this.history.length && unix - this.history[start].unix > maxHistory) start++;
-    if (start) this.history = this.history.slice(start);
+    // The first entry recent enough to keep; the one just pushed always is.
+    const start = this.history.findIndex((h) => unix - h.unix <= maxHistory);
+    if (start !== 0) this.history = start < 0 ? [] : this.history.slice(start);
   }
 
   private updateRetryAfter(unix: number): void {
     let dropped = 0;
-    for (let i = this.history.length - 1; i >= 0; i--) {
-      if (unix - this.history[i].unix > this.retryAfter) break;
-      if (this.history[i].unix < unix) dropped += this.history[i].count;
+    for (const h of this.history.slice().reverse()) {
+      if (unix - h.unix > this.retryAfter) break;
+      if (h.unix < unix) dropped += h.count;
     }
     if (unix - this.retryAfterUpdateUnix >= this.retryAfter && dropped >= 3 * this.retryAfter) {
       this.retryAfter = Math.min(this.retryAfter * 2, MAX_RETRY_AFTER);

@@ -75,7 +75,7 @@ export class QueueSet {
       if (!this.canAccommodate(seats)) return undefined;
       return this.running(seats, undefined);
     }
-    const queue = this.queues[this.shuffleShard(hashValue, q)];
+    const queue = this.shuffleShard(hashValue, q);
     // rejectOrEnqueueToBoundLocked: only a full level with a full queue rejects.
     if (this.seatsInUse >= this.cfg.concurrencyLimit && queue.waiting.length >= q.queueLengthLimit) return undefined;
     if (!queue.waiting.length && !queue.seatsInUse) queue.nextDispatchR = this.currentR;
@@ -122,15 +122,17 @@ export class QueueSet {
   }
 
   /** shuffleShardLocked: of the flow's hand, the queue with the least work waiting (ties: rotating start). */
-  private shuffleShard(hashValue: bigint, q: QueuingConfig): number {
+  private shuffleShard(hashValue: bigint, q: QueuingConfig): Queue {
     const hand = dealHand(hashValue, this.queues.length, Math.min(q.handSize, this.queues.length));
     const offset = this.enqueues++ % hand.length;
-    let best = -1;
+    let best: Queue | undefined;
     let least = Infinity;
     for (let i = 0; i < hand.length; i++) {
-      const idx = hand[(offset + i) % hand.length];
-      if (this.queues[idx].waitingSeats < least) { least = this.queues[idx].waitingSeats; best = idx; }
+      const candidate = this.queues[hand[(offset + i) % hand.length] ?? -1];
+      if (candidate && candidate.waitingSeats < least) { least = candidate.waitingSeats; best = candidate; }
     }
+    // A queuing level has at least one queue, and dealHand deals indexes below their count.
+    if (!best) throw new Error(`flowcontrol: no queue among ${this.queues.length} to shuffle-shard into`);
     return best;
   }
 
@@ -141,17 +143,18 @@ export class QueueSet {
   /** findDispatchQueueToBoundLocked: the queue whose head would finish first in virtual time. */
   private dispatchOne(): boolean {
     let min: Queue | undefined;
+    let head: Waiting | undefined;
     let minFinish = Infinity;
     const n = this.queues.length;
     for (let i = 0; i < n; i++) {
       this.robin = (this.robin + 1) % n;
       const q = this.queues[this.robin];
-      if (!q.waiting.length) continue;
-      const finish = q.nextDispatchR + q.waiting[0].seats;
-      if (finish < minFinish) { minFinish = finish; min = q; }
+      const first = q?.waiting[0];
+      if (!q || !first) continue;
+      const finish = q.nextDispatchR + first.seats;
+      if (finish < minFinish) { minFinish = finish; min = q; head = first; }
     }
-    if (!min) return false;
-    const head = min.waiting[0];
+    if (!min || !head) return false;
     if (!this.canAccommodate(head.seats)) return false;
     this.removeWaiting(head);
     this.currentR = Math.max(this.currentR, min.nextDispatchR);

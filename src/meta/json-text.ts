@@ -23,10 +23,11 @@ export function stringifyDeep(root: unknown): string {
       const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
       out.push('{');
       stack.push({ text: '}' });
-      for (let i = entries.length - 1; i >= 0; i--) {
-        stack.push({ v: entries[i][1] });
-        stack.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(entries[i][0])}:` });
-      }
+      // Pushed last to first, so the first entry comes off the stack first.
+      entries.reverse().forEach(([k, x], r) => {
+        stack.push({ v: x });
+        stack.push({ text: `${r < entries.length - 1 ? ',' : ''}${JSON.stringify(k)}:` });
+      });
     } else {
       out.push(JSON.stringify(v) ?? 'null');
     }

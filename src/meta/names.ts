@@ -48,11 +48,12 @@ export function isDNS1123Subdomain(v: string): string[] {
 export function isQualifiedName(v: string): string[] {
   const errs: string[] = [];
   const parts = v.split('/');
+  const [first = '', second = ''] = parts;
   let name: string;
-  if (parts.length === 1) name = parts[0];
+  if (parts.length === 1) name = first;
   else if (parts.length === 2) {
-    const prefix = parts[0];
-    name = parts[1];
+    const prefix = first;
+    name = second;
     if (prefix.length === 0) errs.push('prefix part ' + 'must be non-empty');
     else for (const m of isDNS1123Subdomain(prefix)) errs.push('prefix part ' + m);
   } else {

@@ -102,7 +102,10 @@ export const MAX_MILLI_VALUE = ((1n << 63n) - 1n) / 1000n;
 /** quota.Add. */
 export function addLists(a: ResourceList, b: ResourceList): ResourceList {
   const out: ResourceList = {};
-  for (const [k, v] of Object.entries(a)) out[k] = k in b ? add(v, b[k]) : v;
+  for (const [k, v] of Object.entries(a)) {
+    const w = b[k];
+    out[k] = w !== undefined ? add(v, w) : v;
+  }
   for (const [k, v] of Object.entries(b)) if (!(k in out)) out[k] = v;
   return out;
 }
@@ -112,7 +115,8 @@ export function subtractNonNegative(a: ResourceList, b: ResourceList): ResourceL
   const out: ResourceList = {};
   for (const [k, v] of Object.entries(a)) {
     let q = v;
-    if (k in b) q = sub(v, b[k]);
+    const w = b[k];
+    if (w !== undefined) q = sub(v, w);
     out[k] = sign(q) < 0 ? zero(q.format) : q;
   }
   for (const [k, v] of Object.entries(b)) if (!(k in out)) out[k] = zero(v.format);
@@ -141,30 +145,44 @@ export function negatives(list: ResourceList): string[] {
 
 /** quota.LessThanOrEqual: whether every resource of b present in a is not exceeded, and those that are. */
 export function lessThanOrEqual(a: ResourceList, b: ResourceList): { ok: boolean; exceeded: string[] } {
-  const exceeded = Object.keys(b).filter((k) => k in a && cmp(a[k], b[k]) > 0);
+  const exceeded = Object.entries(b).filter(([k, w]) => {
+    const v = a[k];
+    return v !== undefined && cmp(v, w) > 0;
+  }).map(([k]) => k);
   return { ok: exceeded.length === 0, exceeded };
+}
+
+/** The entries of a ResourceList, keys in the order Go writes maps (Object.keys().sort()). */
+export function sortedByKey(list: ResourceList): [string, Quantity][] {
+  return Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** A ResourceList as JSON, keys sorted as Go writes maps. */
 export function toJSON(list: ResourceList): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(list).sort()) out[k] = str(list[k]);
+  for (const [k, v] of sortedByKey(list)) out[k] = str(v);
   return out;
 }
 
 /** The `k=v,k=v` form upstream's quota messages use, keys sorted. */
 export function prettyPrint(list: ResourceList): string {
-  return Object.keys(list).sort().map((k) => `${k}=${str(list[k])}`).join(',');
+  return sortedByKey(list).map(([k, v]) => `${k}=${str(v)}`).join(',');
 }
 
 // --- pkg/api/v1/resource PodRequests / PodLimits -------------------------------
 
 function addInto(list: ResourceList, more: ResourceList): void {
-  for (const [k, v] of Object.entries(more)) list[k] = k in list ? add(list[k], v) : v;
+  for (const [k, v] of Object.entries(more)) {
+    const have = list[k];
+    list[k] = have !== undefined ? add(have, v) : v;
+  }
 }
 
 function maxInto(list: ResourceList, more: ResourceList): void {
-  for (const [k, v] of Object.entries(more)) if (!(k in list) || cmp(v, list[k]) > 0) list[k] = v;
+  for (const [k, v] of Object.entries(more)) {
+    const have = list[k];
+    if (have === undefined || cmp(v, have) > 0) list[k] = v;
+  }
 }
 
 function containers(spec: any, key: 'containers' | 'initContainers'): any[] {
@@ -201,8 +219,9 @@ export function podResources(pod: any, which: 'requests' | 'limits', withOverhea
   if (withOverhead) {
     const overhead = parseList(spec.overhead);
     for (const [k, v] of Object.entries(overhead)) {
-      if (which === 'requests') out[k] = k in out ? add(out[k], v) : v;
-      else if (k in out) out[k] = add(out[k], v);
+      const have = out[k];
+      if (which === 'requests') out[k] = have !== undefined ? add(have, v) : v;
+      else if (have !== undefined) out[k] = add(have, v);
     }
   }
   return out;

@@ -6,7 +6,8 @@
 export function goIPString(bytes: readonly number[]): string {
   if (bytes.length === 4) return bytes.join('.');
   const groups: number[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push((bytes[i] << 8) | bytes[i + 1]);
+  // Not 4 bytes means 16 (an IPv6 address).
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0));
   let bestStart = -1;
   let bestLen = 0;
   for (let i = 0; i < 8;) {

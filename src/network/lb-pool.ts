@@ -22,14 +22,15 @@ export class LBPool {
     for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
       const cidr = /^([\d.]+)\/(\d{1,2})$/.exec(part);
       if (cidr) {
-        const bits = Number(cidr[2]);
-        if (!isIPv4(cidr[1]) || bits > 32) throw new LBPoolError(`invalid load balancer pool ${JSON.stringify(part)}: not an IPv4 CIDR`);
+        const [, ip = '', prefixLength = ''] = cidr;
+        const bits = Number(prefixLength);
+        if (!isIPv4(ip) || bits > 32) throw new LBPoolError(`invalid load balancer pool ${JSON.stringify(part)}: not an IPv4 CIDR`);
         const size = 2 ** (32 - bits);
-        const base = Math.floor(toInt(cidr[1]) / size) * size;
+        const base = Math.floor(toInt(ip) / size) * size;
         ranges.push(size <= 2 ? [base, base + size - 1] : [base + 1, base + size - 2]);
         continue;
       }
-      const [a, b] = part.split('-').map((s) => s.trim());
+      const [a = '', b] = part.split('-').map((s) => s.trim());
       const last = b ?? a;
       if (!isIPv4(a) || !isIPv4(last)) throw new LBPoolError(`invalid load balancer pool ${JSON.stringify(part)}: want <first IP>-<last IP> or a CIDR`);
       if (toInt(last) < toInt(a)) throw new LBPoolError(`invalid load balancer pool ${JSON.stringify(part)}: the last address comes before the first`);

@@ -38,8 +38,9 @@ export function describedData(data: OpenApiData = openApiData): OpenApiData {
 /** The group/version of a /openapi/v3 document key ("api/v1" → ["", "v1"]), or undefined for other keys. */
 function groupVersionOf(key: string): [string, string] | undefined {
   const parts = key.split('/');
-  if (parts[0] === 'api' && parts.length === 2) return ['', parts[1]];
-  if (parts[0] === 'apis' && parts.length === 3) return [parts[1], parts[2]];
+  const [root, second = '', third = ''] = parts;
+  if (root === 'api' && parts.length === 2) return ['', second];
+  if (root === 'apis' && parts.length === 3) return [second, third];
   return undefined;
 }
 
@@ -64,13 +65,14 @@ export function servedPaths(defs: ResourceInfo[]): { keys: string[]; keep: PathF
   const keep: PathFilter = (path) => {
     const m = /^\/(api\/[^/]+|apis\/[^/]+\/[^/]+)\/(.*)$/.exec(path);
     if (!m) return true;
-    const resources = byGV.get(m[1]);
+    const [, gv = '', rest = ''] = m;
+    const resources = byGV.get(gv);
     if (!resources) return false;
-    let segs = m[2].split('/');
+    let segs = rest.split('/');
     if (segs.length === 1 && segs[0] === '') return true;
     if (segs[0] === 'watch') segs = segs.slice(1);
     if (segs[0] === 'namespaces' && segs[1] === '{namespace}' && segs.length > 2) segs = segs.slice(2);
-    const def = resources.get(segs[0]);
+    const def = resources.get(segs[0] ?? '');
     if (!def) return false;
     if (segs.length < 3) return true;
     return def.subresources?.some((s) => s.name === segs[2]) ?? false;

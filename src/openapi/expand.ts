@@ -59,8 +59,19 @@ function opRefs(op: OperationData, out: Set<string>): void {
   for (const r of Object.values(op.responses)) if (r !== null) refsOf(bodySchemaV3(r), out);
 }
 
-function sortedKeys<T>(o: Record<string, T>): string[] {
-  return Object.keys(o).sort();
+/** The entries in the order of Object.keys(o).sort(). */
+function sortedEntries<T>(o: Record<string, T>): [string, T][] {
+  return Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The entry at an index the generated data itself holds (parameter and media
+ * lists); one out of range means the data file is corrupt.
+ */
+function indexed<T>(list: readonly T[], i: number, what: string): T {
+  const v = list[i];
+  if (v === undefined) throw new Error(`openapi data: ${what} index ${i} out of range [0:${list.length}]`);
+  return v;
 }
 
 function v3Operation(data: OpenApiData, op: OperationData): Schema {
@@ -68,16 +79,15 @@ function v3Operation(data: OpenApiData, op: OperationData): Schema {
   if (op.params?.length) out.parameters = op.params.map((i) => data.params[i]);
   if (op.body !== undefined) {
     const content: Record<string, unknown> = {};
-    for (const mt of [...data.media[op.consumes]].sort()) content[mt] = { schema: bodySchemaV3(op.body) };
+    for (const mt of [...indexed(data.media, op.consumes, 'media')].sort()) content[mt] = { schema: bodySchemaV3(op.body) };
     out.requestBody = { content };
   }
   const responses: Record<string, unknown> = {};
-  for (const code of sortedKeys(op.responses)) {
-    const r = op.responses[code];
+  for (const [code, r] of sortedEntries(op.responses)) {
     const resp: Schema = { description: RESPONSE_TEXT[code] ?? '' };
     if (r !== null) {
       const content: Record<string, unknown> = {};
-      for (const mt of [...data.media[op.produces]].sort()) content[mt] = { schema: bodySchemaV3(r) };
+      for (const mt of [...indexed(data.media, op.produces, 'media')].sort()) content[mt] = { schema: bodySchemaV3(r) };
       resp.content = content;
     }
     responses[code] = resp;
@@ -109,9 +119,13 @@ export function v3Document(data: OpenApiData, key: string, keep?: PathFilter): S
   const refs = new Set<string>();
   for (const item of Object.values(paths)) for (const op of Object.values(item.ops)) opRefs(op, refs);
   const schemas: Record<string, Schema> = {};
-  for (const n of [...closure(data, refs)].sort()) schemas[n] = data.defs[n];
+  for (const n of [...closure(data, refs)].sort()) {
+    // closure() keeps only names that have a definition.
+    const def = data.defs[n];
+    if (def !== undefined) schemas[n] = def;
+  }
   const outPaths: Record<string, Schema> = {};
-  for (const p of Object.keys(paths)) outPaths[p] = v3PathItem(data, paths[p]);
+  for (const [p, item] of Object.entries(paths)) outPaths[p] = v3PathItem(data, item);
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: data.version },
@@ -174,11 +188,10 @@ function v2Operation(data: OpenApiData, op: OperationData): Schema {
     bp.schema = bodySchemaV2(op.body);
     params.push(bp);
   }
-  for (const i of op.params ?? []) params.push(v2Param(data.params[i]));
+  for (const i of op.params ?? []) params.push(v2Param(indexed(data.params, i, 'parameter')));
   if (params.length) out.parameters = params;
   const responses: Record<string, unknown> = {};
-  for (const code of sortedKeys(op.responses)) {
-    const r = op.responses[code];
+  for (const [code, r] of sortedEntries(op.responses)) {
     const resp: Schema = { description: RESPONSE_TEXT[code] ?? '' };
     if (r !== null) resp.schema = bodySchemaV2(r);
     responses[code] = resp;
@@ -201,7 +214,7 @@ export function v2Document(data: OpenApiData, keys: string[], keep?: PathFilter)
         out[m] = v2Operation(data, op);
         opRefs(op, refs);
       }
-      if (item.params?.length) out.parameters = item.params.map((i) => v2Param(data.params[i]));
+      if (item.params?.length) out.parameters = item.params.map((i) => v2Param(indexed(data.params, i, 'parameter')));
       paths[p] = out;
     }
   }

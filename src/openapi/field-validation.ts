@@ -36,7 +36,7 @@ const JSON_TYPE = 'application/json';
 const YAML_TYPE = 'application/yaml';
 
 function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase() || JSON_TYPE;
+  return ((contentType ?? '').split(';', 1)[0] ?? '').trim().toLowerCase() || JSON_TYPE;
 }
 
 function shapeOf(def: ResourceInfo): ShapeNode | undefined {

@@ -19,7 +19,7 @@ export function goBase64Decode(s: string): Buffer {
   const out: number[] = [];
   let si = 0;
   while (si < src.length) {
-    const dbuf = [0, 0, 0, 0];
+    const dbuf: [number, number, number, number] = [0, 0, 0, 0];
     let dlen = 4;
     let j = 0;
     for (; j < 4; j++) {
@@ -28,7 +28,7 @@ export function goBase64Decode(s: string): Buffer {
         // StdEncoding pads, so a short final quantum is corrupt.
         throw corrupt(si - j);
       }
-      const b = src[si++];
+      const b = src.readUInt8(si++);
       const v = DECODE.get(b);
       if (v !== undefined) { dbuf[j] = v; continue; }
       if (isNewline(b)) { j--; continue; }
@@ -36,17 +36,18 @@ export function goBase64Decode(s: string): Buffer {
       // Padding: only after two or three data characters, and nothing but newlines after it.
       if (j === 0 || j === 1) throw corrupt(si - 1);
       if (j === 2) {
-        while (si < src.length && isNewline(src[si])) si++;
+        while (si < src.length && isNewline(src.readUInt8(si))) si++;
         if (si === src.length) throw corrupt(src.length);
-        if (src[si] !== PAD) throw corrupt(si - 1);
+        if (src.readUInt8(si) !== PAD) throw corrupt(si - 1);
         si++;
       }
-      while (si < src.length && isNewline(src[si])) si++;
+      while (si < src.length && isNewline(src.readUInt8(si))) si++;
       if (si < src.length) throw corrupt(si);
       dlen = j;
       break;
     }
-    const val = (dbuf[0] << 18) | (dbuf[1] << 12) | (dbuf[2] << 6) | dbuf[3];
+    const [d0, d1, d2, d3] = dbuf;
+    const val = (d0 << 18) | (d1 << 12) | (d2 << 6) | d3;
     const bytes = [(val >> 16) & 0xff, (val >> 8) & 0xff, val & 0xff];
     out.push(...bytes.slice(0, dlen - 1));
     if (dlen < 4) break;

@@ -102,7 +102,12 @@ class Decoder {
 
   private fieldPath(): string {
     const names: string[] = [];
-    for (let i = 0; i < this.fieldStack.length; i += 2) names.push(this.stringValue(this.fieldStack[i], this.fieldStack[i + 1]));
+    // The stack holds [start, end) offset pairs of the field names being decoded.
+    for (let i = 0; i + 1 < this.fieldStack.length; i += 2) {
+      const start = this.fieldStack[i];
+      const end = this.fieldStack[i + 1];
+      if (start !== undefined && end !== undefined) names.push(this.stringValue(start, end));
+    }
     return names.join('.');
   }
 

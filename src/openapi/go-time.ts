@@ -15,9 +15,11 @@ export function isRFC3339(ts: string): boolean {
 function parse(ts: string): { ms: number; frac: string } {
   const m = RE.exec(ts);
   if (!m) throw new DecodeError(`parsing time ${JSON.stringify(ts)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(ts)} as "2006"`);
-  const zone = m[8].toUpperCase() === 'Z' ? 0 : (m[8][0] === '-' ? -1 : 1) * (Number(m[8].slice(1, 3)) * 60 + Number(m[8].slice(4, 6)));
-  const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) - zone * 60_000;
-  return { ms, frac: (m[7] ?? '').slice(1) };
+  // Every group but the fraction (7) takes part in any match.
+  const [, year = '', month = '', day = '', hour = '', minute = '', second = '', fraction = '', offset = ''] = m;
+  const zone = offset.toUpperCase() === 'Z' ? 0 : (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+  const ms = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second) - zone * 60_000;
+  return { ms, frac: fraction.slice(1) };
 }
 
 const seconds = (ms: number) => new Date(ms).toISOString().slice(0, 19);

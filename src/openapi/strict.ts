@@ -66,7 +66,7 @@ class Scanner {
   literal(): string {
     const t = this.text;
     const start = this.pos;
-    while (this.pos < t.length && !',}] \n\r\t'.includes(t[this.pos])) this.pos++;
+    while (this.pos < t.length && !',}] \n\r\t'.includes(t.charAt(this.pos))) this.pos++;
     return t.slice(start, this.pos);
   }
 
@@ -215,7 +215,7 @@ type GoValue = null | boolean | string | { num: string } | GoValue[] | Map<strin
 
 function decodeGo(text: string): GoValue {
   let pos = 0;
-  const ws = () => { while (pos < text.length && ' \n\r\t'.includes(text[pos])) pos++; };
+  const ws = () => { while (pos < text.length && ' \n\r\t'.includes(text.charAt(pos))) pos++; };
   const str = (): string => {
     const start = pos;
     let i = pos + 1;
@@ -256,7 +256,7 @@ function decodeGo(text: string): GoValue {
     }
     if (c === '"') return str();
     const start = pos;
-    while (pos < text.length && !',}] \n\r\t'.includes(text[pos])) pos++;
+    while (pos < text.length && !',}] \n\r\t'.includes(text.charAt(pos))) pos++;
     const lit = text.slice(start, pos);
     if (lit === 'null') return null;
     if (lit === 'true') return true;

@@ -74,7 +74,8 @@ function windowsBase(name: string, releases: readonly string[], approx: boolean)
       }
       const m = /^([^-]+)(?:-amd64|-KB\d+)?$/i.exec(tag);
       if (!m) return undefined;
-      const rel = releases.find((r) => r.toLowerCase() === m[1].toLowerCase());
+      const token = (m[1] ?? '').toLowerCase();
+      const rel = releases.find((r) => r.toLowerCase() === token);
       return rel ? list([windows(buildOfWindowsTagToken(rel)!)]) : undefined;
     },
   };

@@ -203,7 +203,7 @@ function lookupPlatforms(ref: ImageReference, userImages: readonly UserImage[]):
 }
 
 function hasExplicitTag(original: string): boolean {
-  const noDigest = original.split('@')[0];
+  const noDigest = original.split('@', 1)[0] ?? '';
   return noDigest.lastIndexOf(':') > noDigest.lastIndexOf('/');
 }
 
@@ -248,32 +248,34 @@ export function resolveImage(image: string, node: NodePlatform, userImages: read
 
   const sameOS = platforms.filter((p) => p.os === node.os);
   const candidates = sameOS.filter((p) => archMatches(p, node.arch));
+  const [first] = candidates;
 
   if (node.os === 'windows') {
     const hcs = `${HCS_OS_MISMATCH} (${HCS_OS_MISMATCH_HRESULT})`;
     // containerd's Windows platform matcher selects windows/<arch> entries only, so an image
     // without one fails the pull itself (images.Manifest / the unpacker), as on Linux.
-    if (candidates.length === 0) {
+    if (!first) {
       return fail({ kind: sameOS.length === 0 ? 'os-mismatch' : 'arch-mismatch', stage: 'pull', reason: 'ErrImagePull',
         message: NO_PLATFORM_MATCH, ref, available: platforms });
     }
     const host = parseWindowsBuild(node.build);
-    if (host === undefined || opts.hostProcess) return ok(candidates[0]);
+    if (host === undefined || opts.hostProcess) return ok(first);
     const exact = candidates.find((p) => platformBuild(p) === host);
     if (exact) return ok(exact);
     const compatible = candidates
       .filter((p) => { const b = platformBuild(p); return b === undefined || processIsolationCompatible(host, b); })
       .sort((a, b) => (platformBuild(b) ?? 0) - (platformBuild(a) ?? 0));
-    if (compatible.length) return ok(compatible[0]);
+    const [newestCompatible] = compatible;
+    if (newestCompatible) return ok(newestCompatible);
     return fail({ kind: 'build-mismatch', stage: 'create', reason: 'CreateContainerError', message: hcs, ref,
-      available: platforms, pulled: candidates[0] });
+      available: platforms, pulled: first });
   }
 
-  if (candidates.length === 0) {
+  if (!first) {
     return fail({ kind: sameOS.length === 0 ? 'os-mismatch' : 'arch-mismatch', stage: 'pull', reason: 'ErrImagePull',
       message: NO_PLATFORM_MATCH, ref, available: platforms });
   }
-  return ok(candidates[0]);
+  return ok(first);
 }
 
 // ---------------------------------------------------------------------------
@@ -326,7 +328,7 @@ export function hintFor(failure: ImageFailure): string {
     case 'arch-mismatch': {
       const arches = uniq(available.filter((p) => p.os === node.os).map((p) => p.architecture));
       return `image "${image}" has no ${node.os}/${node.arch} variant (it offers ${offered}); add ` +
-        `${selector({ 'kubernetes.io/arch': arches[0] })} or use a multi-arch image`;
+        `${selector({ 'kubernetes.io/arch': arches[0] ?? '' })} or use a multi-arch image`;
     }
     case 'os-mismatch': {
       if (node.os === 'windows') {
@@ -335,7 +337,8 @@ export function hintFor(failure: ImageFailure): string {
       }
       const builds = uniq(available.filter((p) => p.os === 'windows').map(platformBuild).filter((b): b is number => b !== undefined));
       const labels: Record<string, string> = { 'kubernetes.io/os': 'windows' };
-      if (builds.length === 1) labels[WINDOWS_BUILD_LABEL] = windowsBuildLabel(builds[0]);
+      const [onlyBuild] = builds;
+      if (onlyBuild !== undefined && builds.length === 1) labels[WINDOWS_BUILD_LABEL] = windowsBuildLabel(onlyBuild);
       return `image "${image}" is a Windows image (it offers ${offered}) and cannot run on a Linux node; add ` +
         `${selector(labels)} (and spec.os.name: windows, plus a toleration for any Windows node taint)`;
     }
@@ -346,8 +349,9 @@ export function hintFor(failure: ImageFailure): string {
       const parts: string[] = [];
       const tag = failure.ref ? tagForBuild(failure.ref, host) : undefined;
       if (tag && failure.ref) parts.push(`use "${failure.ref.name}:${tag}"`);
-      if (builds.length) {
-        parts.push(`add ${selector({ [WINDOWS_BUILD_LABEL]: windowsBuildLabel(builds[0]) })} to run on a node of the image's build`);
+      const [firstBuild] = builds;
+      if (firstBuild !== undefined) {
+        parts.push(`add ${selector({ [WINDOWS_BUILD_LABEL]: windowsBuildLabel(firstBuild) })} to run on a node of the image's build`);
       }
       const imageBuilds = builds.map((b) => `${windowsBuildLabel(b)}${windowsVersionByBuild(b) ? ` (${windowsVersionByBuild(b)!.tag})` : ''}`);
       return `image "${image}" is built for Windows ${imageBuilds.join(', ')} but the node runs ${windowsBuildLabel(host)}` +

@@ -186,9 +186,10 @@ export function runAsUserNameProblems(name: string): string[] {
   if (CTRL_RE.test(name)) return ['runAsUserName cannot contain control characters'];
   const parts = name.split('\\');
   if (parts.length > 2) return ['runAsUserName cannot contain more than one backslash'];
-  const hasDomain = parts.length === 2;
-  const domain = hasDomain ? parts[0] : '';
-  const user = hasDomain ? parts[1] : parts[0];
+  const [first = '', second] = parts;
+  const hasDomain = second !== undefined;
+  const domain = hasDomain ? first : '';
+  const user = hasDomain ? second : first;
   const out: string[] = [];
   if (byteLen(domain) >= MAX_RUN_AS_USERNAME_DOMAIN_LENGTH) {
     out.push(`runAsUserName's Domain length must be under ${MAX_RUN_AS_USERNAME_DOMAIN_LENGTH} characters`);

@@ -47,7 +47,7 @@ export const BUILD_LTSC2022 = 20348;
 export const BUILD_LTSC2025 = 26100;
 
 /** hcsshim `compatLTSCReleases`: the LTSC builds from which the relaxed rule counts (§9.2). */
-export const COMPAT_LTSC_RELEASES: readonly number[] = [BUILD_LTSC2022, BUILD_LTSC2025];
+export const COMPAT_LTSC_RELEASES: readonly [number, ...number[]] = [BUILD_LTSC2022, BUILD_LTSC2025];
 
 const v = (tag: string, release: string, channel: WindowsChannel, build: number, defaultUBR: number,
   osImage: string, osImageUnverified = false): WindowsVersion =>
@@ -60,9 +60,11 @@ const v = (tag: string, release: string, channel: WindowsChannel, build: number,
  * SAC releases' ProductName has no year ("Windows Server Datacenter");
  * that string and the 2025 one are not confirmed by the notes.
  */
+const LTSC2022 = v('ltsc2022', 'Windows Server 2022', 'LTSC', 20348, 2582, 'Windows Server 2022 Datacenter');
+
 export const WINDOWS_VERSIONS: readonly WindowsVersion[] = [
   v('ltsc2019', 'Windows Server 2019', 'LTSC', 17763, 1879, 'Windows Server 2019 Datacenter'),
-  v('ltsc2022', 'Windows Server 2022', 'LTSC', 20348, 2582, 'Windows Server 2022 Datacenter'),
+  LTSC2022,
   v('ltsc2025', 'Windows Server 2025', 'LTSC', 26100, 1742, 'Windows Server 2025 Datacenter', true),
   v('1809', 'Windows Server, version 1809', 'SAC', 17763, 1879, 'Windows Server Datacenter', true),
   v('1903', 'Windows Server, version 1903', 'SAC', 18362, 1256, 'Windows Server Datacenter', true),
@@ -72,7 +74,7 @@ export const WINDOWS_VERSIONS: readonly WindowsVersion[] = [
 ];
 
 /** The default Windows node version when none is configured. */
-export const DEFAULT_WINDOWS_VERSION: WindowsVersion = WINDOWS_VERSIONS[1];
+export const DEFAULT_WINDOWS_VERSION: WindowsVersion = LTSC2022;
 
 /** By image/release tag, case-insensitive (`LTSC2022`, `20h2` work too). */
 export function windowsVersionByTag(tag: string): WindowsVersion | undefined {
@@ -170,10 +172,8 @@ export function processIsolationCompatible(hostBuild: number, containerBuild: nu
   containerMajorMinor: [number, number] = [WINDOWS_MAJOR, WINDOWS_MINOR]): boolean {
   if (hostMajorMinor[0] !== containerMajorMinor[0] || hostMajorMinor[1] !== containerMajorMinor[1]) return false;
   if (hostBuild < BUILD_LTSC2022) return hostBuild === containerBuild;
-  let supported = COMPAT_LTSC_RELEASES[0];
-  for (let i = COMPAT_LTSC_RELEASES.length - 1; i >= 0; i--) {
-    if (hostBuild > COMPAT_LTSC_RELEASES[i]) { supported = COMPAT_LTSC_RELEASES[i]; break; }
-  }
+  // The newest LTSC release older than the host, else the oldest one.
+  const supported = [...COMPAT_LTSC_RELEASES].reverse().find((r) => hostBuild > r) ?? COMPAT_LTSC_RELEASES[0];
   return supported <= containerBuild && containerBuild <= hostBuild;
 }
 

@@ -90,13 +90,14 @@ export class ServiceAccountTokens {
    */
   check(token: string): SignedToken {
     const parts = token.split('.');
+    const [headerPart = '', payloadPart = '', signaturePart = ''] = parts;
     if (parts.length !== 3) return { kind: 'foreign' };
-    const payload = decodeSegment(parts[1]) as Partial<ServiceAccountClaims> | undefined;
+    const payload = decodeSegment(payloadPart) as Partial<ServiceAccountClaims> | undefined;
     if (!payload || typeof payload !== 'object' || payload.iss !== TOKEN_ISSUER) return { kind: 'foreign' };
-    const header = decodeSegment(parts[0]) as { alg?: string } | undefined;
+    const header = decodeSegment(headerPart) as { alg?: string } | undefined;
     if (!header || typeof header !== 'object' || typeof header.alg !== 'string') return { kind: 'foreign' };
-    const ok = header.alg === 'ES256' && verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`),
-      { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(parts[2], 'base64url'));
+    const ok = header.alg === 'ES256' && verify('sha256', Buffer.from(`${headerPart}.${payloadPart}`),
+      { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signaturePart, 'base64url'));
     if (!ok) return { kind: 'invalid', error: CRYPTO_FAILURE };
     return { kind: 'signed', claims: payload as ServiceAccountClaims };
   }

@@ -61,6 +61,7 @@ class Reader {
       if (shift >= 64n) throw new WireError(INT_OVERFLOW);
       if (this.pos >= this.end) throw new WireError(UNEXPECTED_EOF);
       const b = this.buf[this.pos++];
+      if (b === undefined) throw new WireError(UNEXPECTED_EOF);
       result |= BigInt(b & 0x7f) << shift;
       if (b < 0x80) return BigInt.asUintN(64, result);
     }
@@ -72,6 +73,7 @@ class Reader {
     let result = 0;
     for (let i = 0, p = this.pos; i < 4 && p < this.end; i++, p++) {
       const b = this.buf[p];
+      if (b === undefined) break;
       result |= (b & 0x7f) << (7 * i);
       if (b < 0x80) {
         this.pos = p + 1;
@@ -313,7 +315,7 @@ export function decodeMessage(name: string, buf: Buffer): Record<string, unknown
     const expected = wireOf(f.type);
     if (f.type.startsWith('map:')) {
       if (wire !== WIRE_BYTES) throw new WireError(`proto: wrong wireType = ${wire} for field ${f.goName}`);
-      const [, keyType, valueType] = /^map:([^:]+):(.+)$/.exec(f.type)!;
+      const [, keyType = '', valueType = ''] = /^map:([^:]+):(.+)$/.exec(f.type)!;
       const [k, v] = decodeMapEntry(r.bytes(), keyType, valueType, f.goName);
       let m = maps.get(field);
       if (!m) maps.set(field, m = {});
@@ -355,7 +357,8 @@ export function decodeMessage(name: string, buf: Buffer): Record<string, unknown
       if (lists.get(n)!.length) out[f.name] = lists.get(n);
     } else if (chunks.has(n)) {
       const parts = chunks.get(n)!;
-      const v = decodeValue(f.type, parts.length === 1 ? parts[0] : Buffer.concat(parts));
+      const [only] = parts;
+      const v = decodeValue(f.type, parts.length === 1 && only ? only : Buffer.concat(parts));
       if (v === NO_VALUE) continue;
       if (f.inline && v && typeof v === 'object') Object.assign(out, v);
       else out[f.name] = v;

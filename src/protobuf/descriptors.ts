@@ -58,7 +58,7 @@ export function messageSpec(name: string): MessageSpec | undefined {
     repeated: (flags & FLAG_REPEATED) !== 0,
     keepZero: (flags & FLAG_KEEP_ZERO) !== 0,
     inline: (flags & FLAG_INLINE) !== 0,
-    goName: goName ?? fieldName[0].toUpperCase() + fieldName.slice(1),
+    goName: goName ?? fieldName.charAt(0).toUpperCase() + fieldName.slice(1),
   }]));
   cache.set(name, spec);
   return spec;
@@ -71,5 +71,6 @@ export function messageForKind(apiVersion: string, kind: string): string | undef
 
 /** Every known apiVersion of a kind (to fill a missing apiVersion from the expected kind). */
 export function apiVersionsOfKind(kind: string): string[] {
-  return Object.keys(DATA.kinds).filter((k) => k.endsWith(`|${kind}`)).map((k) => k.split('|')[0]);
+  const suffix = `|${kind}`;
+  return Object.keys(DATA.kinds).filter((k) => k.endsWith(suffix)).map((k) => k.split('|', 1)[0] ?? '');
 }

@@ -20,7 +20,7 @@ function decodeRawURL(s: string): Buffer {
   let valid = 0;
   let lastValid = -1;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i];
+    const c = s.charAt(i);
     if (c === '\n' || c === '\r') continue;
     if (!ALPHABET.test(c)) throw new Error(`illegal base64 data at input byte ${i}`);
     valid++;

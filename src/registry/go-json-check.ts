@@ -27,9 +27,9 @@ function quoteChar(c: number): string {
 
 class SyntaxError extends Error {}
 
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
+const isHex = (c: number | undefined) => c !== undefined && (isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
 
 /** Returns undefined for valid JSON, else Go's error text. */
 export function goJSONSyntaxError(data: Buffer): string | undefined {
@@ -37,13 +37,13 @@ export function goJSONSyntaxError(data: Buffer): string | undefined {
   const eof = () => i >= data.length;
   const fail = (context: string): never => {
     if (eof()) throw new SyntaxError('unexpected end of JSON input');
-    throw new SyntaxError(`invalid character ${quoteChar(data[i])} ${context}`);
+    throw new SyntaxError(`invalid character ${quoteChar(data.readUInt8(i))} ${context}`);
   };
   const skip = () => { while (!eof() && isSpace(data[i])) i++; };
   const literal = (word: string) => {
     for (let k = 1; k < word.length; k++) {
       i++;
-      if (eof() || data[i] !== word.charCodeAt(k)) fail(`in literal ${word} (expecting '${word[k]}')`);
+      if (eof() || data[i] !== word.charCodeAt(k)) fail(`in literal ${word} (expecting '${word.charAt(k)}')`);
     }
     i++;
   };
@@ -51,12 +51,12 @@ export function goJSONSyntaxError(data: Buffer): string | undefined {
     i++;
     for (;;) {
       if (eof()) fail('');
-      const c = data[i];
+      const c = data.readUInt8(i);
       if (c === 0x22) { i++; return; }
       if (c === 0x5c) {
         i++;
         if (eof()) fail('');
-        const e = data[i];
+        const e = data.readUInt8(i);
         if (e === 0x75) {
           for (let k = 0; k < 4; k++) { i++; if (eof() || !isHex(data[i])) fail('in \\u hexadecimal character escape'); }
         } else if (!'"\\/bfnrt'.includes(String.fromCharCode(e))) fail('in string escape code');
@@ -86,7 +86,7 @@ export function goJSONSyntaxError(data: Buffer): string | undefined {
   const value = (): void => {
     skip();
     if (eof()) fail('');
-    const c = data[i];
+    const c = data.readUInt8(i);
     if (c === 0x7b) {
       i++; skip();
       if (!eof() && data[i] === 0x7d) { i++; return; }

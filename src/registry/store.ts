@@ -233,16 +233,16 @@ export class Store implements Lookup {
         throw e;
       }
       atRev = res.revision;
-      let i = 0;
-      for (; i < res.items.length; i++) {
-        const kv = res.items[i];
+      let consumed = 0;
+      for (const kv of res.items) {
+        consumed++;
         lastKey = kv.key;
         if (filtered && !this.matches(def, decode(def, kv), req)) continue;
         items.push(kv);
-        if (req.limit && items.length >= req.limit) { i++; break; }
+        if (req.limit && items.length >= req.limit) break;
       }
       if (req.limit && items.length >= req.limit) {
-        more = i < res.items.length || res.more;
+        more = consumed < res.items.length || res.more;
         break;
       }
       if (!res.more) break;

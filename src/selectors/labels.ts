@@ -23,16 +23,16 @@ function lex(s: string): { tok: Tok; lit: string }[] {
   const out: { tok: Tok; lit: string }[] = [];
   let i = 0;
   while (true) {
-    while (i < s.length && /\s/.test(s[i])) i++;
+    while (i < s.length && /\s/.test(s.charAt(i))) i++;
     if (i >= s.length) { out.push({ tok: 'eos', lit: '' }); return out; }
-    if (SPECIAL.has(s[i])) {
+    if (SPECIAL.has(s.charAt(i))) {
       const sym = SYMBOLS.find((x) => s.startsWith(x, i))!;
       out.push({ tok: sym as Tok, lit: sym });
       i += sym.length;
       continue;
     }
     let j = i;
-    while (j < s.length && !/\s/.test(s[j]) && !SPECIAL.has(s[j])) j++;
+    while (j < s.length && !/\s/.test(s.charAt(j)) && !SPECIAL.has(s.charAt(j))) j++;
     const lit = s.slice(i, j);
     i = j;
     out.push({ tok: lit === 'in' ? 'in' : lit === 'notin' ? 'notin' : 'ident', lit });
@@ -45,7 +45,8 @@ class Parser {
 
   /** In the Values context, keywords are plain identifiers. */
   private look(values: boolean): { tok: Tok; lit: string } {
-    const t = this.toks[this.pos];
+    // lex() ends every token list with eos, which the parser never reads past.
+    const t = this.toks[this.pos] ?? { tok: 'eos', lit: '' };
     return values && (t.tok === 'in' || t.tok === 'notin') ? { tok: 'ident', lit: t.lit } : t;
   }
   private take(values: boolean): { tok: Tok; lit: string } {
@@ -98,7 +99,8 @@ class Parser {
     }
     const operator = o.tok as Operator;
     if ((operator === '>' || operator === '<')) {
-      if (values.length !== 1 || !/^-?\d+$/.test(values[0])) {
+      const [only] = values;
+      if (only === undefined || values.length !== 1 || !/^-?\d+$/.test(only)) {
         throw new Error(`for 'Gt', 'Lt' operators, the value must be an integer`);
       }
     }
@@ -154,8 +156,8 @@ class Parser {
 }
 
 function matchOne(r: Requirement, labels: Record<string, string>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-  const v = labels[r.key];
+  const v = Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined;
+  const has = v !== undefined;
   switch (r.op) {
     case '=': case '==': case 'in': return has && r.values.includes(v);
     case '!=': case 'notin': return !has || !r.values.includes(v);

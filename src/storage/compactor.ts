@@ -11,7 +11,10 @@ export function startCompactor(storage: Storage): { stop(): void } {
     const now = Date.now();
     samples.push({ at: now, rev: storage.currentRevision() });
     let target = 0;
-    while (samples.length && samples[0].at <= now - RETAIN_MS) target = samples.shift()!.rev;
+    for (let s = samples[0]; s && s.at <= now - RETAIN_MS; s = samples[0]) {
+      samples.shift();
+      target = s.rev;
+    }
     if (target > storage.compactedRevision()) void storage.compact(target);
   }, INTERVAL_MS);
   timer.unref();

@@ -294,7 +294,7 @@ export class SqliteStorage implements Storage {
     const batch = this.pending.splice(0, MAX_BATCH);
     this.priorityPending = Math.max(0, this.priorityPending - batch.length);
     if (this.pending.length) setImmediate(() => this.flush());
-    const outcomes: ({ ok: true; result: unknown; event: StorageEvent } | { ok: false; error: unknown })[] = [];
+    const outcomes: ({ w: PendingWrite; ok: true; result: unknown; event: StorageEvent } | { w: PendingWrite; ok: false; error: unknown })[] = [];
     let rev = this.rev;
     const written = this.batchRows = new Map();
     try {
@@ -304,10 +304,10 @@ export class SqliteStorage implements Storage {
           try {
             const { result, event } = w.apply(rev + 1);
             rev++;
-            outcomes.push({ ok: true, result, event });
+            outcomes.push({ w, ok: true, result, event });
           } catch (error) {
             if (!(error instanceof StorageError)) throw error;
-            outcomes.push({ ok: false, error });
+            outcomes.push({ w, ok: false, error });
           }
         }
       }).immediate();
@@ -323,10 +323,10 @@ export class SqliteStorage implements Storage {
       this.startCheckpointer(this.checkpointerFile);
       this.checkpointerFile = undefined;
     }
-    outcomes.forEach((o, i) => {
-      if (o.ok) this.deliveries.push({ event: o.event, settle: () => batch[i].resolve(o.result) });
-      else this.deliveries.push({ settle: () => batch[i].reject(o.error) });
-    });
+    for (const o of outcomes) {
+      if (o.ok) this.deliveries.push({ event: o.event, settle: () => o.w.resolve(o.result) });
+      else this.deliveries.push({ settle: () => o.w.reject(o.error) });
+    }
     // Handed out now unless earlier commits' events are still going out (they go first).
     if (!this.delivering) this.deliver();
   }
@@ -335,8 +335,8 @@ export class SqliteStorage implements Storage {
   private deliver(sliceMs = this.deliverySliceMs): void {
     this.delivering = true;
     const t0 = performance.now();
-    while (this.delivered < this.deliveries.length) {
-      const d = this.deliveries[this.delivered++];
+    for (let d = this.deliveries[this.delivered]; d; d = this.deliveries[this.delivered]) {
+      this.delivered++;
       if (d.event) this.watchers.emit(d.event);
       d.settle();
       if (this.delivered < this.deliveries.length && performance.now() - t0 >= sliceMs) {

@@ -189,7 +189,10 @@ export function labelSelectorAsSelector(sel: unknown): Selector | undefined {
       case 'In': case 'NotIn': {
         if (!values.length || !values.every(valOk)) return undefined;
         const inSet = e.operator === 'In';
-        reqs.push((l) => (key in l ? values.includes(l[key]) === inSet : !inSet));
+        reqs.push((l) => {
+          const v = l[key];
+          return key in l && v !== undefined ? values.includes(v) === inSet : !inSet;
+        });
         break;
       }
       case 'Exists': case 'DoesNotExist': {
@@ -281,7 +284,8 @@ function parseIPv6(s: string): number[] | undefined {
     // An embedded IPv4 tail stands for the last two groups.
     const v4 = parseIPv4(s.slice(lastColon + 1));
     if (!v4) return undefined;
-    body = `${s.slice(0, lastColon + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+    const [b0 = 0, b1 = 0, b2 = 0, b3 = 0] = v4;
+    body = `${s.slice(0, lastColon + 1)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
   }
   const halves = body.split('::');
   if (halves.length > 2) return undefined;
@@ -294,8 +298,9 @@ function parseIPv6(s: string): number[] | undefined {
     }
     return out;
   };
-  const a = group(halves[0]);
-  const b = halves.length === 2 ? group(halves[1]) : [];
+  const [head = '', tail] = halves;
+  const a = group(head);
+  const b = tail !== undefined ? group(tail) : [];
   if (!a || !b) return undefined;
   let groups: number[];
   if (halves.length === 2) {
@@ -334,8 +339,10 @@ export function validateNonSpecialIP(value: string, path: string): FieldError[] 
   const v4 = ip.length === 4;
   const unspecified = ip.every((b) => b === 0);
   const loopback = v4 ? ip[0] === 127 : ip.slice(0, 15).every((b) => b === 0) && ip[15] === 1;
-  const linkLocalUnicast = v4 ? ip[0] === 169 && ip[1] === 254 : ip[0] === 0xfe && (ip[1] & 0xc0) === 0x80;
-  const linkLocalMulticast = v4 ? ip[0] === 224 && ip[1] === 0 && ip[2] === 0 : ip[0] === 0xff && (ip[1] & 0x0f) === 0x02;
+  // A parsed address always has 4 or 16 bytes, so ip[1] exists.
+  const second = ip[1] ?? 0;
+  const linkLocalUnicast = v4 ? ip[0] === 169 && second === 254 : ip[0] === 0xfe && (second & 0xc0) === 0x80;
+  const linkLocalMulticast = v4 ? ip[0] === 224 && second === 0 && ip[2] === 0 : ip[0] === 0xff && (second & 0x0f) === 0x02;
   if (unspecified) errs.push(field.invalid(path, value, `may not be unspecified (${value})`));
   if (loopback) errs.push(field.invalid(path, value, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'));
   if (linkLocalUnicast) errs.push(field.invalid(path, value, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'));

@@ -12,7 +12,7 @@
  */
 import { cmpQuantity, formatQuantity } from '../apimachinery/quantity.js';
 import {
-  goStringCompare, int64Amount, isNamed, typeString,
+  goStringCompare, int64Amount, isMap, isNamed, structField, typeString,
   type GoMap, type GoQuantity, type GoStruct, type GoType, type GoValue,
 } from './go-types.js';
 
@@ -61,6 +61,13 @@ const qEqual = (a: GoQuantity, b: GoQuantity) => {
 // ---------------------------------------------------------------------------
 // Comparison (compare.go).
 
+/** The element at i of a slice the edit script walks; the script never steps past either end. */
+function elem(xs: readonly GoValue[], i: number): GoValue {
+  const v = xs[i];
+  if (v === undefined) throw new Error(`go-cmp: slice index ${i} out of range [0:${xs.length}]`);
+  return v;
+}
+
 function compareAny(n: ValueNode): void {
   const { type: t, vx, vy } = n;
   if (vx === INVALID || vy === INVALID) { report(n, (vx === INVALID) === (vy === INVALID)); return; }
@@ -71,7 +78,7 @@ function compareAny(n: ValueNode): void {
       const x = vx as GoStruct;
       const y = vy as GoStruct;
       for (const f of t.fields) {
-        const c = node(f.type, x[f.name], y[f.name], n);
+        const c = node(f.type, structField(x, f), structField(y, f), n);
         n.records.push({ key: { type: { kind: 'string' }, value: f.name }, value: c });
         compareAny(c);
         pop(c);
@@ -82,14 +89,14 @@ function compareAny(n: ValueNode): void {
       if (vx === null || vy === null) { report(n, vx === null && vy === null); return; }
       const x = vx as GoValue[];
       const y = vy as GoValue[];
-      const edits = difference(x.length, y.length, (ix, iy) => statelessCompare(t.elem, x[ix], y[iy]));
+      const edits = difference(x.length, y.length, (ix, iy) => statelessCompare(t.elem, elem(x, ix), elem(y, iy)));
       let ix = 0;
       let iy = 0;
       for (const e of edits) {
         let c: ValueNode;
-        if (e === 'X') c = node(t.elem, x[ix++], INVALID, n);
-        else if (e === 'Y') c = node(t.elem, INVALID, y[iy++], n);
-        else c = node(t.elem, x[ix++], y[iy++], n);
+        if (e === 'X') c = node(t.elem, elem(x, ix++), INVALID, n);
+        else if (e === 'Y') c = node(t.elem, INVALID, elem(y, iy++), n);
+        else c = node(t.elem, elem(x, ix++), elem(y, iy++), n);
         n.records.push({ value: c });
         compareAny(c);
         pop(c);
@@ -200,7 +207,7 @@ export function difference(nx: number, ny: number, f: (ix: number, iy: number) =
     if (rf.x - fwd.x >= rf.y - fwd.y) rf.x--; else rf.y--;
   }
   connect(fwd, rev.x, rev.y);
-  for (let i = rev.es.length - 1; i >= 0; i--) append(fwd, rev.es[i]);
+  for (const e of rev.es.slice().reverse()) append(fwd, e);
   return fwd.es;
 }
 
@@ -309,6 +316,7 @@ class TextList extends TextNode {
     if (!(o instanceof TextList) || o.recs.length !== this.recs.length) return false;
     return this.recs.every((r, i) => {
       const r2 = o.recs[i];
+      if (!r2) return false;
       const ce = typeof r.comment === 'string' || typeof r2.comment === 'string' ? r.comment === r2.comment
         : statsEqual(r.comment, r2.comment as DiffStats | undefined);
       return r.diff === r2.diff && r.key === r2.key && r.value.equal(r2.value) && ce;
@@ -350,7 +358,7 @@ class TextList extends TextNode {
     const lens = new Array<number>(this.recs.length).fill(0);
     this.recs.forEach((r, i) => {
       if (skip(r)) {
-        for (let j = start; j < end && j < this.recs.length; j++) lens[j] = max - len(this.recs[j]);
+        this.recs.slice(start, end).forEach((rj, k) => { lens[start + k] = max - len(rj); });
         start = end = i + 1;
         max = 0;
       } else {
@@ -358,7 +366,7 @@ class TextList extends TextNode {
         end = i + 1;
       }
     });
-    for (let j = start; j < end && j < this.recs.length; j++) lens[j] = max - len(this.recs[j]);
+    this.recs.slice(start, end).forEach((rj, k) => { lens[start + k] = max - len(rj); });
     return lens;
   }
   expanded(b: string, d: DiffMode, n: number): string {
@@ -386,10 +394,10 @@ class TextList extends TextNode {
     this.recs.forEach((r, i) => {
       b = appendIndent(b + '\n', (d || r.diff) as DiffMode, n);
       if (r.key) b += r.key + ': ';
-      b += ' '.repeat(keyLens[i]);
+      b += ' '.repeat(keyLens[i] ?? 0);
       b = r.value.expanded(b, (d || r.diff) as DiffMode, n);
       if (!r.elideComma) b += ',';
-      b += ' '.repeat(valLens[i]);
+      b += ' '.repeat(valLens[i] ?? 0);
       if (r.comment !== undefined) b += ' // ' + (typeof r.comment === 'string' ? r.comment : statsString(r.comment));
     });
     n--;
@@ -518,7 +526,7 @@ function isZero(t: GoType, v: V): boolean {
     case 'string': return v === '';
     case 'int': case 'int32': case 'int64': return v === 0;
     case 'quantity': return !(v as GoQuantity).q;
-    case 'struct': return t.fields.every((f) => isZero(f.type, (v as GoStruct)[f.name]));
+    case 'struct': return t.fields.every((f) => isZero(f.type, structField(v as GoStruct, f)));
     default: return v === null;
   }
 }
@@ -551,9 +559,10 @@ function formatValue(o: Opts, t: GoType, v: V, parentKind: string): TextNode | u
         }
         const s = v as GoStruct;
         for (const f of t.fields) {
-          if (isZero(f.type, s[f.name])) continue;
+          const fv = structField(s, f);
+          if (isZero(f.type, fv)) continue;
           if (list.recs.length === maxLen) { list.appendEllipsis(newStats('')); break; }
-          const x = formatValue(with_(oo, { typeMode: 'auto' }), f.type, s[f.name], 'struct')!;
+          const x = formatValue(with_(oo, { typeMode: 'auto' }), f.type, fv, 'struct')!;
           list.recs.push({ diff: '', key: f.name, value: x });
         }
         return new TextWrap('{', list, '}');
@@ -651,8 +660,8 @@ function formatDiffSlice(o: Opts, v: ValueNode): TextNode {
   let prev = 0;
   for (const e of es) {
     const c = e === '.' ? 1 : 2;
-    if (c !== prev) { groups.push(newStats('byte')); prev = c; }
-    const g = groups[groups.length - 1];
+    let g = groups.at(-1);
+    if (c !== prev || !g) { g = newStats('byte'); groups.push(g); prev = c; }
     if (e === '.') g.identical++; else if (e === 'X') g.removed++; else if (e === 'Y') g.inserted++; else g.modified++;
   }
   let x = bx;
@@ -730,8 +739,9 @@ function coalesceAdjacentRecords(name: string, recs: ValueNode[]): DiffStats[] {
   const groups: DiffStats[] = [];
   let prev = 0;
   const last = (i: number) => {
-    if (prev !== i) { groups.push(newStats(name)); prev = i; }
-    return groups[groups.length - 1];
+    let g = groups.at(-1);
+    if (prev !== i || !g) { g = newStats(name); groups.push(g); prev = i; }
+    return g;
   };
   for (const rv of recs) {
     if (rv.numDiff === 0) last(1).identical++;

@@ -71,7 +71,7 @@ export function parseType(expr: string): GoType {
   return s;
 }
 
-const lowerFirst = (s: string) => s[0].toLowerCase() + s.slice(1);
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /**
  * Declares a struct. Each field is "GoName type" or "GoName type json"; an
@@ -84,11 +84,14 @@ function struct(name: string, spec: string[]): void {
     for (const line of spec) {
       if (line.startsWith('=')) {
         // An embedded struct: inline in JSON unless a key is given (ObjectMeta is "metadata").
-        const [tn, json] = line.slice(1).split(' ');
-        t.fields.push({ name: tn.split('.')[1], type: parseType(tn), json: json ?? '', embedded: !json });
+        const [tn = '', json] = line.slice(1).split(' ');
+        const embeddedName = tn.split('.')[1];
+        if (!embeddedName) throw new Error(`go-types: embedded field ${line} of ${name} needs a package-qualified type`);
+        t.fields.push({ name: embeddedName, type: parseType(tn), json: json ?? '', embedded: !json });
         continue;
       }
       const [fname, ftype, json] = line.split(' ');
+      if (!fname || !ftype) throw new Error(`go-types: field ${JSON.stringify(line)} of ${name} needs a name and a type`);
       t.fields.push({ name: fname, type: parseType(ftype), json: json ?? lowerFirst(fname) });
     }
   });
@@ -329,6 +332,15 @@ export interface ConvertOptions {
   emptyAsNil?: boolean;
 }
 
+/**
+ * A field of a converted struct. convert() and zeroValue() set every declared
+ * field, so the zero value stands in only for a struct built some other way.
+ */
+export function structField(s: GoStruct, f: GoField): GoValue {
+  const v = s[f.name];
+  return v === undefined ? zeroValue(f.type) : v;
+}
+
 export function zeroValue(t: GoType): GoValue {
   switch (t.kind) {
     case 'bool': return false;
@@ -460,7 +472,7 @@ export function goSharpV(t: GoType, v: GoValue, top = true): string {
     }
     case 'struct': {
       const s = v as GoStruct;
-      return `${t.name}{${t.fields.map((f) => `${f.name}:${goSharpV(f.type, s[f.name], false)}`).join(', ')}}`;
+      return `${t.name}{${t.fields.map((f) => `${f.name}:${goSharpV(f.type, structField(s, f), false)}`).join(', ')}}`;
     }
   }
 }

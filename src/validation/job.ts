@@ -108,11 +108,13 @@ function validateOnExitCodes(r: Obj, path: string, containerNames: Set<string>):
   else if (values.length > MAX_ON_EXIT_CODES_VALUES) errs.push(tooMany(vp, values.length, MAX_ON_EXIT_CODES_VALUES));
   let ordered = true;
   const seen = new Set<number>();
+  let prev: number | undefined;
   values.forEach((v, j) => {
     if (op === 'In' && v === 0) errs.push(field.invalid(`${vp}[${j}]`, v, 'must not be 0 for the In operator'));
     if (seen.has(v)) errs.push(field.duplicate(`${vp}[${j}]`, v));
     else seen.add(v);
-    if (j > 0 && values[j - 1] > v) ordered = false;
+    if (prev !== undefined && prev > v) ordered = false;
+    prev = v;
   });
   if (!ordered) errs.push(field.invalid(vp, goInt32s(r.values), 'must be ordered'));
   return errs;
@@ -165,14 +167,15 @@ function indexesFormat(s: string, completions: number): { total: number } | { er
   for (const interval of s.split(',')) {
     const limits = interval.split('-');
     if (limits.length > 2) return { error: `the fragment ${goQuote(interval)} violates the requirement that an index interval can have at most two parts separated by '-'` };
-    const x = atoi(limits[0]);
-    if (x === undefined) return { error: `cannot convert string to integer for index: ${goQuote(limits[0])}` };
-    if (x >= completions) return { error: `too large index: ${goQuote(limits[0])}` };
+    const [first = '', second] = limits;
+    const x = atoi(first);
+    if (x === undefined) return { error: `cannot convert string to integer for index: ${goQuote(first)}` };
+    if (x >= completions) return { error: `too large index: ${goQuote(first)}` };
     let y = x;
-    if (limits.length > 1) {
-      const yy = atoi(limits[1]);
-      if (yy === undefined) return { error: `cannot convert string to integer for index: ${goQuote(limits[1])}` };
-      if (yy >= completions) return { error: `too large index: ${goQuote(limits[1])}` };
+    if (second !== undefined) {
+      const yy = atoi(second);
+      if (yy === undefined) return { error: `cannot convert string to integer for index: ${goQuote(second)}` };
+      if (yy >= completions) return { error: `too large index: ${goQuote(second)}` };
       if (x >= yy) return { error: `non-increasing order, previous: ${x}, current: ${yy}` };
       y = yy;
     }

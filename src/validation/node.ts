@@ -74,7 +74,7 @@ export function validateNodeSpec(node: Obj): FieldError[] {
         errs.push({ type: 'InternalError', field: 'spec.podCIDRs',
           detail: `invalid PodCIDRs. failed to check with dual stack with error:invalid CIDR address: ${bad}` });
       }
-      const v6 = cidrs.filter((c) => isIPv6String(c.split('/')[0])).length;
+      const v6 = cidrs.filter((c) => isIPv6String(c.split('/', 1)[0] ?? '')).length;
       const dual = parsed.every(Boolean) && v6 >= 1 && cidrs.length - v6 >= 1;
       if (!dual || cidrs.length > 2) {
         errs.push(field.invalid('spec.podCIDRs', raw(`[]string{${cidrs.map(goQuote).join(', ')}}`), 'may specify no more than one CIDR for each IP family'));

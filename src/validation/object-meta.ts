@@ -59,9 +59,9 @@ function ownerRefGoSyntax(r: OwnerReference): string {
 /** schema.FromAPIVersionAndKind: an unparseable apiVersion leaves group and version empty. */
 function parseGroupVersion(apiVersion: string): { group: string; version: string } {
   if (!apiVersion) return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: parts[0] };
-  if (parts.length === 2) return { group: parts[0], version: parts[1] };
+  const [first = '', second, ...more] = apiVersion.split('/');
+  if (second === undefined) return { group: '', version: first };
+  if (more.length === 0) return { group: first, version: second };
   return { group: '', version: '' };
 }
 

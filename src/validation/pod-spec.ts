@@ -43,7 +43,8 @@ const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 function deletionCostValid(annotations: Obj): boolean {
   if (!(DELETION_COST in annotations)) return true;
   const v = str(annotations[DELETION_COST]);
-  const firstOk = v.length > 0 && (v[0] === '-' || v === '0' || (v[0] >= '1' && v[0] <= '9'));
+  const first = v.charAt(0);
+  const firstOk = v.length > 0 && (first === '-' || v === '0' || (first >= '1' && first <= '9'));
   if (!firstOk || !/^-?\d+$/.test(v)) return false;
   const n = Number(v);
   return n >= -2147483648 && n <= 2147483647;

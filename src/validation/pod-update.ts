@@ -10,7 +10,7 @@ import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { validateObjectMetaUpdate } from './object-meta.js';
 import { computePodQOS, getPodQOS } from '../meta/pod-qos.js';
 import { cmpDiff } from './go-cmp.js';
-import { goType, internalPodSpec, isMap, isQuantity, type GoMap, type GoStruct, type GoType, type GoValue } from './go-types.js';
+import { goType, internalPodSpec, isMap, isQuantity, structField, type GoMap, type GoStruct, type GoType, type GoValue } from './go-types.js';
 import { podValidationOptions, validatePodMetadataAndSpec, validatePodSpecificAnnotations, type PodValidationOptions } from './pod-spec.js';
 import { arr, child, index, inclusiveRange, isObj, isSet, num, obj, str, type Obj } from './pod-util.js';
 import { validateTolerations } from './scheduling.js';
@@ -103,7 +103,10 @@ export function semanticEqual(t: GoType, x: GoValue, y: GoValue): boolean {
     case 'slice': {
       const a = (x as GoValue[] | null) ?? [];
       const b = (y as GoValue[] | null) ?? [];
-      return a.length === b.length && a.every((v, i) => semanticEqual(t.elem, v, b[i]));
+      return a.length === b.length && a.every((v, i) => {
+        const w = b[i];
+        return w !== undefined && semanticEqual(t.elem, v, w);
+      });
     }
     case 'map': {
       const a = isMap(x) ? x.entries : [];
@@ -111,7 +114,7 @@ export function semanticEqual(t: GoType, x: GoValue, y: GoValue): boolean {
       return a.length === b.size && a.every(([k, v]) => b.has(k) && semanticEqual(t.elem, v, b.get(k)!));
     }
     case 'struct':
-      return t.fields.every((f) => semanticEqual(f.type, (x as GoStruct)[f.name], (y as GoStruct)[f.name]));
+      return t.fields.every((f) => semanticEqual(f.type, structField(x as GoStruct, f), structField(y as GoStruct, f)));
     default:
       return x === y;
   }
@@ -174,11 +177,13 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
   const munged = structuredClone(newInternal);
   const oldContainers = (oldInternal.Containers as GoStruct[] | null) ?? [];
   const oldInit = (oldInternal.InitContainers as GoStruct[] | null) ?? [];
-  for (const [i, c] of ((munged.Containers as GoStruct[] | null) ?? []).entries()) c.Image = oldContainers[i].Image;
-  for (const [i, c] of ((munged.InitContainers as GoStruct[] | null) ?? []).entries()) c.Image = oldInit[i].Image;
-  munged.ActiveDeadlineSeconds = oldInternal.ActiveDeadlineSeconds;
-  munged.SchedulingGates = oldInternal.SchedulingGates;
-  munged.Tolerations = oldInternal.Tolerations;
+  // validateContainerUpdates stopped above unless both lists have the same length.
+  for (const [i, c] of ((munged.Containers as GoStruct[] | null) ?? []).entries()) c.Image = oldContainers[i]?.Image ?? '';
+  for (const [i, c] of ((munged.InitContainers as GoStruct[] | null) ?? []).entries()) c.Image = oldInit[i]?.Image ?? '';
+  // Pointer and slice fields: a converted struct carries them all, nil being null.
+  munged.ActiveDeadlineSeconds = oldInternal.ActiveDeadlineSeconds ?? null;
+  munged.SchedulingGates = oldInternal.SchedulingGates ?? null;
+  munged.Tolerations = oldInternal.Tolerations ?? null;
   const oldGrace = oldInternal.TerminationGracePeriodSeconds;
   if (typeof oldGrace === 'number' && oldGrace < 0 && munged.TerminationGracePeriodSeconds === 1) {
     munged.TerminationGracePeriodSeconds = oldGrace;
@@ -187,9 +192,9 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
   // Gated pods may add to nodeSelector and to required node affinity.
   if (arr(oldSpec.schedulingGates).length > 0) {
     const nsType = POD_SPEC.kind === 'struct' ? POD_SPEC.fields.find((f) => f.name === 'NodeSelector')!.type : POD_SPEC;
-    if (!semanticEqual(nsType, munged.NodeSelector, oldInternal.NodeSelector)) {
+    if (!semanticEqual(nsType, munged.NodeSelector ?? null, oldInternal.NodeSelector ?? null)) {
       errs.push(...nodeSelectorMutationErrors(obj(spec.nodeSelector), obj(oldSpec.nodeSelector), 'spec.nodeSelector'));
-      munged.NodeSelector = oldInternal.NodeSelector;
+      munged.NodeSelector = oldInternal.NodeSelector ?? null;
     }
     const oldNA = (oldInternal.Affinity as GoStruct | null)?.NodeAffinity ?? null;
     const newAff = munged.Affinity as GoStruct | null;
@@ -224,7 +229,8 @@ function nodeAffinityMutationErrors(next: Obj, old: Obj): FieldError[] {
   }
   const errs: FieldError[] = [];
   oldTerms.forEach((ot, i) => {
-    const nt = newTerms[i];
+    // The lengths are equal here (checked above), so every old term has a new one.
+    const nt = newTerms[i] ?? {};
     const onlyAdds = (k: string) => {
       const o = arr(ot[k]);
       const n = arr(nt[k]);

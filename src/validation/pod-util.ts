@@ -111,8 +111,9 @@ function parseIPv6(s: string): boolean {
   const halves = body.split('::');
   if (halves.length > 2) return false;
   const groups = (h: string) => (h === '' ? [] : h.split(':'));
-  const a = groups(halves[0]);
-  const b = halves.length === 2 ? groups(halves[1]) : [];
+  const [before = '', after] = halves;
+  const a = groups(before);
+  const b = after !== undefined ? groups(after) : [];
   if (![...a, ...b].every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
   return halves.length === 2 ? a.length + b.length + tail <= 7 : a.length === 8;
 }

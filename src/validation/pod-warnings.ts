@@ -179,7 +179,7 @@ export function podSpecWarnings(prefix: string, spec0: unknown, meta0: unknown):
     }
     const res = obj(c.resources);
     // Order: limits.memory, requests.memory, limits.ephemeral-storage, requests.ephemeral-storage.
-    for (const [r, kind] of [['memory', 'limits'], ['memory', 'requests'], ['ephemeral-storage', 'limits'], ['ephemeral-storage', 'requests']]) {
+    for (const [r, kind] of [['memory', 'limits'], ['memory', 'requests'], ['ephemeral-storage', 'limits'], ['ephemeral-storage', 'requests']] as const) {
       const v = obj(res[kind])[r];
       if (v !== undefined && fractional(v)) w.push(`${p}.resources.${kind}[${r}]: fractional byte value ${JSON.stringify(str(v))} is invalid, must be an integer`);
     }

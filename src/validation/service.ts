@@ -132,12 +132,12 @@ export function validateServiceClusterIPsRelatedFields(svc: Obj): FieldError[] {
     errs.push(field.invalid('spec.clusterIPs', goStrings(ips), 'may specify no more than one IP for each IP family'));
   }
   if (!isHeadlessService(svc) && ips.length && families.length) {
-    for (let i = 0; i < ips.length && i < families.length; i++) {
-      if (families[i] === 'IPv4' && isIPv6String(ips[i])) {
-        errs.push(field.invalid(`spec.clusterIPs[${i}]`, ips[i], `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
+    for (const [i, ip] of ips.slice(0, families.length).entries()) {
+      if (families[i] === 'IPv4' && isIPv6String(ip)) {
+        errs.push(field.invalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
       }
-      if (families[i] === 'IPv6' && !isIPv6String(ips[i])) {
-        errs.push(field.invalid(`spec.clusterIPs[${i}]`, ips[i], `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+      if (families[i] === 'IPv6' && !isIPv6String(ip)) {
+        errs.push(field.invalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
       }
     }
   }
@@ -225,10 +225,10 @@ export function validateServiceSpec(svc: Obj): FieldError[] {
           errs.push(field.invalid(`spec.ports[${i}]`, num(p.port), `may not expose port ${KUBELET_PORT} externally since it is used by kubelet`));
         }
       });
-      if (headless) errs.push(field.invalid('spec.clusterIPs[0]', clusterIPs(svc)[0], "may not be set to 'None' for LoadBalancer services"));
+      if (headless) errs.push(field.invalid('spec.clusterIPs[0]', clusterIPs(svc)[0] ?? '', "may not be set to 'None' for LoadBalancer services"));
       break;
     case 'NodePort':
-      if (headless) errs.push(field.invalid('spec.clusterIPs[0]', clusterIPs(svc)[0], "may not be set to 'None' for NodePort services"));
+      if (headless) errs.push(field.invalid('spec.clusterIPs[0]', clusterIPs(svc)[0] ?? '', "may not be set to 'None' for NodePort services"));
       break;
     case 'ExternalName': {
       if (clusterIPs(svc).length) errs.push(field.forbidden('spec.clusterIPs', 'may not be set for ExternalName services'));

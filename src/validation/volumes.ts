@@ -313,7 +313,7 @@ function validateVolumeSource(v: Obj, path: string, volName: string, podName: st
     const out: FieldError[] = str(s.driver) ? [] : [field.required(child(p, 'driver'))];
     for (const k of Object.keys(obj(s.options))) {
       const parts = k.split('/');
-      const ns = parts.length >= 2 ? parts[0] : k;
+      const ns = parts.length >= 2 ? parts[0] ?? k : k;
       const norm = '.' + ns.toLowerCase();
       if (norm.endsWith('.kubernetes.io') || norm.endsWith('.k8s.io')) {
         out.push(field.invalid(key(child(p, 'options'), k), k, 'kubernetes.io and k8s.io namespaces are reserved'));

@@ -30,7 +30,7 @@ export function jobSpecWarnings(spec: Obj, path: string): string[] {
 }
 
 /** What each kind warns about (create; the update warnings are the same minus the name). */
-export const WORKLOAD_WARNINGS: Record<string, { name: boolean; spec: (obj: Obj) => string[] }> = {
+export const WORKLOAD_WARNINGS = {
   Deployment: { name: true, spec: (o) => podTemplateWarnings(specOf(o).template, 'spec.template') },
   ReplicaSet: { name: true, spec: (o) => podTemplateWarnings(specOf(o).template, 'spec.template') },
   DaemonSet: { name: true, spec: (o) => podTemplateWarnings(specOf(o).template, 'spec.template') },
@@ -38,10 +38,10 @@ export const WORKLOAD_WARNINGS: Record<string, { name: boolean; spec: (obj: Obj)
   ReplicationController: { name: true, spec: (o) => podTemplateWarnings(specOf(o).template, 'spec.template') },
   Job: { name: true, spec: (o) => jobSpecWarnings(specOf(o), 'spec') },
   CronJob: { name: true, spec: (o) => jobSpecWarnings(isObj(specOf(o).jobTemplate?.spec) ? specOf(o).jobTemplate.spec : {}, 'spec.jobTemplate.spec') },
-};
+} satisfies Record<string, { name: boolean; spec: (obj: Obj) => string[] }>;
 
 /** The kind's warnings, which the store adds once validation has passed. */
-export function workloadWarnings(kind: string) {
+export function workloadWarnings(kind: keyof typeof WORKLOAD_WARNINGS) {
   const w = WORKLOAD_WARNINGS[kind];
   return {
     warnCreate(obj: Obj, ctx: WriteContext): void {

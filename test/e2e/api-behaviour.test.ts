@@ -59,7 +59,7 @@ test('query booleans parse like Go (watch=True from the Python client)', async (
   // runtime.Convert_Slice_string_To_bool: only "0" and "false" (any case) are false.
   const yes = await raw(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?watch=yes&timeoutSeconds=1&fieldSelector=metadata.name%3Dtypeless`);
   assert.equal(yes.status, 200);
-  assert.equal(JSON.parse(yes.body.trim().split('\n')[0]).type, 'ADDED');
+  assert.equal(JSON.parse(yes.body.trim().split('\n')[0] ?? 'null').type, 'ADDED');
   const no = await rawJSON(cluster, 'GET', `/api/v1/namespaces/${NS}/configmaps?watch=FALSE`);
   assert.equal(no.body.kind, 'ConfigMapList');
 });

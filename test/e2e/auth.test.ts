@@ -31,7 +31,7 @@ for (const version of ['1.27', '1.33']) {
     test('create token issues a token the server accepts for the service account', async () => {
       const token = (await ok(['create', 'token', 'default', '-n', 'default'])).trim();
       assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
-      const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+      const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
       assert.equal(claims.sub, 'system:serviceaccount:default:default');
       assert.deepEqual(claims.aud, ['https://kubernetes.default.svc.cluster.local']);
       const withToken = await raw(cluster, 'GET', '/api/v1/namespaces/default/configmaps', { anonymous: true, headers: { Authorization: `Bearer ${token}` } });

@@ -23,7 +23,7 @@ let cluster: TestCluster;
 before(async () => { cluster = await startCluster(); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-const nsOf = (label: string) => `gen-${label.split(' ')[0].replace('.', '')}`;
+const nsOf = (label: string) => `gen-${(label.split(' ', 1)[0] ?? '').replace('.', '')}`;
 
 for (const { label, version, nodePort } of VERSIONS) {
   describe(`kubectl ${label}`, () => {

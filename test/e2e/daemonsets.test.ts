@@ -74,7 +74,7 @@ for (const version of VERSIONS) {
       });
       const lines = (await ok(['get', 'ds', 'winagent', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
       assert.deepEqual(lines[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE']);
-      assert.deepEqual(lines[1].slice(0, 7), ['winagent', '3', '3', '3', '3', '3', 'kubernetes.io/os=windows']);
+      assert.deepEqual(lines[1]?.slice(0, 7), ['winagent', '3', '3', '3', '3', '3', 'kubernetes.io/os=windows']);
       assert.equal(await ok(['rollout', 'status', 'ds/winagent', '-n', ns, '--timeout=20s']), 'daemon set "winagent" successfully rolled out\n');
       const running = JSON.parse(await ok(['get', 'pods', '-n', ns, '-l', 'app=winagent', '-o', 'json'])).items;
       assert.deepEqual(running.map((p: any) => [p.spec.nodeName, p.status.phase]).sort(), [['win2019-1', 'Running'], ['win2019-2', 'Running'], ['win2022-1', 'Running']]);

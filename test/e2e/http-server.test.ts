@@ -129,7 +129,7 @@ describe('an unwritable data directory', () => {
       assert.notEqual(r.status, 0);
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, r.stderr);
-      assert.match(lines[0], new RegExp(`^error: cannot use data directory ${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: (EROFS: read-only file system|EPERM: operation not permitted|EACCES: permission denied), (mkdir|access) '${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}'$`), r.stderr);
+      assert.match(lines[0] ?? '', new RegExp(`^error: cannot use data directory ${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: (EROFS: read-only file system|EPERM: operation not permitted|EACCES: permission denied), (mkdir|access) '${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}'$`), r.stderr);
     });
   }
 });
@@ -150,7 +150,7 @@ describe('slow clients (ReadHeaderTimeout shortened to 1.5 s)', () => {
     s.on('data', (d) => { received += d; });
     const closed = new Promise<number>((resolve) => s.once('close', () => resolve(Date.now() - started)));
     let i = 0;
-    const timer = setInterval(() => { if (!s.destroyed && i < head.length) s.write(head[i++]); }, 200);
+    const timer = setInterval(() => { const chunk = head[i++]; if (!s.destroyed && chunk !== undefined) s.write(chunk); }, 200);
     const after = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 6000))]);
     clearInterval(timer);
     s.destroy();

@@ -105,7 +105,7 @@ for (const version of VERSIONS) {
       assert.deepEqual(events.filter((e: any) => e.reason === 'SuccessfulCreate').map((e: any) => e.message).sort(),
         pods.map((p: any) => `Created pod: ${p.metadata.name}`).sort());
       assert.deepEqual(events.filter((e: any) => e.reason === 'Completed').map((e: any) => [e.type, e.message, e.source.component]), [['Normal', 'Job completed', 'job-controller']]);
-      const row = (await ok(['get', 'job', 'work', '-n', ns])).trimEnd().split('\n')[1].trim().split(/\s+/);
+      const row = ((await ok(['get', 'job', 'work', '-n', ns])).trimEnd().split('\n')[1] ?? '').trim().split(/\s+/);
       assert.deepEqual(row.slice(0, 3), ['work', 'Complete', '5/5']);
     });
 
@@ -157,7 +157,7 @@ for (const version of VERSIONS) {
       const events = (await eventsOf(ns, 'tick')).filter((e: any) => e.reason === 'SuccessfulCreate');
       assert.deepEqual(events.map((e: any) => e.message), [`Created job ${name}`]);
       const lines = (await ok(['get', 'cronjob', 'tick', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
-      assert.deepEqual(lines[1].slice(0, 2), ['tick', QUIET_SCHEDULE]);
+      assert.deepEqual(lines[1]?.slice(0, 2), ['tick', QUIET_SCHEDULE]);
     });
 
     test('deleting a job deletes its running pods, whose tracking finalizer the controller drops', async () => {

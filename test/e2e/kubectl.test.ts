@@ -63,7 +63,7 @@ for (const version of VERSIONS) {
       assert.equal(r.stderr.trim(), `Error from server (AlreadyExists): error when creating "${cm}": configmaps "settings" already exists`);
       const table = await ok(['get', 'configmaps', '-n', ns]);
       const lines = table.trim().split('\n');
-      assert.match(lines[0], /^NAME\s+DATA\s+AGE$/);
+      assert.match(lines[0] ?? '', /^NAME\s+DATA\s+AGE$/);
       assert.ok(lines.some((l) => /^settings\s+2\s+\d+s$/.test(l)), table);
       assert.ok(lines.some((l) => /^kube-root-ca.crt\s+1\s+\d+s$/.test(l)), table);
       const y = await ok(['get', 'cm', 'settings', '-n', ns, '-o', 'yaml']);
@@ -84,11 +84,11 @@ for (const version of VERSIONS) {
       const pod = file('pod.yaml', `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: ${ns}\n  labels:\n    app: web\nspec:\n  schedulerName: not-running\n  containers:\n  - name: nginx\n    image: nginx:1.25\n`);
       assert.equal(await ok(['apply', '-f', pod]), 'pod/web created\n');
       const t = (await ok(['get', 'pods', '-n', ns])).trim().split('\n');
-      assert.match(t[0], /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
-      assert.match(t[1], /^web\s+0\/1\s+Pending\s+0\s+\d+s$/);
+      assert.match(t[0] ?? '', /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+      assert.match(t[1] ?? '', /^web\s+0\/1\s+Pending\s+0\s+\d+s$/);
       const wide = (await ok(['get', 'pods', '-n', ns, '-o', 'wide'])).trim().split('\n');
-      assert.match(wide[0], /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/);
-      assert.match(wide[1], /^web\s+0\/1\s+Pending\s+0\s+\d+s\s+<none>\s+<none>\s+<none>\s+<none>$/);
+      assert.match(wide[0] ?? '', /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/);
+      assert.match(wide[1] ?? '', /^web\s+0\/1\s+Pending\s+0\s+\d+s\s+<none>\s+<none>\s+<none>\s+<none>$/);
       assert.match(await ok(['get', 'pods', '-n', ns, '--show-labels']), /^web\s+0\/1\s+Pending\s+0\s+\d+s\s+app=web$/m);
       assert.equal(await ok(['get', 'pods', '-n', ns, '-l', 'app in (db)', '-o', 'name']), '');
       assert.equal(await ok(['get', 'pods', '-n', ns, '-l', 'app in (web,db)', '-o', 'name']), 'pod/web\n');

@@ -94,6 +94,7 @@ spec:
 
 test('a hostPath is the node\'s directory: two pods of one node share it, a pod of another node does not see it', async () => {
   const [n1, n2] = (await ok(['get', 'nodes', '-o', 'name'])).trim().split('\n').map((n) => n.replace(/^node\//, '')).filter((n) => n.startsWith('linux'));
+  assert.ok(n1 && n2);
   const hostPod = (name: string, node: string) => `apiVersion: v1
 kind: Pod
 metadata: {name: ${name}}

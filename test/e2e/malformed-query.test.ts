@@ -299,7 +299,7 @@ function firstLine(path: string): Promise<{ status: number; line: string }> {
     const req = request({ host: '127.0.0.1', port: cluster.port, path, method: 'GET', ca: c.ca, cert: c.cert, key: c.key, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      const done = () => { resolve({ status: res.statusCode ?? 0, line: text.split('\n')[0] }); req.destroy(); };
+      const done = () => { resolve({ status: res.statusCode ?? 0, line: text.split('\n', 1)[0] ?? '' }); req.destroy(); };
       res.on('data', (d: string) => { text += d; if (text.includes('\n')) done(); });
       res.on('end', done);
     });
@@ -392,7 +392,7 @@ test('a continue token the server handed out still works', async () => {
   assert.deepEqual(next.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), all.slice(1));
 });
 
-for (const [what, path] of [['list', `${CMS}?resourceVersionMatch=NotOlderThan&resourceVersion=${FUTURE}`], ['get', `${CM}?resourceVersion=${FUTURE}`]]) {
+for (const [what, path] of [['list', `${CMS}?resourceVersionMatch=NotOlderThan&resourceVersion=${FUTURE}`], ['get', `${CM}?resourceVersion=${FUTURE}`]] as const) {
   test(`${what} at a resourceVersion not reached yet waits, then answers 504 Too large resource version`, async () => {
     const started = Date.now();
     await checkMalformed(cluster, {

@@ -36,7 +36,7 @@ describe('node lifecycle', () => {
       assert.equal((await ok(['cordon', 'win2019-1'], version)).trim(), 'node/win2019-1 cordoned');
       const taint = await poll(async () => (await node('win2019-1')).spec.taints?.find((t: any) => t.key === 'node.kubernetes.io/unschedulable'), 'taint');
       assert.equal(taint.effect, 'NoSchedule');
-      assert.match((await ok(['get', 'node', 'win2019-1'], version)).split('\n')[1], /^win2019-1\s+Ready,SchedulingDisabled\s/);
+      assert.match((await ok(['get', 'node', 'win2019-1'], version)).split('\n')[1] ?? '', /^win2019-1\s+Ready,SchedulingDisabled\s/);
       assert.equal((await ok(['uncordon', 'win2019-1'], version)).trim(), 'node/win2019-1 uncordoned');
       await poll(async () => ((await node('win2019-1')).spec.taints === undefined ? true : undefined), 'taint removed');
     });
@@ -70,7 +70,7 @@ spec:
       ['DiskPressure', 'Unknown', 'NodeStatusNeverUpdated', 'Kubelet never posted node status.'],
       ['PIDPressure', 'Unknown', 'NodeStatusNeverUpdated', 'Kubelet never posted node status.'],
     ]);
-    assert.match((await ok(['get', 'node', 'lost-1'])).split('\n')[1], /^lost-1\s+NotReady\s/);
+    assert.match((await ok(['get', 'node', 'lost-1'])).split('\n')[1] ?? '', /^lost-1\s+NotReady\s/);
     const pod = await poll(async () => {
       const p = JSON.parse(await ok(['get', 'pod', 'stranded', '-o', 'json']));
       return p.metadata.deletionTimestamp ? p : undefined;
@@ -104,7 +104,7 @@ spec:
     await ok(['wait', '--for=condition=Ready', 'pod/db-1', 'pod/db-2', '--timeout=30s']);
     await poll(async () => {
       const out = await ok(['get', 'pdb', 'db']);
-      return /^db\s+1\s+N\/A\s+1\s/.test(out.split('\n')[1]) ? true : undefined;
+      return /^db\s+1\s+N\/A\s+1\s/.test(out.split('\n')[1] ?? '') ? true : undefined;
     }, 'one disruption allowed');
     // The node runs the cluster's system DaemonSet pods (kube-proxy, flannel): kubectl refuses to drain
     // without --ignore-daemonsets, as against any real cluster.

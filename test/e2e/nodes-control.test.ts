@@ -200,7 +200,7 @@ describe('winkube node add|remove|stop|start', () => {
         .trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
       // The lowest /24s that no other node of the cluster holds.
       const held = new Set((await ok(['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.spec.podCIDR}{"\\n"}{end}']))
-        .trimEnd().split('\n').map((l) => l.split(' ')).filter(([n]) => !n.startsWith('remote-')).map(([, c]) => c));
+        .trimEnd().split('\n').map((l) => l.split(' ')).filter(([n = '']) => !n.startsWith('remote-')).map(([, c]) => c));
       const free = Array.from({ length: 256 }, (_, i) => `10.244.${i}.0/24`).filter((c) => !held.has(c));
       assert.deepEqual(rows, [['remote-1', 'True', '10.0.26100', free[0]], ['remote-2', 'True', '10.0.26100', free[1]]]);
       const first = await renewTime('remote-1');

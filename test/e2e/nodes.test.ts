@@ -24,7 +24,7 @@ for (const version of VERSIONS) {
 
     test('get nodes -o wide: every node Ready with its OS image, kernel and runtime', async () => {
       const lines = (await ok(['get', 'nodes', '-o', 'wide'])).trimEnd().split('\n');
-      assert.deepEqual(cols(lines[0]), ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP',
+      assert.deepEqual(cols(lines[0] ?? ''), ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP',
         'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME']);
       const rows = lines.slice(1).map(cols).map(([name, status, roles, _age, ...rest]) => [name, status, roles, ...rest]);
       const linux = (name: string, ip: string, roles = '<none>') =>
@@ -44,7 +44,7 @@ for (const version of VERSIONS) {
       assert.match(shown, /^win2019-1\s.*\sbeta\.kubernetes\.io\/arch=amd64,beta\.kubernetes\.io\/os=windows,kubernetes\.io\/arch=amd64,kubernetes\.io\/hostname=win2019-1,kubernetes\.io\/os=windows,node\.kubernetes\.io\/windows-build=10\.0\.17763$/m);
       assert.match(shown, /^winkube-control-plane\s.*,node-role\.kubernetes\.io\/control-plane=$/m);
       const l = (await ok(['get', 'nodes', '-L', 'kubernetes.io/os,node.kubernetes.io/windows-build'])).trimEnd().split('\n');
-      assert.deepEqual(cols(l[0]).slice(-2), ['OS', 'WINDOWS-BUILD']);
+      assert.deepEqual(cols(l[0] ?? '').slice(-2), ['OS', 'WINDOWS-BUILD']);
       const byName = Object.fromEntries(l.slice(1).map((x) => { const c = x.trim().split(/\s+/); return [c[0], c.slice(-2)]; }));
       assert.deepEqual(byName['linux-1'], ['v1.32.0', 'linux']);
       assert.deepEqual(byName['win2019-2'], ['windows', '10.0.17763']);

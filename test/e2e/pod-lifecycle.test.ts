@@ -74,7 +74,7 @@ test('the ltsc2022 image on a 2019 node fails with the runtime error and stays w
   assert.ok(ev.includes(`Warning Failed Error: ${msg}`), ev.join('\n'));
   const hints = ev.filter((e) => e.startsWith('Normal WinkubeHint '));
   assert.equal(hints.length, 1);
-  assert.match(hints[0], /use "mcr\.microsoft\.com\/windows\/servercore:ltsc2019"/);
+  assert.match(hints[0] ?? '', /use "mcr\.microsoft\.com\/windows\/servercore:ltsc2019"/);
   assert.match(await ok(['get', 'pod', 'win-mismatch', '--no-headers']), /^win-mismatch\s+0\/1\s+CreateContainerError\s+0\s+/);
 });
 

@@ -53,11 +53,11 @@ function invalid(name: string, field: string, message: string) {
 
 /** Exactly one request wins (`ok`); every other gets upstream's 422 for `field`. Returns the winner's name, as a list. */
 function oneWins(answers: { status: number; body: unknown }[], names: string[], ok: number, field: string, message: string): string[] {
-  const won = answers.flatMap((a, i) => (a.status === ok ? [names[i]] : []));
+  const won = answers.flatMap((a, i) => (a.status === ok ? [names[i] ?? ''] : []));
   assert.equal(won.length, 1, `won: ${won.join(', ')}`);
   answers.forEach((a, i) => {
     if (names[i] === won[0]) return;
-    assert.deepEqual({ status: a.status, body: a.body }, { status: 422, body: invalid(names[i], field, message) });
+    assert.deepEqual({ status: a.status, body: a.body }, { status: 422, body: invalid(names[i] ?? '', field, message) });
   });
   return won;
 }
@@ -123,14 +123,16 @@ test('concurrent creates without explicit values all get distinct node ports and
     spec: { type: 'NodePort', selector: { app: n }, ports: [{ port: 80 }] },
   })));
   assert.deepEqual(answers.map((a) => a.status), names.map(() => 201));
-  assert.equal(new Set(answers.map((a) => a.body.spec?.ports[0].nodePort)).size, PARALLEL);
+  assert.equal(new Set(answers.map((a) => a.body.spec?.ports[0]?.nodePort)).size, PARALLEL);
   assert.equal(new Set(answers.map((a) => a.body.spec?.clusterIP)).size, PARALLEL);
 });
 
 test('a create that fails validation after allocating releases its node port and cluster IP', async () => {
   // The allocation succeeds; validation then refuses the port name.
   const bad = nodePortService('np-released', 30050, '10.96.0.60');
-  bad.spec.ports[0].name = 'Not_A_Port_Name';
+  const [port] = bad.spec.ports;
+  assert.ok(port);
+  port.name = 'Not_A_Port_Name';
   const refused = await rawJSON(cluster, 'POST', SERVICES, bad);
   assert.equal(refused.status, 422);
   assert.equal(refused.body.details.causes[0].field, 'spec.ports[0].name');

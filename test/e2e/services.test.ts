@@ -53,14 +53,15 @@ spec:
     await ok(['wait', '--for=condition=Ready', 'pod/iis-1', 'pod/iis-2', '--timeout=30s']);
     const ip1 = (await ok(['get', 'pod', 'iis-1', '-o', 'jsonpath={.status.podIP}'])).trim();
     const ip2 = (await ok(['get', 'pod', 'iis-2', '-o', 'jsonpath={.status.podIP}'])).trim();
-    const byIP = [[ip1, 'win2022-1', 'Pod', 'iis-1'], [ip2, 'win2019-1', 'Pod', 'iis-2']].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const endpoints: [string, string, string, string][] = [[ip1, 'win2022-1', 'Pod', 'iis-1'], [ip2, 'win2019-1', 'Pod', 'iis-2']];
+    const byIP = endpoints.sort(([a], [b]) => (a < b ? -1 : 1));
     for (const version of ['1.27', '1.33']) {
       const table = await poll(async () => {
         const out = await ok(['get', 'endpoints', 'iis'], version);
         return out.includes(`${ip1}:80`) && out.includes(`${ip2}:80`) ? out : undefined;
       }, 'endpoints');
-      assert.match(table.split('\n')[0], /^NAME\s+ENDPOINTS\s+AGE$/);
-      assert.match(table.split('\n')[1], new RegExp(`^iis\\s+${byIP[0][0]}:80,${byIP[1][0]}:80\\s+\\S+$`));
+      assert.match(table.split('\n')[0] ?? '', /^NAME\s+ENDPOINTS\s+AGE$/);
+      assert.match(table.split('\n')[1] ?? '', new RegExp(`^iis\\s+${byIP[0]?.[0]}:80,${byIP[1]?.[0]}:80\\s+\\S+$`));
     }
     const ep = JSON.parse(await ok(['get', 'endpoints', 'iis', '-o', 'json']));
     assert.deepEqual(ep.subsets[0].addresses.map((a: any) => [a.ip, a.nodeName, a.targetRef.kind, a.targetRef.name]), byIP);
@@ -78,7 +79,7 @@ spec:
     assert.deepEqual(s.endpoints.map((e: any) => [e.addresses[0], e.nodeName, e.conditions]).sort((a: any, b: any) => (a[0] < b[0] ? -1 : 1)),
       byIP.map(([ip, node]) => [ip, node, { ready: true, serving: true, terminating: false }]));
     const table = (await ok(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=iis'])).split('\n');
-    assert.match(table[1], /^iis-[a-z0-9]{5}\s+IPv4\s+80\s+\d+\.\d+\.\d+\.\d+,\d+\.\d+\.\d+\.\d+\s+\S+$/);
+    assert.match(table[1] ?? '', /^iis-[a-z0-9]{5}\s+IPv4\s+80\s+\d+\.\d+\.\d+\.\d+,\d+\.\d+\.\d+\.\d+\s+\S+$/);
     // The `kubernetes` Service keeps the apiserver's endpoints.
     const kep = JSON.parse(await ok(['get', 'endpoints', 'kubernetes', '-o', 'json']));
     assert.equal(kep.subsets[0].ports[0].name, 'https');
@@ -128,7 +129,7 @@ spec: {type: ExternalName, externalName: example.com, selector: {app: iis}}
     const ip = await poll(async () => (await ok(['get', 'service', 'web-lb', '-o', 'jsonpath={.status.loadBalancer.ingress[0].ip}'])) || undefined, 'ingress IP');
     assert.equal(ip, '172.18.255.200');
     const row = (await ok(['get', 'service', 'web-lb'])).split('\n')[1];
-    assert.match(row, /^web-lb\s+LoadBalancer\s+10\.\d+\.\d+\.\d+\s+172\.18\.255\.200\s+80:3\d{4}\/TCP\s+\S+$/);
+    assert.match(row ?? '', /^web-lb\s+LoadBalancer\s+10\.\d+\.\d+\.\d+\s+172\.18\.255\.200\s+80:3\d{4}\/TCP\s+\S+$/);
     const svc = JSON.parse(await ok(['get', 'service', 'web-lb', '-o', 'json']));
     assert.deepEqual(svc.metadata.finalizers, ['service.kubernetes.io/load-balancer-cleanup']);
     assert.deepEqual(svc.status.loadBalancer.ingress, [{ ip: '172.18.255.200', ipMode: 'VIP' }]);

@@ -102,8 +102,8 @@ for (const version of VERSIONS) {
       assert.equal(await ok(['rollout', 'status', 'statefulset/web', '-n', ns, '--timeout=20s']),
         'partitioned roll out complete: 3 new pods have been updated...\n');
       const lines = (await ok(['get', 'sts', '-n', ns])).trimEnd().split('\n');
-      assert.deepEqual(lines[0].trim().split(/\s+/), ['NAME', 'READY', 'AGE']);
-      assert.deepEqual(lines[1].trim().split(/\s+/).slice(0, 2), ['web', '3/3']);
+      assert.deepEqual(lines[0]?.trim().split(/\s+/), ['NAME', 'READY', 'AGE']);
+      assert.deepEqual(lines[1]?.trim().split(/\s+/).slice(0, 2), ['web', '3/3']);
       assert.deepEqual(await eventsOf(ns, 'web', 'SuccessfulCreate'),
         ['create Pod web-0 in StatefulSet web successful', 'create Pod web-1 in StatefulSet web successful', 'create Pod web-2 in StatefulSet web successful']);
     });
@@ -150,10 +150,10 @@ for (const version of VERSIONS) {
         assert.deepEqual(await eventsOf(ns, `www-db-${i}`, 'Provisioning'), [`External provisioner is provisioning volume for claim "${ns}/www-db-${i}"`]);
       }
       const pvcLines = (await ok(['get', 'pvc', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
-      assert.deepEqual(pvcLines[0].slice(0, 7), ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS', 'MODES', 'STORAGECLASS']);
+      assert.deepEqual(pvcLines[0]?.slice(0, 7), ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS', 'MODES', 'STORAGECLASS']);
       assert.deepEqual(pvcLines.slice(1).map((l) => l.slice(0, 6)), [0, 1].map((i) => [`www-db-${i}`, 'Bound', volumes[i].metadata.name, '1Gi', 'RWO', 'standard']));
       const pvLines = (await ok(['get', 'pv'])).trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
-      assert.deepEqual(pvLines[0].slice(0, 8), ['NAME', 'CAPACITY', 'ACCESS', 'MODES', 'RECLAIM', 'POLICY', 'STATUS', 'CLAIM']);
+      assert.deepEqual(pvLines[0]?.slice(0, 8), ['NAME', 'CAPACITY', 'ACCESS', 'MODES', 'RECLAIM', 'POLICY', 'STATUS', 'CLAIM']);
       for (const [i, v] of volumes.entries()) {
         const line = pvLines.find((l) => l[0] === v.metadata.name)!;
         assert.deepEqual(line.slice(0, 7), [v.metadata.name, '1Gi', 'RWO', 'Delete', 'Bound', `${ns}/www-db-${i}`, 'standard']);

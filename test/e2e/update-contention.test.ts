@@ -40,7 +40,7 @@ test(`${WRITERS} concurrent PUTs without a resourceVersion all succeed`, async (
   assert.equal(last.body.data.v, last.body.metadata.labels.writer);
 });
 
-for (const [kind, contentType] of [['merge', 'application/merge-patch+json'], ['strategic merge', 'application/strategic-merge-patch+json']]) {
+for (const [kind, contentType] of [['merge', 'application/merge-patch+json'], ['strategic merge', 'application/strategic-merge-patch+json']] as const) {
   test(`${WRITERS} concurrent ${kind} patches without a resourceVersion all succeed and all apply`, async () => {
     const path = await createConfigMap(`${kind.replace(' ', '-')}-race`);
     const results = await Promise.all(range(WRITERS).map((i) =>

@@ -17,7 +17,7 @@ export function parseWire(raw: string): WireResponse {
   const end = raw.indexOf('\r\n\r\n');
   const head = end < 0 ? raw : raw.slice(0, end);
   let body = end < 0 ? '' : raw.slice(end + 4);
-  const [statusLine, ...lines] = head.split('\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
   const headers: Record<string, string> = {};
   for (const l of lines) {
     const i = l.indexOf(':');

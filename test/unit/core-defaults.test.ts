@@ -90,7 +90,7 @@ test('golden cases are present', { skip: !existsSync(CASES) && 'no golden cases'
 for (const c of coreCreates) {
   test(`golden ${c.name}`, async () => {
     const m = /^\/api\/v1\/namespaces\/([^/]+)\/([a-z]+)/.exec(c.request.path)!;
-    const got = await createPipeline(defFor(m[2]), m[1], c.request.body);
+    const got = await createPipeline(defFor(m[2] ?? ''), m[1] ?? '', c.request.body);
     assert.deepEqual(comparable(got), comparable(c.response.body));
   });
 }

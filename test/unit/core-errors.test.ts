@@ -57,7 +57,7 @@ for (const name of ['gen-podval-name-uppercase', 'gen-podval-name-too-long', 'ge
   test(`golden ${name}`, { skip }, async () => {
     const c = golden(name);
     const m = /^\/api\/v1\/namespaces\/([^/]+)\/([a-z]+)/.exec(c.request.path)!;
-    assert.deepEqual(await create(m[2], m[1], c.request.body), c.response.body);
+    assert.deepEqual(await create(m[2] ?? '', m[1] ?? '', c.request.body), c.response.body);
   });
 }
 

@@ -127,8 +127,8 @@ test('nodeSelector kubernetes.io/os=windows: exactly one pod per Windows node, b
   const ds = await t.ds('winagent');
   const revs = await t.store.listAll('apps', 'controllerrevisions', NS);
   assert.equal(revs.length, 1);
-  assert.equal(pod.metadata.labels['controller-revision-hash'], revs[0].metadata.labels!['controller-revision-hash']);
-  assert.equal(revs[0].metadata.name, `winagent-${pod.metadata.labels['controller-revision-hash']}`);
+  assert.equal(pod.metadata.labels['controller-revision-hash'], revs[0]?.metadata.labels?.['controller-revision-hash']);
+  assert.equal(revs[0]?.metadata.name, `winagent-${pod.metadata.labels['controller-revision-hash']}`);
   assert.deepEqual(ds.status, { currentNumberScheduled: 3, numberMisscheduled: 0, desiredNumberScheduled: 3, numberReady: 0, updatedNumberScheduled: 3, numberUnavailable: 3, observedGeneration: 1 });
   for (const p of pods) await t.run(p);
   await t.ctrl.sync(`${NS}/winagent`);

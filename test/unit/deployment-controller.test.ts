@@ -96,7 +96,8 @@ async function makeReady(pod: KObject, node = 'linux-1'): Promise<void> {
 test('a Deployment gets ReplicaSet <name>-<hash> with the revision annotations and 3 pods it owns', async () => {
   const d = await store.create(def('apps', 'deployments'), 'default', deployment('web', 3, 'nginx:1.25') as KObject, ctx('default'));
   const [rs] = await until('the replica set', async () => { const l = await listRS('default', 'web'); return l.length ? l : undefined; });
-  const hash = rs.metadata.labels!['pod-template-hash'];
+  assert.ok(rs);
+  const hash = rs.metadata.labels?.['pod-template-hash'] ?? '';
   assert.match(hash, /^[456789bcdf]{1,10}$/);
   assert.equal(rs.metadata.name, `web-${hash}`);
   assert.deepEqual((rs.spec as any).selector, { matchLabels: { app: 'web', 'pod-template-hash': hash } });
@@ -104,12 +105,12 @@ test('a Deployment gets ReplicaSet <name>-<hash> with the revision annotations a
   assert.deepEqual(rs.metadata.annotations, {
     'deployment.kubernetes.io/desired-replicas': '3', 'deployment.kubernetes.io/max-replicas': '4', 'deployment.kubernetes.io/revision': '1',
   });
-  assert.equal(rs.metadata.ownerReferences![0].uid, d.metadata.uid);
-  assert.equal(rs.metadata.ownerReferences![0].kind, 'Deployment');
+  assert.equal(rs.metadata.ownerReferences?.[0]?.uid, d.metadata.uid);
+  assert.equal(rs.metadata.ownerReferences?.[0]?.kind, 'Deployment');
   const pods = await until('3 pods', async () => { const p = await listPods('default', 'web'); return p.length === 3 ? p : undefined; });
   for (const p of pods) {
-    assert.equal(p.metadata.ownerReferences![0].uid, rs.metadata.uid);
-    assert.equal(p.metadata.ownerReferences![0].kind, 'ReplicaSet');
+    assert.equal(p.metadata.ownerReferences?.[0]?.uid, rs.metadata.uid);
+    assert.equal(p.metadata.ownerReferences?.[0]?.kind, 'ReplicaSet');
     assert.ok(p.metadata.name!.startsWith(`web-${hash}-`));
   }
   const dep = await until('status observed', async () => {
@@ -151,6 +152,7 @@ test('a Deployment gets ReplicaSet <name>-<hash> with the revision annotations a
 
 test('a new image rolls out: new ReplicaSet revision 2, old one scaled down as new pods become available', async () => {
   const old = (await listRS('default', 'web'))[0];
+  assert.ok(old);
   await patch('default', 'web', (d: any) => {
     d.spec.template.spec.containers[0].image = 'nginx:1.26';
     return d;
@@ -221,7 +223,7 @@ test('Recreate: old ReplicaSet to 0 and its pods gone before the new one scales 
   // The old pods were bound to a node: deletion leaves them terminating with a grace period, and no new RS appears.
   await until('old scaled to 0', async () => {
     const l = await listRS('default', 'rec');
-    return l.length === 1 && (l[0].spec as any).replicas === 0;
+    return l.length === 1 && (l[0]?.spec as any).replicas === 0;
   });
   await new Promise((r) => setTimeout(r, 200));
   assert.equal((await listRS('default', 'rec')).length, 1, 'no new ReplicaSet while old pods are running');
@@ -308,6 +310,7 @@ test('progressDeadlineSeconds: a rollout with no progress is marked ProgressDead
     return (x.status as any)?.conditions?.find((c: any) => c.reason === 'ProgressDeadlineExceeded') ? x : undefined;
   }, 8000);
   const [rs] = await listRS('default', 'slow');
+  assert.ok(rs);
   const p = (d.status as any).conditions.find((c: any) => c.type === 'Progressing');
   assert.deepEqual([p.status, p.message], ['False', `ReplicaSet "${rs.metadata.name}" has timed out progressing.`]);
 });

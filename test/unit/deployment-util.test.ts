@@ -98,7 +98,7 @@ test('conditions: same status and reason is no change; a new reason keeps the tr
     { type: 'Available', status: 'False', lastUpdateTime: 't0', lastTransitionTime: 't0', reason: 'MinimumReplicasUnavailable', message: 'x' },
   ] };
   setCondition(s, { type: 'Available', status: 'False', lastUpdateTime: 't1', lastTransitionTime: 't1', reason: 'MinimumReplicasUnavailable', message: 'y' });
-  assert.equal(s.conditions![1].message, 'x');
+  assert.equal(s.conditions?.[1]?.message, 'x');
   setCondition(s, { type: 'Progressing', status: 'True', lastUpdateTime: 't2', lastTransitionTime: 't2', reason: 'ReplicaSetUpdated', message: 'p' });
   assert.deepEqual(s.conditions!.map((c) => [c.type, c.reason, c.lastUpdateTime, c.lastTransitionTime]), [
     ['Available', 'MinimumReplicasUnavailable', 't0', 't0'], ['Progressing', 'ReplicaSetUpdated', 't2', 't0'],

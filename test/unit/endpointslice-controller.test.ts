@@ -21,7 +21,7 @@ test('endpointslices: one slice per service with conditions, node, zone and owne
   await c.start();
   const [slice] = await eventually(async () => {
     const s = await slicesOf(f, 'ns', 'web');
-    return s.length === 1 && (s[0].endpoints as any[])?.length === 2 ? s : undefined;
+    return s.length === 1 && (s[0]?.endpoints as any[])?.length === 2 ? s : undefined;
   }, 'slice');
   const s: any = slice;
   assert.match(s.metadata.name, /^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
@@ -46,7 +46,7 @@ test('endpointslices: one slice per service with conditions, node, zone and owne
   await f.store.delete(f.def('', 'pods'), 'ns', 'b', { gracePeriodSeconds: 0 }, f.ctx('ns'));
   const [ph] = await eventually(async () => {
     const all = await slicesOf(f, 'ns', 'web');
-    return all.length === 1 && all[0].endpoints === null ? all : undefined;
+    return all.length === 1 && all[0]?.endpoints === null ? all : undefined;
   }, 'placeholder');
   assert.equal((ph as any).ports, null);
   await f.close();
@@ -61,14 +61,14 @@ test('endpointslices: a terminating pod stays as serving, not ready; 65 Windows 
   await c.start();
   await eventually(async () => {
     const s = await slicesOf(f, 'ns', 'iis');
-    return s.length === 1 && (s[0].endpoints as any[]).length === 65 ? s : undefined;
+    return s.length === 1 && (s[0]?.endpoints as any[]).length === 65 ? s : undefined;
   }, '65 endpoints in one slice');
   // A finalizer keeps the pod while it terminates.
   await f.store.update(f.def('', 'pods'), 'ns', 'w0', (p) => { p.metadata.finalizers = ['example.com/hold']; return p; }, f.ctx('ns'));
   await f.store.delete(f.def('', 'pods'), 'ns', 'w0', { gracePeriodSeconds: 30 }, f.ctx('ns'));
   const ep = await eventually(async () => {
     const s = await slicesOf(f, 'ns', 'iis');
-    return (s[0].endpoints as any[]).find((e) => e.targetRef.name === 'w0' && e.conditions.terminating);
+    return (s[0]?.endpoints as any[]).find((e) => e.targetRef.name === 'w0' && e.conditions.terminating);
   }, 'terminating endpoint');
   assert.deepEqual(ep.conditions, { ready: false, serving: true, terminating: true });
   await f.close();

@@ -16,6 +16,7 @@ test('mirrorSlices: one slice per port set and family; a subset over the limit i
 test('mirrorSlices: an unchanged slice is left alone; a new port set recycles the old slice by name', () => {
   const ep = endpoints([{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80, protocol: 'TCP' }] }]);
   const [slice] = mirrorSlices(ep, []).create;
+  assert.ok(slice);
   const existing = { ...slice, metadata: { ...slice.metadata, name: 'ext-abcde', generateName: undefined } };
   assert.deepEqual(mirrorSlices(ep, [existing]), { create: [], update: [], delete: [], invalid: 0, skipped: 0 });
   const moved = mirrorSlices(endpoints([{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 8080, protocol: 'TCP' }] }]), [existing]);

@@ -332,7 +332,7 @@ test('strategic merge patch: the value shown is the patch as Go prints the decod
     'spec:map[containers:[map[imagePullPolicy:Never name:nginx unknownNested:val1]]]] unknown1:val1 unknownDupe:valDupe2]]';
   assert.equal(strict.error?.status.message,
     ` "" is invalid: patch: Invalid value: ${goQuote(value)}: strict decoding error: ${PATCH_ERRORS.join(', ')}`);
-  assert.equal(strict.error?.status.details?.causes?.[0].message,
+  assert.equal(strict.error?.status.details?.causes?.[0]?.message,
     `Invalid value: ${goQuote(value)}: strict decoding error: ${PATCH_ERRORS.join(', ')}`);
 });
 

@@ -182,9 +182,9 @@ test('managedFields: decode, identifiers, upstream sort order, reset, cap of ten
   capUpdateManagers(many);
   const out = encodeManagedFields(many);
   assert.equal(out.length, 10);
-  assert.equal(out[0].manager, 'ancient-changes');
-  assert.deepEqual(out[0].fieldsV1, { 'f:data': { 'f:k0': {}, 'f:k1': {}, 'f:k2': {} } });
-  assert.equal(out[0].time, '2024-01-01T00:00:12Z');
+  assert.equal(out[0]?.manager, 'ancient-changes');
+  assert.deepEqual(out[0]?.fieldsV1, { 'f:data': { 'f:k0': {}, 'f:k1': {}, 'f:k2': {} } });
+  assert.equal(out[0]?.time, '2024-01-01T00:00:12Z');
   assert.equal(managerIdentifier('kubectl', 'Apply', 'apps/v1'), '{"manager":"kubectl","operation":"Apply"}');
 });
 
@@ -237,7 +237,7 @@ test('generator: list types from x-kubernetes-list-type, else from a merge patch
   });
   assert.deepEqual(data.kinds, { 'x/v1/Thing': 'x.v1.Thing' });
   assert.deepEqual(data.zero['x/v1/Thing'], { metadata: {}, spec: { items: null, count: 0 } });
-  assert.deepEqual(data.defs['x.v1.Spec'].f, {
+  assert.deepEqual(data.defs['x.v1.Spec']?.f, {
     byName: { m: 'x.v1.Item' }, count: 0,
     items: { k: ['name', 'proto'], i: 'x.v1.Item', d: { name: '', proto: 'TCP' } },
     merged: { k: ['name'], i: 'x.v1.Item', d: { name: '' } },

@@ -122,7 +122,9 @@ test('missing mandatory objects are imagined; a schema of a missing level is dan
   assert.equal(schemaOf(fc, nonResource(u, 'get', '/x')), 'catch-all');
   assert.equal(schemaOf(fc, nonResource(ADMIN, 'get', '/x')), 'exempt');
   // Once the status says so, nothing more is written.
-  const found = { ...FS_EXEMPT, status: { conditions: [updates[0].condition] } };
+  const [first] = updates;
+  assert.ok(first);
+  const found = { ...FS_EXEMPT, status: { conditions: [first.condition] } };
   assert.equal(danglingCondition({ ...orphan, status: found.status }, true, now), undefined);
   assert.equal(danglingCondition(FS_EXEMPT, false, now)?.reason, 'Found');
 });

@@ -54,7 +54,7 @@ test('autoscaling v2 -> v1 -> v2 keeps everything, through the round-trip annota
   assert.deepEqual(v1.status, { currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 70 });
   const ann = v1.metadata.annotations!;
   assert.equal(ann.keep, 'me');
-  assert.deepEqual(JSON.parse(ann[METRIC_SPECS_ANNOTATION]), [
+  assert.deepEqual(JSON.parse(ann[METRIC_SPECS_ANNOTATION] ?? 'null'), [
     { type: 'Resource', resource: { name: 'memory', targetAverageValue: '500Mi' } },
     { type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '1k' } },
     { type: 'Object', object: { target: { kind: 'Ingress', name: 'main', apiVersion: 'networking.k8s.io/v1' }, metricName: 'rps',
@@ -171,9 +171,9 @@ test('events: a legacy core event reads with Go zero values; field selectors use
   });
   assert.deepEqual(json(events.toStorage!(ev)), json(legacy));
   const f = events.fieldSelectors!;
-  assert.equal(f['regarding.name'](ev), 'p');
-  assert.equal(f['source'](ev), 'kubelet');
-  assert.equal(f['source']({ reportingController: 'x/y', deprecatedSource: {} }), 'x/y');
+  assert.equal(f['regarding.name']?.(ev), 'p');
+  assert.equal(f['source']?.(ev), 'kubelet');
+  assert.equal(f['source']?.({ reportingController: 'x/y', deprecatedSource: {} }), 'x/y');
   assert.equal(events.storagePrefix, '/core/events');
 
   const minimal: any = { metadata: { name: 'm', namespace: 'ns' }, note: 'hi' };

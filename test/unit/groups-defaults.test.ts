@@ -20,7 +20,7 @@ const ctx: WriteContext = { namespace: '', now: new Date('2026-01-01T00:00:00Z')
 function defFor(path: string): { def: ResourceDef; namespace: string } {
   const parts = path.split('/').filter(Boolean);
   const [, group, version, ...rest] = parts;
-  const namespace = rest[0] === 'namespaces' ? rest[1] : '';
+  const namespace = rest[0] === 'namespaces' ? rest[1] ?? '' : '';
   const resource = rest[0] === 'namespaces' ? rest[2] : rest[0];
   const def = groupResources.find((d) => d.group === group && d.version === version && d.resource === resource);
   assert.ok(def, `no def for ${path}`);

@@ -87,7 +87,7 @@ test('job create generates the selector and labels, and the job inherits them', 
   assert.equal(job.spec.podReplacementPolicy, 'TerminatingOrFailed');
   assert.equal(job.spec.manualSelector, false);
   assert.deepEqual(job.status, {});
-  assert.equal(jobs.fieldSelectors!['status.successful'](job), '0');
+  assert.equal(jobs.fieldSelectors?.['status.successful']?.(job), '0');
   // apps/v1 has no field label conversion for ReplicaSet: only metadata fields select.
   assert.equal(groupResources.find((d) => d.resource === 'replicasets')!.fieldSelectors, undefined);
 });
@@ -155,7 +155,7 @@ test('names are validated with upstream rules and messages', () => {
     "metadata.labels: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
   ]);
   // StatefulSets take DNS labels: no dots.
-  assert.equal(metaOnly(statefulsets.validate!({ metadata: { name: 'a.b', namespace: 'ns' } }))[0].field, 'metadata.name');
+  assert.equal(metaOnly(statefulsets.validate!({ metadata: { name: 'a.b', namespace: 'ns' } }))[0]?.field, 'metadata.name');
   assert.deepEqual(metaOnly(deployments.validate!({ metadata: { name: 'a.b', namespace: 'ns' } })), []);
   // generateName may end in '-'.
   assert.deepEqual(metaOnly(deployments.validate!({ metadata: { name: 'web-x1', generateName: 'web-', namespace: 'ns' } })), []);
@@ -171,11 +171,11 @@ test('names are validated with upstream rules and messages', () => {
 
 test('system priority classes: the two upstream objects, reserved names, not deletable', () => {
   const [node, cluster] = systemPriorityClasses();
-  assert.equal(node.metadata.name, 'system-node-critical');
-  assert.equal(node.value, 2000001000);
-  assert.equal(cluster.metadata.name, 'system-cluster-critical');
-  assert.equal(cluster.value, 2000000000);
-  assert.equal(cluster.description, 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.');
+  assert.equal(node?.metadata.name, 'system-node-critical');
+  assert.equal(node?.value, 2000001000);
+  assert.equal(cluster?.metadata.name, 'system-cluster-critical');
+  assert.equal(cluster?.value, 2000000000);
+  assert.equal(cluster?.description, 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.');
   for (const spc of systemPriorityClasses()) {
     const obj = created(priorityclasses, spc);
     assert.deepEqual(priorityclasses.validate!(obj), []);
@@ -194,7 +194,9 @@ test('system priority classes: the two upstream objects, reserved names, not del
   assert.deepEqual(priorityclasses.validate!(fake).map(errorBody),
     ["Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-high is not a known system priority class"]);
   const wrong = created(priorityclasses, { metadata: { name: 'system-node-critical' }, value: 5 });
-  assert.match(errorBody(priorityclasses.validate!(wrong)[0]), /value of system-node-critical PriorityClass must be 2000001000$/);
+  const [err] = priorityclasses.validate!(wrong);
+  assert.ok(err);
+  assert.match(errorBody(err), /value of system-node-critical PriorityClass must be 2000001000$/);
 });
 
 test('endpointslice defaults ports and keeps Go zero values', () => {

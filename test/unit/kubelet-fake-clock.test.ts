@@ -27,7 +27,7 @@ test('a crashing container on the fake clock: restarted at once, then after 10s,
     'waiting CrashLoopBackOff restarts=2',
     'running restarts=3',
   ]);
-  assert.equal((await k.status('crash')).containerStatuses?.[0].lastState.terminated?.exitCode, 1);
+  assert.equal((await k.status('crash')).containerStatuses?.[0]?.lastState.terminated?.exitCode, 1);
   await k.stop();
 });
 
@@ -35,7 +35,7 @@ test('readiness on the fake clock: not ready until the probe passes, unready aft
   const k = await kubeletOnFakeClock();
   await k.create(pod('ready', { readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 2 } },
     { readiness: { failAfterSeconds: 20 } }));
-  const ready = async () => { const s = await k.status('ready'); return `${s.containerStatuses?.[0].ready} ${s.conditions?.find((c) => c.type === 'Ready')?.status}`; };
+  const ready = async () => { const s = await k.status('ready'); return `${s.containerStatuses?.[0]?.ready} ${s.conditions?.find((c) => c.type === 'Ready')?.status}`; };
   const seen: string[] = [];
   await k.settle();
   seen.push(await ready());
@@ -49,7 +49,7 @@ test('liveness on the fake clock: three failures, Killing, the container restart
   const k = await kubeletOnFakeClock();
   await k.create(pod('live', { livenessProbe: { exec: { command: ['true'] }, periodSeconds: 10 } }, { liveness: 'fail', sigterm: 'exit' }));
   await k.settle();
-  const restarts = async () => (await k.status('live')).containerStatuses?.[0].restartCount;
+  const restarts = async () => (await k.status('live')).containerStatuses?.[0]?.restartCount;
   for (const ms of [0, 10_000]) { k.clock.step(ms); await k.settle(); }
   assert.equal(await restarts(), 0, 'two failures: still running');
   k.clock.step(10_000);

@@ -78,7 +78,7 @@ test('conditions: reasons and messages of generate.go, in the kubelet order, tra
     ['DisruptionTarget', 'True', undefined], ['PodReadyToStartContainers', 'True', 'T1'], ['Initialized', 'True', 'T1'],
     ['Ready', 'True', 'T1'], ['ContainersReady', 'True', 'T1'], ['PodScheduled', 'True', 'T0'],
   ]);
-  assert.equal(conds[1].lastProbeTime, null);
+  assert.equal(conds[1]?.lastProbeTime, null);
 });
 
 test('container restart back-off: 10s doubling to 300s, reset after 10 minutes without a crash', () => {
@@ -123,8 +123,8 @@ test('image manager: pull policies and the upstream event and error texts', () =
 
 test('runtime settings: Windows CpuMaximum from the limit only, Linux shares and quota', () => {
   const p = { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '250m' }, limits: { cpu: '500m', memory: '256Mi' } } }] } };
-  assert.deepEqual(podRuntimeSettings(p, 'windows', 4)[0].resources, { CpuMaximum: 1250, MemoryLimitInBytes: 268435456 });
-  assert.deepEqual(podRuntimeSettings(p, 'linux', 4)[0].resources, { CpuShares: 256, MemoryLimitInBytes: 268435456, CpuQuota: 50000, CpuPeriod: 100000 });
+  assert.deepEqual(podRuntimeSettings(p, 'windows', 4)[0]?.resources, { CpuMaximum: 1250, MemoryLimitInBytes: 268435456 });
+  assert.deepEqual(podRuntimeSettings(p, 'linux', 4)[0]?.resources, { CpuShares: 256, MemoryLimitInBytes: 268435456, CpuQuota: 50000, CpuPeriod: 100000 });
 });
 
 test('the winkube.io/script annotation', () => {
@@ -159,7 +159,7 @@ test('verifyRunAsNonRoot: Linux root images and runAsUser 0; Windows ContainerAd
     ({ metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec: { securityContext: sc, containers: [{ name: 'c', image, securityContext: csc }] } });
   const run = (sc: Record<string, unknown>, image: string, os: 'linux' | 'windows', csc?: Record<string, unknown>) => {
     const pod = p(sc, image, csc);
-    return verifyRunAsNonRoot(pod, pod.spec.containers[0], os);
+    return verifyRunAsNonRoot(pod, pod.spec.containers[0]!, os);
   };
   assert.equal(run({ runAsNonRoot: true }, 'nginx:1.27', 'linux'), 'container has runAsNonRoot and image will run as root (pod: "p_ns(u)", container: c)');
   assert.equal(run({ runAsNonRoot: true, runAsUser: 0 }, 'example.com/app', 'linux'), 'container\'s runAsUser breaks non-root policy (pod: "p_ns(u)", container: c)');

@@ -55,10 +55,12 @@ test('summary: Windows nodes report the pods and global commit memory system con
 
 test('summary: a Windows pod network is its HNS endpoint, bytes only', () => {
   const s = buildSummary({ cfg: node('win2022-1'), bootTime: BOOT, kubeletStartTime: BOOT, now: NOW, imageBytes: 0, pods: [pod('web', { running: ['app'] })] });
-  const net = s.pods[0].network!;
+  const [podStats] = s.pods;
+  assert.ok(podStats);
+  const net = podStats.network!;
   assert.match(net.name, /^[0-9a-f]{64}_flannel\.4096$/);
   assert.deepEqual(net.interfaces, [{ name: net.name, rxBytes: 0, txBytes: 0 }]);
-  assert.equal(s.pods[0].containers[0].rootfs!.inodes, undefined);
+  assert.equal(podStats.containers[0]?.rootfs!.inodes, undefined);
 });
 
 test('summary: live pods with their running containers, memory limit as available bytes, measured volumes', () => {
@@ -71,10 +73,11 @@ test('summary: live pods with their running containers, memory limit as availabl
   });
   assert.equal(s.pods.length, 1);
   const [p] = s.pods;
+  assert.ok(p);
   assert.deepEqual(p.podRef, { name: 'web', namespace: 'default', uid: 'uid-web' });
   assert.deepEqual(p.containers.map((c) => c.name), ['a', 'b']);
-  assert.equal(p.containers[0].startTime, '2026-01-02T01:00:01Z');
-  assert.equal(p.containers[0].memory!.availableBytes, 128 * 1024 ** 2);
+  assert.equal(p.containers[0]?.startTime, '2026-01-02T01:00:01Z');
+  assert.equal(p.containers[0]?.memory!.availableBytes, 128 * 1024 ** 2);
   assert.equal(p.memory.availableBytes, undefined);
   assert.deepEqual(p.volume!.map((v) => v.name), ['cache']);
   assert.deepEqual(p.process_stats, { process_count: 0 });

@@ -48,6 +48,7 @@ test('allocatable = capacity − kubeReserved − systemReserved − evictionHar
     systemReserved: { cpu: '200m', memory: '512Mi' },
     evictionHard: { 'memory.available': '750Mi', 'nodefs.available': '5Gi' },
   }]);
+  assert.ok(n);
   const a = nodeAllocatable(n);
   assert.equal(a.cpu, '7700m');
   assert.equal(a.memory, formatBytes(32 * 2 ** 30 - 2 ** 30 - 512 * 2 ** 20 - 750 * 2 ** 20));
@@ -55,6 +56,7 @@ test('allocatable = capacity − kubeReserved − systemReserved − evictionHar
   assert.equal(a['ephemeral-storage'], '194Gi');
   assert.equal(a.pods, '30');
   const [tiny] = expandPools([{ name: 't', count: 1, os: 'linux', cpu: '1', memory: '1Gi', kubeReserved: { cpu: '2', memory: '2Gi' } }]);
+  assert.ok(tiny);
   assert.equal(nodeAllocatable(tiny).cpu, '0');
   assert.equal(nodeAllocatable(tiny).memory, '0');
 });

@@ -31,6 +31,7 @@ test('a cluster file: pools, defaults, reservations', () => {
   const nodes = expandPools(pools);
   assert.deepEqual(nodes.map((n) => n.name), ['cp', 'win25-1', 'win25-2']);
   const w = nodes[1];
+  assert.ok(w);
   assert.equal(w.windows?.build, 26100);
   assert.equal(w.cpu, '8');
   assert.deepEqual(w.taints, [{ key: 'os', value: 'windows', effect: 'NoSchedule' }]);
@@ -54,7 +55,11 @@ test('cluster file errors name the field', () => {
 });
 
 const head = 'apiVersion: winkube.io/v1alpha1\nkind: Cluster\n';
-const one = (pool: string, extra = '') => expandPools(parseClusterFile(`${head}${extra}nodePools:\n  - ${pool}\n`))[0];
+const one = (pool: string, extra = '') => {
+  const [node] = expandPools(parseClusterFile(`${head}${extra}nodePools:\n  - ${pool}\n`));
+  assert.ok(node, 'the pool expands to a node');
+  return node;
+};
 const refused = (pool: string, message: string, extra = '') => {
   assert.throws(() => one(pool, extra), (e: unknown) => { assert.equal((e as Error).message, message); return true; });
 };
@@ -68,15 +73,18 @@ test('every Windows version of the issue: LTSC 2019/2022/2025 and SAC 1809/1903/
 
 test('container runtime: containerd by default, docker (Docker EE / Mirantis) with its documented differences', () => {
   const c = one('{ name: w, os: windows }');
+  assert.ok(c);
   assert.equal(c.runtime.containerRuntimeVersion, 'containerd://1.7.24');
   assert.equal(c.runtime.fixedStopTimeoutSeconds, undefined);
   assert.equal(c.runtime.hostProcessContainers, true);
   const d = one('{ name: w, os: windows, containerRuntime: docker }');
+  assert.ok(d);
   assert.deepEqual(d.runtime, {
     name: 'docker', version: '20.10.9', containerRuntimeVersion: 'docker://20.10.9', endpoint: 'npipe:////./pipe/cri-dockerd',
     fixedStopTimeoutSeconds: 5, singleFileMounts: false, hostProcessContainers: false,
   });
   const l = one('{ name: l, os: linux, containerRuntime: docker }');
+  assert.ok(l);
   assert.equal(l.runtime.containerRuntimeVersion, 'docker://20.10.9');
   assert.equal(l.runtime.fixedStopTimeoutSeconds, undefined);
   assert.equal(l.runtime.singleFileMounts, true);
@@ -98,7 +106,9 @@ test('network: flannel overlay by default; the Windows HNS network follows the m
   refused('{ name: l, os: linux }', 'cluster file: network.podSubnet must be an IPv4 CIDR from /8 to /24, not "10.0.0.0/25"', 'network: { podSubnet: 10.0.0.0/25 }\n');
   const big = expandPools(parseClusterFile(`${head}network: { podSubnet: 10.128.0.0/9 }\nnodePools:\n  - { name: l, os: linux, count: 5000 }\n`));
   assert.equal(big.length, 5000);
-  assert.equal(buildNode(big[4999], 4999, machineIdentity('l-5000', 'linux'), '2026-01-01T00:00:00Z').spec.podCIDR, '10.147.135.0/24');
+  const last = big[4999];
+  assert.ok(last);
+  assert.equal(buildNode(last, 4999, machineIdentity('l-5000', 'linux'), '2026-01-01T00:00:00Z').spec.podCIDR, '10.147.135.0/24');
   assert.equal(internalIP(4999), '172.18.19.137');
   assert.equal(internalIP(3), '172.18.0.5');
   refused('{ name: l, os: linux }', 'cluster file: network.mode must be overlay or l2bridge, not "nat"', 'network: { mode: nat }\n');
@@ -128,6 +138,7 @@ test('quantities and kubelet reservations are checked as the kubelet parses them
   refused('{ name: l, os: linux, count: -1 }', 'node pool l: count must be a non-negative integer');
   refused('{ name: w, os: windows, arch: arm64 }', 'node pool w: Windows nodes are amd64 only');
   const ok = one('{ name: l, os: linux, arch: arm64, maxPods: 250, systemReserved: { cpu: 500m, pid: "1000" }, evictionHard: { memory.available: 200Mi } }');
+  assert.ok(ok);
   assert.equal(ok.arch, 'arm64');
   assert.equal(ok.maxPods, 250);
   assert.deepEqual(ok.evictionHard, { 'memory.available': '200Mi' });

@@ -51,7 +51,7 @@ test('the farm registers every node Ready, tainted not-ready by admission until 
   const leases = await store.listAll('coordination.k8s.io', 'leases', 'kube-node-lease');
   assert.equal(leases.length, 6);
   const before = (await store.get('coordination.k8s.io', 'leases', 'kube-node-lease', 'linux-1'))!;
-  assert.equal(before.metadata.ownerReferences![0].uid, nodes.find((n) => n.metadata.name === 'linux-1')!.metadata.uid);
+  assert.equal(before.metadata.ownerReferences?.[0]?.uid, nodes.find((n) => n.metadata.name === 'linux-1')!.metadata.uid);
   await new Promise((r) => setTimeout(r, 5));
   for (let i = 0; i < 10; i++) wheel.advance();
   await new Promise((r) => setTimeout(r, 50));
@@ -98,16 +98,16 @@ test('nodes started together post their first periodic status spread over the re
   await advance(49);
   assert.deepEqual(posted(), []);
   await advance(1);
-  assert.deepEqual(posted(), [configs[0].name]);
+  assert.deepEqual(posted(), [configs[0]?.name]);
   await advance(50);
-  assert.deepEqual(posted(), [configs[1].name]);
+  assert.deepEqual(posted(), [configs[1]?.name]);
   await advance(200);
   assert.deepEqual(posted(), configs.slice(2).map((c) => c.name));
   // Then each every 5 min from its first post: the first node again at 350 s.
   await advance(49);
   assert.deepEqual(posted(), []);
   await advance(1);
-  assert.deepEqual(posted(), [configs[0].name]);
+  assert.deepEqual(posted(), [configs[0]?.name]);
   await farm.stop();
   await storage.close();
 });

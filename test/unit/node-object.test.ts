@@ -10,7 +10,9 @@ const NOW = '2026-01-02T03:04:05Z';
 const byName = (name: string) => {
   const nodes = expandPools(DEFAULT_POOLS);
   const i = nodes.findIndex((n) => n.name === name);
-  return { cfg: nodes[i], index: i };
+  const cfg = nodes[i];
+  assert.ok(cfg, `no node ${name}`);
+  return { cfg, index: i };
 };
 
 test('the default cluster: a Linux control plane, two Linux, two 2019 and one 2022 Windows workers', () => {
@@ -23,10 +25,12 @@ test('the default cluster: a Linux control plane, two Linux, two 2019 and one 20
     ['win2019-2', 'windows', 'worker', 'ltsc2019'],
     ['win2022-1', 'windows', 'worker', 'ltsc2022'],
   ]);
-  const cp = buildNode(nodes[0], 0, machineIdentity(nodes[0].name, 'linux'), NOW);
+  const [controlPlane, firstWorker] = nodes;
+  assert.ok(controlPlane && firstWorker);
+  const cp = buildNode(controlPlane, 0, machineIdentity(controlPlane.name, 'linux'), NOW);
   assert.deepEqual(cp.spec.taints, [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
   assert.equal(cp.metadata.labels['node-role.kubernetes.io/control-plane'], '');
-  assert.equal(buildNode(nodes[1], 1, machineIdentity('linux-1', 'linux'), NOW).spec.taints, undefined);
+  assert.equal(buildNode(firstWorker, 1, machineIdentity('linux-1', 'linux'), NOW).spec.taints, undefined);
 });
 
 test('a Windows pool with the control-plane role is refused', () => {
@@ -50,7 +54,8 @@ test('labels as the kubelet registers them, with the Windows build label', () =>
     'node.kubernetes.io/windows-build': '10.0.17763',
   });
   assert.equal(nodeLabels(byName('win2022-1').cfg)['node.kubernetes.io/windows-build'], '10.0.20348');
-  const custom = expandPools([{ name: 'gpu', count: 1, os: 'linux', labels: { pool: 'gpu' }, taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] }])[0];
+  const [custom] = expandPools([{ name: 'gpu', count: 1, os: 'linux', labels: { pool: 'gpu' }, taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] }]);
+  assert.ok(custom);
   assert.equal(nodeLabels(custom).pool, 'gpu');
   assert.deepEqual(buildNode(custom, 0, machineIdentity('gpu-1', 'linux'), NOW).spec.taints, [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }]);
 });
@@ -58,15 +63,15 @@ test('labels as the kubelet registers them, with the Windows build label', () =>
 test('nodeInfo per OS: versions, kernel, osImage and identity formats', () => {
   const l = nodeInfo(byName('linux-1').cfg, machineIdentity('linux-1', 'linux'));
   assert.equal(l.osImage, 'Debian GNU/Linux 12 (bookworm)');
-  assert.match(l.kernelVersion, /^6\.1\.0-\d+-amd64$/);
-  assert.match(l.containerRuntimeVersion, /^containerd:\/\/1\.7\.\d+$/);
+  assert.match(l.kernelVersion ?? '', /^6\.1\.0-\d+-amd64$/);
+  assert.match(l.containerRuntimeVersion ?? '', /^containerd:\/\/1\.7\.\d+$/);
   assert.equal(l.kubeletVersion, 'v1.32.0');
   assert.equal(l.kubeProxyVersion, 'v1.32.0');
   assert.equal(l.operatingSystem, 'linux');
   assert.equal(l.architecture, 'amd64');
-  assert.match(l.machineID, /^[0-9a-f]{32}$/);
-  assert.match(l.systemUUID, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-  assert.match(l.bootID, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  assert.match(l.machineID ?? '', /^[0-9a-f]{32}$/);
+  assert.match(l.systemUUID ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  assert.match(l.bootID ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   // Stable per name, across farm starts.
   assert.equal(machineIdentity('linux-1', 'linux').machineID, l.machineID);
 
@@ -75,13 +80,14 @@ test('nodeInfo per OS: versions, kernel, osImage and identity formats', () => {
   assert.equal(w.kernelVersion, '10.0.17763.1879');
   assert.equal(w.operatingSystem, 'windows');
   assert.equal(w.machineID, 'win2019-1');
-  assert.match(w.systemUUID, /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
-  assert.match(w.bootID, /^\d+$/);
+  assert.match(w.systemUUID ?? '', /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+  assert.match(w.bootID ?? '', /^\d+$/);
   assert.equal(nodeInfo(byName('win2022-1').cfg, machineIdentity('win2022-1', 'windows')).kernelVersion, '10.0.20348.2582');
 });
 
 test('spec, addresses, annotations, daemon endpoint and conditions', () => {
   const { cfg, index } = byName('win2019-1');
+  assert.ok(cfg);
   const n = buildNode(cfg, index, machineIdentity(cfg.name, 'windows'), NOW);
   assert.deepEqual(n.spec, { podCIDR: '10.244.3.0/24', podCIDRs: ['10.244.3.0/24'] });
   assert.deepEqual(n.status.addresses, [{ type: 'InternalIP', address: '172.18.0.5' }, { type: 'Hostname', address: 'win2019-1' }]);

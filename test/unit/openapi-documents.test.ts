@@ -48,8 +48,8 @@ test('openapi data: structure only, no upstream prose, compact', () => {
   assert.deepEqual(descriptions(openApiData.docs), []);
   assert.ok(readFileSync(DATA_FILE).length < 600_000);
   const pod = openApiData.defs['io.k8s.api.core.v1.PodSpec'] as { properties: Record<string, Schema> };
-  assert.deepEqual(pod.properties.containers['x-kubernetes-patch-merge-key'], 'name');
-  assert.deepEqual(pod.properties.resourceClaims['x-kubernetes-list-map-keys'], ['name']);
+  assert.deepEqual(pod.properties.containers?.['x-kubernetes-patch-merge-key'], 'name');
+  assert.deepEqual(pod.properties.resourceClaims?.['x-kubernetes-list-map-keys'], ['name']);
   // v1.32 fields the recording predates.
   assert.ok(pod.properties.resources);
   const container = openApiData.defs['io.k8s.api.core.v1.Container'] as { properties: Record<string, Schema> };
@@ -129,6 +129,7 @@ function readMessage(buf: Buffer): Map<number, (Buffer | number)[]> {
     let mul = 1;
     for (;;) {
       const b = buf[pos++];
+      if (b === undefined) throw new Error('truncated varint');
       n += (b & 0x7f) * mul;
       if (b < 0x80) return n;
       mul *= 128;
@@ -150,38 +151,46 @@ function readMessage(buf: Buffer): Map<number, (Buffer | number)[]> {
 }
 const str = (m: Map<number, (Buffer | number)[]>, f: number) => (m.get(f)?.[0] as Buffer | undefined)?.toString('utf8');
 const msgs = (m: Map<number, (Buffer | number)[]>, f: number) => (m.get(f) ?? []).map((b) => readMessage(b as Buffer));
+/** The first message in field f, which the test expects to be there. */
+const msg = (m: Map<number, (Buffer | number)[]>, f: number) => {
+  const [first] = msgs(m, f);
+  assert.ok(first, `no message in field ${f}`);
+  return first;
+};
 
 test('openapi v2 protobuf: a gnostic openapi_v2.Document of the same document', () => {
   const json = JSON.parse(docs.v2Json().body.toString());
   const doc = readMessage(docs.v2Protobuf().body);
   assert.equal(str(doc, 1), '2.0');
-  const info = msgs(doc, 2)[0];
+  const info = msg(doc, 2);
   assert.deepEqual([str(info, 1), str(info, 2)], ['Kubernetes', 'v1.32.0']);
   // definitions: NamedSchema (name = 1, value = 2) in field 1 of Definitions (9).
-  const defs = msgs(msgs(doc, 9)[0], 1);
+  const defs = msgs(msg(doc, 9), 1);
   assert.deepEqual(defs.map((d) => str(d, 1)), Object.keys(json.definitions));
-  const deployment = msgs(defs.find((d) => str(d, 1) === 'io.k8s.api.apps.v1.Deployment')!, 2)[0];
-  const ext = msgs(deployment, 31).map((e) => [str(e, 1), str(msgs(e, 2)[0], 2)]);
+  const deployment = msg(defs.find((d) => str(d, 1) === 'io.k8s.api.apps.v1.Deployment')!, 2);
+  const ext = msgs(deployment, 31).map((e) => [str(e, 1), str(msg(e, 2), 2)]);
   assert.deepEqual(ext, [['x-kubernetes-group-version-kind', '[{"group":"apps","kind":"Deployment","version":"v1"}]\n']]);
-  assert.equal((msgs(deployment, 22)[0].get(1)![0] as Buffer).toString(), 'object');
-  const props = msgs(msgs(deployment, 25)[0], 1).map((p) => str(p, 1));
+  assert.equal((msg(deployment, 22).get(1)![0] as Buffer).toString(), 'object');
+  const props = msgs(msg(deployment, 25), 1).map((p) => str(p, 1));
   assert.deepEqual(props, ['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-  const spec = msgs(msgs(msgs(deployment, 25)[0], 1).find((p) => str(p, 1) === 'spec')!, 2)[0];
+  const spec = msg(msgs(msg(deployment, 25), 1).find((p) => str(p, 1) === 'spec')!, 2);
   assert.equal(str(spec, 1), '#/definitions/io.k8s.api.apps.v1.DeploymentSpec');
   // paths: NamedPathItem in field 2 of Paths (8); the PATCH operation (8) of a deployment.
-  const paths = msgs(msgs(doc, 8)[0], 2);
+  const paths = msgs(msg(doc, 8), 2);
   assert.deepEqual(paths.map((p) => str(p, 1)), Object.keys(json.paths));
-  const item = msgs(paths.find((p) => str(p, 1) === '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')!, 2)[0];
-  const patch = msgs(item, 8)[0];
+  const item = msg(paths.find((p) => str(p, 1) === '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')!, 2);
+  const patch = msg(item, 8);
   assert.equal(str(patch, 5), 'patchAppsV1NamespacedDeployment');
   assert.deepEqual((patch.get(7) as Buffer[]).map(String), json.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch.consumes);
   // parameters: the body parameter first, then query parameters (NonBodyParameter.query = 3, name = 4).
-  const params = msgs(patch, 8).map((p) => msgs(p, 1)[0]);
-  assert.equal(str(msgs(params[0], 1)[0], 2), 'body');
-  const query = params.slice(1).map((p) => msgs(msgs(p, 2)[0], 3)[0]);
+  const params = msgs(patch, 8).map((p) => msg(p, 1));
+  const [bodyParam, ...queryParams] = params;
+  assert.ok(bodyParam);
+  assert.equal(str(msg(bodyParam, 1), 2), 'body');
+  const query = queryParams.map((p) => msg(msg(p, 2), 3));
   assert.deepEqual(query.map((q) => str(q, 4)), ['dryRun', 'fieldManager', 'fieldValidation', 'force']);
   assert.deepEqual(query.map((q) => str(q, 2)), ['query', 'query', 'query', 'query']);
   // path-level parameters: name and namespace are path parameters (PathParameterSubSchema = 4, required = 1).
-  const pathParams = msgs(item, 9).map((p) => msgs(msgs(msgs(p, 1)[0], 2)[0], 4)[0]).filter(Boolean);
+  const pathParams = msgs(item, 9).flatMap((p) => msgs(msg(msg(p, 1), 2), 4).slice(0, 1));
   assert.deepEqual(pathParams.map((p) => [str(p, 4), p.get(1)?.[0]]), [['name', 1], ['namespace', 1]]);
 });

@@ -50,10 +50,15 @@ describe('parseImageReference', () => {
 describe('catalog', () => {
   test('servercore: release, -amd64, KB and full-version tags; no latest', () => {
     const repo = catalogRepository('mcr.microsoft.com/windows/servercore')!;
-    assert.equal(formatPlatform(repo.resolveTag('ltsc2019')!.platforms[0]), 'windows/amd64 10.0.17763.1879');
-    assert.equal(formatPlatform(repo.resolveTag('ltsc2022-amd64')!.platforms[0]), 'windows/amd64 10.0.20348.2582');
-    assert.equal(formatPlatform(repo.resolveTag('1809-KB4493509')!.platforms[0]), 'windows/amd64 10.0.17763.1879');
-    assert.equal(formatPlatform(repo.resolveTag('10.0.17763.437')!.platforms[0]), 'windows/amd64 10.0.17763.437');
+    const firstPlatform = (tag: string) => {
+      const [p] = repo.resolveTag(tag)!.platforms;
+      assert.ok(p, `no platform for ${tag}`);
+      return p;
+    };
+    assert.equal(formatPlatform(firstPlatform('ltsc2019')), 'windows/amd64 10.0.17763.1879');
+    assert.equal(formatPlatform(firstPlatform('ltsc2022-amd64')), 'windows/amd64 10.0.20348.2582');
+    assert.equal(formatPlatform(firstPlatform('1809-KB4493509')), 'windows/amd64 10.0.17763.1879');
+    assert.equal(formatPlatform(firstPlatform('10.0.17763.437')), 'windows/amd64 10.0.17763.437');
     assert.equal(repo.resolveTag('latest'), undefined);
   });
   test('nanoserver has 1809 but (per notes) no ltsc2019; server has only ltsc2022/ltsc2025', () => {

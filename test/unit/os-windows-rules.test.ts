@@ -169,11 +169,11 @@ describe('gMSA options', () => {
   });
   test('gmsaCredentialSpec at most 64 KiB', () => {
     assert.deepEqual(validateWindowsSecurityContextOptions({ gmsaCredentialSpec: 'x'.repeat(65536) }, p), []);
-    assert.match(lines(validateWindowsSecurityContextOptions({ gmsaCredentialSpec: 'x'.repeat(65537) }, p))[0], /gmsaCredentialSpec size must be under 64 KiB$/);
+    assert.match(lines(validateWindowsSecurityContextOptions({ gmsaCredentialSpec: 'x'.repeat(65537) }, p))[0] ?? '', /gmsaCredentialSpec size must be under 64 KiB$/);
   });
   test('gmsaCredentialSpecName must be a DNS subdomain', () => {
     assert.deepEqual(validateWindowsSecurityContextOptions({ gmsaCredentialSpecName: 'webapp1-credspec' }, p), []);
-    assert.match(lines(validateWindowsSecurityContextOptions({ gmsaCredentialSpecName: 'WebApp' }, p))[0],
+    assert.match(lines(validateWindowsSecurityContextOptions({ gmsaCredentialSpecName: 'WebApp' }, p))[0] ?? '',
       /^spec.securityContext.windowsOptions.gmsaCredentialSpecName: Invalid value: "WebApp": a lowercase RFC 1123 subdomain/);
   });
   test('name, spec, user name errors in that order', () => {
@@ -210,7 +210,7 @@ describe('HostProcess', () => {
   test('containers inherit the pod value', () => {
     const spec = { ...hp(true), containers: [{ name: 'a' }, { name: 'b', ...hp(true) }] };
     assert.ok(isHostProcessPod(spec));
-    assert.ok(isHostProcessContainer(spec, spec.containers[0]));
+    assert.ok(isHostProcessContainer(spec, spec.containers[0]!));
     assert.ok(!isHostProcessPod({ containers: [{ name: 'a', ...hp(false) }] }));
   });
 });

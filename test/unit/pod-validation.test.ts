@@ -25,11 +25,11 @@ const ctr = (c: Record<string, unknown>) => ({ containers: [{ name: 'app', image
 describe('names and containers', () => {
   test('a minimal pod is valid', () => assert.deepEqual(create({}), []));
   test('pod names are DNS subdomains', () => {
-    assert.match(create({}, { name: 'Web' })[0], /^metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain/);
+    assert.match(create({}, { name: 'Web' })[0] ?? '', /^metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain/);
   });
   test('containers are required', () => assert.deepEqual(create({ containers: [] }), ['spec.containers: Required value']));
   test('container names are DNS labels and unique across regular and init containers', () => {
-    assert.match(create(ctr({ name: 'App_1' }))[0], /^spec.containers\[0\].name: Invalid value: "App_1": a lowercase RFC 1123 label must consist/);
+    assert.match(create(ctr({ name: 'App_1' }))[0] ?? '', /^spec.containers\[0\].name: Invalid value: "App_1": a lowercase RFC 1123 label must consist/);
     assert.deepEqual(create({ containers: [{ name: 'a', image: 'x' }, { name: 'a', image: 'y' }] }), ['spec.containers[1].name: Duplicate value: "a"']);
     assert.deepEqual(create({ initContainers: [{ name: 'app', image: 'x' }] }), ['spec.initContainers[0].name: Duplicate value: "app"']);
   });
@@ -165,7 +165,7 @@ describe('pod-level fields', () => {
       ['spec.dnsPolicy: Unsupported value: "Cluster": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"']);
   });
   test('nodeSelector keys and values are label keys and values', () => {
-    assert.match(create({ nodeSelector: { 'bad key': 'x' } })[0], /^spec.nodeSelector: Invalid value: "bad key": name part must consist of/);
+    assert.match(create({ nodeSelector: { 'bad key': 'x' } })[0] ?? '', /^spec.nodeSelector: Invalid value: "bad key": name part must consist of/);
   });
   test('tolerations', () => {
     assert.deepEqual(create({ tolerations: [{ key: 'k', operator: 'Like', value: 'v' }] }),
@@ -208,7 +208,7 @@ describe('pod-level fields', () => {
   test('container security context: allowPrivilegeEscalation false with privileged prints the context as Go does', () => {
     const errs = create(ctr({ securityContext: { privileged: true, allowPrivilegeEscalation: false } }));
     assert.equal(errs.length, 1);
-    assert.match(errs[0], /^spec.containers\[0\].securityContext: Invalid value: core.SecurityContext\{Capabilities:\(\*core.Capabilities\)\(nil\), Privileged:\(\*bool\)\(0xc[0-9a-f]+\), .*\}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true$/);
+    assert.match(errs[0] ?? '', /^spec.containers\[0\].securityContext: Invalid value: core.SecurityContext\{Capabilities:\(\*core.Capabilities\)\(nil\), Privileged:\(\*bool\)\(0xc[0-9a-f]+\), .*\}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true$/);
   });
   test('ephemeral containers cannot be set on create and may not have ports or probes', () => {
     const errs = create({ ephemeralContainers: [{ name: 'dbg', image: 'busybox', targetContainerName: 'nope', ports: [{ containerPort: 80 }] }] });
@@ -232,7 +232,7 @@ describe('templates', () => {
     defaultPodTemplateSpec(t);
     const errs = lines(validatePodTemplateSpec(t, 'spec.template'));
     assert.equal(errs.length, 2);
-    assert.match(errs[0], /^spec.template.labels: Invalid value: "bad value": a valid label must be/);
+    assert.match(errs[0] ?? '', /^spec.template.labels: Invalid value: "bad value": a valid label must be/);
     assert.equal(errs[1], 'spec.template.spec.hostIPC: Forbidden: cannot be set for a windows pod');
   });
   test('templates allow hostNetwork with an unset hostPort; pods need it to match', () => {

@@ -18,7 +18,9 @@ const H = 60 * M;
 const D = 24 * H;
 
 function cellsOf(key: string, obj: any, now = NOW): unknown[] {
-  return printers[key].cells(obj, now);
+  const printer = printers[key];
+  assert.ok(printer, `no printer for ${key}`);
+  return printer.cells(obj, now);
 }
 
 function meta(name: string, age = 5 * M, extra: Record<string, unknown> = {}): any {
@@ -27,7 +29,7 @@ function meta(name: string, age = 5 * M, extra: Record<string, unknown> = {}): a
 
 /** The printer key a golden request path asks for: "/pods", "apps/deployments". */
 function keyOf(path: string): string {
-  const p = path.split('?')[0].split('/').filter(Boolean);
+  const p = (path.split('?', 1)[0] ?? '').split('/').filter(Boolean);
   const [group, rest] = p[0] === 'api' ? ['', p.slice(2)] : [p[1], p.slice(3)];
   const resource = rest[0] === 'namespaces' && rest.length > 2 ? rest[2] : rest[0];
   return `${group}/${resource}`;

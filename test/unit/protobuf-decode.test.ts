@@ -344,7 +344,7 @@ test('descriptor facts agree with upstream generated.proto', () => {
     ['autoscaling/v1', 'HorizontalPodAutoscaler'], ['autoscaling/v2', 'HorizontalPodAutoscaler'], ['v1', 'Pod'], ['policy/v1', 'Eviction'],
     ['authentication.k8s.io/v1', 'TokenRequest'], ['authorization.k8s.io/v1', 'SelfSubjectAccessReview'],
     ['authorization.k8s.io/v1', 'SelfSubjectRulesReview'], ['authentication.k8s.io/v1', 'SelfSubjectReview'],
-    ['rbac.authorization.k8s.io/v1', 'Role'], ['rbac.authorization.k8s.io/v1', 'RoleBinding']]) {
+    ['rbac.authorization.k8s.io/v1', 'Role'], ['rbac.authorization.k8s.io/v1', 'RoleBinding']] as const) {
     assert.ok(messageForKind(v, k), `${v} ${k}`);
   }
 });

@@ -109,8 +109,10 @@ test('ReplicaSet status: fully labeled, ready, available after minReadySeconds; 
     pod('b', { labels: { app: 'a', tier: 'web', extra: 'x' }, ready: 10 }),
   ];
   const now = Date.now();
-  pods[0].status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(now - 60_000).toISOString() }] };
-  pods[1].status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(now - 10_000).toISOString() }] };
+  const [first, second] = pods;
+  assert.ok(first && second);
+  first.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(now - 60_000).toISOString() }] };
+  second.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(now - 10_000).toISOString() }] };
   const partial = pod('c', { labels: { app: 'a' } });
   const err = Object.assign(new Error('pods "rs-x" is forbidden: exceeded quota: q'), {});
   const s = calculateStatus(rs, [...pods, partial], err, now);

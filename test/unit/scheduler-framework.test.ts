@@ -121,6 +121,8 @@ profiles:
     multiPoint: {disabled: [{name: '*'}]}
 `);
   const [a, b] = cfg.profiles;
+  assert.ok(b);
+  assert.ok(a);
   assert.equal(a.framework.percentageOfNodesToScore, 20);
   assert.ok(!a.framework.scorePlugins.some((p) => p.name === 'ImageLocality'));
   assert.equal(a.framework.weights.get('NodeResourcesFit'), 5);

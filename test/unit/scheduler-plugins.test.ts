@@ -39,7 +39,8 @@ function scoreAll(pl: Plugin, p: any, snap: Snapshot): Record<string, number> {
   if (pl.preScore?.(state, info, snap.nodes, snap).code === Code.Skip) return {};
   const scores = snap.nodes.map((n) => pl.score!(state, info, n, snap));
   pl.normalizeScore?.(state, info, scores, snap.nodes);
-  return Object.fromEntries(snap.nodes.map((n, i) => [n.name, scores[i]]));
+  // scores was mapped from snap.nodes: one entry per node.
+  return Object.fromEntries(snap.nodes.map((n, i) => [n.name, scores[i]!]));
 }
 
 const OK: [Code, string[]] = [Code.Success, []];

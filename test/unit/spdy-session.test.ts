@@ -45,8 +45,8 @@ test('streams are accepted with an empty SYN_REPLY; data, FIN and PING flow as s
   c.send({ type: 'ping', id: 1 });
   await c.until(() => c.received.some((f) => f.type === 'ping'));
   assert.deepEqual(got, ['stdin:typed', 'stdin:FIN']);
-  streams[0].write('{"metadata":{},"status":"Success"}');
-  streams[0].end();
+  streams[0]?.write('{"metadata":{},"status":"Success"}');
+  streams[0]?.end();
   c.session().close();
   await c.until(() => c.received.some((f) => f.type === 'goaway'));
   assert.deepEqual(c.received.slice(3), [

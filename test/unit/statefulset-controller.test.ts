@@ -221,7 +221,7 @@ test('a set recreated after an orphaning delete adopts its pods and revisions', 
   for (const n of ['keep-0', 'keep-1']) assert.equal((await t.pod(n)).metadata.ownerReferences[0].uid, fresh.metadata.uid);
   const revs = await t.store.listAll('apps', 'controllerrevisions', NS);
   assert.equal(revs.length, 1);
-  assert.equal(revs[0].metadata.ownerReferences![0].uid, fresh.metadata.uid);
+  assert.equal(revs[0]?.metadata.ownerReferences?.[0]?.uid, fresh.metadata.uid);
   assert.equal((await t.set('keep')).status.updateRevision, before);
   await t.close();
 });

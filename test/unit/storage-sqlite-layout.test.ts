@@ -149,7 +149,7 @@ test('writes committed before a kill -9 are all there, with their history', asyn
         buf += d;
         const lines = buf.split('\n');
         buf = lines.pop()!;
-        for (const l of lines) { const [n, rev] = l.split(' ').map(Number); last = { n, rev }; }
+        for (const l of lines) { const [n = NaN, rev = NaN] = l.split(' ').map(Number); last = { n, rev }; }
         if (last.n >= 40) { child.kill('SIGKILL'); resolve(); }
       });
       child.once('exit', (code, signal) => { if (signal !== 'SIGKILL') reject(new Error(`writer exited ${code}`)); });

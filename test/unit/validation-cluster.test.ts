@@ -150,6 +150,6 @@ test('persistentvolumeclaim: access modes and storage request; spec immutable, s
   smaller.spec.resources.requests.storage = '1Gi';
   const errs = msgs(persistentvolumeclaims.validateUpdate!(smaller, old));
   assert.equal(errs.length, 2);
-  assert.match(errs[0], /^spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n {2}core.PersistentVolumeClaimSpec\{/);
+  assert.match(errs[0] ?? '', /^spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n {2}core.PersistentVolumeClaimSpec\{/);
   assert.equal(errs[1], 'spec.resources.requests.storage: Forbidden: field can not be less than previous value');
 });

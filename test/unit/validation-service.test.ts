@@ -61,7 +61,7 @@ test('type: unsupported values are listed sorted', () => {
 test('ExternalName: externalName required, a DNS subdomain (trailing dot allowed)', () => {
   assert.deepEqual(validate(svc({ type: 'ExternalName' })), ['spec.externalName: Required value']);
   assert.deepEqual(validate(svc({ type: 'ExternalName', externalName: 'db.example.com.' })), []);
-  assert.match(validate(svc({ type: 'ExternalName', externalName: 'db_1.example.com' }))[0],
+  assert.match(validate(svc({ type: 'ExternalName', externalName: 'db_1.example.com' }))[0] ?? '',
     /^spec\.externalName: Invalid value: "db_1\.example\.com": a lowercase RFC 1123 subdomain/);
 });
 

@@ -52,13 +52,13 @@ export type ChannelMessage =
 export function decodeChannelMessage(p: ChannelProtocol, message: Buffer): ChannelMessage | undefined {
   if (message.length === 0) return undefined;
   if (p.base64) {
-    const channel = message[0] - 0x30;
+    const channel = message.readUInt8(0) - 0x30;
     return { kind: 'data', channel, data: Buffer.from(message.subarray(1).toString('latin1'), 'base64') };
   }
-  const channel = message[0];
+  const channel = message.readUInt8(0);
   if (channel === CLOSE_CHANNEL && p.closeSignal) {
     if (message.length !== 2) return undefined;
-    return { kind: 'close', channel: message[1] };
+    return { kind: 'close', channel: message.readUInt8(1) };
   }
   return { kind: 'data', channel, data: message.subarray(1) };
 }

@@ -19,7 +19,8 @@ export function validateContainer(container: string, pod: KObject): string {
   const name = pod.metadata.name ?? '';
   if (!container) {
     const containers = ((pod as { spec?: { containers?: ContainerLike[] } }).spec?.containers ?? []);
-    if (containers.length === 1) return containers[0].name ?? '';
+    const [only] = containers;
+    if (containers.length === 1 && only) return only.name ?? '';
     if (containers.length === 0) throw errors.badRequest(`a container name must be specified for pod ${name}`);
     throw errors.badRequest(`a container name must be specified for pod ${name}, choose one of: [${allContainerNames(pod).join(' ')}]`);
   }

@@ -83,7 +83,8 @@ async function admitCreate(pvc: KObject, _ctx: unknown, lookup: Lookup): Promise
       .filter(isDefaultStorageClass)
       .sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') ||
         (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-    if (defaults.length) spec.storageClassName = defaults[0].metadata.name;
+    const [newest] = defaults;
+    if (newest) spec.storageClassName = newest.metadata.name;
   }
   const f = pvc.metadata.finalizers ?? [];
   if (!f.includes('kubernetes.io/pvc-protection')) pvc.metadata.finalizers = [...f, 'kubernetes.io/pvc-protection'];

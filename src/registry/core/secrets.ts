@@ -9,7 +9,7 @@ import { DecodeError } from '../../apimachinery/quantity.js';
 
 /** Go writes map keys in sorted order. */
 function sorted(m: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]]));
+  return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

@@ -25,7 +25,7 @@ type Svc = Record<string, any>;
 
 /** The address of the network, its prefix length and the allocator's geometry. */
 const net = (() => {
-  const [addr, bits] = SERVICE_CIDR.split('/');
+  const [addr = '', bits = ''] = SERVICE_CIDR.split('/');
   const network = ipToInt(addr);
   const size = 2 ** (32 - Number(bits));
   // IPv4 ranges lose the network and broadcast addresses; indexes count from network+1.
@@ -172,8 +172,7 @@ export function initIPFamilyFields(svc: Svc, old?: Svc): void {
   }
   // Families follow the cluster IPs given.
   const clusterIPs: string[] = s.clusterIPs ?? [];
-  for (let i = 0; i < clusterIPs.length; i++) {
-    const ip = clusterIPs[i];
+  for (const [i, ip] of clusterIPs.entries()) {
     if (ip === 'None') break;
     const fam = familyOf(ip);
     if (!fam) break; // malformed: left to validation

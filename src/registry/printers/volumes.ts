@@ -6,7 +6,7 @@ const BETA_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 export function accessModes(modes: string[] | undefined): string {
   const have = new Set(modes ?? []);
   const out: string[] = [];
-  for (const [mode, short] of [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']]) {
+  for (const [mode, short] of [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']] as const) {
     if (have.has(mode)) out.push(short);
   }
   return out.join(',');

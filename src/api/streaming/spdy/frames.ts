@@ -117,7 +117,7 @@ export class FrameReader {
 
   private parse(raw: Buffer): Frame | undefined {
     const first = raw.readUInt32BE(0);
-    const flags = raw[4];
+    const flags = raw.readUInt8(4);
     const body = raw.subarray(8);
     if ((first & 0x80000000) === 0) {
       const streamId = first & 0x7fffffff;
@@ -134,7 +134,7 @@ export class FrameReader {
         const headers = decodeHeaderBlock(this.decompressor.decompress(body.subarray(10)));
         return {
           type: 'syn_stream', streamId: body.readUInt32BE(0) & 0x7fffffff, associatedTo: body.readUInt32BE(4) & 0x7fffffff,
-          priority: body[8] >> 5, slot: body[9], flags, headers,
+          priority: body.readUInt8(8) >> 5, slot: body.readUInt8(9), flags, headers,
         };
       }
       case FrameType.SynReply:

@@ -6,11 +6,11 @@ export type SpdyHeaders = Record<string, string[]>;
 
 /** The uncompressed name/value block of SPDY/3 (§2.6.10): 32-bit counts and lengths, big endian. */
 export function encodeHeaderBlock(headers: SpdyHeaders): Buffer {
-  const names = Object.keys(headers);
-  const parts: Buffer[] = [u32(names.length)];
-  for (const name of names) {
+  const entries = Object.entries(headers);
+  const parts: Buffer[] = [u32(entries.length)];
+  for (const [name, values] of entries) {
     const n = Buffer.from(name.toLowerCase(), 'utf8');
-    const v = Buffer.from(headers[name].join('\0'), 'utf8');
+    const v = Buffer.from(values.join('\0'), 'utf8');
     parts.push(u32(n.length), n, u32(v.length), v);
   }
   return Buffer.concat(parts);
