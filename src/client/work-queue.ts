@@ -122,8 +122,10 @@ export class RateLimitingQueue {
     this.fifo.push(key);
   }
 
+  /** The next key; only called while the queue is not empty. */
   private take(): string {
     const key = this.fifo[this.head++];
+    if (key === undefined) throw new Error('work queue: take from an empty queue');
     if (this.head > 1024 && this.head * 2 > this.fifo.length) { this.fifo.splice(0, this.head); this.head = 0; }
     this.claim(key);
     return key;

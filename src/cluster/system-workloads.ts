@@ -598,7 +598,9 @@ export function systemWorkloads(opts: SystemWorkloadOptions): Obj[] {
 /** Creates what is missing (as kubeadm's addon phase and `kubectl apply` of the CNI manifests would); never overwrites. */
 export async function ensureSystemWorkloads(store: Store, opts: SystemWorkloadOptions): Promise<void> {
   for (const obj of systemWorkloads(opts)) {
-    const [group, version, resource] = RESOURCE[obj.kind];
+    const gvr = RESOURCE[obj.kind];
+    if (!gvr) throw new Error(`system workload of unknown kind ${obj.kind}`);
+    const [group, version, resource] = gvr;
     const def = store.find(group, version, resource)!;
     const ns = (obj.metadata.namespace ?? '') as string;
     if (await store.get(group, resource, ns, obj.metadata.name)) continue;
