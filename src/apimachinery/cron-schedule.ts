@@ -155,7 +155,7 @@ export function parseCronSchedule(schedule: string, local = 'UTC'): CronSchedule
       try {
         delay = parseGoDuration(spec.slice('@every '.length));
       } catch (e) {
-        throw new Error(`failed to parse duration ${spec}: ${(e as Error).message}`);
+        throw new Error(`failed to parse duration ${spec}: ${(e as Error).message}`, { cause: e });
       }
       return every(delay);
     }
@@ -240,7 +240,6 @@ function specSchedule(s: Spec, zoneName: string): CronSchedule {
           if (!added) {
             added = true;
             t = zone.date(w.year, w.month, w.day, w.hour, 0, 0);
-            w = zone.wall(t);
           }
           t += 3_600_000;
           w = zone.wall(t);

@@ -88,3 +88,8 @@ export const isNotFound = (e: unknown): e is StatusError => reasonOf(e) === 'Not
 export const isAlreadyExists = (e: unknown): e is StatusError => reasonOf(e) === 'AlreadyExists';
 /** apierrors.IsConflict. */
 export const isConflict = (e: unknown): e is StatusError => reasonOf(e) === 'Conflict';
+
+/** A caught value as an Error (what was thrown when it is one), for code that keeps a failure to rethrow later. */
+export function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}

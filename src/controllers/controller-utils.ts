@@ -9,7 +9,7 @@
 import { StatusError, errors } from '../apimachinery/errors.js';
 import { controllerOf, type KObject, type OwnerRef } from '../apimachinery/object.js';
 import { controllerServiceAccount } from '../client/identities.js';
-import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
+import type { Client, ResourceClient } from '../client/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import { controllerRef } from './pod-control.js';
 

@@ -12,7 +12,7 @@
 import { plain } from '../client/plain.js';
 import type { KObject } from '../apimachinery/object.js';
 import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
-import { StatusError } from '../apimachinery/errors.js';
+import { StatusError, asError } from '../apimachinery/errors.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import { pods, replicasets, replicationcontrollers } from '../client/resources.js';
 import type { SharedInformer } from '../client/shared-informer.js';
@@ -200,12 +200,12 @@ export class ReplicaSetController {
     const all = filterActivePods(this.pods.cache.claimable(namespace, rs.metadata.uid!));
     const { claimed, errors } = await claimObjects({ objects: this.podClient, owners: this.setClient }, this.withType(rs), selector, all);
     if (errors.length) throw errors[0];
-    let manageError: unknown;
+    let manageError: Error | undefined;
     if (needsSync && !rs.metadata.deletionTimestamp) {
       try {
         await this.manageReplicas(claimed, rs);
       } catch (e) {
-        manageError = e;
+        manageError = asError(e);
       }
     }
     const status = calculateStatus(rs, claimed, manageError);
@@ -244,7 +244,7 @@ export class ReplicaSetController {
       });
       // Pods never attempted (or that failed) will not be observed.
       for (let i = 0; i < diff - successes; i++) this.expectations.creationObserved(key);
-      if (error) throw error;
+      if (error) throw asError(error);
       return;
     }
     if (diff > 0) {

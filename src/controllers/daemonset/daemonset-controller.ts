@@ -10,7 +10,7 @@
 // Lets the event loop run (timers, I/O, the watch events of what was just written).
 import { plain } from '../../client/plain.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { isNotFound } from '../../apimachinery/errors.js';
+import { isNotFound, asError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
@@ -313,10 +313,10 @@ export class DaemonSetController {
         if (r.status === 'fulfilled') continue;
         // Never to be observed: the expectation is lowered now. A pod already gone is no error.
         this.expectations.deletionObserved(key);
-        if (!(isNotFound(r.reason))) failure ??= r.reason;
+        if (!(isNotFound(r.reason))) failure ??= asError(r.reason);
       }
     }
-    if (failure) throw failure;
+    if (failure) throw asError(failure);
   }
 
   /** The creations of syncNodes, slow start: 1, 2, 4, ... stopping at the first batch with a failure. Returns the first failure. */

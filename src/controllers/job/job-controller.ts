@@ -13,7 +13,7 @@
  * work queue's processing set).
  */
 import { plain } from '../../client/plain.js';
-import { StatusError } from '../../apimachinery/errors.js';
+import { StatusError, asError } from '../../apimachinery/errors.js';
 import { referenceTo, type EventRecorder } from '../../events/recorder.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import { OwnWrites } from '../../client/own-writes.js';
@@ -178,7 +178,7 @@ export class JobController {
 
     const pods = await this.claimPods(job);
     const perIndex = indexed && spec.backoffLimitPerIndex != null;
-    let activePods = pods.filter(isActive);
+    const activePods = pods.filter(isActive);
     let ready = activePods.filter(isReady).length;
     let terminating = pods.filter((p) => p.metadata.deletionTimestamp && phaseOf(p) !== 'Failed' && phaseOf(p) !== 'Succeeded').length;
     let active = activePods.length;
@@ -258,7 +258,7 @@ export class JobController {
       let manageCalled = false;
       if (!job.metadata.deletionTimestamp) {
         const r = await this.manageJob(key, job, { activePods, succeeded, succeededIndexes, failedIndexes, delayed, backoff, terminating });
-        active = r.active; ready -= r.removedReady; terminating += r.removed; activePods = r.activePods;
+        active = r.active; ready -= r.removedReady; terminating += r.removed;
         manageCalled = true;
       }
       const complete = spec.completions == null ? succeeded > 0 && active === 0 : succeeded >= spec.completions && active === 0;
@@ -587,7 +587,6 @@ export class JobController {
       if (results.some((r) => r.status === 'rejected')) {
         const err = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason;
         if (!(err instanceof StatusError && (err.status.details as any)?.causes?.some((c: any) => c.type === 'NamespaceTerminating'))) {
-          active += created.length;
           throw err;
         }
         break;
@@ -681,12 +680,12 @@ export class JobController {
     status2.uncountedTerminatedPods ??= {};
     status2.uncountedTerminatedPods.succeeded = [...(status2.uncountedTerminatedPods.succeeded ?? [])];
     status2.uncountedTerminatedPods.failed = [...(status2.uncountedTerminatedPods.failed ?? [])];
-    let rmErr: unknown;
+    let rmErr: Error | undefined;
     for (const p of toRemove) {
       try {
         await this.removeFinalizer(p);
         withFinalizer.delete(p.metadata.uid!);
-      } catch (e) { rmErr = e; }
+      } catch (e) { rmErr = asError(e); }
     }
     if (this.cleanUncounted(status2, withFinalizer)) needsFlush = true;
     const out: Obj = { ...current, status: status2 };

@@ -118,7 +118,7 @@ export class PersistentVolumeController {
   }
 
   /** Writes a claim or volume through `mutate` on its current version; a missing object is not an error (a later sync sees it gone). */
-  private async write(resource: ResourceClient<KObject>, ns: string, name: string, mutate: (cur: Obj) => Obj | undefined, sub?: string): Promise<Obj | undefined> {
+  private async write(resource: ResourceClient<KObject>, ns: string, name: string, mutate: (cur: Obj) => Obj, sub?: string): Promise<Obj> {
     try {
       return await resource.update(ns, name, (cur) => mutate(cur) ?? cur, { subresource: sub, fieldManager: PV_CONTROLLER });
     } catch (e) {
@@ -217,7 +217,7 @@ export class PersistentVolumeController {
    * the claim is annotated for its class's provisioner (both annotations,
    * setClaimProvisioner) and waits for it.
    */
-  private async provisionClaim(claim: Obj, className: string, cls: Obj | undefined): Promise<void> {
+  private async provisionClaim(claim: Obj, className: string, cls: Obj): Promise<void> {
     if (!cls) {
       this.event(claim, 'Warning', 'ProvisioningFailed', `storageclass.storage.k8s.io "${className}" not found`);
       await this.setClaimPending(claim);
@@ -322,6 +322,6 @@ export class PersistentVolumeController {
 }
 
 /** Whether a claim is bound for the scheduler's PreBind wait (checkBindings): named volume and bind-completed. */
-export function claimBindingCompleted(claim: Obj | undefined): boolean {
+export function claimBindingCompleted(claim: Obj): boolean {
   return !!claim?.spec?.volumeName && claim.metadata?.annotations?.[ANN_BIND_COMPLETED] !== undefined;
 }

@@ -116,7 +116,7 @@ export class LocalProvisioner {
   }
 
   /** shouldProvision: annotated for this provisioner, unbound, of a class of ours, with a node for delayed binding; not provisioned yet. */
-  shouldProvision(claim: Obj): Obj | undefined {
+  shouldProvision(claim: Obj): Obj {
     if (claim.spec?.volumeName || claim.metadata.deletionTimestamp) return undefined;
     const ann = claim.metadata.annotations ?? {};
     if ((ann[ANN_STORAGE_PROVISIONER] ?? ann[ANN_BETA_STORAGE_PROVISIONER]) !== LOCAL_PROVISIONER) return undefined;

@@ -102,7 +102,7 @@ export class StatefulSetController {
       } catch (e) {
         if (isAlreadyExists(e)) continue;
         this.claimEvent('create', set, claim.metadata.name!, pod, e);
-        throw new Error(`failed to create PVC ${claim.metadata.name}: ${errText(e)}`);
+        throw new Error(`failed to create PVC ${claim.metadata.name}: ${errText(e)}`, { cause: e });
       }
     }
   }
