@@ -179,8 +179,9 @@ export function processIsolationCompatible(hostBuild: number, containerBuild: nu
 
 /**
  * Hyper-V isolation (notes §9.2): a host runs container images of its own
- * build or older, never newer. Kubernetes supports only process isolation;
- * this is here for the lint command's explanations.
+ * build or older, never newer. Kubernetes supports only process isolation,
+ * so no node applies this rule; it answers whether Hyper-V isolation would
+ * have run an image that process isolation refuses.
  */
 export function hypervIsolationCompatible(hostBuild: number, containerBuild: number): boolean {
   return containerBuild <= hostBuild;
