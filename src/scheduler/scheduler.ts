@@ -5,7 +5,7 @@
  * asynchronously through the same code path as POST pods/binding.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { assignNode } from '../api/subresources.js';
+import { assignPod as assignNode } from '../registry/core/pod-binding.js';
 import { controllerContext, readOnlyContext } from '../controllers/context.js';
 import { inform } from '../controllers/informer.js';
 import { referenceTo, type EventRecorder } from '../events/recorder.js';
@@ -21,8 +21,7 @@ import { PodInfo } from './pod-info.js';
 import { preempt } from './preemption.js';
 import { defaultConfig, type ProfileConfig, type SchedulerConfig } from './profile.js';
 import { SchedulingQueue, type QueueOptions } from './queue.js';
-import { claimBindingCompleted } from '../controllers/persistentvolume/controller.js';
-import { ANN_SELECTED_NODE, bindVolumeToClaim, isVolumeBoundToClaim } from '../controllers/persistentvolume/binding.js';
+import { ANN_SELECTED_NODE, bindVolumeToClaim, claimBindingCompleted, isVolumeBoundToClaim } from '../meta/pv-helpers.js';
 import { matchDelayedClaims } from './plugins/volume-binding.js';
 import { podClaimNames } from './plugins/volumes.js';
 

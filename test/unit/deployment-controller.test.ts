@@ -10,7 +10,7 @@ import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { ReplicaSetController } from '../../src/controllers/replicaset.js';
 import { DeploymentController } from '../../src/controllers/deployment/controller.js';
-import { assignNode } from '../../src/api/subresources.js';
+import { assignPod } from '../../src/registry/core/pod-binding.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import type { ResourceDef, WriteContext } from '../../src/registry/types.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
@@ -85,7 +85,7 @@ async function patch(ns: string, name: string, f: (d: any) => any): Promise<void
 async function makeReady(pod: KObject, node = 'linux-1'): Promise<void> {
   const ns = pod.metadata.namespace!;
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  await assignNode(store, def('', 'pods'), ns, pod.metadata.name!, node, ctx(ns));
+  await assignPod(store, def('', 'pods'), ns, pod.metadata.name!, node, ctx(ns));
   await store.update(def('', 'pods'), ns, pod.metadata.name!, (p: any) => {
     p.status = { ...p.status, phase: 'Running', conditions: [...p.status.conditions, { type: 'Ready', status: 'True', lastTransitionTime: now }] };
     return p;

@@ -25,7 +25,7 @@ import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../../registry/types.js';
 import { controllerContext } from '../context.js';
 
-import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from './binding.js';
+import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from '../../meta/pv-helpers.js';
 
 export const LOCAL_PROVISIONER = 'winkube.io/local';
 export const DEFAULT_STORAGE_CLASS = 'standard';
