@@ -14,6 +14,7 @@ import { setMaxListeners } from 'node:events';
 import type { EventRecorder } from '../events/recorder.js';
 import type { LBPool } from '../network/lb-pool.js';
 import type { Store } from '../registry/store.js';
+import type { Client } from '../client/types.js';
 import { componentElector, type LeaderElector } from './leader-election.js';
 import { controllerRegistry, LOCAL_PROVISIONER } from './registry.js';
 import { newControllerContext } from './runtime/controller-context.js';
@@ -21,6 +22,8 @@ import { DEFAULT_CONTROLLERS, parseControllers, type ControllerSelection } from 
 
 export interface ControllerManagerOptions {
   store: Store;
+  /** The controllers' client (kube-controller-manager's identity); a loopback client of the store when absent. */
+  client?: Client;
   events: EventRecorder;
   log: (m: string) => void;
   /** The cluster CA, for the kube-root-ca.crt ConfigMap of every namespace. */
@@ -51,7 +54,7 @@ export interface RunningControllers {
  * informer per resource for all of them); stop() stops them and the informers.
  */
 export async function startControllers(o: ControllerManagerOptions): Promise<RunningControllers> {
-  const ctx = newControllerContext({ store: o.store, events: o.events, log: o.log });
+  const ctx = newControllerContext({ store: o.store, client: o.client, events: o.events, log: o.log });
   const abort = new AbortController();
   // Every controller listens for the abort: more than the default 10 listeners is no leak here.
   setMaxListeners(0, abort.signal);

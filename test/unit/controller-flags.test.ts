@@ -9,6 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { parseControllersFlag, startControllers } from '../../src/controllers/manager.js';
 import { isControllerEnabled, parseControllers } from '../../src/controllers/runtime/controller-flags.js';
 import { LBPool } from '../../src/network/lb-pool.js';
@@ -61,7 +62,7 @@ test('the controller manager starts the enabled controllers only, and lists and 
   const f = await fixture();
   const { lists, watches } = counting(f.store);
   const running = await startControllers({
-    store: f.store, events: new EventRecorder(f.store), log: () => {}, caCert: 'CA',
+    store: f.store, events: new EventRecorder(loopback(f.store)), log: () => {}, caCert: 'CA',
     workloads: { lbPool: LBPool.parse('192.0.2.0/29') },
     controllers: parseControllersFlag(['*,-deployment-controller,-cronjob-controller']),
   });
@@ -81,7 +82,7 @@ test('the controller manager starts the enabled controllers only, and lists and 
 
 test('with --api-only only the namespace, garbage collector and resource quota controllers start', async () => {
   const f = await fixture();
-  const running = await startControllers({ store: f.store, events: new EventRecorder(f.store), log: () => {}, caCert: 'CA' });
+  const running = await startControllers({ store: f.store, events: new EventRecorder(loopback(f.store)), log: () => {}, caCert: 'CA' });
   try {
     assert.deepEqual(running.started, ['namespace-controller', 'garbage-collector-controller', 'resourcequota-controller']);
   } finally {

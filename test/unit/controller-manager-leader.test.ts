@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { LeaderElector, type LeaderCallbacks } from '../../src/controllers/leader-election.js';
 import { runControllerManager } from '../../src/controllers/manager.js';
 import { LBPool } from '../../src/network/lb-pool.js';
@@ -19,7 +20,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('kube-controller-manager leader election: one of two servers acts; a lost lease stops the controllers; a released one is taken over', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   const logs: string[] = [];
   const manager = (identity: string) => runControllerManager({
     store: f.store, events, log: (m) => logs.push(`${identity}: ${m}`), caCert: 'CA', workloads: { lbPool: LBPool.parse('192.0.2.0/29') },

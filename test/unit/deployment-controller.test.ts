@@ -8,6 +8,7 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { ReplicaSetController } from '../../src/controllers/replicaset.js';
 import { DeploymentController } from '../../src/controllers/deployment/controller.js';
 import { assignPod } from '../../src/registry/core/pod-binding.js';
@@ -30,7 +31,7 @@ before(async () => {
   store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   await store.create(def('', 'serviceaccounts'), 'default', { metadata: { name: 'default' } }, ctx('default'));
-  const events = new EventRecorder(store, (m) => logs.push(m));
+  const events = new EventRecorder(loopback(store), (m) => logs.push(m));
   const log = (m: string) => logs.push(m);
   const controllers = newControllerContext({ store, events, log });
   await new ReplicaSetController(controllers, 'ReplicaSet').start();
