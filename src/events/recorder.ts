@@ -64,6 +64,7 @@ export class EventRecorder {
   private readonly host = hostname();
 
   constructor(client: Client, private readonly log: (m: string) => void = () => {}) {
+    // Written as JSON with the nil times upstream serializes (null), which kubernetes-types' Event does not allow.
     this.events = client.resource(events as ResourceRef<unknown> as ResourceRef<KObject>);
   }
 
