@@ -221,10 +221,10 @@ export class Framework {
   }
 
   private runActiveFilters(active: Plugin[], state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot): Status {
-    for (const p of active) {
-      const s = p.filter!(state, pod, node, snap);
+    for (let i = 0; i < active.length; i++) {
+      const s = active[i].filter!(state, pod, node, snap);
       // Plugins return shared statuses already naming themselves for their common rejections (no allocation per node).
-      if (s.code !== Code.Success) return s.plugin === p.name ? s : { code: s.code, reasons: s.reasons, plugin: p.name };
+      if (s.code !== Code.Success) return s.plugin === active[i].name ? s : { code: s.code, reasons: s.reasons, plugin: active[i].name };
     }
     return SUCCESS;
   }
@@ -256,14 +256,14 @@ export class Framework {
     // Without per-plugin scores (every scheduling cycle), the nodes share one empty list.
     const out: NodeScore[] = nodes.map((n) => ({ name: n.name, total: 0, scores: perPlugin ? [] : NO_PLUGIN_SCORES }));
     for (const p of active) {
-      const scores = nodes.map((n) => p.score!(state, pod, n, snap));
+      const scores = new Array<number>(nodes.length);
+      for (let i = 0; i < nodes.length; i++) scores[i] = p.score!(state, pod, nodes[i], snap);
       p.normalizeScore?.(state, pod, scores, nodes);
       const w = this.weights.get(p.name) ?? 1;
-      out.forEach((o, i) => {
-        const score = (scores[i] ?? 0) * w;
-        if (perPlugin) o.scores.push({ name: p.name, score });
-        o.total += score;
-      });
+      for (let i = 0; i < nodes.length; i++) {
+        if (perPlugin) out[i].scores.push({ name: p.name, score: scores[i] * w });
+        out[i].total += scores[i] * w;
+      }
     }
     return out;
   }
@@ -302,42 +302,42 @@ export class Framework {
     const toFind = numFeasibleNodesToFind(this.percentageOfNodesToScore, nodes.length);
     const feasible: NodeInfo[] = [];
     // The rejections, made into the diagnosis only when no node fits (most cycles never read them).
-    const rejections: { node: NodeInfo; status: Status }[] = [];
+    const rejectedNodes: NodeInfo[] = [];
+    const rejections: Status[] = [];
     let processed = 0;
     for (let i = 0; i < nodes.length && feasible.length < toFind; i++) {
       const node = nodes[(this.nextStartNodeIndex + i) % nodes.length];
-      if (!node) break;
       processed++;
       const s = this.runFilterWithNominated(state, pod, node, snap, pre.skipped, active);
       if (s.code === Code.Success) { feasible.push(node); continue; }
       if (!isRejected(s)) throw new Error(`running "${s.plugin}" filter plugin: ${s.reasons.join(', ')}`);
-      rejections.push({ node, status: s });
+      rejectedNodes.push(node);
+      rejections.push(s);
     }
     this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % all.length;
     if (feasible.length === 0) {
-      for (const { node, status } of rejections) {
-        diagnosis.nodeToStatus.statuses.set(node.name, status);
-        if (status.plugin) diagnosis.unschedulablePlugins.add(status.plugin);
+      for (let i = 0; i < rejectedNodes.length; i++) {
+        diagnosis.nodeToStatus.statuses.set(rejectedNodes[i].name, rejections[i]);
+        if (rejections[i].plugin) diagnosis.unschedulablePlugins.add(rejections[i].plugin!);
       }
       throw new FitError(pod, all.length, diagnosis);
     }
-    const [only] = feasible;
-    if (feasible.length === 1 && only) return { node: only.name, evaluatedNodes: processed, feasibleNodes: 1 };
+    if (feasible.length === 1) return { node: feasible[0].name, evaluatedNodes: processed, feasibleNodes: 1 };
     const scores = this.runScore(state, pod, feasible, snap, false);
     return { node: this.selectHost(scores), evaluatedNodes: processed, feasibleNodes: feasible.length, scores };
   }
 
   /** selectHost: the highest total, ties broken by reservoir sampling. */
   selectHost(scores: NodeScore[]): string {
-    let best: NodeScore | undefined;
-    let count = 0;
-    for (const s of scores) {
-      if (!best || s.total > best.total) { best = s; count = 1; }
-      else if (s.total === best.total) {
+    let best = 0;
+    let count = 1;
+    for (let i = 1; i < scores.length; i++) {
+      if (scores[i].total > scores[best].total) { best = i; count = 1; }
+      else if (scores[i].total === scores[best].total) {
         count++;
-        if (Math.floor(this.random() * count) === 0) best = s;
+        if (Math.floor(this.random() * count) === 0) best = i;
       }
     }
-    return best?.name ?? '';
+    return scores[best].name;
   }
 }
