@@ -43,13 +43,14 @@ export async function runAgent(target: ServerTarget, pools: NodePool[], log: (m:
     }
     return { ...cfg, index };
   });
-  const events = new EventRecorder(new HttpsClient(target, AGENT_USER, 'kubelet'), log);
+  const eventClient = new HttpsClient(target, AGENT_USER, 'kubelet');
+  const events = new EventRecorder(eventClient, log);
   const farm = new NodeFarm(remote as unknown as FarmStore, nodes, log, undefined, pools, events);
   await farm.start();
   // The farm's timer wheel does not hold the process open (in the server, the listening socket does): this does.
   const alive = setInterval(() => {}, 60_000);
   return {
     nodeNames: farm.nodeNames,
-    async stop() { clearInterval(alive); await farm.stop(); remote.close(); },
+    async stop() { clearInterval(alive); await farm.stop(); remote.close(); eventClient.close(); },
   };
 }
