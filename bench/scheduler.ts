@@ -25,7 +25,9 @@ import { DEFAULT_NETWORK } from '../src/node/network.js';
 import { expandPools } from '../src/node/pool.js';
 import type { KObject } from '../src/apimachinery/object.js';
 import { EventRecorder } from '../src/events/recorder.js';
-import { metrics, resetMetrics, Scheduler } from '../src/scheduler/scheduler.js';
+import { metrics, resetMetrics, SCHEDULER, Scheduler } from '../src/scheduler/scheduler.js';
+import { LoopbackClient } from '../src/client/loopback.js';
+import { KUBE_SCHEDULER } from '../src/client/identities.js';
 import { SchedulerCache } from '../src/scheduler/cache.js';
 import { PodInfo } from '../src/scheduler/pod-info.js';
 import { buildProfile } from '../src/scheduler/profile.js';
@@ -79,7 +81,8 @@ async function run(name: string, mixed: boolean): Promise<void> {
   // As scheduler_perf: an API server and the scheduler, no controllers (their reactions to 5,000 nodes are bench/controllers').
   const cluster = await startCluster({ port: 0, dataDir, bindAddress: '127.0.0.1', nodePools: [], log: () => {}, apiOnly: true });
   const store = cluster.store;
-  const scheduler = new Scheduler(store, new EventRecorder(store));
+  const client = new LoopbackClient(store, KUBE_SCHEDULER, SCHEDULER);
+  const scheduler = new Scheduler(client, new EventRecorder(client));
   await scheduler.start();
   const nodesDef = store.find('', 'v1', 'nodes')!;
   const podsDef = store.find('', 'v1', 'pods')!;

@@ -4,7 +4,7 @@ import type { ResourceDef } from '../registry/types.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import type { Store } from '../registry/store.js';
 import { cloneDecoded } from '../registry/codec.js';
-import { formatLabelSelector, fromLabelSelector } from '../selectors/labels.js';
+import { formatLabelSelector } from '../selectors/labels.js';
 import { rfc3339 } from '../meta/object-meta.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { checkPatchBody } from './patch-body.js';
@@ -13,7 +13,7 @@ import { fieldValidationOf } from '../openapi/field-validation.js';
 import type { Shape } from './negotiate.js';
 import { applyPatchRequest } from './patch.js';
 import { writeJSON } from './respond.js';
-import { errors, StatusError } from '../apimachinery/errors.js';
+import { errors } from '../apimachinery/errors.js';
 import { TOKEN_ISSUER, type BoundObjects, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
 
 export interface SubresourceContext {
@@ -31,10 +31,6 @@ export interface SubresourceContext {
 }
 
 type Handler = (ctx: SubresourceContext) => Promise<void>;
-
-function success(res: ServerResponse, code: number): void {
-  writeJSON(res, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
-}
 
 /** GET, PUT and PATCH of one part of the object through the generic update path. */
 async function readWrite(ctx: SubresourceContext, subresource: string): Promise<void> {
@@ -109,128 +105,32 @@ async function scale(ctx: SubresourceContext): Promise<void> {
   writeJSON(res, 200, toScale(updated));
 }
 
-/** pods/binding: assigns a node to a pod that has none. */
-async function binding(ctx: SubresourceContext): Promise<void> {
-  const { store, def, namespace, name, req, res } = ctx;
-  if (req.method !== 'POST') throw errors.methodNotAllowed();
-  const wc = ctx.writeContext('CreateOptions');
-  const body = decodeObject(await readBody(req), req.headers['content-type'], 'Binding', { group: '', version: 'v1', kind: 'Binding' }) as any;
-  const node = body.target?.name;
-  if (!node) {
-    throw errors.invalid({ group: '', kind: 'Binding' }, name, [{ type: 'FieldValueRequired', field: 'target.name', detail: '' }]);
-  }
-  await assignNode(store, def, namespace, name, node, wc);
-  success(res, 201);
+/** The POST of a subresource the resource's REST storage writes (pods/binding, pods/eviction): its answer, with the create's 201. */
+async function postToStorage(ctx: SubresourceContext, subresource: string, body: KObject, wc: WriteContext): Promise<void> {
+  const { def, namespace, name, res } = ctx;
+  const write = def.subresourceWrites?.[subresource];
+  if (!write) throw errors.notFoundGeneric();
+  writeJSON(res, 201, await write(ctx.store, def, namespace, name, body, wc));
 }
 
-export async function assignNode(store: Store, def: ResourceDef, namespace: string, name: string, node: string,
-  wc: WriteContext): Promise<void> {
-  await store.update(def, namespace, name, (pod: any) => {
-    if (pod.metadata.deletionTimestamp) {
-      throw errors.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    }
-    if (pod.spec.nodeName) {
-      throw errors.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
-    }
-    pod.spec.nodeName = node;
-    const conditions = (pod.status.conditions ?? []).filter((c: any) => c.type !== 'PodScheduled');
-    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(wc.now) });
-    pod.status.conditions = conditions;
-    return pod;
-  }, wc, 'binding');
+/** pods/binding: assigns a node to a pod that has none. */
+async function binding(ctx: SubresourceContext): Promise<void> {
+  const { req } = ctx;
+  if (req.method !== 'POST') throw errors.methodNotAllowed();
+  const wc = ctx.writeContext('CreateOptions');
+  const body = decodeObject(await readBody(req), req.headers['content-type'], 'Binding', { group: '', version: 'v1', kind: 'Binding' }) as KObject;
+  await postToStorage(ctx, 'binding', body, wc);
 }
 
 /** pods/eviction: deletes the pod unless a PodDisruptionBudget forbids it. */
 async function eviction(ctx: SubresourceContext): Promise<void> {
-  const { store, def, namespace, name, req, res } = ctx;
+  const { req } = ctx;
   if (req.method !== 'POST') throw errors.methodNotAllowed();
   const raw = await readBody(req);
-  const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'Eviction', { group: 'policy', version: 'v1', kind: 'Eviction' }) as any : {};
-  const pod: any = await store.read(def, namespace, name);
-  const pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets');
-  const wc = ctx.writeContext('DeleteOptions');
-  // canIgnorePDB: terminal, pending and terminating pods are not counted by any budget.
-  const ignorePDB = ['Succeeded', 'Failed', 'Pending'].includes(pod.status?.phase) || !!pod.metadata.deletionTimestamp;
-  if (pdbDef && !ignorePDB) {
-    const pdbs = (await store.list(pdbDef, namespace)).items.filter((p: any) =>
-      fromLabelSelector(p.spec?.selector)?.matches(pod.metadata.labels) && p.spec?.selector);
-    if (pdbs.length > 1) {
-      throw errors.internal('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
-    }
-    const pdb: any = pdbs[0];
-    if (pdb && !(await evictionAllowedByBudget(ctx, pdbDef, pdb, pod, wc))) return;
-  }
-  const opts = body.deleteOptions ?? {};
-  await store.delete(def, namespace, name, {
-    gracePeriodSeconds: opts.gracePeriodSeconds, propagationPolicy: opts.propagationPolicy, preconditions: opts.preconditions,
-  }, wc);
-  success(res, 201);
-}
-
-function tooManyRequests(res: ServerResponse, cause: string): void {
-  writeJSON(res, 429, {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: 'Cannot evict pod as it would violate the pod\'s disruption budget.',
-    reason: 'TooManyRequests',
-    details: { causes: [{ reason: 'DisruptionBudget', message: cause }] },
-    code: 429,
-  });
-}
-
-/**
- * The budget check of the eviction REST storage (pkg/registry/core/pod/storage/eviction.go):
- * an unready pod may go while the budget is met (IfHealthyBudget) or always (AlwaysAllow);
- * otherwise a disruption is taken from status.disruptionsAllowed and the pod recorded in
- * disruptedPods, in one conditional write, so concurrent evictions (kubectl drain) cannot
- * overdraw the budget. False means the 429 was written.
- */
-async function evictionAllowedByBudget(ctx: SubresourceContext, pdbDef: ResourceDef, pdb: any, pod: any, wc: WriteContext): Promise<boolean> {
-  const ready = (pod.status?.conditions ?? []).some((c: any) => c?.type === 'Ready' && c.status === 'True');
-  if (!ready) {
-    if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
-    const st = pdb.status ?? {};
-    if ((st.currentHealthy ?? 0) >= (st.desiredHealthy ?? 0) && (st.desiredHealthy ?? 0) > 0) return true;
-  }
-  for (let attempt = 0; ; attempt++) {
-    const cur: any = attempt === 0 ? pdb : await ctx.store.read(pdbDef, pdb.metadata.namespace, pdb.metadata.name);
-    const st = cur.status ?? {};
-    if ((st.observedGeneration ?? 0) < (cur.metadata.generation ?? 0)) {
-      tooManyRequests(ctx.res, `The disruption budget ${cur.metadata.name} is still being processed by the server.`);
-      return false;
-    }
-    if ((st.disruptionsAllowed ?? 0) < 0) {
-      throw errors.forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, cur.metadata.name, 'pdb disruptions allowed is negative');
-    }
-    if (Object.keys(st.disruptedPods ?? {}).length > 2000) {
-      throw errors.forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, cur.metadata.name,
-        'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
-    }
-    if ((st.disruptionsAllowed ?? 0) === 0) {
-      tooManyRequests(ctx.res, `The disruption budget ${cur.metadata.name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently`);
-      return false;
-    }
-    if (wc.dryRun) return true;
-    try {
-      await ctx.store.update(pdbDef, cur.metadata.namespace, cur.metadata.name, (p: any) => {
-        p.metadata.resourceVersion = cur.metadata.resourceVersion;
-        const next = { ...(p.status ?? {}) };
-        next.disruptionsAllowed = (next.disruptionsAllowed ?? 0) - 1;
-        if (next.disruptionsAllowed === 0) {
-          next.conditions = (next.conditions ?? []).map((c: any) => (c?.type === 'DisruptionAllowed'
-            ? { ...c, status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: next.observedGeneration,
-              lastTransitionTime: c.status === 'False' ? c.lastTransitionTime : rfc3339(wc.now) } : c));
-        }
-        next.disruptedPods = { ...(next.disruptedPods ?? {}), [pod.metadata.name]: rfc3339(wc.now) };
-        p.status = next;
-        return p;
-      }, { ...wc, fieldManager: wc.fieldManager }, 'status');
-      return true;
-    } catch (e) {
-      // Someone else took a disruption meanwhile: decide again on the new status.
-      if (e instanceof StatusError && e.status.code === 409 && attempt < 20) continue;
-      throw e;
-    }
-  }
+  const body = raw.length
+    ? decodeObject(raw, req.headers['content-type'], 'Eviction', { group: 'policy', version: 'v1', kind: 'Eviction' }) as KObject
+    : { metadata: {} };
+  await postToStorage(ctx, 'eviction', body, ctx.writeContext('DeleteOptions'));
 }
 
 /** namespaces/finalize: replaces spec.finalizers. */

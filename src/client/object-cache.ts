@@ -50,12 +50,18 @@ export class ObjectCache {
     const key = keyOf(obj);
     const old = this.byKey.get(key);
     if (old && old.metadata.uid === obj.metadata.uid && rvOf(old) > rvOf(obj)) return { old, applied: false };
+    const ns = obj.metadata.namespace ?? '';
+    const c = controllerOf(obj)?.uid;
+    if (old && controllerOf(old)?.uid === c) {
+      // The common update: same key, same controller; only the objects held change.
+      this.byKey.set(key, obj);
+      this.byNamespace.get(ns)!.set(key, obj);
+      return { old, applied: true };
+    }
     if (old) this.unindex(key, old);
     this.byKey.set(key, obj);
-    const ns = obj.metadata.namespace ?? '';
     if (!this.byNamespace.has(ns)) this.byNamespace.set(ns, new Map());
     this.byNamespace.get(ns)!.set(key, obj);
-    const c = controllerOf(obj)?.uid;
     if (c) {
       if (!this.byController.has(c)) this.byController.set(c, new Set());
       this.byController.get(c)!.add(key);

@@ -6,7 +6,7 @@
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
-import type { ConfigMap, Endpoints, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicationController, ResourceQuota, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Endpoints, Event, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicationController, ResourceQuota, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
@@ -15,6 +15,7 @@ import type { ResourceRef } from './types.js';
 
 export const configmaps: ResourceRef<ConfigMap> = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
 export const endpoints: ResourceRef<Endpoints> = { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', namespaced: true };
+export const events: ResourceRef<Event> = { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
 export const namespaces: ResourceRef<Namespace> = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false };
 export const nodes: ResourceRef<Node> = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };
 export const persistentvolumeclaims: ResourceRef<PersistentVolumeClaim> = { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true };

@@ -25,7 +25,9 @@ import { DEFAULT_NETWORK } from '../node/network.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
 import { EventRecorder } from '../events/recorder.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
-import { Scheduler } from '../scheduler/scheduler.js';
+import { SCHEDULER, Scheduler } from '../scheduler/scheduler.js';
+import { LoopbackClient } from '../client/loopback.js';
+import { APISERVER_LOOPBACK, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER } from '../client/identities.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
@@ -36,8 +38,6 @@ import { CLUSTER_DNS_IP, DNS_DOMAIN } from './system-workloads.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 import { newControllerContext } from '../controllers/runtime/controller-context.js';
-import { LoopbackClient } from '../client/loopback.js';
-import { APISERVER_LOOPBACK, KUBE_CONTROLLER_MANAGER } from '../client/identities.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -82,7 +82,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const storage = new SqliteStorage(join(dataDir, 'state.db'));
   const store = new Store(storage, allResources());
   const containerLogs = new ContainerLogs();
-  const events = new EventRecorder(store, log);
+  // The emulated nodes' events.
+  const events = new EventRecorder(new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet'), log);
   let ready = false;
   let port = opts.port;
   // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
@@ -95,7 +96,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
     await farm.start(nodeChanges.stopped);
     // kube-scheduler: binds pending pods of its profiles' schedulerNames.
-    const scheduler = new Scheduler(store, events, { config: opts.schedulerConfig, log });
+    const schedulerClient = new LoopbackClient(store, KUBE_SCHEDULER, SCHEDULER);
+    const scheduler = new Scheduler(schedulerClient, new EventRecorder(schedulerClient, log), { config: opts.schedulerConfig, log });
     await scheduler.start();
     // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
     const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
@@ -160,8 +162,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
   const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
+  const kcmEvents = new EventRecorder(kcm, log);
   const controllerManager = await runControllerManager({
-    client: kcm, newContext: () => newControllerContext({ store, client: kcm, events, log }), events, log, caCert: pki.ca.cert,
+    client: kcm, newContext: () => newControllerContext({ store, client: kcm, events: kcmEvents, log }), events: kcmEvents, log, caCert: pki.ca.cert,
     workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });

@@ -1,6 +1,6 @@
 /**
- * Writes Events the way client-go's two recorders do, in-process through the
- * Store. `record` is tools/record (core/v1: source component/host, count,
+ * Writes Events the way client-go's two recorders do, through the client of
+ * the component that reports them. `record` is tools/record (core/v1: source component/host, count,
  * first/lastTimestamp; what kubelet and most kube-controller-manager
  * controllers use). `emit` is tools/events (events.k8s.io/v1: eventTime,
  * reportingController/Instance, action, series; what kube-scheduler uses).
@@ -9,10 +9,9 @@
  * the upstream correlator does.
  */
 import { hostname } from 'node:os';
-import { controllerContext, readOnlyContext } from '../controllers/context.js';
-import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import { events } from '../client/resources.js';
+import type { Client, ResourceClient, ResourceRef, WriteOptions } from '../client/types.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -52,14 +51,21 @@ function unixNanos(d: Date): bigint {
  */
 interface Seen { name: string; namespace: string; count: number; done: Promise<unknown> }
 
+/** The field manager of event writes, whichever component reports them. */
+const EVENT_FIELD_MANAGER = 'event-recorder';
+
+/** The recorder never reads what its writes return. */
+const WRITE: WriteOptions = { fieldManager: EVENT_FIELD_MANAGER, sharedResult: true };
+
 export class EventRecorder {
-  private readonly def: ResourceDef;
+  private readonly events: ResourceClient<KObject>;
   /** Correlation keys of events written in the last ten minutes (upstream's cache is an LRU of 4096). */
   private readonly seen = new Map<string, Seen>();
   private readonly host = hostname();
 
-  constructor(private readonly store: Store, private readonly log: (m: string) => void = () => {}) {
-    this.def = store.find('', 'v1', 'events')!;
+  constructor(client: Client, private readonly log: (m: string) => void = () => {}) {
+    // Written as JSON with the nil times upstream serializes (null), which kubernetes-types' Event does not allow.
+    this.events = client.resource(events as ResourceRef<unknown> as ResourceRef<KObject>);
   }
 
   /**
@@ -110,7 +116,7 @@ export class EventRecorder {
         const count = prior.count;
         // After the event's earlier writes, even a create still in flight: a repeat right behind the first
         // event updates it, as client-go's correlator (one goroutine per sink) does, instead of making another.
-        const update = prior.done.then(() => this.store.update(this.def, prior.namespace, prior.name, (ev) => { bump(ev as Record<string, any>, count); return ev; }, this.ctx(prior.namespace)));
+        const update = prior.done.then(() => this.events.update(prior.namespace, prior.name, (ev) => { bump(ev, count); return ev; }, WRITE));
         prior.done = update.catch(() => {});
         try {
           await update;
@@ -118,7 +124,7 @@ export class EventRecorder {
         } catch { if (this.seen.get(key) === prior) this.seen.delete(key); /* expired or deleted: write a new one */ }
       }
       const name = `${ref.name}.${unixNanos(now).toString(16)}`;
-      const create = this.store.create(this.def, namespace, build(name, namespace) as KObject, this.ctx(namespace));
+      const create = this.events.create(namespace, build(name, namespace) as KObject, WRITE);
       const seen: Seen = { name, namespace, count: 1, done: create.catch(() => {}) };
       this.remember(key, seen);
       try {
@@ -136,7 +142,4 @@ export class EventRecorder {
     if (this.seen.size >= 4096) this.seen.delete(this.seen.keys().next().value!);
     this.seen.set(key, s);
   }
-
-  /** The recorder never reads what its writes return. */
-  private ctx(namespace: string) { return readOnlyContext(this.store, { ...controllerContext('event-recorder'), namespace }); }
 }

@@ -46,7 +46,10 @@ export class SchedulerCache implements Snapshot {
 
   forEachPodChangeSince(seq: number, fn: (node: NodeInfo) => void): boolean {
     if (seq < this.podLogBase || seq > this.podChangeSeq) return false;
-    for (let i = seq - this.podLogBase; i < this.podLog.length; i++) fn(this.podLog[i]);
+    for (let i = seq - this.podLogBase; i < this.podLog.length; i++) {
+      const node = this.podLog[i];
+      if (node) fn(node);
+    }
     return true;
   }
 

@@ -71,7 +71,8 @@ export function explain(fw: Framework, target: any, objs: ClusterObjects): Expla
       if (s.code !== Code.Success) rejections.push({ ...s, plugin: p.name });
     }
     out.verdicts.push({ node: node.name, rejections });
-    if (rejections.length) first.set(node.name, rejections[0]); else feasible.push(node);
+    const [rejected] = rejections;
+    if (rejected) first.set(node.name, rejected); else feasible.push(node);
   }
   if (feasible.length) out.scores = fw.runScore(state, pod, feasible, cache, true).sort((a, b) => b.total - a.total || (a.name < b.name ? -1 : 1));
   else out.failureMessage = fitErrorMessage(cache.nodes.length, { nodeToStatus: { statuses: first }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' });
@@ -79,8 +80,8 @@ export function explain(fw: Framework, target: any, objs: ClusterObjects): Expla
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('   ').trimEnd()).join('\n');
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('   ').trimEnd()).join('\n');
 }
 
 /** The explanation as the terminal shows it. */
@@ -98,8 +99,8 @@ export function formatExplanation(e: Explanation): string {
   lines.push('', 'Filter (the first plugin to reject a node is the reason the scheduler reports):');
   const rows = [['NODE', 'RESULT', 'ALSO REJECTED BY']];
   for (const v of e.verdicts) {
-    if (!v.rejections.length) { rows.push([v.node, 'feasible', '']); continue; }
     const [first, ...rest] = v.rejections;
+    if (!first) { rows.push([v.node, 'feasible', '']); continue; }
     rows.push([v.node, `${first.plugin}: ${first.reasons.join(', ')}`, rest.map((r) => `${r.plugin}: ${r.reasons.join(', ')}`).join('; ')]);
   }
   lines.push(table(rows));
@@ -112,7 +113,7 @@ export function formatExplanation(e: Explanation): string {
   const srows = [['NODE', ...plugins, 'TOTAL']];
   for (const s of e.scores) srows.push([s.name, ...s.scores.map((x) => String(x.score)), String(s.total)]);
   lines.push(table(srows));
-  const best = e.scores.filter((s) => s.total === e.scores[0].total).map((s) => s.name);
+  const best = e.scores.filter((s) => s.total === e.scores[0]?.total).map((s) => s.name);
   lines.push('', best.length === 1 ? `Selected: ${best[0]}` : `Selected at random among: ${best.join(', ')}`);
   return lines.join('\n');
 }

@@ -3,83 +3,92 @@
  * (labels for namespaceSelector), claims, volumes, classes, disruption
  * budgets, and the Services and controllers behind helper.DefaultSelector.
  */
-import { inform } from '../controllers/informer.js';
-import type { Store } from '../registry/store.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { InformerFactory } from '../client/informer-factory.js';
+import { ObjectCache } from '../client/object-cache.js';
+import {
+  namespaces, persistentvolumeclaims, persistentvolumes, poddisruptionbudgets, replicasets, replicationcontrollers, services,
+  statefulsets, storageclasses,
+} from '../client/resources.js';
+import type { ResourceRef } from '../client/types.js';
 import { fromLabelSelector, type LabelSelector } from '../selectors/labels.js';
-import type { WatchHandle } from '../storage/types.js';
 import type { ClusterEvent, Listers } from './framework.js';
 import type { PodInfo } from './pod-info.js';
 
 type Obj = any;
-const key = (o: Obj) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
 
-class Cache {
-  readonly items = new Map<string, Obj>();
-  get(ns: string, name: string): Obj | undefined { return this.items.get(`${ns}/${name}`); }
-  inNamespace(ns: string): Obj[] { return [...this.items.values()].filter((o) => o.metadata?.namespace === ns); }
+/** What the listers read of one resource: an informer's cache, or one filled from a list. */
+interface Reader {
+  get(namespace: string, name: string): KObject | undefined;
+  /** '' for cluster-scoped objects, '*' for every namespace. */
+  list(namespace: string): KObject[];
 }
 
-const WATCHED: [string, string, string, ClusterEvent | undefined][] = [
-  ['', 'v1', 'namespaces', 'NamespaceChange'],
-  ['', 'v1', 'persistentvolumeclaims', 'PvcChange'],
-  ['', 'v1', 'persistentvolumes', 'PvChange'],
-  ['storage.k8s.io', 'v1', 'storageclasses', 'StorageClassChange'],
-  ['policy', 'v1', 'poddisruptionbudgets', undefined],
-  ['', 'v1', 'services', 'ServiceChange'],
-  ['', 'v1', 'replicationcontrollers', undefined],
-  ['apps', 'v1', 'replicasets', undefined],
-  ['apps', 'v1', 'statefulsets', undefined],
+/** The resources read, with the cluster event a change of one is for the queue (none: read at the time only). */
+const WATCHED: [ResourceRef<unknown>, ClusterEvent | undefined][] = [
+  [namespaces, 'NamespaceChange'],
+  [persistentvolumeclaims, 'PvcChange'],
+  [persistentvolumes, 'PvChange'],
+  [storageclasses, 'StorageClassChange'],
+  [poddisruptionbudgets, undefined],
+  [services, 'ServiceChange'],
+  [replicationcontrollers, undefined],
+  [replicasets, undefined],
+  [statefulsets, undefined],
 ];
 
 export class InformerListers implements Listers {
-  private readonly caches = new Map<string, Cache>();
-  private readonly handles: WatchHandle[] = [];
+  private readonly readers = new Map<string, Reader>();
+  private readonly removals: (() => void)[] = [];
 
-  constructor(private readonly store: Store | undefined, private readonly onEvent: (e: ClusterEvent) => void) {
-    for (const [, , r] of WATCHED) this.caches.set(r, new Cache());
+  constructor(private readonly informers: InformerFactory | undefined, private readonly onEvent: (e: ClusterEvent) => void) {
+    // Until started (and without informers), every resource reads as empty.
+    for (const [ref] of WATCHED) this.readers.set(ref.resource, new ObjectCache());
   }
 
   /** Listers over objects listed once (explain-scheduling, on the client side). */
-  static fromLists(lists: Partial<Record<string, any[]>>): InformerListers {
+  static fromLists(lists: Partial<Record<string, KObject[]>>): InformerListers {
     const l = new InformerListers(undefined, () => {});
     for (const [r, items] of Object.entries(lists)) {
-      const cache = l.caches.get(r);
-      if (cache) for (const o of items ?? []) cache.items.set(key(o), o);
+      const cache = l.readers.get(r);
+      if (cache instanceof ObjectCache) for (const o of items ?? []) cache.upsert(o);
     }
     return l;
   }
 
   /** The resources these listers read, as [group, version, resource]. */
-  static readonly RESOURCES = WATCHED.map(([g, v, r]) => [g, v, r] as const);
+  static readonly RESOURCES = WATCHED.map(([ref]) => [ref.group, ref.version, ref.resource] as const);
 
+  /** Each resource's shared informer, synced, with the queue told of changes after the first list. */
   async start(): Promise<void> {
-    if (!this.store) return;
-    for (const [g, v, r, event] of WATCHED) {
-      const def = this.store.find(g, v, r);
-      if (!def) continue;
-      const cache = this.caches.get(r)!;
-      let started = false;
-      this.handles.push(await inform(this.store, def, (type, obj) => {
-        if (type === 'DELETED') cache.items.delete(key(obj)); else cache.items.set(key(obj), obj);
-        if (started && event) this.onEvent(event);
-      }));
-      started = true;
+    if (!this.informers) return;
+    for (const [ref, event] of WATCHED) {
+      const informer = this.informers.forResource(ref);
+      let synced = false;
+      this.removals.push(informer.onEvent(() => { if (synced && event) this.onEvent(event); }));
+      await informer.start();
+      synced = true;
+      this.readers.set(ref.resource, informer.cache);
     }
   }
 
-  stop(): void { for (const h of this.handles) h.cancel(); }
+  stop(): void { for (const remove of this.removals.splice(0)) remove(); }
 
-  namespaceLabels = (ns: string): Record<string, string> | undefined => this.caches.get('namespaces')!.get('', ns)?.metadata?.labels;
-  pvc(ns: string, name: string): Obj | undefined { return this.caches.get('persistentvolumeclaims')!.get(ns, name); }
-  pv(name: string): Obj | undefined { return this.caches.get('persistentvolumes')!.get('', name); }
-  pvs(): Iterable<Obj> { return this.caches.get('persistentvolumes')!.items.values(); }
-  storageClass(name: string): Obj | undefined { return this.caches.get('storageclasses')!.get('', name); }
-  pdbs(): Obj[] { return [...this.caches.get('poddisruptionbudgets')!.items.values()]; }
+  private reader(resource: string): Reader {
+    return this.readers.get(resource) ?? new ObjectCache();
+  }
+
+  namespaceLabels = (ns: string): Record<string, string> | undefined => this.reader('namespaces').get('', ns)?.metadata?.labels;
+  pvc(ns: string, name: string): Obj | undefined { return this.reader('persistentvolumeclaims').get(ns, name); }
+  pv(name: string): Obj | undefined { return this.reader('persistentvolumes').get('', name); }
+  pvs(): Iterable<Obj> { return this.reader('persistentvolumes').list(''); }
+  storageClass(name: string): Obj | undefined { return this.reader('storageclasses').get('', name); }
+  pdbs(): Obj[] { return this.reader('poddisruptionbudgets').list('*'); }
 
   defaultSelector(pod: PodInfo): LabelSelector | undefined {
     const matchLabels: Record<string, string> = {};
     const matchExpressions: any[] = [];
-    for (const svc of this.caches.get('services')!.inNamespace(pod.namespace)) {
+    for (const svc of this.reader('services').list(pod.namespace) as Obj[]) {
       const sel = svc.spec?.selector;
       if (!sel || !Object.keys(sel).length) continue;
       if (Object.entries(sel).every(([k, v]) => pod.labels[k] === v)) Object.assign(matchLabels, sel);
@@ -88,9 +97,9 @@ export class InformerListers implements Listers {
     if (owner) {
       const kind = `${owner.apiVersion}/${owner.kind}`;
       if (kind === 'v1/ReplicationController') {
-        Object.assign(matchLabels, this.caches.get('replicationcontrollers')!.get(pod.namespace, owner.name)?.spec?.selector ?? {});
+        Object.assign(matchLabels, (this.reader('replicationcontrollers').get(pod.namespace, owner.name) as Obj)?.spec?.selector ?? {});
       } else if (kind === 'apps/v1/ReplicaSet' || kind === 'apps/v1/StatefulSet') {
-        const o = this.caches.get(kind.endsWith('ReplicaSet') ? 'replicasets' : 'statefulsets')!.get(pod.namespace, owner.name);
+        const o: Obj = this.reader(kind.endsWith('ReplicaSet') ? 'replicasets' : 'statefulsets').get(pod.namespace, owner.name);
         const s = o?.spec?.selector;
         for (const [k, v] of Object.entries(s?.matchLabels ?? {})) matchExpressions.push({ key: k, operator: 'In', values: [v] });
         matchExpressions.push(...(s?.matchExpressions ?? []));

@@ -60,19 +60,21 @@ function moreImportant(a: PodInfo, b: PodInfo): boolean {
 
 /** filterPodsWithPDBViolation: victims whose eviction a PodDisruptionBudget would not allow. */
 function splitByPDB(victims: PodInfo[], pdbs: readonly any[]): { violating: PodInfo[]; nonViolating: PodInfo[] } {
-  const allowed = pdbs.map((p) => Number(p.status?.disruptionsAllowed ?? 0));
-  const selectors = pdbs.map((p) => (p.spec?.selector ? fromLabelSelector(p.spec.selector) : undefined));
+  const budgets = pdbs.map((pdb) => ({
+    pdb, allowed: Number(pdb.status?.disruptionsAllowed ?? 0),
+    selector: pdb.spec?.selector ? fromLabelSelector(pdb.spec.selector) : undefined,
+  }));
   const violating: PodInfo[] = [], nonViolating: PodInfo[] = [];
   for (const v of victims) {
     let violates = false;
-    pdbs.forEach((pdb, i) => {
-      if (pdb.metadata?.namespace !== v.namespace) return;
-      const sel = selectors[i];
-      if (!sel || sel.empty() || !sel.matches(v.labels)) return;
-      if ((pdb.status?.disruptedPods ?? {})[v.name]) return;
-      allowed[i]--;
-      if (allowed[i] < 0) violates = true;
-    });
+    for (const b of budgets) {
+      if (b.pdb.metadata?.namespace !== v.namespace) continue;
+      const sel = b.selector;
+      if (!sel || sel.empty() || !sel.matches(v.labels)) continue;
+      if ((b.pdb.status?.disruptedPods ?? {})[v.name]) continue;
+      b.allowed--;
+      if (b.allowed < 0) violates = true;
+    }
     (violates ? violating : nonViolating).push(v);
   }
   return { violating, nonViolating };
@@ -128,7 +130,7 @@ function selectVictims(fw: Framework, pod: PodInfo, original: NodeInfo, snap: Sn
 }
 
 /** pickOneNodeForPreemption: fewest PDB violations, lowest top victim, lowest priority sum, fewest victims, latest start. */
-function pickOne(cands: Candidate[]): Candidate {
+function pickOne(cands: Candidate[]): Candidate | undefined {
   const crit: ((c: Candidate) => number)[] = [
     (c) => -c.numPDBViolations,
     (c) => -(c.victims.length ? Math.max(...c.victims.map((v) => v.priority)) : -Infinity),
@@ -174,14 +176,16 @@ export function preempt(fw: Framework, pod: PodInfo, snap: Snapshot, diagnosis: 
     const offset = Math.floor(random() * potential.length);
     for (let i = 0; i < potential.length && candidates.length < want; i++) {
       const n = potential[(offset + i) % potential.length];
+      if (!n) continue;
       const r = selectVictims(fw, pod, n, snap, pdbs, recompute, state, pre.skipped);
       if (r.status.code === Code.Success && r.victims) candidates.push({ node: n.name, victims: r.victims, numPDBViolations: r.violations });
       else statuses.set(n.name, r.status);
     }
   }
-  if (!candidates.length) {
+  const candidate = pickOne(candidates);
+  if (!candidate) {
     const msg = fitErrorMessage(snap.nodes.length, { nodeToStatus: { statuses }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' });
     return { message: `preemption: ${msg}`, clearNominated: true };
   }
-  return { candidate: pickOne(candidates), message: '' };
+  return { candidate, message: '' };
 }

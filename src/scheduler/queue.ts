@@ -21,13 +21,13 @@ class Heap {
   get size(): number { return this.items.length; }
   has(uid: string): boolean { return this.index.has(uid); }
   push(p: PodInfo): void {
-    if (this.index.has(p.uid)) { this.items[this.index.get(p.uid)!] = p; this.fix(this.index.get(p.uid)!); return; }
+    const i = this.index.get(p.uid);
+    if (i !== undefined) { this.items[i] = p; this.fix(i); return; }
     this.items.push(p); this.index.set(p.uid, this.items.length - 1); this.up(this.items.length - 1);
   }
   pop(): PodInfo | undefined {
-    if (!this.items.length) return undefined;
     const top = this.items[0];
-    this.removeAt(0);
+    if (top) this.removeAt(0);
     return top;
   }
   delete(uid: string): PodInfo | undefined {
@@ -37,27 +37,34 @@ class Heap {
     this.removeAt(i);
     return p;
   }
+  /** The pod at a position the heap holds (the index map and the array are kept in step). */
+  private at(i: number): PodInfo {
+    const p = this.items[i];
+    if (!p) throw new Error(`scheduling queue heap: no pod at ${i} of ${this.items.length}`);
+    return p;
+  }
   private removeAt(i: number): void {
-    const last = this.items.pop()!;
-    this.index.delete(this.items.length === i ? last.uid : this.items[i].uid);
-    if (i < this.items.length) { this.items[i] = last; this.index.set(last.uid, i); this.fix(i); }
+    const removed = this.at(i);
+    const last = this.items.pop();
+    this.index.delete(removed.uid);
+    if (last && i < this.items.length) { this.items[i] = last; this.index.set(last.uid, i); this.fix(i); }
   }
   private fix(i: number): void { this.up(i); this.down(i); }
   private swap(i: number, j: number): void {
-    const a = this.items[i], b = this.items[j];
+    const a = this.at(i), b = this.at(j);
     this.items[i] = b; this.items[j] = a;
     this.index.set(b.uid, i); this.index.set(a.uid, j);
   }
   private up(i: number): void {
-    while (i > 0) { const p = (i - 1) >> 1; if (!less(this.items[i], this.items[p])) break; this.swap(i, p); i = p; }
+    while (i > 0) { const p = (i - 1) >> 1; if (!less(this.at(i), this.at(p))) break; this.swap(i, p); i = p; }
   }
   private down(i: number): void {
     const n = this.items.length;
     while (true) {
       const l = 2 * i + 1, r = l + 1;
       let m = i;
-      if (l < n && less(this.items[l], this.items[m])) m = l;
-      if (r < n && less(this.items[r], this.items[m])) m = r;
+      if (l < n && less(this.at(l), this.at(m))) m = l;
+      if (r < n && less(this.at(r), this.at(m))) m = r;
       if (m === i) return;
       this.swap(i, m); i = m;
     }

@@ -1,19 +1,17 @@
 /**
- * kube-scheduler in-process (pkg/scheduler/scheduler.go, schedule_one.go,
- * eventhandlers.go): pods and nodes watched through the Store, one scheduling
- * cycle at a time, the chosen node assumed at once and the binding written
- * asynchronously through the same code path as POST pods/binding.
+ * kube-scheduler (pkg/scheduler/scheduler.go, schedule_one.go,
+ * eventhandlers.go): pods and nodes from shared informers, one scheduling
+ * cycle at a time, the chosen node assumed at once and the binding posted
+ * asynchronously (pods/binding) through the scheduler's client.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { assignNode } from '../api/subresources.js';
-import { controllerContext, readOnlyContext } from '../controllers/context.js';
-import { inform } from '../controllers/informer.js';
+import { isNotFound } from '../apimachinery/errors.js';
+import type { KObject } from '../apimachinery/object.js';
+import { InformerFactory } from '../client/informer-factory.js';
+import { nodes, persistentvolumeclaims, persistentvolumes, pods } from '../client/resources.js';
+import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
 import { referenceTo, type EventRecorder } from '../events/recorder.js';
 import { rfc3339 } from '../meta/object-meta.js';
-import type { Store } from '../registry/store.js';
-import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
-import type { WatchHandle } from '../storage/types.js';
 import { SchedulerCache } from './cache.js';
 import { FitError, type ClusterEvent, type ScheduleResult } from './framework.js';
 import { InformerListers } from './listers.js';
@@ -21,8 +19,7 @@ import { PodInfo } from './pod-info.js';
 import { preempt } from './preemption.js';
 import { defaultConfig, type ProfileConfig, type SchedulerConfig } from './profile.js';
 import { SchedulingQueue, type QueueOptions } from './queue.js';
-import { claimBindingCompleted } from '../controllers/persistentvolume/controller.js';
-import { ANN_SELECTED_NODE, bindVolumeToClaim, isVolumeBoundToClaim } from '../controllers/persistentvolume/binding.js';
+import { ANN_SELECTED_NODE, bindVolumeToClaim, claimBindingCompleted, isVolumeBoundToClaim } from '../meta/pv-helpers.js';
 import { matchDelayedClaims } from './plugins/volume-binding.js';
 import { podClaimNames } from './plugins/volumes.js';
 
@@ -54,6 +51,13 @@ export interface SchedulerOptions extends QueueOptions {
   random?: () => number;
   /** Called after each binding is written (benchmarks measure with it). */
   onBound?: (pod: PodInfo, node: string) => void;
+  /** The process's shared informers (the scheduler's own, on its client, when absent). */
+  informers?: InformerFactory;
+}
+
+/** A resource handle on loosely typed objects: the scheduler reads and writes them as their JSON. */
+function handle(client: Client, ref: ResourceRef<unknown>): ResourceClient<any> {
+  return client.resource(ref as ResourceRef<any>);
 }
 
 /** What changed in a pod for the queue (isPodUpdated ignores status and bookkeeping). */
@@ -75,9 +79,11 @@ export class Scheduler {
   readonly cache: SchedulerCache;
   readonly queue: SchedulingQueue;
   private readonly profiles = new Map<string, ProfileConfig>();
-  private readonly podsDef: ResourceDef;
-  private readonly nodesDef: ResourceDef;
-  private readonly handles: WatchHandle[] = [];
+  private readonly informers: InformerFactory;
+  /** Whether the informers are the scheduler's own, to stop with it. */
+  private readonly ownInformers: boolean;
+  private readonly pods: ResourceClient<any>;
+  private readonly removals: (() => void)[] = [];
   private readonly lastSeen = new Map<string, string>();
   private readonly nodeSeen = new Map<string, string>();
   private stopped = false;
@@ -87,13 +93,14 @@ export class Scheduler {
   /** PreBind waits of VolumeBinding, re-checked on every claim or volume change. */
   private readonly volumeWaiters = new Set<() => void>();
 
-  constructor(private readonly store: Store, private readonly events: EventRecorder, private readonly opts: SchedulerOptions = {}) {
+  constructor(private readonly client: Client, private readonly events: EventRecorder, private readonly opts: SchedulerOptions = {}) {
     const config = opts.config ?? defaultConfig();
     for (const p of config.profiles) this.profiles.set(p.schedulerName, p);
-    this.podsDef = store.find('', 'v1', 'pods')!;
-    this.nodesDef = store.find('', 'v1', 'nodes')!;
+    this.ownInformers = !opts.informers;
+    this.informers = opts.informers ?? new InformerFactory(client);
+    this.pods = handle(client, pods);
     this.log = opts.log ?? (() => {});
-    this.listers = new InformerListers(store, (e) => {
+    this.listers = new InformerListers(this.informers, (e) => {
       this.queue.onEvent(e);
       if (e === 'PvcChange' || e === 'PvChange') for (const w of [...this.volumeWaiters]) w();
     });
@@ -108,8 +115,11 @@ export class Scheduler {
 
   async start(): Promise<void> {
     await this.listers.start();
-    this.handles.push(await inform(this.store, this.nodesDef, (type, node) => this.onNode(type, node)));
-    this.handles.push(await inform(this.store, this.podsDef, (type, pod) => this.onPod(type, pod)));
+    for (const [ref, handler] of [[nodes, this.onNode], [pods, this.onPod]] as const) {
+      const informer = this.informers.forResource(ref);
+      this.removals.push(informer.onEvent((type, obj) => handler.call(this, type, obj)));
+      await informer.start();
+    }
     this.queue.start();
     this.loop = this.run();
   }
@@ -118,8 +128,9 @@ export class Scheduler {
     this.stopped = true;
     for (const w of [...this.volumeWaiters]) w();
     this.queue.stop();
-    for (const h of this.handles) h.cancel();
+    for (const remove of this.removals.splice(0)) remove();
     this.listers.stop();
+    if (this.ownInformers) this.informers.stop();
     await this.loop;
   }
 
@@ -230,8 +241,6 @@ export class Scheduler {
 
   private async bind(p: PodInfo, assumed: PodInfo, node: string): Promise<void> {
     this.bindingsInFlight++;
-    // The bound pod returned is not used: the cache has the assumed one.
-    const ctx = readOnlyContext(this.store, { ...controllerContext(SCHEDULER), namespace: p.namespace });
     try {
       const profile = this.profileFor(p.pod.spec?.schedulerName);
       if (profile?.framework.plugins.some((pl) => pl.name === 'VolumeBinding')) {
@@ -242,15 +251,17 @@ export class Scheduler {
           return;
         }
       }
-      await assignNode(this.store, this.podsDef, p.namespace, p.name, node, ctx);
+      // The answer is a Status: the cache has the assumed pod.
+      await this.pods.createSubresource(p.namespace, p.name, 'binding',
+        { apiVersion: 'v1', kind: 'Binding', metadata: { name: p.name, namespace: p.namespace }, target: { kind: 'Node', name: node } },
+        { sharedResult: true });
       this.queue.done(p.uid);
       this.opts.onBound?.(assumed, node);
       void this.events.emit(referenceTo(p.pod as KObject), 'Normal', 'Scheduled', 'Binding',
         `Successfully assigned ${p.namespace}/${p.name} to ${node}`, SCHEDULER);
     } catch (e) {
       this.cache.forget(p.uid);
-      const code = (e as { status?: { code?: number } }).status?.code;
-      if (code === 404) { this.queue.done(p.uid); return; }
+      if (isNotFound(e)) { this.queue.done(p.uid); return; }
       this.failed(p, `binding rejected: ${(e as Error).message}`, 'SchedulerError', new Set(), true);
     } finally {
       this.bindingsInFlight--;
@@ -275,9 +286,6 @@ export class Scheduler {
       if (cls?.volumeBindingMode === 'WaitForFirstConsumer') toBind.push(name);
     }
     if (!toBind.length) return undefined;
-    const pvcDef = this.store.find('', 'v1', 'persistentvolumeclaims')!;
-    const pvDef = this.store.find('', 'v1', 'persistentvolumes')!;
-    const ctx = { ...controllerContext(SCHEDULER), namespace: ns };
     // The Filter's choice on this node, again: free volumes to bind, and claims to provision.
     const delayed = toBind.map((n) => {
       const pvc = this.listers.pvc(ns, n);
@@ -292,18 +300,18 @@ export class Scheduler {
         const pv = matched.get(pvc.metadata.name);
         if (!pv) continue;
         staticClaims.add(pvc.metadata.name);
-        await this.store.update(pvDef, '', pv.metadata.name, (cur: any) => {
+        await handle(this.client, persistentvolumes).update('', pv.metadata.name, (cur) => {
           if (cur.spec?.claimRef && !isVolumeBoundToClaim(cur, pvc)) throw new Error(`persistentvolume "${pv.metadata.name}" was bound to another claim`);
           return bindVolumeToClaim(cur, pvc) ?? cur;
-        }, { ...ctx, namespace: '' });
+        });
       }
       for (const name of toBind) {
         if (staticClaims.has(name)) continue;
-        await this.store.update(pvcDef, ns, name, (cur: any) => {
+        await handle(this.client, persistentvolumeclaims).update(ns, name, (cur) => {
           if (cur.spec?.volumeName || cur.metadata.annotations?.[ANN_SELECTED_NODE] === node) return cur;
           (cur.metadata.annotations ??= {})[ANN_SELECTED_NODE] = node;
           return cur;
-        }, ctx);
+        });
       }
     } catch (e) {
       return `binding volumes: ${(e as Error).message}`;
@@ -338,16 +346,15 @@ export class Scheduler {
   /** prepareCandidate: victims get the DisruptionTarget condition, a Preempted event, and are deleted. */
   private async evict(preemptor: PodInfo, node: string, victims: PodInfo[]): Promise<void> {
     for (const v of victims) {
-      const ctx = { ...controllerContext(SCHEDULER), namespace: v.namespace };
       try {
-        await this.store.update(this.podsDef, v.namespace, v.name, (cur: any) => {
+        await this.pods.updateStatus(v.namespace, v.name, (cur) => {
           const conditions = (cur.status.conditions ?? []).filter((c: any) => c.type !== 'DisruptionTarget');
-          conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now),
+          conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(new Date()),
             reason: 'PreemptionByScheduler', message: `${SCHEDULER}: preempting to accommodate a higher priority pod` });
           cur.status.conditions = conditions;
           return cur;
-        }, ctx, 'status');
-        await this.store.delete(this.podsDef, v.namespace, v.name, { preconditions: { uid: v.uid } }, ctx);
+        });
+        await this.pods.delete(v.namespace, v.name, { preconditions: { uid: v.uid } });
         void this.events.emit(referenceTo(v.pod as KObject), 'Normal', 'Preempted', 'Preempting',
           `Preempted by pod ${preemptor.uid} on node ${node}`, SCHEDULER);
       } catch (e) {
@@ -370,9 +377,8 @@ export class Scheduler {
   }
 
   private async updateCondition(p: PodInfo, reason: string, msg: string, nominated: string | null): Promise<void> {
-    const ctx = { ...controllerContext(SCHEDULER), namespace: p.namespace };
     try {
-      await this.store.update(this.podsDef, p.namespace, p.name, (cur: any) => {
+      await this.pods.updateStatus(p.namespace, p.name, (cur) => {
         if (cur.metadata.uid !== p.uid || cur.spec.nodeName) return cur;
         const status = cur.status ?? (cur.status = {});
         const conditions: any[] = status.conditions ?? [];
@@ -380,17 +386,16 @@ export class Scheduler {
         // podutil.UpdatePodCondition: the transition time moves only when the status does.
         const next = {
           type: 'PodScheduled', status: 'False', lastProbeTime: null,
-          lastTransitionTime: old && old.status === 'False' ? old.lastTransitionTime : rfc3339(ctx.now), reason, message: msg,
+          lastTransitionTime: old && old.status === 'False' ? old.lastTransitionTime : rfc3339(new Date()), reason, message: msg,
         };
         status.conditions = old ? conditions.map((c) => (c === old ? next : c)) : [...conditions, next];
         if (nominated !== null) {
           if (nominated) status.nominatedNodeName = nominated; else delete status.nominatedNodeName;
         }
         return cur;
-      }, ctx, 'status');
+      });
     } catch (e) {
-      const code = (e as { status?: { code?: number } }).status?.code;
-      if (code !== 404) this.log(`scheduler: status of ${p.namespace}/${p.name}: ${(e as Error).message}`);
+      if (!isNotFound(e)) this.log(`scheduler: status of ${p.namespace}/${p.name}: ${(e as Error).message}`);
     }
   }
 

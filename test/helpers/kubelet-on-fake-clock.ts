@@ -5,6 +5,7 @@ import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from './loopback.js';
 import { NodeFarm } from '../../src/node/farm.js';
 import { ContainerLogs } from '../../src/node/logs/container-logs.js';
 import { Kubelet } from '../../src/node/kubelet/kubelet.js';
@@ -30,7 +31,7 @@ export async function kubeletOnFakeClock() {
   const farm = new NodeFarm(store, configs, () => {}, new TimerWheel(1000));
   await farm.start();
   const clock = new FakeClock(Date.parse('2025-06-01T12:00:00Z'));
-  const kubelet = new Kubelet(store, configs, { logs: new ContainerLogs(), events: new EventRecorder(store, () => {}), pullMs: 0, clock });
+  const kubelet = new Kubelet(store, configs, { logs: new ContainerLogs(), events: new EventRecorder(loopback(store), () => {}), pullMs: 0, clock });
   await kubelet.start();
   const ctx = { ...controllerContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } } as unknown as KObject, ctx);

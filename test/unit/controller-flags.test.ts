@@ -6,6 +6,7 @@
  * and the controller manager starts exactly the enabled controllers, on
  * one informer per resource.
  */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventRecorder } from '../../src/events/recorder.js';
@@ -22,7 +23,7 @@ import { fixture } from './service-fixture.js';
 /** What winkube up gives the controller manager: its client as system:kube-controller-manager, and a context per term. */
 function managerOptions(store: Store): Pick<ControllerManagerOptions, 'client' | 'newContext' | 'events' | 'log'> {
   const client = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
-  const events = new EventRecorder(store);
+  const events = new EventRecorder(loopback(store));
   return { client, events, log: () => {}, newContext: () => newControllerContext({ store, client, events }) };
 }
 

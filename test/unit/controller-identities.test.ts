@@ -5,6 +5,7 @@
  * gives each a client as system:serviceaccount:kube-system:<name>, keeping
  * the manager's field manager; the informers stay shared.
  */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setMaxListeners } from 'node:events';
@@ -79,7 +80,7 @@ test('a controller\'s writes reach the registry as its service account: a namesp
     return create(def, ns, obj, c);
   };
   const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   const running = await startControllers({
     client, events, log: () => {}, caCert: 'CA', newContext: () => newControllerContext({ store: f.store, client, events }),
   });

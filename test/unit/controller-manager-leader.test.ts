@@ -3,6 +3,7 @@
  * one holding the kube-controller-manager Lease acts; one that loses the
  * lease stops its controllers; a released lease is taken over at once.
  */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventRecorder } from '../../src/events/recorder.js';
@@ -22,7 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('kube-controller-manager leader election: one of two servers acts; a lost lease stops the controllers; a released one is taken over', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   const logs: string[] = [];
   const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const manager = (identity: string) => runControllerManager({

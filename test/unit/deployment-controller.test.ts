@@ -8,9 +8,10 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { ReplicaSetController } from '../../src/controllers/replicaset.js';
 import { DeploymentController } from '../../src/controllers/deployment/controller.js';
-import { assignNode } from '../../src/api/subresources.js';
+import { assignPod } from '../../src/registry/core/pod-binding.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import type { ResourceDef } from '../../src/registry/types.js';
 import type { WriteContext } from '../../src/apimachinery/write-context.js';
@@ -31,7 +32,7 @@ before(async () => {
   store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   await store.create(def('', 'serviceaccounts'), 'default', { metadata: { name: 'default' } }, ctx('default'));
-  const events = new EventRecorder(store, (m) => logs.push(m));
+  const events = new EventRecorder(loopback(store), (m) => logs.push(m));
   const log = (m: string) => logs.push(m);
   const controllers = newControllerContext({ store, events, log });
   await new ReplicaSetController(controllers, 'ReplicaSet').start();
@@ -86,7 +87,7 @@ async function patch(ns: string, name: string, f: (d: any) => any): Promise<void
 async function makeReady(pod: KObject, node = 'linux-1'): Promise<void> {
   const ns = pod.metadata.namespace!;
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  await assignNode(store, def('', 'pods'), ns, pod.metadata.name!, node, ctx(ns));
+  await assignPod(store, def('', 'pods'), ns, pod.metadata.name!, node, ctx(ns));
   await store.update(def('', 'pods'), ns, pod.metadata.name!, (p: any) => {
     p.status = { ...p.status, phase: 'Running', conditions: [...p.status.conditions, { type: 'Ready', status: 'True', lastTransitionTime: now }] };
     return p;

@@ -8,6 +8,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { EventRecorder, referenceTo } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 
@@ -15,7 +16,7 @@ async function setup() {
   const storage = new SqliteStorage(':memory:');
   const store = new Store(storage, allResources());
   for (const name of ['default', 'ns']) await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name } } as KObject, controllerContext('test'));
-  return { store, storage, recorder: new EventRecorder(store) };
+  return { store, storage, recorder: new EventRecorder(loopback(store)) };
 }
 
 const pod: KObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'ns', uid: 'u-1', resourceVersion: '7' } };

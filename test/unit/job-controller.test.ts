@@ -13,6 +13,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { JobController, JOB_TRACKING_FINALIZER } from '../../src/controllers/job/job-controller.js';
 import { formatIndexes, parseIndexes } from '../../src/controllers/job/indexes.js';
@@ -30,7 +31,7 @@ async function setup() {
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
   let now = Date.now();
   const clock = { now: () => new Date(now), advance: (ms: number) => { now += ms; } };
-  const events = new EventRecorder(store);
+  const events = new EventRecorder(loopback(store));
   const controllers = newControllerContext({ store, events });
   const ctrl = new JobController(controllers, { now: clock.now });
   const pods = store.find('', 'v1', 'pods')!;

@@ -6,6 +6,7 @@ import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { NodeFarm } from '../../src/node/farm.js';
 import { ContainerLogs } from '../../src/node/logs/container-logs.js';
 import { Kubelet } from '../../src/node/kubelet/kubelet.js';
@@ -24,7 +25,7 @@ test('a burst of bound pods: every pod gets a worker and runs', async () => {
   const configs = expandPools(DEFAULT_POOLS);
   const farm = new NodeFarm(store, configs, () => {}, new TimerWheel(1000));
   await farm.start();
-  const events = new EventRecorder(store, () => {});
+  const events = new EventRecorder(loopback(store), () => {});
   const kubelet = new Kubelet(store, configs, { logs: new ContainerLogs(), events, pullMs: 0 });
   await kubelet.start();
   const podDef = store.find('', 'v1', 'pods')!;

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { loopback } from '../helpers/loopback.js';
 import assert from 'node:assert/strict';
 import { componentElector, LeaderElector, leaderIdentity } from '../../src/controllers/leader-election.js';
 import { EventRecorder } from '../../src/events/recorder.js';
@@ -8,7 +9,7 @@ import { eventually, fixture } from './service-fixture.js';
 
 test('leader election: one of two electors leads; the other takes over when the leader stops renewing', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   const timing = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 50 };
   const log: string[] = [];
   const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');

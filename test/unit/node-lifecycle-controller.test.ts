@@ -5,6 +5,7 @@ import { parseDuration } from '../../src/apimachinery/duration.js';
 import { TaintEvictionController } from '../../src/controllers/node-lifecycle/taint-eviction.js';
 import { matchingTolerations, minTolerationMs, noScheduleTaintDiff } from '../../src/controllers/node-lifecycle/taints.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { eventually, fixture } from './service-fixture.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
@@ -29,7 +30,7 @@ test('node lifecycle: a silent node goes Unknown, is tainted unreachable, its po
   await f.pod('ns', 'later', { node: 'gone', ip: '10.244.9.3', ready: true, tolerations: unreachable(1) });
   await f.pod('ns', 'forever', { node: 'gone', ip: '10.244.9.4', ready: true, tolerations: unreachable() });
   await f.pod('ns', 'elsewhere', { node: 'good', ip: '10.244.8.2', ready: true });
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   const nlc = new NodeLifecycleController(newControllerContext({ store: f.store, events: events }), { monitorPeriodMs: 50, gracePeriodMs: 400, startupGracePeriodMs: 400, evictionRate: 1000 });
   const tec = new TaintEvictionController(newControllerContext({ store: f.store, events: events }));
   await nlc.start();

@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   bindClaimToVolume, bindVolumeToClaim, boundClaimStatus, findBestMatch, volumeSatisfyError,
-} from '../../src/controllers/persistentvolume/binding.js';
+} from '../../src/meta/pv-helpers.js';
 import { PersistentVolumeController } from '../../src/controllers/persistentvolume/controller.js';
 import { defaultStorageClass, LocalProvisioner, provisionedVolume } from '../../src/controllers/persistentvolume/provisioner.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { fixture, eventually } from './service-fixture.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
@@ -91,7 +92,7 @@ const until = <T>(what: string, f: () => Promise<T | undefined>) => eventually(f
 
 test('controller and provisioner: a delayed claim waits for selected-node, is provisioned and bound; deleting it deletes the volume', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
   await f.node('w1', { ready: 'True', labels: { 'kubernetes.io/os': 'windows' } });
   const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
@@ -159,7 +160,7 @@ test('controller and provisioner: a delayed claim waits for selected-node, is pr
 
 test('controller: an Immediate claim binds the smallest matching static volume; one naming a volume too small gets VolumeMismatch', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', { metadata: { name: 'manual' }, provisioner: 'kubernetes.io/no-provisioner' }, f.ctx());
   const pvs = f.def('', 'persistentvolumes');
   const pvcs = f.def('', 'persistentvolumeclaims');
@@ -199,7 +200,7 @@ test('controller: an Immediate claim binds the smallest matching static volume; 
 
 test('provisioner: a selected node that does not exist fails provisioning and hands the claim back to the scheduler', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
   const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
   const prov = new LocalProvisioner(newControllerContext({ store: f.store, events: events }));

@@ -5,6 +5,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { PodControl, podsPrefix } from '../../src/controllers/pod-control.js';
 import { controllerContext } from '../../src/controllers/context.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
@@ -28,7 +29,7 @@ async function setup() {
   await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name: 'default' } } as KObject, controllerContext('test'));
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { metadata: { name: 'default' } } as KObject, { ...controllerContext('test'), namespace: 'default' });
   const client = new LoopbackClient(store, controllerServiceAccount('replicaset-controller'), 'kube-controller-manager');
-  return { store, storage, control: new PodControl(client.resource(plain(pods)), new EventRecorder(store), 'replicaset-controller') };
+  return { store, storage, control: new PodControl(client.resource(plain(pods)), new EventRecorder(loopback(store)), 'replicaset-controller') };
 }
 
 test('the pods prefix is the controller name and a dash, unless that is no valid name', () => {

@@ -273,8 +273,9 @@ test('PodTopologySpread: domain counts kept across cycles equal a full recount a
       const a = new Map<string, unknown>(), b = new Map<string, unknown>();
       pl.preFilter!(a, probe, cache);
       pl.preFilter!(b, probe, fresh);
-      const { constraints: _a, ...kept } = a.get('PodTopologySpread/filter') as any;
-      const { constraints: _b, ...recounted } = b.get('PodTopologySpread/filter') as any;
+      // Each constraint's counts, minimum and self-match (its selector aside: recounting builds it anew).
+      const kept = (a.get('PodTopologySpread/filter') as any[]).map(({ c: _c, ...counted }) => counted);
+      const recounted = (b.get('PodTopologySpread/filter') as any[]).map(({ c: _c, ...counted }) => counted);
       assert.deepEqual(kept, recounted, `step ${step}`);
     }
   }
@@ -307,7 +308,7 @@ test('PodTopologySpread: scores from the pod index equal those of a scan of ever
     if (pl.preScore!(state, probe, filtered, snap).code !== Code.Success) return 'skip';
     const s = filtered.map((n) => pl.score!(state, probe, n, snap));
     pl.normalizeScore!(state, probe, s, filtered);
-    return { scores: s, domains: (state.get('PodTopologySpread/score') as any).counts.map((m: Map<string, number>) => [...m].sort()) };
+    return { scores: s, domains: (state.get('PodTopologySpread/score') as any).constraints.map((c: { counts: Map<string, number> }) => [...c.counts].sort()) };
   };
   let scored = 0;
   for (let step = 0; step < 400; step++) {

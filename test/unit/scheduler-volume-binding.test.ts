@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { PersistentVolumeController } from '../../src/controllers/persistentvolume/controller.js';
 import { defaultStorageClass, LocalProvisioner } from '../../src/controllers/persistentvolume/provisioner.js';
 import { EventRecorder } from '../../src/events/recorder.js';
-import { Scheduler } from '../../src/scheduler/scheduler.js';
+import { loopback } from '../helpers/loopback.js';
+import { KUBE_SCHEDULER } from '../../src/client/identities.js';
+import { SCHEDULER, Scheduler } from '../../src/scheduler/scheduler.js';
 import { fixture, eventually } from './service-fixture.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
@@ -21,10 +23,10 @@ async function schedulableNode(f: Awaited<ReturnType<typeof fixture>>, name: str
 
 test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only once the claim is Bound', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
   await schedulableNode(f, 'n1');
-  const sched = new Scheduler(f.store, events);
+  const sched = new Scheduler(loopback(f.store, KUBE_SCHEDULER, SCHEDULER), events);
   await sched.start();
   await f.store.create(f.def('', 'persistentvolumeclaims'), 'ns', { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }, f.ctx('ns'));
   await f.store.create(f.def('', 'pods'), 'ns', {
@@ -63,10 +65,10 @@ test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only
 
 test('VolumeBinding PreBind: a provisioner that removes selected-node fails the binding cycle with upstream\'s error, and the pod is retried', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
   await schedulableNode(f, 'n1');
-  const sched = new Scheduler(f.store, events);
+  const sched = new Scheduler(loopback(f.store, KUBE_SCHEDULER, SCHEDULER), events);
   await sched.start();
   const pvcs = f.def('', 'persistentvolumeclaims');
   await f.store.create(pvcs, 'ns', { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }, f.ctx('ns'));
@@ -97,7 +99,7 @@ test('VolumeBinding PreBind: a provisioner that removes selected-node fails the 
 
 test('VolumeBinding PreBind, pre-created local volume: the pod goes to the volume\'s node, the scheduler sets its claimRef, the PV controller completes the binding', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', {
     metadata: { name: 'local' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer',
   }, f.ctx());
@@ -109,7 +111,7 @@ test('VolumeBinding PreBind, pre-created local volume: the pod goes to the volum
   }, f.ctx());
   const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
   await ctrl.start();
-  const sched = new Scheduler(f.store, events);
+  const sched = new Scheduler(loopback(f.store, KUBE_SCHEDULER, SCHEDULER), events);
   await sched.start();
   await f.store.create(f.def('', 'persistentvolumeclaims'), 'ns', {
     metadata: { name: 'data' }, spec: { storageClassName: 'local', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceLBController } from '../../src/controllers/service-lb.js';
 import { EventRecorder } from '../../src/events/recorder.js';
+import { loopback } from '../helpers/loopback.js';
 import { DEFAULT_LB_POOL, LBPool } from '../../src/network/lb-pool.js';
 import { eventually, fixture } from './service-fixture.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
@@ -21,7 +22,7 @@ test('lb pool: ranges and CIDRs', () => {
 
 test('service lb: LoadBalancer services get ingress IPs from the pool, a finalizer and events; released on type change', async () => {
   const f = await fixture();
-  const events = new EventRecorder(f.store);
+  const events = new EventRecorder(loopback(f.store));
   const c = new ServiceLBController(newControllerContext({ store: f.store, events: events }), LBPool.parse('172.18.255.200-172.18.255.201'));
   await c.start();
   const svcDef = f.def('', 'services');

@@ -31,7 +31,7 @@ import type { SharedInformer } from '../../client/shared-informer.js';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, bindClaimToVolume,
   bindVolumeToClaim, boundClaimStatus, claimClass, findBestMatch, isVolumeBoundToClaim, volumeSatisfyError,
-} from './binding.js';
+} from '../../meta/pv-helpers.js';
 
 export const PV_CONTROLLER = 'persistentvolume-controller';
 const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
@@ -319,9 +319,4 @@ export class PersistentVolumeController {
     if (!claim.spec?.volumeName) { this.loop.add(`c:${claimKey(claim)}`); return; }
     if (claim.spec.volumeName === name) await this.setVolumePhase(pv, 'Bound');
   }
-}
-
-/** Whether a claim is bound for the scheduler's PreBind wait (checkBindings): named volume and bind-completed. */
-export function claimBindingCompleted(claim: Obj): boolean {
-  return !!claim?.spec?.volumeName && claim.metadata?.annotations?.[ANN_BIND_COMPLETED] !== undefined;
 }

@@ -36,7 +36,7 @@ export function newControllerContext(o: {
   const client = o.client ?? new LoopbackClient(o.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const clock = o.clock ?? realClock;
   return {
-    client, store: o.store, events: o.events ?? new EventRecorder(o.store), log: o.log ?? (() => {}), clock,
+    client, store: o.store, events: o.events ?? new EventRecorder(client), log: o.log ?? (() => {}), clock,
     informers: o.informers ?? new InformerFactory(client, clock),
   };
 }

@@ -5,13 +5,16 @@
  * lowest /24 of the pod subnet no node of the cluster holds; a node the
  * cluster already knows (an agent restart) keeps its own.
  */
-import type { Store } from '../../registry/store.js';
 import { EventRecorder } from '../../events/recorder.js';
+import { HttpsClient } from '../../client/https.js';
 import { NodeFarm, type FarmStore } from '../farm.js';
 import { DEFAULT_POD_SUBNET, podCIDRIndex, podSubnetCapacity } from '../network.js';
 import { expandPools, PoolError, type NodePool } from '../pool.js';
 import type { ServerTarget } from './client.js';
 import { RemoteStore } from './remote-store.js';
+
+/** Who the agent's kubeconfig (`winkube up`'s admin credentials) authenticates as. */
+const AGENT_USER = { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
 export interface RunningAgent { nodeNames: string[]; stop(): Promise<void> }
 
@@ -40,13 +43,14 @@ export async function runAgent(target: ServerTarget, pools: NodePool[], log: (m:
     }
     return { ...cfg, index };
   });
-  const events = new EventRecorder(remote as unknown as Store, log);
+  const eventClient = new HttpsClient(target, AGENT_USER, 'kubelet');
+  const events = new EventRecorder(eventClient, log);
   const farm = new NodeFarm(remote as unknown as FarmStore, nodes, log, undefined, pools, events);
   await farm.start();
   // The farm's timer wheel does not hold the process open (in the server, the listening socket does): this does.
   const alive = setInterval(() => {}, 60_000);
   return {
     nodeNames: farm.nodeNames,
-    async stop() { clearInterval(alive); await farm.stop(); remote.close(); },
+    async stop() { clearInterval(alive); await farm.stop(); remote.close(); eventClient.close(); },
   };
 }

@@ -7,6 +7,8 @@ import { validatePodCreate } from '../../validation/pod-spec.js';
 import { validatePodEphemeralContainersUpdate, validatePodStatusUpdate, validatePodUpdate } from '../../validation/pod-update.js';
 import { podCreateWarnings } from '../../validation/pod-warnings.js';
 import { admitPodCreate } from './pod-admission.js';
+import { createBinding } from './pod-binding.js';
+import { createEviction } from './pod-eviction.js';
 import { defaultPod } from './pod-defaults.js';
 import { preparePodForCreate, preparePodForUpdate } from './pod-prepare.js';
 
@@ -69,6 +71,7 @@ export const pods: ResourceDef = {
     { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
   ],
+  subresourceWrites: { binding: createBinding, eviction: createEviction },
   storageVersionHash: 'xPOwRZ+Yhw8=',
   storagePrefix: '/core/pods',
   // Pods count generations only from v1.33 (PodObservedGenerationTracking).

@@ -7,7 +7,7 @@ import { allocatableAndRequested, DEFAULT_RESOURCES, podRequestOf, type Resource
  */
 export function balancedAllocation(args: { resources?: ResourceSpec[] } = {}): Plugin {
   const resources = args.resources ?? DEFAULT_RESOURCES;
-  const defaultResources = resources.length === 2 && resources[0].name === 'cpu' && resources[1].name === 'memory';
+  const defaultResources = resources.length === 2 && resources[0]?.name === 'cpu' && resources[1]?.name === 'memory';
   return {
     name: 'NodeResourcesBalancedAllocation',
     score(_s, pod, node) {
@@ -30,8 +30,9 @@ export function balancedAllocation(args: { resources?: ResourceSpec[] } = {}): P
         fractions.push(f);
       }
       let std = 0;
-      if (fractions.length === 2) {
-        std = Math.abs((fractions[0] - fractions[1]) / 2);
+      const [f1, f2] = fractions;
+      if (fractions.length === 2 && f1 !== undefined && f2 !== undefined) {
+        std = Math.abs((f1 - f2) / 2);
       } else if (fractions.length > 2) {
         const mean = total / fractions.length;
         let sum = 0;

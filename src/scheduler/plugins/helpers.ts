@@ -31,8 +31,9 @@ function requirementMatches(r: any, get: (key: string) => string | undefined): b
     case 'Exists': return v !== undefined;
     case 'DoesNotExist': return v === undefined;
     case 'Gt': case 'Lt': {
-      if (v === undefined || values.length !== 1) return false;
-      const a = parseInt64(v), b = parseInt64(values[0]);
+      const [bound] = values;
+      if (v === undefined || bound === undefined || values.length !== 1) return false;
+      const a = parseInt64(v), b = parseInt64(bound);
       if (a === undefined || b === undefined) return false;
       return r.operator === 'Gt' ? a > b : a < b;
     }

@@ -26,10 +26,12 @@ export function imageLocality(): Plugin {
       const { images, spread } = state.get('ImageLocality') as ImageState;
       let sum = 0;
       if (node.images.size) {
+        // Indexed, without a callback: this runs for every feasible node.
         for (let i = 0; i < images.length; i++) {
-          const size = node.images.get(images[i]);
+          const image = images[i];
+          const size = image === undefined ? undefined : node.images.get(image);
           if (size === undefined) continue;
-          sum += Math.trunc(size * spread[i]);
+          sum += Math.trunc(size * (spread[i] ?? 0));
         }
       }
       const maxThreshold = MAX_CONTAINER_THRESHOLD * images.length;

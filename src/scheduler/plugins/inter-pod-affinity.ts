@@ -77,7 +77,10 @@ export function interPodAffinity(args: { hardPodAffinityWeight?: number; ignoreP
       }
       // satisfyExistingPodsAntiAffinity
       if (s.existingAnti.size) {
-        for (const k in node.labels) if ((s.existingAnti.get(pair(k, node.labels[k])) ?? 0) > 0) return unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY);
+        for (const k in node.labels) {
+          const v = node.labels[k];
+          if (v !== undefined && (s.existingAnti.get(pair(k, v)) ?? 0) > 0) return unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY);
+        }
       }
       return SUCCESS;
     },
@@ -122,7 +125,7 @@ export function interPodAffinity(args: { hardPodAffinityWeight?: number; ignoreP
       let min = Infinity, max = -Infinity;
       for (const s of scores) { if (s > max) max = s; if (s < min) min = s; }
       const diff = max - min;
-      for (let i = 0; i < scores.length; i++) scores[i] = diff > 0 ? Math.trunc(MAX_NODE_SCORE * ((scores[i] - min) / diff)) : 0;
+      scores.forEach((s, i) => { scores[i] = diff > 0 ? Math.trunc(MAX_NODE_SCORE * ((s - min) / diff)) : 0; });
     },
   };
 }

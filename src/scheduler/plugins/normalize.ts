@@ -6,9 +6,8 @@ export function defaultNormalizeScore(maxPriority: number, reverse: boolean, sco
     if (reverse) for (let i = 0; i < scores.length; i++) scores[i] = maxPriority;
     return;
   }
-  for (let i = 0; i < scores.length; i++) {
-    let s = Math.trunc(maxPriority * scores[i] / maxCount);
-    if (reverse) s = maxPriority - s;
-    scores[i] = s;
-  }
+  scores.forEach((score, i) => {
+    const s = Math.trunc(maxPriority * score / maxCount);
+    scores[i] = reverse ? maxPriority - s : s;
+  });
 }

@@ -72,12 +72,27 @@ function includesNode(c: Constraint, pod: PodInfo, node: NodeInfo): boolean {
   return true;
 }
 
-interface FilterState {
-  constraints: Constraint[];
-  counts: Map<string, number>[];
-  /** Per constraint: the smallest domain count (the critical path's MatchNum; 0 below minDomains) and whether the pod matches its own selector. */
-  minMatch: number[];
-  selfMatch: number[];
+/** One DoNotSchedule constraint as the filter checks it. */
+interface FilterConstraint {
+  c: Constraint;
+  /** Matching pods per domain. */
+  counts: Map<string, number>;
+  /** The smallest domain count (the critical path's MatchNum; 0 below minDomains), and whether the pod matches its own selector. */
+  minMatch: number;
+  selfMatch: number;
+}
+
+/**
+ * Adds a node's matching pods (or their change) per constraint to its domain
+ * of that constraint ('\0': the constraint does not count the node). A domain
+ * is there once a node of it is counted, even with no matching pod.
+ */
+function addToDomains(counts: Map<string, number>[], values: readonly string[] | undefined, added: readonly number[]): void {
+  counts.forEach((domains, i) => {
+    const v = values?.[i];
+    if (v === undefined || v === '\0') return;
+    domains.set(v, (domains.get(v) ?? 0) + (added[i] ?? 0));
+  });
 }
 
 interface Eligible { gen: number; key: string; nodes: NodeInfo[]; values: string[][]; index?: Map<NodeInfo, number> }
@@ -88,11 +103,13 @@ interface Eligible { gen: number; key: string; nodes: NodeInfo[]; values: string
  * again, and their difference applied, so the sums equal a full recount.
  */
 interface DomainCounts { eligible: Eligible; seq: number; perNode: Map<NodeInfo, number[]>; counts: Map<string, number>[] }
-interface ScoreState {
-  constraints: Constraint[]; counts: Map<string, number>[]; weights: number[]; ignored: Set<string>;
-  /** Per constraint, the matching pods per node (from the pod index), when the snapshot has one. */
-  perNode?: Map<NodeInfo, number>[];
+/** One ScheduleAnyway constraint as scoring weighs it. */
+interface ScoreConstraint {
+  c: Constraint; counts: Map<string, number>; weight: number;
+  /** The matching pods per node (from the pod index), when the snapshot has one. */
+  perNode?: Map<NodeInfo, number>;
 }
+interface ScoreState { constraints: ScoreConstraint[]; ignored: Set<string> }
 
 /**
  * Per constraint, countPodsMatchSelector of every node of the snapshot that
@@ -155,7 +172,7 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
     for (const node of snap.nodes) {
       if (!nodeHasAllKeys(node, constraints)) continue;
       // A constraint whose inclusion policy leaves the node out gets no domain value ('' is never a label value here).
-      const values = constraints.map((c) => (includesNode(c, pod, node) ? node.labels[c.topologyKey] : '\0'));
+      const values = constraints.map((c) => (includesNode(c, pod, node) ? node.labels[c.topologyKey] ?? '\0' : '\0'));
       out.nodes.push(node);
       out.values.push(values);
     }
@@ -173,17 +190,11 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
   /** calPreFilterState's TpPairToMatchNum: per constraint, matching pods per domain of the eligible nodes. */
   function fullCount(eligible: Eligible, constraints: Constraint[], namespace: string, perNode?: Map<NodeInfo, number[]>): Map<string, number>[] {
     const counts = constraints.map(() => new Map<string, number>());
-    for (let n = 0; n < eligible.nodes.length; n++) {
-      const node = eligible.nodes[n];
-      const values = eligible.values[n];
+    eligible.nodes.forEach((node, n) => {
       const own = countNode(node, constraints, namespace);
       perNode?.set(node, own);
-      for (let i = 0; i < constraints.length; i++) {
-        const v = values[i];
-        if (v === '\0') continue;
-        counts[i].set(v, (counts[i].get(v) ?? 0) + own[i]);
-      }
-    }
+      addToDomains(counts, eligible.values[n], own);
+    });
     return counts;
   }
 
@@ -199,12 +210,8 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
         const at = index.get(node);
         if (at === undefined) return;
         const own = countNode(node, constraints, pod.namespace);
-        const before = hit.perNode.get(node)!;
-        const values = eligible.values[at];
-        for (let i = 0; i < constraints.length; i++) {
-          if (values[i] === '\0' || own[i] === before[i]) continue;
-          hit.counts[i].set(values[i], hit.counts[i].get(values[i])! + own[i] - before[i]);
-        }
+        const before = hit.perNode.get(node) ?? [];
+        addToDomains(hit.counts, eligible.values[at], own.map((n, i) => n - (before[i] ?? 0)));
         hit.perNode.set(node, own);
       });
       if (caughtUp) { hit.seq = snap.podChangeSeq; return hit.counts; }
@@ -224,23 +231,21 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
       const constraints = constraintsFor(pod, 'DoNotSchedule', () => snap.listers.defaultSelector(pod));
       if (!constraints.length) return SKIP;
       const counts = domainCounts(pod, constraints, snap);
-      const minMatch = constraints.map((c, i) => {
-        if (counts[i].size < c.minDomains) return 0;
+      const checks = constraints.map((c, i): FilterConstraint => {
+        const domains = counts[i] ?? new Map<string, number>();
         let min = Infinity;
-        for (const n of counts[i].values()) if (n < min) min = n;
-        return min === Infinity ? 0 : min;
+        if (domains.size >= c.minDomains) for (const n of domains.values()) if (n < min) min = n;
+        return { c, counts: domains, minMatch: min === Infinity ? 0 : min, selfMatch: c.selector?.matches(pod.labels) ? 1 : 0 };
       });
-      const selfMatch = constraints.map((c) => (c.selector?.matches(pod.labels) ? 1 : 0));
-      state.set('PodTopologySpread/filter', { constraints, counts, minMatch, selfMatch } satisfies FilterState);
+      state.set('PodTopologySpread/filter', checks);
       return SUCCESS;
     },
     filter(state, _pod, node) {
-      const s = state.get('PodTopologySpread/filter') as FilterState;
-      for (let i = 0; i < s.constraints.length; i++) {
-        const c = s.constraints[i];
+      const checks = state.get('PodTopologySpread/filter') as FilterConstraint[];
+      for (const { c, counts, minMatch, selfMatch } of checks) {
         const value = node.labels[c.topologyKey];
         if (value === undefined) return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
-        const skew = (s.counts[i].get(value) ?? 0) + s.selfMatch[i] - s.minMatch[i];
+        const skew = (counts.get(value) ?? 0) + selfMatch - minMatch;
         if (skew > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
       }
       return SUCCESS;
@@ -250,73 +255,74 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
       if (!constraints.length) return SKIP;
       const requireAll = (pod.pod.spec?.topologySpreadConstraints ?? []).length > 0 || !systemDefaulted;
       const ignored = new Set<string>();
-      const counts = constraints.map(() => new Map<string, number>());
-      const sizes = constraints.map(() => 0);
+      const scoring = constraints.map((c): ScoreConstraint => ({ c, counts: new Map(), weight: 0 }));
+      // The domains of the filtered nodes (a node without the key is in domain "", as a missing Go map entry reads).
       for (const node of filtered) {
         if (requireAll && !nodeHasAllKeys(node, constraints)) { ignored.add(node.name); continue; }
-        constraints.forEach((c, i) => {
-          if (c.topologyKey === HOSTNAME) return;
-          const v = node.labels[c.topologyKey];
-          if (!counts[i].has(v)) { counts[i].set(v, 0); sizes[i]++; }
-        });
+        for (const { c, counts } of scoring) {
+          if (c.topologyKey === HOSTNAME) continue;
+          const v = node.labels[c.topologyKey] ?? '';
+          if (!counts.has(v)) counts.set(v, 0);
+        }
       }
-      const weights = constraints.map((c, i) => Math.log((c.topologyKey === HOSTNAME ? filtered.length - ignored.size : sizes[i]) + 2));
+      for (const sc of scoring) sc.weight = Math.log((sc.c.topologyKey === HOSTNAME ? filtered.length - ignored.size : sc.counts.size) + 2);
       const perNode = snap.podChangeSeq >= 0 && snap.podIndex ? podsPerNode(constraints, pod.namespace, snap) : undefined;
       if (perNode) {
         // Only nodes with a matching pod add to a domain: the same sums as the scan below, from the index.
-        constraints.forEach((c, i) => {
-          if (c.topologyKey === HOSTNAME) return;
-          for (const [node, n] of perNode[i]) {
+        scoring.forEach((sc, i) => {
+          sc.perNode = perNode[i];
+          if (sc.c.topologyKey === HOSTNAME) return;
+          for (const [node, n] of sc.perNode ?? []) {
             if (requireAll && !nodeHasAllKeys(node, constraints)) continue;
-            if (!includesNode(c, pod, node)) continue;
-            const v = node.labels[c.topologyKey];
-            const cur = counts[i].get(v);
-            if (cur !== undefined) counts[i].set(v, cur + n);
+            if (!includesNode(sc.c, pod, node)) continue;
+            const v = node.labels[sc.c.topologyKey] ?? '';
+            const cur = sc.counts.get(v);
+            if (cur !== undefined) sc.counts.set(v, cur + n);
           }
         });
       } else {
         for (const node of snap.nodes) {
           if (requireAll && !nodeHasAllKeys(node, constraints)) continue;
-          constraints.forEach((c, i) => {
-            if (!includesNode(c, pod, node)) return;
-            const v = node.labels[c.topologyKey];
-            const cur = counts[i].get(v);
-            if (cur === undefined) return;
-            counts[i].set(v, cur + countPodsMatchSelector(node, c.selector, pod.namespace));
-          });
+          for (const { c, counts } of scoring) {
+            if (!includesNode(c, pod, node)) continue;
+            const v = node.labels[c.topologyKey] ?? '';
+            const cur = counts.get(v);
+            if (cur === undefined) continue;
+            counts.set(v, cur + countPodsMatchSelector(node, c.selector, pod.namespace));
+          }
         }
       }
-      state.set('PodTopologySpread/score', { constraints, counts, weights, ignored, perNode } satisfies ScoreState);
+      state.set('PodTopologySpread/score', { constraints: scoring, ignored } satisfies ScoreState);
       return SUCCESS;
     },
     score(state, pod, node) {
       const s = state.get('PodTopologySpread/score') as ScoreState;
       if (s.ignored.size && s.ignored.has(node.name)) return 0;
       let score = 0;
-      for (let i = 0; i < s.constraints.length; i++) {
-        const c = s.constraints[i];
+      for (const { c, counts, weight, perNode } of s.constraints) {
         const v = node.labels[c.topologyKey];
         if (v === undefined) continue;
-        const cnt = c.topologyKey !== HOSTNAME ? (s.counts[i].get(v) ?? 0)
-          : s.perNode ? (s.perNode[i].get(node) ?? 0) : countPodsMatchSelector(node, c.selector, pod.namespace);
-        score += cnt * s.weights[i] + (c.maxSkew - 1);
+        const cnt = c.topologyKey !== HOSTNAME ? (counts.get(v) ?? 0)
+          : perNode ? (perNode.get(node) ?? 0) : countPodsMatchSelector(node, c.selector, pod.namespace);
+        score += cnt * weight + (c.maxSkew - 1);
       }
       // math.Round: halves away from zero.
       return Math.sign(score) * Math.round(Math.abs(score));
     },
     normalizeScore(state, _pod, scores, nodes) {
       const s = state.get('PodTopologySpread/score') as ScoreState;
+      const scored = (i: number) => { const n = nodes[i]; return !!n && !s.ignored.has(n.name); };
       let min = Number.MAX_SAFE_INTEGER, max = 0;
       scores.forEach((v, i) => {
-        if (s.ignored.has(nodes[i].name)) return;
+        if (!scored(i)) return;
         if (v < min) min = v;
         if (v > max) max = v;
       });
-      for (let i = 0; i < scores.length; i++) {
-        if (s.ignored.has(nodes[i].name)) { scores[i] = 0; continue; }
-        if (max === 0) { scores[i] = MAX_NODE_SCORE; continue; }
-        scores[i] = Math.trunc(MAX_NODE_SCORE * (max + min - scores[i]) / max);
-      }
+      scores.forEach((v, i) => {
+        if (!scored(i)) scores[i] = 0;
+        else if (max === 0) scores[i] = MAX_NODE_SCORE;
+        else scores[i] = Math.trunc(MAX_NODE_SCORE * (max + min - v) / max);
+      });
     },
   };
 }

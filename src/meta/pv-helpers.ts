@@ -2,10 +2,11 @@
  * The binding rules of kube-controller-manager's persistentvolume-binder
  * (pkg/controller/volume/persistentvolume/pv_controller.go, index.go and
  * component-helpers/storage/volume): which volume a claim may bind to, and
- * the fields and annotations a binding writes on both objects.
+ * the fields and annotations a binding writes on both objects. Shared with
+ * the scheduler's VolumeBinding plugin, as upstream's component-helpers are.
  */
-import { cmpQuantity, parseQuantity } from '../../apimachinery/quantity.js';
-import { fromLabelSelector } from '../../selectors/labels.js';
+import { cmpQuantity, parseQuantity } from '../apimachinery/quantity.js';
+import { fromLabelSelector } from '../selectors/labels.js';
 
 type Obj = any;
 
@@ -136,4 +137,9 @@ export function bindClaimToVolume(claim: Obj, pv: Obj): Obj | undefined {
 /** updateClaimStatus(Bound, volume): the phase, and the volume's access modes and capacity. */
 export function boundClaimStatus(claim: Obj, pv: Obj): Obj {
   return { ...(claim.status ?? {}), phase: 'Bound', accessModes: [...(pv.spec?.accessModes ?? [])], capacity: { ...(pv.spec?.capacity ?? {}) } };
+}
+
+/** Whether a claim is bound for the scheduler's PreBind wait (checkBindings): named volume and bind-completed. */
+export function claimBindingCompleted(claim: Obj | undefined): boolean {
+  return !!claim?.spec?.volumeName && claim.metadata?.annotations?.[ANN_BIND_COMPLETED] !== undefined;
 }
