@@ -24,7 +24,7 @@ import { fixture } from './service-fixture.js';
 function managerOptions(store: Store): Pick<ControllerManagerOptions, 'client' | 'newContext' | 'events' | 'log'> {
   const client = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const events = new EventRecorder(loopback(store));
-  return { client, events, log: () => {}, newContext: () => newControllerContext({ store, client, events }) };
+  return { client, events, log: () => {}, newContext: () => newControllerContext({ client, events }) };
 }
 
 test('--controllers: * enables what is on by default; name enables; -name disables; the first entry naming a controller decides', () => {

@@ -47,7 +47,7 @@ const UPSTREAM_SERVICE_ACCOUNTS: Record<string, string> = {
 test('the controller manager runs each controller as its upstream service account, with the manager\'s field manager', async () => {
   const f = await fixture();
   const root = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
-  const ctx = newControllerContext({ store: f.store, client: root });
+  const ctx = newControllerContext({ client: root });
   const abort = new AbortController();
   setMaxListeners(0, abort.signal);
   try {
@@ -82,7 +82,7 @@ test('a controller\'s writes reach the registry as its service account: a namesp
   const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const events = new EventRecorder(loopback(f.store));
   const running = await startControllers({
-    client, events, log: () => {}, caCert: 'CA', newContext: () => newControllerContext({ store: f.store, client, events }),
+    client, events, log: () => {}, caCert: 'CA', newContext: () => newControllerContext({ client, events }),
   });
   try {
     await f.store.create(f.def('', 'namespaces'), '', { metadata: { name: 'fresh' } }, f.ctx());

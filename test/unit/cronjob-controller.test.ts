@@ -3,6 +3,7 @@
  * names and annotation, status, concurrency policies, suspend, starting
  * deadline, history limits; schedule parsing and time zones.
  */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +27,7 @@ async function setup(start: string) {
   await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
   let now = Date.parse(start);
   const clock = { now: () => new Date(now), set: (iso: string) => { now = Date.parse(iso); } };
-  const ctrl = new CronJobController(newControllerContext({ store: store }), { now: clock.now });
+  const ctrl = new CronJobController(newControllerContext({ client: loopback(store) }), { now: clock.now });
   const cronjobs = store.find('batch', 'v1', 'cronjobs')!;
   const jobs = store.find('batch', 'v1', 'jobs')!;
   return {

@@ -4,6 +4,7 @@
  * daemon tolerations, status counters, failed-pod replacement, rolling
  * update with maxUnavailable and maxSurge; node predicates alone.
  */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +40,7 @@ async function setup() {
   // As in a running cluster: the node lifecycle controller lifts the not-ready:NoSchedule taint that
   // TaintNodesByCondition admission put on each new node once it reports Ready (daemon pods do not
   // tolerate that taint).
-  const lifecycle = new NodeLifecycleController(newControllerContext({ store: store }));
+  const lifecycle = new NodeLifecycleController(newControllerContext({ client: loopback(store) }));
   await lifecycle.start();
   for (let i = 0; ; i++) {
     const tainted = (await store.listAll('', 'nodes', '')).filter((n: any) => (n.spec.taints ?? []).some((x: any) => x.key === 'node.kubernetes.io/not-ready'));
@@ -47,7 +48,7 @@ async function setup() {
     if (i === 200) throw new Error(`nodes still tainted not-ready: ${tainted.map((n) => n.metadata.name).join(', ')}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  const ctrl = new DaemonSetController(newControllerContext({ store: store }));
+  const ctrl = new DaemonSetController(newControllerContext({ client: loopback(store) }));
   const dsDef = store.find('apps', 'v1', 'daemonsets')!;
   const pods = store.find('', 'v1', 'pods')!;
   return {
@@ -210,7 +211,7 @@ test('BurstReplicas: a sync creates at most 250 pods; the next waits until they 
   const network = { plugin: 'flannel' as const, mode: 'overlay' as const, podSubnet: '10.128.0.0/9' };
   const farm = new NodeFarm(store, expandPools([{ name: 'n', count: 300, os: 'linux', network }]), () => {}, new TimerWheel(1000));
   await farm.start();
-  const ctrl = new DaemonSetController(newControllerContext({ store: store }));
+  const ctrl = new DaemonSetController(newControllerContext({ client: loopback(store) }));
   // Tolerating everything: the new nodes' not-ready taint (no node lifecycle controller here) does not keep pods off.
   await store.create(store.find('apps', 'v1', 'daemonsets')!, NS, {
     apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'burst' },

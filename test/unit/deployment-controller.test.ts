@@ -34,7 +34,7 @@ before(async () => {
   await store.create(def('', 'serviceaccounts'), 'default', { metadata: { name: 'default' } }, ctx('default'));
   const events = new EventRecorder(loopback(store), (m) => logs.push(m));
   const log = (m: string) => logs.push(m);
-  const controllers = newControllerContext({ store, events, log });
+  const controllers = newControllerContext({ client: loopback(store), events, log });
   await new ReplicaSetController(controllers, 'ReplicaSet').start();
   deployments = new DeploymentController(controllers);
   await deployments.start();

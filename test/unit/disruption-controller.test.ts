@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { loopback } from '../helpers/loopback.js';
 import assert from 'node:assert/strict';
 import { DisruptionController, goSelector } from '../../src/controllers/disruption.js';
 import { eventually, fixture } from './service-fixture.js';
@@ -18,7 +19,7 @@ test('disruption: PDB status from the pods and their controller scale; condition
   await f.store.create(pdbDef, 'ns', { metadata: { name: 'web' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } }, f.ctx('ns'));
   await f.store.create(pdbDef, 'ns', { metadata: { name: 'min' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } }, f.ctx('ns'));
   await f.store.create(pdbDef, 'ns', { metadata: { name: 'none' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'nothing' } } } }, f.ctx('ns'));
-  const c = new DisruptionController(newControllerContext({ store: f.store }));
+  const c = new DisruptionController(newControllerContext({ client: loopback(f.store) }));
   await c.start();
   const status = (name: string, pred: (s: any) => boolean) => eventually(async () => {
     const p: any = await f.store.get('policy', 'poddisruptionbudgets', 'ns', name);

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { loopback } from '../helpers/loopback.js';
 import assert from 'node:assert/strict';
 import { EndpointsController, truncateSubsets } from '../../src/controllers/endpoints.js';
 import { eventually, fixture } from './service-fixture.js';
@@ -16,7 +17,7 @@ test('endpoints: ready pods are addresses, unready ones notReadyAddresses, named
   const svc: any = await f.store.create(f.def('', 'services'), 'ns', svcObj('web', {
     selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }],
   }, { tier: 'front' }), f.ctx('ns'));
-  const c = new EndpointsController(newControllerContext({ store: f.store }));
+  const c = new EndpointsController(newControllerContext({ client: loopback(f.store) }));
   await c.start();
   const ep: any = await eventually(() => f.store.get('', 'endpoints', 'ns', 'web'), 'endpoints');
   const a = await f.store.get('', 'pods', 'ns', 'a');
@@ -53,7 +54,7 @@ test('endpoints: publishNotReadyAddresses, headless label and hostname; no selec
   await f.store.create(f.def('', 'services'), 'ns', svcObj('db', { clusterIP: 'None', selector: { app: 'db' }, publishNotReadyAddresses: true }), f.ctx('ns'));
   await f.store.create(f.def('', 'services'), 'ns', svcObj('manual', { ports: [{ port: 80 }] }), f.ctx('ns'));
   await f.store.create(f.def('', 'services'), 'ns', svcObj('ext', { type: 'ExternalName', externalName: 'example.com', selector: { app: 'db' } }), f.ctx('ns'));
-  const c = new EndpointsController(newControllerContext({ store: f.store }));
+  const c = new EndpointsController(newControllerContext({ client: loopback(f.store) }));
   await c.start();
   const ep: any = await eventually(() => f.store.get('', 'endpoints', 'ns', 'db'), 'endpoints');
   assert.deepEqual(ep.metadata.labels, { 'service.kubernetes.io/headless': '' });

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { loopback } from '../helpers/loopback.js';
 import assert from 'node:assert/strict';
 import { EndpointSliceController, reconcileSlices } from '../../src/controllers/endpointslice/controller.js';
 import type { KObject } from '../../src/apimachinery/object.js';
@@ -17,7 +18,7 @@ test('endpointslices: one slice per service with conditions, node, zone and owne
   const svc: any = await f.store.create(f.def('', 'services'), 'ns', {
     metadata: { name: 'web', labels: { tier: 'front' } }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] },
   }, f.ctx('ns'));
-  const c = new EndpointSliceController(newControllerContext({ store: f.store }));
+  const c = new EndpointSliceController(newControllerContext({ client: loopback(f.store) }));
   await c.start();
   const [slice] = await eventually(async () => {
     const s = await slicesOf(f, 'ns', 'web');
@@ -57,7 +58,7 @@ test('endpointslices: a terminating pod stays as serving, not ready; 65 Windows 
   await f.node('win-1', { ready: 'True' });
   for (let i = 0; i < 65; i++) await f.pod('ns', `w${i}`, { labels: { app: 'iis' }, node: 'win-1', ip: `10.244.3.${i + 2}`, ready: true });
   await f.store.create(f.def('', 'services'), 'ns', { metadata: { name: 'iis' }, spec: { selector: { app: 'iis' }, ports: [{ port: 80 }] } }, f.ctx('ns'));
-  const c = new EndpointSliceController(newControllerContext({ store: f.store }));
+  const c = new EndpointSliceController(newControllerContext({ client: loopback(f.store) }));
   await c.start();
   await eventually(async () => {
     const s = await slicesOf(f, 'ns', 'iis');

@@ -4,6 +4,7 @@
  * the edges, and an owner's deletion deletes exactly its current dependents.
  * A write that answers 409 Conflict is retried, not taken for done.
  */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +28,7 @@ function gcRunner() {
   let gc: GarbageCollector | undefined;
   return {
     async start(store: Store) {
-      ctx = newControllerContext({ store });
+      ctx = newControllerContext({ client: loopback(store) });
       gc = new GarbageCollector(ctx);
       await gc.start();
     },

@@ -32,7 +32,7 @@ async function setup() {
   let now = Date.now();
   const clock = { now: () => new Date(now), advance: (ms: number) => { now += ms; } };
   const events = new EventRecorder(loopback(store));
-  const controllers = newControllerContext({ store, events });
+  const controllers = newControllerContext({ client: loopback(store), events });
   const ctrl = new JobController(controllers, { now: clock.now });
   const pods = store.find('', 'v1', 'pods')!;
   // The controller reads pods from its informer: a pod written here is synced once the informer has it.

@@ -1,4 +1,5 @@
 /** TTL-after-finished: a finished Job goes ttlSecondsAfterFinished after its terminal condition. */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
@@ -14,7 +15,7 @@ test('a finished job is deleted in the foreground once its TTL has passed, not b
   const ctx = { ...controllerContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, controllerContext('test'));
   let now = Date.parse('2026-01-01T00:10:00Z');
-  const ttl = new TTLAfterFinishedController(newControllerContext({ store: store }), { now: () => new Date(now) });
+  const ttl = new TTLAfterFinishedController(newControllerContext({ client: loopback(store) }), { now: () => new Date(now) });
   const jobs = store.find('batch', 'v1', 'jobs')!;
   for (const name of ['done', 'running']) {
     await store.create(jobs, 'default', {

@@ -31,8 +31,8 @@ test('node lifecycle: a silent node goes Unknown, is tainted unreachable, its po
   await f.pod('ns', 'forever', { node: 'gone', ip: '10.244.9.4', ready: true, tolerations: unreachable() });
   await f.pod('ns', 'elsewhere', { node: 'good', ip: '10.244.8.2', ready: true });
   const events = new EventRecorder(loopback(f.store));
-  const nlc = new NodeLifecycleController(newControllerContext({ store: f.store, events: events }), { monitorPeriodMs: 50, gracePeriodMs: 400, startupGracePeriodMs: 400, evictionRate: 1000 });
-  const tec = new TaintEvictionController(newControllerContext({ store: f.store, events: events }));
+  const nlc = new NodeLifecycleController(newControllerContext({ client: loopback(f.store), events: events }), { monitorPeriodMs: 50, gracePeriodMs: 400, startupGracePeriodMs: 400, evictionRate: 1000 });
+  const tec = new TaintEvictionController(newControllerContext({ client: loopback(f.store), events: events }));
   await nlc.start();
   await tec.start();
   let renew2: NodeJS.Timeout | undefined;
@@ -119,7 +119,7 @@ test('node lifecycle: a silent node goes Unknown, is tainted unreachable, its po
 test('node lifecycle: cordon adds the unschedulable taint; a Ready node loses the registration not-ready taint', async () => {
   const f = await fixture();
   await f.node('n', { ready: 'True', taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] });
-  const nlc = new NodeLifecycleController(newControllerContext({ store: f.store }), { monitorPeriodMs: 50 });
+  const nlc = new NodeLifecycleController(newControllerContext({ client: loopback(f.store) }), { monitorPeriodMs: 50 });
   await nlc.start();
   await eventually(async () => (((await f.store.get('', 'nodes', '', 'n'))!.spec as any).taints === undefined ? true : undefined), 'not-ready taint removed');
   await f.store.update(f.def('', 'nodes'), '', 'n', (n: any) => { n.spec.unschedulable = true; return n; }, f.ctx());

@@ -95,8 +95,8 @@ test('controller and provisioner: a delayed claim waits for selected-node, is pr
   const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
   await f.node('w1', { ready: 'True', labels: { 'kubernetes.io/os': 'windows' } });
-  const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
-  const prov = new LocalProvisioner(newControllerContext({ store: f.store, events: events }));
+  const ctrl = new PersistentVolumeController(newControllerContext({ client: loopback(f.store), events: events }));
+  const prov = new LocalProvisioner(newControllerContext({ client: loopback(f.store), events: events }));
   await ctrl.start();
   await prov.start();
   const pvcs = f.def('', 'persistentvolumeclaims');
@@ -167,7 +167,7 @@ test('controller: an Immediate claim binds the smallest matching static volume; 
   for (const [name, size] of [['pv-5', '5Gi'], ['pv-2', '2Gi']]) {
     await f.store.create(pvs, '', { metadata: { name }, spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce'], storageClassName: 'manual', hostPath: { path: `/d/${name}` } } }, f.ctx());
   }
-  const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
+  const ctrl = new PersistentVolumeController(newControllerContext({ client: loopback(f.store), events: events }));
   await ctrl.start();
   await until('volumes Available', async () => {
     const items = (await f.store.list(pvs, '')).items as any[];
@@ -202,8 +202,8 @@ test('provisioner: a selected node that does not exist fails provisioning and ha
   const f = await fixture();
   const events = new EventRecorder(loopback(f.store));
   await f.store.create(f.def('storage.k8s.io', 'storageclasses'), '', defaultStorageClass(), f.ctx());
-  const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
-  const prov = new LocalProvisioner(newControllerContext({ store: f.store, events: events }));
+  const ctrl = new PersistentVolumeController(newControllerContext({ client: loopback(f.store), events: events }));
+  const prov = new LocalProvisioner(newControllerContext({ client: loopback(f.store), events: events }));
   await ctrl.start();
   await prov.start();
   await f.store.create(f.def('', 'persistentvolumeclaims'), 'ns', {

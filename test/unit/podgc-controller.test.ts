@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { loopback } from '../helpers/loopback.js';
 import assert from 'node:assert/strict';
 import { PodGCController } from '../../src/controllers/podgc.js';
 import { fixture } from './service-fixture.js';
@@ -16,7 +17,7 @@ test('pod gc: terminated pods over the threshold, orphans after quarantine, unsc
   await f.pod('ns', 'orphan', { node: 'vanished', ip: '10.244.7.2', ready: true });
   await f.store.create(f.def('', 'pods'), 'ns', { metadata: { name: 'pending' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, f.ctx('ns'));
   await f.store.delete(f.def('', 'pods'), 'ns', 'pending', { gracePeriodSeconds: 30 }, f.ctx('ns'));
-  const gc = new PodGCController(newControllerContext({ store: f.store, clock: { now: () => clock, after: (ms, fn) => realClock.after(ms, fn) } }), { terminatedPodThreshold: 1, gcCheckPeriodMs: 3_600_000, quarantineMs: 40_000 });
+  const gc = new PodGCController(newControllerContext({ client: loopback(f.store), clock: { now: () => clock, after: (ms, fn) => realClock.after(ms, fn) } }), { terminatedPodThreshold: 1, gcCheckPeriodMs: 3_600_000, quarantineMs: 40_000 });
   await gc.start();
   await gc.gc();
   const names = async () => (await f.store.list(f.def('', 'pods'), 'ns')).items.map((p) => p.metadata.name).sort();

@@ -45,8 +45,8 @@ test('VolumeBinding PreBind: the claim gets selected-node, the pod is bound only
   assert.equal(((await f.store.get('', 'pods', 'ns', 'app')) as any).spec.nodeName, undefined);
   assert.equal(sched.bindings, 1);
 
-  const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
-  const prov = new LocalProvisioner(newControllerContext({ store: f.store, events: events }));
+  const ctrl = new PersistentVolumeController(newControllerContext({ client: loopback(f.store), events: events }));
+  const prov = new LocalProvisioner(newControllerContext({ client: loopback(f.store), events: events }));
   await ctrl.start();
   await prov.start();
   const pod: any = await until('the pod bound', async () => {
@@ -109,7 +109,7 @@ test('VolumeBinding PreBind, pre-created local volume: the pod goes to the volum
     spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'local', persistentVolumeReclaimPolicy: 'Retain', local: { path: '/mnt/disk' },
       nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'] }] }] } } },
   }, f.ctx());
-  const ctrl = new PersistentVolumeController(newControllerContext({ store: f.store, events: events }));
+  const ctrl = new PersistentVolumeController(newControllerContext({ client: loopback(f.store), events: events }));
   await ctrl.start();
   const sched = new Scheduler(loopback(f.store, KUBE_SCHEDULER, SCHEDULER), events);
   await sched.start();

@@ -23,7 +23,7 @@ test('lb pool: ranges and CIDRs', () => {
 test('service lb: LoadBalancer services get ingress IPs from the pool, a finalizer and events; released on type change', async () => {
   const f = await fixture();
   const events = new EventRecorder(loopback(f.store));
-  const c = new ServiceLBController(newControllerContext({ store: f.store, events: events }), LBPool.parse('172.18.255.200-172.18.255.201'));
+  const c = new ServiceLBController(newControllerContext({ client: loopback(f.store), events: events }), LBPool.parse('172.18.255.200-172.18.255.201'));
   await c.start();
   const svcDef = f.def('', 'services');
   const lb = (name: string, extra: any = {}) => f.store.create(svcDef, 'ns', { metadata: { name }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }], ...extra } }, f.ctx('ns'));

@@ -4,6 +4,7 @@
  * retention policy, revisions and partitioned rolling updates. The test
  * plays the kubelet by marking pods Running and Ready.
  */
+import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +28,7 @@ async function setup() {
   const ctx = { ...controllerContext('test'), namespace: NS };
   await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
-  const controllers = newControllerContext({ store });
+  const controllers = newControllerContext({ client: loopback(store) });
   const ctrl = new StatefulSetController(controllers);
   const sets = store.find('apps', 'v1', 'statefulsets')!;
   const pods = store.find('', 'v1', 'pods')!;

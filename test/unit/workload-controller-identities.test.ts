@@ -47,7 +47,7 @@ for (const [name, make, serviceAccount, fieldManager] of cases) {
     const storage = new SqliteStorage(':memory:');
     const store = new Store(storage, allResources());
     const client = new RecordingClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
-    make(newControllerContext({ store, client }));
+    make(newControllerContext({ client }));
     const sa = controllerServiceAccount(serviceAccount);
     assert.deepEqual(client.derived, [{ user: `system:serviceaccount:kube-system:${serviceAccount}`, groups: sa.groups, fieldManager }]);
     assert.deepEqual(sa.groups, ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated']);

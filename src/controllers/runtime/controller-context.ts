@@ -4,18 +4,13 @@
  * clock and the log.
  */
 import { EventRecorder } from '../../events/recorder.js';
-import type { Store } from '../../registry/store.js';
 import { realClock, type Clock } from '../../apimachinery/clock.js';
 import { InformerFactory } from '../../client/informer-factory.js';
-import { LoopbackClient } from '../../client/loopback.js';
-import { KUBE_CONTROLLER_MANAGER } from '../../client/identities.js';
 import type { Client } from '../../client/types.js';
 import { RateLimitingQueue } from '../../client/work-queue.js';
 
 export interface ControllerContext {
   readonly client: Client;
-  /** Direct registry access, while controllers still use it (the client replaces it). */
-  readonly store: Store;
   readonly informers: InformerFactory;
   readonly events: EventRecorder;
   readonly clock: Clock;
@@ -31,12 +26,12 @@ export interface Controller {
 }
 
 export function newControllerContext(o: {
-  store: Store; client?: Client; events?: EventRecorder; log?: (m: string) => void; clock?: Clock; informers?: InformerFactory;
+  client: Client; events?: EventRecorder; log?: (m: string) => void; clock?: Clock; informers?: InformerFactory;
 }): ControllerContext {
-  const client = o.client ?? new LoopbackClient(o.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
+  const client = o.client;
   const clock = o.clock ?? realClock;
   return {
-    client, store: o.store, events: o.events ?? new EventRecorder(client), log: o.log ?? (() => {}), clock,
+    client, events: o.events ?? new EventRecorder(client), log: o.log ?? (() => {}), clock,
     informers: o.informers ?? new InformerFactory(client, clock),
   };
 }
