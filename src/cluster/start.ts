@@ -31,7 +31,7 @@ import { execContext, runningContainerContext } from '../node/exec/container-con
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
 import { farmKubeletServers } from './kubelet-servers.js';
-import { CLUSTER_DNS_IP, DNS_DOMAIN } from './system-workloads.js';
+import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../node/network.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 

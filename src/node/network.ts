@@ -19,6 +19,10 @@ export interface ClusterNetwork {
 }
 
 export const DEFAULT_POD_SUBNET = '10.244.0.0/16';
+
+/** The kubelets' clusterDNS (kubeadm: the tenth address of the service CIDR, where the kube-dns Service is) and clusterDomain. */
+export const CLUSTER_DNS_IP = '10.96.0.10';
+export const DNS_DOMAIN = 'cluster.local';
 export const DEFAULT_NETWORK: ClusterNetwork = { plugin: 'flannel', mode: 'overlay' };
 
 /** The node CIDR mask (kube-controller-manager --node-cidr-mask-size, 24 for IPv4). */

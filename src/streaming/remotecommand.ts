@@ -1,5 +1,4 @@
 import type { Status } from 'kubernetes-types/meta/v1.js';
-import { parseBool } from '../query.js';
 
 /** Which streams the client asked for (kubelet's remotecommand.NewOptions). */
 export interface StreamOptions { stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean }
@@ -23,21 +22,6 @@ export interface RemoteCommandConnection {
   write(stream: OutputStream, data: Buffer | string): void;
   /** Reports how the command ended on the error stream and closes the connection. */
   finish(status: Status): void;
-}
-
-/**
- * Parses exec/attach options from the query. The API server reads them as
- * PodExecOptions booleans; the kubelet then drops stderr under a TTY and
- * refuses a request with no stream at all.
- */
-export function parseStreamOptions(q: URLSearchParams): StreamOptions | { error: string } {
-  const tty = parseBool(q.get('tty'), 'tty') === true;
-  const stdin = parseBool(q.get('stdin'), 'stdin') === true;
-  const stdout = parseBool(q.get('stdout'), 'stdout') === true;
-  let stderr = parseBool(q.get('stderr'), 'stderr') === true;
-  if (tty && stderr) stderr = false;
-  if (!stdin && !stdout && !stderr) return { error: 'you must specify at least 1 of stdin, stdout, stderr' };
-  return { stdin, stdout, stderr, tty };
 }
 
 /** The Status a successful command reports on the error stream. */
