@@ -4,8 +4,8 @@
  * prints (`node/win2019-3 added`, `Error from server (NotFound): ...`).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { callControl, describeFailure, kubeconfigPath, targetFromKubeconfig, type ServerTarget } from './client.js';
-import { NODE_CONTROL_PREFIX } from './endpoint.js';
+import type { ServerTarget } from '../../client/https.js';
+import { callControl, describeFailure, kubeconfigPath, NODE_CONTROL_PREFIX, targetFromKubeconfig } from './client.js';
 import { readFileSync } from 'node:fs';
 import { parseClusterFile, parsePool } from '../cluster-file.js';
 import { runAgent } from './agent.js';

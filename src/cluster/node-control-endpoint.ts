@@ -13,14 +13,13 @@
  * Errors are metav1.Status objects, as the API server's are.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { User } from '../../api/auth.js';
-import { readBody } from '../../api/body.js';
-import { writeJSON, writeStatus } from '../../api/respond.js';
-import { StatusError, errors } from '../../apimachinery/errors.js';
-import { isObject } from '../../meta/json.js';
-import type { NodeOperations } from './operations.js';
-
-export const NODE_CONTROL_PREFIX = '/winkube/v1/nodes';
+import type { User } from '../api/auth.js';
+import { readBody } from '../api/body.js';
+import { writeJSON, writeStatus } from '../api/respond.js';
+import { StatusError, errors } from '../apimachinery/errors.js';
+import { isObject } from '../meta/json.js';
+import type { NodeOperations } from '../node/control/operations.js';
+import { NODE_CONTROL_PREFIX } from '../node/control/client.js';
 
 export type NodeControlHandler = (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
 
