@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseChannelProtocol, decodeChannelMessage, encodeChannelMessage } from '../../src/streaming/channels.js';
-import { exitCodeStatus, parseResizeMessages, statusPayload, successStatus } from '../../src/streaming/remotecommand.js';
-import { parseStreamOptions } from '../../src/api/streaming/stream-options.js';
+import { chooseChannelProtocol, decodeChannelMessage, encodeChannelMessage } from '../../src/api/streaming/channels.js';
+import { exitCodeStatus, successStatus } from '../../src/apimachinery/remotecommand.js';
+import { parseResizeMessages, parseStreamOptions, statusPayload } from '../../src/api/streaming/remotecommand.js';
 
 test('the client\'s order of preference picks the channel protocol; no offer means the original binary one', () => {
   assert.equal(chooseChannelProtocol(['v5.channel.k8s.io'])?.name, 'v5.channel.k8s.io');

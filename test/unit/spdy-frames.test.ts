@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { constants, createDeflate, deflateSync, inflateSync } from 'node:zlib';
-import { SPDY3_DICTIONARY } from '../../src/streaming/spdy/dictionary.js';
+import { SPDY3_DICTIONARY } from '../../src/api/streaming/spdy/dictionary.js';
 import {
   decodeHeaderBlock, encodeHeaderBlock, HeaderCompressor, HeaderDecompressor,
-} from '../../src/streaming/spdy/header-block.js';
-import { FLAG_FIN, FrameReader, FrameWriter, type Frame } from '../../src/streaming/spdy/frames.js';
+} from '../../src/api/streaming/spdy/header-block.js';
+import { FLAG_FIN, FrameReader, FrameWriter, type Frame } from '../../src/api/streaming/spdy/frames.js';
 
 test('the SPDY/3 dictionary is the 1423 bytes whose adler32 zlib announces as e3c6a7c2', () => {
   assert.equal(SPDY3_DICTIONARY.length, 1423);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect, type Socket } from 'node:net';
-import { FLAG_FIN, FrameReader, FrameWriter, type Frame } from '../../src/streaming/spdy/frames.js';
-import { SpdySession, type SpdyStream } from '../../src/streaming/spdy/session.js';
+import { FLAG_FIN, FrameReader, FrameWriter, type Frame } from '../../src/api/streaming/spdy/frames.js';
+import { SpdySession, type SpdyStream } from '../../src/api/streaming/spdy/session.js';
 
 /** A SPDY client speaking raw frames to a SpdySession over TCP. */
 async function pair(onStream: (s: SpdyStream) => void) {

@@ -10,16 +10,16 @@ import { requestPath } from '../request-path.js';
 import { writeGoProtocolError } from '../go-http-errors.js';
 import { checkObjectKey } from '../path-segment.js';
 import { errors, StatusError } from '../../apimachinery/errors.js';
-import { chooseChannelProtocol, type ChannelProtocol } from '../../streaming/channels.js';
+import { chooseChannelProtocol, type ChannelProtocol } from './channels.js';
 import { containerStatus, validateContainer } from './container-name.js';
 import {
   acceptSpdyUpgrade, headerValues, isSpdyUpgrade, isWebSocketUpgrade, negotiateProtocol, PROTOCOL_HEADER,
   writeRawError, writeRawResponse, writeRawStatus,
-} from '../../streaming/handshake.js';
-import { internalErrorStatus, type RemoteCommandConnection, type StreamOptions } from '../../streaming/remotecommand.js';
-import { parseStreamOptions } from './stream-options.js';
-import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from '../../streaming/spdy-connection.js';
-import { webSocketConnection } from '../../streaming/ws-connection.js';
+} from './handshake.js';
+import { internalErrorStatus, type RemoteCommandConnection, type StreamOptions } from '../../apimachinery/remotecommand.js';
+import { parseStreamOptions } from './remotecommand.js';
+import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from './spdy-connection.js';
+import { webSocketConnection } from './ws-connection.js';
 import { runExec, type ExecShell } from '../../node/exec/exec-session.js';
 import { runAttach } from '../../node/exec/attach-session.js';
 

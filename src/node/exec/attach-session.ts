@@ -1,6 +1,6 @@
 import type { ContainerLogs } from '../logs/container-logs.js';
-import type { RemoteCommandConnection } from '../../streaming/remotecommand.js';
-import { successStatus } from '../../streaming/remotecommand.js';
+import type { RemoteCommandConnection } from '../../apimachinery/remotecommand.js';
+import { successStatus } from '../../apimachinery/remotecommand.js';
 import { outputOf } from './exec-session.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { RemoteCommandConnection } from '../../streaming/remotecommand.js';
-import { exitCodeStatus, internalErrorStatus, successStatus } from '../../streaming/remotecommand.js';
+import type { RemoteCommandConnection } from '../../apimachinery/remotecommand.js';
+import { exitCodeStatus, internalErrorStatus, successStatus } from '../../apimachinery/remotecommand.js';
 import { playSteps, type PlayResult, type Step, type StepOutput } from './steps.js';
 
 /** An interactive shell reading one line at a time (`kubectl exec -i POD -- sh`). */

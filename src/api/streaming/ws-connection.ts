@@ -1,7 +1,8 @@
 import type { Status } from 'kubernetes-types/meta/v1.js';
 import type { WebSocket } from 'ws';
 import { Channel, decodeChannelMessage, encodeChannelMessage, type ChannelProtocol } from './channels.js';
-import { ClientEvents, parseResizeMessages, statusPayload, type OutputStream, type RemoteCommandConnection, type StreamOptions } from './remotecommand.js';
+import { ClientEvents, parseResizeMessages, statusPayload } from './remotecommand.js';
+import { type OutputStream, type RemoteCommandConnection, type StreamOptions } from '../../apimachinery/remotecommand.js';
 
 /**
  * How long output is held back after the handshake. client-go's WebSocket

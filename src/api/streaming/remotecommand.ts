@@ -1,55 +1,20 @@
 import type { Status } from 'kubernetes-types/meta/v1.js';
-
-/** Which streams the client asked for (kubelet's remotecommand.NewOptions). */
-export interface StreamOptions { stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean }
-
-export interface TerminalSize { width: number; height: number }
-
-export type OutputStream = 'stdout' | 'stderr';
+import { parseBool } from '../query.js';
+import type { StreamOptions, TerminalSize } from '../../apimachinery/remotecommand.js';
 
 /**
- * What a running command sees of its client, whatever the transport
- * (WebSocket channels or SPDY streams). Handlers may be attached late:
- * anything that arrived before is delivered then.
+ * Parses exec/attach options from the query. The API server reads them as
+ * PodExecOptions booleans; the kubelet then drops stderr under a TTY and
+ * refuses a request with no stream at all.
  */
-export interface RemoteCommandConnection {
-  readonly options: StreamOptions;
-  /** Each chunk of stdin; null once the client closed stdin (or went away). */
-  onStdin(f: (data: Buffer | null) => void): void;
-  onResize(f: (size: TerminalSize) => void): void;
-  /** The client disconnected before the command finished. */
-  onClose(f: () => void): void;
-  write(stream: OutputStream, data: Buffer | string): void;
-  /** Reports how the command ended on the error stream and closes the connection. */
-  finish(status: Status): void;
-}
-
-/** The Status a successful command reports on the error stream. */
-export function successStatus(): Status {
-  return { metadata: {}, status: 'Success' };
-}
-
-/**
- * A command that exited non-zero: the kubelet's exec handler wraps the
- * runtime's CodeExitError (containerd: "error executing command %v, exit code %d")
- * into this Status; client-go turns it back into the exit code.
- */
-export function exitCodeStatus(command: string[], code: number): Status {
-  return {
-    metadata: {},
-    status: 'Failure',
-    message: `command terminated with non-zero exit code: error executing command [${command.join(' ')}], exit code ${code}`,
-    reason: 'NonZeroExitCode',
-    details: { causes: [{ reason: 'ExitCode', message: String(code) }] },
-  };
-}
-
-/** Any other failure: apierrors.NewInternalError. */
-export function internalErrorStatus(message: string): Status {
-  return {
-    metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError',
-    details: { causes: [{ message }] }, code: 500,
-  };
+export function parseStreamOptions(q: URLSearchParams): StreamOptions | { error: string } {
+  const tty = parseBool(q.get('tty'), 'tty') === true;
+  const stdin = parseBool(q.get('stdin'), 'stdin') === true;
+  const stdout = parseBool(q.get('stdout'), 'stdout') === true;
+  let stderr = parseBool(q.get('stderr'), 'stderr') === true;
+  if (tty && stderr) stderr = false;
+  if (!stdin && !stdout && !stderr) return { error: 'you must specify at least 1 of stdin, stdout, stderr' };
+  return { stdin, stdout, stderr, tty };
 }
 
 /** What the error stream carries: JSON for v4 and later, the bare message (failures only) before. */

@@ -1,7 +1,8 @@
 import type { Status } from 'kubernetes-types/meta/v1.js';
 import type { Duplex } from 'node:stream';
 import { SpdySession, type SpdyStream } from './spdy/session.js';
-import { ClientEvents, parseResizeMessages, statusPayload, type OutputStream, type RemoteCommandConnection, type StreamOptions } from './remotecommand.js';
+import { ClientEvents, parseResizeMessages, statusPayload } from './remotecommand.js';
+import { type OutputStream, type RemoteCommandConnection, type StreamOptions } from '../../apimachinery/remotecommand.js';
 
 /** Stream protocols served over SPDY, newest first (the CRI streaming server's list). */
 export const SPDY_REMOTECOMMAND_PROTOCOLS = ['v4.channel.k8s.io', 'v3.channel.k8s.io', 'v2.channel.k8s.io'] as const;
