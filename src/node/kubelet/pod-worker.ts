@@ -917,5 +917,5 @@ export class PodWorker implements PodStatusSource {
 /** Whether an argv is the image's application (not an emulated shell or program): it serves its ports. */
 function isApplication(argv: string[], os: 'linux' | 'windows'): boolean {
   const r = collect(interpret(argv, { os, env: {}, hostname: 'x', fs: new ContainerFS(os) }), 3);
-  return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0 && !/^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout)(\.exe)?$/i.test(argv[0].replace(/^.*[\\/]/, ''));
+  return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0 && !/^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout)(\.exe)?$/i.test((argv[0] ?? '').replace(/^.*[\\/]/, ''));
 }
