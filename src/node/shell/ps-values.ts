@@ -148,10 +148,11 @@ export function truthy(v: Value): boolean {
 }
 
 /** A value in a string (interpolation, `-f`, Write-Host): arrays joined by spaces, objects by their type name. */
-export function display(v: Value): string {
+export function display(v: Value | undefined): string {
   if (v === true) return 'True';
   if (v === false) return 'False';
-  if (v === null) return '';
+  // An absent property shows as $null does: nothing.
+  if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(display).join(' ');
   if (isHashtable(v)) return 'System.Collections.Hashtable';
   if (isObject(v)) return v.props.__string !== undefined ? display(v.props.__string) : v.typeName;
