@@ -59,13 +59,14 @@ export function nodeControlHandler(ops: NodeOperations): NodeControlHandler {
       });
       return writeJSON(res, 201, { added });
     }
-    if (rest.length === 1 && method === 'DELETE') {
-      await ops.remove(rest[0]);
-      return writeJSON(res, 200, { removed: rest[0] });
+    const [node, action] = rest;
+    if (node !== undefined && action === undefined && method === 'DELETE') {
+      await ops.remove(node);
+      return writeJSON(res, 200, { removed: node });
     }
-    if (rest.length === 2 && method === 'POST' && (rest[1] === 'stop' || rest[1] === 'start')) {
-      await (rest[1] === 'stop' ? ops.stop(rest[0]) : ops.start(rest[0]));
-      return writeJSON(res, 200, { [rest[1] === 'stop' ? 'stopped' : 'started']: rest[0] });
+    if (node !== undefined && rest.length === 2 && method === 'POST' && (action === 'stop' || action === 'start')) {
+      await (action === 'stop' ? ops.stop(node) : ops.start(node));
+      return writeJSON(res, 200, { [action === 'stop' ? 'stopped' : 'started']: node });
     }
     if (rest.length <= 2) return writeStatus(res, errors.methodNotAllowed().status);
     return writeStatus(res, errors.notFoundGeneric().status);
