@@ -6,9 +6,10 @@
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
-import type { ConfigMap, Endpoints, Event, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicationController, ResourceQuota, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Endpoints, Event, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicationController, ResourceQuota, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
+import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { ResourceRef } from './types.js';
@@ -23,6 +24,7 @@ export const persistentvolumes: ResourceRef<PersistentVolume> = { group: '', ver
 export const pods: ResourceRef<Pod> = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 export const replicationcontrollers: ResourceRef<ReplicationController> = { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', namespaced: true };
 export const resourcequotas: ResourceRef<ResourceQuota> = { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
+export const secrets: ResourceRef<Secret> = { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true };
 export const serviceaccounts: ResourceRef<ServiceAccount> = { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true };
 export const services: ResourceRef<Service> = { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true };
 
@@ -41,6 +43,8 @@ export const endpointslices: ResourceRef<EndpointSlice> = { group: 'discovery.k8
 
 export const flowschemas: ResourceRef<FlowSchema> = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false };
 export const prioritylevelconfigurations: ResourceRef<PriorityLevelConfiguration> = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false };
+
+export const runtimeclasses: ResourceRef<RuntimeClass> = { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false };
 
 export const poddisruptionbudgets: ResourceRef<PodDisruptionBudget> = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
 

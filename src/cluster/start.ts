@@ -19,7 +19,7 @@ import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { NodeOperations } from '../node/control/operations.js';
-import { nodeControlHandler } from '../node/control/endpoint.js';
+import { nodeControlHandler } from './node-control-endpoint.js';
 import { applyNodeChanges, loadNodeChanges } from '../node/control/node-changes.js';
 import { DEFAULT_NETWORK } from '../node/network.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
@@ -27,14 +27,14 @@ import { EventRecorder } from '../events/recorder.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { SCHEDULER, Scheduler } from '../scheduler/scheduler.js';
 import { LoopbackClient } from '../client/loopback.js';
-import { APISERVER_LOOPBACK, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER } from '../client/identities.js';
+import { APISERVER_LOOPBACK, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, nodeUser } from '../client/identities.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { kubeletContainerStreams } from '../node/exec/container-streams.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
 import { farmKubeletServers } from './kubelet-servers.js';
-import { CLUSTER_DNS_IP, DNS_DOMAIN } from './system-workloads.js';
+import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../node/network.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 import { newControllerContext } from '../controllers/runtime/controller-context.js';
@@ -88,7 +88,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   let port = opts.port;
   // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
   const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
-  const farm = new NodeFarm(store, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS, events);
+  // The kubelets' shared reads, in process; each node writes as system:node:<name>.
+  const kubeletClient = new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet');
+  const farm = new NodeFarm(kubeletClient, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS, events);
   const nodeOperations = new NodeOperations(farm, dataDir);
   /** The kubelets of this process, once started: exec runs in their containers' own contexts. */
   let runningKubelet: Kubelet | undefined;
@@ -102,7 +104,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
     const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
     // The farm's current machines: nodes added at run time included, removed ones not.
-    const kubelet = new Kubelet(store, farm.nodeConfigs, {
+    const kubelet = new Kubelet(kubeletClient, farm.nodeConfigs, {
       logs: containerLogs, events, log,
       // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
       pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
@@ -141,7 +143,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     containerLogs,
     // kubectl exec: the kubelet's shell model in the container's environment and files; attach: its log.
     containerStreams: kubeletContainerStreams(
-      async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(store, pod, container, node)),
+      async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(
+        kubeletClient.as(nodeUser(String((pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '')), 'kubelet'), pod, container, node)),
       containerLogs),
     winkubeRoutes: nodeControlHandler(nodeOperations),
     // nodes/NAME/proxy: the running nodes' kubelet servers.

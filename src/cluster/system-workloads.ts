@@ -24,12 +24,10 @@ import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { controllerContext } from '../controllers/context.js';
 import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
-import { DEFAULT_POD_SUBNET, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
+import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
 import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
 
-export const CLUSTER_DNS_IP = '10.96.0.10';
 export const SERVICE_SUBNET = '10.96.0.0/12';
-export const DNS_DOMAIN = 'cluster.local';
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.11.3';
 export const KUBE_PROXY_IMAGE = `registry.k8s.io/kube-proxy:${EMULATED_VERSION.gitVersion}`;
 export const FLANNEL_VERSION = 'v0.26.1';

@@ -36,7 +36,10 @@ export function healthyConditions(now: string, previous: NodeCondition[] = []): 
 /** Whether two condition lists differ in anything but heartbeat times (a change the kubelet posts at once). */
 export function conditionsChanged(a: NodeCondition[], b: NodeCondition[]): boolean {
   if (a.length !== b.length) return true;
-  return a.some((c, i) => c.type !== b[i].type || c.status !== b[i].status || c.reason !== b[i].reason || c.message !== b[i].message);
+  return a.some((c, i) => {
+    const d = b[i];
+    return !d || c.type !== d.type || c.status !== d.status || c.reason !== d.reason || c.message !== d.message;
+  });
 }
 
 /** The event each healthy condition records when it first appears or changes status (nodestatus setters). */
@@ -57,8 +60,9 @@ export function conditionEvents(previous: NodeCondition[], next: NodeCondition[]
     const old = previous.find((p) => p.type === c.type);
     if (c.type === 'Ready') {
       if (old && old.status !== c.status) out.push(c.status === 'True' ? 'NodeReady' : 'NodeNotReady');
-    } else if (EVENT_OF[c.type] && (!old || old.status !== c.status)) {
-      out.push(EVENT_OF[c.type]);
+    } else {
+      const event = EVENT_OF[c.type];
+      if (event && (!old || old.status !== c.status)) out.push(event);
     }
   }
   return out;

@@ -1,16 +1,19 @@
 /**
  * The node farm: every emulated kubelet of the cluster in this one process
- * (KWOK-style), writing in-process through the Store. Each node registers,
- * posts its status, holds its Lease and heartbeats on one shared timer wheel.
+ * (KWOK-style), each writing through the client as its own kubelet
+ * (system:node:<name>): in-process, or over HTTPS for `winkube agent`. Each
+ * node registers, posts its status, holds its Lease and heartbeats on one
+ * shared timer wheel.
  * Nodes can be added, removed, stopped and started while the cluster runs;
  * listeners (the kubelet's pod workers) hear about each change.
  */
 import { randomUUID } from 'node:crypto';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { Node, NodeStatus } from 'kubernetes-types/core/v1.js';
 import { errors, isAlreadyExists, isNotFound } from '../apimachinery/errors.js';
-import { controllerContext } from '../controllers/context.js';
-import type { Store } from '../registry/store.js';
-import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import { nodeUser } from '../client/identities.js';
+import { leases, nodes as nodeResource } from '../client/resources.js';
+import type { Client, ResourceClient } from '../client/types.js';
 import { conditionEvents, conditionsChanged, type NodeCondition } from './conditions.js';
 import type { EventRecorder, EventType, ObjectReference } from '../events/recorder.js';
 import { machineIdentity, type MachineIdentity } from './identity.js';
@@ -49,13 +52,12 @@ export interface FarmListener {
 /** One node of the farm as `winkube node list` shows it. */
 export interface FarmNode { name: string; pool: string; os: string; index: number; running: boolean; bootID: string }
 
-/** The Store operations the farm needs: in-process, or over HTTPS for `winkube agent` (control/remote-store.ts). */
-export type FarmStore = Pick<Store, 'find' | 'get' | 'list' | 'create' | 'update' | 'delete'>;
-
 const renewMs = (a: { cfg: NodeConfig }) => leaseRenewIntervalMs(a.cfg.nodeLeaseDurationSeconds);
 
 interface Agent {
   cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[];
+  /** Its kubelet's handles: writes as system:node:<name>, field manager "kubelet". */
+  nodes: ResourceClient<Node>; leases: ResourceClient<Lease>;
   running: boolean; leaseExists: boolean;
   /** When the machine (and its kubelet) last booted. */
   bootedAt: Date;
@@ -72,12 +74,13 @@ export class NodeFarm {
   private nextIndex = 0;
   private readonly eventQueue: Array<() => Promise<void>> = [];
   private eventsInFlight = 0;
-  private readonly nodeDef: ResourceDef;
-  private readonly leaseDef: ResourceDef;
+  /** The farm's own reads and the machines' removal (`winkube node remove`). */
+  private readonly nodes: ResourceClient<Node>;
+  private readonly leases: ResourceClient<Lease>;
   private imageSource: NodeImageSource = () => undefined;
   private readonly imagesDirty = new Set<string>();
 
-  constructor(private readonly store: FarmStore, private readonly nodes: ReadonlyArray<NodeConfig & { index?: number }>,
+  constructor(private readonly client: Client, private readonly configs: ReadonlyArray<NodeConfig & { index?: number }>,
     private readonly log: (m: string) => void = () => {}, wheel?: TimerWheel,
     /** The pools `winkube node add --pool` draws from. */
     readonly pools: readonly NodePool[] = [],
@@ -85,8 +88,8 @@ export class NodeFarm {
     private readonly events?: EventRecorder) {
     // 100 ms ticks: 5,000 nodes' renewals spread over 100 ticks of a 10 s interval, 50 a tick.
     this.wheel = wheel ?? new TimerWheel(100, 128);
-    this.nodeDef = store.find('', 'v1', 'nodes')!;
-    this.leaseDef = store.find('coordination.k8s.io', 'v1', 'leases')!;
+    this.nodes = client.resource(nodeResource);
+    this.leases = client.resource(leases);
   }
 
   addListener(l: FarmListener): void { this.listeners.push(l); }
@@ -127,8 +130,8 @@ export class NodeFarm {
   async start(stoppedNames: ReadonlySet<string> = new Set()): Promise<void> {
     const fresh: Agent[] = [];
     // Nodes carry their index when they were added at run time (their pod CIDR must not move); the rest count by position.
-    this.nextIndex = Math.max(0, ...this.nodes.map((n) => (n.index ?? -1) + 1));
-    this.nodes.forEach((n, position) => {
+    this.nextIndex = Math.max(0, ...this.configs.map((n) => (n.index ?? -1) + 1));
+    this.configs.forEach((n, position) => {
       const { index, ...cfg } = n;
       const agent = this.newAgent(cfg, index ?? position);
       this.nextIndex = Math.max(this.nextIndex, agent.index + 1);
@@ -183,7 +186,7 @@ export class NodeFarm {
    */
   async addNodes(configs: ReadonlyArray<NodeConfig & { index?: number }>): Promise<void> {
     for (const cfg of configs) {
-      if (this.agents.has(cfg.name) || (await this.store.get('', 'nodes', '', cfg.name))) {
+      if (this.agents.has(cfg.name) || (await this.nodes.find('', cfg.name))) {
         throw errors.alreadyExists(NODES, cfg.name);
       }
     }
@@ -211,13 +214,12 @@ export class NodeFarm {
   /** The machine leaves: its heartbeats end and its Node and Lease are deleted. */
   async removeNode(name: string): Promise<void> {
     const agent = this.agents.get(name);
-    const node = await this.store.get('', 'nodes', '', name);
+    const node = await this.nodes.find('', name);
     if (!agent && !node) throw errors.notFound(NODES, name);
     if (agent) { this.cancel(agent); agent.running = false; this.agents.delete(name); }
-    const ctx = controllerContext('winkube');
     await Promise.allSettled([...this.inflight]);
-    if (node) await this.ignoreNotFound(this.store.delete(this.nodeDef, '', name, {}, ctx));
-    await this.ignoreNotFound(this.store.delete(this.leaseDef, NODE_LEASE_NAMESPACE, name, {}, { ...ctx, namespace: NODE_LEASE_NAMESPACE }));
+    if (node) await this.ignoreNotFound(this.nodes.delete('', name, { fieldManager: 'winkube' }));
+    await this.ignoreNotFound(this.leases.delete(NODE_LEASE_NAMESPACE, name, { fieldManager: 'winkube' }));
     this.emit((l) => l.onNodeRemoved?.(name));
   }
 
@@ -244,7 +246,11 @@ export class NodeFarm {
   }
 
   private newAgent(cfg: NodeConfig, index: number): Agent {
-    return { cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], running: false, leaseExists: false, bootedAt: new Date(), lastUnschedulable: false };
+    const kubelet = this.client.as(nodeUser(cfg.name), 'kubelet');
+    return {
+      cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], nodes: kubelet.resource(nodeResource), leases: kubelet.resource(leases),
+      running: false, leaseExists: false, bootedAt: new Date(), lastUnschedulable: false,
+    };
   }
 
   private mustGet(name: string): Agent {
@@ -302,9 +308,9 @@ export class NodeFarm {
    * kubelet reads its Node from its informer; the farm reads them all in one list.
    */
   private async syncStatuses(): Promise<void> {
-    const { items } = await this.store.list(this.nodeDef, '');
+    const { items } = await this.nodes.list('');
     for (const node of items) {
-      const agent = this.agents.get(node.metadata.name ?? '');
+      const agent = this.agents.get(node.metadata?.name ?? '');
       if (agent?.running) this.recordSchedulableEvent(agent, node);
     }
   }
@@ -313,8 +319,8 @@ export class NodeFarm {
    * kubelet_node_status.go recordNodeSchedulableEvent: NodeNotSchedulable /
    * NodeSchedulable when spec.unschedulable differs from what this kubelet last saw.
    */
-  private recordSchedulableEvent(agent: Agent, node: KObject): void {
-    const unschedulable = (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true;
+  private recordSchedulableEvent(agent: Agent, node: Node): void {
+    const unschedulable = node.spec?.unschedulable === true;
     if (unschedulable === agent.lastUnschedulable) return;
     agent.lastUnschedulable = unschedulable;
     this.recordStatusEvents(agent, [unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable']);
@@ -365,50 +371,49 @@ export class NodeFarm {
   /** Registers the node; true when it was created, false when it existed and got a fresh status. */
   private async register(agent: Agent, restart: boolean): Promise<boolean> {
     const now = new Date();
-    const ctx = controllerContext('kubelet');
-    let node: KObject;
+    let node: Node;
     let created = true;
     this.recordEvent(agent, 'Normal', 'Starting', 'Starting kubelet.');
     try {
-      node = await this.store.create(this.nodeDef, '', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now), this.statusImages(agent)) as KObject, ctx);
-      this.recordStatusEvents(agent, conditionEvents([], (node.status as any).conditions));
+      node = await agent.nodes.create('', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now), this.statusImages(agent)) as Node);
+      this.recordStatusEvents(agent, conditionEvents([], (node.status?.conditions ?? []) as NodeCondition[]));
     } catch (e) {
       created = false;
       if (!(isAlreadyExists(e))) throw e;
       // A node already registered (a restart): the kubelet posts a fresh status over it. Windows
       // counts boots in its BootId registry value: one more than the last boot this node reported.
       if (!restart) {
-        const prevBoot = ((await this.store.get('', 'nodes', '', agent.cfg.name))?.status as any)?.nodeInfo?.bootID;
+        const prevBoot = (await agent.nodes.find('', agent.cfg.name))?.status?.nodeInfo?.bootID;
         if (agent.cfg.os === 'windows' && /^\d+$/.test(prevBoot ?? '')) agent.id = { ...agent.id, bootID: String(Number(prevBoot) + 1) };
       }
       node = await this.postStatus(agent, true);
     }
-    agent.uid = node.metadata.uid!;
+    agent.uid = node.metadata?.uid ?? '';
     // Linux enforces node allocatable on the kubepods cgroup; the Windows kubelet does not ("not implemented").
     if (agent.cfg.os === 'linux') this.recordEvent(agent, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
     return created;
   }
 
   /** Posts the node status (every nodeStatusReportFrequency, or at once when something changed). */
-  async postStatus(agent: Agent, force = false): Promise<KObject> {
+  async postStatus(agent: Agent, force = false): Promise<Node> {
     const now = rfc3339Seconds(new Date());
     let events: string[] = [];
     let previousBoot = '';
-    const node = await this.store.update(this.nodeDef, '', agent.cfg.name, (n) => {
-      const prev: NodeCondition[] = ((n.status as any)?.conditions ?? []) as NodeCondition[];
+    const node = await agent.nodes.updateStatus('', agent.cfg.name, (n) => {
+      const prev = (n.status?.conditions ?? []) as NodeCondition[];
       const status = nodeStatus(agent.cfg, agent.index, agent.id, now, prev, this.statusImages(agent));
-      events = conditionEvents(prev, status.conditions as NodeCondition[]);
-      previousBoot = (n.status as any)?.nodeInfo?.bootID ?? '';
-      const imagesChanged = JSON.stringify((n.status as any)?.images ?? []) !== JSON.stringify(status.images ?? []);
-      if (!force && !imagesChanged && !conditionsChanged(prev, status.conditions as NodeCondition[])) {
+      const conditions = status.conditions as NodeCondition[];
+      events = conditionEvents(prev, conditions);
+      previousBoot = n.status?.nodeInfo?.bootID ?? '';
+      const imagesChanged = JSON.stringify(n.status?.images ?? []) !== JSON.stringify(status.images ?? []);
+      if (!force && !imagesChanged && !conditionsChanged(prev, conditions)) {
         // Unchanged: only the heartbeat times move.
-        (n.status as any).conditions = status.conditions;
-        return n;
+        return { ...n, status: { ...n.status, conditions } };
       }
-      n.status = { ...(n.status as object), ...status };
-      if (!status.images) delete (n.status as any).images;
-      return n;
-    }, controllerContext('kubelet'), 'status');
+      const next: NodeStatus = { ...n.status, ...status };
+      if (!status.images) delete next.images;
+      return { ...n, status: next };
+    });
     if (previousBoot && previousBoot !== agent.id.bootID) {
       this.recordEvent(agent, 'Warning', 'Rebooted', `Node ${agent.cfg.name} has been rebooted, boot id: ${agent.id.bootID}`);
     }
@@ -423,10 +428,9 @@ export class NodeFarm {
    */
   private async renewLease(agent: Agent, surelyNew = false): Promise<void> {
     const now = new Date();
-    const ctx = { ...controllerContext('kubelet'), namespace: NODE_LEASE_NAMESPACE };
-    if (!agent.leaseExists && (surelyNew || !(await this.store.get('coordination.k8s.io', 'leases', NODE_LEASE_NAMESPACE, agent.cfg.name)))) {
+    if (!agent.leaseExists && (surelyNew || !(await agent.leases.find(NODE_LEASE_NAMESPACE, agent.cfg.name)))) {
       try {
-        await this.store.create(this.leaseDef, NODE_LEASE_NAMESPACE, nodeLease(agent.cfg.name, agent.uid, now, agent.cfg.nodeLeaseDurationSeconds) as KObject, ctx);
+        await agent.leases.create(NODE_LEASE_NAMESPACE, nodeLease(agent.cfg.name, agent.uid, now, agent.cfg.nodeLeaseDurationSeconds) as Lease);
         agent.leaseExists = true;
         return;
       } catch (e) {
@@ -434,14 +438,15 @@ export class NodeFarm {
       }
     }
     try {
-      await this.store.update(this.leaseDef, NODE_LEASE_NAMESPACE, agent.cfg.name, (l) => {
-        const spec = (l.spec ??= {}) as Record<string, any>;
+      await agent.leases.update(NODE_LEASE_NAMESPACE, agent.cfg.name, (l) => {
+        const spec = (l.spec ??= {});
         spec.holderIdentity = agent.cfg.name;
         spec.leaseDurationSeconds = agent.cfg.nodeLeaseDurationSeconds;
         spec.renewTime = microTime(now);
-        if (!(l.metadata.ownerReferences ?? []).length) l.metadata.ownerReferences = nodeLease(agent.cfg.name, agent.uid, now).metadata.ownerReferences;
+        const meta = (l.metadata ??= {});
+        if (!(meta.ownerReferences ?? []).length) meta.ownerReferences = nodeLease(agent.cfg.name, agent.uid, now).metadata.ownerReferences;
         return l;
-      }, ctx);
+      });
       agent.leaseExists = true;
     } catch (e) {
       // Deleted behind our back (kubectl delete lease): create it again next time.

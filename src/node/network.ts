@@ -19,6 +19,10 @@ export interface ClusterNetwork {
 }
 
 export const DEFAULT_POD_SUBNET = '10.244.0.0/16';
+
+/** The kubelets' clusterDNS (kubeadm: the tenth address of the service CIDR, where the kube-dns Service is) and clusterDomain. */
+export const CLUSTER_DNS_IP = '10.96.0.10';
+export const DNS_DOMAIN = 'cluster.local';
 export const DEFAULT_NETWORK: ClusterNetwork = { plugin: 'flannel', mode: 'overlay' };
 
 /** The node CIDR mask (kube-controller-manager --node-cidr-mask-size, 24 for IPv4). */
@@ -27,10 +31,12 @@ export const NODE_CIDR_MASK = 24;
 function parseIPv4CIDR(cidr: string): { base: number; prefix: number } | undefined {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
   if (!m) return undefined;
-  const octets = m.slice(1, 5).map(Number);
-  const prefix = Number(m[5]);
+  const [, a = '', b = '', c = '', d = '', bits = ''] = m;
+  const octets = [a, b, c, d].map(Number);
+  const prefix = Number(bits);
   if (octets.some((o) => o > 255) || prefix > 32) return undefined;
-  const base = ((octets[0] << 24) >>> 0) + (octets[1] << 16) + (octets[2] << 8) + octets[3];
+  const [o0 = 0, o1 = 0, o2 = 0, o3 = 0] = octets;
+  const base = ((o0 << 24) >>> 0) + (o1 << 16) + (o2 << 8) + o3;
   return { base: prefix === 0 ? 0 : base - (base % 2 ** (32 - prefix)), prefix };
 }
 

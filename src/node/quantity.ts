@@ -14,6 +14,7 @@ export function parseBytes(q: string | number): number {
   if (!m) throw new Error(`invalid quantity ${JSON.stringify(q)}`);
   const unit = m[2] ?? '';
   const mult = BINARY[unit] ?? DECIMAL[unit];
+  if (mult === undefined) throw new Error(`invalid quantity ${JSON.stringify(q)}`);
   return Math.round(Number(m[1]) * mult);
 }
 
@@ -32,8 +33,8 @@ export function parseMilliCPU(q: string | number): number {
  */
 export function formatBytes(bytes: number): string {
   if (bytes === 0) return '0';
-  for (const unit of ['Pi', 'Ti', 'Gi', 'Mi', 'Ki']) {
-    if (bytes % BINARY[unit] === 0) return `${bytes / BINARY[unit]}${unit}`;
+  for (const [unit, mult] of Object.entries(BINARY).reverse()) {
+    if (bytes % mult === 0) return `${bytes / mult}${unit}`;
   }
   return String(bytes);
 }

@@ -23,7 +23,7 @@ export class TimerWheel {
   /** Runs `fn` once after `delayMs` (rounded up to whole ticks, at least one). */
   schedule(delayMs: number, fn: () => void): WheelTask {
     const entry: Entry = { dueTick: this.tick + Math.max(1, Math.ceil(delayMs / this.tickMs)), fn, cancelled: false };
-    this.slots[entry.dueTick % this.slots.length].push(entry);
+    this.slotOf(entry.dueTick).push(entry);
     this.pending++;
     this.ensureRunning();
     return { cancel: () => { if (!entry.cancelled) { entry.cancelled = true; } } };
@@ -41,7 +41,7 @@ export class TimerWheel {
   /** Advances one tick: runs what is due now. Exposed for tests. */
   advance(): void {
     this.tick++;
-    const slot = this.slots[this.tick % this.slots.length];
+    const slot = this.slotOf(this.tick);
     const due: Entry[] = [];
     const keep: Entry[] = [];
     for (const e of slot) (e.dueTick <= this.tick ? due : keep).push(e);
@@ -51,6 +51,13 @@ export class TimerWheel {
   }
 
   get size(): number { return this.pending; }
+
+  /** The slot a tick hashes to (there is one for every remainder). */
+  private slotOf(tick: number): Entry[] {
+    const slot = this.slots[tick % this.slots.length];
+    if (!slot) throw new Error(`timer wheel: no slot for tick ${tick}`);
+    return slot;
+  }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);

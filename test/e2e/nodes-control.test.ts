@@ -203,6 +203,10 @@ describe('winkube node add|remove|stop|start', () => {
         .trimEnd().split('\n').map((l) => l.split(' ')).filter(([n = '']) => !n.startsWith('remote-')).map(([, c]) => c));
       const free = Array.from({ length: 256 }, (_, i) => `10.244.${i}.0/24`).filter((c) => !held.has(c));
       assert.deepEqual(rows, [['remote-1', 'True', '10.0.26100', free[0]], ['remote-2', 'True', '10.0.26100', free[1]]]);
+      // Each machine writes as its kubelet (field manager "kubelet") and records its node events on the server.
+      assert.match(await ok(['get', 'node', 'remote-1', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}']), /^kubelet( kubelet)*$/);
+      await until('the agent\'s Starting event', async () => ((await ok(['get', 'events', '-A', '--field-selector', 'involvedObject.name=remote-1',
+        '-o', 'jsonpath={.items[*].reason}'])).split(' ').includes('Starting') ? true : undefined));
       const first = await renewTime('remote-1');
       await until('a renewal by the agent', async () => ((await renewTime('remote-1')) > first ? true : undefined));
     } finally {

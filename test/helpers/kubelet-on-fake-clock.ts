@@ -13,6 +13,7 @@ import { FakeClock } from '../../src/node/kubelet/clock.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import type { KObject } from '../../src/apimachinery/object.js';
+import { kubeletClient } from './kubelet-client.js';
 
 export type Obj = Record<string, unknown>;
 interface ContainerStatus { ready: boolean; restartCount: number; state: Record<string, { reason?: string }>; lastState: { terminated?: { exitCode: number } } }
@@ -28,10 +29,10 @@ export async function kubeletOnFakeClock() {
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   const configs = expandPools(DEFAULT_POOLS);
-  const farm = new NodeFarm(store, configs, () => {}, new TimerWheel(1000));
+  const farm = new NodeFarm(kubeletClient(store), configs, () => {}, new TimerWheel(1000));
   await farm.start();
   const clock = new FakeClock(Date.parse('2025-06-01T12:00:00Z'));
-  const kubelet = new Kubelet(store, configs, { logs: new ContainerLogs(), events: new EventRecorder(loopback(store), () => {}), pullMs: 0, clock });
+  const kubelet = new Kubelet(kubeletClient(store), configs, { logs: new ContainerLogs(), events: new EventRecorder(loopback(store), () => {}), pullMs: 0, clock });
   await kubelet.start();
   const ctx = { ...controllerContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } } as unknown as KObject, ctx);

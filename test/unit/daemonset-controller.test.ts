@@ -23,6 +23,7 @@ import { ControllerExpectations } from '../../src/controllers/controller-utils.j
 import { NodeLifecycleController } from '../../src/controllers/node-lifecycle/controller.js';
 import { nodeShouldRunDaemonPod, targetNodeName } from '../../src/controllers/daemonset/node-predicates.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
+import { kubeletClient } from '../helpers/kubelet-client.js';
 
 const NS = 'default';
 const WINDOWS = ['win2019-1', 'win2019-2', 'win2022-1'];
@@ -35,7 +36,7 @@ async function setup() {
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   const ctx = { ...controllerContext('test'), namespace: NS };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
-  const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, new TimerWheel(1000));
+  const farm = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, new TimerWheel(1000));
   await farm.start();
   // As in a running cluster: the node lifecycle controller lifts the not-ready:NoSchedule taint that
   // TaintNodesByCondition admission put on each new node once it reports Ready (daemon pods do not
@@ -209,7 +210,7 @@ test('BurstReplicas: a sync creates at most 250 pods; the next waits until they 
   const ctx = { ...controllerContext('test'), namespace: NS };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
   const network = { plugin: 'flannel' as const, mode: 'overlay' as const, podSubnet: '10.128.0.0/9' };
-  const farm = new NodeFarm(store, expandPools([{ name: 'n', count: 300, os: 'linux', network }]), () => {}, new TimerWheel(1000));
+  const farm = new NodeFarm(kubeletClient(store), expandPools([{ name: 'n', count: 300, os: 'linux', network }]), () => {}, new TimerWheel(1000));
   await farm.start();
   const ctrl = new DaemonSetController(newControllerContext({ client: loopback(store) }));
   // Tolerating everything: the new nodes' not-ready taint (no node lifecycle controller here) does not keep pods off.

@@ -94,6 +94,15 @@ test('volumes: configMap/secret/downwardAPI files at the mount path; a missing s
     (e: unknown) => e instanceof VolumeSetUpError && e.eventMessage === 'MountVolume.SetUp failed for volume "v" : secret "gone" not found');
 });
 
+test('volumes: an item key the ConfigMap lacks is a SetUp error, whatever its name (configmap.MakePayload looks keys up in the data map)', () => {
+  for (const key of ['nope', 'toString', 'constructor']) {
+    const p = pod({ name: 'c', image: 'x', volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }] },
+      { volumes: [{ name: 'cfg', configMap: { name: 'cfg', items: [{ key, path: 'f' }] } }] });
+    assert.throws(() => containerFS(p, (p.spec as any).containers[0], 'linux', { sources: sources(), net }),
+      (e: unknown) => e instanceof VolumeSetUpError && e.eventMessage === `MountVolume.SetUp failed for volume "cfg" : configmap references non-existent config key: ${key}`, key);
+  }
+});
+
 test('persistentVolumeClaim volumes: a missing or unbound claim is waited for (no FailedMount); a bound claim mounts a writable directory', () => {
   const claims: Record<string, any> = {
     pending: { metadata: { name: 'pending' }, spec: {}, status: { phase: 'Pending' } },

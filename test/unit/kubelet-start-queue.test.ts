@@ -12,6 +12,7 @@ import { ContainerLogs } from '../../src/node/logs/container-logs.js';
 import { Kubelet } from '../../src/node/kubelet/kubelet.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
+import { kubeletClient } from '../helpers/kubelet-client.js';
 
 /**
  * Pod workers start from a queue, in slices between turns of the event loop,
@@ -23,10 +24,10 @@ test('a burst of bound pods: every pod gets a worker and runs', async () => {
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   const configs = expandPools(DEFAULT_POOLS);
-  const farm = new NodeFarm(store, configs, () => {}, new TimerWheel(1000));
+  const farm = new NodeFarm(kubeletClient(store), configs, () => {}, new TimerWheel(1000));
   await farm.start();
   const events = new EventRecorder(loopback(store), () => {});
-  const kubelet = new Kubelet(store, configs, { logs: new ContainerLogs(), events, pullMs: 0 });
+  const kubelet = new Kubelet(kubeletClient(store), configs, { logs: new ContainerLogs(), events, pullMs: 0 });
   await kubelet.start();
   const podDef = store.find('', 'v1', 'pods')!;
   const ctx = { ...controllerContext('test'), namespace: 'default' };

@@ -9,6 +9,9 @@ import type { KObject } from '../../src/apimachinery/object.js';
 import { FakeClock } from '../../src/node/kubelet/clock.js';
 import { podConditions } from '../../src/node/kubelet/status.js';
 import { StatusManager, type PodStatusSource } from '../../src/node/kubelet/status-manager.js';
+import { LoopbackClient } from '../../src/client/loopback.js';
+import { nodeUser } from '../../src/client/identities.js';
+import { pods } from '../../src/client/resources.js';
 
 type Obj = Record<string, unknown>;
 
@@ -30,7 +33,7 @@ async function setup() {
   } as unknown as KObject, ctx);
   const clock = new FakeClock(Date.parse('2025-03-01T10:00:00Z'));
   const logs: string[] = [];
-  const manager = new StatusManager(store, podDef, clock, (m) => logs.push(m));
+  const manager = new StatusManager(new LoopbackClient(store, nodeUser('linux-1'), 'kubelet').resource(pods), clock, (m) => logs.push(m));
   const stored = async () => (await store.get('', 'pods', 'default', 'web'))!;
   return { storage, store, pod, clock, manager, logs, stored };
 }

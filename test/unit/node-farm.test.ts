@@ -4,10 +4,31 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
-import { NodeFarm, type FarmStore } from '../../src/node/farm.js';
+import { NodeFarm } from '../../src/node/farm.js';
+import type { Client, ResourceClient, ResourceRef, UserInfo } from '../../src/client/types.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import { controllerContext } from '../../src/controllers/context.js';
+import { kubeletClient } from '../helpers/kubelet-client.js';
+
+/** The farm's client, noting each node status post (its kubelet's updateStatus of its Node) in `posts`. */
+function countingStatusPosts(store: Store, posts: string[]): Client {
+  const base = kubeletClient(store);
+  return Object.assign(Object.create(base) as Client, {
+    as(user: UserInfo, fieldManager: string): Client {
+      const kubelet = base.as(user, fieldManager);
+      return Object.assign(Object.create(kubelet) as Client, {
+        resource<T>(ref: ResourceRef<T>): ResourceClient<T> {
+          const r = kubelet.resource(ref);
+          if (ref.resource !== 'nodes') return r;
+          return Object.assign(Object.create(r) as ResourceClient<T>, {
+            updateStatus: (...args: Parameters<ResourceClient<T>['updateStatus']>) => { posts.push(args[1]); return r.updateStatus(...args); },
+          });
+        },
+      });
+    },
+  });
+}
 
 test('timer wheel: one-shot and periodic tasks, cancel', () => {
   const wheel = new TimerWheel(1000, 8);
@@ -29,7 +50,7 @@ test('the farm registers every node Ready, tainted not-ready by admission until 
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   const wheel = new TimerWheel(1000);
-  const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, wheel);
+  const farm = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, wheel);
   const t0 = Date.now();
   await farm.start();
   assert.ok(Date.now() - t0 < 1000, 'the default cluster registers in well under a second');
@@ -61,7 +82,7 @@ test('the farm registers every node Ready, tainted not-ready by admission until 
   await farm.stop();
 
   // A restart: the nodes exist; a new farm posts status over them and keeps transition times.
-  const again = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, new TimerWheel(1000));
+  const again = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, new TimerWheel(1000));
   await again.start();
   const n2 = (await store.get('', 'nodes', '', 'linux-1'))!;
   assert.equal(n2.metadata.uid, nodes.find((n) => n.metadata.name === 'linux-1')!.metadata.uid);
@@ -82,11 +103,7 @@ test('nodes started together post their first periodic status spread over the re
   const configs = expandPools(DEFAULT_POOLS);
   // The status posts the farm makes, by node (an unchanged status within the same second writes nothing, so count the posts).
   const posts: string[] = [];
-  const farmStore: FarmStore = {
-    find: (...a) => store.find(...a), get: (...a) => store.get(...a), list: (...a) => store.list(...a), create: (...a) => store.create(...a), delete: (...a) => store.delete(...a),
-    update: (def, ns, name, fn, ctx, sub) => { if (def.resource === 'nodes' && sub === 'status') posts.push(name); return store.update(def, ns, name, fn, ctx, sub); },
-  };
-  const farm = new NodeFarm(farmStore, configs, () => {}, wheel);
+  const farm = new NodeFarm(countingStatusPosts(store, posts), configs, () => {}, wheel);
   await farm.start();
   let seen = posts.length;
   const posted = () => { const p = posts.slice(seen); seen = posts.length; return p; };
@@ -119,7 +136,7 @@ test('cordon and uncordon: each running kubelet records NodeNotSchedulable / Nod
   const wheel = new TimerWheel(1000);
   const recorded: string[] = [];
   const events = { record: async (ref: { name: string }, _t: string, reason: string, message: string) => { recorded.push(`${ref.name} ${reason} ${message}`); } };
-  const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, wheel, [], events as never);
+  const farm = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, wheel, [], events as never);
   await farm.start();
   const advance = async (ticks: number) => {
     for (let i = 0; i < ticks; i++) wheel.advance();

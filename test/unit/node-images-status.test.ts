@@ -8,6 +8,7 @@ import { NodeFarm } from '../../src/node/farm.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import { NodeImages, nodeStatusImages } from '../../src/node/kubelet/images.js';
+import { kubeletClient } from '../helpers/kubelet-client.js';
 
 test('nodestatus.Images: biggest first, at most nodeStatusMaxImages (50), at most 5 names each', () => {
   const images = Array.from({ length: 60 }, (_, i) => ({ names: [`r/img${i}@sha256:${i}`, `r/img${i}:1`, 'a', 'b', 'c', 'd'], sizeBytes: (i % 7) * 1000 + i }));
@@ -42,7 +43,7 @@ test('the farm registers nodes with the pre-pulled sandbox image and posts new i
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   const wheel = new TimerWheel(1000);
-  const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, wheel);
+  const farm = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, wheel);
   await farm.start();
   const images = async (name: string) => ((await store.get('', 'nodes', '', name))!.status as any).images;
   const pause = await images('linux-1');

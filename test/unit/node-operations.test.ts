@@ -12,6 +12,7 @@ import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import { NodeOperations } from '../../src/node/control/operations.js';
 import { applyNodeChanges, loadNodeChanges } from '../../src/node/control/node-changes.js';
+import { kubeletClient } from '../helpers/kubelet-client.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
@@ -21,7 +22,7 @@ test('node operations: listeners hear every change; stop ends renewals, start re
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   const wheel = new TimerWheel(1000);
-  const farm = new NodeFarm(store, expandPools(DEFAULT_POOLS), () => {}, wheel, DEFAULT_POOLS);
+  const farm = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, wheel, DEFAULT_POOLS);
   const heard: string[] = [];
   const listener: FarmListener = {
     onNodeAdded: (cfg) => heard.push(`added ${cfg.name} ${cfg.os}`),

@@ -12,12 +12,13 @@ import type { KObject } from '../../src/apimachinery/object.js';
 import { spawn } from 'node:child_process';
 import { kubectlPath } from '../helpers/cluster.js';
 import { running, startStreamingServer, type StreamingServer } from '../helpers/streaming-server.js';
+import { kubeletClient } from '../helpers/kubelet-client.js';
 
 let s: StreamingServer;
 
 before(async () => {
   let store: StreamingServer['store'] | undefined;
-  s = await startStreamingServer(async (pod, container, node) => execShellFor(await execContext(store!, pod, container, node)));
+  s = await startStreamingServer(async (pod, container, node) => execShellFor(await execContext(kubeletClient(store!), pod, container, node)));
   store = s.store;
   const ctx = { ...controllerContext('test'), namespace: 'default' };
   const def = (r: string) => s.store.find('', 'v1', r)!;

@@ -5,31 +5,38 @@
  * lowest /24 of the pod subnet no node of the cluster holds; a node the
  * cluster already knows (an agent restart) keeps its own.
  */
+import { X509Certificate } from 'node:crypto';
+import { HttpsClient, type ServerTarget } from '../../client/https.js';
+import { nodes as nodeResource } from '../../client/resources.js';
+import type { UserInfo } from '../../client/types.js';
 import { EventRecorder } from '../../events/recorder.js';
-import { HttpsClient } from '../../client/https.js';
-import { NodeFarm, type FarmStore } from '../farm.js';
+import { NodeFarm } from '../farm.js';
 import { DEFAULT_POD_SUBNET, podCIDRIndex, podSubnetCapacity } from '../network.js';
 import { expandPools, PoolError, type NodePool } from '../pool.js';
-import type { ServerTarget } from './client.js';
-import { RemoteStore } from './remote-store.js';
-
-/** Who the agent's kubeconfig (`winkube up`'s admin credentials) authenticates as. */
-const AGENT_USER = { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
 export interface RunningAgent { nodeNames: string[]; stop(): Promise<void> }
 
+/** Who the kubeconfig's credentials name: a client certificate's CN and O (the token's user is the server's to know). */
+function kubeconfigUser(target: ServerTarget): UserInfo {
+  if (!target.cert) return { name: '', groups: ['system:authenticated'] };
+  const subject = new X509Certificate(target.cert).subject.split('\n');
+  const field = (key: string) => subject.filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
+  return { name: field('CN')[0] ?? '', groups: [...field('O'), 'system:authenticated'] };
+}
+
 export async function runAgent(target: ServerTarget, pools: NodePool[], log: (m: string) => void): Promise<RunningAgent> {
-  const remote = new RemoteStore(target);
+  // The agent's own reads; each node's kubelet writes as system:node:<name> (farm.ts), with these credentials.
+  const client = new HttpsClient(target, kubeconfigUser(target), 'winkube-agent');
   const configs = expandPools(pools);
   const subnet = configs[0]?.network.podSubnet ?? DEFAULT_POD_SUBNET;
-  const existing = (await remote.list(remote.find('', 'v1', 'nodes')!, '')).items;
+  const existing = (await client.resource(nodeResource).list('')).items;
   const held = new Map<string, number>();
   const used = new Set<number>();
   for (const n of existing) {
-    const i = podCIDRIndex(subnet, (n.spec as any)?.podCIDR ?? '');
+    const i = podCIDRIndex(subnet, n.spec?.podCIDR ?? '');
     if (i === undefined) continue;
     used.add(i);
-    held.set(n.metadata.name!, i);
+    held.set(n.metadata?.name ?? '', i);
   }
   let next = 0;
   const room = podSubnetCapacity(subnet)!;
@@ -43,14 +50,13 @@ export async function runAgent(target: ServerTarget, pools: NodePool[], log: (m:
     }
     return { ...cfg, index };
   });
-  const eventClient = new HttpsClient(target, AGENT_USER, 'kubelet');
-  const events = new EventRecorder(eventClient, log);
-  const farm = new NodeFarm(remote as unknown as FarmStore, nodes, log, undefined, pools, events);
+  const events = new EventRecorder(client, log);
+  const farm = new NodeFarm(client, nodes, log, undefined, pools, events);
   await farm.start();
   // The farm's timer wheel does not hold the process open (in the server, the listening socket does): this does.
   const alive = setInterval(() => {}, 60_000);
   return {
     nodeNames: farm.nodeNames,
-    async stop() { clearInterval(alive); await farm.stop(); remote.close(); eventClient.close(); },
+    async stop() { clearInterval(alive); await farm.stop(); client.close(); },
   };
 }

@@ -4,8 +4,8 @@
  * prints (`node/win2019-3 added`, `Error from server (NotFound): ...`).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { callControl, describeFailure, kubeconfigPath, targetFromKubeconfig, type ServerTarget } from './client.js';
-import { NODE_CONTROL_PREFIX } from './endpoint.js';
+import type { ServerTarget } from '../../client/https.js';
+import { callControl, describeFailure, kubeconfigPath, NODE_CONTROL_PREFIX, targetFromKubeconfig } from './client.js';
 import { readFileSync } from 'node:fs';
 import { parseClusterFile, parsePool } from '../cluster-file.js';
 import { runAgent } from './agent.js';
@@ -31,8 +31,9 @@ function collect(v: string, prev: string[]): string[] { return [...prev, v]; }
 /** kubectl taint's `key[=value]:Effect`. */
 function parseTaint(spec: string): { key: string; value?: string; effect: string } {
   const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(spec);
-  if (!m) throw new InvalidArgumentError(`invalid taint spec: ${spec}`);
-  return { key: m[1], ...(m[2] !== undefined ? { value: m[2] } : {}), effect: m[3] };
+  const [, key, value, effect] = m ?? [];
+  if (key === undefined || effect === undefined) throw new InvalidArgumentError(`invalid taint spec: ${spec}`);
+  return { key, ...(value !== undefined ? { value } : {}), effect };
 }
 
 function parseLabel(spec: string): [string, string] {
@@ -98,10 +99,10 @@ export function registerNodeCommands(program: Command): void {
     .action(async (opts: Common) => {
       const r = await callControl(target(opts), 'GET', NODE_CONTROL_PREFIX);
       if (r.status !== 200) { console.error(describeFailure(r)); process.exitCode = 1; return; }
-      const rows = [['NAME', 'POOL', 'OS', 'STATE', 'BOOT-ID'],
-        ...(r.body.items as any[]).map((n) => [n.name, n.pool, n.os, n.running ? 'Running' : 'Stopped', n.bootID])];
-      const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
-      for (const row of rows) console.log(row.map((c, i) => (i === row.length - 1 ? String(c) : String(c).padEnd(widths[i] + 3))).join(''));
+      const header = ['NAME', 'POOL', 'OS', 'STATE', 'BOOT-ID'];
+      const rows = [header, ...(r.body.items as any[]).map((n) => [n.name, n.pool, n.os, n.running ? 'Running' : 'Stopped', n.bootID])];
+      const widths = header.map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
+      for (const row of rows) console.log(row.map((c, i) => (i === row.length - 1 ? String(c) : String(c).padEnd((widths[i] ?? 0) + 3))).join(''));
     });
 
   withTarget(node.command('add [name]')

@@ -7,8 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { ServerTarget } from '../../client/https.js';
 
-export interface ServerTarget { server: URL; ca?: Buffer; cert?: Buffer; key?: Buffer; token?: string }
+/** Where the server serves the node control endpoint (`winkube node`'s calls). */
+export const NODE_CONTROL_PREFIX = '/winkube/v1/nodes';
 
 const b64 = (s: string | undefined) => (s ? Buffer.from(s, 'base64') : undefined);
 const file = (p: string | undefined, base: string) => (p ? readFileSync(resolve(base, p)) : undefined);

@@ -7,7 +7,7 @@ import { StatusError, errors } from '../../apimachinery/errors.js';
 import { parsePool } from '../cluster-file.js';
 import type { NodeFarm, FarmNode } from '../farm.js';
 import { DEFAULT_NETWORK, type ClusterNetwork } from '../network.js';
-import { PoolError, expandPools, type NodePool } from '../pool.js';
+import { PoolError, expandPools, type NodeConfig, type NodePool } from '../pool.js';
 import { loadNodeChanges, saveNodeChanges, type IndexedNodeConfig, type NodeChanges } from './node-changes.js';
 
 /** `winkube node add`: from a pool (`--pool`, `--count`), and/or with explicit fields (the cluster file's pool fields). */
@@ -43,7 +43,7 @@ export class NodeOperations {
       throw errors.badRequest('give a pool (--pool) or a node name');
     }
     const poolName = req.pool ?? req.name!;
-    let template;
+    let template: NodeConfig | undefined;
     try {
       const pool = parsePool({ ...base, ...(req.fields ?? {}), name: req.name ?? poolName }, 0, this.network());
       [template] = expandPools([{ ...pool, count: 1, exactName: true }]);
@@ -51,6 +51,8 @@ export class NodeOperations {
       if (e instanceof PoolError) throw errors.badRequest(e.message);
       throw e;
     }
+    // A pool of one node expands to that node.
+    if (!template) throw errors.internal(`the pool ${poolName} expanded to no node`);
     const names = req.name !== undefined ? [req.name] : this.nextNames(poolName, count);
     const configs = names.map((name) => ({ ...template, name, pool: poolName }));
     await this.farm.addNodes(configs);

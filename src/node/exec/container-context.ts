@@ -1,5 +1,6 @@
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
+import { configmaps, secrets as secretResource, services as serviceResource } from '../../client/resources.js';
+import type { Client, ResourceRef } from '../../client/types.js';
 import { processEnv, podHostname, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS } from '../runtime/volumes.js';
 import { podNetwork } from './pod-network.js';
@@ -43,18 +44,16 @@ export function runningContainerContext(kubelet: RunningContainers | undefined, 
  * The context a `kubectl exec` command runs in, built as the kubelet builds
  * the container's: its environment (env, envFrom, service links, image
  * defaults, HOSTNAME), hostname, mounted configMap/secret/projected files,
- * and its node's OS and kernel.
+ * and its node's OS and kernel. `client` reads as the pod's kubelet.
  */
-export async function execContext(store: Store, pod: KObject, containerName: string, node: KObject | undefined): Promise<ShellContext> {
+export async function execContext(client: Client, pod: KObject, containerName: string, node: KObject | undefined): Promise<ShellContext> {
   const ns = pod.metadata.namespace ?? 'default';
   const spec = pod.spec as Obj;
   const container: Obj = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]
     .find((c: Obj) => c.name === containerName) ?? { name: containerName };
-  const list = async (resource: string, namespace: string) => {
-    const def = store.find('', 'v1', resource);
-    return def ? (await store.list(def, namespace)).items : [];
-  };
-  const [configMaps, secrets, services] = await Promise.all([list('configmaps', ns), list('secrets', ns), list('services', '')]);
+  // The environment's sources are plain objects to the runtime (env.ts reads them as JSON).
+  const list = async <T>(ref: ResourceRef<T>, namespace: string) => (await client.resource(ref).list(namespace)).items as unknown as KObject[];
+  const [configMaps, secrets, services] = await Promise.all([list(configmaps, ns), list(secretResource, ns), list(serviceResource, '')]);
   const sources: EnvSources = {
     configMap: (n, name) => configMaps.find((o) => o.metadata.namespace === n && o.metadata.name === name),
     secret: (n, name) => secrets.find((o) => o.metadata.namespace === n && o.metadata.name === name),

@@ -6,7 +6,7 @@
  * `<ns>.svc.<domain> svc.<domain> <domain>`; Default and hostNetwork's
  * ClusterFirst → the node's; None → only dnsConfig), plus dnsConfig.
  */
-import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../../cluster/system-workloads.js';
+import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../network.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 

@@ -25,10 +25,11 @@ const LONG_RUNNING = /^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|tim
  * that is neither a shell nor a program of the model fails to start.
  */
 function execStartFailure(argv: string[], ctx: ShellContext): string | undefined {
-  if (!argv.length) return undefined;
+  const [command] = argv;
+  if (command === undefined) return undefined;
   const execID = randomBytes(32).toString('hex');
   const startErr = startError(argv, ctx);
-  const name = programName(argv[0], ctx.os);
+  const name = programName(command, ctx.os);
   const unknown = startErr !== undefined || (!LONG_RUNNING.test(name) && (() => {
     // Probed in a scratch filesystem: the probe must not change the container's files.
     const r = collect(interpret(argv, { os: ctx.os, env: {}, hostname: ctx.hostname, fs: new ContainerFS(ctx.os) }), 3);
@@ -37,7 +38,7 @@ function execStartFailure(argv: string[], ctx: ShellContext): string | undefined
   if (!unknown) return undefined;
   return ctx.os === 'windows'
     ? `failed to exec in container: failed to start exec "${execID}": hcs::System::CreateProcess: The system cannot find the file specified.: unknown`
-    : `failed to exec in container: failed to start exec "${execID}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0]}": executable file not found in $PATH: unknown`;
+    : `failed to exec in container: failed to start exec "${execID}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${command}": executable file not found in $PATH: unknown`;
 }
 
 export function execShellFor(ctx: ShellContext): ExecShell {
@@ -48,8 +49,9 @@ export function execShellFor(ctx: ShellContext): ExecShell {
       return interpret(argv, stdin === undefined ? ctx : { ...ctx, stdin: stdin.toString('utf8'), stdinBytes: stdin });
     },
     session(argv) {
-      if (!argv.length) return undefined;
-      const name = programName(argv[0], ctx.os) as SessionShell;
+      const [command] = argv;
+      if (command === undefined) return undefined;
+      const name = programName(command, ctx.os) as SessionShell;
       if (!SESSION_SHELLS[ctx.os].includes(name)) return undefined;
       if (!argv.slice(1).every((a) => INTERACTIVE_FLAGS.test(a))) return undefined;
       return openSession(name, ctx);

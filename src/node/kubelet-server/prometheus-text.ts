@@ -35,8 +35,10 @@ function escapeHelp(v: string): string {
 }
 
 function compareSamples(a: Sample, b: Sample): number {
-  for (let i = 0; i < Math.min(a.labels.length, b.labels.length); i++) {
-    const [x, y] = [a.labels[i][1], b.labels[i][1]];
+  for (const [i, [, x]] of a.labels.entries()) {
+    const other = b.labels[i];
+    if (!other) break;
+    const y = other[1];
     if (x !== y) return x < y ? -1 : 1;
   }
   return a.labels.length - b.labels.length;

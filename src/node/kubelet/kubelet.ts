@@ -1,17 +1,21 @@
 /**
- * The kubelets of every emulated node, KWOK-style: one pod watch for the
- * whole farm, dispatching by spec.nodeName to per-node state (IP
+ * The kubelets of every emulated node, KWOK-style: one pod informer for
+ * the whole farm, dispatching by spec.nodeName to per-node state (IP
  * allocation, image store, pod workers). Configmaps, secrets and services
- * are watched once for all nodes (the kubelet's configmap/secret managers
- * and service lister).
+ * are informed once for all nodes (the kubelet's configmap/secret managers
+ * and service lister). Each node writes as its own kubelet
+ * (system:node:<name>).
  */
-import { inform } from '../../controllers/informer.js';
+import { nodeUser } from '../../client/identities.js';
+import { InformerFactory } from '../../client/informer-factory.js';
+import {
+  configmaps, nodes as nodeResource, persistentvolumeclaims, persistentvolumes, pods as podResource, runtimeclasses, secrets, services,
+} from '../../client/resources.js';
+import type { SharedInformer } from '../../client/shared-informer.js';
+import type { Client } from '../../client/types.js';
 import type { EventRecorder } from '../../events/recorder.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
-import type { WatchHandle } from '../../storage/types.js';
 import { LINUX_KERNEL_VERSION } from '../node-object.js';
 import type { NodeConfig } from '../pool.js';
 import type { EnvSources } from '../runtime/env.js';
@@ -83,8 +87,6 @@ interface NodeState {
   ctx: NodeContext;
 }
 
-const key = (ns: string | undefined, name: string | undefined) => `${ns}/${name}`;
-
 /**
  * Pod workers started in one turn of the event loop at most, by time: a
  * watch batch that binds thousands of pods (a DaemonSet over every node)
@@ -96,19 +98,18 @@ const START_SLICE_MS = 25;
 
 export class Kubelet {
   private readonly nodes = new Map<string, NodeState>();
-  private readonly podDef: ResourceDef;
+  /** The pods bound to this kubelet's nodes, by UID. */
   private readonly pods = new Map<string, KObject>();
-  private readonly configMaps = new Map<string, KObject>();
-  private readonly secrets = new Map<string, KObject>();
-  private readonly services = new Map<string, KObject>();
-  private readonly claims = new Map<string, KObject>();
-  private readonly volumes = new Map<string, KObject>();
-  private readonly runtimeClasses = new Map<string, KObject>();
-  private readonly nodeObjects = new Map<string, KObject>();
-  private readonly watches: WatchHandle[] = [];
+  private readonly informers: InformerFactory;
+  private readonly configMaps: SharedInformer;
+  private readonly secrets: SharedInformer;
+  private readonly services: SharedInformer;
+  private readonly claims: SharedInformer;
+  private readonly volumes: SharedInformer;
+  private readonly runtimeClasses: SharedInformer;
+  private readonly nodeObjects: SharedInformer;
   private readonly log: (m: string) => void;
   private readonly backoff = new Backoff();
-  private readonly statusManager: StatusManager;
   private started = false;
   private readonly sources: EnvSources;
   private userImagesCache: { rv?: string; images: UserImage[] } = { images: [] };
@@ -116,43 +117,41 @@ export class Kubelet {
   private readonly toStart = new Map<string, { node: NodeState; pod: KObject }>();
   private starting = false;
 
-  constructor(private readonly store: Store, nodes: NodeConfig[], private readonly opts: KubeletOptions) {
-    this.podDef = store.find('', 'v1', 'pods')!;
+  /**
+   * `client` reads (the informers) for every node; each node writes through
+   * `client.as(system:node:<name>)`, field manager "kubelet".
+   */
+  constructor(private readonly client: Client, nodes: NodeConfig[], private readonly opts: KubeletOptions) {
     this.log = opts.log ?? (() => {});
-    this.statusManager = new StatusManager(store, this.podDef, opts.clock ?? REAL_CLOCK, this.log);
+    this.informers = new InformerFactory(client);
+    this.configMaps = this.informers.forResource(configmaps);
+    this.secrets = this.informers.forResource(secrets);
+    this.services = this.informers.forResource(services);
+    this.claims = this.informers.forResource(persistentvolumeclaims);
+    this.volumes = this.informers.forResource(persistentvolumes);
+    this.runtimeClasses = this.informers.forResource(runtimeclasses);
+    this.nodeObjects = this.informers.forResource(nodeResource);
     this.sources = {
-      configMap: (ns, name) => this.configMaps.get(key(ns, name)),
-      secret: (ns, name) => this.secrets.get(key(ns, name)),
-      services: () => [...this.services.values()],
-      pvc: (ns, name) => this.claims.get(key(ns, name)),
-      pv: (name) => this.volumes.get(key(undefined, name)),
+      configMap: (ns, name) => this.configMaps.cache.get(ns, name),
+      secret: (ns, name) => this.secrets.cache.get(ns, name),
+      services: () => this.services.cache.list('*'),
+      pvc: (ns, name) => this.claims.cache.get(ns, name),
+      pv: (name) => this.volumes.cache.get('', name),
     };
     for (const n of nodes) this.addNodeState(n);
   }
 
   async start(): Promise<void> {
-    const def = (r: string) => this.store.find('', 'v1', r)!;
-    const cache = (m: Map<string, KObject>) => (type: string, o: KObject) => {
-      if (type === 'DELETED') m.delete(key(o.metadata.namespace, o.metadata.name)); else m.set(key(o.metadata.namespace, o.metadata.name), o);
-    };
-    this.watches.push(await inform(this.store, def('configmaps'), cache(this.configMaps)));
-    this.watches.push(await inform(this.store, def('secrets'), cache(this.secrets)));
-    this.watches.push(await inform(this.store, def('services'), cache(this.services)));
-    this.watches.push(await inform(this.store, def('persistentvolumeclaims'), cache(this.claims)));
-    this.watches.push(await inform(this.store, def('persistentvolumes'), cache(this.volumes)));
-    const rcDef = this.store.find('node.k8s.io', 'v1', 'runtimeclasses');
-    if (rcDef) this.watches.push(await inform(this.store, rcDef, cache(this.runtimeClasses)));
-    this.watches.push(await inform(this.store, def('nodes'), (type, o) => {
-      if (type === 'DELETED') this.nodeObjects.delete(o.metadata.name!); else this.nodeObjects.set(o.metadata.name!, o);
-    }));
+    await Promise.all([this.configMaps, this.secrets, this.services, this.claims, this.volumes, this.runtimeClasses, this.nodeObjects]
+      .map((i) => i.start()));
     this.started = true;
-    this.watches.push(await inform(this.store, this.podDef, (type, o) => this.onPod(type, o)));
+    await this.informers.inform(podResource, (type, o) => this.onPod(type, o));
   }
 
   async stop(): Promise<void> {
     this.started = false;
     this.toStart.clear();
-    for (const w of this.watches) w.cancel();
+    this.informers.stop();
     for (const n of this.nodes.values()) for (const w of n.workers.values()) w.stop();
   }
 
@@ -197,7 +196,7 @@ export class Kubelet {
 
   /** The declared user images (cached per ConfigMap version). */
   private userImages(): UserImage[] {
-    const cm = this.configMaps.get(key(USER_IMAGES_CONFIGMAP.namespace, USER_IMAGES_CONFIGMAP.name));
+    const cm = this.configMaps.cache.get(USER_IMAGES_CONFIGMAP.namespace, USER_IMAGES_CONFIGMAP.name);
     const rv = cm?.metadata.resourceVersion;
     if (rv !== this.userImagesCache.rv) this.userImagesCache = { rv, images: parseUserImages(cm) };
     return this.userImagesCache.images;
@@ -210,15 +209,17 @@ export class Kubelet {
       () => this.opts.onImagesChanged?.(cfg.name), this.opts.clock ?? REAL_CLOCK);
     images.add(PAUSE_IMAGE);
     const cpus = Math.max(1, Math.round(Number(String(cfg.cpu).replace(/m$/, '')) / (String(cfg.cpu).endsWith('m') ? 1000 : 1)));
-    const nodeObjects = this.nodeObjects;
+    const nodeObjects = this.nodeObjects.cache;
+    const kubelet = this.client.as(nodeUser(cfg.name), 'kubelet');
+    const pods = kubelet.resource(podResource);
     state.ctx = {
       name: cfg.name, os: cfg.os, cpus,
       get kernelVersion() {
-        return String((nodeObjects.get(cfg.name)?.status as Obj)?.nodeInfo?.kernelVersion ?? (cfg.os === 'windows' ? `10.0.${build}` : LINUX_KERNEL_VERSION));
+        return String((nodeObjects.get('', cfg.name)?.status as Obj)?.nodeInfo?.kernelVersion ?? (cfg.os === 'windows' ? `10.0.${build}` : LINUX_KERNEL_VERSION));
       },
-      node: () => this.nodeObjects.get(cfg.name),
+      node: () => nodeObjects.get('', cfg.name),
       hostIPs: () => {
-        const addrs: Obj[] = (this.nodeObjects.get(cfg.name)?.status as Obj)?.addresses ?? [];
+        const addrs: Obj[] = (nodeObjects.get('', cfg.name)?.status as Obj)?.addresses ?? [];
         const ip = addrs.find((a) => a.type === 'InternalIP')?.address;
         return ip ? [ip] : [];
       },
@@ -227,15 +228,15 @@ export class Kubelet {
       releaseIP: (uid) => { state.ips.delete(uid); },
       sources: this.sources, token: this.opts.token,
       events: this.opts.events, logs: this.opts.logs,
-      store: this.store, podDef: this.podDef, log: this.log,
+      pods, log: this.log,
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
       finished: (uid) => { state.workers.delete(uid); },
       backoff: this.backoff,
-      status: this.statusManager,
+      status: new StatusManager(pods, this.opts.clock ?? REAL_CLOCK, this.log),
       clock: this.opts.clock ?? REAL_CLOCK,
       stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
       runtime: cfg.runtime,
-      runtimeClass: (name) => this.runtimeClasses.get(key(undefined, name)),
+      runtimeClass: (name) => this.runtimeClasses.cache.get('', name),
       hostDirs: new HostDirs(cfg.os),
     };
     this.nodes.set(cfg.name, state);
@@ -245,7 +246,7 @@ export class Kubelet {
   private allocIP(state: NodeState, uid: string, preferred?: string): string | undefined {
     const existing = state.ips.get(uid);
     if (existing) return existing;
-    const cidr: string | undefined = (this.nodeObjects.get(state.cfg.name)?.spec as Obj)?.podCIDR;
+    const cidr: string | undefined = (this.nodeObjects.cache.get('', state.cfg.name)?.spec as Obj)?.podCIDR;
     const m = cidr ? /^(\d+\.\d+\.\d+)\.0\/24$/.exec(cidr) : null;
     if (!m) return undefined;
     const used = new Set(state.ips.values());

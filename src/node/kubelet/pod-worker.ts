@@ -8,16 +8,15 @@
  * clock (clock.ts). All strings are upstream's; see the functions named in
  * each comment.
  */
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../apimachinery/errors.js';
-import { controllerContext } from '../../controllers/context.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
 import type { EventRecorder, EventType, ObjectReference } from '../../events/recorder.js';
 import { referenceTo } from '../../events/recorder.js';
 import { hintFor, type ImageFailure } from '../../os/images.js';
 import { isHostProcessContainer } from '../../os/windows-rules.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
+import type { ResourceClient } from '../../client/types.js';
 import { collect, interpret, LineSplitter, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
@@ -60,8 +59,8 @@ export interface NodeContext {
   token?: TokenSource;
   events: EventRecorder;
   logs: ContainerLogs;
-  store: Store;
-  podDef: ResourceDef;
+  /** The pods, written as this node's kubelet. */
+  pods: ResourceClient<Pod>;
   log(m: string): void;
   /** The node's other admitted, non-terminal pods. */
   admitted(except: string): KObject[];
@@ -847,8 +846,7 @@ export class PodWorker implements PodStatusSource {
 
   private async deletePod(): Promise<void> {
     try {
-      await this.node.store.delete(this.node.podDef, this.pod.metadata.namespace!, this.pod.metadata.name!,
-        { gracePeriodSeconds: 0, preconditions: { uid: this.uid } }, { ...controllerContext('kubelet'), namespace: this.pod.metadata.namespace! });
+      await this.node.pods.delete(this.pod.metadata.namespace!, this.pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: this.uid } });
     } catch (e) {
       if (!(e instanceof StatusError && (e.status.code === 404 || e.status.code === 409))) this.node.log(`kubelet: delete pod ${this.pod.metadata.namespace}/${this.pod.metadata.name}: ${(e as Error).message}`);
     }
@@ -919,5 +917,5 @@ export class PodWorker implements PodStatusSource {
 /** Whether an argv is the image's application (not an emulated shell or program): it serves its ports. */
 function isApplication(argv: string[], os: 'linux' | 'windows'): boolean {
   const r = collect(interpret(argv, { os, env: {}, hostname: 'x', fs: new ContainerFS(os) }), 3);
-  return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0 && !/^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout)(\.exe)?$/i.test(argv[0].replace(/^.*[\\/]/, ''));
+  return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0 && !/^(sh|bash|ash|dash|cmd|powershell|pwsh|sleep|tail|ping|timeout)(\.exe)?$/i.test((argv[0] ?? '').replace(/^.*[\\/]/, ''));
 }

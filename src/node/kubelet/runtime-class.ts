@@ -34,7 +34,8 @@ export function sandboxRuntimeError(runtimeClassName: string | undefined | null,
   if (runtime.name === 'docker') {
     return handler !== '' && handler !== 'docker' ? `rpc error: code = Unknown desc = RuntimeHandler "${handler}" not supported` : undefined;
   }
-  const effective = handler === '' ? runtimeHandlers(runtime, os)[0] : handler;
-  return runtimeHandlers(runtime, os).includes(effective) ? undefined
+  const handlers = runtimeHandlers(runtime, os);
+  const effective = handler === '' ? handlers[0] ?? '' : handler;
+  return handlers.includes(effective) ? undefined
     : `rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "${effective}" is configured`;
 }

@@ -8,11 +8,10 @@
  * clock, a write is skipped when nothing changed since the last one, and
  * the latest status written is kept per pod.
  */
+import type { Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../apimachinery/errors.js';
-import { controllerContext } from '../../controllers/context.js';
-import type { Store } from '../../registry/store.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ResourceDef } from '../../registry/types.js';
+import type { ResourceClient } from '../../client/types.js';
 import type { Clock } from './clock.js';
 import { rfc3339 } from './format.js';
 
@@ -44,7 +43,8 @@ interface Entry {
 export class StatusManager {
   private readonly pods = new Map<string, Entry>();
 
-  constructor(private readonly store: Store, private readonly podDef: ResourceDef, private readonly clock: Clock,
+  /** `podApi` writes as the node's kubelet (its client's identity and field manager). */
+  constructor(private readonly podApi: ResourceClient<Pod>, private readonly clock: Clock,
     private readonly log: (m: string) => void) {}
 
   /** A pod worker starts: the manager tracks its pod from scratch. */
@@ -92,16 +92,15 @@ export class StatusManager {
     const pod = e.source.pod;
     const ns = pod.metadata.namespace!;
     try {
-      await this.store.update(this.podDef, ns, pod.metadata.name!, (cur) => {
-        if (cur.metadata.uid !== e.source.uid) throw new PodReplaced();
+      await this.podApi.updateStatus(ns, pod.metadata.name!, (cur) => {
+        if (cur.metadata?.uid !== e.source.uid) throw new PodReplaced();
         const next = e.source.generate((cur.status ?? {}) as Obj, rfc3339(new Date(this.clock.now())));
         const text = JSON.stringify(next);
         if (!force && text === e.lastWritten) return cur;
         e.lastWritten = text;
         e.latest = next;
-        cur.status = next;
-        return cur;
-      }, { ...controllerContext('kubelet'), namespace: ns }, 'status');
+        return { ...cur, status: next as PodStatus };
+      });
     } catch (err) {
       if (!e.source.active() || err instanceof PodReplaced || (err instanceof StatusError && (err.status.code === 404 || err.status.code === 409))) return;
       this.log(`kubelet: status of pod ${ns}/${pod.metadata.name}: ${(err as Error).message}`);

@@ -79,7 +79,8 @@ function quantityBytes(q: unknown): number | undefined {
   const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.exec(String(q));
   if (!m) return undefined;
   const mult: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
-  return Math.round(Number(m[1]) * mult[m[2] ?? '']);
+  const factor = mult[m[2] ?? ''];
+  return factor === undefined ? undefined : Math.round(Number(m[1]) * factor);
 }
 
 /**

@@ -60,12 +60,13 @@ export function serviceEnvVars(services: readonly KObject[]): [string, string][]
     if (!serviceIPSet(svc)) continue;
     const spec = svc.spec as Obj;
     const ports: Obj[] = spec.ports ?? [];
-    if (!ports.length) continue;
+    const [first] = ports;
+    if (!first) continue;
     const prefix = envVarName(svc.metadata.name!);
     const ip = spec.clusterIP as string;
     out.push([`${prefix}_SERVICE_HOST`, ip]);
     const name = `${prefix}_SERVICE_PORT`;
-    out.push([name, String(ports[0].port)]);
+    out.push([name, String(first.port)]);
     for (const sp of ports) if (sp.name) out.push([`${name}_${envVarName(sp.name)}`, String(sp.port)]);
     ports.forEach((sp, i) => {
       const protocol = (sp.protocol || 'TCP') as string;
@@ -141,7 +142,10 @@ export function fieldRefValue(pod: KObject, fieldPath: string, net: PodNetworkIn
     case 'metadata.annotations': return formatMap(pod.metadata.annotations);
   }
   const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(fieldPath);
-  if (m) return (pod.metadata as Obj)[m[1]]?.[m[2]] ?? '';
+  if (m) {
+    const [, field = '', key = ''] = m;
+    return (pod.metadata as Obj)[field]?.[key] ?? '';
+  }
   throw new ContainerConfigError(`unsupported fieldPath: ${fieldPath}`);
 }
 

@@ -45,11 +45,12 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
   const keyed = (data: Record<string, string>, items: Obj[] | undefined, kind: string, name: string, optional: boolean, out: Map<string, string>) => {
     if (items?.length) {
       for (const it of items) {
-        if (!(it.key in data)) {
+        const value = Object.hasOwn(data, it.key) ? data[it.key] : undefined;
+        if (value === undefined) {
           if (optional) continue;
           throw new VolumeSetUpError(volume.name, kind === 'secret' ? `references non-existent secret key: ${it.key}` : `configmap references non-existent config key: ${it.key}`);
         }
-        out.set(it.path, data[it.key]);
+        out.set(it.path, value);
       }
     } else {
       for (const [k, v] of Object.entries(data)) out.set(k, v);

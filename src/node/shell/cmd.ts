@@ -105,7 +105,7 @@ export class CmdShell {
       return '';
     });
     const m = /^\s*(@?)(\S*)/.exec(text)!;
-    const raw = m[2];
+    const raw = m[2] ?? '';
     const name = raw.replace(/^"|"$/g, '');
     const after = text.slice(m[0].length);
     const args = after.trim().split(/\s+/).filter(Boolean);

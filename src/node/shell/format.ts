@@ -3,11 +3,13 @@
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const p2 = (n: number) => String(n).padStart(2, '0');
+const dayName = (d: Date) => DAYS[d.getUTCDay()] ?? '';
+const monthName = (d: Date) => MONTHS[d.getUTCMonth()] ?? '';
 
 /** `date` with no format in a container (TZ unset = UTC): `Mon Nov 23 13:16:57 UTC 2026`. */
 export function unixDate(d: Date, format?: string): string {
   if (format === undefined) {
-    return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${p2(d.getUTCDate())} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())} UTC ${d.getUTCFullYear()}`;
+    return `${dayName(d)} ${monthName(d)} ${p2(d.getUTCDate())} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())} UTC ${d.getUTCFullYear()}`;
   }
   return format.replace(/%([a-zA-Z%])/g, (_, c: string) => {
     switch (c) {
@@ -22,8 +24,8 @@ export function unixDate(d: Date, format?: string): string {
       case 'T': return `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`;
       case 'F': return `${d.getUTCFullYear()}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}`;
       case 'Z': return 'UTC';
-      case 'a': return DAYS[d.getUTCDay()];
-      case 'b': return MONTHS[d.getUTCMonth()];
+      case 'a': return dayName(d);
+      case 'b': return monthName(d);
       case '%': return '%';
       default: return `%${c}`;
     }

@@ -48,8 +48,9 @@ export function programName(argv0: string, os: ShellContext['os']): string {
 
 /** containerd's start failure for an executable the image cannot have (exit code 128, reason StartError). */
 export function startError(argv: readonly string[], ctx: Pick<ShellContext, 'os'>): string | undefined {
-  if (!argv.length) return undefined;
-  const name = programName(argv[0], ctx.os);
+  const [command] = argv;
+  if (command === undefined) return undefined;
+  const name = programName(command, ctx.os);
   if (ctx.os === 'linux' && WINDOWS_SHELLS.has(name.toLowerCase().replace(/\.exe$/, ''))) {
     return `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "${argv[0]}": executable file not found in $PATH: unknown`;
   }
@@ -70,8 +71,9 @@ function application(): Program {
 }
 
 export function interpret(argv: readonly string[], ctx: ShellContext): Program {
-  if (!argv.length) return application();
-  const name = programName(argv[0], ctx.os);
+  const [command] = argv;
+  if (command === undefined) return application();
+  const name = programName(command, ctx.os);
   const args = argv.slice(1);
   if (ctx.os === 'linux') {
     if (LINUX_SHELLS.has(name)) {

@@ -34,14 +34,15 @@ export function tokenize(src: string): Token[] {
     if (c === '\\' && src[i + 1] === '\n') { i += 2; continue; }
     if (c === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
     const io = /^(\d)(>>|>&|>|<)/.exec(src.slice(i, i + 3));
-    if (io) { out.push({ t: 'io', fd: Number(io[1]), v: io[2] }); i += io[0].length; continue; }
+    const [ioText, ioFd, ioOp] = io ?? [];
+    if (ioText !== undefined && ioOp !== undefined) { out.push({ t: 'io', fd: Number(ioFd), v: ioOp }); i += ioText.length; continue; }
     if (src.startsWith('&>', i)) { out.push({ t: 'io', fd: -1, v: '>' }); i += 2; continue; }
     const op = OPS.find((o) => src.startsWith(o, i));
     if (op) { out.push({ t: 'op', v: op }); i += op.length; continue; }
     // A word: up to unquoted blank or operator, quotes and $(...) kept raw.
     let w = '';
     while (i < src.length) {
-      const ch = src[i];
+      const ch = src.charAt(i);
       if (ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n' || ';&|()<>'.includes(ch)) break;
       if (ch === '\\') { w += src.slice(i, i + 2); i += 2; continue; }
       if (ch === "'") {
@@ -118,9 +119,10 @@ export function parse(src: string): Node {
   function pipeline(): Node {
     let negate = false;
     if (isWord('!')) { negate = true; p++; }
-    const commands = [command()];
+    const first = command();
+    const commands = [first];
     while (isOp('|')) { p++; skipNewlines(); commands.push(command()); }
-    return commands.length > 1 || negate ? { type: 'pipeline', negate, commands } : commands[0];
+    return commands.length > 1 || negate ? { type: 'pipeline', negate, commands } : first;
   }
 
   function redirects(): Redirect[] {
@@ -133,8 +135,9 @@ export function parse(src: string): Node {
         if (target?.t !== 'word') throw new ParseError(tokText(target));
         p++;
         const fd = t.t === 'io' ? t.fd : t.v === '<' ? 0 : 1;
-        rs.push({ fd, op: t.v as Redirect['op'], target: target.v });
-        if (fd === -1) { rs[rs.length - 1].fd = 1; rs.push({ fd: 2, op: '>&', target: '1' }); }
+        // `&>file` is `>file 2>&1`.
+        if (fd === -1) rs.push({ fd: 1, op: t.v as Redirect['op'], target: target.v }, { fd: 2, op: '>&', target: '1' });
+        else rs.push({ fd, op: t.v as Redirect['op'], target: target.v });
       } else return rs;
     }
   }

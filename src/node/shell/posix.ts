@@ -103,7 +103,7 @@ export class PosixShell {
 
   *write(fd: number, text: string): Generator<Step, void, void> {
     if (!text) return;
-    const sink = this.fds[this.fds.length - 1].get(fd) ?? { kind: 'null' };
+    const sink = this.fds.at(-1)?.get(fd) ?? { kind: 'null' };
     switch (sink.kind) {
       case 'stdout': case 'stderr': yield { kind: sink.kind, text }; break;
       case 'buf': sink.buf.push(text); break;
@@ -141,18 +141,17 @@ export class PosixShell {
           this.status = st;
           if ((op === '&&' && st === 0) || (op === '||' && st !== 0)) st = yield* this.run(n);
         }
-        if (st !== 0 && this.errexit && node.rest[node.rest.length - 1].op === '&&' && false) throw new ExitSignal(st);
         return st;
       }
       case 'pipeline': {
         let st = 0;
         let input: string | undefined;
-        for (let i = 0; i < node.commands.length; i++) {
+        for (const [i, command] of node.commands.entries()) {
           const last = i === node.commands.length - 1;
           const buf: string[] = [];
           if (input !== undefined) this.stdin = input;
           if (!last) this.pushFds(new Map([[1, { kind: 'buf', buf }]]));
-          try { st = yield* this.run(node.commands[i]); } finally { if (!last) this.fds.pop(); }
+          try { st = yield* this.run(command); } finally { if (!last) this.fds.pop(); }
           input = buf.join('');
         }
         this.stdin = '';
@@ -275,7 +274,8 @@ export class PosixShell {
 
   /** Runs one command by name: a builtin/emulated program, or the not-found error. */
   *command(words: string[]): Gen {
-    const [name, ...args] = words;
+    // Callers run a command only for a non-empty word list; an empty name is not found.
+    const [name = '', ...args] = words;
     let prog = name;
     if (name.includes('/')) {
       const abs = this.ctx.fs.resolve(name, this.cwd);
@@ -330,7 +330,8 @@ export class PosixShell {
         quotedSeen = true;
         let j = i + 1; let text = '';
         while (j < raw.length && raw[j] !== '"') {
-          if (raw[j] === '\\' && '$`"\\\n'.includes(raw[j + 1])) { text += raw[j + 1]; j += 2; }
+          const next = raw[j + 1];
+          if (raw[j] === '\\' && next !== undefined && '$`"\\\n'.includes(next)) { text += next; j += 2; }
           else if (raw[j] === '$') { const r = param(raw, j); text += r.value; j = r.end; }
           else if (raw[j] === '`') { const e = raw.indexOf('`', j + 1); text += this.substitute(raw.slice(j + 1, e)); j = e + 1; }
           else text += raw[j++];
@@ -345,7 +346,7 @@ export class PosixShell {
       } else if (c === '~' && i === 0 && (raw.length === 1 || raw[1] === '/')) {
         pieces.push({ text: this.vars.get('HOME') ?? '/root', quoted: true }); i++;
       } else {
-        let j = i; while (j < raw.length && !`'"\\$\``.includes(raw[j])) j++;
+        let j = i; while (j < raw.length && !`'"\\$\``.includes(raw.charAt(j))) j++;
         pieces.push({ text: raw.slice(i, j), quoted: false, literal: true } as Piece); i = j;
       }
     }
@@ -399,7 +400,7 @@ export class PosixShell {
     if (body.startsWith('#')) return String(this.param(body.slice(1)).length);
     const m = /^([A-Za-z_][A-Za-z0-9_]*|[0-9?#$@*!-])(:?[-=+?])?(.*)$/s.exec(body);
     if (!m) return '';
-    const [, name, op, word] = m;
+    const [, name = '', op, word = ''] = m;
     const set = name.length > 1 || /[A-Za-z_]/.test(name) ? this.vars.has(name) : true;
     const value = this.param(name);
     if (!op) return value;
@@ -440,7 +441,8 @@ export function parseSleep(arg: string): number | 'forever' | undefined {
   if (/^inf(inity)?$/i.test(arg)) return 'forever';
   const m = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(arg);
   if (!m) return undefined;
-  const mult = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2]]!;
+  const mult = ({ '': 1, s: 1, m: 60, h: 3600, d: 86400 } as Record<string, number>)[m[2] ?? ''];
+  if (mult === undefined) return undefined;
   return Math.round(Number(m[1]) * mult * 1000);
 }
 
@@ -503,9 +505,9 @@ function testExpr(sh: PosixShell, a: string[]): number {
     const or = x.indexOf('-o'); if (or > 0) return eval1(x.slice(0, or)) || eval1(x.slice(or + 1));
     const and = x.indexOf('-a'); if (and > 0) return eval1(x.slice(0, and)) && eval1(x.slice(and + 1));
     if (x.length === 0) return false;
-    if (x.length === 1) return x[0] !== '';
-    if (x.length === 2) return unary(x[0], x[1]);
-    const [l, op, r] = x;
+    const [l = '', op = '', r = ''] = x;
+    if (x.length === 1) return l !== '';
+    if (x.length === 2) return unary(l, op);
     const n = (s: string) => Number(s);
     switch (op) {
       case '=': case '==': return l === r;
@@ -530,8 +532,8 @@ const BUILTINS: Record<string, Builtin> = {
     let newline = true; let escapes = sh.flavour === 'dash';
     let i = 0;
     if (sh.flavour !== 'dash') {
-      for (; i < args.length && /^-[neE]+$/.test(args[i]); i++) {
-        for (const f of args[i].slice(1)) { if (f === 'n') newline = false; else escapes = f === 'e'; }
+      for (let a = args[i]; a !== undefined && /^-[neE]+$/.test(a); a = args[++i]) {
+        for (const f of a.slice(1)) { if (f === 'n') newline = false; else escapes = f === 'e'; }
       }
     } else if (args[0] === '-n') { newline = false; i = 1; }
     let text = args.slice(i).join(' ');
@@ -540,8 +542,9 @@ const BUILTINS: Record<string, Builtin> = {
     return 0;
   },
   *printf(sh, args) {
-    if (!args.length) { yield* sh.err('printf: usage: printf format [arguments]'); return sh.flavour === 'bash' ? 2 : 1; }
-    yield* sh.out(printf(args[0], args.slice(1)));
+    const [format, ...values] = args;
+    if (format === undefined) { yield* sh.err('printf: usage: printf format [arguments]'); return sh.flavour === 'bash' ? 2 : 1; }
+    yield* sh.out(printf(format, values));
     return 0;
   },
   *sleep(sh, args) {
@@ -571,8 +574,8 @@ const BUILTINS: Record<string, Builtin> = {
   *env(sh, args) {
     const assigns: [string, string][] = [];
     let i = 0;
-    for (; i < args.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]) || args[i] === '-i'); i++) {
-      if (args[i] !== '-i') { const k = args[i].indexOf('='); assigns.push([args[i].slice(0, k), args[i].slice(k + 1)]); }
+    for (let a = args[i]; a !== undefined && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) || a === '-i'); a = args[++i]) {
+      if (a !== '-i') { const k = a.indexOf('='); assigns.push([a.slice(0, k), a.slice(k + 1)]); }
     }
     if (i < args.length) {
       const saved = assigns.map(([k]) => [k, sh.vars.get(k)] as const);
@@ -611,8 +614,8 @@ const BUILTINS: Record<string, Builtin> = {
     return 0;
   },
   *trap(sh, args) {
-    if (args.length < 2) return 0;
     const [action, ...sigs] = args;
+    if (action === undefined || !sigs.length) return 0;
     for (const s of sigs) {
       const sig = s.toUpperCase().replace(/^SIG/, '');
       const name = sig === '15' ? 'TERM' : sig === '2' ? 'INT' : sig;
@@ -695,7 +698,8 @@ const BUILTINS: Record<string, Builtin> = {
     const ni = args.indexOf('-n');
     const n = ni !== -1 ? Number(args[ni + 1]) : 10;
     const files = args.filter((a, i) => !a.startsWith('-') && i !== ni + 1);
-    const text = files.length ? sh.ctx.fs.read(sh.ctx.fs.resolve(files[0], sh.cwd)) : sh.readStdin();
+    const [file] = files;
+    const text = file !== undefined ? sh.ctx.fs.read(sh.ctx.fs.resolve(file, sh.cwd)) : sh.readStdin();
     if (text === undefined) { yield* sh.err(`tail: can't open '${files[0]}': No such file or directory`); return 1; }
     const lines = text.replace(/\n$/, '').split('\n');
     yield* sh.out(lines.slice(-n).join('\n') + '\n');
@@ -705,7 +709,8 @@ const BUILTINS: Record<string, Builtin> = {
     const ni = args.indexOf('-n');
     const n = ni !== -1 ? Number(args[ni + 1]) : 10;
     const files = args.filter((a, i) => !a.startsWith('-') && i !== ni + 1);
-    const text = files.length ? sh.ctx.fs.read(sh.ctx.fs.resolve(files[0], sh.cwd)) : sh.readStdin();
+    const [file] = files;
+    const text = file !== undefined ? sh.ctx.fs.read(sh.ctx.fs.resolve(file, sh.cwd)) : sh.readStdin();
     if (text === undefined) { yield* sh.err(`head: can't open '${files[0]}': No such file or directory`); return 1; }
     yield* sh.out(text.split('\n').slice(0, n).join('\n') + (text.split('\n').length > n ? '\n' : ''));
     return 0;
@@ -724,7 +729,8 @@ const BUILTINS: Record<string, Builtin> = {
   },
   *wc(sh, args) {
     const files = args.filter((a) => !a.startsWith('-'));
-    const text = files.length ? sh.ctx.fs.read(sh.ctx.fs.resolve(files[0], sh.cwd)) ?? '' : sh.readStdin();
+    const [file] = files;
+    const text = file !== undefined ? sh.ctx.fs.read(sh.ctx.fs.resolve(file, sh.cwd)) ?? '' : sh.readStdin();
     const lines = (text.match(/\n/g) ?? []).length;
     yield* sh.out(args.includes('-l') ? `${lines}${files.length ? ' ' + files[0] : ''}\n` : args.includes('-c') ? `${text.length}\n` : `${lines} ${text.split(/\s+/).filter(Boolean).length} ${text.length}\n`);
     return 0;
@@ -788,10 +794,10 @@ export function parseShellArgs(args: string[]): ShellArgs {
   const out: ShellArgs = { positional: [], errexit: false };
   let i = 0;
   let c = false;
-  for (; i < args.length && /^[-+][a-zA-Z]+$/.test(args[i]) || args[i] === '-o'; i++) {
-    if (args[i] === '-o') { i++; if (args[i] === 'errexit') out.errexit = true; continue; }
-    if (args[i].includes('c')) c = true;
-    if (args[i].startsWith('-') && args[i].includes('e')) out.errexit = true;
+  for (let a = args[i]; a !== undefined && (/^[-+][a-zA-Z]+$/.test(a) || a === '-o'); a = args[++i]) {
+    if (a === '-o') { i++; if (args[i] === 'errexit') out.errexit = true; continue; }
+    if (a.includes('c')) c = true;
+    if (a.startsWith('-') && a.includes('e')) out.errexit = true;
   }
   if (args[i] === '--') i++;
   if (c) {

@@ -43,7 +43,7 @@ export function stripComments(src: string): string {
       out += src.slice(i, stop).replace(/[^\n]/g, ' ');
       i = stop - 1; continue;
     }
-    if (c === '#' && (i === 0 || /[\s;]/.test(src[i - 1]))) {
+    if (c === '#' && (i === 0 || /[\s;]/.test(src.charAt(i - 1)))) {
       let j = i; while (j < src.length && src[j] !== '\n') j++;
       out += ' '.repeat(j - i); i = j - 1; continue;
     }
@@ -66,7 +66,7 @@ function splitStatements(src: string, baseCol = 1, lineText?: string, lineNo = 1
     const lead = raw.length - raw.trimStart().length;
     if (raw.trim()) {
       const colInLine = start + lead - lineStart;
-      out.push({ text: raw.trim(), col: (ln === 0 ? baseCol : 1) + colInLine, line: lineText ?? lines[ln].replace(/\r$/, ''), lineNo: lineNo + ln });
+      out.push({ text: raw.trim(), col: (ln === 0 ? baseCol : 1) + colInLine, line: lineText ?? (lines[ln] ?? '').replace(/\r$/, ''), lineNo: lineNo + ln });
     }
   };
   for (let i = 0; i < src.length; i++) {
@@ -207,16 +207,17 @@ export class PowerShell {
 
   private *statementBody(st: Stmt): Generator<Step, void, void> {
     const t = st.text;
-    const kw = /^(while|if|for|foreach|try|do)\b\s*/i.exec(t);
-    if (kw) { yield* this.compound(kw[1].toLowerCase(), st); return; }
+    const [, keyword] = /^(while|if|for|foreach|try|do)\b\s*/i.exec(t) ?? [];
+    if (keyword !== undefined) { yield* this.compound(keyword.toLowerCase(), st); return; }
     const memberAssign = /^(\$[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.([A-Za-z_]\w*)\s*=\s*(?!=)(.*)$/s.exec(t);
     if (memberAssign) {
-      setMember(this.expr(memberAssign[1]), memberAssign[2], yield* this.valueOf(memberAssign[3], st));
+      const [, target = '', member = '', rhs = ''] = memberAssign;
+      setMember(this.expr(target), member, yield* this.valueOf(rhs, st));
       this.ok = true; return;
     }
     const assign = /^\$(env:)?([A-Za-z_][\w]*)\s*(=|\+=|-=)\s*(.*)$/is.exec(t);
-    if (assign && !/^=/.test(assign[4])) {
-      const [, isEnv, name, op, rhs] = assign;
+    const [, isEnv, name = '', op, rhs = ''] = assign ?? [];
+    if (assign && !/^=/.test(rhs)) {
       const cur = isEnv ? this.env.get(name.toUpperCase()) ?? '' : this.vars.get(name.toLowerCase()) ?? 0;
       let v = yield* this.valueOf(rhs, st);
       if (op === '+=') {
@@ -227,10 +228,10 @@ export class PowerShell {
       if (isEnv) this.setEnv(name, v === null ? '' : display(v)); else this.vars.set(name.toLowerCase(), v);
       this.ok = true; return;
     }
-    const inc = /^\$([A-Za-z_]\w*)(\+\+|--)$/.exec(t);
-    if (inc) { const n = inc[1].toLowerCase(); this.vars.set(n, Number(this.vars.get(n) ?? 0) + (inc[2] === '++' ? 1 : -1)); this.ok = true; return; }
+    const [, incName, incOp] = /^\$([A-Za-z_]\w*)(\+\+|--)$/.exec(t) ?? [];
+    if (incName !== undefined) { const n = incName.toLowerCase(); this.vars.set(n, Number(this.vars.get(n) ?? 0) + (incOp === '++' ? 1 : -1)); this.ok = true; return; }
     const pipe = splitPipe(t);
-    const head = pipe[0].trim();
+    const head = (pipe[0] ?? '').trim();
     if (pipe.length === 1 && !isExpression(head) && !this.sink && !this.objectCmdlet(commandName(head))) {
       // A command alone writes its own output (Write-Host, native programs, the text cmdlets).
       const gen = this.command(head, st);
@@ -255,7 +256,7 @@ export class PowerShell {
   /** The value of an assignment's right side: an expression, or a pipeline's output (one item, an array, or $null). */
   private *valueOf(rhs: string, st: Stmt): Generator<Step, Value, void> {
     const pipe = splitPipe(rhs.trim());
-    if (pipe.length === 1 && isExpression(pipe[0].trim())) return this.expr(rhs);
+    if (pipe.length === 1 && isExpression((pipe[0] ?? '').trim())) return this.expr(rhs);
     const values = yield* this.pipeline(pipe, st);
     return collapse(values ?? []);
   }
@@ -267,8 +268,8 @@ export class PowerShell {
    */
   private *pipeline(stages: string[], st: Stmt): Generator<Step, Value[] | undefined, void> {
     let values: Value[] = [];
-    for (let i = 0; i < stages.length; i++) {
-      const text = stages[i].trim();
+    for (const [i, stage] of stages.entries()) {
+      const text = stage.trim();
       if (i === 0 && isExpression(text)) { values = enumerate(this.expr(text)); this.ok = true; continue; }
       const out = yield* this.objectCommand(text, values, i === 0, st);
       if (out === undefined) { this.ok = false; return undefined; }
@@ -313,7 +314,10 @@ export class PowerShell {
       const i = args.findIndex((a) => names.some((n) => a.toLowerCase() === `-${n}`));
       return i === -1 ? undefined : args[i + 1];
     };
-    const positional = args.filter((a, i) => !a.startsWith('-') && !(args[i - 1]?.startsWith('-') && !/^-(descending|unique|force|recurse|sum|average|maximum|minimum|quiet|informationlevel)$/i.test(args[i - 1])));
+    const positional = args.filter((a, i) => {
+      const before = args[i - 1];
+      return !a.startsWith('-') && !(before?.startsWith('-') && !/^-(descending|unique|force|recurse|sum|average|maximum|minimum|quiet|informationlevel)$/i.test(before));
+    });
     const block = (a: string | undefined) => (a && a.startsWith('{') ? balanced(a, 0).inner : undefined);
     switch (name) {
       case 'new-object': {
@@ -528,7 +532,8 @@ export class PowerShell {
       }
       case 'for': {
         const head = balanced(t, i);
-        const [init, cond, step] = head.inner.split(';');
+        // A missing part of `for (init; cond; step)` is empty: a missing condition is always true.
+        const [init = '', cond = '', step = ''] = head.inner.split(';');
         let j = head.end; while (t[j] === ' ') j++;
         const body = balanced(t, j);
         if (init.trim()) yield* this.statement({ ...st, text: init.trim() });
@@ -543,9 +548,10 @@ export class PowerShell {
         const m = /^\s*\$(\w+)\s+in\s+(.*)$/is.exec(head.inner);
         let j = head.end; while (t[j] === ' ') j++;
         const body = balanced(t, j);
-        if (!m) return;
-        for (const item of m[2].split(',').map((x) => this.expr(x.trim()))) {
-          this.vars.set(m[1].toLowerCase(), item);
+        const [, variable, list] = m ?? [];
+        if (variable === undefined || list === undefined) return;
+        for (const item of list.split(',').map((x) => this.expr(x.trim()))) {
+          this.vars.set(variable.toLowerCase(), item);
           yield* this.block(this.sub(body.inner, st, j + 1));
         }
         return;
@@ -577,7 +583,8 @@ export class PowerShell {
         let j = body.end; while (t[j] === ' ') j++;
         const m = /^(while|until)\s*/i.exec(t.slice(j));
         const cond = balanced(t, j + (m?.[0].length ?? 0));
-        do { yield* this.block(this.sub(body.inner, st, i + 1)); } while (m && truthy(this.expr(cond.inner)) === (m[1].toLowerCase() === 'while'));
+        const loopWhile = m?.[1]?.toLowerCase() === 'while';
+        do { yield* this.block(this.sub(body.inner, st, i + 1)); } while (m && truthy(this.expr(cond.inner)) === loopWhile);
         return;
       }
     }
@@ -603,25 +610,25 @@ export class PowerShell {
   private *command(text: string, st: Stmt): Generator<Step, boolean, void> {
     const tokens = argTokens(text);
     // `Write-Host('x')`: the name ends where the parenthesized argument starts.
-    const call = /^([A-Za-z][\w.-]*)(\(.*)$/s.exec(tokens[0] ?? '');
-    if (call) tokens.splice(0, 1, call[1], call[2]);
-    const [rawName, ...rawArgs] = tokens;
+    const [, callee, callArgs] = /^([A-Za-z][\w.-]*)(\(.*)$/s.exec(tokens[0] ?? '') ?? [];
+    if (callee !== undefined && callArgs !== undefined) tokens.splice(0, 1, callee, callArgs);
+    // A statement holds at least one token; none is a command without a name.
+    const [rawName = '', ...rawArgs] = tokens;
     const name = rawName.replace(/^["']|["']$/g, '');
     const base = name.toLowerCase().replace(/^.*\\/, '');
     // In Windows PowerShell `curl` is Invoke-WebRequest; `curl.exe` is the program.
     const lower = base === 'curl.exe' && this.version === 5 ? 'curl.exe' : base.replace(/\.exe$/, '') === 'curl' && this.version === 7 ? 'curl.exe' : base.replace(/\.exe$/, '');
     const named = (names: string[]): string | undefined => {
       const i = rawArgs.findIndex((a) => names.some((n) => a.toLowerCase() === `-${n}` || a.toLowerCase().startsWith(`-${n}:`)));
-      if (i === -1) return undefined;
       const a = rawArgs[i];
+      if (a === undefined) return undefined;
       const colon = a.indexOf(':');
       if (colon !== -1 && colon < a.length - 1 && a.startsWith('-')) return String(this.expr(a.slice(colon + 1)) ?? '');
       return String(this.expr(rawArgs[i + 1] ?? '') ?? '');
     };
     const positional = (skip: string[]): string[] => {
       const out: string[] = [];
-      for (let i = 0; i < rawArgs.length; i++) {
-        const a = rawArgs[i];
+      for (let i = 0, a = rawArgs[0]; a !== undefined; a = rawArgs[++i]) {
         if (/^-[A-Za-z]/.test(a)) { if (!skip.includes(a.toLowerCase()) && !a.includes(':')) i++; continue; }
         out.push(this.argValue(a));
       }
@@ -653,7 +660,7 @@ export class PowerShell {
         yield { kind: 'sleep', ms: Math.round(total) };
         return true;
       }
-      case 'exit': throw new PsExit(rawArgs.length ? Number(this.expr(rawArgs[0])) | 0 : this.ok ? 0 : 1);
+      case 'exit': throw new PsExit(rawArgs[0] !== undefined ? Number(this.expr(rawArgs[0])) | 0 : this.ok ? 0 : 1);
       case 'hostname': yield* this.output(this.ctx.hostname); return true;
       case 'whoami': yield* this.output(whoami(this.env)); return true;
       case 'get-location': case 'pwd': yield* this.output(`\r\nPath\r\n----\r\n${this.cwd}\r\n`); return true;
@@ -681,11 +688,11 @@ export class PowerShell {
       case 'get-childitem': case 'gci': case 'ls': case 'dir': {
         const p = named(['path', 'literalpath']) ?? positional(['-recurse', '-force', '-name'])[0] ?? '.';
         if (/^env:\\?$/i.test(p)) { yield { kind: 'stdout', text: envTable(this.envList()) }; return true; }
-        const m = /^env:\\?(.+)$/i.exec(p);
-        if (m) {
-          const hit = this.envList().filter(([k]) => k.toUpperCase() === m[1].toUpperCase());
+        const [, envName] = /^env:\\?(.+)$/i.exec(p) ?? [];
+        if (envName !== undefined) {
+          const hit = this.envList().filter(([k]) => k.toUpperCase() === envName.toUpperCase());
           if (!hit.length) {
-            yield* this.errorRecord(st, m[1], `Cannot find path '${m[1]}' because it does not exist.`, 'ObjectNotFound', 'ItemNotFoundException',
+            yield* this.errorRecord(st, envName, `Cannot find path '${envName}' because it does not exist.`, 'ObjectNotFound', 'ItemNotFoundException',
               'PathNotFound,Microsoft.PowerShell.Commands.GetChildItemCommand', 'Get-ChildItem', st.col, text.length);
             return false;
           }
@@ -808,7 +815,7 @@ export class PowerShell {
     const andM = splitOp(s, /\s-and\s/i); if (andM) return truthy(this.expr(andM[0])) && truthy(this.expr(andM[1]));
     const cmp = splitOp(s, /\s-(eq|ne|lt|le|gt|ge|like|match)\s/i);
     if (cmp) {
-      const op = /\s-(eq|ne|lt|le|gt|ge|like|match)\s/i.exec(s)![1].toLowerCase();
+      const op = (/\s-(eq|ne|lt|le|gt|ge|like|match)\s/i.exec(s)?.[1] ?? '').toLowerCase();
       const l = this.expr(cmp[0]); const r = this.expr(cmp[1]);
       const num = typeof l === 'number' ? Number(r) : r;
       const eq = typeof l === 'string' && typeof num === 'string' ? l.toLowerCase() === num.toLowerCase() : l === num;
@@ -842,8 +849,8 @@ export class PowerShell {
     if (s.startsWith('"') && s.endsWith('"')) return this.interpolate(s.slice(1, -1));
     if (s.startsWith('$(') && s.endsWith(')')) return this.capture(s.slice(2, -1));
     if (s.startsWith('(') && s.endsWith(')')) return this.expr(s.slice(1, -1));
-    const v = /^\$(env:)?([A-Za-z_]\w*)$/i.exec(s);
-    if (v) return v[1] ? this.env.get(v[2].toUpperCase()) ?? null : this.vars.get(v[2].toLowerCase()) ?? null;
+    const [, isEnv, varName] = /^\$(env:)?([A-Za-z_]\w*)$/i.exec(s) ?? [];
+    if (varName !== undefined) return isEnv ? this.env.get(varName.toUpperCase()) ?? null : this.vars.get(varName.toLowerCase()) ?? null;
     if (/^\[environment\]::machinename$/i.test(s)) return this.ctx.hostname.toUpperCase();
     if (/^\[environment\]::getenvironmentvariable\(/i.test(s)) { const a = /\(\s*(.+?)\s*\)$/.exec(s); return this.env.get(String(this.expr(a?.[1] ?? '')).toUpperCase()) ?? null; }
     return s;
@@ -869,12 +876,12 @@ export class PowerShell {
     else if (s[0] === '(') { const b = balanced(s, 0); v = collapse(this.subValues(b.inner)); i = b.end; }
     else if (s[0] === '[') {
       const b = balanced(s, 0);
-      const m = /^::([A-Za-z_]\w*)/.exec(s.slice(b.end));
-      if (!m) return undefined;
-      i = b.end + m[0].length;
+      const [staticText, staticName] = /^::([A-Za-z_]\w*)/.exec(s.slice(b.end)) ?? [];
+      if (staticText === undefined || staticName === undefined) return undefined;
+      i = b.end + staticText.length;
       let args: Value[] | undefined;
       if (s[i] === '(') { const a = balanced(s, i); args = this.argList(a.inner); i = a.end; }
-      const r = staticMember(b.inner.trim(), m[1], args, host);
+      const r = staticMember(b.inner.trim(), staticName, args, host);
       if (r === undefined) {
         throw new PsRuntimeError(`Unable to find type [${b.inner.trim()}].`, 'TypeNotFound', 'InvalidOperation', 'RuntimeException');
       }
@@ -886,21 +893,22 @@ export class PowerShell {
       v = s[0] === "'" ? body.replace(/''/g, "'") : this.interpolate(body);
       i = end;
     } else {
-      const m = /^\$(env:)?([A-Za-z_]\w*|_)/i.exec(s);
-      if (!m) return undefined;
-      if (m[2].toLowerCase() === 'pid' && !m[1]) v = this.pid;
-      else v = m[1] ? this.env.get(m[2].toUpperCase()) ?? null : this.vars.get(m[2].toLowerCase()) ?? null;
-      i = m[0].length;
+      const [varText, isEnv, varName] = /^\$(env:)?([A-Za-z_]\w*|_)/i.exec(s) ?? [];
+      if (varText === undefined || varName === undefined) return undefined;
+      if (varName.toLowerCase() === 'pid' && !isEnv) v = this.pid;
+      else v = isEnv ? this.env.get(varName.toUpperCase()) ?? null : this.vars.get(varName.toLowerCase()) ?? null;
+      i = varText.length;
     }
     while (i < s.length) {
       if (s[i] === '.' && /[A-Za-z_]/.test(s[i + 1] ?? '')) {
-        const m = /^\.([A-Za-z_]\w*)/.exec(s.slice(i))!;
-        i += m[0].length;
+        // The test above saw a name start after the dot.
+        const [memberText = '.', memberName = ''] = /^\.([A-Za-z_]\w*)/.exec(s.slice(i)) ?? [];
+        i += memberText.length;
         if (s[i] === '(') {
           const a = balanced(s, i);
-          v = callMethod(v, m[1], this.argList(a.inner));
+          v = callMethod(v, memberName, this.argList(a.inner));
           i = a.end;
-        } else v = member(v, m[1]);
+        } else v = member(v, memberName);
       } else if (s[i] === '[') {
         const b = balanced(s, i);
         const idx = this.expr(b.inner);
@@ -921,8 +929,8 @@ export class PowerShell {
   private hashLiteral(src: string): Value {
     const h = hashtable();
     for (const st of splitStatements(src)) {
-      const m = /^(['"]?)([^=]+?)\1\s*=\s*(.*)$/s.exec(st.text);
-      if (m) h.entries.set(`s:${m[2].trim().toLowerCase()}`, { key: m[2].trim(), value: this.expr(m[3]) });
+      const [, , key, value] = /^(['"]?)([^=]+?)\1\s*=\s*(.*)$/s.exec(st.text) ?? [];
+      if (key !== undefined && value !== undefined) h.entries.set(`s:${key.trim().toLowerCase()}`, { key: key.trim(), value: this.expr(value) });
     }
     return h;
   }
@@ -1022,8 +1030,8 @@ export function envTable(entries: [string, string][]): string {
  */
 export function psScript(args: string[]): string | undefined {
   let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i].toLowerCase();
+  for (let arg = args[0]; arg !== undefined; arg = args[++i]) {
+    const a = arg.toLowerCase();
     if (['-command', '-c', '/c', '-com', '-comm'].includes(a)) { i++; break; }
     if (['-executionpolicy', '-ep', '-ex', '-exec', '-windowstyle', '-outputformat', '-inputformat', '-workingdirectory', '-wd'].includes(a)) { i++; continue; }
     if (a.startsWith('-')) continue;

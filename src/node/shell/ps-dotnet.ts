@@ -82,14 +82,15 @@ export function staticMember(typeName: string, member: string, args: Value[] | u
   if (t === 'net.dns' && m === 'gethostname' && args) return host.hostname;
   if (t === 'datetime' && m === 'now') return host.now().toISOString();
   if (t === 'math' && args) {
-    const n = args.map(Number);
+    // A missing argument is NaN, as Number(undefined) would be.
+    const [a = NaN, b = NaN] = args.map(Number);
     switch (m) {
-      case 'round': return Math.round(n[0]);
-      case 'floor': return Math.floor(n[0]);
-      case 'ceiling': return Math.ceil(n[0]);
-      case 'max': return Math.max(n[0], n[1]);
-      case 'min': return Math.min(n[0], n[1]);
-      case 'abs': return Math.abs(n[0]);
+      case 'round': return Math.round(a);
+      case 'floor': return Math.floor(a);
+      case 'ceiling': return Math.ceil(a);
+      case 'max': return Math.max(a, b);
+      case 'min': return Math.min(a, b);
+      case 'abs': return Math.abs(a);
     }
   }
   return undefined;

@@ -23,11 +23,11 @@ const shortDate = lastWriteTime;
 /** Get-ChildItem's table, one per directory: Mode, LastWriteTime, Length, Name. */
 function fileView(group: PsObject[]): string {
   let out = '';
-  for (let i = 0; i < group.length;) {
-    const dir = display(group[i].props.DirectoryName ?? group[i].props.__parent);
+  const dirOf = (o: PsObject) => display(o.props.DirectoryName ?? o.props.__parent);
+  for (let i = 0, first = group[0]; first; first = group[i]) {
+    const dir = dirOf(first);
     const rows: string[] = [];
-    for (; i < group.length && display(group[i].props.DirectoryName ?? group[i].props.__parent) === dir; i++) {
-      const o = group[i];
+    for (let o: PsObject | undefined = first; o && dirOf(o) === dir; o = group[++i]) {
       rows.push(`${display(o.props.Mode)}${display(o.props.__written).padStart(28)}${display(o.props.Length).padStart(15)} ${display(o.props.Name)}`);
     }
     out += `\r\n\r\n    Directory: ${dir}\r\n\r\n\r\nMode                 LastWriteTime         Length Name\r\n----                 -------------         ------ ----\r\n${rows.join('\r\n')}\r\n\r\n\r\n`;
@@ -151,6 +151,8 @@ export function ipAddresses(adapter: string, podIP: string | undefined, linkLoca
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const dayName = (d: Date) => DAY_NAMES[d.getUTCDay()] ?? '';
+const monthName = (d: Date) => MONTH_NAMES[d.getUTCMonth()] ?? '';
 
 /**
  * .NET DateTime.ToString(format) in en-US for the container's clock (UTC):
@@ -166,15 +168,15 @@ export function formatDate(d: Date, format: string): string {
   };
   const fmt = format.length === 1 ? standard[format] ?? format : format;
   const tokens: Record<string, () => string> = {
-    yyyy: () => p(d.getUTCFullYear(), 4), yy: () => p(d.getUTCFullYear() % 100), MMMM: () => MONTH_NAMES[d.getUTCMonth()], MMM: () => MONTH_NAMES[d.getUTCMonth()].slice(0, 3),
-    MM: () => p(d.getUTCMonth() + 1), M: () => String(d.getUTCMonth() + 1), dddd: () => DAY_NAMES[d.getUTCDay()], ddd: () => DAY_NAMES[d.getUTCDay()].slice(0, 3),
+    yyyy: () => p(d.getUTCFullYear(), 4), yy: () => p(d.getUTCFullYear() % 100), MMMM: () => monthName(d), MMM: () => monthName(d).slice(0, 3),
+    MM: () => p(d.getUTCMonth() + 1), M: () => String(d.getUTCMonth() + 1), dddd: () => dayName(d), ddd: () => dayName(d).slice(0, 3),
     dd: () => p(d.getUTCDate()), d: () => String(d.getUTCDate()), HH: () => p(d.getUTCHours()), H: () => String(d.getUTCHours()),
     hh: () => p(h12), h: () => String(h12), mm: () => p(d.getUTCMinutes()), m: () => String(d.getUTCMinutes()), ss: () => p(d.getUTCSeconds()),
     s: () => String(d.getUTCSeconds()), fffffff: () => p(ms, 3) + '0000', fff: () => p(ms, 3), ff: () => p(Math.floor(ms / 10)), f: () => String(Math.floor(ms / 100)),
     tt: () => (d.getUTCHours() < 12 ? 'AM' : 'PM'), K: () => '+00:00', zzz: () => '+00:00',
   };
   return fmt.replace(/'([^']*)'|yyyy|yy|MMMM|MMM|MM|M|dddd|ddd|dd|d|HH|H|hh|h|mm|m|ss|s|fffffff|fff|ff|f|tt|K|zzz/g,
-    (m, lit?: string) => (lit !== undefined ? lit : tokens[m]()));
+    (m, lit?: string) => lit ?? tokens[m]?.() ?? m);
 }
 
 /** Get-Date's DateTime: its default view is the long date and time; in a string it is `MM/dd/yyyy HH:mm:ss`. */
@@ -182,7 +184,7 @@ export function dateTime(d: Date): PsObject {
   const add = (ms: number) => (args: Value[]) => dateTime(new Date(d.getTime() + Number(args[0] ?? 0) * ms));
   return psObject('System.DateTime', {
     Year: d.getUTCFullYear(), Month: d.getUTCMonth() + 1, Day: d.getUTCDate(), Hour: d.getUTCHours(), Minute: d.getUTCMinutes(), Second: d.getUTCSeconds(),
-    Millisecond: d.getUTCMilliseconds(), DayOfWeek: DAY_NAMES[d.getUTCDay()], Kind: 'Local',
+    Millisecond: d.getUTCMilliseconds(), DayOfWeek: dayName(d), Kind: 'Local',
     DayOfYear: Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1,
     __string: formatDate(d, 'MM/dd/yyyy HH:mm:ss'),
   }, {

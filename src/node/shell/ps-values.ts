@@ -42,7 +42,8 @@ const keyOf = (k: Value): string => (typeof k === 'string' ? `s:${k.toLowerCase(
 
 function propOf(o: PsObject, name: string): { found: boolean; value: Value } {
   const k = Object.keys(o.props).find((p) => p.toLowerCase() === name.toLowerCase());
-  return k === undefined ? { found: false, value: null } : { found: true, value: o.props[k] };
+  const value = k === undefined ? undefined : o.props[k];
+  return value === undefined ? { found: false, value: null } : { found: true, value };
 }
 
 /** `$v.Name`: properties, `.Count`/`.Length`, hashtable keys, member enumeration over arrays. */
@@ -51,7 +52,7 @@ export function member(v: Value, name: string): Value {
   if (Array.isArray(v)) {
     if (n === 'count' || n === 'length') return v.length;
     const items = v.map((x) => member(x, name)).filter((x) => x !== null);
-    return items.length === 1 ? items[0] : items;
+    return collapse(items, items);
   }
   if (isHashtable(v)) {
     if (n === 'count') return v.entries.size;
@@ -85,7 +86,8 @@ export function callMethod(v: Value, name: string, args: Value[]): Value {
   const n = name.toLowerCase();
   if (isObject(v) && v.methods) {
     const k = Object.keys(v.methods).find((m) => m.toLowerCase() === n);
-    if (k) return v.methods[k](args);
+    const method = k === undefined ? undefined : v.methods[k];
+    if (method) return method(args);
   }
   if (isHashtable(v)) {
     switch (n) {
@@ -138,15 +140,19 @@ export function typeNameOf(v: Value): string {
 }
 
 export function truthy(v: Value): boolean {
-  if (Array.isArray(v)) return v.length > 1 || (v.length === 1 && truthy(v[0]));
+  if (Array.isArray(v)) {
+    const [first] = v;
+    return v.length > 1 || (v.length === 1 && first !== undefined && truthy(first));
+  }
   return v !== null && v !== false && v !== 0 && v !== '';
 }
 
 /** A value in a string (interpolation, `-f`, Write-Host): arrays joined by spaces, objects by their type name. */
-export function display(v: Value): string {
+export function display(v: Value | undefined): string {
   if (v === true) return 'True';
   if (v === false) return 'False';
-  if (v === null) return '';
+  // An absent property shows as $null does: nothing.
+  if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(display).join(' ');
   if (isHashtable(v)) return 'System.Collections.Hashtable';
   if (isObject(v)) return v.props.__string !== undefined ? display(v.props.__string) : v.typeName;
@@ -159,9 +165,10 @@ export function enumerate(v: Value): Value[] {
   return Array.isArray(v) ? v : [v];
 }
 
-/** The pipeline's output as a single value: nothing → $null, one item → itself, more → array. */
-export function collapse(items: Value[]): Value {
-  return items.length === 0 ? null : items.length === 1 ? items[0] : items;
+/** The pipeline's output as a single value: nothing → `none` ($null), one item → itself, more → array. */
+export function collapse(items: Value[], none: Value = null): Value {
+  const [first] = items;
+  return first === undefined ? none : items.length === 1 ? first : items;
 }
 
 /** A table column of Format-Table: header, width, alignment, and the cell of one object. */
@@ -170,7 +177,7 @@ export interface Column { header: string; width: number; right?: boolean; cell: 
 /** Format-Table's layout: a blank line, header, dashes, rows, and two blank lines. */
 export function table(columns: Column[], rows: PsObject[]): string {
   const line = (cells: string[]) => columns.map((c, i) => {
-    const s = cells[i];
+    const s = cells[i] ?? '';
     const last = i === columns.length - 1;
     if (c.right) return s.padStart(c.width);
     return last ? s : s.padEnd(c.width);
@@ -195,18 +202,18 @@ export function list(o: PsObject, names: string[]): string {
 export function formatForHost(items: Value[]): string {
   let out = '';
   for (let i = 0; i < items.length;) {
-    const v = items[i];
+    const v = items[i++] ?? null;
     if (isObject(v) && v.view) {
-      const group: PsObject[] = [];
-      while (i < items.length && isObject(items[i]) && (items[i] as PsObject).view === v.view) group.push(items[i++] as PsObject);
+      const group: PsObject[] = [v];
+      for (let next = items[i] ?? null; isObject(next) && next.view === v.view; next = items[i] ?? null) { group.push(next); i++; }
       out += v.view(group);
       continue;
     }
-    i++;
     if (isHashtable(v)) {
       const rows = [...v.entries.values()].map((e) => psObject('System.Collections.DictionaryEntry', { Name: e.key, Value: e.value }));
-      const w = Math.max(4, ...rows.map((r) => display(r.props.Name).length));
-      out += table([{ header: 'Name', width: w, cell: (o) => display(o.props.Name) }, { header: 'Value', width: 5, cell: (o) => display(o.props.Value) }], rows);
+      const w = Math.max(4, ...rows.map((r) => display(r.props.Name ?? null).length));
+      out += table([{ header: 'Name', width: w, cell: (o) => display(o.props.Name ?? null) },
+        { header: 'Value', width: 5, cell: (o) => display(o.props.Value ?? null) }], rows);
     } else if (isObject(v)) {
       out += list(v, Object.keys(v.props).filter((k) => !k.startsWith('__')));
     } else if (Array.isArray(v)) {

@@ -16,7 +16,8 @@ function parseTarArgs(args: string[]): TarOptions {
   const o: TarOptions = { operands: [] };
   const rest = [...args];
   // The first word may be bundled letters without a dash (`tar cf - x`).
-  if (rest.length && !rest[0].startsWith('-')) rest[0] = '-' + rest[0];
+  const [first] = rest;
+  if (first !== undefined && !first.startsWith('-')) rest[0] = '-' + first;
   while (rest.length) {
     const a = rest.shift()!;
     if (a === '--') { o.operands.push(...rest); break; }
@@ -32,7 +33,7 @@ function parseTarArgs(args: string[]): TarOptions {
     }
     if (!a.startsWith('-') || a === '-') { o.operands.push(a); continue; }
     for (let i = 1; i < a.length; i++) {
-      const ch = a[i];
+      const ch = a.charAt(i);
       if (ch === 'c' || ch === 'x' || ch === 't') o.mode = ch;
       else if (ch === 'f' || ch === 'C') {
         // The value is the rest of the word, or the next word.

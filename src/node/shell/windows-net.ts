@@ -93,13 +93,13 @@ function gateway(ip: string, prefix: number): string {
 
 /** A stable link-local address and MAC for the container's adapter, derived from its IPv4 address. */
 export function linkLocal(ip: string): { ll: string; mac: string; ifIndex: number } {
-  const o = ip.split('.').map(Number);
+  const [o0 = 0, o1 = 0, o2 = 0, o3 = 0] = ip.split('.').map(Number);
   const hex = (n: number) => n.toString(16).padStart(2, '0');
   return {
     // IPv6 text drops each group's leading zeros.
-    ll: `fe80::${[((o[0] ^ 0x5d) << 8) | o[1], (o[2] << 8) | 0xff, 0xfe00 | o[3], ((o[2] ^ o[3]) << 8) | o[1]].map((g) => g.toString(16)).join(':')}`,
-    mac: `00-15-5D-${hex(o[1]).toUpperCase()}-${hex(o[2]).toUpperCase()}-${hex(o[3]).toUpperCase()}`,
-    ifIndex: 10 + (o[3] % 40),
+    ll: `fe80::${[((o0 ^ 0x5d) << 8) | o1, (o2 << 8) | 0xff, 0xfe00 | o3, ((o2 ^ o3) << 8) | o1].map((g) => g.toString(16)).join(':')}`,
+    mac: `00-15-5D-${hex(o1).toUpperCase()}-${hex(o2).toUpperCase()}-${hex(o3).toUpperCase()}`,
+    ifIndex: 10 + (o3 % 40),
   };
 }
 
@@ -125,7 +125,7 @@ export function ipconfig(args: string[], ctx: ShellContext): string {
       line('Node Type', 'Hybrid'),
       line('IP Routing Enabled', 'No'),
       line('WINS Proxy Enabled', 'No'),
-      ...(searches.length ? [line('DNS Suffix Search List', searches[0]), ...searches.slice(1).map((s) => `${' '.repeat(39)}${s}`)] : []),
+      ...searches.map((s, i) => (i === 0 ? line('DNS Suffix Search List', s) : `${' '.repeat(39)}${s}`)),
     ].join('\r\n') + '\r\n';
   }
   if (!net.podIP || !isIPv4(net.podIP)) return out;
@@ -142,7 +142,7 @@ export function ipconfig(args: string[], ctx: ShellContext): string {
     line('IPv4 Address', `${net.podIP}(Preferred)`),
     line('Subnet Mask ', mask(prefix)),
     line('Default Gateway ', gateway(net.podIP, prefix)),
-    ...(net.dnsServers?.length ? [line('DNS Servers ', net.dnsServers[0]), ...net.dnsServers.slice(1).map((s) => `${' '.repeat(39)}${s}`)] : []),
+    ...(net.dnsServers ?? []).map((s, i) => (i === 0 ? line('DNS Servers ', s) : `${' '.repeat(39)}${s}`)),
     line('NetBIOS over Tcpip', 'Disabled'),
   ] : [
     line('Connection-specific DNS Suffix  ', searches[0] ?? ''),
@@ -178,8 +178,9 @@ export function* nslookup(args: string[], ctx: ShellContext, out: Out): Generato
 /** curl.exe's URL target: host and port. */
 function target(url: string): { host: string; port: number } | undefined {
   const m = /^(?:(https?):\/\/)?(\[[^\]]+\]|[^/:?#]+)(?::(\d+))?/i.exec(url);
-  if (!m) return undefined;
-  return { host: m[2].replace(/^\[|\]$/g, ''), port: m[3] ? Number(m[3]) : m[1]?.toLowerCase() === 'https' ? 443 : 80 };
+  const [, scheme, host, port] = m ?? [];
+  if (host === undefined) return undefined;
+  return { host: host.replace(/^\[|\]$/g, ''), port: port ? Number(port) : scheme?.toLowerCase() === 'https' ? 443 : 80 };
 }
 
 /** Windows gives up a TCP connect after its SYN retransmissions (about 21 s). */

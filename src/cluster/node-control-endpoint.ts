@@ -13,14 +13,13 @@
  * Errors are metav1.Status objects, as the API server's are.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { User } from '../../api/auth.js';
-import { readBody } from '../../api/body.js';
-import { writeJSON, writeStatus } from '../../api/respond.js';
-import { StatusError, errors } from '../../apimachinery/errors.js';
-import { isObject } from '../../meta/json.js';
-import type { NodeOperations } from './operations.js';
-
-export const NODE_CONTROL_PREFIX = '/winkube/v1/nodes';
+import type { User } from '../api/auth.js';
+import { readBody } from '../api/body.js';
+import { writeJSON, writeStatus } from '../api/respond.js';
+import { StatusError, errors } from '../apimachinery/errors.js';
+import { isObject } from '../meta/json.js';
+import type { NodeOperations } from '../node/control/operations.js';
+import { NODE_CONTROL_PREFIX } from '../node/control/client.js';
 
 export type NodeControlHandler = (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
 
@@ -60,13 +59,14 @@ export function nodeControlHandler(ops: NodeOperations): NodeControlHandler {
       });
       return writeJSON(res, 201, { added });
     }
-    if (rest.length === 1 && method === 'DELETE') {
-      await ops.remove(rest[0]);
-      return writeJSON(res, 200, { removed: rest[0] });
+    const [node, action] = rest;
+    if (node !== undefined && action === undefined && method === 'DELETE') {
+      await ops.remove(node);
+      return writeJSON(res, 200, { removed: node });
     }
-    if (rest.length === 2 && method === 'POST' && (rest[1] === 'stop' || rest[1] === 'start')) {
-      await (rest[1] === 'stop' ? ops.stop(rest[0]) : ops.start(rest[0]));
-      return writeJSON(res, 200, { [rest[1] === 'stop' ? 'stopped' : 'started']: rest[0] });
+    if (node !== undefined && rest.length === 2 && method === 'POST' && (action === 'stop' || action === 'start')) {
+      await (action === 'stop' ? ops.stop(node) : ops.start(node));
+      return writeJSON(res, 200, { [action === 'stop' ? 'stopped' : 'started']: node });
     }
     if (rest.length <= 2) return writeStatus(res, errors.methodNotAllowed().status);
     return writeStatus(res, errors.notFoundGeneric().status);
