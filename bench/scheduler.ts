@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from '../src/cluster/start.js';
-import { controllerContext } from '../src/controllers/context.js';
+import { inProcessWriteContext } from '../src/apimachinery/write-context.js';
 import { machineIdentity } from '../src/node/identity.js';
 import { buildNode } from '../src/node/node-object.js';
 import { DEFAULT_NETWORK } from '../src/node/network.js';
@@ -86,7 +86,7 @@ async function run(name: string, mixed: boolean): Promise<void> {
   await scheduler.start();
   const nodesDef = store.find('', 'v1', 'nodes')!;
   const podsDef = store.find('', 'v1', 'pods')!;
-  const ctx = controllerContext('bench');
+  const ctx = inProcessWriteContext('bench');
   const configs = benchPools(mixed);
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const setup = performance.now();
@@ -121,7 +121,7 @@ async function run(name: string, mixed: boolean): Promise<void> {
     lastBound = t;
     if (bound >= target) resolveAll();
   });
-  const podCtx = { ...controllerContext('bench'), namespace: 'default' };
+  const podCtx = { ...inProcessWriteContext('bench'), namespace: 'default' };
   const createAll = async (n: number, prefix: string, shape: (i: number, p: string) => any, measure: boolean) => {
     let next = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {

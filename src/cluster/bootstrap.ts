@@ -2,7 +2,7 @@ import { isAlreadyExists } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
 import { systemPriorityClasses } from '../registry/groups/index.js';
-import { controllerContext } from '../controllers/context.js';
+import { inProcessWriteContext } from '../apimachinery/write-context.js';
 import type { ClusterNetwork } from '../node/network.js';
 import { ensureSystemWorkloads } from './system-workloads.js';
 
@@ -16,7 +16,7 @@ async function ensure(
   const def = unvalidated ? { ...found, validate: undefined } : found;
   if (await store.get(group, resource, namespace, obj.metadata.name!)) return;
   try {
-    await store.create(def, namespace, obj, { ...controllerContext('kube-apiserver'), namespace });
+    await store.create(def, namespace, obj, { ...inProcessWriteContext('kube-apiserver'), namespace });
   } catch (e) {
     if (!(isAlreadyExists(e))) throw e;
   }

@@ -21,7 +21,7 @@
 import { stringify as toYaml } from 'yaml';
 import { isAlreadyExists } from '../apimachinery/errors.js';
 import { EMULATED_VERSION } from '../apimachinery/version.js';
-import { controllerContext } from '../controllers/context.js';
+import { inProcessWriteContext } from '../apimachinery/write-context.js';
 import type { Store } from '../registry/store.js';
 import type { KObject } from '../apimachinery/object.js';
 import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
@@ -603,7 +603,7 @@ export async function ensureSystemWorkloads(store: Store, opts: SystemWorkloadOp
     const ns = (obj.metadata.namespace ?? '') as string;
     if (await store.get(group, resource, ns, obj.metadata.name)) continue;
     try {
-      await store.create(def, ns, obj as KObject, { ...controllerContext('kubeadm'), namespace: ns });
+      await store.create(def, ns, obj as KObject, { ...inProcessWriteContext('kubeadm'), namespace: ns });
     } catch (e) {
       if (!(isAlreadyExists(e))) throw e;
     }

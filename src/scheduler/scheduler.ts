@@ -19,7 +19,7 @@ import { PodInfo } from './pod-info.js';
 import { preempt } from './preemption.js';
 import { defaultConfig, type ProfileConfig, type SchedulerConfig } from './profile.js';
 import { SchedulingQueue, type QueueOptions } from './queue.js';
-import { ANN_SELECTED_NODE, bindVolumeToClaim, claimBindingCompleted, isVolumeBoundToClaim } from '../meta/pv-helpers.js';
+import { ANN_SELECTED_NODE, bindVolumeToClaim, claimBindingCompleted, isVolumeBoundToClaim } from '../component-helpers/pv-helpers.js';
 import { matchDelayedClaims } from './plugins/volume-binding.js';
 import { podClaimNames } from './plugins/volumes.js';
 

@@ -3,7 +3,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { loopback } from './loopback.js';
 import { NodeFarm } from '../../src/node/farm.js';
@@ -34,7 +34,7 @@ export async function kubeletOnFakeClock() {
   const clock = new FakeClock(Date.parse('2025-06-01T12:00:00Z'));
   const kubelet = new Kubelet(kubeletClient(store), configs, { logs: new ContainerLogs(), events: new EventRecorder(loopback(store), () => {}), pullMs: 0, clock });
   await kubelet.start();
-  const ctx = { ...controllerContext('test'), namespace: 'default' };
+  const ctx = { ...inProcessWriteContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } } as unknown as KObject, ctx);
   const create = (pod: Obj) => store.create(store.find('', 'v1', 'pods')!, 'default', pod as KObject, ctx);
   const status = async (name: string) => ((await store.get('', 'pods', 'default', name))!.status ?? {}) as PodStatus;

@@ -18,7 +18,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { adminKubeconfig } from '../../src/cluster/kubeconfig.js';
 import { ContainerLogs } from '../../src/node/logs/container-logs.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { kubectl, removeDir, type KubectlResult, type TestCluster } from './cluster.js';
 
 export interface StreamingServer {
@@ -55,7 +55,7 @@ export async function startStreamingServer(execShell?: ExecShellFactory, opts: {
   writeFileSync(kubeconfig, adminKubeconfig(`https://127.0.0.1:${port}`, pki));
   const cluster = { dataDir: dir, kubeconfig } as unknown as TestCluster;
   const pods = store.find('', 'v1', 'pods')!;
-  const ctx = { ...controllerContext('test'), namespace: 'default' };
+  const ctx = { ...inProcessWriteContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } as KObject, ctx);
   return {
     port, store, logs, kubeconfigPath: kubeconfig,

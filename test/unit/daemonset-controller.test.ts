@@ -17,7 +17,7 @@ import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { NodeFarm } from '../../src/node/farm.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { DaemonSetController } from '../../src/controllers/daemonset/daemonset-controller.js';
 import { ControllerExpectations } from '../../src/controllers/controller-utils.js';
 import { NodeLifecycleController } from '../../src/controllers/node-lifecycle/controller.js';
@@ -34,7 +34,7 @@ async function setup() {
   const storage = new SqliteStorage(join(dir, 'state.db'));
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
-  const ctx = { ...controllerContext('test'), namespace: NS };
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
   const farm = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, new TimerWheel(1000));
   await farm.start();
@@ -207,7 +207,7 @@ test('BurstReplicas: a sync creates at most 250 pods; the next waits until they 
   const storage = new SqliteStorage(join(dir, 'state.db'));
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
-  const ctx = { ...controllerContext('test'), namespace: NS };
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
   const network = { plugin: 'flannel' as const, mode: 'overlay' as const, podSubnet: '10.128.0.0/9' };
   const farm = new NodeFarm(kubeletClient(store), expandPools([{ name: 'n', count: 300, os: 'linux', network }]), () => {}, new TimerWheel(1000));

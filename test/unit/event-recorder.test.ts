@@ -9,13 +9,13 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { EventRecorder, referenceTo } from '../../src/events/recorder.js';
 import { loopback } from '../helpers/loopback.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 
 async function setup() {
   const storage = new SqliteStorage(':memory:');
   const store = new Store(storage, allResources());
-  for (const name of ['default', 'ns']) await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name } } as KObject, controllerContext('test'));
+  for (const name of ['default', 'ns']) await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name } } as KObject, inProcessWriteContext('test'));
   return { store, storage, recorder: new EventRecorder(loopback(store)) };
 }
 

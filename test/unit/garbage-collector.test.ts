@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store, type DeleteRequest } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { GarbageCollector } from '../../src/controllers/garbage-collector.js';
 import { newControllerContext, type ControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
@@ -43,9 +43,9 @@ test('garbage collector: edges survive updates that keep ownerReferences and fol
   const dir = mkdtempSync(join(tmpdir(), 'gc-test-'));
   const storage = new SqliteStorage(join(dir, 'state.db'));
   const store = new Store(storage, allResources());
-  const ctx = { ...controllerContext('test'), namespace: NS };
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
   const cms = store.find('', 'v1', 'configmaps')!;
-  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, inProcessWriteContext('test'));
   const create = (name: string, owners: KObject[] = []) => store.create(cms, NS, {
     apiVersion: 'v1', kind: 'ConfigMap',
     metadata: { name, ...(owners.length ? { ownerReferences: owners.map((o) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name, uid: o.metadata.uid })) } : {}) },
@@ -89,8 +89,8 @@ async function conflictingStore(method: 'update' | 'delete') {
   const dir = mkdtempSync(join(tmpdir(), 'gc-test-'));
   const storage = new SqliteStorage(join(dir, 'state.db'));
   const store = new Store(storage, allResources());
-  const ctx = { ...controllerContext('test'), namespace: NS };
-  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, inProcessWriteContext('test'));
   const deletes: DeleteRequest[] = [];
   let conflicts = 0;
   const inner = { update: store.update.bind(store), delete: store.delete.bind(store) };

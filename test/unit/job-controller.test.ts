@@ -14,7 +14,7 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { loopback } from '../helpers/loopback.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { JobController, JOB_TRACKING_FINALIZER } from '../../src/controllers/job/job-controller.js';
 import { formatIndexes, parseIndexes } from '../../src/controllers/job/indexes.js';
 import type { KObject } from '../../src/apimachinery/object.js';
@@ -26,8 +26,8 @@ async function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'job-test-'));
   const storage = new SqliteStorage(join(dir, 'state.db'));
   const store = new Store(storage, allResources());
-  const ctx = { ...controllerContext('test'), namespace: NS };
-  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, inProcessWriteContext('test'));
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
   let now = Date.now();
   const clock = { now: () => new Date(now), advance: (ms: number) => { now += ms; } };
@@ -193,7 +193,7 @@ test('suspend: no pods, Suspended condition and event; resume creates them', asy
   assert.equal((await t.podsOf('later')).length, 0);
   assert.equal(job.status.startTime, undefined);
   assert.deepEqual(job.status.conditions.map((c: any) => [c.type, c.status, c.reason, c.message]), [['Suspended', 'True', 'JobSuspended', 'Job suspended']]);
-  await t.store.update(t.store.find('batch', 'v1', 'jobs')!, NS, 'later', (cur: any) => ({ ...cur, spec: { ...cur.spec, suspend: false } }), { ...controllerContext('test'), namespace: NS });
+  await t.store.update(t.store.find('batch', 'v1', 'jobs')!, NS, 'later', (cur: any) => ({ ...cur, spec: { ...cur.spec, suspend: false } }), { ...inProcessWriteContext('test'), namespace: NS });
   await t.ctrl.sync(`${NS}/later`);
   job = await t.job('later');
   assert.equal((await t.podsOf('later')).length, 1);
@@ -271,7 +271,7 @@ test('pods of a deleted job lose the tracking finalizer (orphan handling)', asyn
   await t.ctrl.sync(`${NS}/gone`);
   const pods = await t.podsOf('gone');
   assert.equal(pods.length, 2);
-  await t.store.delete(t.store.find('batch', 'v1', 'jobs')!, NS, 'gone', {}, { ...controllerContext('test'), namespace: NS });
+  await t.store.delete(t.store.find('batch', 'v1', 'jobs')!, NS, 'gone', {}, { ...inProcessWriteContext('test'), namespace: NS });
   for (const p of pods) await t.ctrl.handleOrphanPod(`${NS}/${p.metadata.name}`);
   for (const p of pods) assert.equal((await t.store.get('', 'pods', NS, p.metadata.name))!.metadata.finalizers, undefined);
   await t.close();

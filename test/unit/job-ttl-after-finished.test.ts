@@ -5,15 +5,15 @@ import assert from 'node:assert/strict';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { TTLAfterFinishedController } from '../../src/controllers/ttl-after-finished.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
 test('a finished job is deleted in the foreground once its TTL has passed, not before; unfinished jobs stay', async () => {
   const storage = new SqliteStorage(':memory:');
   const store = new Store(storage, allResources());
-  const ctx = { ...controllerContext('test'), namespace: 'default' };
-  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, controllerContext('test'));
+  const ctx = { ...inProcessWriteContext('test'), namespace: 'default' };
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, inProcessWriteContext('test'));
   let now = Date.parse('2026-01-01T00:10:00Z');
   const ttl = new TTLAfterFinishedController(newControllerContext({ client: loopback(store) }), { now: () => new Date(now) });
   const jobs = store.find('batch', 'v1', 'jobs')!;

@@ -4,7 +4,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { loopback } from '../helpers/loopback.js';
 import { NodeFarm } from '../../src/node/farm.js';
@@ -30,7 +30,7 @@ test('a burst of bound pods: every pod gets a worker and runs', async () => {
   const kubelet = new Kubelet(kubeletClient(store), configs, { logs: new ContainerLogs(), events, pullMs: 0 });
   await kubelet.start();
   const podDef = store.find('', 'v1', 'pods')!;
-  const ctx = { ...controllerContext('test'), namespace: 'default' };
+  const ctx = { ...inProcessWriteContext('test'), namespace: 'default' };
   const pod = (name: string, nodeName: string) => ({
     apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
     spec: { nodeName, automountServiceAccountToken: false, tolerations: [{ operator: 'Exists' }], containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10' }] },

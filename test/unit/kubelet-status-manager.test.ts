@@ -4,7 +4,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { FakeClock } from '../../src/node/kubelet/clock.js';
 import { podConditions } from '../../src/node/kubelet/status.js';
@@ -24,7 +24,7 @@ async function setup() {
   const storage = new SqliteStorage(':memory:');
   const store = new Store(storage, allResources());
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
-  const ctx = { ...controllerContext('test'), namespace: 'default' };
+  const ctx = { ...inProcessWriteContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } } as unknown as KObject, ctx);
   const podDef = store.find('', 'v1', 'pods')!;
   const pod = await store.create(podDef, 'default', {

@@ -11,7 +11,8 @@
  *     1   meta, storage, patch         names, object helpers, write options; storage; patches
  *     2   selectors, pki, protobuf,    label and field selectors (label keys are validated as names),
  *         network                      certificates, wire formats, address pools
- *     3   openapi, os                  schemas and decoding; the OS rules as pure functions
+ *     3   openapi, os,                 schemas and decoding; the OS rules as pure functions;
+ *         component-helpers            object rules components share with the server (PV binding)
  *     4   validation, fieldmanager     per-kind validation; managedFields and apply
  *     5   admission                    admission plugins and their chain
  *     6   registry                     the generic store and one module per resource
@@ -39,7 +40,7 @@ const RANKS: Record<string, number> = {
   apimachinery: 0,
   meta: 1, storage: 1, patch: 1,
   selectors: 2, pki: 2, protobuf: 2, network: 2,
-  openapi: 3, os: 3,
+  openapi: 3, os: 3, 'component-helpers': 3,
   validation: 4, fieldmanager: 4,
   admission: 5,
   registry: 6,

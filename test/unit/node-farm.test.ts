@@ -8,7 +8,7 @@ import { NodeFarm } from '../../src/node/farm.js';
 import type { Client, ResourceClient, ResourceRef, UserInfo } from '../../src/client/types.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { kubeletClient } from '../helpers/kubelet-client.js';
 
 /** The farm's client, noting each node status post (its kubelet's updateStatus of its Node) in `posts`. */
@@ -146,7 +146,7 @@ test('cordon and uncordon: each running kubelet records NodeNotSchedulable / Nod
   const setUnschedulable = (name: string, value: boolean) => store.update(store.find('', 'v1', 'nodes')!, '', name, (n) => {
     n.spec = { ...(n.spec as object), unschedulable: value || undefined };
     return n;
-  }, controllerContext('kubectl'));
+  }, inProcessWriteContext('kubectl'));
   await advance(10);
   assert.deepEqual(schedulable(), [], 'nothing changed');
   await setUnschedulable('linux-1', true);

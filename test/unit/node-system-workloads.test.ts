@@ -4,7 +4,7 @@ import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { corefile, systemWorkloads } from '../../src/cluster/system-workloads.js';
 
 const names = (objs: any[]) => objs.map((o) => `${o.kind}/${o.metadata.name}`);
@@ -51,7 +51,7 @@ test('bootstrap creates the add-ons through validation once, and leaves edited o
   assert.deepEqual((svc.spec as any).ports.map((p: any) => p.name), ['dns', 'dns-tcp', 'metrics']);
   assert.equal((await store.listAll('apps', 'daemonsets', 'kube-system')).length, 4);
   const cm = store.find('', 'v1', 'configmaps')!;
-  await store.update(cm, 'kube-system', 'coredns', (c) => { (c as any).data.Corefile = 'edited'; return c; }, { ...controllerContext('kubectl-edit'), namespace: 'kube-system' });
+  await store.update(cm, 'kube-system', 'coredns', (c) => { (c as any).data.Corefile = 'edited'; return c; }, { ...inProcessWriteContext('kubectl-edit'), namespace: 'kube-system' });
   await bootstrapCluster(store, opts);
   assert.equal(((await store.get('', 'configmaps', 'kube-system', 'coredns')) as any).data.Corefile, 'edited');
   const ds = (await store.get('apps', 'daemonsets', 'kube-system', 'kube-flannel-ds-windows-amd64')) as any;

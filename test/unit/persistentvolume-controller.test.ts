@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   bindClaimToVolume, bindVolumeToClaim, boundClaimStatus, findBestMatch, volumeSatisfyError,
-} from '../../src/meta/pv-helpers.js';
+} from '../../src/component-helpers/pv-helpers.js';
 import { PersistentVolumeController } from '../../src/controllers/persistentvolume/controller.js';
 import { defaultStorageClass, LocalProvisioner, provisionedVolume } from '../../src/controllers/persistentvolume/provisioner.js';
 import { EventRecorder } from '../../src/events/recorder.js';

@@ -7,7 +7,7 @@ import { allResources } from '../../src/registry/resources.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { loopback } from '../helpers/loopback.js';
 import { PodControl, podsPrefix } from '../../src/controllers/pod-control.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { LoopbackClient } from '../../src/client/loopback.js';
@@ -26,8 +26,8 @@ const template = {
 async function setup() {
   const storage = new SqliteStorage(':memory:');
   const store = new Store(storage, allResources());
-  await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name: 'default' } } as KObject, controllerContext('test'));
-  await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { metadata: { name: 'default' } } as KObject, { ...controllerContext('test'), namespace: 'default' });
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { metadata: { name: 'default' } } as KObject, inProcessWriteContext('test'));
+  await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { metadata: { name: 'default' } } as KObject, { ...inProcessWriteContext('test'), namespace: 'default' });
   const client = new LoopbackClient(store, controllerServiceAccount('replicaset-controller'), 'kube-controller-manager');
   return { store, storage, control: new PodControl(client.resource(plain(pods)), new EventRecorder(loopback(store)), 'replicaset-controller') };
 }

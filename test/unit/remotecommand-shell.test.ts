@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { execContext } from '../../src/node/exec/container-context.js';
 import { execShellFor } from '../../src/node/exec/shell-exec.js';
 import type { KObject } from '../../src/apimachinery/object.js';
@@ -20,7 +20,7 @@ before(async () => {
   let store: StreamingServer['store'] | undefined;
   s = await startStreamingServer(async (pod, container, node) => execShellFor(await execContext(kubeletClient(store!), pod, container, node)));
   store = s.store;
-  const ctx = { ...controllerContext('test'), namespace: 'default' };
+  const ctx = { ...inProcessWriteContext('test'), namespace: 'default' };
   const def = (r: string) => s.store.find('', 'v1', r)!;
   for (const [name, os] of [['linux-1', 'linux'], ['win2022-1', 'windows']]) {
     await s.store.create(def('nodes'), '', { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/os': os } } } as KObject, { ...ctx, namespace: '' });

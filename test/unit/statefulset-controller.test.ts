@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { SqliteStorage } from '../../src/storage/sqlite.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
-import { controllerContext } from '../../src/controllers/context.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { StatefulSetController } from '../../src/controllers/statefulset/statefulset-controller.js';
 import { goJSON, hashRevision, safeEncode } from '../../src/controllers/controller-revision.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
@@ -25,8 +25,8 @@ async function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'sts-test-'));
   const storage = new SqliteStorage(join(dir, 'state.db'));
   const store = new Store(storage, allResources());
-  const ctx = { ...controllerContext('test'), namespace: NS };
-  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, controllerContext('test'));
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, inProcessWriteContext('test'));
   await store.create(store.find('', 'v1', 'serviceaccounts')!, NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }, ctx);
   const controllers = newControllerContext({ client: loopback(store) });
   const ctrl = new StatefulSetController(controllers);
@@ -111,7 +111,7 @@ test('OrderedReady: web-0..2 one at a time with identity, claims and events; sca
   await t.ctrl.sync(`${NS}/web`);
   assert.deepEqual(await t.podNames(), ['web-0', 'web-1', 'web-2']);
   // A pod whose identity label was changed gets it back.
-  await t.seen(await t.store.update(t.store.find('', 'v1', 'pods')!, NS, 'web-1', (cur: any) => { cur.metadata.labels['statefulset.kubernetes.io/pod-name'] = 'x'; return cur; }, { ...controllerContext('test'), namespace: NS }));
+  await t.seen(await t.store.update(t.store.find('', 'v1', 'pods')!, NS, 'web-1', (cur: any) => { cur.metadata.labels['statefulset.kubernetes.io/pod-name'] = 'x'; return cur; }, { ...inProcessWriteContext('test'), namespace: NS }));
   await t.ctrl.sync(`${NS}/web`);
   assert.equal((await t.pod('web-1')).metadata.labels['statefulset.kubernetes.io/pod-name'], 'web-1');
   assert.ok((await t.events('web')).includes('Normal SuccessfulUpdate update Pod web-1 in StatefulSet web successful'));
@@ -204,7 +204,7 @@ test('a set recreated after an orphaning delete adopts its pods and revisions', 
   await t.create('keep', { replicas: 2, podManagementPolicy: 'Parallel' });
   await t.ctrl.sync(`${NS}/keep`);
   const before = (await t.set('keep')).status.updateRevision;
-  const ctx = { ...controllerContext('test'), namespace: NS };
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
   await t.store.delete(t.store.find('apps', 'v1', 'statefulsets')!, NS, 'keep', { propagationPolicy: 'Orphan' }, ctx);
   // What the garbage collector does for an orphaning delete.
   for (const res of ['pods', 'controllerrevisions']) {

@@ -31,7 +31,7 @@ import type { SharedInformer } from '../../client/shared-informer.js';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, bindClaimToVolume,
   bindVolumeToClaim, boundClaimStatus, claimClass, findBestMatch, isVolumeBoundToClaim, volumeSatisfyError,
-} from '../../meta/pv-helpers.js';
+} from '../../component-helpers/pv-helpers.js';
 
 export const PV_CONTROLLER = 'persistentvolume-controller';
 const PVC_PROTECTION = 'kubernetes.io/pvc-protection';

@@ -25,7 +25,7 @@ import { plain } from '../../client/plain.js';
 import { nodes, persistentvolumeclaims, persistentvolumes, storageclasses } from '../../client/resources.js';
 import type { ResourceClient } from '../../client/types.js';
 
-import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from '../../meta/pv-helpers.js';
+import { ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimReference } from '../../component-helpers/pv-helpers.js';
 
 export const LOCAL_PROVISIONER = 'winkube.io/local';
 export const DEFAULT_STORAGE_CLASS = 'standard';

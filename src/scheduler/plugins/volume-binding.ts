@@ -2,7 +2,7 @@ import type { Plugin } from '../framework.js';
 import { SKIP, SUCCESS, unresolvable } from '../status.js';
 import { nodeSelectorMatches } from './helpers.js';
 import { podClaimNames } from './volumes.js';
-import { findBestMatch, NOT_SUPPORTED_PROVISIONER } from '../../meta/pv-helpers.js';
+import { findBestMatch, NOT_SUPPORTED_PROVISIONER } from '../../component-helpers/pv-helpers.js';
 
 /**
  * FindPodVolumes for one node: each delayed claim takes the smallest free
