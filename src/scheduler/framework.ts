@@ -221,10 +221,13 @@ export class Framework {
   }
 
   private runActiveFilters(active: Plugin[], state: CycleState, pod: PodInfo, node: NodeInfo, snap: Snapshot): Status {
+    // Indexed loops here and below: they run for every node of every cycle.
     for (let i = 0; i < active.length; i++) {
-      const s = active[i].filter!(state, pod, node, snap);
+      const p = active[i];
+      if (!p) continue;
+      const s = p.filter!(state, pod, node, snap);
       // Plugins return shared statuses already naming themselves for their common rejections (no allocation per node).
-      if (s.code !== Code.Success) return s.plugin === active[i].name ? s : { code: s.code, reasons: s.reasons, plugin: active[i].name };
+      if (s.code !== Code.Success) return s.plugin === p.name ? s : { code: s.code, reasons: s.reasons, plugin: p.name };
     }
     return SUCCESS;
   }
@@ -257,12 +260,18 @@ export class Framework {
     const out: NodeScore[] = nodes.map((n) => ({ name: n.name, total: 0, scores: perPlugin ? [] : NO_PLUGIN_SCORES }));
     for (const p of active) {
       const scores = new Array<number>(nodes.length);
-      for (let i = 0; i < nodes.length; i++) scores[i] = p.score!(state, pod, nodes[i], snap);
+      for (let i = 0; i < nodes.length; i++) {
+        const n = nodes[i];
+        scores[i] = n ? p.score!(state, pod, n, snap) : 0;
+      }
       p.normalizeScore?.(state, pod, scores, nodes);
       const w = this.weights.get(p.name) ?? 1;
       for (let i = 0; i < nodes.length; i++) {
-        if (perPlugin) out[i].scores.push({ name: p.name, score: scores[i] * w });
-        out[i].total += scores[i] * w;
+        const o = out[i];
+        if (!o) continue;
+        const score = (scores[i] ?? 0) * w;
+        if (perPlugin) o.scores.push({ name: p.name, score });
+        o.total += score;
       }
     }
     return out;
@@ -307,6 +316,7 @@ export class Framework {
     let processed = 0;
     for (let i = 0; i < nodes.length && feasible.length < toFind; i++) {
       const node = nodes[(this.nextStartNodeIndex + i) % nodes.length];
+      if (!node) break;
       processed++;
       const s = this.runFilterWithNominated(state, pod, node, snap, pre.skipped, active);
       if (s.code === Code.Success) { feasible.push(node); continue; }
@@ -316,28 +326,33 @@ export class Framework {
     }
     this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % all.length;
     if (feasible.length === 0) {
-      for (let i = 0; i < rejectedNodes.length; i++) {
-        diagnosis.nodeToStatus.statuses.set(rejectedNodes[i].name, rejections[i]);
-        if (rejections[i].plugin) diagnosis.unschedulablePlugins.add(rejections[i].plugin!);
-      }
+      rejectedNodes.forEach((node, i) => {
+        const status = rejections[i];
+        if (!status) return;
+        diagnosis.nodeToStatus.statuses.set(node.name, status);
+        if (status.plugin) diagnosis.unschedulablePlugins.add(status.plugin);
+      });
       throw new FitError(pod, all.length, diagnosis);
     }
-    if (feasible.length === 1) return { node: feasible[0].name, evaluatedNodes: processed, feasibleNodes: 1 };
+    const only = feasible[0];
+    if (feasible.length === 1 && only) return { node: only.name, evaluatedNodes: processed, feasibleNodes: 1 };
     const scores = this.runScore(state, pod, feasible, snap, false);
     return { node: this.selectHost(scores), evaluatedNodes: processed, feasibleNodes: feasible.length, scores };
   }
 
   /** selectHost: the highest total, ties broken by reservoir sampling. */
   selectHost(scores: NodeScore[]): string {
-    let best = 0;
+    let best = scores[0];
     let count = 1;
     for (let i = 1; i < scores.length; i++) {
-      if (scores[i].total > scores[best].total) { best = i; count = 1; }
-      else if (scores[i].total === scores[best].total) {
+      const s = scores[i];
+      if (!s || !best) continue;
+      if (s.total > best.total) { best = s; count = 1; }
+      else if (s.total === best.total) {
         count++;
-        if (Math.floor(this.random() * count) === 0) best = i;
+        if (Math.floor(this.random() * count) === 0) best = s;
       }
     }
-    return scores[best].name;
+    return best?.name ?? '';
   }
 }
