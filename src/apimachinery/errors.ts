@@ -93,3 +93,13 @@ export const isConflict = (e: unknown): e is StatusError => reasonOf(e) === 'Con
 export function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
+
+/** The value a read resolves to, or undefined when it fails with NotFound (client-go's `if apierrors.IsNotFound(err)` idiom). */
+export async function unlessNotFound<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}

@@ -6,7 +6,7 @@
  */
 import { Agent, request, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { StatusError, isConflict, isNotFound } from '../apimachinery/errors.js';
+import { StatusError, isConflict, unlessNotFound } from '../apimachinery/errors.js';
 import { apiVersionOf, type KObject } from '../apimachinery/object.js';
 import type {
   CallOptions, Client, DeleteOptions, DeleteResult, ListOptions, ObjectList, PatchType, ResourceClient, ResourceRef,
@@ -62,13 +62,8 @@ class HttpsResource<T> implements ResourceClient<T> {
     return this.client.call('GET', this.path(namespace, name), undefined, opts?.signal) as Promise<T>;
   }
 
-  async find(namespace: string, name: string, opts?: CallOptions): Promise<T | undefined> {
-    try {
-      return await this.get(namespace, name, opts);
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+  find(namespace: string, name: string, opts?: CallOptions): Promise<T | undefined> {
+    return unlessNotFound(this.get(namespace, name, opts));
   }
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList<T>> {

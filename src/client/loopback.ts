@@ -4,7 +4,7 @@
  * the client's identity as the request's user), without TLS or JSON. What
  * this saves is the wire; what it keeps is every rule a request meets.
  */
-import { isNotFound } from '../apimachinery/errors.js';
+import { unlessNotFound } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import { applyPatch, type JsonObject } from '../patch/index.js';
 import type { ListRequest, Store } from '../registry/store.js';
@@ -51,13 +51,8 @@ class LoopbackResource<T> implements ResourceClient<T> {
     return await this.store.read(this.def, namespace, name) as T;
   }
 
-  async find(namespace: string, name: string, opts?: CallOptions): Promise<T | undefined> {
-    try {
-      return await this.get(namespace, name, opts);
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+  find(namespace: string, name: string, opts?: CallOptions): Promise<T | undefined> {
+    return unlessNotFound(this.get(namespace, name, opts));
   }
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList<T>> {
