@@ -15,7 +15,7 @@ const cm = (name: string, rv: number): KObject => ({ metadata: { name, namespace
 
 /** A resource whose list answers `lists` in turn and whose watches the test drives. */
 function scripted(lists: ObjectList<KObject>[]) {
-  const watches: { from: string; sink: WatchSink<KObject>; end: (e?: unknown) => void }[] = [];
+  const watches: { from: string; sink: WatchSink<KObject>; end: (e?: Error) => void }[] = [];
   let listed = 0;
   const resource = {
     ref: { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
@@ -25,7 +25,7 @@ function scripted(lists: ObjectList<KObject>[]) {
       return l!;
     },
     watch: async (_ns: string, opts: WatchOptions, sink: WatchSink<KObject>): Promise<Watch> => {
-      let end!: (e?: unknown) => void;
+      let end!: (e?: Error) => void;
       const done = new Promise<void>((ok, no) => { end = (e) => (e ? no(e) : ok()); });
       watches.push({ from: opts.resourceVersion, sink, end });
       return { stop: () => end(), done };
