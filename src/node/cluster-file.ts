@@ -24,6 +24,7 @@ function stringMap(v: unknown, where: string): Record<string, string> {
   return out;
 }
 
+/** A quantity field's text; expandPools parses it (resource.ParseQuantity) and reports what is malformed. */
 function quantity(v: unknown, where: string): string {
   if (typeof v === 'number') return String(v);
   if (typeof v !== 'string') throw new PoolError(`${where} must be a quantity`);

@@ -5,6 +5,7 @@
 import { lookupWindowsVersion, type WindowsVersion } from '../os/windows-versions.js';
 import { CONTAINER_RUNTIMES, containerRuntime, type ContainerRuntime, type ContainerRuntimeName } from './container-runtime.js';
 import { CNI_PLUGINS, DEFAULT_NETWORK, DEFAULT_POD_SUBNET, NETWORK_MODES, nodeNetwork, podSubnetCapacity, type ClusterNetwork, type NodeNetwork } from './network.js';
+import { DecodeError } from '../apimachinery/quantity.js';
 import { parseBytes, parseMilliCPU } from './quantity.js';
 
 export type PoolOS = 'linux' | 'windows';
@@ -108,23 +109,18 @@ export const WINDOWS_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
 };
 export const DEFAULT_WINDOWS_PRIORITY_CLASS = 'NORMAL_PRIORITY_CLASS';
 
-/** resource.ParseQuantity's error text. */
-const QUANTITY_SYNTAX = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
 /** Signals the kubelet's eviction manager knows (pkg/kubelet/eviction/api signalToResource). */
 export const EVICTION_SIGNALS: ReadonlySet<string> = new Set(['memory.available', 'allocatableMemory.available', 'nodefs.available',
   'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'containerfs.available', 'containerfs.inodesFree', 'pid.available']);
 
-function quantityValue(q: string, cpu: boolean): number {
-  const v = q.trim();
-  const neg = v.startsWith('-');
-  const n = cpu ? parseMilliCPU(neg ? v.slice(1) : v) : parseBytes(neg ? v.slice(1) : v);
-  return neg ? -n : n;
-}
-
-/** A quantity or an Error with resource.ParseQuantity's message. */
+/** Millicores of a cpu quantity, bytes of any other; or the Error resource.ParseQuantity returns. */
 function parseQuantity(q: string, cpu: boolean): number | Error {
-  try { return quantityValue(q, cpu); } catch { return new Error(QUANTITY_SYNTAX); }
+  try {
+    return cpu ? parseMilliCPU(q) : parseBytes(q);
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    throw e;
+  }
 }
 
 /** kubelet parseResourceList (cmd/kubelet/app/server.go) for kubeReserved / systemReserved. */

@@ -1,29 +1,29 @@
 /**
- * The little resource arithmetic the kubelet does for capacity and
- * allocatable: quantities as integer bytes or millicores, and back to the
- * canonical form resource.Quantity prints.
+ * The kubelet's view of capacity and allocatable quantities: integer bytes
+ * or millicores (parsed by apimachinery's resource.Quantity), and back to
+ * the canonical form resource.Quantity prints.
  */
 
-const BINARY: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50 };
-const DECIMAL: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15 };
+import { parseQuantity } from '../apimachinery/quantity.js';
+import { milliValue, value } from '../meta/resource-lists.js';
 
-/** Bytes (or a plain count) from `16Gi`, `100Mi`, `500M`, `1024`. */
+const BINARY: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50 };
+
+/**
+ * Bytes (or a plain count) of a quantity such as `16Gi`, `500M`, `1024`:
+ * resource.ParseQuantity then Quantity.Value(), which rounds a fraction up
+ * (`0.5` is 1). Throws DecodeError with ParseQuantity's message.
+ */
 export function parseBytes(q: string | number): number {
-  if (typeof q === 'number') return q;
-  const m = /^([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$/.exec(q.trim());
-  if (!m) throw new Error(`invalid quantity ${JSON.stringify(q)}`);
-  const unit = m[2] ?? '';
-  const mult = BINARY[unit] ?? DECIMAL[unit];
-  if (mult === undefined) throw new Error(`invalid quantity ${JSON.stringify(q)}`);
-  return Math.round(Number(m[1]) * mult);
+  return Number(value(parseQuantity(q)));
 }
 
-/** Millicores from `4`, `100m`, `0.5`. */
+/**
+ * Millicores of a cpu quantity such as `4`, `100m`, `0.5`:
+ * Quantity.MilliValue(), which rounds up (`0.1m` is 1m).
+ */
 export function parseMilliCPU(q: string | number): number {
-  if (typeof q === 'number') return Math.round(q * 1000);
-  const m = /^([0-9]+(?:\.[0-9]+)?)(m)?$/.exec(q.trim());
-  if (!m) throw new Error(`invalid cpu quantity ${JSON.stringify(q)}`);
-  return m[2] ? Math.round(Number(m[1])) : Math.round(Number(m[1]) * 1000);
+  return Number(milliValue(parseQuantity(q)));
 }
 
 /**

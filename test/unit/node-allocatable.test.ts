@@ -16,7 +16,7 @@ test('quantities: parse and canonical format', () => {
   assert.equal(parseMilliCPU('250m'), 250);
   assert.equal(formatMilliCPU(3900), '3900m');
   assert.equal(formatMilliCPU(4000), '4');
-  assert.throws(() => parseBytes('lots'), /invalid quantity/);
+  assert.throws(() => parseBytes('lots'), /quantities must match the regular expression/);
 });
 
 test('a percentage threshold is a float32 times the capacity, truncated', () => {

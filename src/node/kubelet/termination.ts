@@ -9,6 +9,7 @@
  * job object fails allocations and the process pages instead).
  */
 import type { ContainerScript } from './script.js';
+import { parseBytes } from '../quantity.js';
 
 export type NodeOS = 'linux' | 'windows';
 /** The pod spec field a grace period reads. */
@@ -74,13 +75,10 @@ export function afterSignal(i: StopInput, reacts: boolean, exited: boolean): Aft
   return { kill: { afterMs: seconds * 1000, exitCode: GRACE_KILL_EXIT[i.os] } };
 }
 
-/** Bytes of a quantity string; undefined for what is not one. */
+/** Bytes of a memory limit; undefined for what is not a quantity (the API server has validated it). */
 function quantityBytes(q: unknown): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.exec(String(q));
-  if (!m) return undefined;
-  const mult: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
-  const factor = mult[m[2] ?? ''];
-  return factor === undefined ? undefined : Math.round(Number(m[1]) * factor);
+  if (typeof q !== 'string' && typeof q !== 'number') return undefined;
+  try { return parseBytes(q); } catch { return undefined; }
 }
 
 /**
