@@ -36,7 +36,7 @@ export function matchNodeProxy(decodedPath: string): { id: string; path: string 
 /** utilnet.SplitSchemeNamePort: `name`, `name:port` or `scheme:name:port`. */
 function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
   const parts = id.split(':');
-  let scheme = ''; let name = ''; let port = '';
+  let scheme = ''; let name: string; let port = '';
   if (parts.length === 1) [name = ''] = parts;
   else if (parts.length === 2) [name = '', port = ''] = parts;
   else if (parts.length === 3) [scheme = '', name = '', port = ''] = parts;

@@ -172,8 +172,8 @@ export class Framework {
 
   constructor(readonly plugins: Plugin[], readonly weights: Map<string, number>, readonly percentageOfNodesToScore?: number,
     readonly random: () => number = Math.random) {
-    this.preFilterPlugins = plugins.filter((p) => p.preFilter);
-    this.filterPlugins = plugins.filter((p) => p.filter);
+    this.preFilterPlugins = plugins.filter((p) => p.preFilter !== undefined);
+    this.filterPlugins = plugins.filter((p) => p.filter !== undefined);
     this.scorePlugins = plugins.filter((p) => p.score && (weights.get(p.name) ?? 0) > 0);
   }
 

@@ -106,7 +106,7 @@ export class Scheduler {
     });
     this.cache = new SchedulerCache(this.listers.namespaceLabels, this.listers);
     const allPlugins = config.profiles.flatMap((p) => p.framework.plugins);
-    this.queue = new SchedulingQueue(allPlugins.filter((p) => p.preEnqueue), allPlugins, opts);
+    this.queue = new SchedulingQueue(allPlugins.filter((p) => p.preEnqueue !== undefined), allPlugins, opts);
   }
 
   profileFor(schedulerName: string | undefined): ProfileConfig | undefined {

@@ -12,7 +12,7 @@
  */
 import { cmpQuantity, formatQuantity } from '../apimachinery/quantity.js';
 import {
-  goStringCompare, int64Amount, isMap, isNamed, structField, typeString,
+  goStringCompare, int64Amount, isNamed, structField, typeString,
   type GoMap, type GoQuantity, type GoStruct, type GoType, type GoValue,
 } from './go-types.js';
 

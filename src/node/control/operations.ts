@@ -3,7 +3,7 @@
  * off and booting while the cluster runs. Every change goes through the
  * farm (which tells its listeners) and is remembered in the data directory.
  */
-import { StatusError, errors } from '../../apimachinery/errors.js';
+import { errors } from '../../apimachinery/errors.js';
 import { parsePool } from '../cluster-file.js';
 import type { NodeFarm, FarmNode } from '../farm.js';
 import { DEFAULT_NETWORK, type ClusterNetwork } from '../network.js';

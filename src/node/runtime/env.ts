@@ -184,13 +184,13 @@ export function containerEnv(pod: KObject, container: Obj, net: PodNetworkInfo, 
   const configMaps = new Map<string, KObject>();
   const secrets = new Map<string, KObject>();
   const getCM = (name: string, optional: boolean): KObject | undefined => {
-    let cm = configMaps.get(name) ?? src.configMap(ns, name);
+    const cm = configMaps.get(name) ?? src.configMap(ns, name);
     if (!cm) { if (optional) return undefined; throw new ContainerConfigError(`configmap "${name}" not found`); }
     configMaps.set(name, cm);
     return cm;
   };
   const getSecret = (name: string, optional: boolean): KObject | undefined => {
-    let s = secrets.get(name) ?? src.secret(ns, name);
+    const s = secrets.get(name) ?? src.secret(ns, name);
     if (!s) { if (optional) return undefined; throw new ContainerConfigError(`secret "${name}" not found`); }
     secrets.set(name, s);
     return s;

@@ -990,7 +990,7 @@ function splitPipe(s: string): string[] {
 
 /** Whether a pipeline's first element is an expression rather than a command. */
 function isExpression(head: string): boolean {
-  return /^[$"'(\d\[@-]/.test(head) && !/^-[A-Za-z]/.test(head);
+  return /^[$"'(\d[@-]/.test(head) && !/^-[A-Za-z]/.test(head);
 }
 
 /** The lower-cased command name of a command text (`Write-Host('x')` → write-host). */

@@ -1,5 +1,5 @@
 import type { Plugin } from '../framework.js';
-import { SKIP, SUCCESS, unresolvable } from '../status.js';
+import { SKIP, unresolvable } from '../status.js';
 import { podClaimNames } from './volumes.js';
 
 export const ERR_REASON_RWOP_CONFLICT = 'node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode';
