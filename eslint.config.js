@@ -49,4 +49,9 @@ export default defineConfig(
     // Tests match kubectl's aligned tables, YAML indentation and Windows tool output space for space.
     rules: { 'no-regex-spaces': 'off' },
   },
+  {
+    files: ['src/node/shell/posix.ts'],
+    // Every built-in is a generator of output steps, as commands are; the ones that only return or throw have no yield.
+    rules: { 'require-yield': 'off' },
+  },
 );

@@ -59,11 +59,11 @@ const capacity = (pv: Obj) => parseQuantity(pv.spec?.capacity?.storage ?? '0');
  */
 export function findBestMatch(claim: Obj, volumes: Iterable<Obj>, delayBinding: boolean,
   /** The scheduler's path: the node's labels satisfy the volume's node affinity; volumes already chosen for the pod's other claims. */
-  node?: { fits(pv: Obj): boolean; excluded: ReadonlySet<string> }): Obj | undefined {
+  node?: { fits(pv: Obj): boolean; excluded: ReadonlySet<string> }): Obj {
   const want = requested(claim);
   const cls = claimClass(claim);
   const selector = claim.spec?.selector ? fromLabelSelector(claim.spec.selector) : undefined;
-  let best: Obj | undefined;
+  let best: Obj;
   for (const pv of volumes) {
     if (node?.excluded.has(pv.metadata.name)) continue;
     if (cmpQuantity(capacity(pv), want) < 0) continue;
@@ -107,7 +107,7 @@ export function claimReference(claim: Obj): Obj {
  * here, not by the user, gets bound-by-controller. Returns undefined when
  * nothing changes.
  */
-export function bindVolumeToClaim(pv: Obj, claim: Obj): Obj | undefined {
+export function bindVolumeToClaim(pv: Obj, claim: Obj): Obj {
   const ref = pv.spec?.claimRef;
   if (ref && ref.uid === claim.metadata.uid && ref.name === claim.metadata.name && ref.namespace === claim.metadata.namespace) return undefined;
   const out = structuredClone(pv);
@@ -120,7 +120,7 @@ export function bindVolumeToClaim(pv: Obj, claim: Obj): Obj | undefined {
  * bindClaimToVolume: spec.volumeName, bound-by-controller when the user did
  * not name the volume, and bind-completed. Undefined when nothing changes.
  */
-export function bindClaimToVolume(claim: Obj, pv: Obj): Obj | undefined {
+export function bindClaimToVolume(claim: Obj, pv: Obj): Obj {
   const ann = claim.metadata?.annotations ?? {};
   const nameSet = claim.spec?.volumeName === pv.metadata.name;
   if (nameSet && ann[ANN_BIND_COMPLETED] === 'yes') return undefined;
@@ -140,6 +140,6 @@ export function boundClaimStatus(claim: Obj, pv: Obj): Obj {
 }
 
 /** Whether a claim is bound for the scheduler's PreBind wait (checkBindings): named volume and bind-completed. */
-export function claimBindingCompleted(claim: Obj | undefined): boolean {
+export function claimBindingCompleted(claim: Obj): boolean {
   return !!claim?.spec?.volumeName && claim.metadata?.annotations?.[ANN_BIND_COMPLETED] !== undefined;
 }

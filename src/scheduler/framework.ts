@@ -18,11 +18,11 @@ export type ClusterEvent = 'NodeAdd' | 'NodeUpdate' | 'AssignedPodAdd' | 'Assign
 
 /** What plugins may look up besides nodes (the informer listers). */
 export interface Listers {
-  pvc(namespace: string, name: string): any | undefined;
-  pv(name: string): any | undefined;
+  pvc(namespace: string, name: string): any;
+  pv(name: string): any;
   /** Every PersistentVolume (VolumeBinding matches WaitForFirstConsumer claims against them); absent means none. */
   pvs?(): Iterable<any>;
-  storageClass(name: string): any | undefined;
+  storageClass(name: string): any;
   /**
    * helper.DefaultSelector: the Services selecting the pod and its controlling
    * ReplicationController/ReplicaSet/StatefulSet, merged; undefined when empty.

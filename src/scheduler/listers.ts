@@ -79,10 +79,10 @@ export class InformerListers implements Listers {
   }
 
   namespaceLabels = (ns: string): Record<string, string> | undefined => this.reader('namespaces').get('', ns)?.metadata?.labels;
-  pvc(ns: string, name: string): Obj | undefined { return this.reader('persistentvolumeclaims').get(ns, name); }
-  pv(name: string): Obj | undefined { return this.reader('persistentvolumes').get('', name); }
+  pvc(ns: string, name: string): Obj { return this.reader('persistentvolumeclaims').get(ns, name); }
+  pv(name: string): Obj { return this.reader('persistentvolumes').get('', name); }
   pvs(): Iterable<Obj> { return this.reader('persistentvolumes').list(''); }
-  storageClass(name: string): Obj | undefined { return this.reader('storageclasses').get('', name); }
+  storageClass(name: string): Obj { return this.reader('storageclasses').get('', name); }
   pdbs(): Obj[] { return this.reader('poddisruptionbudgets').list('*'); }
 
   defaultSelector(pod: PodInfo): LabelSelector | undefined {

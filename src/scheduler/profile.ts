@@ -101,9 +101,13 @@ export function buildProfile(p: any = {}, globalPercentage?: number, random?: ()
     let any = false;
     for (const point of POINTS) {
       const methods = METHODS[point];
-      if (!methods.some((m) => plugin[m])) continue;
+      if (!methods.some((m) => plugin[m] !== undefined)) continue;
       if (!enabledAt(plugins[point], plugins.multiPoint, name, true)) continue;
-      for (const m of methods) if (plugin[m]) keep[m] = plugin[m];
+      for (const m of methods) {
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- bound to the plugin on the next line
+        const method = plugin[m];
+        if (typeof method === 'function') keep[m] = method.bind(plugin);
+      }
       any = true;
     }
     // A Filter needs the state its PreFilter computes, a Score its PreScore's.

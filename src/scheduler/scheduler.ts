@@ -115,9 +115,13 @@ export class Scheduler {
 
   async start(): Promise<void> {
     await this.listers.start();
-    for (const [ref, handler] of [[nodes, this.onNode], [pods, this.onPod]] as const) {
+    const handlers = [
+      [nodes, (type: string, obj: unknown) => this.onNode(type, obj)],
+      [pods, (type: string, obj: unknown) => this.onPod(type, obj)],
+    ] as const;
+    for (const [ref, handler] of handlers) {
       const informer = this.informers.forResource(ref);
-      this.removals.push(informer.onEvent((type, obj) => handler.call(this, type, obj)));
+      this.removals.push(informer.onEvent((type, obj) => handler(type, obj)));
       await informer.start();
     }
     this.queue.start();

@@ -15,7 +15,8 @@ export function runAttach(conn: RemoteCommandConnection, logs: ContainerLogReade
   conn.onStdin(() => {});
   const stop = logs.follow(podUID, container, restartCount, (line) => {
     if (line === null) { conn.finish(successStatus()); return; }
-    (line.stream === 'stdout' ? out.stdout : out.stderr)(line.text + '\n');
+    if (line.stream === 'stdout') out.stdout(line.text + '\n');
+    else out.stderr(line.text + '\n');
   });
   conn.onClose(() => stop());
 }

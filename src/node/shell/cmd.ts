@@ -13,7 +13,8 @@ import { containerProcesses } from './ps-objects.js';
 import { curl, ipconfig, netstat, nslookup, ping, whoami } from './windows-net.js';
 
 type Gen = Generator<Step, number, void>;
-class CmdExit { constructor(readonly code: number) {} }
+/** `exit`: unwinds the script to its caller with the code (an Error so that only Errors are thrown). */
+class CmdExit extends Error { constructor(readonly code: number) { super(`exit ${code}`); } }
 
 export const CMD_NOT_RECOGNIZED = (name: string) =>
   `'${name}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`;

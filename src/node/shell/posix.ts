@@ -15,8 +15,8 @@ import { tar } from './tar-command.js';
 export type PosixFlavour = 'ash' | 'dash' | 'bash';
 
 /** `exit` unwinds the generators. */
-class ExitSignal { constructor(readonly code: number) {} }
-class LoopSignal { constructor(readonly kind: 'break' | 'continue', readonly levels: number) {} }
+class ExitSignal extends Error { constructor(readonly code: number) { super(`exit ${code}`); } }
+class LoopSignal extends Error { constructor(readonly kind: 'break' | 'continue', readonly levels: number) { super(kind); } }
 
 type Sink = { kind: 'stdout' | 'stderr' } | { kind: 'buf'; buf: string[] } | { kind: 'file'; path: string } | { kind: 'null' };
 type Gen = Generator<Step, number, void>;

@@ -20,7 +20,7 @@ import type { ShellContext, Step } from './types.js';
 import { ADAPTER_NAME, curl, ipconfig, isLocalAddress, linkLocal, nslookup, ping, resolveLocally, whoami } from './windows-net.js';
 
 type Gen = Generator<Step, number, void>;
-class PsExit { constructor(readonly code: number) {} }
+class PsExit extends Error { constructor(readonly code: number) { super(`exit ${code}`); } }
 
 /** Cmdlets that emit objects (or take them from the pipeline): they run through the object pipeline even alone. */
 const OBJECT_CMDLETS = new Set(['new-object', 'select-object', 'select', 'where-object', 'where', '?', 'foreach-object', 'foreach', '%',

@@ -7,12 +7,12 @@
  */
 
 /** A method call that waits for something that never comes here (HttpListener.GetContext with no client). */
-export class PsBlocks { }
+export class PsBlocks extends Error { constructor() { super('blocks forever'); } }
 
 /** A .NET exception surfacing as a PowerShell error record ("Exception calling ..."). */
-export class PsRuntimeError {
-  constructor(readonly message: string, readonly fqid = 'RuntimeException', readonly category = 'NotSpecified',
-    readonly exceptionType = 'MethodInvocationException') {}
+export class PsRuntimeError extends Error {
+  constructor(message: string, readonly fqid = 'RuntimeException', readonly category = 'NotSpecified',
+    readonly exceptionType = 'MethodInvocationException') { super(message); }
 }
 
 export interface PsObject {

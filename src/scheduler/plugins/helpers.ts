@@ -10,7 +10,7 @@ export function tolerationsTolerateTaint(tolerations: readonly any[], taint: any
 }
 
 /** v1helper.FindMatchingUntoleratedTaint with the given effects. */
-export function findUntoleratedTaint(taints: readonly any[], tolerations: readonly any[], effects: readonly string[]): any | undefined {
+export function findUntoleratedTaint(taints: readonly any[], tolerations: readonly any[], effects: readonly string[]): any {
   for (const taint of taints) {
     if (!effects.includes(taint?.effect)) continue;
     if (!tolerationsTolerateTaint(tolerations, taint)) return taint;
