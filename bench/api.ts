@@ -16,7 +16,7 @@ import { Connection, runLoad } from './load.js';
 const MAIN = process.env.BENCH_SERVER ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const CONCURRENCY = 32;
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
-/** BENCH_ONLY=patch runs only the PATCH figure (and what it needs). */
+/** BENCH_ONLY=patch runs only the PATCH figure (and what it needs); BENCH_ONLY=get stops after the GET figure. */
 const ONLY = process.env.BENCH_ONLY;
 /**
  * The figures are the API server's, as kube-apiserver's are measured: `winkube up --api-only`, no
@@ -129,6 +129,7 @@ async function main(): Promise<void> {
 
     const gets = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, (i) => ({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/cm-${i}`, expect: 200 })));
     console.log(`GET at concurrency ${CONCURRENCY}: ${(OBJECTS / gets.seconds).toFixed(0)} gets/s, p50 ${ms(pct(gets.lat, 50))}, p99 ${ms(pct(gets.lat, 99))}; ${gets.cpu}`);
+    if (ONLY === 'get') return stop();
 
     await runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
       method: 'POST', path: '/api/v1/namespaces/bench/pods', expect: 201,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
+import { printerFor } from '../registry/printers/index.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import { apiVersionOf } from '../apimachinery/object.js';
 import { type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
@@ -129,8 +130,8 @@ export class ResourceHandlers {
   }
 
   private respondObject(res: ServerResponse, code: number, def: ResourceDef, obj: KObject, shape: Shape, q: URLSearchParams): void {
-    if (shape.kind === 'table' && def.printer) {
-      writeJSON(res, code, toTable(def.printer, [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObjectOf(q)));
+    if (shape.kind === 'table') {
+      writeJSON(res, code, toTable(printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObjectOf(q)));
     } else if (shape.kind === 'partial') {
       writeJSON(res, code, partialObject(obj));
     } else {
@@ -222,8 +223,8 @@ export class ResourceHandlers {
     const out = await this.store.list(def, namespace, lr);
     const meta: Record<string, unknown> = { resourceVersion: String(out.revision) };
     if (out.continueToken) meta.continue = out.continueToken;
-    if (shape.kind === 'table' && def.printer) {
-      writeJSON(res, 200, toTable(def.printer, out.items, meta, includeObjectOf(q)));
+    if (shape.kind === 'table') {
+      writeJSON(res, 200, toTable(printerFor(def.group, def.resource), out.items, meta, includeObjectOf(q)));
     } else if (shape.kind === 'partial') {
       writeJSON(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items: out.items.map(partialObject) });
     } else {
@@ -241,7 +242,7 @@ export class ResourceHandlers {
       timeoutSeconds: opts.timeoutSeconds,
       allowBookmarks: opts.allowWatchBookmarks,
       sendInitialEvents: opts.sendInitialEvents,
-      shape: shape.kind === 'table' && !def.printer ? { kind: 'object', format: 'json' } : shape,
+      shape,
       includeObject: shape.kind === 'table' ? includeObjectOf(q) : 'Metadata',
     }, req, res);
   }

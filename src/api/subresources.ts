@@ -3,6 +3,9 @@ import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import type { Store } from '../registry/store.js';
+import { pods } from '../registry/core/pods.js';
+import { secrets } from '../registry/core/secrets.js';
+import { nodes } from '../registry/core/nodes.js';
 import { cloneDecoded } from '../registry/codec.js';
 import { formatLabelSelector } from '../selectors/labels.js';
 import { rfc3339 } from '../meta/object-meta.js';
@@ -155,6 +158,10 @@ function gvkString(apiVersion: string, kind: string): string {
   return `${group}/${version}, Kind=${kind}`;
 }
 
+
+/** The kinds a service account token may be bound to (TokenRequest's allowed bound object kinds). */
+const BINDABLE: Record<string, ResourceDef | undefined> = { Pod: pods, Secret: secrets, Node: nodes };
+
 /**
  * The objects a token is to be bound to (TokenREST.Create): the pod (which must run as the
  * service account, and whose node the token names too), secret or node the reference names,
@@ -165,8 +172,7 @@ async function boundObjects(store: Store, namespace: string, account: string, re
   const kind = ref.kind ?? '';
   const name = ref.name ?? '';
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  const resource = group ? undefined : ({ Pod: 'pods', Secret: 'secrets', Node: 'nodes' } as Record<string, string>)[kind];
-  const def = resource ? store.find('', 'v1', resource) : undefined;
+  const def = group ? undefined : BINDABLE[kind];
   if (!def) throw errors.badRequest(`cannot bind token to object of type ${gvkString(apiVersion, kind)}`);
   const obj = await store.read(def, def.namespaced ? namespace : '', name) as KObject & { spec?: { serviceAccountName?: string; nodeName?: string } };
   const bound: BoundObjects = {};

@@ -3,6 +3,7 @@ import { StatusError } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { ListRequest, Store, WatchEventType } from '../registry/store.js';
+import { printerFor } from '../registry/printers/index.js';
 import type { WatchHandle } from '../storage/types.js';
 import type { Shape } from './negotiate.js';
 import { parseResourceVersion } from '../storage/resource-version.js';
@@ -55,7 +56,7 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   let headers = true;
   const encodeObject = (obj: KObject): unknown => {
     if (opts.shape.kind === 'table') {
-      const table = toTable(def.printer!, [obj], { resourceVersion: obj.metadata.resourceVersion }, opts.includeObject);
+      const table = toTable(printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, opts.includeObject);
       if (!headers) table.columnDefinitions = null;
       headers = false;
       return table;

@@ -1,5 +1,11 @@
 import { isAlreadyExists } from '../apimachinery/errors.js';
 import type { Store } from '../registry/store.js';
+import type { ResourceDef } from '../registry/types.js';
+import { endpoints } from '../registry/core/endpoints.js';
+import { namespaces } from '../registry/core/namespaces.js';
+import { services } from '../registry/core/services.js';
+import { endpointslices } from '../registry/groups/discovery/endpointslices.js';
+import { priorityclasses } from '../registry/groups/scheduling/priorityclasses.js';
 import type { KObject } from '../apimachinery/object.js';
 import { systemPriorityClasses } from '../registry/groups/index.js';
 import { inProcessWriteContext } from '../apimachinery/write-context.js';
@@ -9,12 +15,11 @@ import { ensureSystemWorkloads } from './system-workloads.js';
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 async function ensure(
-  store: Store, group: string, version: string, resource: string, namespace: string, obj: KObject, unvalidated = false,
+  store: Store, found: ResourceDef, namespace: string, obj: KObject, unvalidated = false,
 ): Promise<void> {
-  const found = store.find(group, version, resource)!;
   // The endpoint reconciler writes straight to storage: its (possibly loopback) address is not validated.
   const def = unvalidated ? { ...found, validate: undefined } : found;
-  if (await store.get(group, resource, namespace, obj.metadata.name!)) return;
+  if (await store.get(def.group, def.resource, namespace, obj.metadata.name!)) return;
   try {
     await store.create(def, namespace, obj, { ...inProcessWriteContext('kube-apiserver'), namespace });
   } catch (e) {
@@ -33,10 +38,10 @@ export async function bootstrapCluster(store: Store, opts: {
   network?: ClusterNetwork;
 }): Promise<void> {
   for (const name of SYSTEM_NAMESPACES) {
-    await ensure(store, '', 'v1', 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    await ensure(store, namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
-  for (const pc of systemPriorityClasses()) await ensure(store, 'scheduling.k8s.io', 'v1', 'priorityclasses', '', pc);
-  await ensure(store, '', 'v1', 'services', 'default', {
+  for (const pc of systemPriorityClasses()) await ensure(store, priorityclasses, '', pc);
+  await ensure(store, services, 'default', {
     apiVersion: 'v1', kind: 'Service',
     metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
     spec: {
@@ -44,12 +49,12 @@ export async function bootstrapCluster(store: Store, opts: {
       ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: opts.port }],
     },
   });
-  await ensure(store, '', 'v1', 'endpoints', 'default', {
+  await ensure(store, endpoints, 'default', {
     apiVersion: 'v1', kind: 'Endpoints',
     metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
     subsets: [{ addresses: [{ ip: opts.hostIP }], ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }] }],
   }, true);
-  await ensure(store, 'discovery.k8s.io', 'v1', 'endpointslices', 'default', {
+  await ensure(store, endpointslices, 'default', {
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
     metadata: { name: 'kubernetes', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
     addressType: 'IPv4',

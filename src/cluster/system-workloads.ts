@@ -23,6 +23,13 @@ import { isAlreadyExists } from '../apimachinery/errors.js';
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { inProcessWriteContext } from '../apimachinery/write-context.js';
 import type { Store } from '../registry/store.js';
+import type { ResourceDef } from '../registry/types.js';
+import { configmaps } from '../registry/core/configmaps.js';
+import { serviceaccounts } from '../registry/core/serviceaccounts.js';
+import { services } from '../registry/core/services.js';
+import { daemonsets } from '../registry/groups/apps/daemonsets.js';
+import { deployments } from '../registry/groups/apps/deployments.js';
+import { storageclasses } from '../registry/groups/storage/storageclasses.js';
 import type { KObject } from '../apimachinery/object.js';
 import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
 import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
@@ -570,13 +577,13 @@ function calico(net: ClusterNetwork, podSubnet: string): Obj[] {
   ];
 }
 
-const RESOURCE: Record<string, [string, string, string]> = {
-  ServiceAccount: ['', 'v1', 'serviceaccounts'],
-  ConfigMap: ['', 'v1', 'configmaps'],
-  Service: ['', 'v1', 'services'],
-  Deployment: ['apps', 'v1', 'deployments'],
-  DaemonSet: ['apps', 'v1', 'daemonsets'],
-  StorageClass: ['storage.k8s.io', 'v1', 'storageclasses'],
+const RESOURCE: Record<string, ResourceDef> = {
+  ServiceAccount: serviceaccounts,
+  ConfigMap: configmaps,
+  Service: services,
+  Deployment: deployments,
+  DaemonSet: daemonsets,
+  StorageClass: storageclasses,
 };
 
 /** Every kube-system object of the cluster's add-ons, in creation order. */
@@ -596,12 +603,10 @@ export function systemWorkloads(opts: SystemWorkloadOptions): Obj[] {
 /** Creates what is missing (as kubeadm's addon phase and `kubectl apply` of the CNI manifests would); never overwrites. */
 export async function ensureSystemWorkloads(store: Store, opts: SystemWorkloadOptions): Promise<void> {
   for (const obj of systemWorkloads(opts)) {
-    const gvr = RESOURCE[obj.kind];
-    if (!gvr) throw new Error(`system workload of unknown kind ${obj.kind}`);
-    const [group, version, resource] = gvr;
-    const def = store.find(group, version, resource)!;
+    const def = RESOURCE[obj.kind];
+    if (!def) throw new Error(`system workload of unknown kind ${obj.kind}`);
     const ns = (obj.metadata.namespace ?? '') as string;
-    if (await store.get(group, resource, ns, obj.metadata.name)) continue;
+    if (await store.get(def.group, def.resource, ns, obj.metadata.name)) continue;
     try {
       await store.create(def, ns, obj as KObject, { ...inProcessWriteContext('kubeadm'), namespace: ns });
     } catch (e) {

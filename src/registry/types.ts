@@ -87,7 +87,6 @@ export interface ResourceDef extends ResourceInfo {
   validateUpdate?(obj: any, old: any, subresource?: string): FieldError[];
   /** Extra field selectors (beyond metadata.name/namespace) and how to read them. */
   fieldSelectors?: Record<string, (obj: any) => string>;
-  printer?: Printer;
   /** Seconds of graceful deletion the object gets; 0 deletes at once. */
   gracePeriod?(obj: any, requested: number | undefined): number;
   /** Whether DELETE answers with the object rather than a Status. */

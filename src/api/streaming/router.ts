@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { KObject } from '../../apimachinery/object.js';
+import { pods } from '../../registry/core/pods.js';
 import type { Store } from '../../registry/store.js';
 import type { Authenticator } from '../auth.js';
 import { parseResourcePath } from '../request-info.js';
@@ -73,9 +74,8 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
     throw errors.notFoundGeneric();
   }
-  const def = opts.store.find('', 'v1', 'pods')!;
-  checkObjectKey(def, info.namespace, info.name);
-  const pod = await opts.store.read(def, info.namespace, info.name);
+  checkObjectKey(pods, info.namespace, info.name);
+  const pod = await opts.store.read(pods, info.namespace, info.name);
   const q = url.searchParams;
   const container = validateContainer(q.get('container') ?? '', pod);
   const nodeName = (pod as { spec?: { nodeName?: string } }).spec?.nodeName;
@@ -149,7 +149,7 @@ async function upgradeSpdy(req: IncomingMessage, socket: Duplex, head: Buffer, o
  * refuses the plain request.
  */
 export async function rejectPlainStreamRequest(store: Store, namespace: string, name: string, url: URL): Promise<never> {
-  const pod = await store.read(store.find('', 'v1', 'pods')!, namespace, name);
+  const pod = await store.read(pods, namespace, name);
   validateContainer(url.searchParams.get('container') ?? '', pod);
   if (!(pod as { spec?: { nodeName?: string } }).spec?.nodeName) throw errors.badRequest(`pod ${name} does not have a host assigned`);
   throw errors.badRequest('Upgrade request required');

@@ -15,6 +15,7 @@ import type { Store } from '../store.js';
 import type { ResourceDef, SubresourceWrite } from '../types.js';
 import type { WriteContext } from '../../apimachinery/write-context.js';
 import { createdStatus } from './pod-binding.js';
+import { poddisruptionbudgets } from '../groups/policy/poddisruptionbudgets.js';
 
 type StoredPod = KObject & { spec?: PodSpec; status?: PodStatus };
 type StoredBudget = KObject & { spec?: PodDisruptionBudgetSpec; status?: PodDisruptionBudgetStatus };
@@ -104,9 +105,8 @@ async function takeDisruption(store: Store, pdbDef: ResourceDef, pdb: StoredBudg
 export const createEviction: SubresourceWrite = async (store, def, namespace, name, body, ctx) => {
   const eviction = body as Partial<Eviction>;
   const pod = await store.read(def, namespace, name) as StoredPod;
-  const pdbDef = store.find('policy', 'v1', 'poddisruptionbudgets');
-  if (pdbDef && !canIgnoreBudget(pod)) {
-    const pdbs = (await store.list(pdbDef, namespace)).items.filter((o) => {
+  if (!canIgnoreBudget(pod)) {
+    const pdbs = (await store.list(poddisruptionbudgets, namespace)).items.filter((o) => {
       const selector = (o as StoredBudget).spec?.selector;
       return fromLabelSelector(selector)?.matches(pod.metadata.labels) && selector;
     }) as StoredBudget[];
@@ -114,7 +114,7 @@ export const createEviction: SubresourceWrite = async (store, def, namespace, na
       throw errors.internal('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
     }
     const pdb = pdbs[0];
-    if (pdb) await takeDisruption(store, pdbDef, pdb, pod, ctx);
+    if (pdb) await takeDisruption(store, poddisruptionbudgets, pdb, pod, ctx);
   }
   const opts = eviction.deleteOptions ?? {};
   await store.delete(def, namespace, name, {
