@@ -4,6 +4,7 @@ import type { ResourceDef } from '../registry/types.js';
 import type { Store } from '../registry/store.js';
 import type { ContainerLogReader } from '../apimachinery/container-log.js';
 import type { LogLine } from '../apimachinery/container-log.js';
+import { rfc3339Nano } from '../apimachinery/time.js';
 import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { parseBool, parseIntParam } from './query.js';
 import { errors } from '../apimachinery/errors.js';
@@ -101,14 +102,6 @@ export function logInstance(pod: KObject, container: string, previous: boolean,
   throw errors.badRequest(`${where} is waiting to start - no logs yet`);
 }
 
-/** Go's time.RFC3339Nano: fractional seconds without trailing zeros (none at all when zero). */
-export function rfc3339Nano(t: Date): string {
-  const iso = t.toISOString();
-  return iso.replace(/\.(\d+)Z$/, (_m, frac: string) => {
-    const f = frac.replace(/0+$/, '');
-    return f ? `.${f}Z` : 'Z';
-  });
-}
 
 /** The lines a log request returns from what is kept: the last `tailLines`, then those not before `since`. */
 export function selectLines(lines: readonly LogLine[], tailLines: number | undefined, since: Date | undefined): LogLine[] {

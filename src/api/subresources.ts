@@ -8,7 +8,7 @@ import { secrets } from '../registry/core/secrets.js';
 import { nodes } from '../registry/core/nodes.js';
 import { cloneDecoded } from '../registry/codec.js';
 import { formatLabelSelector } from '../selectors/labels.js';
-import { rfc3339 } from '../meta/object-meta.js';
+import { rfc3339 } from '../apimachinery/time.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { checkPatchBody } from './patch-body.js';
 import { checkPatchedGoTypes } from '../openapi/patched-types.js';

@@ -100,3 +100,28 @@ export function parseDuration(s: string): number | undefined {
     return undefined;
   }
 }
+
+/** Go's time.Duration.String() of a count of nanoseconds: 0s, 523ms, 1.2s, 5m0s, 1h0m0s. */
+export function formatDuration(ns: bigint): string {
+  if (ns === 0n) return '0s';
+  const neg = ns < 0n;
+  let u = neg ? -ns : ns;
+  const sign = neg ? '-' : '';
+  const frac = (v: bigint, digits: number): string => {
+    const s = v.toString().padStart(digits, '0').replace(/0+$/, '');
+    return s ? `.${s}` : '';
+  };
+  if (u < 1_000_000_000n) {
+    if (u < 1000n) return `${sign}${u}ns`;
+    if (u < 1_000_000n) return `${sign}${u / 1000n}${frac(u % 1000n, 3)}µs`;
+    return `${sign}${u / 1_000_000n}${frac(u % 1_000_000n, 6)}ms`;
+  }
+  let out = `${u % 60_000_000_000n / 1_000_000_000n}${frac(u % 1_000_000_000n, 9)}s`;
+  u /= 60_000_000_000n;
+  if (u > 0n) {
+    out = `${u % 60n}m${out}`;
+    u /= 60n;
+    if (u > 0n) out = `${u}h${out}`;
+  }
+  return sign + out;
+}

@@ -14,7 +14,7 @@
 import { plain } from '../client/plain.js';
 import { StatusError } from '../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../events/recorder.js';
-import { rfc3339 } from '../meta/object-meta.js';
+import { rfc3339 } from '../apimachinery/time.js';
 import type { KObject } from '../apimachinery/object.js';
 import { fromLabelSelector } from '../selectors/labels.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';

@@ -20,10 +20,8 @@ import { repackSubsets } from '../meta/endpoint-subsets.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { ServicePods } from './endpointslice/service-pods.js';
-import {
-  findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPOfFamily, rfc3339Nano,
-  serviceFamily, shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker,
-} from './endpointslice/util.js';
+import { findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPOfFamily, serviceFamily, shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker } from './endpointslice/util.js';
+import { rfc3339Nano } from '../apimachinery/time.js';
 
 /** maxCapacity: the most addresses one Endpoints object holds. */
 export const MAX_ENDPOINTS_CAPACITY = 1000;
@@ -163,7 +161,7 @@ export class EndpointsController {
     const build = (base: KObject | undefined): KObject => {
       const next: Obj = base ? structuredClone(base) : { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace } };
       const annotations: Record<string, string> = { ...(next.metadata.annotations ?? {}) };
-      if (trigger !== undefined) annotations[LAST_CHANGE_TRIGGER_TIME] = rfc3339Nano(trigger);
+      if (trigger !== undefined) annotations[LAST_CHANGE_TRIGGER_TIME] = rfc3339Nano(new Date(trigger));
       else delete annotations[LAST_CHANGE_TRIGGER_TIME];
       const out = structuredClone(subsets);
       if (truncateSubsets(out)) annotations[OVER_CAPACITY_ANNOTATION] = 'truncated';

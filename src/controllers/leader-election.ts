@@ -16,7 +16,7 @@ import { StatusError, isAlreadyExists } from '../apimachinery/errors.js';
 import { leases } from '../client/resources.js';
 import type { Client, ResourceClient } from '../client/types.js';
 import type { EventRecorder } from '../events/recorder.js';
-import { rfc3339Micro } from '../meta/object-meta.js';
+import { rfc3339Micro } from '../apimachinery/time.js';
 
 export interface LeaderElectionConfig {
   namespace: string;

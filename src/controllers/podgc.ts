@@ -10,7 +10,7 @@
  * marked Failed, since no kubelet will ever do it.
  */
 import { StatusError } from '../apimachinery/errors.js';
-import { rfc3339 } from '../meta/object-meta.js';
+import { rfc3339 } from '../apimachinery/time.js';
 import type { KObject } from '../apimachinery/object.js';
 import { plain } from '../client/plain.js';
 import { nodes, pods } from '../client/resources.js';

@@ -8,7 +8,7 @@
  * fields other managers own unless forced.
  */
 import { StatusError, errors } from '../apimachinery/errors.js';
-import { rfc3339 } from '../meta/object-meta.js';
+import { rfc3339 } from '../apimachinery/time.js';
 import { apiVersionOf, type KObject } from '../apimachinery/object.js';
 import type { ResourceInfo } from '../apimachinery/resource.js';
 import {

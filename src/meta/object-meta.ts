@@ -17,12 +17,4 @@ export function generateName(base: string): string {
   return (base.length > room ? base.slice(0, room) : base) + randomSuffix();
 }
 
-/** metav1.Time: RFC 3339 in UTC with whole seconds. */
-export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
-/** metav1.MicroTime: RFC 3339 with microseconds. */
-export function rfc3339Micro(d: Date): string {
-  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}

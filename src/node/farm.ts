@@ -17,7 +17,8 @@ import type { Client, ResourceClient } from '../client/types.js';
 import { conditionEvents, conditionsChanged, type NodeCondition } from './conditions.js';
 import type { EventRecorder, EventType, ObjectReference } from '../events/recorder.js';
 import { machineIdentity, type MachineIdentity } from './identity.js';
-import { NODE_LEASE_NAMESPACE, NODE_STATUS_REPORT_FREQUENCY_MS, leaseRenewIntervalMs, microTime, nodeLease, rfc3339Seconds } from './lease.js';
+import { NODE_LEASE_NAMESPACE, NODE_STATUS_REPORT_FREQUENCY_MS, leaseRenewIntervalMs, nodeLease } from './lease.js';
+import { rfc3339Micro, rfc3339 } from '../apimachinery/time.js';
 import { buildNode, nodeStatus } from './node-object.js';
 import type { NodeConfig, NodePool } from './pool.js';
 import { TimerWheel, type WheelTask } from './timer-wheel.js';
@@ -375,7 +376,7 @@ export class NodeFarm {
     let created = true;
     this.recordEvent(agent, 'Normal', 'Starting', 'Starting kubelet.');
     try {
-      node = await agent.nodes.create('', buildNode(agent.cfg, agent.index, agent.id, rfc3339Seconds(now), this.statusImages(agent)) as Node);
+      node = await agent.nodes.create('', buildNode(agent.cfg, agent.index, agent.id, rfc3339(now), this.statusImages(agent)) as Node);
       this.recordStatusEvents(agent, conditionEvents([], (node.status?.conditions ?? []) as NodeCondition[]));
     } catch (e) {
       created = false;
@@ -396,7 +397,7 @@ export class NodeFarm {
 
   /** Posts the node status (every nodeStatusReportFrequency, or at once when something changed). */
   async postStatus(agent: Agent, force = false): Promise<Node> {
-    const now = rfc3339Seconds(new Date());
+    const now = rfc3339(new Date());
     let events: string[] = [];
     let previousBoot = '';
     const node = await agent.nodes.updateStatus('', agent.cfg.name, (n) => {
@@ -442,7 +443,7 @@ export class NodeFarm {
         const spec = (l.spec ??= {});
         spec.holderIdentity = agent.cfg.name;
         spec.leaseDurationSeconds = agent.cfg.nodeLeaseDurationSeconds;
-        spec.renewTime = microTime(now);
+        spec.renewTime = rfc3339Micro(now);
         const meta = (l.metadata ??= {});
         if (!(meta.ownerReferences ?? []).length) meta.ownerReferences = nodeLease(agent.cfg.name, agent.uid, now).metadata.ownerReferences;
         return l;

@@ -4,21 +4,15 @@
  * the Node, held by the node name for 40 s and renewed every 10 s
  * (a quarter of the duration).
  */
+import { rfc3339Micro } from '../apimachinery/time.js';
+
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 export const NODE_LEASE_DURATION_SECONDS = 40;
 export const NODE_LEASE_RENEW_INTERVAL_MS = 10_000;
 /** KubeletConfiguration nodeStatusReportFrequency: a status is posted this often when nothing changed. */
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 5 * 60_000;
 
-/** metav1.MicroTime: RFC 3339 with microseconds. */
-export function microTime(d: Date): string {
-  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
 
-/** metav1.Time: RFC 3339 to the second. */
-export function rfc3339Seconds(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /** The kubelet renews at a quarter of nodeLeaseDurationSeconds (pkg/kubelet: renewIntervalFraction 0.25). */
 export function leaseRenewIntervalMs(leaseDurationSeconds: number): number {
@@ -34,6 +28,6 @@ export function nodeLease(nodeName: string, nodeUID: string, now: Date, duration
       namespace: NODE_LEASE_NAMESPACE,
       ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUID }],
     },
-    spec: { holderIdentity: nodeName, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) },
+    spec: { holderIdentity: nodeName, leaseDurationSeconds: durationSeconds, renewTime: rfc3339Micro(now) },
   };
 }

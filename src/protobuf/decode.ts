@@ -10,6 +10,7 @@
  * Errors are worded as the gogo-generated Unmarshal code words them.
  */
 import { apiVersionsOfKind, messageForKind, messageSpec } from './descriptors.js';
+import { formatDuration } from '../apimachinery/duration.js';
 
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
@@ -170,31 +171,6 @@ function formatTime(seconds: bigint, nanos: number | undefined): string {
   const iso = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
   if (nanos === undefined) return `${iso}Z`;
   return `${iso}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
-}
-
-/** Go's time.Duration.String(). */
-export function formatDuration(ns: bigint): string {
-  if (ns === 0n) return '0s';
-  const neg = ns < 0n;
-  let u = neg ? -ns : ns;
-  const sign = neg ? '-' : '';
-  const frac = (v: bigint, digits: number): string => {
-    const s = v.toString().padStart(digits, '0').replace(/0+$/, '');
-    return s ? `.${s}` : '';
-  };
-  if (u < 1_000_000_000n) {
-    if (u < 1000n) return `${sign}${u}ns`;
-    if (u < 1_000_000n) return `${sign}${u / 1000n}${frac(u % 1000n, 3)}µs`;
-    return `${sign}${u / 1_000_000n}${frac(u % 1_000_000n, 6)}ms`;
-  }
-  let out = `${u % 60_000_000_000n / 1_000_000_000n}${frac(u % 1_000_000_000n, 9)}s`;
-  u /= 60_000_000_000n;
-  if (u > 0n) {
-    out = `${u % 60n}m${out}`;
-    u /= 60n;
-    if (u > 0n) out = `${u}h${out}`;
-  }
-  return sign + out;
 }
 
 /** Decodes the fields of a small helper message into field number → last raw value. */

@@ -6,7 +6,8 @@ import {
 } from '../storage/types.js';
 import type { FieldError } from '../apimachinery/field-errors.js';
 import { field } from '../apimachinery/field-errors.js';
-import { generateName, rfc3339 } from '../meta/object-meta.js';
+import { generateName } from '../meta/object-meta.js';
+import { rfc3339 } from '../apimachinery/time.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import type { FieldSelector } from '../selectors/fields.js';
 import { cloneDecoded, decode, decodedCopy, decodeValue, encode, withRevision, withTypeMeta } from './codec.js';

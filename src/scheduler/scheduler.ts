@@ -11,7 +11,7 @@ import { InformerFactory } from '../client/informer-factory.js';
 import { nodes, persistentvolumeclaims, persistentvolumes, pods } from '../client/resources.js';
 import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
 import { referenceTo, type EventRecorder } from '../events/recorder.js';
-import { rfc3339 } from '../meta/object-meta.js';
+import { rfc3339 } from '../apimachinery/time.js';
 import { SchedulerCache } from './cache.js';
 import { FitError, type ClusterEvent, type ScheduleResult } from './framework.js';
 import { InformerListers } from './listers.js';

@@ -4,7 +4,8 @@ import { DEFAULT_POOLS, PoolError, expandPools, type NodePool } from '../../src/
 import { buildNode, nodeInfo, nodeLabels } from '../../src/node/node-object.js';
 import { machineIdentity } from '../../src/node/identity.js';
 import { healthyConditions, conditionsChanged } from '../../src/node/conditions.js';
-import { microTime, nodeLease } from '../../src/node/lease.js';
+import { rfc3339Micro } from '../../src/apimachinery/time.js';
+import { nodeLease } from '../../src/node/lease.js';
 
 const NOW = '2026-01-02T03:04:05Z';
 const byName = (name: string) => {
@@ -117,7 +118,7 @@ test('conditions keep lastTransitionTime while unchanged; heartbeats move', () =
 
 test('the node lease: 40 s, held by the node, MicroTime renewTime, owned by the Node', () => {
   const d = new Date('2026-01-02T03:04:05.678Z');
-  assert.equal(microTime(d), '2026-01-02T03:04:05.678000Z');
+  assert.equal(rfc3339Micro(d), '2026-01-02T03:04:05.678000Z');
   assert.deepEqual(nodeLease('linux-1', 'uid-1', d), {
     apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
     metadata: { name: 'linux-1', namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'linux-1', uid: 'uid-1' }] },

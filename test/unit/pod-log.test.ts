@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { logInstance, rfc3339Nano, selectLines, validatePodLogOptions, parsePodLogOptions } from '../../src/api/pod-log.js';
+import { logInstance, selectLines, validatePodLogOptions, parsePodLogOptions } from '../../src/api/pod-log.js';
+import { rfc3339Nano } from '../../src/apimachinery/time.js';
 import { validateContainer } from '../../src/api/streaming/container-name.js';
 import { errors, StatusError } from '../../src/apimachinery/errors.js';
 import type { KObject } from '../../src/apimachinery/object.js';

@@ -6,9 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  decodeProtobufObject, formatDuration, ProtobufEnvelopeError, ProtobufObjectError, UnknownKindError,
-} from '../../src/protobuf/decode.js';
+import { decodeProtobufObject, ProtobufEnvelopeError, ProtobufObjectError, UnknownKindError } from '../../src/protobuf/decode.js';
+import { formatDuration } from '../../src/apimachinery/duration.js';
 import { messageForKind, messageSpec } from '../../src/protobuf/descriptors.js';
 import { decodeProtobufRequest } from '../../src/protobuf/request.js';
 import { decodeObject } from '../../src/api/body.js';

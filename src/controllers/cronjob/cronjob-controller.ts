@@ -17,10 +17,11 @@ import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { controllerClient } from '../controller-utils.js';
 import { controllerRef } from '../pod-control.js';
-import { controllerOf, rfc3339 } from '../job/pod-state.js';
+import { controllerOf } from '../job/pod-state.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
-import { formatSchedule, parseSchedule, rfc3339InZone, type Schedule } from './schedule.js';
-import { isKnownTimeZone } from '../../apimachinery/cron-schedule.js';
+import { formatSchedule, rfc3339InZone } from './schedule.js';
+import { isKnownTimeZone, parseCronSchedule, type CronSchedule } from '../../apimachinery/cron-schedule.js';
 
 const COMPONENT = 'cronjob-controller';
 /** batchv1.CronJobScheduledTimestampAnnotation. */
@@ -48,7 +49,7 @@ function rfc1123z(d: Date): string {
 type Missed = 'none' | 'few' | 'many';
 
 /** mostRecentScheduleTime. */
-export function mostRecentScheduleTime(cj: Obj, now: Date, sched: Schedule, includeDeadline: boolean):
+export function mostRecentScheduleTime(cj: Obj, now: Date, sched: CronSchedule, includeDeadline: boolean):
 { earliest: Date; mostRecent?: Date; missed: Missed } {
   let earliest = new Date(cj.status?.lastScheduleTime ?? cj.metadata.creationTimestamp!);
   if (includeDeadline && cj.spec?.startingDeadlineSeconds != null) {
@@ -71,7 +72,7 @@ export function mostRecentScheduleTime(cj: Obj, now: Date, sched: Schedule, incl
 }
 
 /** nextScheduleTimeDuration: how long until the sync after the next activation. */
-export function nextScheduleDelay(cj: Obj, now: Date, sched: Schedule): number {
+export function nextScheduleDelay(cj: Obj, now: Date, sched: CronSchedule): number {
   let r;
   try { r = mostRecentScheduleTime(cj, now, sched, false); } catch { return NEXT_SCHEDULE_DELTA_MS; }
   const from = r.mostRecent ?? (r.missed === 'none' ? r.earliest : now);
@@ -220,9 +221,9 @@ export class CronJobController {
       this.event(cj, 'Warning', 'UnsupportedSchedule',
         `CRON_TZ or TZ used in schedule "${cj.spec.schedule}" is not officially supported, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details`);
     }
-    let sched: Schedule;
+    let sched: CronSchedule;
     try {
-      sched = parseSchedule(spec);
+      sched = parseCronSchedule(spec);
     } catch (e) {
       this.event(cj, 'Warning', 'UnparseableSchedule', `unparseable schedule: "${cj.spec.schedule}" : ${(e as Error).message}`);
       return { update };

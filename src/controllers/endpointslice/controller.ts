@@ -21,10 +21,8 @@ import type { ResourceClient } from '../../client/types.js';
 import { ServicePods } from './service-pods.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
-import {
-  findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, rfc3339Nano,
-  shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker,
-} from './util.js';
+import { findPort, HEADLESS_LABEL, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, shouldPodBeInEndpoints, shouldSetHostname, TriggerTimeTracker } from './util.js';
+import { rfc3339Nano } from '../../apimachinery/time.js';
 
 export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -284,7 +282,7 @@ export class EndpointSliceController {
     const write = { fieldManager: MANAGER };
     const stamp = (s: KObject) => {
       const annotations = { ...(s.metadata.annotations ?? {}) };
-      if (trigger !== undefined) annotations[LAST_CHANGE_TRIGGER_TIME] = rfc3339Nano(trigger);
+      if (trigger !== undefined) annotations[LAST_CHANGE_TRIGGER_TIME] = rfc3339Nano(new Date(trigger));
       else delete annotations[LAST_CHANGE_TRIGGER_TIME];
       if (Object.keys(annotations).length) s.metadata.annotations = annotations; else delete s.metadata.annotations;
       return s;

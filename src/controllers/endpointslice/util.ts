@@ -122,11 +122,6 @@ export class TriggerTimeTracker {
   }
 }
 
-/** time.RFC3339Nano of a metav1 time (whole seconds, so no fraction is printed). */
-export function rfc3339Nano(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return iso.replace(/\.(\d{3})Z$/, (_m, f: string) => (f === '000' ? 'Z' : `.${f.replace(/0+$/, '')}Z`));
-}
 
 export const LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless';

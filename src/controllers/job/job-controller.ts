@@ -26,7 +26,8 @@ import { claimObjects, controllerClient } from '../controller-utils.js';
 import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
-import { controllerOf, isActive, isReady, phaseOf, rfc3339 } from './pod-state.js';
+import { controllerOf, isActive, isReady, phaseOf } from './pod-state.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';

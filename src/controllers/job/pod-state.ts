@@ -38,5 +38,3 @@ export function controllerOf(o: KObject): { apiVersion: string; kind: string; na
 /** Whether the object's controller is exactly this owner. */
 export const controlledBy = (o: KObject, owner: KObject): boolean => controllerOf(o)?.uid === owner.metadata.uid;
 
-/** metav1.Time as upstream writes it (seconds). */
-export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -17,7 +17,7 @@ import { parseDuration } from '../../apimachinery/duration.js';
 import { setImmediate } from 'node:timers/promises';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../../events/recorder.js';
-import { rfc3339 } from '../../meta/object-meta.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { plain } from '../../client/plain.js';
 import { leases, nodes, pods } from '../../client/resources.js';

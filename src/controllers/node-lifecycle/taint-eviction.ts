@@ -11,7 +11,7 @@
  */
 import { StatusError } from '../../apimachinery/errors.js';
 import type { EventRecorder, ObjectReference } from '../../events/recorder.js';
-import { rfc3339 } from '../../meta/object-meta.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { plain } from '../../client/plain.js';
 import { nodes, pods } from '../../client/resources.js';

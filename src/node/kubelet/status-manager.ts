@@ -13,7 +13,7 @@ import { StatusError } from '../../apimachinery/errors.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceClient } from '../../client/types.js';
 import type { Clock } from './clock.js';
-import { rfc3339 } from './format.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /** core/v1 persistentvolumes. */
-import { rfc3339 } from '../../meta/object-meta.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type WriteContext } from '../../apimachinery/write-context.js';
 import { type KObject } from '../../apimachinery/object.js';

@@ -7,7 +7,7 @@
 import type { Binding, PodCondition, PodSpec, PodStatus } from 'kubernetes-types/core/v1.js';
 import { errors } from '../../apimachinery/errors.js';
 import type { KObject } from '../../apimachinery/object.js';
-import { rfc3339 } from '../../meta/object-meta.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import type { Store } from '../store.js';
 import type { ResourceDef, SubresourceWrite } from '../types.js';
 import type { WriteContext } from '../../apimachinery/write-context.js';

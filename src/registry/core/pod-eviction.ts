@@ -9,7 +9,7 @@ import type { Eviction, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } fro
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { errors, StatusError } from '../../apimachinery/errors.js';
 import type { KObject } from '../../apimachinery/object.js';
-import { rfc3339 } from '../../meta/object-meta.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import type { Store } from '../store.js';
 import type { ResourceDef, SubresourceWrite } from '../types.js';

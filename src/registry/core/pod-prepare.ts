@@ -4,7 +4,7 @@
  * fields dropped, the SchedulingGated condition, matchLabelKeys merged into
  * pod (anti-)affinity selectors, and AppArmor field/annotation sync.
  */
-import { rfc3339 } from '../../meta/object-meta.js';
+import { rfc3339 } from '../../apimachinery/time.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { WriteContext } from '../../apimachinery/write-context.js';
 import { isObject } from './decode.js';
