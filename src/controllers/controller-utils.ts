@@ -8,8 +8,7 @@
  */
 import { StatusError, errors } from '../apimachinery/errors.js';
 import { controllerOf, type KObject, type OwnerRef } from '../apimachinery/object.js';
-import { controllerServiceAccount } from '../client/identities.js';
-import type { Client, ResourceClient } from '../client/types.js';
+import type { ResourceClient } from '../client/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import { controllerRef } from './pod-control.js';
 
@@ -18,16 +17,6 @@ import { controllerRef } from './pod-control.js';
  * name the binary (its user agent), not the controller within it.
  */
 export const KCM_FIELD_MANAGER = 'kube-controller-manager';
-
-/**
- * The client a controller acts through: as upstream's kube-controller-manager
- * with --use-service-account-credentials, each controller is its own
- * service account kube-system/<serviceAccount> (ClientBuilder.ClientOrDie),
- * its writes naming `fieldManager` when they name none.
- */
-export function controllerClient(client: Client, serviceAccount: string, fieldManager: string): Client {
-  return client.as(controllerServiceAccount(serviceAccount), fieldManager);
-}
 
 // ---------------------------------------------------------------- pods
 

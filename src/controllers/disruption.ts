@@ -22,11 +22,9 @@ import { deployments, poddisruptionbudgets, pods, replicasets, replicationcontro
 import type { Client, ResourceClient, ResourceRef } from '../client/types.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { splitKey } from '../client/queue-keys.js';
-import { controllerClient } from './controller-utils.js';
 import { isPodReady, isPodTerminal } from './endpointslice/util.js';
 
 export const DISRUPTION_COMPONENT = 'controllermanager';
-const MANAGER = 'disruption-controller';
 /** DeletionTimeout: how long an eviction's entry in disruptedPods waits for the pod's deletion. */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;
 /** stalePodDisruptionTimeout. */
@@ -57,7 +55,7 @@ export class DisruptionController {
   private readonly now: () => number;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.client = controllerClient(ctx.client, 'disruption-controller', MANAGER);
+    this.client = ctx.client;
     this.events = ctx.events;
     this.now = () => ctx.clock.now();
     this.pdbClient = this.client.resource(plain(poddisruptionbudgets));

@@ -40,23 +40,25 @@ interface Runnable {
 
 /**
  * The context a controller runs with, as kube-controller-manager's
- * --use-service-account-credentials gives it: its writes and reads act as
- * the service account kube-system/<serviceAccount> (ClientBuilder.ClientOrDie
- * of that name), while the informers stay the manager's, shared by all. The
- * field manager stays the manager's: upstream's is the binary's user agent,
- * the same for every controller, and a controller names its own when its
- * writes carry another.
+ * --use-service-account-credentials gives it: its writes, reads and events
+ * act as the service account kube-system/<serviceAccount> (ClientBuilder.ClientOrDie
+ * of that name, and an event broadcaster on that client), while the informers
+ * stay the manager's, shared by all. The field manager is the manager's
+ * (upstream's is the binary's user agent, the same for every controller)
+ * unless the controller names its own for its writes.
  */
-export function serviceAccountContext(ctx: ControllerContext, serviceAccount: string): ControllerContext {
-  return { ...ctx, client: ctx.client.as(controllerServiceAccount(serviceAccount), ctx.client.fieldManager) };
+export function serviceAccountContext(ctx: ControllerContext, serviceAccount: string, fieldManager = ctx.client.fieldManager): ControllerContext {
+  const user = controllerServiceAccount(serviceAccount);
+  return { ...ctx, client: ctx.client.as(user, fieldManager), events: ctx.events.as(user) };
 }
 
-function controller(name: string, serviceAccount: string, build: (ctx: ControllerContext) => Runnable): Controller {
+/** A controller acting as kube-system/<serviceAccount>, its writes naming `fieldManager` when given. */
+function controller(name: string, serviceAccount: string, build: (ctx: ControllerContext) => Runnable, fieldManager?: string): Controller {
   return {
     name,
     async run(ctx, signal) {
       if (signal.aborted) return;
-      const c = build(serviceAccountContext(ctx, serviceAccount));
+      const c = build(serviceAccountContext(ctx, serviceAccount, fieldManager));
       signal.addEventListener('abort', () => c.stop(), { once: true });
       await c.start();
     },
@@ -99,18 +101,18 @@ export function controllerRegistry(config: RegistryConfig): Controller[] {
     controller('endpointslice-mirroring-controller', 'endpointslicemirroring-controller', (ctx) => new EndpointSliceMirroringController(ctx)),
     controller('node-lifecycle-controller', 'node-controller', (ctx) => new NodeLifecycleController(ctx, nodeLifecycleOptionsFromEnv())),
     controller('taint-eviction-controller', 'node-controller', (ctx) => new TaintEvictionController(ctx)),
-    controller('disruption-controller', 'disruption-controller', (ctx) => new DisruptionController(ctx)),
+    controller('disruption-controller', 'disruption-controller', (ctx) => new DisruptionController(ctx), 'disruption-controller'),
     controller('pod-garbage-collector-controller', 'pod-garbage-collector', (ctx) => new PodGCController(ctx)),
     controller('service-lb-controller', 'service-controller', (ctx) => new ServiceLBController(ctx, workloads.lbPool)),
     // Workloads.
     controller('replicaset-controller', 'replicaset-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicaSet')),
     controller('replicationcontroller-controller', 'replication-controller', (ctx) => new ReplicaSetController(ctx, 'ReplicationController')),
     controller('deployment-controller', 'deployment-controller', (ctx) => new DeploymentController(ctx)),
-    controller('job-controller', 'job-controller', (ctx) => new JobController(ctx)),
-    controller('cronjob-controller', 'cronjob-controller', (ctx) => new CronJobController(ctx)),
+    controller('job-controller', 'job-controller', (ctx) => new JobController(ctx), 'job-controller'),
+    controller('cronjob-controller', 'cronjob-controller', (ctx) => new CronJobController(ctx), 'cronjob-controller'),
     controller('ttl-after-finished-controller', 'ttl-after-finished-controller', (ctx) => new TTLAfterFinishedController(ctx)),
-    controller('statefulset-controller', 'statefulset-controller', (ctx) => new StatefulSetController(ctx)),
-    controller('daemonset-controller', 'daemon-set-controller', (ctx) => new DaemonSetController(ctx)),
+    controller('statefulset-controller', 'statefulset-controller', (ctx) => new StatefulSetController(ctx), 'statefulset-controller'),
+    controller('daemonset-controller', 'daemon-set-controller', (ctx) => new DaemonSetController(ctx), 'daemonset-controller'),
     // Volumes.
     controller('persistentvolume-binder-controller', 'persistent-volume-binder', (ctx) => new PersistentVolumeController(ctx)),
     controller(LOCAL_PROVISIONER, LOCAL_PROVISIONER, (ctx) => new LocalProvisioner(ctx)),

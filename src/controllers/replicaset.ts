@@ -19,7 +19,7 @@ import type { SharedInformer } from '../client/shared-informer.js';
 import type { ResourceClient } from '../client/types.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { PodControl } from './pod-control.js';
-import { ControllerExpectations, KCM_FIELD_MANAGER, SLOW_START_INITIAL_BATCH, claimObjects, controllerClient, filterActivePods, isNotFound, isPodActive, isPodAvailable, isPodReady, podsToDelete, slowStartBatch } from './controller-utils.js';
+import { ControllerExpectations, SLOW_START_INITIAL_BATCH, claimObjects, filterActivePods, isNotFound, isPodActive, isPodAvailable, isPodReady, podsToDelete, slowStartBatch } from './controller-utils.js';
 import { controllerOf } from '../apimachinery/object.js';
 import { keyOf, splitKey } from '../client/keys.js';
 
@@ -97,7 +97,7 @@ export class ReplicaSetController {
     const setRef = kind === 'ReplicaSet' ? plain(replicasets) : plain(replicationcontrollers);
     // The component name is also upstream's service account for the controller.
     this.component = kind === 'ReplicaSet' ? 'replicaset-controller' : 'replication-controller';
-    const client = controllerClient(ctx.client, this.component, KCM_FIELD_MANAGER);
+    const client = ctx.client;
     this.setClient = client.resource(setRef);
     this.podClient = client.resource(plain(pods));
     this.sets = ctx.informers.forResource(setRef);

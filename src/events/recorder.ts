@@ -10,8 +10,9 @@
  */
 import { hostname } from 'node:os';
 import type { KObject } from '../apimachinery/object.js';
+import { rfc3339, rfc3339Micro } from '../apimachinery/time.js';
 import { events } from '../client/resources.js';
-import type { Client, ResourceClient, ResourceRef, WriteOptions } from '../client/types.js';
+import type { Client, ResourceClient, ResourceRef, UserInfo, WriteOptions } from '../client/types.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -31,10 +32,6 @@ export function referenceTo(obj: KObject, fieldPath?: string): ObjectReference {
   return ref;
 }
 
-/** Upstream's RFC 3339 with seconds (metav1.Time). */
-const seconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-/** metav1.MicroTime: six fractional digits. */
-const micro = (d: Date) => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
 let lastNanos = 0n;
 /** Unique, increasing nanoseconds for event names, even for two events in one millisecond. */
@@ -63,9 +60,19 @@ export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private readonly host = hostname();
 
-  constructor(client: Client, private readonly log: (m: string) => void = () => {}) {
+  constructor(private readonly client: Client, private readonly log: (m: string) => void = () => {}) {
     // Written as JSON with the nil times upstream serializes (null), which kubernetes-types' Event does not allow.
     this.events = client.resource(events as ResourceRef<unknown> as ResourceRef<KObject>);
+  }
+
+  /**
+   * A recorder of its own for a component acting as `user` (a kubelet as
+   * system:node:<name>, a controller as its service account), as each upstream
+   * component builds its broadcaster on its own client: its events are
+   * created by that identity and correlated apart from the others'.
+   */
+  as(user: UserInfo): EventRecorder {
+    return new EventRecorder(this.client.as(user, EVENT_FIELD_MANAGER), this.log);
   }
 
   /**
@@ -82,9 +89,9 @@ export class EventRecorder {
       involvedObject: ref,
       reason, message, type,
       source: host ? { component, host } : { component },
-      firstTimestamp: seconds(now), lastTimestamp: seconds(now), count: 1,
+      firstTimestamp: rfc3339(now), lastTimestamp: rfc3339(now), count: 1,
       eventTime: null, reportingComponent: component, reportingInstance: host ?? '',
-    }), (ev, count) => { ev.count = count; ev.lastTimestamp = seconds(now); });
+    }), (ev, count) => { ev.count = count; ev.lastTimestamp = rfc3339(now); });
   }
 
   /**
@@ -102,8 +109,8 @@ export class EventRecorder {
       reason, message: note, type, action,
       source: {},
       firstTimestamp: null, lastTimestamp: null,
-      eventTime: micro(now), reportingComponent: controller, reportingInstance: instance,
-    }), (ev, count) => { ev.series = { count, lastObservedTime: micro(now) }; });
+      eventTime: rfc3339Micro(now), reportingComponent: controller, reportingInstance: instance,
+    }), (ev, count) => { ev.series = { count, lastObservedTime: rfc3339Micro(now) }; });
   }
 
   private async write(key: string, ref: ObjectReference, now: Date, build: (name: string, ns: string) => Record<string, any>,

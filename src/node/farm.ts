@@ -59,6 +59,8 @@ interface Agent {
   cfg: NodeConfig; index: number; id: MachineIdentity; uid: string; tasks: WheelTask[];
   /** Its kubelet's handles: writes as system:node:<name>, field manager "kubelet". */
   nodes: ResourceClient<Node>; leases: ResourceClient<Lease>;
+  /** Its kubelet's node events, created as system:node:<name>; none when the farm records none. */
+  events?: EventRecorder;
   running: boolean; leaseExists: boolean;
   /** When the machine (and its kubelet) last booted. */
   bootedAt: Date;
@@ -247,9 +249,11 @@ export class NodeFarm {
   }
 
   private newAgent(cfg: NodeConfig, index: number): Agent {
-    const kubelet = this.client.as(nodeUser(cfg.name), 'kubelet');
+    const user = nodeUser(cfg.name);
+    const kubelet = this.client.as(user, 'kubelet');
     return {
       cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], nodes: kubelet.resource(nodeResource), leases: kubelet.resource(leases),
+      events: this.events?.as(user),
       running: false, leaseExists: false, bootedAt: new Date(), lastUnschedulable: false,
     };
   }
@@ -344,7 +348,7 @@ export class NodeFarm {
    * name as UID. Written without waiting: events never hold a kubelet up.
    */
   private recordEvent(agent: Agent, type: EventType, reason: string, message: string): void {
-    const events = this.events;
+    const events = agent.events;
     if (!events) return;
     const name = agent.cfg.name;
     // kl.nodeRef has no apiVersion: the event's involvedObject omits it.

@@ -2,8 +2,10 @@
  * Each controller acts as its own identity, as kube-controller-manager with
  * --use-service-account-credentials (cmd/kube-controller-manager/app/*.go:
  * ClientBuilder.ClientOrDie("<service account>")): the controller manager
- * gives each a client as system:serviceaccount:kube-system:<name>, keeping
- * the manager's field manager; the informers stay shared.
+ * gives each a client and an event recorder as
+ * system:serviceaccount:kube-system:<name>, keeping the manager's field
+ * manager unless the controller's writes named their own before the
+ * controllers moved onto the client; the informers stay shared.
  */
 import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
@@ -44,7 +46,16 @@ const UPSTREAM_SERVICE_ACCOUNTS: Record<string, string> = {
   'winkube-local-provisioner': 'winkube-local-provisioner',
 };
 
-test('the controller manager runs each controller as its upstream service account, with the manager\'s field manager', async () => {
+/** The controllers whose writes name a field manager other than the manager's. */
+const OWN_FIELD_MANAGERS: Record<string, string> = {
+  'disruption-controller': 'disruption-controller',
+  'job-controller': 'job-controller',
+  'cronjob-controller': 'cronjob-controller',
+  'statefulset-controller': 'statefulset-controller',
+  'daemonset-controller': 'daemonset-controller',
+};
+
+test('the controller manager runs each controller as its upstream service account: its client and its events', async () => {
   const f = await fixture();
   const root = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const ctx = newControllerContext({ client: root });
@@ -53,14 +64,21 @@ test('the controller manager runs each controller as its upstream service accoun
   try {
     const seen: Record<string, string> = {};
     for (const c of controllerRegistry({ caCert: 'CA', workloads: { lbPool: LBPool.parse('192.0.2.0/29') } })) {
-      let given: Client | undefined;
+      const given: { user: string; groups: string[]; fieldManager: string }[] = [];
       const manager: Client = Object.create(root);
-      manager.as = (user: UserInfo, fieldManager: string) => (given = root.as(user, fieldManager));
-      await c.run({ ...ctx, client: manager }, abort.signal);
-      assert.ok(given, `${c.name} got a client of its own`);
-      assert.equal(given.fieldManager, 'kube-controller-manager', c.name);
-      assert.deepEqual(given.user.groups, ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'], c.name);
-      seen[c.name] = given.user.name;
+      manager.as = (user: UserInfo, fieldManager: string) => {
+        given.push({ user: user.name, groups: user.groups, fieldManager });
+        return root.as(user, fieldManager);
+      };
+      // The recorder on the manager's client, so that the one the controller derives from it is seen too.
+      await c.run(newControllerContext({ client: manager, informers: ctx.informers }), abort.signal);
+      const user = given[0]?.user ?? '';
+      const groups = ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'];
+      assert.deepEqual(given, [
+        { user, groups, fieldManager: OWN_FIELD_MANAGERS[c.name] ?? 'kube-controller-manager' },
+        { user, groups, fieldManager: 'event-recorder' },
+      ], c.name);
+      seen[c.name] = user;
     }
     assert.deepEqual(seen, Object.fromEntries(Object.entries(UPSTREAM_SERVICE_ACCOUNTS)
       .map(([name, sa]) => [name, `system:serviceaccount:kube-system:${sa}`])));

@@ -135,7 +135,10 @@ test('cordon and uncordon: each running kubelet records NodeNotSchedulable / Nod
   await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1' });
   const wheel = new TimerWheel(1000);
   const recorded: string[] = [];
-  const events = { record: async (ref: { name: string }, _t: string, reason: string, message: string) => { recorded.push(`${ref.name} ${reason} ${message}`); } };
+  // Each kubelet records through a recorder of its own identity, as the node it is.
+  const events = { as: (user: { name: string }) => ({ record: async (ref: { name: string }, _t: string, reason: string, message: string) => {
+    recorded.push(`${user.name} ${ref.name} ${reason} ${message}`);
+  } }) };
   const farm = new NodeFarm(kubeletClient(store), expandPools(DEFAULT_POOLS), () => {}, wheel, [], events as never);
   await farm.start();
   const advance = async (ticks: number) => {
@@ -153,11 +156,11 @@ test('cordon and uncordon: each running kubelet records NodeNotSchedulable / Nod
   await advance(9);
   assert.deepEqual(schedulable(), [], 'not before the next sync');
   await advance(1);
-  assert.deepEqual(schedulable(), ['linux-1 NodeNotSchedulable Node linux-1 status is now: NodeNotSchedulable']);
+  assert.deepEqual(schedulable(), ['system:node:linux-1 linux-1 NodeNotSchedulable Node linux-1 status is now: NodeNotSchedulable']);
   await advance(10);
   assert.equal(schedulable().length, 1, 'recorded once');
   await setUnschedulable('linux-1', false);
   await advance(10);
-  assert.deepEqual(schedulable().slice(1), ['linux-1 NodeSchedulable Node linux-1 status is now: NodeSchedulable']);
+  assert.deepEqual(schedulable().slice(1), ['system:node:linux-1 linux-1 NodeSchedulable Node linux-1 status is now: NodeSchedulable']);
   await farm.stop();
 });

@@ -15,7 +15,6 @@ import { cronjobs, jobs } from '../../client/resources.js';
 import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
-import { controllerClient } from '../controller-utils.js';
 import { controllerRef } from '../pod-control.js';
 import { controllerOf } from '../job/pod-state.js';
 import { rfc3339 } from '../../apimachinery/time.js';
@@ -90,7 +89,7 @@ export class CronJobController {
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: CronJobControllerOptions = {}) {
-    const client = controllerClient(ctx.client, 'cronjob-controller', COMPONENT);
+    const client = ctx.client;
     this.jobWrites = new OwnWrites(client.resource(plain(jobs)), ctx.informers.forResource(jobs));
     this.jobs = this.jobWrites.resource;
     this.events = ctx.events;

@@ -18,7 +18,7 @@ import { controllerrevisions, daemonsets, nodes, pods } from '../../client/resou
 import type { ResourceClient } from '../../client/types.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { claimObjects, controllerClient, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
+import { claimObjects, ControllerExpectations, SLOW_START_INITIAL_BATCH } from '../controller-utils.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import { DAEMONSET_STYLE, POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { PodControl } from '../pod-control.js';
@@ -83,7 +83,7 @@ export class DaemonSetController {
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
-    const client = controllerClient(ctx.client, 'daemon-set-controller', COMPONENT);
+    const client = ctx.client;
     const events = this.events = ctx.events;
     this.daemonsets = client.resource(plain(daemonsets));
     this.pods = client.resource(plain(pods));

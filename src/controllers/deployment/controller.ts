@@ -20,7 +20,7 @@ import type { SharedInformer } from '../../client/shared-informer.js';
 import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { controllerRef } from '../pod-control.js';
-import { KCM_FIELD_MANAGER, claimObjects, computeHash, controllerClient, isConflict, isNotFound } from '../controller-utils.js';
+import { claimObjects, computeHash, isConflict, isNotFound } from '../controller-utils.js';
 import { controllerOf } from '../../apimachinery/object.js';
 import { keyOf, splitKey } from '../../client/keys.js';
 import {
@@ -83,7 +83,7 @@ export class DeploymentController {
   private readonly log: (m: string) => void;
 
   constructor(private readonly ctx: ControllerContext) {
-    const client = controllerClient(ctx.client, 'deployment-controller', KCM_FIELD_MANAGER);
+    const client = ctx.client;
     this.events = ctx.events;
     this.log = ctx.log;
     this.dClient = client.resource(plain(deployments));

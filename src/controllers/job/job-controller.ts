@@ -22,7 +22,7 @@ import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { claimObjects, controllerClient } from '../controller-utils.js';
+import { claimObjects } from '../controller-utils.js';
 import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
@@ -106,7 +106,7 @@ export class JobController {
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: JobControllerOptions = {}) {
-    const client = controllerClient(ctx.client, 'job-controller', COMPONENT);
+    const client = ctx.client;
     this.podWrites = new OwnWrites(client.resource(plain(pods)), ctx.informers.forResource(pods));
     this.pods = this.podWrites.resource;
     const events = this.events = ctx.events;

@@ -19,7 +19,7 @@ import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import { controllerRef } from '../pod-control.js';
-import { claimObjects, controllerClient } from '../controller-utils.js';
+import { claimObjects } from '../controller-utils.js';
 import { POD_REVISION_LABEL, RevisionHistory } from '../controller-revision.js';
 import { controllerOf, isAvailable, isReady, isTerminating, phaseOf } from '../job/pod-state.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
@@ -49,7 +49,7 @@ export class StatefulSetController {
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext, opts: { now?: () => Date } = {}) {
-    const client = controllerClient(ctx.client, 'statefulset-controller', COMPONENT);
+    const client = ctx.client;
     this.podWrites = new OwnWrites(client.resource(plain(pods)), ctx.informers.forResource(pods));
     this.pods = this.podWrites.resource;
     this.events = ctx.events;

@@ -227,7 +227,7 @@ export class Kubelet {
       allocIP: (uid, preferred) => this.allocIP(state, uid, preferred),
       releaseIP: (uid) => { state.ips.delete(uid); },
       sources: this.sources, token: this.opts.token,
-      events: this.opts.events, logs: this.opts.logs,
+      events: this.opts.events.as(nodeUser(cfg.name)), logs: this.opts.logs,
       pods, log: this.log,
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
       finished: (uid) => { state.workers.delete(uid); },
