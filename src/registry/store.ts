@@ -18,7 +18,7 @@ import { Lister } from './lister.js';
 import { KeyQueue } from './key-queue.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { parseResourceVersion, parseResourceVersionForStorage } from '../storage/resource-version.js';
-import type { FinishFunc, ResourceDef } from './types.js';
+import type { FinishFunc, ResourceDef, Stored } from './types.js';
 import type { Lookup } from '../admission/lookup.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import type { KObject } from '../apimachinery/object.js';
@@ -34,7 +34,7 @@ export interface ListRequest {
   resourceVersionMatch?: string;
 }
 
-export interface ListResponse { items: KObject[]; revision: number; continueToken?: string }
+export interface ListResponse<T = KObject> { items: Stored<T>[]; revision: number; continueToken?: string }
 /** One page of a list read in pages: stored values, the list's revision, whether pages follow. */
 export interface ListPage { items: KeyValue[]; revision: number; more: boolean }
 /** Stored values to be written as served JSON (codec.writeWithRevision). */
@@ -158,15 +158,16 @@ export class Store implements Lookup {
     return def ? (await this.list(def, namespace)).items : [];
   }
 
-  async read(def: ResourceDef, namespace: string, name: string): Promise<KObject> {
+  async read<T>(def: ResourceDef<T>, namespace: string, name: string): Promise<Stored<T>> {
     const kv = await this.storage.get(this.key(def, namespace, name));
     if (!kv) throw errors.notFound(groupResource(def), name);
-    return decode(def, kv);
+    // Stored objects passed decoding and validation as T when written.
+    return decode(def, kv) as Stored<T>;
   }
 
-  async list(def: ResourceDef, namespace: string, req: ListRequest = {}): Promise<ListResponse> {
+  async list<T>(def: ResourceDef<T>, namespace: string, req: ListRequest = {}): Promise<ListResponse<T>> {
     const out = await this.listKVs(def, namespace, req);
-    return { items: out.kvs.map((kv) => decode(def, kv)), revision: out.revision, continueToken: out.continueToken };
+    return { items: out.kvs.map((kv) => decode(def, kv) as Stored<T>), revision: out.revision, continueToken: out.continueToken };
   }
 
   /**
@@ -321,7 +322,7 @@ export class Store implements Lookup {
     }
   }
 
-  async create(def: ResourceDef, namespace: string, input: KObject, ctx: WriteContext): Promise<KObject> {
+  async create<T>(def: ResourceDef<T>, namespace: string, input: KObject, ctx: WriteContext): Promise<Stored<T>> {
     if (!needsNameGeneration(input)) return this.createOnce(def, namespace, input, ctx);
     // createWithGenerateNameRetry: every attempt starts again from (a copy of) the object as sent,
     // and only an AlreadyExists answer is worth another name.
@@ -337,8 +338,9 @@ export class Store implements Lookup {
     throw last;
   }
 
-  private async createOnce(def: ResourceDef, namespace: string, input: KObject, ctx: WriteContext): Promise<KObject> {
-    const obj = withTypeMeta(def, input);
+  private async createOnce<T>(def: ResourceDef<T>, namespace: string, input: KObject, ctx: WriteContext): Promise<Stored<T>> {
+    // Decoding checked the input against the kind's Go type: it is a T from here on.
+    const obj = withTypeMeta(def, input) as Stored<T>;
     const meta = (obj.metadata ??= {});
     if (def.namespaced) {
       if (meta.namespace && meta.namespace !== namespace) {
@@ -378,8 +380,8 @@ export class Store implements Lookup {
   }
 
   /** The rest of a create once admitted: validation, validating admission, and the write. */
-  private async validateAndWrite(def: ResourceDef, namespace: string, obj: KObject,
-    admission: ReturnType<typeof admissionAttributes>, ctx: WriteContext): Promise<KObject> {
+  private async validateAndWrite<T>(def: ResourceDef<T>, namespace: string, obj: Stored<T>,
+    admission: ReturnType<typeof admissionAttributes>, ctx: WriteContext): Promise<Stored<T>> {
     const meta = obj.metadata;
     const errs: FieldError[] = [];
     if (!meta.name) errs.push(field.required('metadata.name', 'name or generateName is required'));
@@ -424,11 +426,11 @@ export class Store implements Lookup {
    * writes it if nobody wrote in between (retrying otherwise). A
    * resourceVersion set by the caller is a precondition.
    */
-  async update(
-    def: ResourceDef, namespace: string, name: string,
-    mutate: (current: KObject) => KObject | Promise<KObject>,
+  async update<T>(
+    def: ResourceDef<T>, namespace: string, name: string,
+    mutate: (current: Stored<T>) => KObject | Promise<KObject>,
     ctx: WriteContext, subresource?: string,
-  ): Promise<KObject> {
+  ): Promise<Stored<T>> {
     // Like GuaranteedUpdate, retry with the object as it is now for as long as others win the race
     // (each lost race is someone else's write, so this ends): a patch is applied to it again (and
     // carries its resourceVersion), while a resourceVersion or uid sent by the client fails the
@@ -452,17 +454,18 @@ export class Store implements Lookup {
   private readonly retries = new KeyQueue();
 
   /** One GuaranteedUpdate attempt: the object written, or LOST_RACE when another write came first. */
-  private async updateOnce(
-    def: ResourceDef, namespace: string, name: string,
-    mutate: (current: KObject) => KObject | Promise<KObject>,
+  private async updateOnce<T>(
+    def: ResourceDef<T>, namespace: string, name: string,
+    mutate: (current: Stored<T>) => KObject | Promise<KObject>,
     ctx: WriteContext, subresource: string | undefined, last: UpdateAttempt,
-  ): Promise<KObject | typeof LOST_RACE> {
+  ): Promise<Stored<T> | typeof LOST_RACE> {
     const key = this.key(def, namespace, name);
     const gr = groupResource(def);
     const kv = await this.storage.get(key);
     if (!kv) throw errors.notFound(gr, name);
-    const current = decode(def, kv);
-    let next = withTypeMeta(def, await mutate(cloneDecoded(current)));
+    // What is stored was a T when written, and what is written must decode as one (the patch and PUT paths check it).
+    const current = decode(def, kv) as Stored<T>;
+    let next = withTypeMeta(def, await mutate(cloneDecoded(current))) as Stored<T>;
     const m = (next.metadata ??= {});
     if (m.name !== undefined && m.name !== name) {
       throw errors.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
@@ -475,7 +478,7 @@ export class Store implements Lookup {
     if (m.uid && m.uid !== current.metadata.uid) {
       throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
     }
-    next = this.keepSystemFields(def, next, current, subresource);
+    next = this.keepSystemFields(def, next, current, subresource) as Stored<T>;
     const sentManagedFields = next.metadata.managedFields;
     def.defaults?.(next);
     trackManagedFields(def, current, next, sentManagedFields, ctx, subresource);
@@ -488,7 +491,7 @@ export class Store implements Lookup {
     last.finish = undefined;
     if (!subresource) last.finish = await def.beginUpdate?.(next, current, ctx, this);
     if (def.hasGeneration && subresource !== 'status') {
-      const input = (o: KObject): unknown => (def.generationInput ? def.generationInput(o) : specOf(o));
+      const input = (o: Stored<T>): unknown => (def.generationInput ? def.generationInput(o) : specOf(o));
       next.metadata.generation = (current.metadata.generation ?? 1) +
         (deepEqual(input(next), input(current)) ? 0 : 1);
     }

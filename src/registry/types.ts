@@ -31,7 +31,19 @@ export interface Printer {
  * defaulted, validated, printed and selected. Modules under registry/ each
  * export one of these; resources.ts lists them.
  */
-export interface ResourceDef extends ResourceInfo {
+/** An object of type T as the store holds it: metadata always present, every field the server's to set. */
+export type Stored<T> = { -readonly [K in keyof T as K extends 'metadata' ? never : K]: T[K] } & KObject;
+
+/** How a field selector reads a field (a method's type, so that a ResourceDef<Pod> is also a ResourceDef). */
+type FieldReader<T> = { read(obj: Stored<T>): string }['read'];
+
+/**
+ * T is the object's type (kubernetes-types' shape for built-in kinds): the
+ * hooks after decoding see objects of that shape, since decoding checks each
+ * field against the Go type as upstream's does; `defaults` sees the input as
+ * sent.
+ */
+export interface ResourceDef<T = KObject> extends ResourceInfo {
   group: string;
   version: string;
   /** Plural, lower case, as in URLs. */
@@ -56,7 +68,7 @@ export interface ResourceDef extends ResourceInfo {
   /** Whether `metadata.generation` counts spec changes (most kinds with a spec). */
   hasGeneration?: boolean;
   /** What a change of bumps the generation, when more than the spec (Deployment: annotations too). */
-  generationInput?(obj: KObject): unknown;
+  generationInput?(obj: Stored<T>): unknown;
   /** Whether `status` is only written through the status subresource. */
   hasStatusSubresource?: boolean;
   /** Whether status writes also change annotations (deploymentStatusStrategy keeps only spec and labels). */
@@ -64,45 +76,45 @@ export interface ResourceDef extends ResourceInfo {
   /** Upstream defaulting (SetDefaults_*), applied on every decode of a write. */
   defaults?(obj: any): void;
   /** Strategy.PrepareForCreate: fields the server owns on create. */
-  prepareForCreate?(obj: any, ctx: WriteContext): void;
+  prepareForCreate?(obj: Stored<T>, ctx: WriteContext): void;
   /** Strategy.PrepareForUpdate: fields the server keeps on update. */
-  prepareForUpdate?(obj: any, old: any, ctx: WriteContext): void;
+  prepareForUpdate?(obj: Stored<T>, old: Stored<T>, ctx: WriteContext): void;
   /** Admission on create (e.g. service account token volume, default tolerations). */
-  admitCreate?(obj: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
+  admitCreate?(obj: Stored<T>, ctx: WriteContext, lookup: Lookup): Promise<void>;
   /** The same on update, after prepareForUpdate. */
-  admitUpdate?(obj: any, old: any, ctx: WriteContext, lookup: Lookup): Promise<void>;
+  admitUpdate?(obj: Stored<T>, old: Stored<T>, ctx: WriteContext, lookup: Lookup): Promise<void>;
   /**
    * BeginCreate, after admitCreate: work to undo unless the create is stored
    * (a service's cluster IP and node port allocation). The store calls the
    * FinishFunc it returns once the create is stored, fails or was a dry run.
    */
-  beginCreate?(obj: any, ctx: WriteContext, lookup: Lookup): Promise<FinishFunc>;
+  beginCreate?(obj: Stored<T>, ctx: WriteContext, lookup: Lookup): Promise<FinishFunc>;
   /** BeginUpdate, after admitUpdate: the same for each attempt of an update (not of a subresource). */
-  beginUpdate?(obj: any, old: any, ctx: WriteContext, lookup: Lookup): Promise<FinishFunc>;
-  validate?(obj: any): FieldError[];
+  beginUpdate?(obj: Stored<T>, old: Stored<T>, ctx: WriteContext, lookup: Lookup): Promise<FinishFunc>;
+  validate?(obj: Stored<T>): FieldError[];
   /** Strategy.WarningsOnCreate/WarningsOnUpdate: warnings for a write that passed validation. */
-  warnCreate?(obj: any, ctx: WriteContext): void;
-  warnUpdate?(obj: any, old: any, ctx: WriteContext): void;
+  warnCreate?(obj: Stored<T>, ctx: WriteContext): void;
+  warnUpdate?(obj: Stored<T>, old: Stored<T>, ctx: WriteContext): void;
   /** `subresource` names the subresource written through (status, binding, ephemeralcontainers, ...), if any. */
-  validateUpdate?(obj: any, old: any, subresource?: string): FieldError[];
+  validateUpdate?(obj: Stored<T>, old: Stored<T>, subresource?: string): FieldError[];
   /** Extra field selectors (beyond metadata.name/namespace) and how to read them. */
-  fieldSelectors?: Record<string, (obj: any) => string>;
+  fieldSelectors?: Record<string, FieldReader<T>>;
   /** Seconds of graceful deletion the object gets; 0 deletes at once. */
-  gracePeriod?(obj: any, requested: number | undefined): number;
+  gracePeriod?(obj: Stored<T>, requested: number | undefined): number;
   /** Whether DELETE answers with the object rather than a Status. */
   returnDeletedObject?: boolean;
   /**
    * For resources that are answers rather than stored objects (access and
    * token reviews): computes the created object's status.
    */
-  review?(obj: any, ctx: WriteContext, auth: ReviewContext): KObject | Promise<KObject>;
+  review?(obj: Stored<T>, ctx: WriteContext, auth: ReviewContext): KObject | Promise<KObject>;
   /** Admission on delete: throws a StatusError for objects that may not be deleted (immortal namespaces, system priority classes). */
-  admitDelete?(obj: any): void;
+  admitDelete?(obj: Stored<T>): void;
   /**
    * Marks an object for deletion beyond finalizers and grace periods (a
    * namespace turns Terminating); returns true while it must stay.
    */
-  prepareForDelete?(obj: any): boolean;
+  prepareForDelete?(obj: Stored<T>): boolean;
   /**
    * Subresources written by POST (pods/binding, pods/eviction), as their
    * REST storage does it: the body given, the answer returned.

@@ -1,4 +1,6 @@
 /** Pod QoS classes, graceful deletion periods and field selectors; quantities and service allocation details. */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Stored } from '../../src/registry/types.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computePodQOS, getPodQOS } from '../../src/meta/pod-qos.js';
@@ -7,7 +9,6 @@ import { defaultResourceList, formatQuantity, parseQuantity, roundUpMilli } from
 import { goBase64Decode } from '../../src/openapi/go-base64.js';
 import { imageTag } from '../../src/meta/image-ref.js';
 import { services } from '../../src/registry/core/services.js';
-import type { KObject } from '../../src/apimachinery/object.js';
 import type { WriteContext } from '../../src/apimachinery/write-context.js';
 
 const pod = (containers: any[], initContainers: any[] = []) => ({ spec: { containers, initContainers } });
@@ -38,7 +39,7 @@ test('QoS: a class the client put in status is kept (GetPodQOS)', () => {
 });
 
 test('QoS through the pod defaults: requests default to limits', () => {
-  const p: KObject = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x:1', resources: { limits: { cpu: '1', memory: '1Gi' } } }] } };
+  const p: Stored<Pod> = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x:1', resources: { limits: { cpu: '1', memory: '1Gi' } } }] } };
   pods.defaults!(p);
   pods.prepareForCreate!(p, { namespace: 'ns', now: new Date(), dryRun: false, fieldManager: 't', warn: () => {} });
   assert.deepEqual((p as any).status, { phase: 'Pending', qosClass: 'Guaranteed' });
@@ -60,11 +61,11 @@ test('grace period: requested, else terminationGracePeriodSeconds, 0 when unsche
 });
 
 test('pod field selectors', () => {
-  const p = { spec: { nodeName: 'n', hostNetwork: true }, status: { phase: 'Running', podIPs: [{ ip: '10.0.0.5' }] } };
+  const p: Stored<Pod> = { metadata: {}, spec: { containers: [], nodeName: 'n', hostNetwork: true }, status: { phase: 'Running', podIPs: [{ ip: '10.0.0.5' }] } };
   const f = pods.fieldSelectors!;
   assert.equal(f['spec.nodeName']?.(p), 'n');
   assert.equal(f['spec.hostNetwork']?.(p), 'true');
-  assert.equal(f['spec.hostNetwork']?.({ spec: {} }), 'false');
+  assert.equal(f['spec.hostNetwork']?.({ metadata: {}, spec: { containers: [] } }), 'false');
   assert.equal(f['status.podIP']?.(p), '10.0.0.5');
   assert.equal(f['status.phase']?.(p), 'Running');
 });

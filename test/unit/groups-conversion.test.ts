@@ -8,6 +8,8 @@ import { defaultHpaV2, horizontalpodautoscalersV1, horizontalpodautoscalersV2 } 
 import { coreToEventsV1, eventsV1ToCore } from '../../src/registry/groups/events/convert.js';
 import { events } from '../../src/registry/groups/events/events.js';
 import type { KObject } from '../../src/apimachinery/object.js';
+import type { Event } from 'kubernetes-types/events/v1.js';
+import type { Stored } from '../../src/registry/types.js';
 import type { WriteContext } from '../../src/apimachinery/write-context.js';
 
 const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };
@@ -162,7 +164,8 @@ test('events: a legacy core event reads with Go zero values; field selectors use
     involvedObject: { kind: 'Pod', name: 'p', namespace: 'ns' }, reason: 'Pulled', message: 'pulled', source: { component: 'kubelet', host: 'n1' },
     firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:00Z', count: 1, type: 'Normal',
     eventTime: null, reportingComponent: '', reportingInstance: '' };
-  const ev = events.fromStorage!(legacy);
+  // What the store hands the field selectors: the stored object in this version.
+  const ev = events.fromStorage!(legacy) as Stored<Event>;
   assert.deepEqual(json(ev), {
     kind: 'Event', apiVersion: 'events.k8s.io/v1', metadata: { name: 'p.1', namespace: 'ns' }, eventTime: null,
     reason: 'Pulled', regarding: { kind: 'Pod', name: 'p', namespace: 'ns' }, note: 'pulled', type: 'Normal',
@@ -173,7 +176,7 @@ test('events: a legacy core event reads with Go zero values; field selectors use
   const f = events.fieldSelectors!;
   assert.equal(f['regarding.name']?.(ev), 'p');
   assert.equal(f['source']?.(ev), 'kubelet');
-  assert.equal(f['source']?.({ reportingController: 'x/y', deprecatedSource: {} }), 'x/y');
+  assert.equal(f['source']?.({ metadata: {}, eventTime: '', reportingController: 'x/y', deprecatedSource: {} }), 'x/y');
   assert.equal(events.storagePrefix, '/core/events');
 
   const minimal: any = { metadata: { name: 'm', namespace: 'ns' }, note: 'hi' };

@@ -188,7 +188,7 @@ test('system priority classes: the two upstream objects, reserved names, not del
       return true;
     });
   }
-  priorityclasses.admitDelete!({ metadata: { name: 'high' } });
+  priorityclasses.admitDelete!({ metadata: { name: 'high' }, value: 1000 });
   const fake = created(priorityclasses, { metadata: { name: 'system-high' }, value: 5 });
   assert.equal(fake.preemptionPolicy, 'PreemptLowerPriority');
   assert.deepEqual(priorityclasses.validate!(fake).map(errorBody),

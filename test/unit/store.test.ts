@@ -66,8 +66,8 @@ test('names are checked against the URL and namespaces must exist', async () => 
 test('warnings are given only for writes that pass validation', async () => {
   const storage = new SqliteStorage(':memory:');
   const warned: string[] = [];
-  const strict: ResourceDef = { ...widgets, resource: 'strict', storagePrefix: '/example.com/strict',
-    validate: (o) => (o.spec?.n < 0 ? [{ type: 'FieldValueInvalid', field: 'spec.n', value: o.spec.n, detail: 'must be >= 0' }] : []),
+  const strict: ResourceDef<{ spec?: { n: number } }> = { ...widgets, resource: 'strict', storagePrefix: '/example.com/strict',
+    validate: (o) => ((o.spec?.n ?? 0) < 0 ? [{ type: 'FieldValueInvalid', field: 'spec.n', value: o.spec?.n, detail: 'must be >= 0' }] : []),
     warnCreate: (o, c) => c.warn(`created ${o.metadata.name}`) };
   const store = new Store(storage, [namespaces, strict]);
   await store.create(namespaces, '', { metadata: { name: 'ns' } }, { ...ctx(), namespace: '' });

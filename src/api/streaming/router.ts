@@ -78,7 +78,7 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   const pod = await opts.store.read(pods, info.namespace, info.name);
   const q = url.searchParams;
   const container = validateContainer(q.get('container') ?? '', pod);
-  const nodeName = (pod as { spec?: { nodeName?: string } }).spec?.nodeName;
+  const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);
 
   // From here on the kubelet answers (its errors travel back as text).
@@ -151,6 +151,6 @@ async function upgradeSpdy(req: IncomingMessage, socket: Duplex, head: Buffer, o
 export async function rejectPlainStreamRequest(store: Store, namespace: string, name: string, url: URL): Promise<never> {
   const pod = await store.read(pods, namespace, name);
   validateContainer(url.searchParams.get('container') ?? '', pod);
-  if (!(pod as { spec?: { nodeName?: string } }).spec?.nodeName) throw errors.badRequest(`pod ${name} does not have a host assigned`);
+  if (!pod.spec?.nodeName) throw errors.badRequest(`pod ${name} does not have a host assigned`);
   throw errors.badRequest('Upgrade request required');
 }

@@ -1,4 +1,5 @@
 import type { ResourceDef } from '../types.js';
+import type { TokenReview } from 'kubernetes-types/authentication/v1.js';
 import { answer, reviewDef } from './reviews.js';
 import { TOKEN_ISSUER } from '../../pki/service-account-tokens.js';
 
@@ -18,7 +19,7 @@ export const selfSubjectReviewsV1 = selfSubjectReview('v1');
 export const selfSubjectReviewsV1beta1 = selfSubjectReview('v1beta1');
 
 /** TokenReview: whether a bearer token authenticates, and as whom. */
-export const tokenReviews: ResourceDef = reviewDef('authentication.k8s.io', 'v1', 'tokenreviews', 'TokenReview', false,
+export const tokenReviews: ResourceDef<TokenReview> = reviewDef<TokenReview>('authentication.k8s.io', 'v1', 'tokenreviews', 'TokenReview', false,
   async (obj, _ctx, auth) => {
     // spec.audiences default to the API server's own (--api-audiences).
     const audiences: string[] = obj.spec?.audiences?.length ? obj.spec.audiences : [TOKEN_ISSUER];

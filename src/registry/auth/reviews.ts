@@ -6,8 +6,8 @@ import type { ResourceDef } from '../types.js';
  * with the object and its status filled in. This server authorizes every
  * authenticated request (it has no RBAC), so access reviews say so.
  */
-export function reviewDef(group: string, version: string, resource: string, kind: string, namespaced = false,
-  review: ResourceDef['review']): ResourceDef {
+export function reviewDef<T = KObject>(group: string, version: string, resource: string, kind: string, namespaced = false,
+  review: ResourceDef<T>['review']): ResourceDef<T> {
   return {
     group, version, resource, singular: resource.replace(/s$/, ''), kind, namespaced,
     verbs: ['create'], storagePrefix: `/virtual/${group}/${resource}`, review,

@@ -2,9 +2,10 @@
  * core/v1 componentstatuses: read-only (get, list) and computed by probing
  * the control plane components, never stored; deprecated upstream since 1.19.
  */
+import type { ComponentStatus } from 'kubernetes-types/core/v1.js';
 import type { ResourceDef } from '../types.js';
 
-export const componentstatuses: ResourceDef = {
+export const componentstatuses: ResourceDef<ComponentStatus> = {
   group: '',
   version: 'v1',
   resource: 'componentstatuses',

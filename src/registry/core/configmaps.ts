@@ -1,4 +1,5 @@
 /** core/v1 configmaps. */
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { goBase64Decode } from '../../openapi/go-base64.js';
@@ -26,7 +27,7 @@ export function defaultConfigMap(cm: Record<string, any>): void {
 
 const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
 
-export const configmaps: ResourceDef = {
+export const configmaps: ResourceDef<ConfigMap> = {
   group: '',
   version: 'v1',
   resource: 'configmaps',

@@ -1,4 +1,5 @@
 /** core/v1 endpoints. */
+import type { Endpoints } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { isObject, normalizeMeta } from './decode.js';
@@ -20,7 +21,7 @@ function canonicalize(ep: KObject): void {
 }
 
 
-export const endpoints: ResourceDef = {
+export const endpoints: ResourceDef<Endpoints> = {
   group: '',
   version: 'v1',
   resource: 'endpoints',

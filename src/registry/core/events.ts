@@ -4,6 +4,7 @@
  * compatibility"): no ObjectMeta validation at all. The one-hour TTL of
  * events is a storage matter and not expressed here.
  */
+import type { Event } from 'kubernetes-types/core/v1.js';
 import { field, type FieldError } from '../../apimachinery/field-errors.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../meta/names.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
@@ -53,7 +54,7 @@ export function validateLegacyEvent(ev: KObject): FieldError[] {
   return errs;
 }
 
-export const events: ResourceDef = {
+export const events: ResourceDef<Event> = {
   group: '',
   version: 'v1',
   resource: 'events',

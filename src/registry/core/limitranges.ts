@@ -1,4 +1,5 @@
 /** core/v1 limitranges. */
+import type { LimitRange } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
@@ -34,7 +35,7 @@ export function defaultLimitRange(lr: Record<string, any>): void {
 // LimitRange's ValidateUpdate re-runs the create validation only.
 const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'create');
 
-export const limitranges: ResourceDef = {
+export const limitranges: ResourceDef<LimitRange> = {
   group: '',
   version: 'v1',
   resource: 'limitranges',

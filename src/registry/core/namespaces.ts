@@ -8,6 +8,7 @@
  * namespace controller has emptied spec.finalizers via the finalize
  * subresource.
  */
+import type { Namespace } from 'kubernetes-types/core/v1.js';
 import { errors } from '../../apimachinery/errors.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceDef } from '../types.js';
@@ -72,7 +73,7 @@ function prepareForDelete(ns: KObject): boolean {
 
 const meta = metaValidators({ namespaced: false, nameFn: nameIsDNSLabel });
 
-export const namespaces: ResourceDef = {
+export const namespaces: ResourceDef<Namespace> = {
   group: '',
   version: 'v1',
   resource: 'namespaces',

@@ -1,4 +1,5 @@
 /** core/v1 nodes. */
+import type { Node } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
@@ -61,7 +62,7 @@ async function admitCreate(node: KObject): Promise<void> {
 
 const meta = metaValidators({ namespaced: false, nameFn: nameIsDNSSubdomain });
 
-export const nodes: ResourceDef = {
+export const nodes: ResourceDef<Node> = {
   group: '',
   version: 'v1',
   resource: 'nodes',

@@ -1,4 +1,5 @@
 /** core/v1 persistentvolumeclaims. */
+import type { PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type Lookup } from '../../admission/lookup.js';
 import { type KObject } from '../../apimachinery/object.js';
@@ -90,7 +91,7 @@ async function admitCreate(pvc: KObject, _ctx: unknown, lookup: Lookup): Promise
   if (!f.includes('kubernetes.io/pvc-protection')) pvc.metadata.finalizers = [...f, 'kubernetes.io/pvc-protection'];
 }
 
-export const persistentvolumeclaims: ResourceDef = {
+export const persistentvolumeclaims: ResourceDef<PersistentVolumeClaim> = {
   group: '',
   version: 'v1',
   resource: 'persistentvolumeclaims',

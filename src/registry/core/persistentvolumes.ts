@@ -1,4 +1,5 @@
 /** core/v1 persistentvolumes. */
+import type { PersistentVolume } from 'kubernetes-types/core/v1.js';
 import { rfc3339 } from '../../apimachinery/time.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type WriteContext } from '../../apimachinery/write-context.js';
@@ -41,7 +42,7 @@ function prepareForUpdate(pv: KObject, old: KObject): void {
   if ((old.spec as any)?.volumeAttributesClassName == null) delete (pv.spec as any)?.volumeAttributesClassName;
 }
 
-export const persistentvolumes: ResourceDef = {
+export const persistentvolumes: ResourceDef<PersistentVolume> = {
   group: '',
   version: 'v1',
   resource: 'persistentvolumes',

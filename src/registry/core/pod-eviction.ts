@@ -4,21 +4,20 @@
  * selects it has no disruption left, which is answered 429 TooManyRequests
  * with a DisruptionBudget cause (kubectl drain waits and tries again).
  */
-import type { PodSpec, PodStatus } from 'kubernetes-types/core/v1.js';
-import type { Eviction, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Eviction, PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { errors, StatusError } from '../../apimachinery/errors.js';
-import type { KObject } from '../../apimachinery/object.js';
 import { rfc3339 } from '../../apimachinery/time.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
 import type { Store } from '../store.js';
-import type { ResourceDef, SubresourceWrite } from '../types.js';
+import type { ResourceDef, Stored, SubresourceWrite } from '../types.js';
 import type { WriteContext } from '../../apimachinery/write-context.js';
 import { createdStatus } from './pod-binding.js';
 import { poddisruptionbudgets } from '../groups/policy/poddisruptionbudgets.js';
 
-type StoredPod = KObject & { spec?: PodSpec; status?: PodStatus };
-type StoredBudget = KObject & { spec?: PodDisruptionBudgetSpec; status?: PodDisruptionBudgetStatus };
+type StoredPod = Stored<Pod>;
+type StoredBudget = Stored<PodDisruptionBudget>;
 
 /** How often a budget's conditional update is tried again when another eviction took a disruption meanwhile. */
 const MAX_BUDGET_CONFLICTS = 20;
@@ -107,9 +106,9 @@ export const createEviction: SubresourceWrite = async (store, def, namespace, na
   const pod = await store.read(def, namespace, name) as StoredPod;
   if (!canIgnoreBudget(pod)) {
     const pdbs = (await store.list(poddisruptionbudgets, namespace)).items.filter((o) => {
-      const selector = (o as StoredBudget).spec?.selector;
+      const selector = o.spec?.selector;
       return fromLabelSelector(selector)?.matches(pod.metadata.labels) && selector;
-    }) as StoredBudget[];
+    });
     if (pdbs.length > 1) {
       throw errors.internal('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
     }

@@ -1,4 +1,5 @@
 /** core/v1 pods. */
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
@@ -50,7 +51,7 @@ function podCreateErrors(obj: KObject): FieldError[] {
   return errs;
 }
 
-export const pods: ResourceDef = {
+export const pods: ResourceDef<Pod> = {
   group: '',
   version: 'v1',
   resource: 'pods',

@@ -1,4 +1,5 @@
 /** core/v1 podtemplates. */
+import type { PodTemplate } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
@@ -6,7 +7,7 @@ import { podTemplateValidation } from '../../validation/podtemplate.js';
 import { defaultPodTemplateSpec } from './pod-defaults.js';
 import { dropDisabledTemplateFields } from './pod-drop-fields.js';
 
-export const podtemplates: ResourceDef = {
+export const podtemplates: ResourceDef<PodTemplate> = {
   group: '',
   version: 'v1',
   resource: 'podtemplates',

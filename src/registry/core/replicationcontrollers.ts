@@ -1,4 +1,5 @@
 /** core/v1 replicationcontrollers. */
+import type { ReplicationController } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
@@ -31,7 +32,7 @@ export function defaultReplicationController(rc: Record<string, any>): void {
   if (typeof rc.status.replicas !== 'number') rc.status.replicas = 0;
 }
 
-export const replicationcontrollers: ResourceDef = {
+export const replicationcontrollers: ResourceDef<ReplicationController> = {
   group: '',
   version: 'v1',
   resource: 'replicationcontrollers',

@@ -1,4 +1,5 @@
 /** core/v1 resourcequotas. */
+import type { ResourceQuota } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
@@ -17,7 +18,7 @@ export function defaultResourceQuota(rq: Record<string, any>): void {
 
 const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
 
-export const resourcequotas: ResourceDef = {
+export const resourcequotas: ResourceDef<ResourceQuota> = {
   group: '',
   version: 'v1',
   resource: 'resourcequotas',

@@ -1,4 +1,5 @@
 /** core/v1 secrets. */
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { goBase64Decode } from '../../openapi/go-base64.js';
@@ -37,7 +38,7 @@ export function defaultSecret(secret: Record<string, any>): void {
 
 const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain });
 
-export const secrets: ResourceDef = {
+export const secrets: ResourceDef<Secret> = {
   group: '',
   version: 'v1',
   resource: 'secrets',

@@ -1,4 +1,5 @@
 /** core/v1 serviceaccounts. */
+import type { ServiceAccount } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
@@ -11,7 +12,7 @@ function cleanSecretReferences(sa: KObject): void {
 
 const meta = metaValidators({ namespaced: true, nameFn: nameIsDNSSubdomain }, 'update-then-create');
 
-export const serviceaccounts: ResourceDef = {
+export const serviceaccounts: ResourceDef<ServiceAccount> = {
   group: '',
   version: 'v1',
   resource: 'serviceaccounts',

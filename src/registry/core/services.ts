@@ -1,4 +1,5 @@
 /** core/v1 services. */
+import type { Service } from 'kubernetes-types/core/v1.js';
 import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { isObject, normalizeMeta, pruneEmpty } from './decode.js';
@@ -46,7 +47,7 @@ export function defaultService(svc: Record<string, any>): void {
 
 const meta = metaValidators({ namespaced: true, nameFn: nameIsDNS1035Label });
 
-export const services: ResourceDef = {
+export const services: ResourceDef<Service> = {
   group: '',
   version: 'v1',
   resource: 'services',

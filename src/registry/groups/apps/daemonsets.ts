@@ -1,4 +1,5 @@
 /** apps/v1 daemonsets (pkg/registry/apps/daemonset, SetDefaults_DaemonSet, apps/v1 conversion). */
+import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { daemonSetValidation } from '../../../validation/daemonset.js';
 import { workloadWarnings } from '../../../validation/workload-warnings.js';
@@ -35,7 +36,7 @@ function setTemplateGeneration(obj: any, n: number): void {
   meta.annotations = { ...(meta.annotations ?? {}), [TEMPLATE_GENERATION]: String(n) };
 }
 
-export const daemonsets: ResourceDef = {
+export const daemonsets: ResourceDef<DaemonSet> = {
   group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet',
   namespaced: true, shortNames: ['ds'], categories: ['all'], verbs: ALL_VERBS,
   subresources: [statusSubresource('DaemonSet')],

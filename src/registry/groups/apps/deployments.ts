@@ -1,4 +1,5 @@
 /** apps/v1 deployments (pkg/registry/apps/deployment, pkg/apis/apps/v1 defaults and conversion). */
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { deploymentValidation } from '../../../validation/deployment.js';
 import { workloadWarnings } from '../../../validation/workload-warnings.js';
@@ -26,7 +27,7 @@ export function defaultDeployment(obj: any): void {
   if (obj.metadata?.annotations?.[ROLLBACK_TO] === '') dropAnnotation(obj.metadata, ROLLBACK_TO);
 }
 
-export const deployments: ResourceDef = {
+export const deployments: ResourceDef<Deployment> = {
   group: 'apps', version: 'v1', resource: 'deployments', singular: 'deployment', kind: 'Deployment',
   namespaced: true, shortNames: ['deploy'], categories: ['all'], verbs: ALL_VERBS,
   subresources: [scaleSubresource, statusSubresource('Deployment')],

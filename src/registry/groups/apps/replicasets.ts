@@ -1,4 +1,5 @@
 /** apps/v1 replicasets (pkg/registry/apps/replicaset, SetDefaults_ReplicaSet). */
+import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { replicaSetValidation } from '../../../validation/replicaset.js';
 import { workloadWarnings } from '../../../validation/workload-warnings.js';
@@ -14,7 +15,7 @@ export function defaultReplicaSet(obj: any): void {
   if (obj.status) zeroFields(obj.status, STATUS_ZEROS);
 }
 
-export const replicasets: ResourceDef = {
+export const replicasets: ResourceDef<ReplicaSet> = {
   group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet',
   namespaced: true, shortNames: ['rs'], categories: ['all'], verbs: ALL_VERBS,
   subresources: [scaleSubresource, statusSubresource('ReplicaSet')],

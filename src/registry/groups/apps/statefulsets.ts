@@ -1,4 +1,5 @@
 /** apps/v1 statefulsets (pkg/registry/apps/statefulset, SetDefaults_StatefulSet, apps/v1 conversion). */
+import type { StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { statefulSetValidation } from '../../../validation/statefulset.js';
 import { workloadWarnings } from '../../../validation/workload-warnings.js';
@@ -51,7 +52,7 @@ function dropMaxUnavailable(obj: any, old: any): void {
   if (ru) delete ru.maxUnavailable;
 }
 
-export const statefulsets: ResourceDef = {
+export const statefulsets: ResourceDef<StatefulSet> = {
   group: 'apps', version: 'v1', resource: 'statefulsets', singular: 'statefulset', kind: 'StatefulSet',
   namespaced: true, shortNames: ['sts'], categories: ['all'], verbs: ALL_VERBS,
   subresources: [scaleSubresource, statusSubresource('StatefulSet')],

@@ -4,6 +4,7 @@
  * resource runs every hook on the v2 form, as upstream runs them on the
  * internal type, so v1 answers are what upstream's conversion gives.
  */
+import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
 import type { KObject } from '../../../apimachinery/object.js';
 import type { ResourceDef } from '../../types.js';
 import { horizontalPodAutoscalerValidation as validation } from '../../../validation/horizontalpodautoscaler.js';
@@ -60,7 +61,7 @@ export function defaultHpaV2(obj: any): void {
   }
 }
 
-export const horizontalpodautoscalersV2: ResourceDef = {
+export const horizontalpodautoscalersV2: ResourceDef<HorizontalPodAutoscaler> = {
   group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', singular: 'horizontalpodautoscaler',
   kind: 'HorizontalPodAutoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'], verbs: ALL_VERBS,
   subresources: [statusSubresource('HorizontalPodAutoscaler')],
@@ -70,7 +71,8 @@ export const horizontalpodautoscalersV2: ResourceDef = {
   hasStatusSubresource: true,
   defaults: defaultHpaV2,
   prepareForCreate(obj) {
-    obj.status = emptyStatusV2();
+    // With the null Go writes for a nil currentMetrics, which kubernetes-types' shape does not allow.
+    obj.status = emptyStatusV2() as unknown as HorizontalPodAutoscaler['status'];
   },
   prepareForUpdate(obj, old) {
     keepStatus(obj, old);

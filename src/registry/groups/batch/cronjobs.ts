@@ -1,4 +1,5 @@
 /** batch/v1 cronjobs (pkg/registry/batch/cronjob, SetDefaults_CronJob). */
+import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { cronJobValidation } from '../../../validation/cronjob.js';
 import { workloadWarnings } from '../../../validation/workload-warnings.js';
@@ -16,7 +17,7 @@ export function defaultCronJob(obj: any): void {
   defaultTemplate((jt.spec ??= {}));
 }
 
-export const cronjobs: ResourceDef = {
+export const cronjobs: ResourceDef<CronJob> = {
   group: 'batch', version: 'v1', resource: 'cronjobs', singular: 'cronjob', kind: 'CronJob',
   namespaced: true, shortNames: ['cj'], categories: ['all'], verbs: ALL_VERBS,
   subresources: [statusSubresource('CronJob')],

@@ -1,4 +1,5 @@
 /** batch/v1 jobs (pkg/registry/batch/job, SetDefaults_Job). */
+import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { jobValidation } from '../../../validation/job.js';
 import { workloadWarnings } from '../../../validation/workload-warnings.js';
@@ -55,7 +56,7 @@ export function generateSelector(obj: any): void {
   if (!('batch.kubernetes.io/controller-uid' in ml)) ml['batch.kubernetes.io/controller-uid'] = obj.metadata.uid ?? '';
 }
 
-export const jobs: ResourceDef = {
+export const jobs: ResourceDef<Job> = {
   group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job',
   namespaced: true, categories: ['all'], verbs: ALL_VERBS,
   subresources: [statusSubresource('Job')],
@@ -65,7 +66,7 @@ export const jobs: ResourceDef = {
   hasStatusSubresource: true,
   defaults: defaultJob,
   prepareForCreate(obj) {
-    if (!obj.spec.manualSelector) generateSelector(obj);
+    if (!obj.spec?.manualSelector) generateSelector(obj);
     obj.status = {}; // JobStatus: every field omitempty
     // Upstream's create answer is decoded, and so defaulted, again from the
     // stored bytes: a job that had no labels, and a template without labels

@@ -1,4 +1,5 @@
 /** coordination.k8s.io/v1 leases (pkg/registry/coordination/lease). */
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { leaseValidation } from '../../../validation/lease.js';
 import { ALL_VERBS } from '../shared.js';
@@ -11,7 +12,7 @@ function dropDisabled(obj: any, old: any): void {
   if (old?.spec?.preferredHolder == null) delete spec.preferredHolder;
 }
 
-export const leases: ResourceDef = {
+export const leases: ResourceDef<Lease> = {
   group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease',
   namespaced: true, verbs: ALL_VERBS,
   storageVersionHash: 'gqkMMb/YqFM=',

@@ -1,4 +1,5 @@
 /** discovery.k8s.io/v1 endpointslices (pkg/registry/discovery/endpointslice, discovery/v1 defaults). */
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { specOf } from '../../store.js';
 import type { ResourceDef } from '../../types.js';
 import { endpointSliceValidation } from '../../../validation/endpointslice.js';
@@ -27,7 +28,7 @@ function dropTopology(obj: any, old: any): void {
   for (const ep of obj.endpoints ?? []) if (ep) delete ep.deprecatedTopology;
 }
 
-export const endpointslices: ResourceDef = {
+export const endpointslices: ResourceDef<EndpointSlice> = {
   group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', singular: 'endpointslice', kind: 'EndpointSlice',
   namespaced: true, verbs: ALL_VERBS,
   storageVersionHash: 'Nx3SIv6I0mE=',

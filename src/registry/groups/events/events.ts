@@ -2,6 +2,7 @@
  * events.k8s.io/v1 events: served from the core events storage
  * (pkg/registry/core/event), converted to and from core/v1.
  */
+import type { Event } from 'kubernetes-types/events/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
 import { ALL_VERBS, replaceContents } from '../shared.js';
@@ -9,7 +10,7 @@ import { coreToEventsV1, eventsV1ToCore } from './convert.js';
 
 const regarding = (k: string) => (obj: any) => String(obj.regarding?.[k] ?? '');
 
-export const events: ResourceDef = {
+export const events: ResourceDef<Event> = {
   group: 'events.k8s.io', version: 'v1', resource: 'events', singular: 'event', kind: 'Event',
   namespaced: true, shortNames: ['ev'], verbs: ALL_VERBS,
   storageVersionHash: 'r2yiGXH7wu8=',

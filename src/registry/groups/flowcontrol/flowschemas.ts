@@ -1,4 +1,5 @@
 /** flowcontrol.apiserver.k8s.io/v1 flowschemas (pkg/registry/flowcontrol/flowschema): spec and status, generation. */
+import type { FlowSchema } from 'kubernetes-types/flowcontrol/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
 import { validateFlowSchema, validateFlowSchemaStatus } from '../../../validation/flowcontrol.js';
@@ -7,7 +8,7 @@ import { defaultFlowSchema } from './shape.js';
 
 const meta = metaValidation({ namespaced: false, name: nameIsDNSSubdomain });
 
-export const flowschemas: ResourceDef = {
+export const flowschemas: ResourceDef<FlowSchema> = {
   group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'flowschemas', singular: 'flowschema', kind: 'FlowSchema',
   namespaced: false, verbs: ALL_VERBS, subresources: [statusSubresource('FlowSchema')],
   storageVersionHash: 'GJVAJZSZBIw=',

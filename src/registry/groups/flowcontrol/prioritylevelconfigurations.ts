@@ -1,4 +1,5 @@
 /** flowcontrol.apiserver.k8s.io/v1 prioritylevelconfigurations (pkg/registry/flowcontrol/prioritylevelconfiguration). */
+import type { PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { metaValidation, nameIsDNSSubdomain } from '../meta.js';
 import { validatePriorityLevelConfiguration, validatePriorityLevelConfigurationStatus } from '../../../validation/flowcontrol.js';
@@ -7,7 +8,7 @@ import { defaultPriorityLevelConfiguration } from './shape.js';
 
 const meta = metaValidation({ namespaced: false, name: nameIsDNSSubdomain });
 
-export const prioritylevelconfigurations: ResourceDef = {
+export const prioritylevelconfigurations: ResourceDef<PriorityLevelConfiguration> = {
   group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'prioritylevelconfigurations', singular: 'prioritylevelconfiguration',
   kind: 'PriorityLevelConfiguration',
   namespaced: false, verbs: ALL_VERBS, subresources: [statusSubresource('PriorityLevelConfiguration')],

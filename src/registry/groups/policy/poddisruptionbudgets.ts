@@ -1,4 +1,5 @@
 /** policy/v1 poddisruptionbudgets (pkg/registry/policy/poddisruptionbudget, policy/v1 conversion). */
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { ResourceDef } from '../../types.js';
 import { validateGenericMeta, validateGenericMetaUpdate } from '../meta.js';
 import { podDisruptionBudgetSpecValidation as spec } from '../../../validation/poddisruptionbudget.js';
@@ -25,7 +26,7 @@ function stripV1beta1Label(selector: any): void {
   if (kept.length) selector.matchExpressions = kept; else delete selector.matchExpressions;
 }
 
-export const poddisruptionbudgets: ResourceDef = {
+export const poddisruptionbudgets: ResourceDef<PodDisruptionBudget> = {
   group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', singular: 'poddisruptionbudget',
   kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], verbs: ALL_VERBS,
   subresources: [statusSubresource('PodDisruptionBudget')],

@@ -2,6 +2,7 @@
  * scheduling.k8s.io/v1 priorityclasses (pkg/registry/scheduling/priorityclass,
  * pkg/apis/scheduling/helpers.go for the system classes).
  */
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import { errors } from '../../../apimachinery/errors.js';
 import { field } from '../../../apimachinery/field-errors.js';
 import type { KObject } from '../../../apimachinery/object.js';
@@ -45,7 +46,7 @@ function systemClassError(obj: any): string | undefined {
   return undefined;
 }
 
-export const priorityclasses: ResourceDef = {
+export const priorityclasses: ResourceDef<PriorityClass> = {
   group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', singular: 'priorityclass', kind: 'PriorityClass',
   namespaced: false, shortNames: ['pc'], verbs: ALL_VERBS,
   storageVersionHash: '1QwjyaZjj3Y=',
@@ -61,7 +62,7 @@ export const priorityclasses: ResourceDef = {
   },
   // REST.Delete refuses the system classes before touching storage.
   admitDelete(obj) {
-    const name = obj.metadata?.name;
+    const name = obj.metadata.name ?? '';
     if (systemPriorityClasses().some((p) => p.metadata.name === name)) {
       throw errors.forbidden({ group: 'scheduling.k8s.io', resource: 'priorityclasses' }, name, SYSTEM_PRIORITY_CLASS_DELETE_MESSAGE);
     }

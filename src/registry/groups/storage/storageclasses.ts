@@ -6,6 +6,7 @@
  * provisioner name, the supported policies and modes, and parameters,
  * provisioner, reclaimPolicy and volumeBindingMode fixed once created.
  */
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import { field, type FieldError } from '../../../apimachinery/field-errors.js';
 import { immutableScalar, metaCreate, metaUpdate, nameIsDNSSubdomain, qualifiedName, str, type Obj } from '../../../validation/common.js';
 import type { ResourceDef } from '../../types.js';
@@ -26,7 +27,7 @@ function validateStorageClass(sc: Obj): FieldError[] {
   return errs;
 }
 
-export const storageclasses: ResourceDef = {
+export const storageclasses: ResourceDef<StorageClass> = {
   group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', singular: 'storageclass', kind: 'StorageClass',
   namespaced: false, verbs: ALL_VERBS, shortNames: ['sc'],
   storageVersionHash: 'K+m6uJwbjGY=',
