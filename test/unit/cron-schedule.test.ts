@@ -44,6 +44,16 @@ test('time zones from TZ= and CRON_TZ=, across daylight saving changes as robfig
   assert.equal(next('TZ=Local 0 0 * * *', at), '2026-03-09T00:00:00.000Z');
 });
 
+test('robfig\'s own daylight saving vectors (spec_test.go TestNext), which the CronJob controller now schedules by', () => {
+  // Spring forward (02:00 EST -> 03:00 EDT): 02:30 on 11 March 2012 never happens, so the next is a year later.
+  assert.equal(next('TZ=America/New_York 30 2 11 Mar ?', '2012-03-11T00:00:00-05:00'), '2013-03-11T06:30:00.000Z');
+  assert.equal(next('TZ=America/New_York 0 * * * ?', '2012-03-11T00:00:00-05:00'), '2012-03-11T06:00:00.000Z');
+  assert.equal(next('TZ=America/New_York 0 * * * ?', '2012-03-11T01:00:00-05:00'), '2012-03-11T07:00:00.000Z');
+  // Fall back (02:00 EDT -> 01:00 EST).
+  assert.equal(next('TZ=America/New_York 30 2 04 Nov ?', '2012-11-04T00:00:00-04:00'), '2012-11-04T07:30:00.000Z');
+  assert.equal(next('TZ=America/New_York 30 1 04 Nov ?', '2012-11-04T01:45:00-04:00'), '2012-11-04T06:30:00.000Z');
+});
+
 test('nothing within five years is Go\'s zero time', () => {
   assert.equal(next('0 0 30 2 *', '2026-01-01T00:00:00Z'), '0001-01-01T00:00:00.000Z');
   assert.equal(next('0 0 29 2 *', '2097-01-01T00:00:00Z'), '0001-01-01T00:00:00.000Z', '2100 is not a leap year; 2104 is too far');
