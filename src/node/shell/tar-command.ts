@@ -7,7 +7,7 @@
  * output is text, and compressed bytes are not.
  */
 import type { PosixShell } from './posix.js';
-import { cannotOpen, createArchive, extractArchive, failureCode, readMembers, type TarFlavour } from './tar.js';
+import { cannotOpen, createArchive, extractArchive, failureCode, readMembers, type PosixTarFlavour } from './tar.js';
 import type { Step } from './types.js';
 
 interface TarOptions { mode?: 'c' | 'x' | 't'; file?: string; dir?: string; operands: string[]; bad?: string }
@@ -48,7 +48,7 @@ function parseTarArgs(args: string[]): TarOptions {
 
 /** The `tar` builtin of PosixShell. */
 export function* tar(sh: PosixShell, args: string[]): Generator<Step, number, void> {
-  const flavour: TarFlavour = (sh.ctx.posixShell ?? 'ash') === 'ash' ? 'busybox' : 'gnu';
+  const flavour: PosixTarFlavour = (sh.ctx.posixShell ?? 'ash') === 'ash' ? 'busybox' : 'gnu';
   const o = parseTarArgs(args);
   const fail = failureCode(flavour);
   // GNU tar's pointer to its help; busybox prints its whole usage text instead, which is not modelled.

@@ -5,6 +5,8 @@
  * Archives are POSIX ustar (plus the pax and GNU long-name records Go's
  * archive/tar writes when kubectl sends a long path), which is what both
  * GNU tar and busybox tar read and what kubectl's archive/tar reader expects.
+ * The ustar writer and the member reader also serve bsdtar, the tar.exe of
+ * Windows images (bsdtar.ts), whose headers differ in a few bytes.
  *
  * File contents live as text in the emulated filesystem: an archive is built
  * from their UTF-8 bytes and extracted files are decoded as UTF-8, so text
@@ -14,23 +16,34 @@ import type { ContainerFS } from './fs.js';
 
 const BLOCK = 512;
 
-/** GNU tar (Debian-based images) or busybox tar (busybox, Alpine): their messages differ. */
-export type TarFlavour = 'gnu' | 'busybox';
+/**
+ * GNU tar (Debian-based images), busybox tar (busybox, Alpine) or bsdtar
+ * (libarchive: C:\Windows\System32\tar.exe): their messages and header bytes differ.
+ */
+export type TarFlavour = 'gnu' | 'busybox' | 'bsdtar';
+/** The tars of Linux images, whose file walking and messages this module has. */
+export type PosixTarFlavour = Exclude<TarFlavour, 'bsdtar'>;
 
 export interface TarResult { stdout: Buffer; stderr: string[]; code: number }
 
 /** The exit status of a failed run: GNU tar's 2 ("fatal error"), busybox's 1. */
-export const failureCode = (flavour: TarFlavour) => (flavour === 'gnu' ? 2 : 1);
+export const failureCode = (flavour: PosixTarFlavour) => (flavour === 'gnu' ? 2 : 1);
 
 /** A file tar cannot open, in each tar's words. */
-export const cannotOpen = (flavour: TarFlavour, name: string, why: string) =>
+export const cannotOpen = (flavour: PosixTarFlavour, name: string, why: string) =>
   (flavour === 'gnu' ? `tar: ${name}: Cannot open: ${why}` : `tar: can't open '${name}': ${why}`);
 
 function octal(n: number, width: number): string {
   return n.toString(8).padStart(width - 1, '0') + '\0';
 }
 
-function header(name: string, type: '0' | '5', size: number, mode: number, mtime: number): Buffer {
+/**
+ * A ustar header. GNU tar and busybox end each number with a NUL and name
+ * the owner root; libarchive (bsdtar) ends the small fields with space and
+ * NUL and the large ones with a space (archive_write_set_format_ustar.c's
+ * template), and on Windows has no owner names to write.
+ */
+function header(name: string, type: '0' | '5', size: number, mode: number, mtime: number, flavour: TarFlavour): Buffer {
   const h = Buffer.alloc(BLOCK);
   let prefix = '';
   let rest = name;
@@ -41,16 +54,28 @@ function header(name: string, type: '0' | '5', size: number, mode: number, mtime
     rest = name.slice(cut + 1);
   }
   h.write(rest, 0, 100, 'utf8');
-  h.write(octal(mode, 8), 100, 'ascii');
-  h.write(octal(0, 8), 108, 'ascii');
-  h.write(octal(0, 8), 116, 'ascii');
-  h.write(octal(size, 12), 124, 'ascii');
-  h.write(octal(mtime, 12), 136, 'ascii');
+  if (flavour === 'bsdtar') {
+    const small = (n: number) => n.toString(8).padStart(6, '0') + ' \0';
+    const large = (n: number) => n.toString(8).padStart(11, '0') + ' ';
+    h.write(small(mode), 100, 'ascii');
+    h.write(small(0), 108, 'ascii');
+    h.write(small(0), 116, 'ascii');
+    h.write(large(size), 124, 'ascii');
+    h.write(large(mtime), 136, 'ascii');
+    h.write(small(0), 329, 'ascii');
+    h.write(small(0), 337, 'ascii');
+  } else {
+    h.write(octal(mode, 8), 100, 'ascii');
+    h.write(octal(0, 8), 108, 'ascii');
+    h.write(octal(0, 8), 116, 'ascii');
+    h.write(octal(size, 12), 124, 'ascii');
+    h.write(octal(mtime, 12), 136, 'ascii');
+    h.write('root', 265, 'ascii');
+    h.write('root', 297, 'ascii');
+  }
   h.write('        ', 148, 'ascii');
   h.write(type, 156, 'ascii');
   h.write('ustar\x0000', 257, 'ascii');
-  h.write('root', 265, 'ascii');
-  h.write('root', 297, 'ascii');
   h.write(prefix, 345, 155, 'utf8');
   let sum = 0;
   for (const b of h) sum += b;
@@ -63,33 +88,62 @@ function padded(data: Buffer): Buffer[] {
   return pad ? [data, Buffer.alloc(pad)] : [data];
 }
 
+/** An archive being written, member by member, in one tar's header format. */
+export class TarWriter {
+  private readonly parts: Buffer[] = [];
+
+  constructor(private readonly flavour: TarFlavour, private readonly mtime: number) {}
+
+  /** A directory member: its name ends in '/', as every tar writes it. */
+  dir(member: string, mode: number): void {
+    this.parts.push(header(member.endsWith('/') ? member : member + '/', '5', 0, mode, this.mtime, this.flavour));
+  }
+
+  file(member: string, data: Buffer, mode: number): void {
+    this.parts.push(header(member, '0', data.length, mode, this.mtime, this.flavour), ...padded(data));
+  }
+
+  membersSoFar(): Buffer { return Buffer.concat(this.parts); }
+
+  /**
+   * Two zero blocks end the archive. GNU tar pads the whole to its 10 KiB
+   * record; bsdtar does the same on stdout or a pipe (archive_write_open_fd
+   * pads the last block there) but not in a regular file.
+   */
+  finish(toFile = false): Buffer {
+    let out = Buffer.concat([...this.parts, Buffer.alloc(2 * BLOCK)]);
+    const record = this.flavour === 'gnu' || (this.flavour === 'bsdtar' && !toFile) ? 10240 : 0;
+    if (record && out.length % record) out = Buffer.concat([out, Buffer.alloc(record - (out.length % record))]);
+    return out;
+  }
+}
+
 /**
  * `tar cf - PATH...`: members named as given, leading '/' removed (with the
  * warning both tars print once), directories recursively.
  */
-export function createArchive(fs: ContainerFS, paths: string[], cwd: string, flavour: TarFlavour, now: Date): TarResult {
-  const parts: Buffer[] = [];
+export function createArchive(fs: ContainerFS, paths: string[], cwd: string, flavour: PosixTarFlavour, now: Date): TarResult {
+  const writer = new TarWriter(flavour, Math.floor(now.getTime() / 1000));
   const stderr: string[] = [];
-  const mtime = Math.floor(now.getTime() / 1000);
   let warned = false;
   let failed = false;
   const add = (abs: string, member: string): void => {
     const e = fs.stat(abs);
     if (!e) return;
     if (e.type === 'dir') {
-      parts.push(header(member.endsWith('/') ? member : member + '/', '5', 0, 0o755, mtime));
+      writer.dir(member, 0o755);
       for (const child of fs.list(abs)) add(abs === '/' ? `/${child}` : `${abs}/${child}`, `${member.replace(/\/$/, '')}/${child}`);
       return;
     }
-    const data = Buffer.from(e.content, 'utf8');
-    parts.push(header(member, '0', data.length, e.readOnly ? 0o444 : 0o644, mtime), ...padded(data));
+    writer.file(member, Buffer.from(e.content, 'utf8'), e.readOnly ? 0o444 : 0o644);
   };
   for (const p of paths) {
     const abs = fs.resolve(p, cwd);
     if (!fs.stat(abs)) {
       stderr.push(flavour === 'gnu' ? `tar: ${p}: Cannot stat: No such file or directory` : `tar: ${p}: No such file or directory`);
       failed = true;
-      if (flavour === 'busybox') return { stdout: Buffer.concat(parts), stderr, code: 1 };
+      // busybox stops at once, without the end-of-archive blocks.
+      if (flavour === 'busybox') return { stdout: writer.membersSoFar(), stderr, code: 1 };
       continue;
     }
     let member = p.replace(/^\.\//, '');
@@ -100,12 +154,8 @@ export function createArchive(fs: ContainerFS, paths: string[], cwd: string, fla
     }
     add(abs, member || '.');
   }
-  // Two zero blocks end the archive; GNU tar pads the whole to its 10 KiB record.
-  parts.push(Buffer.alloc(2 * BLOCK));
-  let out = Buffer.concat(parts);
-  if (flavour === 'gnu' && out.length % 10240) out = Buffer.concat([out, Buffer.alloc(10240 - (out.length % 10240))]);
   if (failed) stderr.push('tar: Exiting with failure status due to previous errors');
-  return { stdout: out, stderr, code: failed ? 2 : 0 };
+  return { stdout: writer.finish(), stderr, code: failed ? 2 : 0 };
 }
 
 function field(h: Buffer, off: number, len: number): string {
@@ -156,7 +206,7 @@ export function* readMembers(archive: Uint8Array): Generator<TarMember> {
  * `tar xf - [-C DIR]`: writes the archive's files into the container's
  * filesystem, creating parent directories as both tars do.
  */
-export function extractArchive(fs: ContainerFS, archive: Uint8Array, dir: string, flavour: TarFlavour): TarResult {
+export function extractArchive(fs: ContainerFS, archive: Uint8Array, dir: string, flavour: PosixTarFlavour): TarResult {
   const stderr: string[] = [];
   const target = fs.stat(dir);
   if (!target || target.type !== 'dir') {
