@@ -6,6 +6,7 @@
  * Unknown command: `'foo' is not recognized as an internal or external
  * command,\r\noperable program or batch file.` and ERRORLEVEL 9009.
  */
+import { bsdtar, windowsHasTar } from './bsdtar.js';
 import { parseSleep } from './posix.js';
 import { PowerShell, psScript } from './powershell.js';
 import type { ShellContext, Step } from './types.js';
@@ -203,6 +204,15 @@ export class CmdShell {
         case 'curl': return yield* curl(args, this.ctx, out, err);
         case 'netstat': yield* out(netstat(args, this.ctx)); return 0;
         case 'tasklist': yield* out(tasklist()); return 0;
+        case 'tar': {
+          if (!windowsHasTar(this.ctx.kernelVersion)) break;
+          const ctx = this.ctx;
+          return yield* bsdtar({
+            argv0: name, args: args.map((a) => a.replace(/"/g, '')), ctx, cwd: this.cwd,
+            stdin: () => ctx.stdinBytes ?? Buffer.from(ctx.stdin ?? '', 'utf8'),
+            out, err,
+          });
+        }
         case 'timeout': {
           const ti = args.findIndex((a) => /^\/t$/i.test(a));
           const n = ti !== -1 ? Number(args[ti + 1]) : Number(args[0]);

@@ -20,10 +20,12 @@
  *   flavour (ctx.posixShell) or bash.
  * - `cmd [/S] /C LINE`, `powershell|pwsh [...] -Command SCRIPT`: Windows.
  * - An emulated program alone (`sleep 3600`, `echo hi`, `ping -t localhost`,
- *   `timeout /t 30`): that program.
+ *   `timeout /t 30`): that program. `tar` is GNU or busybox tar on Linux
+ *   (tar-command.ts) and bsdtar, tar.exe, on Windows (bsdtar.ts).
  * - Anything else, and an empty argv (the image's own entrypoint): the
  *   image's application, which runs until stopped and exits 0 on SIGTERM.
  */
+import { bsdtar, windowsHasTar } from './bsdtar.js';
 import { CmdShell, cmdScript } from './cmd.js';
 import { parseShellArgs, PosixShell, type PosixFlavour } from './posix.js';
 import { PowerShell, psScript } from './powershell.js';
@@ -46,15 +48,19 @@ export function programName(argv0: string, os: ShellContext['os']): string {
   return os === 'windows' ? base.toLowerCase().replace(/\.exe$/, '') : base;
 }
 
-/** containerd's start failure for an executable the image cannot have (exit code 128, reason StartError). */
-export function startError(argv: readonly string[], ctx: Pick<ShellContext, 'os'>): string | undefined {
+/**
+ * containerd's start failure for an executable the image cannot have (exit
+ * code 128, reason StartError): a Linux shell on Windows, cmd or PowerShell
+ * on Linux, tar on a Windows build older than tar.exe.
+ */
+export function startError(argv: readonly string[], ctx: Pick<ShellContext, 'os' | 'kernelVersion'>): string | undefined {
   const [command] = argv;
   if (command === undefined) return undefined;
   const name = programName(command, ctx.os);
   if (ctx.os === 'linux' && WINDOWS_SHELLS.has(name.toLowerCase().replace(/\.exe$/, ''))) {
     return `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "${argv[0]}": executable file not found in $PATH: unknown`;
   }
-  if (ctx.os === 'windows' && LINUX_SHELLS.has(name)) {
+  if (ctx.os === 'windows' && (LINUX_SHELLS.has(name) || (name === 'tar' && !windowsHasTar(ctx.kernelVersion)))) {
     return `failed to create containerd task: failed to create shim task: hcs::System::CreateProcess: The system cannot find the file specified.: unknown`;
   }
   return undefined;
@@ -112,6 +118,18 @@ export function interpret(argv: readonly string[], ctx: ShellContext): Program {
     const src = psScript(args);
     if (src === undefined) return fromGenerator([{ kind: 'exit', code: 0 } as Step][Symbol.iterator]());
     return fromGenerator(new PowerShell(ctx, name === 'pwsh' ? 7 : 5).program(src));
+  }
+  if (name === 'tar') {
+    // tar.exe gets its argv as given, not re-parsed by cmd.
+    return fromGenerator((function* (): Generator<Step, void, void> {
+      const code = yield* bsdtar({
+        argv0: command, args, ctx, cwd: ctx.cwd ?? 'C:\\',
+        stdin: () => ctx.stdinBytes ?? Buffer.from(ctx.stdin ?? '', 'utf8'),
+        out: function* (text) { if (text) yield { kind: 'stdout', text } as Step; },
+        err: function* (text) { if (text) yield { kind: 'stderr', text } as Step; },
+      });
+      yield { kind: 'exit', code };
+    })());
   }
   if (WINDOWS_PROGRAMS.has(name)) {
     const quote = (a: string) => (/[\s&|]/.test(a) ? `"${a}"` : a);
