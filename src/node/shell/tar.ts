@@ -10,7 +10,7 @@
  * from their UTF-8 bytes and extracted files are decoded as UTF-8, so text
  * files round-trip byte for byte and other bytes are not kept.
  */
-import type { ContainerFS } from './fs.js';
+import { fileBytes, type ContainerFS } from './fs.js';
 
 const BLOCK = 512;
 
@@ -81,7 +81,7 @@ export function createArchive(fs: ContainerFS, paths: string[], cwd: string, fla
       for (const child of fs.list(abs)) add(abs === '/' ? `/${child}` : `${abs}/${child}`, `${member.replace(/\/$/, '')}/${child}`);
       return;
     }
-    const data = Buffer.from(e.content, 'utf8');
+    const data = fileBytes(e);
     parts.push(header(member, '0', data.length, e.readOnly ? 0o444 : 0o644, mtime), ...padded(data));
   };
   for (const p of paths) {
