@@ -174,3 +174,15 @@ test('cmd: > and >> keep the text before the operator, spaces included; 2> and 2
   assert.deepEqual(cmd('cmd /c "echo inner" > C:\\inner.txt', c), { stdout: '', stderr: '', code: 0, slept: 0 });
   assert.equal(c.fs.read('C:\\inner.txt'), 'inner\r\n');
 });
+
+test('PowerShell 5.1: < is reserved: a parse error, and nothing of the script runs', () => {
+  assert.deepEqual(ps('Write-Output first; Get-Content < C:\\in.txt; "a<b" # c<d\n<# e<f #> cmd /c sort < C:\\x'), {
+    stdout: '', code: 1, slept: 0,
+    stderr: 'At line:1 char:33\r\n+ Write-Output first; Get-Content < C:\\in.txt; "a<b" # c<d\r\n+ ' + ' '.repeat(32) + '~\r\n' +
+      "The '<' operator is reserved for future use.\r\n" +
+      'At line:2 char:23\r\n+ <# e<f #> cmd /c sort < C:\\x\r\n+ ' + ' '.repeat(22) + '~\r\n' +
+      "The '<' operator is reserved for future use.\r\n" +
+      '    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\r\n' +
+      '    + FullyQualifiedErrorId : RedirectionNotSupported\r\n \r\n',
+  });
+});

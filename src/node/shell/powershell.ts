@@ -18,6 +18,7 @@ import {
 } from './ps-values.js';
 import { fileBytes } from './fs.js';
 import { openOutFile, outFileDefault, writeOutFile } from './ps-out-file.js';
+import { parseErrorView, reservedOperators } from './ps-parse-errors.js';
 import { takePsRedirections, type PsRedirection, type PsStream } from './ps-redirection.js';
 import { OUT_FILE_ENCODINGS_51, outFileEncoding, type TextEncoding } from './text-encoding.js';
 import type { ShellContext, Step } from './types.js';
@@ -177,7 +178,11 @@ export class PowerShell {
 
   /** Runs a -Command script; returns the process exit code (exit N, else 1 when the last statement failed). */
   *run(src: string): Gen {
-    try { yield* this.block(splitStatements(stripComments(src))); } catch (e) { if (e instanceof PsExit) return e.code; throw e; }
+    const code = stripComments(src);
+    // Windows PowerShell parses the whole script first: a parse error runs none of it.
+    const parseErrors = this.version === 5 ? reservedOperators(code) : [];
+    if (parseErrors.length) { yield { kind: 'stderr', text: parseErrorView(src, parseErrors) }; this.ok = false; return 1; }
+    try { yield* this.block(splitStatements(code)); } catch (e) { if (e instanceof PsExit) return e.code; throw e; }
     return this.ok ? 0 : 1;
   }
 
