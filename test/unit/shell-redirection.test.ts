@@ -186,3 +186,12 @@ test('PowerShell 5.1: < is reserved: a parse error, and nothing of the script ru
       '    + FullyQualifiedErrorId : RedirectionNotSupported\r\n \r\n',
   });
 });
+
+test('PowerShell 5.1: 3> takes warnings: the file holds the warning\'s message, the host no longer shows it', () => {
+  const c = ctx();
+  const shown = ps('Test-NetConnection nope.invalid', c).stdout;
+  assert.match(shown, /^WARNING: Name resolution of nope\.invalid failed\r\n/);
+  assert.deepEqual(ps('Test-NetConnection nope.invalid 3> C:\\w.txt', c).stdout, shown.replace('WARNING: Name resolution of nope.invalid failed\r\n', ''));
+  assert.deepEqual(bytes(c, 'C:\\w.txt'), utf16('Name resolution of nope.invalid failed\r\n'));
+  assert.equal(ps('Test-NetConnection nope.invalid 3>$null', c).stdout, shown.replace('WARNING: Name resolution of nope.invalid failed\r\n', ''));
+});
