@@ -14,7 +14,7 @@
  * mode, so each line ends in CRLF; the archive itself is written in binary.
  */
 import { joinChdir, parseBsdtarArgs, type BsdtarOptions } from './bsdtar-options.js';
-import type { ContainerFS } from './fs.js';
+import { fileBytes, type ContainerFS } from './fs.js';
 import { readMembers, TarWriter } from './tar.js';
 import type { ShellContext, Step } from './types.js';
 
@@ -201,7 +201,7 @@ function* visit(t: Bsdtar, writer: TarWriter, abs: string, path: string): Genera
   // Printed before the writer gives a directory its trailing '/'.
   if (t.o.verbose) yield* t.run.err(`a ${name}\r\n`);
   if (e.type === 'file') {
-    writer.file(name, Buffer.from(e.content, 'utf8'), entryMode('file', e.readOnly, abs));
+    writer.file(name, fileBytes(e), entryMode('file', e.readOnly, abs));
     return;
   }
   writer.dir(name, entryMode('dir', e.readOnly, abs));

@@ -9,6 +9,8 @@
 import { bsdtar, windowsHasTar } from './bsdtar.js';
 import { parseSleep } from './posix.js';
 import { PowerShell, psScript } from './powershell.js';
+import { takeRedirections } from './cmd-redirect.js';
+import { fileBytes } from './fs.js';
 import type { ShellContext, Step } from './types.js';
 import { containerProcesses } from './ps-objects.js';
 import { curl, ipconfig, netstat, nslookup, ping, whoami } from './windows-net.js';
@@ -21,8 +23,10 @@ export const CMD_NOT_RECOGNIZED = (name: string) =>
   `'${name}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`;
 
 type Seg = { op: '' | '&' | '&&' | '||'; text: string };
+/** Where a standard handle of a command points: the console's stream, nul, or a file. */
+type Handle = { kind: 'console'; stream: 'stdout' | 'stderr' } | { kind: 'nul' } | { kind: 'file'; abs: string };
 
-/** Splits a line on unquoted &, &&, || (a `^` escapes the next character). */
+/** Splits a line on unquoted &, &&, || (a `^` escapes the next character; the `&` of a `>&n` redirection is not a separator). */
 function splitLine(line: string): Seg[] {
   const segs: Seg[] = [];
   let cur = ''; let op: Seg['op'] = ''; let q = false;
@@ -30,7 +34,7 @@ function splitLine(line: string): Seg[] {
     const c = line[i];
     if (c === '"') q = !q;
     if (!q && c === '^' && i + 1 < line.length) { cur += line[++i]; continue; }
-    if (!q && (c === '&' || (c === '|' && line[i + 1] === '|'))) {
+    if (!q && ((c === '&' && line[i - 1] !== '>') || (c === '|' && line[i + 1] === '|'))) {
       segs.push({ op, text: cur });
       if (line[i + 1] === c) { op = (c + c) as Seg['op']; i++; } else op = '&';
       cur = ''; continue;
@@ -92,161 +96,166 @@ export class CmdShell {
     yield { kind: 'exit', code };
   }
 
-  private *write(text: string, toNul: boolean, stream: 'stdout' | 'stderr' = 'stdout'): Generator<Step, void, void> {
-    if (!toNul && text) yield { kind: stream, text };
-  }
-
   *command(text: string): Gen {
-    // Redirection to nul / a file: `> nul`, `>nul 2>&1`, `> C:\x.txt`.
-    let toNul = false; let errToNul = false; let file: string | undefined;
-    text = text.replace(/\s*(\d?)>>?\s*("[^"]*"|[^\s&|]+)/g, (_m, fd: string, target: string) => {
-      const t = target.replace(/"/g, '');
-      if (t === '&1') { if (fd === '2') errToNul = toNul; return ''; }
-      if (fd === '2') { if (/^nul$/i.test(t)) errToNul = true; return ''; }
-      if (/^nul$/i.test(t)) toNul = true; else file = t;
-      return '';
-    });
-    const m = /^\s*(@?)(\S*)/.exec(text)!;
-    const raw = m[2] ?? '';
-    const name = raw.replace(/^"|"$/g, '');
-    const after = text.slice(m[0].length);
-    const args = after.trim().split(/\s+/).filter(Boolean);
-    const lower = name.toLowerCase().replace(/\.exe$/, '').replace(/^.*\\/, '');
-    let captured = '';
-    const out = function* (this: CmdShell, s: string): Generator<Step, void, void> {
-      if (file !== undefined) { captured += s; return; }
-      yield* this.write(s, toNul);
+    const { text: bare, redirections } = takeRedirections(text);
+    // Where handles 1 and 2 point while the command runs, set up left to right as cmd does.
+    const handles: Record<1 | 2, Handle> = { 1: { kind: 'console', stream: 'stdout' }, 2: { kind: 'console', stream: 'stderr' } };
+    const send = function* (this: CmdShell, h: Handle, s: string): Generator<Step, void, void> {
+      if (!s) return;
+      if (h.kind === 'console') yield { kind: h.stream, text: s };
+      else if (h.kind === 'file') this.ctx.fs.write(h.abs, s, true);
     }.bind(this);
-    const err = (s: string) => this.write(s, errToNul, 'stderr');
-    const append = text.includes('>>');
-    if (file !== undefined) {
-      // cmd.exe opens (creates or truncates) the target before it runs the command; when that
-      // fails it reports the Win32 error and the command does not run.
-      const opened = this.ctx.fs.write(this.ctx.fs.resolve(file, this.cwd), '', append);
+    for (const r of redirections) {
+      const fd = r.fd;
+      if (fd !== 1 && fd !== 2) continue;
+      if (r.op === '>&') {
+        const from = Number(r.target);
+        if (from === 1 || from === 2) handles[fd] = handles[from];
+        continue;
+      }
+      if (/^nul$/i.test(r.target)) { handles[fd] = { kind: 'nul' }; continue; }
+      // cmd.exe opens (creates or truncates) each target before it runs the command; when that
+      // fails it reports the Win32 error on its error handle and the command does not run.
+      const abs = this.ctx.fs.resolve(r.target, this.cwd);
+      const opened = this.ctx.fs.write(abs, '', r.op === '>>');
       if (opened !== 'ok') {
-        yield* err(opened === 'no-dir' ? 'The system cannot find the path specified.\r\n' : 'Access is denied.\r\n');
+        yield* send(handles[2], opened === 'no-dir' ? 'The system cannot find the path specified.\r\n' : 'Access is denied.\r\n');
         return 1;
       }
+      handles[fd] = { kind: 'file', abs };
     }
-    try {
-      if (!name) return this.errorlevel;
-      if (/^echo[.:]/i.test(name)) { yield* out(after.replace(/^\s/, '') + name.slice(5) + '\r\n'); return 0; }
-      switch (lower) {
-        case 'echo': {
-          const rest = after.replace(/^\s/, '');
-          if (!rest.trim()) { yield* out('ECHO is on.\r\n'); return 0; }
-          if (/^(on|off)\s*$/i.test(rest)) return 0;
-          yield* out(rest + '\r\n');
-          return 0;
-        }
-        case 'rem': case 'cls': case 'title': case 'setlocal': case 'endlocal': case 'chcp': return 0;
-        case 'set': {
-          const rest = after.trim().replace(/^"(.*)"$/, '$1');
-          if (!rest) { yield* out(this.vars().map(([k, v]) => `${k}=${v}\r\n`).join('')); return 0; }
-          const eq = rest.indexOf('=');
-          if (eq === -1) {
-            const hits = this.vars().filter(([k]) => k.toUpperCase().startsWith(rest.toUpperCase()));
-            if (!hits.length) { yield* err(`Environment variable ${rest} not defined\r\n`); return 1; }
-            yield* out(hits.map(([k, v]) => `${k}=${v}\r\n`).join(''));
-            return 0;
-          }
-          this.setVar(rest.slice(0, eq), rest.slice(eq + 1));
-          return 0;
-        }
-        case 'hostname': yield* out(this.ctx.hostname + '\r\n'); return 0;
-        case 'whoami': yield* out(`${whoami(this.env)}\r\n`); return 0;
-        case 'ver': yield* out(`\r\nMicrosoft Windows [Version ${this.ctx.kernelVersion ?? '10.0.17763.6659'}]\r\n`); return 0;
-        case 'cd': case 'chdir': {
-          if (!args.length) { yield* out(this.cwd + '\r\n'); return 0; }
-          const abs = this.ctx.fs.resolve(args.filter((a) => !/^\/d$/i.test(a)).join(' ').replace(/"/g, ''), this.cwd);
-          if (this.ctx.fs.stat(abs)?.type !== 'dir') { yield* err('The system cannot find the path specified.\r\n'); return 1; }
-          this.cwd = abs; return 0;
-        }
-        case 'type': {
-          let code = 0;
-          for (const a of args) {
-            const abs = this.ctx.fs.resolve(a.replace(/"/g, ''), this.cwd);
-            const e = this.ctx.fs.stat(abs);
-            if (!e) { yield* err('The system cannot find the file specified.\r\n'); code = 1; continue; }
-            if (e.type === 'dir') { yield* err('Access is denied.\r\n'); code = 1; continue; }
-            if (args.length > 1) yield* err(`\r\n${a}\r\n\r\n\r\n`);
-            yield* out(e.content);
-          }
-          return code;
-        }
-        case 'dir': {
-          const bare = args.some((a) => /^\/b$/i.test(a));
-          const target = this.ctx.fs.resolve((args.find((a) => !a.startsWith('/')) ?? '.').replace(/"/g, ''), this.cwd);
-          const e = this.ctx.fs.stat(target);
-          if (!e) { if (!bare) yield* out(dirHeader()); yield* err('File Not Found\r\n'); return 1; }
-          const names = e.type === 'dir' ? this.ctx.fs.list(target) : [target.slice(target.lastIndexOf('\\') + 1)];
-          const dir = e.type === 'dir' ? target : target.slice(0, target.lastIndexOf('\\')) || target.slice(0, 3);
-          if (bare) { yield* out(names.map((n) => n + '\r\n').join('')); return 0; }
-          const stamp = `${windowsDate(this.now()).slice(4)}  ${windowsTime12(this.now())}`;
-          let files = 0; let dirs = 0; let bytes = 0;
-          let body = '';
-          const row = (n: string, entry: ReturnType<typeof this.ctx.fs.stat>) => {
-            if (entry?.type === 'dir') { dirs++; return `${stamp}    <DIR>          ${n}\r\n`; }
-            const len = entry?.type === 'file' ? Buffer.byteLength(entry.content) : 0;
-            files++; bytes += len;
-            return `${stamp}    ${len.toLocaleString('en-US').padStart(14)} ${n}\r\n`;
-          };
-          if (e.type === 'dir' && target.length > 3) { body += row('.', e); body += row('..', e); }
-          for (const n of names) body += row(n, this.ctx.fs.stat(`${dir.replace(/\\$/, '')}\\${n}`));
-          yield* out(`${dirHeader()}\r\n Directory of ${dir}\r\n\r\n${body}` +
-            `${String(files).padStart(16)} File(s) ${bytes.toLocaleString('en-US').padStart(14)} bytes\r\n` +
-            `${String(dirs).padStart(16)} Dir(s)  ${(21_474_836_480).toLocaleString('en-US')} bytes free\r\n`);
-          return 0;
-        }
-        case 'ping': return yield* ping(args, this.ctx, out);
-        case 'ipconfig': yield* out(ipconfig(args, this.ctx)); return 0;
-        case 'nslookup': return yield* nslookup(args, this.ctx, out);
-        case 'curl': return yield* curl(args, this.ctx, out, err);
-        case 'netstat': yield* out(netstat(args, this.ctx)); return 0;
-        case 'tasklist': yield* out(tasklist()); return 0;
-        case 'tar': {
-          if (!windowsHasTar(this.ctx.kernelVersion)) break;
-          const ctx = this.ctx;
-          return yield* bsdtar({
-            argv0: name, args: args.map((a) => a.replace(/"/g, '')), ctx, cwd: this.cwd,
-            stdin: () => ctx.stdinBytes ?? Buffer.from(ctx.stdin ?? '', 'utf8'),
-            out, err,
-          });
-        }
-        case 'timeout': {
-          const ti = args.findIndex((a) => /^\/t$/i.test(a));
-          const n = ti !== -1 ? Number(args[ti + 1]) : Number(args[0]);
-          if (!Number.isInteger(n) || n < -1 || n > 99999) {
-            yield* err('ERROR: Invalid value for timeout (/T) specified. Valid range is -1 to 99999.\r\n'); return 1;
-          }
-          if (n === -1) { yield { kind: 'forever' }; return 0; }
-          yield { kind: 'sleep', ms: n * 1000 };
-          return 0;
-        }
-        case 'exit': {
-          const b = args[0] && /^\/b$/i.test(args[0]);
-          const v = Number((b ? args[1] : args[0]) ?? this.errorlevel);
-          throw new CmdExit(Number.isInteger(v) ? v : 0);
-        }
-        case 'cmd': {
-          const sub = cmdScript(args);
-          if (sub === undefined) { yield { kind: 'forever' }; return 0; }
-          const child = new CmdShell({ ...this.ctx, env: Object.fromEntries(this.vars()), cwd: this.cwd });
-          try { return yield* child.line(sub); } catch (e) { if (e instanceof CmdExit) return e.code; throw e; }
-        }
-        case 'powershell': case 'pwsh': {
-          const child = new PowerShell({ ...this.ctx, env: Object.fromEntries(this.vars()), cwd: this.cwd }, lower === 'pwsh' ? 7 : 5);
-          const src = psScript(args);
-          if (src === undefined) return 0;
-          return yield* child.run(src);
-        }
+    const m = /^\s*(@?)(\S*)/.exec(bare)!;
+    const raw = m[2] ?? '';
+    const name = raw.replace(/^"|"$/g, '');
+    const after = bare.slice(m[0].length);
+    const args = after.trim().split(/\s+/).filter(Boolean);
+    const lower = name.toLowerCase().replace(/\.exe$/, '').replace(/^.*\\/, '');
+    const out = (s: string) => send(handles[1], s);
+    const err = (s: string) => send(handles[2], s);
+    /** A child program's output, through this command's handles. */
+    const through = function* (g: Generator<Step, number, void>): Gen {
+      for (let r = g.next(); ; r = g.next()) {
+        if (r.done) return r.value;
+        if (r.value.kind === 'stdout') yield* out(r.value.text);
+        else if (r.value.kind === 'stderr') yield* err(r.value.text);
+        else yield r.value;
       }
-      if (this.ctx.programs?.includes(lower)) { yield { kind: 'forever' }; return 0; }
-      yield* err(CMD_NOT_RECOGNIZED(name));
-      return 9009;
-    } finally {
-      if (file !== undefined) this.ctx.fs.write(this.ctx.fs.resolve(file, this.cwd), captured, append);
+    };
+    if (!name) return this.errorlevel;
+    if (/^echo[.:]/i.test(name)) { yield* out(after.replace(/^\s/, '') + name.slice(5) + '\r\n'); return 0; }
+    switch (lower) {
+      case 'echo': {
+        const rest = after.replace(/^\s/, '');
+        if (!rest.trim()) { yield* out('ECHO is on.\r\n'); return 0; }
+        if (/^(on|off)\s*$/i.test(rest)) return 0;
+        yield* out(rest + '\r\n');
+        return 0;
+      }
+      case 'rem': case 'cls': case 'title': case 'setlocal': case 'endlocal': case 'chcp': return 0;
+      case 'set': {
+        const rest = after.trim().replace(/^"(.*)"$/, '$1');
+        if (!rest) { yield* out(this.vars().map(([k, v]) => `${k}=${v}\r\n`).join('')); return 0; }
+        const eq = rest.indexOf('=');
+        if (eq === -1) {
+          const hits = this.vars().filter(([k]) => k.toUpperCase().startsWith(rest.toUpperCase()));
+          if (!hits.length) { yield* err(`Environment variable ${rest} not defined\r\n`); return 1; }
+          yield* out(hits.map(([k, v]) => `${k}=${v}\r\n`).join(''));
+          return 0;
+        }
+        this.setVar(rest.slice(0, eq), rest.slice(eq + 1));
+        return 0;
+      }
+      case 'hostname': yield* out(this.ctx.hostname + '\r\n'); return 0;
+      case 'whoami': yield* out(`${whoami(this.env)}\r\n`); return 0;
+      case 'ver': yield* out(`\r\nMicrosoft Windows [Version ${this.ctx.kernelVersion ?? '10.0.17763.6659'}]\r\n`); return 0;
+      case 'cd': case 'chdir': {
+        if (!args.length) { yield* out(this.cwd + '\r\n'); return 0; }
+        const abs = this.ctx.fs.resolve(args.filter((a) => !/^\/d$/i.test(a)).join(' ').replace(/"/g, ''), this.cwd);
+        if (this.ctx.fs.stat(abs)?.type !== 'dir') { yield* err('The system cannot find the path specified.\r\n'); return 1; }
+        this.cwd = abs; return 0;
+      }
+      case 'type': {
+        let code = 0;
+        for (const a of args) {
+          const abs = this.ctx.fs.resolve(a.replace(/"/g, ''), this.cwd);
+          const e = this.ctx.fs.stat(abs);
+          if (!e) { yield* err('The system cannot find the file specified.\r\n'); code = 1; continue; }
+          if (e.type === 'dir') { yield* err('Access is denied.\r\n'); code = 1; continue; }
+          if (args.length > 1) yield* err(`\r\n${a}\r\n\r\n\r\n`);
+          yield* out(e.content);
+        }
+        return code;
+      }
+      case 'dir': {
+        const bare = args.some((a) => /^\/b$/i.test(a));
+        const target = this.ctx.fs.resolve((args.find((a) => !a.startsWith('/')) ?? '.').replace(/"/g, ''), this.cwd);
+        const e = this.ctx.fs.stat(target);
+        if (!e) { if (!bare) yield* out(dirHeader()); yield* err('File Not Found\r\n'); return 1; }
+        const names = e.type === 'dir' ? this.ctx.fs.list(target) : [target.slice(target.lastIndexOf('\\') + 1)];
+        const dir = e.type === 'dir' ? target : target.slice(0, target.lastIndexOf('\\')) || target.slice(0, 3);
+        if (bare) { yield* out(names.map((n) => n + '\r\n').join('')); return 0; }
+        const stamp = `${windowsDate(this.now()).slice(4)}  ${windowsTime12(this.now())}`;
+        let files = 0; let dirs = 0; let bytes = 0;
+        let body = '';
+        const row = (n: string, entry: ReturnType<typeof this.ctx.fs.stat>) => {
+          if (entry?.type === 'dir') { dirs++; return `${stamp}    <DIR>          ${n}\r\n`; }
+          const len = entry?.type === 'file' ? fileBytes(entry).length : 0;
+          files++; bytes += len;
+          return `${stamp}    ${len.toLocaleString('en-US').padStart(14)} ${n}\r\n`;
+        };
+        if (e.type === 'dir' && target.length > 3) { body += row('.', e); body += row('..', e); }
+        for (const n of names) body += row(n, this.ctx.fs.stat(`${dir.replace(/\\$/, '')}\\${n}`));
+        yield* out(`${dirHeader()}\r\n Directory of ${dir}\r\n\r\n${body}` +
+          `${String(files).padStart(16)} File(s) ${bytes.toLocaleString('en-US').padStart(14)} bytes\r\n` +
+          `${String(dirs).padStart(16)} Dir(s)  ${(21_474_836_480).toLocaleString('en-US')} bytes free\r\n`);
+        return 0;
+      }
+      case 'ping': return yield* ping(args, this.ctx, out);
+      case 'ipconfig': yield* out(ipconfig(args, this.ctx)); return 0;
+      case 'nslookup': return yield* nslookup(args, this.ctx, out);
+      case 'curl': return yield* curl(args, this.ctx, out, err);
+      case 'netstat': yield* out(netstat(args, this.ctx)); return 0;
+      case 'tasklist': yield* out(tasklist()); return 0;
+      case 'tar': {
+        if (!windowsHasTar(this.ctx.kernelVersion)) break;
+        const ctx = this.ctx;
+        return yield* bsdtar({
+          argv0: name, args: args.map((a) => a.replace(/"/g, '')), ctx, cwd: this.cwd,
+          stdin: () => ctx.stdinBytes ?? Buffer.from(ctx.stdin ?? '', 'utf8'),
+          out, err,
+        });
+      }
+      case 'timeout': {
+        const ti = args.findIndex((a) => /^\/t$/i.test(a));
+        const n = ti !== -1 ? Number(args[ti + 1]) : Number(args[0]);
+        if (!Number.isInteger(n) || n < -1 || n > 99999) {
+          yield* err('ERROR: Invalid value for timeout (/T) specified. Valid range is -1 to 99999.\r\n'); return 1;
+        }
+        if (n === -1) { yield { kind: 'forever' }; return 0; }
+        yield { kind: 'sleep', ms: n * 1000 };
+        return 0;
+      }
+      case 'exit': {
+        const b = args[0] && /^\/b$/i.test(args[0]);
+        const v = Number((b ? args[1] : args[0]) ?? this.errorlevel);
+        throw new CmdExit(Number.isInteger(v) ? v : 0);
+      }
+      case 'cmd': {
+        const sub = cmdScript(args);
+        if (sub === undefined) { yield { kind: 'forever' }; return 0; }
+        const child = new CmdShell({ ...this.ctx, env: Object.fromEntries(this.vars()), cwd: this.cwd });
+        try { return yield* through(child.line(sub)); } catch (e) { if (e instanceof CmdExit) return e.code; throw e; }
+      }
+      case 'powershell': case 'pwsh': {
+        const child = new PowerShell({ ...this.ctx, env: Object.fromEntries(this.vars()), cwd: this.cwd }, lower === 'pwsh' ? 7 : 5);
+        const src = psScript(args);
+        if (src === undefined) return 0;
+        return yield* through(child.run(src));
+      }
     }
+    if (this.ctx.programs?.includes(lower)) { yield { kind: 'forever' }; return 0; }
+    yield* err(CMD_NOT_RECOGNIZED(name));
+    return 9009;
   }
 }
 

@@ -6,9 +6,20 @@
  * normalised: POSIX with `/`, Windows as upper-case drive + `\`, compared
  * case-insensitively as NTFS does.
  */
+import { decodeText, encodeText, type TextEncoding } from './text-encoding.js';
 import type { ShellOS } from './types.js';
 
-export type FsEntry = { type: 'file'; content: string; readOnly: boolean } | { type: 'dir'; readOnly: boolean };
+/**
+ * A file's `content` is its text as a reader shows it; `bytes` is kept only
+ * when the bytes on disk are not that text's UTF-8 (a UTF-16 file PowerShell
+ * wrote, or one with a BOM).
+ */
+export type FsEntry = { type: 'file'; content: string; readOnly: boolean; bytes?: Buffer } | { type: 'dir'; readOnly: boolean };
+
+/** The bytes a file holds on disk (its size, what `kubectl cp` copies). */
+export function fileBytes(e: Extract<FsEntry, { type: 'file' }>): Buffer {
+  return e.bytes ?? Buffer.from(e.content, 'utf8');
+}
 
 /**
  * A directory of the node's own filesystem (a hostPath volume): its entries
@@ -145,8 +156,13 @@ export class ContainerFS {
     return out.sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
   }
 
-  /** Writes a file; 'read-only' when it or its directory is a read-only mount, 'no-dir' when the directory is missing. */
-  write(abs: string, content: string, append = false): 'ok' | 'read-only' | 'no-dir' | 'is-dir' {
+  /**
+   * Writes a file; 'read-only' when it or its directory is a read-only mount,
+   * 'no-dir' when the directory is missing. `encoding` lays the text out as
+   * the writing program does, its BOM only at the start of the file: what is
+   * appended to a file of another encoding is mixed into it byte for byte.
+   */
+  write(abs: string, content: string, append = false, encoding: TextEncoding = 'utf8'): 'ok' | 'read-only' | 'no-dir' | 'is-dir' {
     if (this.os === 'linux' && abs === '/dev/null') return 'ok';
     const dir = this.parent(abs);
     const d = dir ? this.stat(dir) : undefined;
@@ -155,7 +171,14 @@ export class ContainerFS {
     if (cur?.type === 'dir') return 'is-dir';
     if (cur?.readOnly || (!cur && d.readOnly)) return 'read-only';
     const l = this.locate(abs);
-    l.entries.set(l.k, { type: 'file', content: append && cur?.type === 'file' ? cur.content + content : content, readOnly: false });
+    const before = append && cur?.type === 'file' ? cur : undefined;
+    if (encoding === 'utf8' && !before?.bytes) {
+      l.entries.set(l.k, { type: 'file', content: (before?.content ?? '') + content, readOnly: false });
+    } else {
+      const old = before ? fileBytes(before) : Buffer.alloc(0);
+      const bytes = Buffer.concat([old, encodeText(content, encoding, old.length === 0)]);
+      l.entries.set(l.k, { type: 'file', content: decodeText(bytes), readOnly: false, bytes });
+    }
     l.names.set(l.k, l.name);
     return 'ok';
   }

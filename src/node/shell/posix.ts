@@ -244,9 +244,11 @@ export class PosixShell {
       if (abs === '/dev/stderr' || abs === '/proc/self/fd/2') { next.set(r.fd, next.get(2) ?? { kind: 'null' }); continue; }
       const res = this.ctx.fs.write(abs, '', r.op === '>>');
       if (res !== 'ok') {
-        const why = res === 'read-only' ? 'Read-only file system' : res === 'is-dir' ? 'Is a directory' : 'nonexistent directory';
-        yield* this.err(this.flavour === 'bash' ? `${this.prefix()}${target}: ${res === 'no-dir' ? 'No such file or directory' : why}`
-          : `${this.prefix()}can't create ${target}: ${why}`);
+        // bash reports strerror; dash's errmsg(E_CREAT) says "Directory nonexistent" and busybox ash "nonexistent directory".
+        const why = res === 'read-only' ? 'Read-only file system' : res === 'is-dir' ? 'Is a directory'
+          : this.flavour === 'bash' ? 'No such file or directory' : this.flavour === 'dash' ? 'Directory nonexistent' : 'nonexistent directory';
+        yield* this.err(this.flavour === 'bash' ? `${this.prefix()}${target}: ${why}`
+          : `${this.prefix()}${this.flavour === 'dash' ? 'cannot' : "can't"} create ${target}: ${why}`);
         return this.flavour === 'dash' ? 2 : 1;
       }
       next.set(r.fd, { kind: 'file', path: abs });

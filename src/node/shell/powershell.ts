@@ -16,14 +16,34 @@ import {
   callMethod, collapse, display, enumerate, formatForHost, hashtable, list, member, PsBlocks, PsRuntimeError, setMember, truthy,
   type PsObject, type Value,
 } from './ps-values.js';
+import { fileBytes } from './fs.js';
+import { openOutFile, outFileDefault, writeOutFile } from './ps-out-file.js';
+import { parseErrorView, reservedOperators } from './ps-parse-errors.js';
+import { takePsRedirections, type PsRedirection, type PsStream } from './ps-redirection.js';
+import { OUT_FILE_ENCODINGS_51, outFileEncoding, type TextEncoding } from './text-encoding.js';
 import type { ShellContext, Step } from './types.js';
 import { ADAPTER_NAME, curl, ipconfig, isLocalAddress, linkLocal, nslookup, ping, resolveLocally, whoami } from './windows-net.js';
 
 type Gen = Generator<Step, number, void>;
+/**
+ * Steps on stdout that are not success output: Write-Host's (the
+ * information stream, 6) and warnings (3). Redirection sends each stream
+ * its own way; every other stdout step is the success stream, stderr the
+ * error stream.
+ */
+const HOST_WRITES = new WeakSet<Step>();
+const WARNINGS = new WeakSet<Step>();
+const tag = (set: WeakSet<Step>, step: Step): Step => { set.add(step); return step; };
+/** stderr steps of native programs, with the name the program was invoked by. */
+const NATIVE_ERRORS = new WeakMap<Step, string>();
+/** The programs (not cmdlets) PowerShell runs here: their stderr is text, which redirection turns into error records. */
+const NATIVE_PROGRAMS = new Set(['cmd', 'powershell', 'pwsh', 'nslookup', 'ping', 'ipconfig', 'timeout', 'hostname', 'tasklist', 'netstat']);
+/** Where a redirected stream goes while its statement runs. */
+type Route = { to: 'host' } | { to: 'null' } | { to: 'file'; abs: string; encoding: TextEncoding };
 class PsExit extends Error { constructor(readonly code: number) { super(`exit ${code}`); } }
 
 /** Cmdlets that emit objects (or take them from the pipeline): they run through the object pipeline even alone. */
-const OBJECT_CMDLETS = new Set(['new-object', 'select-object', 'select', 'where-object', 'where', '?', 'foreach-object', 'foreach', '%',
+const OBJECT_CMDLETS = new Set(['out-file', 'new-object', 'select-object', 'select', 'where-object', 'where', '?', 'foreach-object', 'foreach', '%',
   'measure-object', 'measure', 'sort-object', 'sort', 'get-process', 'gps', 'ps', 'get-service', 'gsv', 'get-netipaddress',
   'get-netadapter', 'out-string', 'get-date', 'test-netconnection', 'tnc', 'resolve-dnsname', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm']);
 
@@ -52,8 +72,13 @@ export function stripComments(src: string): string {
   return out;
 }
 
-/** One statement of the script with its column (1-based) on its line and that line's text. */
-interface Stmt { text: string; col: number; line: string; lineNo: number }
+/**
+ * One statement of the script with its column (1-based) on its line and that
+ * line's text. `redirections`: how many characters of redirection operators
+ * were taken off its end; a command's extent, which error records underline,
+ * still covers them.
+ */
+interface Stmt { text: string; col: number; line: string; lineNo: number; redirections?: number }
 
 /** Splits at `;`/newline outside quotes, parentheses and braces. */
 function splitStatements(src: string, baseCol = 1, lineText?: string, lineNo = 1): Stmt[] {
@@ -153,7 +178,11 @@ export class PowerShell {
 
   /** Runs a -Command script; returns the process exit code (exit N, else 1 when the last statement failed). */
   *run(src: string): Gen {
-    try { yield* this.block(splitStatements(stripComments(src))); } catch (e) { if (e instanceof PsExit) return e.code; throw e; }
+    const code = stripComments(src);
+    // Windows PowerShell parses the whole script first: a parse error runs none of it.
+    const parseErrors = this.version === 5 ? reservedOperators(code) : [];
+    if (parseErrors.length) { yield { kind: 'stderr', text: parseErrorView(src, parseErrors) }; this.ok = false; return 1; }
+    try { yield* this.block(splitStatements(code)); } catch (e) { if (e instanceof PsExit) return e.code; throw e; }
     return this.ok ? 0 : 1;
   }
 
@@ -176,12 +205,82 @@ export class PowerShell {
    */
   private *statement(st: Stmt): Generator<Step, void, void> {
     try {
-      yield* this.statementBody(st);
+      const compound = /^(while|if|for|foreach|try|do)\b/i.test(st.text);
+      const parsed = compound || !st.text.includes('>') ? undefined : takePsRedirections(st.text);
+      if (parsed?.redirections.length) yield* this.redirected(st, parsed.text, parsed.redirections);
+      else yield* this.statementBody(st);
     } catch (e) {
       if (e instanceof PsBlocks) { yield { kind: 'forever' }; throw new PsExit(0); }
       if (e instanceof PsRuntimeError) { yield* this.runtimeError(st, e); this.ok = false; return; }
       throw e;
     }
+  }
+
+  /**
+   * A statement with redirections. Each file target is opened first, in
+   * order, by the Out-File the operator runs (invoked as `out-file`); when
+   * one cannot be opened its terminating error ends the statement before the
+   * command runs. Then the command's streams go where the operators say:
+   * `n>&1` follows the success stream wherever it goes. Errors that end a
+   * statement (runtime exceptions) are not on its error stream and are not
+   * redirected.
+   */
+  private *redirected(st: Stmt, text: string, redirections: PsRedirection[]): Generator<Step, void, void> {
+    const routes = new Map<PsStream, Route>();
+    const merged = new Set<PsStream>();
+    const encoding = outFileDefault(this.version);
+    for (const r of redirections) {
+      if (r.kind === 'merge') { for (const s of r.streams) if (s !== 1) merged.add(s); continue; }
+      const path = this.argValue(r.target);
+      if (!path.trim()) { for (const s of r.streams) routes.set(s, { to: 'null' }); continue; }
+      const abs = this.ctx.fs.resolve(path, this.cwd);
+      const failed = openOutFile(this.ctx.fs, abs, r.append, encoding);
+      if (failed) {
+        yield* this.errorRecord(st, '', failed.message, 'OpenError', failed.exception, 'FileOpenFailure,Microsoft.PowerShell.Commands.OutFileCommand',
+          'Out-File', st.col, st.text.length, '', 'out-file');
+        this.ok = false;
+        return;
+      }
+      for (const s of r.streams) routes.set(s, { to: 'file', abs, encoding });
+    }
+    const host: Route = { to: 'host' };
+    const routeOf = (s: PsStream): Route => (merged.has(s) ? routes.get(1) ?? host : routes.get(s) ?? host);
+    const errorsTaken = merged.has(2) || routes.has(2);
+    let nativeErrors = 0;
+    const g = this.statementBody({ ...st, text, redirections: st.text.length - text.length });
+    for (let r = g.next(); !r.done; r = g.next()) {
+      const step = r.value;
+      if (step.kind !== 'stdout' && step.kind !== 'stderr') { yield step; continue; }
+      const stream: PsStream = step.kind === 'stderr' ? 2 : HOST_WRITES.has(step) ? 6 : WARNINGS.has(step) ? 3 : 1;
+      let text = step.text;
+      const native = NATIVE_ERRORS.get(step);
+      if (native !== undefined && errorsTaken) {
+        // Redirected, a native program's stderr lines become error records: the first a
+        // NativeCommandError with its position, the rest (NativeCommandErrorMessage) their text alone.
+        text = textLines(step.text).map((line) => (nativeErrors++ === 0 ? this.nativeErrorRecord(st, native, line) : `${line}\r\n`)).join('');
+      }
+      const route = routeOf(stream);
+      if (route.to === 'null') continue;
+      if (route.to === 'host') {
+        // A stream merged into the success stream is success output: the host writes it to stdout.
+        yield merged.has(stream) && step.kind === 'stderr' ? { kind: 'stdout', text } : step;
+        continue;
+      }
+      // Out-File writes each record as a line; a warning record's text is its message alone.
+      if (stream === 3) text = text.replace(/^WARNING: /gm, '');
+      if (stream === 6 && !text.endsWith('\n')) text += '\r\n';
+      writeOutFile(this.ctx.fs, route.abs, text, route.encoding);
+    }
+    // In Windows PowerShell an error record on the error stream fails the statement ($? false).
+    if (nativeErrors > 0 && this.version === 5) this.ok = false;
+  }
+
+  /** The NativeCommandError record of a native program's first redirected stderr line (5.1's NormalView; 7's ConciseView). */
+  private nativeErrorRecord(st: Stmt, program: string, line: string): string {
+    if (this.version === 7) return `${line}\r\n`;
+    return `${program} : ${line}\r\nAt line:${st.lineNo} char:${st.col}\r\n+ ${st.line}\r\n+ ${' '.repeat(st.col - 1)}${'~'.repeat(st.text.length)}\r\n` +
+      `    + CategoryInfo          : NotSpecified: (${ellipsize(line)}:String) [], RemoteException\r\n` +
+      '    + FullyQualifiedErrorId : NativeCommandError\r\n \r\n';
   }
 
   /** A runtime (not cmdlet) error record: 5.1's NormalView, 7's ConciseView. */
@@ -235,8 +334,10 @@ export class PowerShell {
     if (pipe.length === 1 && !isExpression(head) && !this.sink && !this.objectCmdlet(commandName(head))) {
       // A command alone writes its own output (Write-Host, native programs, the text cmdlets).
       const gen = this.command(head, st);
+      const native = this.nativeProgram(head);
       let r = gen.next();
       while (!r.done) {
+        if (native !== undefined && r.value.kind === 'stderr') NATIVE_ERRORS.set(r.value, native);
         yield r.value;
         r = gen.next();
       }
@@ -245,6 +346,14 @@ export class PowerShell {
     }
     const values = yield* this.pipeline(pipe, st);
     if (values !== undefined) yield* this.emit(values);
+  }
+
+  /** The name a native program (not a cmdlet) was invoked by, for the records its stderr lines become; undefined for cmdlets. */
+  private nativeProgram(text: string): string | undefined {
+    const typed = (/^[^\s(]+/.exec(text.trim())?.[0] ?? '').replace(/^["']|["']$/g, '');
+    const base = typed.toLowerCase().replace(/^.*\\/, '');
+    if (base === 'curl.exe' || (base === 'curl' && this.version === 7)) return typed;
+    return NATIVE_PROGRAMS.has(base.replace(/\.exe$/, '')) ? typed : undefined;
   }
 
   /** Whether a command runs through the object pipeline even alone (`curl` is Invoke-WebRequest only in Windows PowerShell). */
@@ -320,6 +429,7 @@ export class PowerShell {
     });
     const block = (a: string | undefined) => (a && a.startsWith('{') ? balanced(a, 0).inner : undefined);
     switch (name) {
+      case 'out-file': return yield* this.outFile(text, args, input, st);
       case 'new-object': {
         const type = param('typename') ?? positional[0] ?? '';
         const v = newObject(type);
@@ -460,18 +570,18 @@ export class PowerShell {
         const ip = this.ctx.network?.podIP ?? '';
         if (addr === undefined) {
           yield { kind: 'sleep', ms: 8000 };
-          yield { kind: 'stdout', text: `WARNING: Name resolution of ${host} failed\r\n` };
+          yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: Name resolution of ${host} failed\r\n` });
           return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: null, InterfaceAlias: null, SourceAddress: null, PingSucceeded: false }, view: tncView }];
         }
         const local = isLocalAddress(addr, this.ctx);
         if (port !== undefined) {
           yield { kind: 'sleep', ms: local ? 2000 : 21_000 };
-          yield { kind: 'stdout', text: `WARNING: TCP connect to (${addr} : ${port}) failed\r\n` };
+          yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: TCP connect to (${addr} : ${port}) failed\r\n` });
           return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, RemotePort: Number(port), InterfaceAlias: ADAPTER_NAME, SourceAddress: ip, TcpTestSucceeded: false }, view: tncView }];
         }
         if (!local) {
           yield { kind: 'sleep', ms: 4000 };
-          yield { kind: 'stdout', text: `WARNING: Ping to ${addr} failed with status: TimedOut\r\n` };
+          yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: Ping to ${addr} failed with status: TimedOut\r\n` });
         }
         return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, InterfaceAlias: local && addr !== ip ? 'Loopback Pseudo-Interface 1' : ADAPTER_NAME, SourceAddress: local && addr !== ip ? addr : ip, PingSucceeded: local, 'PingReplyDetails (RTT)': local ? '0 ms' : '0 ms' }, view: tncView }];
       }
@@ -485,7 +595,7 @@ export class PowerShell {
         const names = e.type === 'dir' ? this.ctx.fs.list(abs) : [abs.slice(abs.lastIndexOf('\\') + 1)];
         return names.map((n) => {
           const ent = this.ctx.fs.stat(`${dir.replace(/\\$/, '')}\\${n}`);
-          return fileItem(dir, n, ent?.type === 'dir' ? 'dir' : 'file', ent?.type === 'file' ? Buffer.byteLength(ent.content) : 0, now);
+          return fileItem(dir, n, ent?.type === 'dir' ? 'dir' : 'file', ent?.type === 'file' ? fileBytes(ent).length : 0, now);
         });
       }
       case 'get-content': case 'gc': case 'cat': case 'type': {
@@ -505,13 +615,83 @@ export class PowerShell {
     // A text command: its output lines are strings in the pipeline.
     const lines: Value[] = [];
     const gen = this.command(text, st);
+    const native = this.nativeProgram(text);
     let r = gen.next();
     while (!r.done) {
-      if (r.value.kind === 'stdout' && !/^write-host$/i.test(name)) lines.push(...textLines(r.value.text));
-      else yield r.value;
+      if (r.value.kind === 'stdout' && !HOST_WRITES.has(r.value) && !WARNINGS.has(r.value)) lines.push(...textLines(r.value.text));
+      else {
+        if (native !== undefined && r.value.kind === 'stderr') NATIVE_ERRORS.set(r.value, native);
+        yield r.value;
+      }
       r = gen.next();
     }
     return r.value ? lines : lines.length ? lines : undefined;
+  }
+
+  /**
+   * Out-File [-FilePath] <path> [[-Encoding] <name>] [-Append] [-NoClobber]
+   * [-NoNewline] [-InputObject <x>]: writes its input as the host would show
+   * it, in the version's default encoding unless told another. Its errors
+   * are terminating ones raised while it opens the file (PathUtils.MasterStreamOpen)
+   * or binds its parameters; undefined after one.
+   */
+  private *outFile(text: string, args: string[], input: Value[], st: Stmt): Generator<Step, Value[] | undefined, void> {
+    let file: string | undefined; let encodingArg: string | undefined; let inputObject: Value | undefined;
+    let append = false; let noClobber = false; let noNewline = false;
+    const positional: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] ?? '';
+      const [, param, inline] = /^-([A-Za-z]+)(?::(.+))?$/.exec(a) ?? [];
+      if (param === undefined) { positional.push(a); continue; }
+      const value = () => inline ?? args[++i] ?? '';
+      const on = () => inline === undefined || truthy(this.expr(inline));
+      switch (param.toLowerCase()) {
+        case 'filepath': case 'path': case 'literalpath': case 'pspath': file = value(); break;
+        case 'encoding': encodingArg = value(); break;
+        case 'inputobject': inputObject = this.expr(value()); break;
+        case 'width': value(); break;
+        case 'append': append = on(); break;
+        case 'noclobber': noClobber = on(); break;
+        case 'nonewline': noNewline = on(); break;
+      }
+    }
+    file ??= positional[0]; encodingArg ??= positional[1];
+    const at = st.col + Math.max(0, st.text.indexOf(text));
+    const fqid = (id: string) => `${id},Microsoft.PowerShell.Commands.OutFileCommand`;
+    if (file === undefined) {
+      yield* this.errorRecord(st, '', 'Cannot process command because of one or more missing mandatory parameters: FilePath.', 'InvalidArgument',
+        'ParameterBindingException', fqid('MissingMandatoryParameter'), 'Out-File', at, text.length);
+      return undefined;
+    }
+    let encoding = outFileDefault(this.version);
+    if (encodingArg !== undefined) {
+      const encName = this.argValue(encodingArg);
+      const chosen = outFileEncoding(encName, this.version);
+      if (chosen === undefined) {
+        const message = this.version === 5
+          ? `Cannot validate argument on parameter 'Encoding'. The argument "${encName}" does not belong to the set "${OUT_FILE_ENCODINGS_51}" specified by the ValidateSet attribute. Supply an argument that is in the set and then try the command again.`
+          : `Cannot process argument transformation on parameter 'Encoding'. '${encName}' is not a supported encoding name. For information on defining a custom encoding, see the documentation for the Encoding.RegisterProvider method. (Parameter 'name')`;
+        const argAt = st.col + Math.max(0, st.text.indexOf(encodingArg, at - st.col));
+        yield* this.errorRecord(st, '', message, 'InvalidData', 'ParameterBindingValidationException', fqid('ParameterArgumentValidationError'), 'Out-File', argAt, encodingArg.length);
+        return undefined;
+      }
+      encoding = chosen;
+    }
+    const abs = this.ctx.fs.resolve(this.argValue(file), this.cwd);
+    if (noClobber && !append && this.ctx.fs.stat(abs)) {
+      yield* this.errorRecord(st, abs, `File ${this.argValue(file)} already exists and NoClobber was specified.`, 'ResourceExists', 'IOException', fqid('NoClobber'),
+        'Out-File', at, text.length);
+      return undefined;
+    }
+    const failed = openOutFile(this.ctx.fs, abs, append, encoding);
+    if (failed) {
+      yield* this.errorRecord(st, '', failed.message, 'OpenError', failed.exception, fqid('FileOpenFailure'), 'Out-File', at, text.length);
+      return undefined;
+    }
+    const items = inputObject !== undefined ? [inputObject] : input;
+    const body = noNewline ? items.map(display).join('') : formatForHost(items);
+    if (body) writeOutFile(this.ctx.fs, abs, body, encoding);
+    return [];
   }
 
   private *compound(kw: string, st: Stmt): Generator<Step, void, void> {
@@ -592,17 +772,22 @@ export class PowerShell {
 
   *output(text: string): Generator<Step, void, void> { yield { kind: 'stdout', text: text + '\r\n' }; }
 
-  /** A non-terminating error record on stderr. */
+  /**
+   * A non-terminating error record on stderr. 5.1's NormalView starts with
+   * the name the command was invoked by (`invocation`, the cmdlet's own
+   * name unless it was called by another one, as redirection calls `out-file`).
+   */
   *errorRecord(st: Stmt, target: string, message: string, category: string, exception: string, fqid: string, cmdlet: string, at = st.col, len = target.length,
-    targetType = target ? 'String' : ''): Generator<Step, void, void> {
+    targetType = target ? 'String' : '', invocation = cmdlet || target): Generator<Step, void, void> {
+    if (st.redirections && at - st.col + len >= st.text.length) len += st.redirections;
     if (this.version === 7) {
       yield { kind: 'stderr', text: `${cmdlet || target}: ${message}\r\n` };
       return;
     }
     yield {
       kind: 'stderr',
-      text: `${cmdlet || target} : ${message}\r\nAt line:${st.lineNo} char:${at}\r\n+ ${st.line}\r\n+ ${' '.repeat(at - 1)}${'~'.repeat(Math.max(1, len))}\r\n` +
-        `    + CategoryInfo          : ${category}: (${target}:${targetType}) [${cmdlet}], ${exception}\r\n` +
+      text: `${invocation} : ${message}\r\nAt line:${st.lineNo} char:${at}\r\n+ ${st.line}\r\n+ ${' '.repeat(at - 1)}${'~'.repeat(Math.max(1, len))}\r\n` +
+        `    + CategoryInfo          : ${category}: (${ellipsize(target)}:${targetType}) [${cmdlet}], ${exception}\r\n` +
         `    + FullyQualifiedErrorId : ${fqid}\r\n \r\n`,
     };
   }
@@ -640,7 +825,7 @@ export class PowerShell {
         const parts = positional(['-nonewline']).filter((_, i, a) => a.length > 0 && i >= 0);
         const obj = named(['object']);
         const text2 = (obj !== undefined ? [obj, ...parts] : parts).join(' ');
-        yield { kind: 'stdout', text: text2 + (noNl ? '' : '\r\n') };
+        yield tag(HOST_WRITES, { kind: 'stdout', text: text2 + (noNl ? '' : '\r\n') });
         return true;
       }
       case 'write-output': case 'echo': case 'write': {
@@ -712,7 +897,7 @@ export class PowerShell {
         const now = (this.ctx.now ?? (() => new Date()))();
         const rows = names.map((n) => {
           const ent = this.ctx.fs.stat(`${dir.replace(/\\$/, '')}\\${n}`);
-          const len = ent?.type === 'file' ? String(Buffer.byteLength(ent.content)) : '';
+          const len = ent?.type === 'file' ? String(fileBytes(ent).length) : '';
           return `${ent?.type === 'dir' ? 'd-----' : '-a----'}${lastWriteTime(now).padStart(28)}${len.padStart(15)} ${n}`;
         });
         yield { kind: 'stdout', text: `\r\n\r\n    Directory: ${dir}\r\n\r\n\r\nMode                 LastWriteTime         Length Name\r\n----                 -------------         ------ ----\r\n${rows.join('\r\n')}\r\n\r\n\r\n` };
@@ -723,27 +908,24 @@ export class PowerShell {
         yield* this.output(this.ctx.fs.stat(this.ctx.fs.resolve(p, this.cwd)) ? 'True' : 'False');
         return true;
       }
-      case 'new-item': case 'set-content': case 'out-file': case 'add-content': {
-        const p = named(['path', 'filepath']) ?? positional(['-force'])[0] ?? '';
+      case 'new-item': case 'set-content': case 'add-content': {
+        const p = named(['path']) ?? positional(['-force'])[0] ?? '';
         const v = named(['value']) ?? '';
         const abs = this.ctx.fs.resolve(p, this.cwd);
         const dirType = /directory/i.test(named(['itemtype']) ?? '');
         const r = dirType ? this.ctx.fs.mkdir(abs) : this.ctx.fs.write(abs, v ? v + '\r\n' : '', lower === 'add-content');
-        if (r === 'read-only') {
-          // The provider's UnauthorizedAccessException, as each cmdlet wraps it.
-          const denied = `Access to the path '${abs}' is denied.`;
-          if (lower === 'out-file') {
-            yield* this.errorRecord(st, '', denied, 'OpenError', 'UnauthorizedAccessException', 'FileOpenFailure,Microsoft.PowerShell.Commands.OutFileCommand',
-              'Out-File', st.col, text.length);
-          } else {
-            const [cmdlet, fqid] = lower === 'new-item' ? ['New-Item', 'NewItemUnauthorizedAccessError,Microsoft.PowerShell.Commands.NewItemCommand']
-              : lower === 'add-content' ? ['Add-Content', 'GetContentWriterUnauthorizedAccessError,Microsoft.PowerShell.Commands.AddContentCommand']
-              : ['Set-Content', 'GetContentWriterUnauthorizedAccessError,Microsoft.PowerShell.Commands.SetContentCommand'];
-            yield* this.errorRecord(st, abs, denied, 'PermissionDenied', 'UnauthorizedAccessException', fqid, cmdlet, st.col, text.length);
-          }
+        if (r === 'ok' || r === 'exists') return true;
+        // The provider's exception, as each cmdlet wraps it.
+        const [cmdlet, command, writerError] = lower === 'new-item' ? ['New-Item', 'NewItemCommand', 'NewItem']
+          : lower === 'add-content' ? ['Add-Content', 'AddContentCommand', 'GetContentWriter'] : ['Set-Content', 'SetContentCommand', 'GetContentWriter'];
+        if (r === 'no-dir') {
+          yield* this.errorRecord(st, abs, `Could not find a part of the path '${abs}'.`, lower === 'new-item' ? 'WriteError' : 'ObjectNotFound', 'DirectoryNotFoundException',
+            `${lower === 'new-item' ? 'NewItemIOError' : 'GetContentWriterDirectoryNotFoundError'},Microsoft.PowerShell.Commands.${command}`, cmdlet, st.col, text.length);
           return false;
         }
-        return r === 'ok' || r === 'exists';
+        yield* this.errorRecord(st, abs, `Access to the path '${abs}' is denied.`, 'PermissionDenied', 'UnauthorizedAccessException',
+          `${writerError}UnauthorizedAccessError,Microsoft.PowerShell.Commands.${command}`, cmdlet, st.col, text.length);
+        return false;
       }
       case 'remove-item': case 'rm': case 'del': {
         const p = named(['path']) ?? positional(['-force', '-recurse'])[0] ?? '';
@@ -1008,6 +1190,11 @@ function textLines(text: string): string[] {
 /** -like matching: `*` and `?` wildcards, case-insensitive. */
 function likeMatch(s: string, pattern: string): boolean {
   return new RegExp('^' + pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$', 'i').test(s);
+}
+
+/** ErrorCategoryInfo.Ellipsize of Windows PowerShell 5.1: over 40 characters, the first and last 15 around `...`. */
+function ellipsize(s: string): string {
+  return s.length <= 40 ? s : `${s.slice(0, 15)}...${s.slice(-15)}`;
 }
 
 /** Test-NetConnection's default view: a list of the properties it set. */

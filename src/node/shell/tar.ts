@@ -12,7 +12,7 @@
  * from their UTF-8 bytes and extracted files are decoded as UTF-8, so text
  * files round-trip byte for byte and other bytes are not kept.
  */
-import type { ContainerFS } from './fs.js';
+import { fileBytes, type ContainerFS } from './fs.js';
 
 const BLOCK = 512;
 
@@ -135,7 +135,7 @@ export function createArchive(fs: ContainerFS, paths: string[], cwd: string, fla
       for (const child of fs.list(abs)) add(abs === '/' ? `/${child}` : `${abs}/${child}`, `${member.replace(/\/$/, '')}/${child}`);
       return;
     }
-    writer.file(member, Buffer.from(e.content, 'utf8'), e.readOnly ? 0o444 : 0o644);
+    writer.file(member, fileBytes(e), e.readOnly ? 0o444 : 0o644);
   };
   for (const p of paths) {
     const abs = fs.resolve(p, cwd);
