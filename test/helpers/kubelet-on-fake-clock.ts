@@ -70,7 +70,7 @@ export async function kubeletOnFakeClock() {
     const uid = (await store.get('', 'pods', 'default', name))!.metadata.uid!;
     return logs.lines(uid, container, restartCount).map((l) => l.text);
   };
-  return { clock, create, status, settle, stop, remove, exists, addEphemeral, events, logLines };
+  return { clock, kubelet, create, status, settle, stop, remove, exists, addEphemeral, events, logLines };
 }
 
 export const pod = (name: string, container: Obj, script: Obj, extra: Obj = {}) => ({

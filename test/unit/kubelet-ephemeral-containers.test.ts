@@ -156,3 +156,27 @@ test('a pod whose containers finish stops its running ephemeral container; a fin
     await k.stop();
   }
 });
+
+test('a node that stops and starts again: the ephemeral container it was running has exited (255, Unknown) and is not started again', async () => {
+  const k = await kubeletOnFakeClock();
+  try {
+    await k.create(pod('web', {}, {}));
+    await k.settle();
+    await k.addEphemeral('web', debuggerContainer({ command: ['sh', '-c', 'sleep 3600'] }));
+    await k.settle();
+    const before = (await ephemeralStatuses(k, 'web'))?.[0];
+    assert.deepEqual(Object.keys(before?.state as Obj), ['running']);
+    k.kubelet.setNodeRunning('linux-1', false);
+    k.clock.step(5_000);
+    k.kubelet.setNodeRunning('linux-1', true);
+    await k.settle();
+    const after = (await ephemeralStatuses(k, 'web'))?.[0];
+    const t = (after?.state as { terminated: Obj }).terminated;
+    assert.deepEqual([t.exitCode, t.reason, t.containerID, after?.restartCount], [255, 'Unknown', before?.containerID, 0]);
+    assert.equal((await k.events('web')).filter((e) => e.startsWith('Normal Started spec.ephemeralContainers{debugger}')).length, 1);
+    // The pod's own container runs again.
+    assert.deepEqual(Object.keys((await statusOf(k, 'web')).containerStatuses?.[0]?.state as Obj), ['running']);
+  } finally {
+    await k.stop();
+  }
+});

@@ -670,6 +670,9 @@ export class PodWorker implements PodStatusSource {
   /** The program ended: terminated state, then restart, completion or deletion. */
   private onExit(c: CRun, code: number): void {
     this.stopContainerTimers(c);
+    // The node stopped and took the process with it: no kubelet saw an exit, and the container is
+    // still the one that was running when the node comes back (restartAfterNodeStop).
+    if (this.stopped) { c.runner = undefined; return; }
     const now = this.nowDate();
     const startedAt = isRunning(c.state) ? c.state.startedAt : c.hookPending?.startedAt ?? rfc3339(now);
     c.hookPending = undefined;
@@ -679,7 +682,6 @@ export class PodWorker implements PodStatusSource {
     const reason = kill?.reason ?? (exitCode === 0 ? 'Completed' : 'Error');
     c.state = { kind: 'terminated', exitCode, reason, startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
     c.runner = undefined;
-    if (this.stopped) return;
     if (this.terminating) { this.checkTerminated(); return; }
     if (this.evicted) { this.scheduleStatus(); return; }
     this.afterExit(c);
