@@ -32,7 +32,8 @@ export async function kubeletOnFakeClock() {
   const farm = new NodeFarm(kubeletClient(store), configs, () => {}, new TimerWheel(1000));
   await farm.start();
   const clock = new FakeClock(Date.parse('2025-06-01T12:00:00Z'));
-  const kubelet = new Kubelet(kubeletClient(store), configs, { logs: new ContainerLogs(), events: new EventRecorder(loopback(store), () => {}), pullMs: 0, clock });
+  const logs = new ContainerLogs();
+  const kubelet = new Kubelet(kubeletClient(store), configs, { logs, events: new EventRecorder(loopback(store), () => {}), pullMs: 0, clock });
   await kubelet.start();
   const ctx = { ...inProcessWriteContext('test'), namespace: 'default' };
   await store.create(store.find('', 'v1', 'serviceaccounts')!, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } } as unknown as KObject, ctx);
@@ -53,7 +54,23 @@ export async function kubeletOnFakeClock() {
   const stop = async () => { await kubelet.stop(); await farm.stop(); await storage.close(); };
   const remove = (name: string) => store.delete(store.find('', 'v1', 'pods')!, 'default', name, {}, ctx);
   const exists = async (name: string) => !!(await store.get('', 'pods', 'default', name));
-  return { clock, create, status, settle, stop, remove, exists };
+  /** What `kubectl debug` writes: one more ephemeral container, through pods/ephemeralcontainers. */
+  const addEphemeral = (name: string, container: Obj) => store.update(store.find('', 'v1', 'pods')!, 'default', name, (cur) => {
+    const spec = (cur.spec ?? {}) as { ephemeralContainers?: Obj[] };
+    return { ...cur, spec: { ...spec, ephemeralContainers: [...(spec.ephemeralContainers ?? []), container] } };
+  }, ctx, 'ephemeralcontainers');
+  /** `type reason fieldPath: message` of the events about a pod, oldest first. */
+  const events = async (name: string) => (await store.listAll('', 'events', 'default'))
+    .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!))
+    .map((e) => e as unknown as { type: string; reason: string; message: string; involvedObject: { name: string; fieldPath?: string } })
+    .filter((e) => e.involvedObject.name === name)
+    .map((e) => `${e.type} ${e.reason} ${e.involvedObject.fieldPath ?? ''}: ${e.message}`);
+  /** The log lines of a container instance. */
+  const logLines = async (name: string, container: string, restartCount = 0) => {
+    const uid = (await store.get('', 'pods', 'default', name))!.metadata.uid!;
+    return logs.lines(uid, container, restartCount).map((l) => l.text);
+  };
+  return { clock, kubelet, create, status, settle, stop, remove, exists, addEphemeral, events, logLines };
 }
 
 export const pod = (name: string, container: Obj, script: Obj, extra: Obj = {}) => ({

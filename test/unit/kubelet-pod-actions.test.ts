@@ -17,7 +17,7 @@ const exited = (exitCode: number, finishedAtMs = T0): ContainerState =>
   ({ kind: 'terminated', exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: '2025-01-01T00:00:00Z', finishedAt: new Date(finishedAtMs).toISOString(), finishedAtMs });
 
 type C = Partial<ContainerView> & { name: string };
-const container = (c: C): ContainerView => ({ init: false, sidecar: false, state: waiting('ContainerCreating'), created: false, busy: false, alive: false, ...c });
+const container = (c: C): ContainerView => ({ init: false, sidecar: false, ephemeral: false, state: waiting('ContainerCreating'), created: false, busy: false, alive: false, ...c });
 const pod = (containers: C[], restartPolicy: RestartPolicy = 'Always', sandboxReady = true): PodView =>
   ({ display: 'web_default(u1)', uid: 'u1', restartPolicy, sandboxReady, containers: containers.map(container) });
 
@@ -52,9 +52,59 @@ test('computePodActions: sandbox, init container progress, sidecars, regular con
   ];
   for (const tc of cases) {
     const got = computePodActions(tc.pod, T0, noBackoff);
-    const want = { createSandbox: false, containersToStart: [], containersToRestart: [], killPod: false, checkCompletion: false, ...tc.want };
+    const want = { createSandbox: false, ephemeralContainersToStart: [], containersToStart: [], containersToRestart: [], killPod: false, checkCompletion: false, ...tc.want };
     assert.deepEqual(got, want, tc.name);
   }
+});
+
+test('computePodActions: ephemeral containers start once, before the others, even during initialization, never with a new sandbox', () => {
+  const eph = (c: Omit<C, 'ephemeral'>): C => ({ ...c, ephemeral: true });
+  const up = { created: true, alive: true, state: running() };
+  const cases: { name: string; pod: PodView; want: Partial<ReturnType<typeof computePodActions>> }[] = [
+    { name: 'added to a running pod: started', pod: pod([{ name: 'a', ...up }, eph({ name: 'debugger' })]),
+      want: { ephemeralContainersToStart: ['debugger'], checkCompletion: true } },
+    { name: 'several added: in spec order', pod: pod([{ name: 'a', ...up }, eph({ name: 'd2' }), eph({ name: 'd1' })]),
+      want: { ephemeralContainersToStart: ['d2', 'd1'], checkCompletion: true } },
+    { name: 'while an init container runs: started anyway, the containers still wait',
+      pod: pod([{ name: 'i1', init: true, ...up, state: running(true, false) }, { name: 'a' }, eph({ name: 'debugger' })]),
+      want: { ephemeralContainersToStart: ['debugger'] } },
+    { name: 'while a failed init container waits out its back-off: started',
+      pod: pod([{ name: 'i1', init: true, created: true, busy: true, state: exited(1) }, { name: 'a' }, eph({ name: 'debugger' })], 'OnFailure'),
+      want: { ephemeralContainersToStart: ['debugger'] } },
+    { name: 'running: left alone', pod: pod([{ name: 'a', ...up }, eph({ name: 'debugger', ...up })]), want: { checkCompletion: true } },
+    { name: 'pulling its image: left alone', pod: pod([{ name: 'a', ...up }, eph({ name: 'debugger', busy: true })]), want: { checkCompletion: true } },
+    ...(['Always', 'OnFailure', 'Never'] as const).flatMap((policy) => [0, 1].map((code) => ({
+      name: `exited ${code} under restartPolicy ${policy}: never restarted`, pod: pod([{ name: 'a', ...up }, eph({ name: 'debugger', created: true, state: exited(code) })], policy),
+      want: { checkCompletion: true },
+    }))),
+    { name: 'the sync that re-creates the sandbox: not yet', pod: pod([{ name: 'a', created: false, state: exited(255) }, eph({ name: 'debugger' })], 'Always', false),
+      want: { createSandbox: true, containersToStart: ['a'], checkCompletion: true } },
+  ];
+  for (const tc of cases) {
+    const got = computePodActions(tc.pod, T0, noBackoff);
+    const want = { createSandbox: false, ephemeralContainersToStart: [], containersToStart: [], containersToRestart: [], killPod: false, checkCompletion: false, ...tc.want };
+    assert.deepEqual(got, want, tc.name);
+  }
+});
+
+test('ephemeral containers: their exit restarts nothing, they do not keep a pod from completing, and are stopped when it completes', () => {
+  for (const policy of ['Always', 'OnFailure', 'Never'] as const) {
+    for (const code of [0, 1]) {
+      const p = pod([{ name: 'a', created: true, alive: true, state: running() }, { name: 'd', ephemeral: true, created: true, state: exited(code) }], policy);
+      assert.deepEqual(computeExitActions(p, 'd', T0, noBackoff), { sync: false, killPod: false, checkCompletion: true }, `${policy} ${code}`);
+    }
+  }
+  const done = { name: 'a', created: true, state: exited(0) };
+  assert.deepEqual(computePodCompletion(pod([done, { name: 'd', ephemeral: true, created: true, alive: true, state: running() }], 'Never')),
+    { complete: false, containersToKill: ['d'] });
+  assert.deepEqual(computePodCompletion(pod([done, { name: 'd', ephemeral: true, created: true, state: exited(137) }], 'Never')),
+    { complete: true, containersToKill: [] });
+  // A running ephemeral container is not a regular one: the pod is not complete while its own container runs.
+  assert.deepEqual(computePodCompletion(pod([{ name: 'a', created: true, alive: true, state: running() }, { name: 'd', ephemeral: true, created: true, state: exited(0) }], 'Never')),
+    { complete: false, containersToKill: [] });
+  // A sidecar restarts while regular containers run, whatever an ephemeral container did.
+  const sidecar = pod([{ name: 's', init: true, sidecar: true, state: exited(1) }, done, { name: 'd', ephemeral: true, created: true, alive: true, state: running() }], 'Never');
+  assert.equal(computeExitActions(sidecar, 's', T0, noBackoff).checkCompletion, true);
 });
 
 test('computeExitActions: restartPolicy decides whether an exited container runs again', () => {
@@ -80,14 +130,14 @@ test('computeExitActions: restartPolicy decides whether an exited container runs
 });
 
 test('computePodCompletion: done when regular containers are done for good, after the sidecars stop', () => {
-  const cases: { name: string; policy: RestartPolicy; containers: C[]; want: { complete: boolean; sidecarsToKill: string[] } }[] = [
-    { name: 'Never, both exited', policy: 'Never', containers: [{ name: 'a', state: exited(0) }, { name: 'b', state: exited(2) }], want: { complete: true, sidecarsToKill: [] } },
-    { name: 'Never, one still running', policy: 'Never', containers: [{ name: 'a', state: exited(0) }, { name: 'b', alive: true, state: running() }], want: { complete: false, sidecarsToKill: [] } },
-    { name: 'OnFailure, a failure restarts', policy: 'OnFailure', containers: [{ name: 'a', state: exited(1) }], want: { complete: false, sidecarsToKill: [] } },
-    { name: 'Always never completes', policy: 'Always', containers: [{ name: 'a', state: exited(0) }], want: { complete: false, sidecarsToKill: [] } },
+  const cases: { name: string; policy: RestartPolicy; containers: C[]; want: { complete: boolean; containersToKill: string[] } }[] = [
+    { name: 'Never, both exited', policy: 'Never', containers: [{ name: 'a', state: exited(0) }, { name: 'b', state: exited(2) }], want: { complete: true, containersToKill: [] } },
+    { name: 'Never, one still running', policy: 'Never', containers: [{ name: 'a', state: exited(0) }, { name: 'b', alive: true, state: running() }], want: { complete: false, containersToKill: [] } },
+    { name: 'OnFailure, a failure restarts', policy: 'OnFailure', containers: [{ name: 'a', state: exited(1) }], want: { complete: false, containersToKill: [] } },
+    { name: 'Always never completes', policy: 'Always', containers: [{ name: 'a', state: exited(0) }], want: { complete: false, containersToKill: [] } },
     { name: 'a running sidecar is stopped first', policy: 'Never', containers: [{ name: 's', init: true, sidecar: true, alive: true, state: running() }, { name: 'a', state: exited(0) }],
-      want: { complete: false, sidecarsToKill: ['s'] } },
-    { name: 'no regular containers yet', policy: 'Never', containers: [{ name: 'i', init: true, state: exited(0) }], want: { complete: false, sidecarsToKill: [] } },
+      want: { complete: false, containersToKill: ['s'] } },
+    { name: 'no regular containers yet', policy: 'Never', containers: [{ name: 'i', init: true, state: exited(0) }], want: { complete: false, containersToKill: [] } },
   ];
   for (const tc of cases) assert.deepEqual(computePodCompletion(pod(tc.containers, tc.policy)), tc.want, tc.name);
 });

@@ -15,6 +15,8 @@ export interface ContainerView {
   init: boolean;
   /** An init container with restartPolicy Always. */
   sidecar: boolean;
+  /** One of spec.ephemeralContainers (kubectl debug): started once, never restarted. */
+  ephemeral: boolean;
   state: ContainerState;
   /** An instance exists (created at least once in this sandbox). */
   created: boolean;
@@ -30,7 +32,7 @@ export interface PodView {
   uid: string;
   restartPolicy: RestartPolicy;
   sandboxReady: boolean;
-  /** Init containers first, then the regular containers, each in spec order. */
+  /** Init containers first, then the regular containers, then the ephemeral ones, each in spec order. */
   containers: ContainerView[];
 }
 
@@ -53,7 +55,9 @@ export interface Restart {
 export interface PodActions {
   /** The sandbox (volumes, network) is not ready: set it up before anything else. */
   createSandbox: boolean;
-  /** Containers to create and start now, in order. */
+  /** Ephemeral containers to create and start now, before any other (SyncPod step 5). */
+  ephemeralContainersToStart: string[];
+  /** Init and regular containers to create and start now, in order. */
   containersToStart: string[];
   containersToRestart: Restart[];
   /** A regular init container failed and restartPolicy is Never: the pod is Failed. */
@@ -63,6 +67,9 @@ export interface PodActions {
 }
 
 export const restartPolicyOf = (p: unknown): RestartPolicy => (p === 'Never' || p === 'OnFailure' ? p : 'Always');
+
+/** A container of spec.containers: neither init nor ephemeral. */
+export const isRegular = (c: Pick<ContainerView, 'init' | 'ephemeral'>): boolean => !c.init && !c.ephemeral;
 
 /** doBackOff: restart now, or wait out the back-off counted from the container's last exit. */
 export function doBackOff(pod: PodView, c: ContainerView, now: number, backoff: BackoffView): Restart {
@@ -82,14 +89,17 @@ export function doBackOff(pod: PodView, c: ContainerView, now: number, backoff: 
 }
 
 /**
- * computePodActions: the sandbox first; init containers in order (a
- * sidecar must be running and started before the next one, a regular
- * init container must exit 0, and one that failed restarts, or fails the
- * pod under restartPolicy Never); then every regular container not yet
- * created.
+ * computePodActions: the sandbox first; ephemeral containers that have no
+ * instance yet, even while initialization is in progress, but not in the
+ * sync that (re)creates the sandbox; init containers in order (a sidecar
+ * must be running and started before the next one, a regular init
+ * container must exit 0, and one that failed restarts, or fails the pod
+ * under restartPolicy Never); then every regular container not yet created.
  */
 export function computePodActions(pod: PodView, now: number, backoff: BackoffView): PodActions {
-  const actions: PodActions = { createSandbox: !pod.sandboxReady, containersToStart: [], containersToRestart: [], killPod: false, checkCompletion: false };
+  const actions: PodActions = { createSandbox: !pod.sandboxReady, ephemeralContainersToStart: [], containersToStart: [], containersToRestart: [], killPod: false, checkCompletion: false };
+  // An ephemeral container with an instance, running or exited, is never started again.
+  if (pod.sandboxReady) actions.ephemeralContainersToStart = pod.containers.filter((c) => c.ephemeral && !c.created && !c.busy).map((c) => c.name);
   for (const c of pod.containers.filter((x) => x.init)) {
     if (c.sidecar) {
       if (!c.created && !c.busy) { actions.containersToStart.push(c.name); return actions; }
@@ -105,7 +115,7 @@ export function computePodActions(pod: PodView, now: number, backoff: BackoffVie
     if (!c.created && !c.busy) actions.containersToStart.push(c.name);
     return actions;
   }
-  for (const c of pod.containers) if (!c.init && !c.created && !c.busy) actions.containersToStart.push(c.name);
+  for (const c of pod.containers.filter(isRegular)) if (!c.created && !c.busy) actions.containersToStart.push(c.name);
   actions.checkCompletion = true;
   return actions;
 }
@@ -121,7 +131,7 @@ export interface ExitActions {
 
 /** Regular containers have all finished for good: restartPolicy lets none of them run again. */
 export function allRegularDone(pod: PodView): boolean {
-  return pod.containers.filter((c) => !c.init).every((c) => c.state.kind === 'terminated' &&
+  return pod.containers.filter(isRegular).every((c) => c.state.kind === 'terminated' &&
     (pod.restartPolicy === 'Never' || (pod.restartPolicy === 'OnFailure' && c.state.exitCode === 0)));
 }
 
@@ -130,6 +140,8 @@ export function computeExitActions(pod: PodView, name: string, now: number, back
   const c = pod.containers.find((x) => x.name === name)!;
   const none: ExitActions = { sync: false, killPod: false, checkCompletion: false };
   const exitCode = c.state.kind === 'terminated' ? c.state.exitCode : 0;
+  // Ephemeral containers are never restarted, whatever the pod's restartPolicy; the pod may have waited for this one to stop.
+  if (c.ephemeral) return { ...none, checkCompletion: true };
   if (c.init && !c.sidecar) {
     if (exitCode === 0) return { ...none, sync: true };
     if (pod.restartPolicy === 'Never') return { ...none, killPod: true };
@@ -141,11 +153,15 @@ export function computeExitActions(pod: PodView, name: string, now: number, back
   return { ...none, checkCompletion: true };
 }
 
-/** Whether the pod is complete: regular containers done, then the sidecars still running stopped, then the pod finishes. */
-export interface PodCompletion { complete: boolean; sidecarsToKill: string[] }
+/**
+ * Whether the pod is complete: regular containers done for good, then the
+ * sidecars and ephemeral containers still running stopped (computePodActions'
+ * KillPod kills every container of the pod), then the pod finishes.
+ */
+export interface PodCompletion { complete: boolean; containersToKill: string[] }
 
 export function computePodCompletion(pod: PodView): PodCompletion {
-  if (!pod.containers.some((c) => !c.init) || !allRegularDone(pod)) return { complete: false, sidecarsToKill: [] };
-  const sidecarsToKill = pod.containers.filter((c) => c.sidecar && c.alive).map((c) => c.name);
-  return { complete: sidecarsToKill.length === 0, sidecarsToKill };
+  if (!pod.containers.some(isRegular) || !allRegularDone(pod)) return { complete: false, containersToKill: [] };
+  const containersToKill = pod.containers.filter((c) => (c.sidecar || c.ephemeral) && c.alive).map((c) => c.name);
+  return { complete: containersToKill.length === 0, containersToKill };
 }

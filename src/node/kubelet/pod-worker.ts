@@ -27,6 +27,7 @@ import { timersOf, type Clock, type Timer } from './clock.js';
 import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
 import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
 import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Running, type Terminated } from './container-state.js';
+import { targetContainerFailure, type TargetFailure } from './ephemeral-target.js';
 import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
@@ -92,6 +93,8 @@ interface CRun {
   spec: Obj;
   init: boolean;
   sidecar: boolean;
+  /** One of spec.ephemeralContainers: started once, never restarted. */
+  ephemeral: boolean;
   state: ContainerState;
   lastState: Terminated | undefined;
   restartCount: number;
@@ -146,29 +149,60 @@ export class PodWorker implements PodStatusSource {
     this.pod = pod;
     this.uid = pod.metadata.uid!;
     const spec = pod.spec as Obj;
-    const hasInit = (spec.initContainers ?? []).length > 0;
     const prev = (pod.status ?? {}) as Obj;
     for (const [list, init] of [[spec.initContainers ?? [], true], [spec.containers ?? [], false]] as const) {
       for (const c of list as Obj[]) {
         const old = ((init ? prev.initContainerStatuses : prev.containerStatuses) ?? []).find((s: Obj) => s.name === c.name);
-        this.cs.set(c.name, {
-          spec: c, init, sidecar: init && c.restartPolicy === 'Always',
-          state: waiting(init || hasInit ? 'PodInitializing' : 'ContainerCreating'),
-          lastState: old?.lastState?.terminated ? terminatedFromAPI(old.lastState.terminated) : undefined,
-          restartCount: old?.restartCount ?? 0, created: false, busy: false,
-          application: false, probes: [], timers: new Set(), hinted: false, killing: false,
-          script: containerScript(pod.metadata.annotations, c.name),
-        });
+        const run = this.newRun(c, init, false);
+        run.lastState = old?.lastState?.terminated ? terminatedFromAPI(old.lastState.terminated) : undefined;
+        run.restartCount = old?.restartCount ?? 0;
+        this.cs.set(c.name, run);
         // A kubelet restart finds a container that had finished: it stays finished.
-        const run = this.cs.get(c.name)!;
         if (old?.state?.terminated && (init || spec.restartPolicy === 'Never' || (spec.restartPolicy === 'OnFailure' && old.state.terminated.exitCode === 0))) {
           run.state = terminatedFromAPI(old.state.terminated); run.created = true; run.containerID = old.containerID; run.image = old.image; run.imageID = old.imageID;
         }
       }
     }
+    this.adoptEphemeralContainers(prev.ephemeralContainerStatuses ?? []);
     if (prev.startTime) this.startTime = prev.startTime;
     if (prev.podIP) this.podIPs = [prev.podIP];
     node.status.register(this);
+  }
+
+  /** A container's run before its first start: waiting as convertToAPIContainerStatuses' default state says. */
+  private newRun(spec: Obj, init: boolean, ephemeral: boolean): CRun {
+    const hasInit = ((this.pod.spec as Obj).initContainers ?? []).length > 0;
+    return {
+      spec, init, sidecar: init && spec.restartPolicy === 'Always', ephemeral,
+      state: waiting(init || hasInit ? 'PodInitializing' : 'ContainerCreating'),
+      lastState: undefined, restartCount: 0, created: false, busy: false,
+      application: false, probes: [], timers: new Set(), hinted: false, killing: false,
+      script: containerScript(this.pod.metadata.annotations, spec.name),
+    };
+  }
+
+  /**
+   * The ephemeral containers of the spec the worker does not track yet
+   * (kubectl debug added them through pods/ephemeralcontainers); true when
+   * there were any. One that ran before, as `previous` statuses record, had
+   * an instance: it is never started again (an instance the node lost while
+   * running is one that exited, as containerd reports after a reboot).
+   */
+  private adoptEphemeralContainers(previous: Obj[] = []): boolean {
+    let added = false;
+    for (const ec of (this.spec.ephemeralContainers ?? []) as Obj[]) {
+      if (this.cs.has(ec.name)) continue;
+      const run = this.newRun(ec, false, true);
+      const old = previous.find((s) => s.name === ec.name);
+      if (old?.containerID) {
+        run.created = true; run.containerID = old.containerID; run.image = old.image; run.imageID = old.imageID;
+        if (old.state?.terminated) run.state = terminatedFromAPI(old.state.terminated);
+        else if (old.state?.running) run.state = lostWhileRunning(old.state.running.startedAt, this.nowDate(), old.containerID);
+      }
+      this.cs.set(ec.name, run);
+      added = true;
+    }
+    return added;
   }
 
   private get spec(): Obj { return this.pod.spec as Obj; }
@@ -189,6 +223,9 @@ export class PodWorker implements PodStatusSource {
     }
     if (pod.metadata.deletionTimestamp && !this.terminating) { this.terminate(); return; }
     if (pod.metadata.deletionTimestamp && this.terminating) { this.shortenGrace(); return; }
+    // A finished pod takes no more updates; a running one starts the ephemeral containers added to it.
+    if (this.terminal || !this.admitted) return;
+    if (this.adoptEphemeralContainers()) { this.scheduleStatus(); this.sync(); }
   }
 
   /** Admission, then the first sync. */
@@ -251,8 +288,12 @@ export class PodWorker implements PodStatusSource {
       c.killing = false; c.busy = false; c.runner = undefined;
       const wasRunning = isRunning(c.state) ? c.state : c.hookPending;
       c.hookPending = undefined;
-      if (wasRunning) {
-        c.lastState = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt: wasRunning.startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+      if (wasRunning && c.ephemeral) {
+        // Never restarted: its instance stays, exited.
+        c.state = lostWhileRunning(wasRunning.startedAt, now, c.containerID);
+        hadSandbox = true;
+      } else if (wasRunning) {
+        c.lastState = lostWhileRunning(wasRunning.startedAt, now, c.containerID);
         c.state = waiting('ContainerCreating');
         c.created = false;
         hadSandbox = true;
@@ -261,6 +302,7 @@ export class PodWorker implements PodStatusSource {
     this.sandboxReady = false;
     if (hadSandbox) this.event(undefined, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
     if (this.pod.metadata.deletionTimestamp) { this.terminate(); return; }
+    this.adoptEphemeralContainers();
     this.sync();
     this.scheduleStatus();
   }
@@ -309,11 +351,17 @@ export class PodWorker implements PodStatusSource {
     const actions = computePodActions(this.view(), this.clock.now(), this.node.backoff);
     if (actions.createSandbox && !this.setupSandbox()) return;
     if (actions.killPod) { this.finishPod(); return; }
+    for (const name of actions.ephemeralContainersToStart) {
+      const c = this.cs.get(name)!;
+      if (!c.created && !c.busy) this.startContainer(c);
+    }
     for (const r of actions.containersToRestart) this.restart(this.cs.get(r.name)!, r);
     for (const name of actions.containersToStart) {
       const c = this.cs.get(name)!;
       if (!c.created && !c.busy) this.startContainer(c);
     }
+    // Ephemeral containers wait for the sync after the one that created the sandbox.
+    if (actions.createSandbox && [...this.cs.values()].some((c) => c.ephemeral && !c.created && !c.busy)) this.later(0, () => this.sync());
     if (actions.checkCompletion) this.checkCompletion();
   }
 
@@ -321,7 +369,7 @@ export class PodWorker implements PodStatusSource {
   private view(): PodView {
     return {
       display: formatPod(this.pod), uid: this.uid, restartPolicy: restartPolicyOf(this.spec.restartPolicy), sandboxReady: this.sandboxReady,
-      containers: [...this.cs.values()].map((c) => ({ name: c.spec.name, init: c.init, sidecar: c.sidecar, state: c.state, created: c.created, busy: c.busy,
+      containers: [...this.cs.values()].map((c) => ({ name: c.spec.name, init: c.init, sidecar: c.sidecar, ephemeral: c.ephemeral, state: c.state, created: c.created, busy: c.busy,
         alive: !!c.runner && !c.runner.exited })),
     };
   }
@@ -384,7 +432,10 @@ export class PodWorker implements PodStatusSource {
       allocatable: { cpu: alloc.cpu ?? '0', memory: alloc.memory ?? '0', 'ephemeral-storage': alloc['ephemeral-storage'] }, os: this.os };
   }
 
-  private fieldPath(c: CRun): string { return `${c.init ? 'spec.initContainers' : 'spec.containers'}{${c.spec.name}}`; }
+  /** kubecontainer.GenerateContainerRef's fieldPath. */
+  private fieldPath(c: CRun): string {
+    return `${c.init ? 'spec.initContainers' : c.ephemeral ? 'spec.ephemeralContainers' : 'spec.containers'}{${c.spec.name}}`;
+  }
 
   private event(c: CRun | undefined, type: EventType, reason: string, message: string): void {
     const ref: ObjectReference = referenceTo(this.pod, c ? this.fieldPath(c) : undefined);
@@ -429,6 +480,9 @@ export class PodWorker implements PodStatusSource {
   }
 
   private createAndStart(c: CRun, hostProcess: boolean): void {
+    // startSpec.getTargetID, then (containerd on Linux) CreateContainer joining the target's PID namespace.
+    const target = this.targetFailure(c);
+    if (target?.reason === 'CreateContainerConfigError') { this.failStart(c, target.reason, target.message); return; }
     // generateContainerConfig: environment and mounts.
     let env: Record<string, string>;
     let fs: ContainerFS;
@@ -439,22 +493,14 @@ export class PodWorker implements PodStatusSource {
       fs = containerFS(this.pod, c.spec, this.os, this.volumeContext(), this.volumeFiles);
     } catch (e) {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
-      this.event(c, 'Warning', 'Failed', `Error: ${e.message}`);
-      this.waiting(c, 'CreateContainerConfigError', e.message);
-      this.later(10_000, () => { c.busy = false; this.sync(); }, c);
-      this.scheduleStatus();
+      this.failStart(c, 'CreateContainerConfigError', e.message);
       return;
     }
+    if (target) { this.failStart(c, target.reason, target.message); return; }
     // CreateContainer: Docker on Windows cannot bind a single file.
     const bindErr = this.os === 'windows' && !this.node.runtime.singleFileMounts
       ? singleFileMountError(this.uid, this.spec.volumes ?? [], c.spec, this.volumeFiles) : undefined;
-    if (bindErr) {
-      this.event(c, 'Warning', 'Failed', `Error: ${bindErr}`);
-      this.waiting(c, 'CreateContainerError', bindErr);
-      this.later(10_000, () => { c.busy = false; this.sync(); }, c);
-      this.scheduleStatus();
-      return;
-    }
+    if (bindErr) { this.failStart(c, 'CreateContainerError', bindErr); return; }
     // CreateContainer: the image must run on this host (Windows build / OS rules).
     const res = this.node.images.resolve(c.spec.image, hostProcess);
     if (!res.ok && res.failure.stage === 'create') {
@@ -493,7 +539,8 @@ export class PodWorker implements PodStatusSource {
     c.env = env; c.fs = fs; c.program = program;
     const now = this.nowDate();
     const started = !c.spec.startupProbe;
-    c.state = { kind: 'running', startedAt: rfc3339(now), startedAtMs: now.getTime(), started, ready: started && !c.spec.readinessProbe && !(c.init && !c.sidecar) };
+    // Readiness is the prober's, which knows regular containers and sidecars only.
+    c.state = { kind: 'running', startedAt: rfc3339(now), startedAtMs: now.getTime(), started, ready: started && !c.spec.readinessProbe && !(c.init && !c.sidecar) && !c.ephemeral };
     this.event(c, 'Normal', 'Started', `Started container ${c.spec.name}`);
     const restartCount = c.restartCount;
     const out = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stdout', l));
@@ -508,6 +555,29 @@ export class PodWorker implements PodStatusSource {
     const postStart: Obj | undefined = c.spec.lifecycle?.postStart;
     if (postStart) { this.runPostStart(c, postStart); return; }
     this.afterStart(c);
+  }
+
+  /**
+   * A start that failed before the container was created: the Failed event, the waiting reason the
+   * kubelet's reason cache shows, and another try at a later sync.
+   */
+  private failStart(c: CRun, reason: string, message: string): void {
+    this.event(c, 'Warning', 'Failed', `Error: ${message}`);
+    this.waiting(c, reason, message);
+    this.later(10_000, () => { c.busy = false; this.sync(); }, c);
+    this.scheduleStatus();
+  }
+
+  /** What an ephemeral container's targetContainerName stops, if anything (ephemeral-target.ts). */
+  private targetFailure(c: CRun): TargetFailure | undefined {
+    if (!c.ephemeral) return undefined;
+    const target: string | undefined = c.spec.targetContainerName || undefined;
+    const t = target === undefined ? undefined : this.cs.get(target);
+    return targetContainerFailure({
+      target, os: this.os, runtime: this.node.runtime.name,
+      instance: t?.containerID ? { containerID: t.containerID, running: !!t.runner && !t.runner.exited } : undefined,
+      newContainerID: runtimeID(this.uid, c.spec.name, c.restartCount),
+    });
   }
 
   /** The container runs (and its postStart hook, if any, succeeded): probes, memory watch, status. */
@@ -600,6 +670,9 @@ export class PodWorker implements PodStatusSource {
   /** The program ended: terminated state, then restart, completion or deletion. */
   private onExit(c: CRun, code: number): void {
     this.stopContainerTimers(c);
+    // The node stopped and took the process with it: no kubelet saw an exit, and the container is
+    // still the one that was running when the node comes back (restartAfterNodeStop).
+    if (this.stopped) { c.runner = undefined; return; }
     const now = this.nowDate();
     const startedAt = isRunning(c.state) ? c.state.startedAt : c.hookPending?.startedAt ?? rfc3339(now);
     c.hookPending = undefined;
@@ -609,7 +682,6 @@ export class PodWorker implements PodStatusSource {
     const reason = kill?.reason ?? (exitCode === 0 ? 'Completed' : 'Error');
     c.state = { kind: 'terminated', exitCode, reason, startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
     c.runner = undefined;
-    if (this.stopped) return;
     if (this.terminating) { this.checkTerminated(); return; }
     if (this.evicted) { this.scheduleStatus(); return; }
     this.afterExit(c);
@@ -629,7 +701,7 @@ export class PodWorker implements PodStatusSource {
     if (this.terminal || this.terminating) return;
     const completion = computePodCompletion(this.view());
     const grace = specGracePeriodSeconds(this.spec);
-    for (const name of completion.sidecarsToKill) this.killContainer(this.cs.get(name)!, grace, `Stopping container ${name}`);
+    for (const name of completion.containersToKill) this.killContainer(this.cs.get(name)!, grace, `Stopping container ${name}`);
     if (completion.complete) this.finishPod();
   }
 
@@ -814,10 +886,10 @@ export class PodWorker implements PodStatusSource {
     this.timers.clear();
     for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); }
     const grace = this.graceSeconds();
-    // Regular containers first; sidecars after them (in reverse order), as the kubelet does.
-    const regular = [...this.cs.values()].filter((c) => !c.init);
-    for (const c of regular) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
-    if (regular.every((c) => !c.runner || c.runner.exited)) {
+    // Regular and ephemeral containers first; sidecars after the regular ones (in reverse order), as the kubelet's terminationOrdering does.
+    const main = [...this.cs.values()].filter((c) => !c.init);
+    for (const c of main) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
+    if (main.filter((c) => !c.ephemeral).every((c) => !c.runner || c.runner.exited)) {
       for (const c of [...this.cs.values()].filter((x) => x.sidecar).reverse()) this.killContainer(c, grace, `Stopping container ${c.spec.name}`);
     }
     this.checkTerminated();
@@ -831,7 +903,7 @@ export class PodWorker implements PodStatusSource {
 
   private checkTerminated(): void {
     const running = [...this.cs.values()].filter((c) => c.runner && !c.runner.exited);
-    const regularRunning = running.filter((c) => !c.init);
+    const regularRunning = running.filter((c) => !c.init && !c.ephemeral);
     if (!regularRunning.length) {
       for (const s of running.filter((c) => c.sidecar)) this.killContainer(s, this.graceSeconds(), `Stopping container ${s.spec.name}`);
     }
@@ -872,15 +944,18 @@ export class PodWorker implements PodStatusSource {
     if (this.rejected) {
       return { ...keep, message: `Pod was rejected: ${this.rejected.message}`, phase: 'Failed', qosClass, reason: this.rejected.reason, startTime: this.startTime };
     }
-    const statuses = (init: boolean) => [...this.cs.values()].filter((c) => c.init === init).map((c) => this.containerStatus(c));
-    const initStatuses = statuses(true);
-    const containerStatuses = statuses(false);
+    const statuses = (which: (c: CRun) => boolean) => [...this.cs.values()].filter(which).map((c) => this.containerStatus(c));
+    const initStatuses = statuses((c) => c.init);
+    const containerStatuses = statuses((c) => !c.init && !c.ephemeral);
+    // kubetypes.SortedContainerStatuses: by name.
+    const ephemeralStatuses = statuses((c) => c.ephemeral).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const phase = this.evicted ? 'Failed' : podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
     const conditions = podConditions(this.spec, old.conditions ?? [], this.sandboxReady, initStatuses, containerStatuses, phase, now);
     const hostIPs = this.node.hostIPs();
     const status: Obj = { ...keep, conditions, hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) };
     if (initStatuses.length) status.initContainerStatuses = initStatuses;
     status.containerStatuses = containerStatuses;
+    if (ephemeralStatuses.length) status.ephemeralContainerStatuses = ephemeralStatuses;
     status.phase = phase;
     if (this.podIPs.length) { status.podIP = this.podIPs[0]; status.podIPs = this.podIPs.map((ip) => ({ ip })); }
     if (this.evicted) { status.message = this.evicted.message; status.reason = this.evicted.reason; }
@@ -903,6 +978,8 @@ export class PodWorker implements PodStatusSource {
       state: stateToAPI(c.state),
     };
     if (s.containerID === undefined) delete s.containerID;
+    // The prober sets started on regular and init container statuses only.
+    if (c.ephemeral) delete s.started;
     const mounts: Obj[] = c.spec.volumeMounts ?? [];
     if (mounts.length) {
       s.volumeMounts = mounts.map((m) => {
@@ -913,6 +990,11 @@ export class PodWorker implements PodStatusSource {
     }
     return s;
   }
+}
+
+/** An instance the node lost while it ran (a reboot): exited with 255 and reason Unknown, as containerd reports it. */
+function lostWhileRunning(startedAt: string, now: Date, containerID: string | undefined): Terminated {
+  return { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID };
 }
 
 /** Whether an argv is the image's application (not an emulated shell or program): it serves its ports. */
