@@ -39,7 +39,7 @@ export function takeRedirections(text: string): { text: string; redirections: Cm
       j += 2;
     } else {
       while (text[j] === ' ' || text[j] === '\t') j++;
-      let target = '';
+      let target: string;
       if (text[j] === '"') {
         const close = text.indexOf('"', j + 1);
         const end = close === -1 ? text.length : close + 1;
