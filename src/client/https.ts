@@ -146,16 +146,23 @@ export class HttpsClient implements Client {
 
   async resources(): Promise<ResourceRef[]> {
     const out: ResourceRef[] = [];
+    const seen = new Set<string>();
     const add = async (group: string, version: string) => {
       const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
       const l = await this.call('GET', path) as { resources?: DiscoveryResource[] };
       for (const r of l.resources ?? []) {
-        if (!r.name.includes('/')) out.push({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs });
+        if (r.name.includes('/') || seen.has(`${group}/${r.name}`)) continue;
+        seen.add(`${group}/${r.name}`);
+        out.push({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs });
       }
     };
     await add('', 'v1');
-    const groups = await this.call('GET', '/apis') as { groups?: { name: string; preferredVersion: { version: string } }[] };
-    for (const g of groups.groups ?? []) await add(g.name, g.preferredVersion.version);
+    const groups = await this.call('GET', '/apis') as { groups?: { name: string; versions: { version: string }[]; preferredVersion: { version: string } }[] };
+    for (const g of groups.groups ?? []) {
+      // The preferred version first; the others only add what it does not serve.
+      const versions = [g.preferredVersion.version, ...g.versions.map((v) => v.version).filter((v) => v !== g.preferredVersion.version)];
+      for (const v of versions) await add(g.name, v);
+    }
     return out;
   }
 

@@ -129,9 +129,9 @@ export class LoopbackClient implements Client {
   }
 
   async resources(): Promise<ResourceRef[]> {
-    // One version of each resource however many it is served in: the first registered (the preferred).
+    // A group's versions are registered preferred first, so the first definition of each group and resource wins.
     const seen = new Set<string>();
-    return this.store.defs.filter((d) => !seen.has(d.storagePrefix) && !!seen.add(d.storagePrefix));
+    return this.store.defs.filter((d) => !seen.has(`${d.group}/${d.resource}`) && !!seen.add(`${d.group}/${d.resource}`));
   }
 
   as(user: UserInfo, fieldManager: string): Client {

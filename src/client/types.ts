@@ -123,7 +123,11 @@ export interface Client {
   /** The field manager its writes name when the call names none. */
   readonly fieldManager: string;
   resource<T>(ref: ResourceRef<T>): ResourceClient<T>;
-  /** The served resources (discovery), for components that act on every kind (garbage collector, namespace deletion). */
+  /**
+   * The served resources as client-go's ServerPreferredResources gives them, for components that act
+   * on every kind (garbage collector, namespace deletion, quota): each group's resources once, in the
+   * group's preferred version when served there, else in the first other version that serves them.
+   */
   resources(): Promise<ResourceRef[]>;
   /** The same connection as another identity (each controller as its own service account, each kubelet as its node). */
   as(user: UserInfo, fieldManager: string): Client;

@@ -17,6 +17,8 @@ interface Node {
 const MANAGER = 'garbage-collector';
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
+/** garbagecollector.DefaultIgnoredResources: events are never owners or dependents the collector tracks. */
+const IGNORED_RESOURCES = new Set(['/events', 'events.k8s.io/events']);
 
 /**
  * An object already gone needs nothing more. Any other error, a 409 Conflict
@@ -65,7 +67,7 @@ export class GarbageCollector {
     for (const ref of await this.ctx.client.resources()) {
       const kindKey = `${ref.group}/${ref.kind}`;
       if (!this.byKind.has(kindKey)) this.byKind.set(kindKey, ref);
-      if (ref.verbs && !ref.verbs.includes('watch')) continue;
+      if (IGNORED_RESOURCES.has(`${ref.group}/${ref.resource}`) || (ref.verbs && !ref.verbs.includes('watch'))) continue;
       await this.ctx.informers.inform(ref, (type, obj) => this.observe(ref, type, obj));
     }
     // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.

@@ -80,6 +80,31 @@ test('garbage collector: edges survive updates that keep ownerReferences and fol
   }
 });
 
+test('garbage collector: events are ignored (DefaultIgnoredResources), so an event owned by a deleted object stays', async () => {
+  const storage = new SqliteStorage(':memory:');
+  const store = new Store(storage, allResources());
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
+  const cms = store.find('', 'v1', 'configmaps')!;
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, inProcessWriteContext('test'));
+  const owner = await store.create(cms, NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } } as KObject, ctx);
+  const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid! }];
+  await store.create(cms, NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dependent', ownerReferences } } as KObject, ctx);
+  await store.create(store.find('', 'v1', 'events')!, NS, {
+    apiVersion: 'v1', kind: 'Event', metadata: { name: 'owned-event', ownerReferences },
+    involvedObject: { kind: 'ConfigMap', namespace: NS, name: 'owner' }, reason: 'Test', message: 'm', type: 'Normal',
+  } as KObject, ctx);
+  const scope = gcRunner();
+  try {
+    await scope.start(store);
+    await store.delete(cms, NS, 'owner', { propagationPolicy: 'Background' }, ctx);
+    while (await store.get('', 'configmaps', NS, 'dependent')) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(await store.get('', 'events', NS, 'owned-event'));
+  } finally {
+    scope.stop();
+    await storage.close();
+  }
+});
+
 /**
  * A store whose next garbage-collector write of the given kind answers 409
  * Conflict (as a lost race or a stale UID precondition would), recording the
