@@ -13,6 +13,14 @@ export class NodeInfo {
   name: string;
   labels: Record<string, string> = {};
   taints: any[] = [];
+  /**
+   * The taints with effect NoSchedule or NoExecute: what TaintToleration's
+   * filter and the NodeTaintsPolicy Honor inclusion check, for every node of
+   * every cycle; kept apart so an untainted node costs no lookup into its object.
+   */
+  hardTaints: any[] = [];
+  /** spec.unschedulable (a cordoned node), read by NodeUnschedulable for every node of every cycle. */
+  unschedulable = false;
   allocatable: Resources = emptyResources();
   readonly requested: Resources = emptyResources();
   readonly nonZeroRequested: Resources = emptyResources();
@@ -34,6 +42,8 @@ export class NodeInfo {
     this.node = node;
     this.labels = node?.metadata?.labels ?? {};
     this.taints = Array.isArray(node?.spec?.taints) ? node.spec.taints : [];
+    this.hardTaints = this.taints.filter((t) => t?.effect === 'NoSchedule' || t?.effect === 'NoExecute');
+    this.unschedulable = !!node?.spec?.unschedulable;
     this.allocatable = nodeAllocatable(node);
     const images = new Map<string, number>();
     for (const img of node?.status?.images ?? []) {

@@ -11,7 +11,7 @@ export function nodeUnschedulable(): Plugin {
     name: 'NodeUnschedulable',
     events: ['NodeAdd', 'NodeUpdate'],
     filter(_s, pod, node) {
-      if (!node.node?.spec?.unschedulable) return SUCCESS;
+      if (!node.unschedulable) return SUCCESS;
       if (tolerationsTolerateTaint(pod.tolerations, UNSCHEDULABLE_TAINT)) return SUCCESS;
       return unresolvable(ERR_REASON_UNSCHEDULABLE);
     },

@@ -6,8 +6,9 @@ export function defaultNormalizeScore(maxPriority: number, reverse: boolean, sco
     if (reverse) for (let i = 0; i < scores.length; i++) scores[i] = maxPriority;
     return;
   }
-  scores.forEach((score, i) => {
-    const s = Math.trunc(maxPriority * score / maxCount);
+  // Indexed, without a callback: this runs over every feasible node of every cycle.
+  for (let i = 0; i < scores.length; i++) {
+    const s = Math.trunc(maxPriority * (scores[i] ?? 0) / maxCount);
     scores[i] = reverse ? maxPriority - s : s;
-  });
+  }
 }

@@ -68,7 +68,7 @@ function nodeHasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
 /** Constraint.MatchNodeInclusionPolicies. */
 function includesNode(c: Constraint, pod: PodInfo, node: NodeInfo): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !requiredNodeAffinityMatches(pod.pod, node.node)) return false;
-  if (c.nodeTaintsPolicy === 'Honor' && findUntoleratedTaint(node.taints, pod.tolerations, ['NoSchedule', 'NoExecute'])) return false;
+  if (c.nodeTaintsPolicy === 'Honor' && findUntoleratedTaint(node.hardTaints, pod.tolerations, ['NoSchedule', 'NoExecute'])) return false;
   return true;
 }
 
@@ -87,12 +87,16 @@ interface FilterConstraint {
  * of that constraint ('\0': the constraint does not count the node). A domain
  * is there once a node of it is counted, even with no matching pod.
  */
-function addToDomains(counts: Map<string, number>[], values: readonly string[] | undefined, added: readonly number[]): void {
-  counts.forEach((domains, i) => {
+function addToDomains(counts: Map<string, number>[], values: readonly string[] | undefined, added: readonly number[],
+  removed?: readonly number[]): void {
+  // An indexed loop without closures: this runs for every changed node of every cycle.
+  for (let i = 0; i < counts.length; i++) {
     const v = values?.[i];
-    if (v === undefined || v === '\0') return;
-    domains.set(v, (domains.get(v) ?? 0) + (added[i] ?? 0));
-  });
+    const domains = counts[i];
+    if (v === undefined || v === '\0' || !domains) continue;
+    const change = (added[i] ?? 0) - (removed?.[i] ?? 0);
+    if (change !== 0 || !domains.has(v)) domains.set(v, (domains.get(v) ?? 0) + change);
+  }
 }
 
 interface Eligible { gen: number; key: string; nodes: NodeInfo[]; values: string[][]; index?: Map<NodeInfo, number> }
@@ -190,11 +194,13 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
   /** calPreFilterState's TpPairToMatchNum: per constraint, matching pods per domain of the eligible nodes. */
   function fullCount(eligible: Eligible, constraints: Constraint[], namespace: string, perNode?: Map<NodeInfo, number[]>): Map<string, number>[] {
     const counts = constraints.map(() => new Map<string, number>());
-    eligible.nodes.forEach((node, n) => {
+    for (let n = 0; n < eligible.nodes.length; n++) {
+      const node = eligible.nodes[n];
+      if (!node) continue;
       const own = countNode(node, constraints, namespace);
       perNode?.set(node, own);
       addToDomains(counts, eligible.values[n], own);
-    });
+    }
     return counts;
   }
 
@@ -210,8 +216,7 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
         const at = index.get(node);
         if (at === undefined) return;
         const own = countNode(node, constraints, pod.namespace);
-        const before = hit.perNode.get(node) ?? [];
-        addToDomains(hit.counts, eligible.values[at], own.map((n, i) => n - (before[i] ?? 0)));
+        addToDomains(hit.counts, eligible.values[at], own, hit.perNode.get(node));
         hit.perNode.set(node, own);
       });
       if (caughtUp) { hit.seq = snap.podChangeSeq; return hit.counts; }
@@ -242,11 +247,13 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
     },
     filter(state, _pod, node) {
       const checks = state.get('PodTopologySpread/filter') as FilterConstraint[];
-      for (const { c, counts, minMatch, selfMatch } of checks) {
-        const value = node.labels[c.topologyKey];
+      for (let i = 0; i < checks.length; i++) {
+        const check = checks[i];
+        if (!check) continue;
+        const value = node.labels[check.c.topologyKey];
         if (value === undefined) return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
-        const skew = (counts.get(value) ?? 0) + selfMatch - minMatch;
-        if (skew > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+        const skew = (check.counts.get(value) ?? 0) + check.selfMatch - check.minMatch;
+        if (skew > check.c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
       }
       return SUCCESS;
     },
@@ -311,18 +318,20 @@ export function podTopologySpread(args: PodTopologySpreadArgs = {}): Plugin {
     },
     normalizeScore(state, _pod, scores, nodes) {
       const s = state.get('PodTopologySpread/score') as ScoreState;
-      const scored = (i: number) => { const n = nodes[i]; return !!n && !s.ignored.has(n.name); };
+      // Indexed, without callbacks: this runs over every feasible node of every cycle.
+      const scored = (i: number) => { const n = nodes[i]; return !!n && !(s.ignored.size && s.ignored.has(n.name)); };
       let min = Number.MAX_SAFE_INTEGER, max = 0;
-      scores.forEach((v, i) => {
-        if (!scored(i)) return;
+      for (let i = 0; i < scores.length; i++) {
+        const v = scores[i] ?? 0;
+        if (!scored(i)) continue;
         if (v < min) min = v;
         if (v > max) max = v;
-      });
-      scores.forEach((v, i) => {
+      }
+      for (let i = 0; i < scores.length; i++) {
         if (!scored(i)) scores[i] = 0;
         else if (max === 0) scores[i] = MAX_NODE_SCORE;
-        else scores[i] = Math.trunc(MAX_NODE_SCORE * (max + min - v) / max);
-      });
+        else scores[i] = Math.trunc(MAX_NODE_SCORE * (max + min - (scores[i] ?? 0)) / max);
+      }
     },
   };
 }

@@ -28,12 +28,15 @@ function rejected(taint: any): Status {
   return s;
 }
 
+const HARD_EFFECTS = ['NoSchedule', 'NoExecute'];
+
 export function taintToleration(): Plugin {
   return {
     name: 'TaintToleration',
     events: ['NodeAdd', 'NodeUpdate'],
     filter(_s, pod, node) {
-      const taint = findUntoleratedTaint(node.taints, pod.tolerations, ['NoSchedule', 'NoExecute']);
+      if (!node.hardTaints.length) return SUCCESS;
+      const taint = findUntoleratedTaint(node.hardTaints, pod.tolerations, HARD_EFFECTS);
       if (!taint) return SUCCESS;
       return rejected(taint);
     },
