@@ -115,6 +115,29 @@ test('kubectl cp into and out of a Linux container: the files stay for later exe
   }
 });
 
+test('kubectl cp keeps bytes: a binary file round-trips through Linux and Windows pods, a PowerShell UTF-16 file comes out as written', async () => {
+  await waitFor('talker', isRunning);
+  await waitFor('wintalker', isRunning);
+  const local = mkdtempSync(join(tmpdir(), 'winkube-cpbin-'));
+  const binary = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+  writeFileSync(join(local, 'all.bin'), binary);
+  try {
+    assert.equal((await kubectl(cluster, ['cp', join(local, 'all.bin'), 'talker:/tmp/all.bin'])).code, 0);
+    assert.equal((await kubectl(cluster, ['exec', 'talker', '--', 'wc', '-c', '/tmp/all.bin'])).stdout, '256 /tmp/all.bin\n');
+    assert.equal((await kubectl(cluster, ['cp', 'talker:/tmp/all.bin', join(local, 'linux.bin')])).code, 0);
+    assert.deepEqual(readFileSync(join(local, 'linux.bin')), binary);
+    assert.equal((await kubectl(cluster, ['cp', join(local, 'all.bin'), 'wintalker:/Users/all.bin'])).code, 0);
+    assert.equal((await kubectl(cluster, ['cp', 'wintalker:/Users/all.bin', join(local, 'windows.bin')])).code, 0);
+    assert.deepEqual(readFileSync(join(local, 'windows.bin')), binary);
+    // Windows PowerShell 5.1's `>` writes UTF-16 LE with a BOM.
+    assert.equal((await kubectl(cluster, ['exec', 'wintalker', '--', 'powershell', '-Command', "'hi' > C:\\Users\\ps.txt"])).code, 0);
+    assert.equal((await kubectl(cluster, ['cp', 'wintalker:/Users/ps.txt', join(local, 'ps.txt')])).code, 0);
+    assert.deepEqual(readFileSync(join(local, 'ps.txt')), Buffer.from([0xff, 0xfe, ...Buffer.from('hi\r\n', 'utf16le')]));
+  } finally {
+    removeDir(local);
+  }
+});
+
 test('kubectl cp into and out of a Windows servercore container: tar.exe (bsdtar) on the pod side', async () => {
   await waitFor('wintalker', isRunning);
   const local = mkdtempSync(join(tmpdir(), 'winkube-wincp-'));

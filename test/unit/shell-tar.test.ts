@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { collect, ContainerFS, interpret, type ShellContext } from '../../src/node/shell/index.js';
 import { readMembers } from '../../src/node/shell/tar.js';
+import { fileBytes } from '../../src/node/shell/fs.js';
 
 function ctx(posixShell: 'ash' | 'dash', extra: Partial<ShellContext> = {}): ShellContext {
   const fs = new ContainerFS('linux');
@@ -70,4 +71,27 @@ test('tar x reads the pax path records Go writes for long names', () => {
   const c = ctx('ash', { stdinBytes: archive, stdin: '' });
   assert.equal(run(c, ['tar', 'xf', '-', '-C', '/tmp']).code, 0);
   assert.equal(c.fs.read('/tmp/' + long), 'long\n');
+});
+
+test('tar keeps bytes: a binary member extracted and archived again is the same bytes, to stdout and to a file', () => {
+  const binary = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+  const src = ctx('dash');
+  src.fs.writeBytes('/tmp/all.bin', binary);
+  // What exec sends the client: each stdout step's bytes, or its text's.
+  const chunks: Buffer[] = [];
+  const program = interpret(['tar', 'cf', '-', '-C', '/tmp', 'all.bin'], src);
+  for (let r = program.next(); !r.done; r = program.next()) {
+    if (r.value.kind === 'stdout') chunks.push(Buffer.from(r.value.bytes ?? Buffer.from(r.value.text, 'utf8')));
+  }
+  const archive = Buffer.concat(chunks);
+  assert.deepEqual([...readMembers(archive)].map((m) => [m.name, m.data]), [['all.bin', binary]]);
+  const dst = ctx('ash', { stdin: archive.toString('utf8'), stdinBytes: archive });
+  assert.equal(run(dst, ['tar', 'xf', '-', '-C', '/tmp']).code, 0);
+  const entry = dst.fs.stat('/tmp/all.bin');
+  assert.ok(entry?.type === 'file');
+  assert.deepEqual(fileBytes(entry), binary);
+  assert.equal(run(dst, ['sh', '-c', 'tar cf /tmp/again.tar -C /tmp all.bin']).code, 0);
+  const again = dst.fs.stat('/tmp/again.tar');
+  assert.ok(again?.type === 'file');
+  assert.deepEqual([...readMembers(fileBytes(again))].map((m) => m.data), [binary]);
 });

@@ -58,7 +58,7 @@ export function outputOf(conn: RemoteCommandConnection): StepOutput {
   const tty = conn.options.tty;
   const fix = (t: string) => (tty ? t.replace(/\r?\n/g, '\r\n') : t);
   return {
-    stdout: (t) => conn.write('stdout', fix(t)),
+    stdout: (t) => conn.write('stdout', typeof t === 'string' ? fix(t) : Buffer.from(t.buffer, t.byteOffset, t.byteLength)),
     // Under a TTY stderr shares the terminal with stdout.
     stderr: (t) => conn.write(tty ? 'stdout' : 'stderr', fix(t)),
   };

@@ -4,7 +4,8 @@ import type { Step } from '../shell/types.js';
 export type { Step };
 
 export interface StepOutput {
-  stdout(text: string): void;
+  /** Text, or the exact bytes of binary output (an archive `tar cf -` writes). */
+  stdout(data: string | Uint8Array): void;
   stderr(text: string): void;
 }
 
@@ -23,7 +24,7 @@ export async function playSteps(steps: Iterator<Step, void>, out: StepOutput, si
     if (r.done) return { ended: true };
     const s = r.value;
     switch (s.kind) {
-      case 'stdout': out.stdout(s.text); break;
+      case 'stdout': out.stdout(s.bytes ?? s.text); break;
       case 'stderr': out.stderr(s.text); break;
       case 'exit': return { code: s.code };
       case 'sleep': if (!(await wait(s.ms, signal))) return { stopped: true }; break;

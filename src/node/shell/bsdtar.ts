@@ -39,6 +39,8 @@ export interface BsdtarRun {
   /** The bytes on stdin, read when the archive is `-`. */
   stdin(): Uint8Array;
   out(text: string): Generator<Step, void, void>;
+  /** Binary output (an archive, a member to stdout) unchanged; without it the bytes go to `out` as their text. */
+  outBytes?(bytes: Uint8Array): Generator<Step, void, void>;
   err(text: string): Generator<Step, void, void>;
 }
 
@@ -57,6 +59,11 @@ class Bsdtar {
   constructor(readonly run: BsdtarRun, readonly prog: string, readonly o: BsdtarOptions) {
     this.fs = run.ctx.fs;
     this.cwd = run.cwd;
+  }
+
+  *outBytes(bytes: Uint8Array): Generator<Step, void, void> {
+    if (this.run.outBytes) yield* this.run.outBytes(bytes);
+    else yield* this.run.out(Buffer.from(bytes).toString('utf8'));
   }
 
   /** lafe_warnc: `tar: message`, the C runtime turning each '\n' into CRLF. */
@@ -172,9 +179,8 @@ function* create(t: Bsdtar): Generator<Step, boolean, void> {
     yield* hierarchy(t, writer, arg);
   }
   const archive = writer.finish(target !== undefined);
-  // An archive of text files is valid UTF-8 (ASCII headers, NUL padding), so it travels as text unchanged.
-  if (target === undefined) yield* t.run.out(archive.toString('utf8'));
-  else fs.write(target, archive.toString('utf8'));
+  if (target === undefined) yield* t.outBytes(archive);
+  else fs.writeBytes(target, archive);
   return true;
 }
 
@@ -222,9 +228,9 @@ function* read(t: Bsdtar): Generator<Step, boolean, void> {
   let archive: Uint8Array;
   if (o.file === undefined) archive = t.run.stdin();
   else {
-    const text = Bsdtar.isDevice(o.file) ? undefined : fs.read(fs.resolve(o.file, t.cwd));
-    if (text === undefined) { yield* t.warn(`Error opening archive: Failed to open '${o.file}'`); return false; }
-    archive = Buffer.from(text, 'utf8');
+    const entry = Bsdtar.isDevice(o.file) ? undefined : fs.stat(fs.resolve(o.file, t.cwd));
+    if (entry?.type !== 'file') { yield* t.warn(`Error opening archive: Failed to open '${o.file}'`); return false; }
+    archive = fileBytes(entry);
   }
   if (!(yield* t.chdir(o.chdir))) return false;
   const patterns = o.operands.map((p) => ({ pattern: p, test: matcher(p), matched: false }));
@@ -285,7 +291,7 @@ function* extractOne(t: Bsdtar, original: string, type: string, data: Buffer): G
   if (!o.absolutePaths) name = (yield* t.stripAbsolute(name)) || '.';
   const prefix = o.verbose ? `x ${name}` : '';
   if (o.toStdout) {
-    if (type !== '5') yield* t.run.out(data.toString('utf8'));
+    if (type !== '5') yield* t.outBytes(data);
     if (o.verbose) yield* t.run.err(`${prefix}\r\n`);
     return;
   }
@@ -329,7 +335,7 @@ function restore(t: Bsdtar, name: string, type: string, data: Buffer): string | 
     if (fs.list(abs).length || fs.remove(abs) !== 'ok') return "Can't remove already-existing dir";
   } else if (now?.readOnly) return "Can't unlink already-existing object";
   createParents(fs, abs);
-  return fs.write(abs, data.toString('utf8')) === 'ok' ? undefined : cantCreate;
+  return fs.writeBytes(abs, data) === 'ok' ? undefined : cantCreate;
 }
 
 /** create_parent_dir: every missing directory above `abs`; a failure shows as the member's own. */

@@ -183,6 +183,23 @@ export class ContainerFS {
     return 'ok';
   }
 
+  /**
+   * Writes a file's exact bytes (what tar extracts): they are kept as bytes
+   * unless they are the UTF-8 of their own text, so a UTF-16 or binary file
+   * is copied in and out unchanged.
+   */
+  writeBytes(abs: string, data: Uint8Array, append = false): 'ok' | 'read-only' | 'no-dir' | 'is-dir' {
+    const cur = append ? this.stat(abs) : undefined;
+    const bytes = Buffer.concat([cur?.type === 'file' ? fileBytes(cur) : Buffer.alloc(0), data]);
+    const text = decodeText(bytes);
+    if (Buffer.from(text, 'utf8').equals(bytes)) return this.write(abs, text);
+    const r = this.write(abs, '');
+    if (r !== 'ok') return r;
+    const l = this.locate(abs);
+    l.entries.set(l.k, { type: 'file', content: text, readOnly: false, bytes });
+    return 'ok';
+  }
+
   mkdir(abs: string): 'ok' | 'exists' | 'read-only' | 'no-dir' {
     if (this.stat(abs)) return 'exists';
     const dir = this.parent(abs);

@@ -126,6 +126,7 @@ export function interpret(argv: readonly string[], ctx: ShellContext): Program {
         argv0: command, args, ctx, cwd: ctx.cwd ?? 'C:\\',
         stdin: () => ctx.stdinBytes ?? Buffer.from(ctx.stdin ?? '', 'utf8'),
         out: function* (text) { if (text) yield { kind: 'stdout', text } as Step; },
+        outBytes: function* (bytes) { if (bytes.length) yield { kind: 'stdout', text: Buffer.from(bytes).toString('utf8'), bytes } as Step; },
         err: function* (text) { if (text) yield { kind: 'stderr', text } as Step; },
       });
       yield { kind: 'exit', code };

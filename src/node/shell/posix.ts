@@ -11,6 +11,7 @@ import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
 import { backslashEscapes, printf, unixDate } from './format.js';
 import type { ShellContext, Step } from './types.js';
 import { tar } from './tar-command.js';
+import { fileBytes } from './fs.js';
 
 export type PosixFlavour = 'ash' | 'dash' | 'bash';
 
@@ -112,6 +113,19 @@ export class PosixShell {
     }
   }
   *out(text: string): Generator<Step, void, void> { yield* this.write(1, text); }
+  /** Binary output (an archive): its bytes reach the client or a file unchanged; a pipe or substitution reads their text. */
+  *outBytes(bytes: Uint8Array): Generator<Step, void, void> {
+    if (!bytes.length) return;
+    const sink = this.fds.at(-1)?.get(1) ?? { kind: 'null' };
+    const text = Buffer.from(bytes).toString('utf8');
+    switch (sink.kind) {
+      case 'stdout': yield { kind: 'stdout', text, bytes }; break;
+      case 'stderr': yield { kind: 'stderr', text }; break;
+      case 'buf': sink.buf.push(text); break;
+      case 'file': this.ctx.fs.writeBytes(sink.path, bytes, true); break;
+      case 'null': break;
+    }
+  }
   *err(line: string): Generator<Step, void, void> { yield* this.write(2, line + '\n'); }
 
   readStdin(): string { const s = this.stdin; this.stdin = ''; return s; }
@@ -732,9 +746,13 @@ const BUILTINS: Record<string, Builtin> = {
   *wc(sh, args) {
     const files = args.filter((a) => !a.startsWith('-'));
     const [file] = files;
-    const text = file !== undefined ? sh.ctx.fs.read(sh.ctx.fs.resolve(file, sh.cwd)) ?? '' : sh.readStdin();
+    const entry = file !== undefined ? sh.ctx.fs.stat(sh.ctx.fs.resolve(file, sh.cwd)) : undefined;
+    const text = file !== undefined ? (entry?.type === 'file' ? entry.content : '') : sh.readStdin();
+    // -c counts bytes: a file's as stored (UTF-16 or binary ones included), stdin's as UTF-8.
+    const bytes = entry?.type === 'file' ? fileBytes(entry).length : Buffer.byteLength(text, 'utf8');
     const lines = (text.match(/\n/g) ?? []).length;
-    yield* sh.out(args.includes('-l') ? `${lines}${files.length ? ' ' + files[0] : ''}\n` : args.includes('-c') ? `${text.length}\n` : `${lines} ${text.split(/\s+/).filter(Boolean).length} ${text.length}\n`);
+    const name = files.length ? ' ' + files[0] : '';
+    yield* sh.out(args.includes('-l') ? `${lines}${name}\n` : args.includes('-c') ? `${bytes}${name}\n` : `${lines} ${text.split(/\s+/).filter(Boolean).length} ${text.length}\n`);
     return 0;
   },
   *read(sh, args) {

@@ -6,6 +6,7 @@
  * --no-preserve). Compressed archives (z, j, J) are not modelled: program
  * output is text, and compressed bytes are not.
  */
+import { fileBytes } from './fs.js';
 import type { PosixShell } from './posix.js';
 import { cannotOpen, createArchive, extractArchive, failureCode, readMembers, type PosixTarFlavour } from './tar.js';
 import type { Step } from './types.js';
@@ -70,10 +71,8 @@ export function* tar(sh: PosixShell, args: string[]): Generator<Step, number, vo
     const cwd = o.dir ? fs.resolve(o.dir, sh.cwd) : sh.cwd;
     const r = createArchive(fs, o.operands, cwd, flavour, (sh.ctx.now ?? (() => new Date()))());
     for (const line of r.stderr) yield* sh.err(line);
-    // An archive of text files is valid UTF-8 (ASCII headers, NUL padding), so it travels as text unchanged.
-    const text = r.stdout.toString('utf8');
-    if (toStdio) yield* sh.out(text);
-    else if (fs.write(fs.resolve(o.file!, sh.cwd), text) !== 'ok') {
+    if (toStdio) yield* sh.outBytes(r.stdout);
+    else if (fs.writeBytes(fs.resolve(o.file!, sh.cwd), r.stdout) !== 'ok') {
       yield* sh.err(cannotOpen(flavour, o.file!, 'Read-only file system'));
       return fail;
     }
@@ -82,13 +81,13 @@ export function* tar(sh: PosixShell, args: string[]): Generator<Step, number, vo
   let archive: Uint8Array;
   if (toStdio) archive = sh.readStdinBytes();
   else {
-    const text = fs.read(fs.resolve(o.file!, sh.cwd));
-    if (text === undefined) {
+    const entry = fs.stat(fs.resolve(o.file!, sh.cwd));
+    if (entry?.type !== 'file') {
       yield* sh.err(cannotOpen(flavour, o.file!, 'No such file or directory'));
       if (flavour === 'gnu') yield* sh.err('tar: Error is not recoverable: exiting now');
       return fail;
     }
-    archive = Buffer.from(text, 'utf8');
+    archive = fileBytes(entry);
   }
   const dir = fs.resolve(o.dir ?? '.', sh.cwd);
   if (o.mode === 't') {

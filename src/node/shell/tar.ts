@@ -8,9 +8,9 @@
  * The ustar writer and the member reader also serve bsdtar, the tar.exe of
  * Windows images (bsdtar.ts), whose headers differ in a few bytes.
  *
- * File contents live as text in the emulated filesystem: an archive is built
- * from their UTF-8 bytes and extracted files are decoded as UTF-8, so text
- * files round-trip byte for byte and other bytes are not kept.
+ * An archive holds each file's bytes as the filesystem keeps them, and an
+ * extracted file keeps the member's bytes (ContainerFS.writeBytes), so
+ * UTF-16 text and binary files round-trip byte for byte.
  */
 import { fileBytes, type ContainerFS } from './fs.js';
 
@@ -228,7 +228,7 @@ export function extractArchive(fs: ContainerFS, archive: Uint8Array, dir: string
     let r = ensureDirs(abs) ?? 'ok';
     if (r === 'ok' && type === '5') { const made = fs.mkdir(abs); r = made === 'exists' ? 'ok' : made; }
     // Links and devices have no place in this filesystem; regular files (0, NUL, contiguous 7) are written.
-    else if (r === 'ok' && (type === '0' || type === '7')) r = fs.write(abs, data.toString('utf8'));
+    else if (r === 'ok' && (type === '0' || type === '7')) r = fs.writeBytes(abs, data);
     if (r === 'ok' || r === 'exists') continue;
     failed = true;
     stderr.push(cannotOpen(flavour, name, why(r)));

@@ -13,7 +13,9 @@ export type ShellOS = 'linux' | 'windows';
 /** One observable effect of a running program. */
 export type Step =
   /** A chunk written to stdout or stderr, newline included when the program wrote one. */
-  | { kind: 'stdout'; text: string }
+  | { kind: 'stdout'; text: string;
+    /** The chunk's exact bytes when they are not text (an archive's); `text` is their UTF-8 reading. Passed on unchanged by exec. */
+    bytes?: Uint8Array }
   | { kind: 'stderr'; text: string }
   /** The program waits this long (sleep, Start-Sleep, timeout /t, ping -n). */
   | { kind: 'sleep'; ms: number }
