@@ -60,3 +60,22 @@ test('liveness on the fake clock: three failures, Killing, the container restart
   assert.equal(s?.lastState.terminated?.exitCode, 0);
   await k.stop();
 });
+
+test('containerStatuses are sorted by name whatever the spec order; init containers keep the spec order', async () => {
+  const k = await kubeletOnFakeClock();
+  try {
+    const c = (name: string) => ({ name, image: 'busybox', command: ['sh', '-c', 'sleep 3600'] });
+    await k.create({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'order', namespace: 'default' },
+      spec: { nodeName: 'linux-1', automountServiceAccountToken: false, tolerations: [{ operator: 'Exists' }],
+        initContainers: [{ ...c('zinit'), command: ['true'] }, { ...c('ainit'), command: ['true'] }],
+        containers: [c('zeta'), c('alpha'), c('mid')] },
+    });
+    await k.settle();
+    const s = await k.status('order') as { containerStatuses?: { name: string }[]; initContainerStatuses?: { name: string }[] };
+    assert.deepEqual(s.containerStatuses?.map((x) => x.name), ['alpha', 'mid', 'zeta']);
+    assert.deepEqual(s.initContainerStatuses?.map((x) => x.name), ['zinit', 'ainit']);
+  } finally {
+    await k.stop();
+  }
+});

@@ -945,10 +945,11 @@ export class PodWorker implements PodStatusSource {
       return { ...keep, message: `Pod was rejected: ${this.rejected.message}`, phase: 'Failed', qosClass, reason: this.rejected.reason, startTime: this.startTime };
     }
     const statuses = (which: (c: CRun) => boolean) => [...this.cs.values()].filter(which).map((c) => this.containerStatus(c));
+    // convertToAPIContainerStatuses: init containers in spec order, the others by name (kubetypes.SortedContainerStatuses).
+    const byName = (a: Obj, b: Obj) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
     const initStatuses = statuses((c) => c.init);
-    const containerStatuses = statuses((c) => !c.init && !c.ephemeral);
-    // kubetypes.SortedContainerStatuses: by name.
-    const ephemeralStatuses = statuses((c) => c.ephemeral).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const containerStatuses = statuses((c) => !c.init && !c.ephemeral).sort(byName);
+    const ephemeralStatuses = statuses((c) => c.ephemeral).sort(byName);
     const phase = this.evicted ? 'Failed' : podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
     const conditions = podConditions(this.spec, old.conditions ?? [], this.sandboxReady, initStatuses, containerStatuses, phase, now);
     const hostIPs = this.node.hostIPs();
