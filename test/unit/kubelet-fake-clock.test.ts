@@ -79,3 +79,19 @@ test('containerStatuses are sorted by name whatever the spec order; init contain
     await k.stop();
   }
 });
+
+test('a node that stops and starts again: a running container is re-created as its next attempt, the lost one exited 255 Unknown', async () => {
+  const k = await kubeletOnFakeClock();
+  try {
+    await k.create(pod('reboot', {}, {}));
+    await k.settle();
+    k.kubelet.setNodeRunning('linux-1', false);
+    k.clock.step(5_000);
+    k.kubelet.setNodeRunning('linux-1', true);
+    await k.settle();
+    const s = (await k.status('reboot')).containerStatuses?.[0] as { restartCount: number; state: Record<string, unknown>; lastState: { terminated?: { exitCode: number; reason?: string } } } | undefined;
+    assert.deepEqual([s?.restartCount, Object.keys(s?.state ?? {}), s?.lastState.terminated?.exitCode, s?.lastState.terminated?.reason], [1, ['running'], 255, 'Unknown']);
+  } finally {
+    await k.stop();
+  }
+});

@@ -294,6 +294,8 @@ export class PodWorker implements PodStatusSource {
         hadSandbox = true;
       } else if (wasRunning) {
         c.lastState = lostWhileRunning(wasRunning.startedAt, now, c.containerID);
+        // startContainer: the new instance is the lost one's attempt + 1 (from the runtime, or its log files after a reboot).
+        c.restartCount++;
         c.state = waiting('ContainerCreating');
         c.created = false;
         hadSandbox = true;
