@@ -11,6 +11,7 @@ import type { KObject } from '../../src/apimachinery/object.js';
 import { ClusterNetwork } from '../../src/node/net/cluster-network.js';
 import { ContainerFS, interpret, ProgramRunner, type Program, type ShellContext } from '../../src/node/shell/index.js';
 import type { Listening } from '../../src/node/shell/net-types.js';
+import { execShellFor } from '../../src/node/exec/shell-exec.js';
 
 const SEARCHES = ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'];
 const SERVER_IP = '10.244.1.5';
@@ -120,4 +121,17 @@ test('a Service whose backend stopped listening refuses', async () => {
   for (const l of [...serverOwned]) l.close();
   assert.equal(net.listening(SERVER_IP, 80), false);
   assert.deepEqual(await linux('curl -sS http://win-webserver'), { stdout: '', stderr: "curl: (7) Failed to connect to win-webserver port 80 after 0 ms: Couldn't connect to server\n", code: 7 });
+});
+
+test('what a kubectl exec process listens on is released when the exec ends', () => {
+  const owned = new Set<Listening>();
+  const shell = execShellFor(context('windows', WINDOWS_IP, 'win-client', owned));
+  const program = shell.program(['powershell', '-Command', "$l = New-Object System.Net.HttpListener; $l.Prefixes.Add('http://*:8080/'); $l.Start(); $c = $l.GetContext()"], undefined);
+  let step = program.next();
+  while (!step.done && step.value.kind !== 'wait') step = program.next();
+  assert.equal(!step.done && step.value.kind, 'wait', 'GetContext waits for a request');
+  assert.equal(net.listening(WINDOWS_IP, 8080), true);
+  shell.end?.();
+  assert.equal(net.listening(WINDOWS_IP, 8080), false);
+  assert.equal(owned.size, 0, 'the container keeps nothing of it');
 });
