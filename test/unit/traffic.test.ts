@@ -135,3 +135,16 @@ test('what a kubectl exec process listens on is released when the exec ends', ()
   assert.equal(net.listening(WINDOWS_IP, 8080), false);
   assert.equal(owned.size, 0, 'the container keeps nothing of it');
 });
+
+test('a request in flight when the serving process ends is reset', async () => {
+  const owned = new Set<Listening>();
+  const stuck = start(interpret(['powershell', '-Command', "$l = New-Object System.Net.HttpListener; $l.Prefixes.Add('http://*:8081/'); $l.Start(); $first = $l.GetContext(); $second = $l.GetContext()"],
+    context('windows', WINDOWS_IP, 'win-client', owned)));
+  while (!net.listening(WINDOWS_IP, 8081)) await new Promise((r) => setImmediate(r));
+  const client = linux(`curl -sS http://${WINDOWS_IP}:8081/; echo "exit $?"`);
+  // The server took the request and waits for another without answering; then its container stops.
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  stuck.runner.kill(137);
+  for (const l of [...owned]) l.close();
+  assert.deepEqual(await client, { stdout: 'exit 56\n', stderr: 'curl: (56) Recv failure: Connection reset by peer\n', code: 0 });
+});

@@ -52,8 +52,8 @@ export function execShellFor(container: ShellContext): ExecShell {
       podIP: net.podIP,
       resolve: (name) => net.resolve(name),
       connect: (ip, port) => net.connect(ip, port),
-      listen: (port, accept) => {
-        const l = net.listen(port, accept);
+      listen: (port, accept, closed) => {
+        const l = net.listen(port, accept, closed);
         if (l) listening.add(l);
         return l;
       },

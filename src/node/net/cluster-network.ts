@@ -23,7 +23,7 @@
  * slices of the network model and not applied here.
  */
 import type { KObject } from '../../apimachinery/object.js';
-import type { Acceptor, ConnectResult, Endpoint, HttpRequest, HttpResponse, Listening, PodNetAccess } from '../shell/net-types.js';
+import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listening, PodNetAccess } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
 import { resolveName, type ResolverConfig } from './dns-resolver.js';
 import { clusterRecords } from './dns-records.js';
@@ -99,7 +99,7 @@ export class ClusterNetwork {
     const server: Endpoint = { ip: r.ip, port: r.port };
     return {
       kind: 'connected', local, remote: { ip, port },
-      exchange: (req: HttpRequest): Pending<HttpResponse> => accept(req, { client: local, local: server }),
+      exchange: (req: HttpRequest): Pending<HttpReply> => accept(req, { client: local, local: server }),
     };
   }
 
@@ -122,10 +122,19 @@ export class ClusterNetwork {
       podIP,
       resolve: (name) => this.resolve(name, resolver),
       connect: (ip, port) => this.connect(podIP, isLoopback(ip) ? podIP : ip, port),
-      listen: (port, accept) => {
+      listen: (port, accept, closed) => {
         const l = this.listen(podIP, port, 'TCP', accept);
         if (!l) return undefined;
-        const handle: Listening = { close: () => { l.close(); owned.delete(handle); } };
+        let open = true;
+        const handle: Listening = {
+          close: () => {
+            if (!open) return;
+            open = false;
+            l.close();
+            owned.delete(handle);
+            closed?.();
+          },
+        };
         owned.add(handle);
         return handle;
       },

@@ -48,6 +48,8 @@ export type FetchOutcome =
   | { kind: 'unresolved' }
   | { kind: 'refused'; ip: string }
   | { kind: 'timeout'; ip: string }
+  /** The connection was reset before the response came (the server's process went away). */
+  | { kind: 'reset'; ip: string }
   /** TLS is not modelled: an https URL gets what a plain-HTTP or absent server gives a TLS client. */
   | { kind: 'tls'; ip: string };
 
@@ -76,7 +78,10 @@ export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest): P
   if (t.scheme === 'https') return Pending.of<FetchOutcome>({ kind: 'tls', ip });
   const out = new Pending<FetchOutcome>();
   const response = conn.exchange(req);
-  response.onSettle(() => out.settle({ kind: 'response', response: response.value, remote: conn.remote, local: conn.local }));
+  response.onSettle(() => {
+    const reply = response.value;
+    out.settle(reply === 'reset' ? { kind: 'reset', ip } : { kind: 'response', response: reply, remote: conn.remote, local: conn.local });
+  });
   return out;
 }
 

@@ -171,6 +171,8 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
     }
     case 'tls':
       return yield* error(35, 'TLS connect error: error:0A00010B:SSL routines::wrong version number');
+    case 'reset':
+      return yield* error(56, 'Recv failure: Connection reset by peer');
     case 'response': return yield* curlResponse(outcome, o, io, eol, error);
   }
 }
@@ -254,7 +256,7 @@ export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Ste
       yield { kind: 'sleep', ms: timeoutMs !== undefined && timeoutMs > 0 && timeoutMs < LINUX_CONNECT_TIMEOUT_MS ? timeoutMs : LINUX_CONNECT_TIMEOUT_MS };
       yield* io.err(timeoutMs !== undefined && timeoutMs > 0 && timeoutMs < LINUX_CONNECT_TIMEOUT_MS ? 'wget: download timed out\n' : `wget: can't connect to remote host (${outcome.ip}): Connection timed out\n`);
       return 1;
-    case 'tls': yield* io.err('wget: error getting response: Connection reset by peer\n'); return 1;
+    case 'tls': case 'reset': yield* io.err('wget: error getting response: Connection reset by peer\n'); return 1;
     case 'response': break;
   }
   const res = outcome.response;

@@ -27,16 +27,19 @@ export interface HttpResponse {
   body: Uint8Array;
 }
 
+/** What comes back for a request: the response, or a RST (the serving process went away before it answered). */
+export type HttpReply = HttpResponse | 'reset';
+
 /** The outcome of a TCP connect. */
 export type ConnectResult =
-  | { kind: 'connected'; local: Endpoint; remote: Endpoint; exchange(req: HttpRequest): Pending<HttpResponse> }
+  | { kind: 'connected'; local: Endpoint; remote: Endpoint; exchange(req: HttpRequest): Pending<HttpReply> }
   /** A RST (nothing listens on a pod's port) or kube-proxy's REJECT (a Service without endpoints). */
   | { kind: 'refused' }
   /** The SYNs go unanswered: no host has the address, or no rule routes the port. */
   | { kind: 'timeout' };
 
 /** A listening socket's handler: one HTTP exchange of a client connection. */
-export type Acceptor = (req: HttpRequest, conn: { client: Endpoint; local: Endpoint }) => Pending<HttpResponse>;
+export type Acceptor = (req: HttpRequest, conn: { client: Endpoint; local: Endpoint }) => Pending<HttpReply>;
 
 export interface Listening { close(): void }
 
@@ -51,6 +54,10 @@ export interface PodNetAccess {
    */
   resolve(name: string): string[] | undefined;
   connect(ip: string, port: number): ConnectResult;
-  /** Binds the port on the pod's addresses; undefined when something in the pod already listens there. */
-  listen(port: number, accept: Acceptor): Listening | undefined;
+  /**
+   * Binds the port on the pod's addresses; undefined when something in the
+   * pod already listens there. `closed` runs when the socket is closed,
+   * by the program or because its process ended.
+   */
+  listen(port: number, accept: Acceptor, closed?: () => void): Listening | undefined;
 }

@@ -187,7 +187,7 @@ export class PowerShell {
     return {
       podIP: net.podIP,
       resolve: (name) => net.resolve(name),
-      listen: (port, accept) => net.listen(port, accept),
+      listen: (port, accept, closed) => net.listen(port, accept, closed),
       connect: (ip, port) => {
         const c = net.connect(ip, port);
         if (c.kind !== 'connected') return c;
@@ -861,6 +861,7 @@ export class PowerShell {
       if (outcome.kind === 'timeout') yield { kind: 'sleep', ms: WINDOWS_CONNECT_TIMEOUT_MS };
       if (this.version === 7) {
         const why = outcome.kind === 'unresolved' ? 'No such host is known.'
+          : outcome.kind === 'reset' ? 'An error occurred while sending the request.'
           : outcome.kind === 'refused' ? 'No connection could be made because the target machine actively refused it.'
             : outcome.kind === 'tls' ? 'The SSL connection could not be established, see inner exception.'
               : 'A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond.';
@@ -868,7 +869,8 @@ export class PowerShell {
         return undefined;
       }
       const why = outcome.kind === 'unresolved' ? `The remote name could not be resolved: '${t.host}'`
-        : outcome.kind === 'tls' ? 'The underlying connection was closed: An unexpected error occurred on a send.' : 'Unable to connect to the remote server';
+        : outcome.kind === 'tls' ? 'The underlying connection was closed: An unexpected error occurred on a send.'
+          : outcome.kind === 'reset' ? 'The underlying connection was closed: An unexpected error occurred on a receive.' : 'Unable to connect to the remote server';
       yield* this.errorRecord(st, 'System.Net.HttpWebRequest', why, 'InvalidOperation', 'WebException', fqid('WebCmdletWebResponseException'), cmdlet, st.col, text.length, 'HttpWebRequest');
       return undefined;
     }

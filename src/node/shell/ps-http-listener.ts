@@ -15,7 +15,7 @@
  * Without a network (a container this process does not run) nothing can
  * call: GetContext waits for good.
  */
-import type { Acceptor, Endpoint, HttpRequest, HttpResponse, Listening, PodNetAccess } from './net-types.js';
+import type { Acceptor, Endpoint, HttpReply, HttpRequest, HttpResponse, Listening, PodNetAccess } from './net-types.js';
 import { REASONS } from './http-client.js';
 import { Pending } from './pending.js';
 import { display, psObject, PsBlocks, PsRuntimeError, PsWait, type PsObject, type Value } from './ps-values.js';
@@ -31,7 +31,7 @@ export interface ListenerHost {
 
 interface Prefix { scheme: string; host: string; port: number; path: string }
 
-interface Incoming { req: HttpRequest; client: Endpoint; local: Endpoint; response: Pending<HttpResponse> }
+interface Incoming { req: HttpRequest; client: Endpoint; local: Endpoint; response: Pending<HttpReply> }
 
 function parsePrefix(p: string): Prefix | undefined {
   const m = /^(https?):\/\/(\[[^\]]+\]|[^/:]+)(?::(\d+))?(\/.*)$/i.exec(p);
@@ -155,14 +155,22 @@ export function httpListener(host: ListenerHost): PsObject {
     if (!byHost.length) return Pending.of(httpSysError(400, host.now()));
     const path = (req.target.split('?')[0] ?? '/').toLowerCase();
     if (!byHost.some((p) => (path.endsWith('/') ? path : `${path}/`).startsWith(p.path))) return Pending.of(httpSysError(404, host.now()));
-    const incoming: Incoming = { req, client: conn.client, local: conn.local, response: new Pending<HttpResponse>() };
+    const incoming: Incoming = { req, client: conn.client, local: conn.local, response: new Pending<HttpReply>() };
     queue.push(incoming);
+    inFlight.add(incoming);
+    incoming.response.onSettle(() => inFlight.delete(incoming));
     const a = arrival;
     arrival = undefined;
     a?.settle(undefined);
     return incoming.response;
   };
 
+  /** Requests taken and not yet answered: reset when the listener's sockets close. */
+  const inFlight = new Set<Incoming>();
+  const resetAll = () => {
+    queue.length = 0;
+    for (const i of [...inFlight]) i.response.settle('reset');
+  };
   const unbind = () => { for (const l of bound) l.close(); bound = []; };
 
   const listener: PsObject = psObject('System.Net.HttpListener', {
@@ -188,7 +196,7 @@ export function httpListener(host: ListenerHost): PsObject {
       if (host.net) {
         const ports = [...new Set(prefixes.map(parsePrefix).filter((p): p is Prefix => !!p).map((p) => p.port))];
         for (const port of ports) {
-          const l = host.net.listen(port, accept);
+          const l = host.net.listen(port, accept, resetAll);
           if (!l) {
             unbind();
             const conflict = prefixes.find((p) => parsePrefix(p)?.port === port) ?? '';
