@@ -12,6 +12,8 @@ import { ClusterNetwork } from '../../src/node/net/cluster-network.js';
 import { ContainerFS, interpret, ProgramRunner, type Program, type ShellContext } from '../../src/node/shell/index.js';
 import type { Listening } from '../../src/node/shell/net-types.js';
 import { execShellFor } from '../../src/node/exec/shell-exec.js';
+import { formatForHost } from '../../src/node/shell/ps-values.js';
+import { webResponseObject } from '../../src/node/shell/ps-web.js';
 
 const SEARCHES = ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'];
 const SERVER_IP = '10.244.1.5';
@@ -147,4 +149,20 @@ test('a request in flight when the serving process ends is reset', async () => {
   stuck.runner.kill(137);
   for (const l of [...owned]) l.close();
   assert.deepEqual(await client, { stdout: 'exit 56\n', stderr: 'curl: (56) Recv failure: Connection reset by peer\n', code: 0 });
+});
+
+test("Invoke-WebRequest's default view in Windows PowerShell: cut at 200 characters, the first four headers", () => {
+  const body = Buffer.from(`<html>\n<head><title></title>\n<meta http-equiv="refresh" content="0;URL=index.jsp">\n</head>\n<body>\n</body>\n</html>\n`);
+  const response = {
+    status: 200, reason: 'OK', body,
+    headers: [['Accept-Ranges', 'bytes'], ['Content-Length', '114'], ['Content-Type', 'text/html'], ['ETag', '"1"'], ['Server', 'x']] as [string, string][],
+  };
+  const pad = ' '.repeat(20);
+  assert.equal(formatForHost([webResponseObject(response, 5)]),
+    '\r\nStatusCode        : 200\r\nStatusDescription : OK\r\n' +
+    `Content           : <html>\r\n${pad}<head><title></title>\r\n${pad}<meta http-equiv="refresh" content="0;URL=index.jsp">\r\n${pad}</head>\r\n${pad}<body>\r\n${pad}</body>\r\n${pad}</html>\r\n${pad}\r\n` +
+    `RawContent        : HTTP/1.1 200 OK\r\n${pad}Accept-Ranges: bytes\r\n${pad}Content-Length: 114\r\n${pad}Content-Type: text/html\r\n${pad}ETag: "1"\r\n${pad}Server: x\r\n${pad}\r\n` +
+    `${pad}<html>\r\n${pad}<head><title></title>\r\n${pad}<meta http-equiv="refresh" content="0;URL=index.jsp">\r\n${pad}</head>\r\n${pad}...\r\n` +
+    'Forms             : \r\nHeaders           : {[Accept-Ranges, bytes], [Content-Length, 114], [Content-Type, text/html], [ETag, "1"]...}\r\n' +
+    'Images            : {}\r\nInputFields       : {}\r\nLinks             : {}\r\nParsedHtml        : \r\nRawContentLength  : 114\r\n\r\n');
 });

@@ -4,12 +4,20 @@
  * (StatusCode, StatusDescription, Content, RawContent, Forms, Headers,
  * Images, InputFields, Links, ParsedHtml, RawContentLength) and
  * PowerShell 7's BasicHtmlWebResponseObject view (no Forms or ParsedHtml,
- * RelationLink last). Multi-line values continue under the first line's
- * column; a dictionary shows its first $FormatEnumerationLimit (4) pairs.
+ * RelationLink last). Content and RawContent are cut at 200 characters
+ * and `...`; multi-line values continue under the first line's column; a
+ * collection shows as `{...}`, a dictionary its first
+ * $FormatEnumerationLimit (4) pairs. Lines are not wrapped at the console
+ * width. (Windows PowerShell transcripts of this view keep `Forms : ` and
+ * the blank continuation line after a page's last newline.)
  */
 import type { HttpResponse } from './net-types.js';
 import { responseHead } from './http-client.js';
 import { display, psObject, type PsObject, type Value } from './ps-values.js';
+
+/** Content and RawContent show their first 200 characters, then `...`. */
+const TRUNCATED = new Set(['Content', 'RawContent']);
+const TRUNCATE_AT = 200;
 
 /** $FormatEnumerationLimit's default. */
 const ENUMERATION_LIMIT = 4;
@@ -28,9 +36,12 @@ function webView(names: string[]) {
     const w = Math.max(...names.map((n) => n.length));
     const lines = names.map((n) => {
       const v = o.props[n] ?? null;
-      const text = n === 'Headers' ? pairs((o.props.__headers ?? []) as unknown as [string, string][]) : display(v);
-      const [first = '', ...rest] = text.replace(/\r\n$/, '').split(/\r?\n/);
-      return [`${n.padEnd(w)} : ${first}`.trimEnd(), ...rest.map((l) => `${' '.repeat(w + 3)}${l}`.trimEnd())].join('\r\n');
+      const text = n === 'Headers' ? pairs((o.props.__headers ?? []) as unknown as [string, string][])
+        : Array.isArray(v) ? `{${v.map(display).join(', ')}}`
+          : TRUNCATED.has(n) && display(v).length > TRUNCATE_AT ? `${display(v).slice(0, TRUNCATE_AT)}...` : display(v);
+      // Format-List writes each line whole: the label's `: ` and the continuation indent even before nothing.
+      const [first = '', ...rest] = text.split(/\r?\n/);
+      return [`${n.padEnd(w)} : ${first}`, ...rest.map((l) => `${' '.repeat(w + 3)}${l}`)].join('\r\n');
     });
     return `\r\n${lines.join('\r\n')}\r\n\r\n`;
   }).join('');
