@@ -90,7 +90,7 @@ test('curl -i shows the status line and the headers http.sys sends', async () =>
 });
 
 test('the clients\' errors: unresolvable names, refused ports, connect timeouts', async () => {
-  assert.deepEqual(await linux('curl http://no-such-svc'), { stdout: '', stderr: 'curl: (6) Could not resolve host: no-such-svc\n', code: 6 });
+  assert.deepEqual(await linux('curl -sS http://no-such-svc'), { stdout: '', stderr: 'curl: (6) Could not resolve host: no-such-svc\n', code: 6 });
   assert.deepEqual(await linux('curl -s http://no-such-svc; echo $?'), { stdout: '6\n', stderr: '', code: 0 });
   assert.deepEqual(await linux(`curl -sS http://${SERVER_IP}:8080/`),
     { stdout: '', stderr: `curl: (7) Failed to connect to ${SERVER_IP} port 8080 after 0 ms: Couldn't connect to server\n`, code: 7 });
