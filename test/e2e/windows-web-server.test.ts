@@ -13,6 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
 import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 const MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/windows-webserver.yaml', import.meta.url), 'utf8');
@@ -130,4 +131,27 @@ test('the clients\' errors: a name that does not resolve, a port nothing listens
   const refused = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${podIP}:8080/`]);
   assert.deepEqual([refused.code, refused.stdout], [7, '']);
   assert.match(refused.stderr, new RegExp(`^curl: \\(7\\) Failed to connect to ${podIP.replace(/\./g, '\\.')} port 8080 after 0 ms: Couldn't connect to server\\n`));
+});
+
+test('an httpGet readiness probe reaches the port the script listens on', async () => {
+  const deployment = parseAllDocuments(MANIFEST).map((d) => d.toJSON()).find((o) => o.kind === 'Deployment');
+  const template = deployment.spec.template;
+  const probed = (name: string, port: number) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    spec: {
+      ...template.spec,
+      containers: template.spec.containers.map((c: any) => ({ ...c, readinessProbe: { httpGet: { path: '/', port }, periodSeconds: 1 } })),
+    },
+  });
+  for (const [name, port] of [['probed-80', 80], ['probed-81', 81]] as const) {
+    const r = await rawJSON(cluster, 'POST', '/api/v1/namespaces/default/pods', probed(name, port));
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+  }
+  const ready = async (name: string) => (await rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`)).body.status?.containerStatuses?.[0]?.ready === true;
+  let up = false;
+  for (let i = 0; i < 100 && !up; i++) { up = await ready('probed-80'); if (!up) await sleep(100); }
+  assert.ok(up, 'the probe on port 80 passes');
+  const other = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/probed-81')).body;
+  assert.equal(other.status.containerStatuses[0].ready, false, 'nothing listens on port 81');
+  assert.ok(other.status.containerStatuses[0].state.running, 'the container runs');
 });
