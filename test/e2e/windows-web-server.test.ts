@@ -14,6 +14,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 const MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/windows-webserver.yaml', import.meta.url), 'utf8');
@@ -97,7 +99,7 @@ test('a Linux pod gets the page through the Service, by name and by ClusterIP; t
     const client = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/client')).body;
     const slices = (await rawJSON(cluster, 'GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dwin-webserver')).body.items;
     ready = !!client.status?.containerStatuses?.[0]?.state?.running &&
-      slices.some((s: any) => (s.endpoints ?? []).some((e: any) => e.addresses?.[0] === podIP && e.conditions?.ready));
+      (slices as EndpointSlice[]).some((s) => (s.endpoints ?? []).some((e) => e.addresses[0] === podIP && e.conditions?.ready));
     if (!ready) await sleep(100);
   }
   assert.ok(ready, 'the client runs and the server is a ready endpoint of its Service');
@@ -134,13 +136,14 @@ test('the clients\' errors: a name that does not resolve, a port nothing listens
 });
 
 test('an httpGet readiness probe reaches the port the script listens on', async () => {
-  const deployment = parseAllDocuments(MANIFEST).map((d) => d.toJSON()).find((o) => o.kind === 'Deployment');
-  const template = deployment.spec.template;
+  const deployment = parseAllDocuments(MANIFEST).map((d) => d.toJSON() as Deployment).find((o) => o.kind === 'Deployment');
+  const template = deployment?.spec?.template;
+  assert.ok(template?.spec);
   const probed = (name: string, port: number) => ({
     apiVersion: 'v1', kind: 'Pod', metadata: { name },
     spec: {
       ...template.spec,
-      containers: template.spec.containers.map((c: any) => ({ ...c, readinessProbe: { httpGet: { path: '/', port }, periodSeconds: 1 } })),
+      containers: template.spec!.containers.map((c) => ({ ...c, readinessProbe: { httpGet: { path: '/', port }, periodSeconds: 1 } })),
     },
   });
   for (const [name, port] of [['probed-80', 80], ['probed-81', 81]] as const) {

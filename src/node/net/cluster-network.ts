@@ -22,13 +22,13 @@
  * rules (VIPs unreachable from nodes, DSR, session affinity) are later
  * slices of the network model and not applied here.
  */
+import type { ServicePort, ServiceSpec } from 'kubernetes-types/core/v1.js';
+import type { EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listening, PodNetAccess } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
 import { resolveName, type ResolverConfig } from './dns-resolver.js';
 import { clusterRecords } from './dns-records.js';
-
-type Obj = Record<string, any>;
 
 /** What the model reads of the cluster: the kubelets' informer caches. */
 export interface NetworkLookups {
@@ -146,8 +146,8 @@ export class ClusterNetwork {
   }
 
   private serviceRoute(svc: KObject, port: number): Route {
-    const spec = (svc.spec ?? {}) as Obj;
-    const svcPort: Obj | undefined = (spec.ports ?? []).find((p: Obj) => p.port === port && (p.protocol ?? 'TCP') === 'TCP');
+    const spec = (svc.spec ?? {}) as ServiceSpec;
+    const svcPort = (spec.ports ?? []).find((p) => p.port === port && (p.protocol ?? 'TCP') === 'TCP');
     if (!svcPort) return { kind: 'timeout' };
     const ns = svc.metadata.namespace ?? 'default';
     const name = svc.metadata.name ?? '';
@@ -163,14 +163,14 @@ export class ClusterNetwork {
    * undefined: any port (for DNS, which only wants addresses).
    */
   private endpointsOf(ns: string, service: string, portName?: string): { ip: string; port?: number }[] {
-    const slices = this.lookups.endpointSlices(ns).filter((s) => s.metadata.labels?.[SERVICE_NAME_LABEL] === service && (s as Obj).addressType === 'IPv4');
+    const slices = this.lookups.endpointSlices(ns).filter((s) => s.metadata.labels?.[SERVICE_NAME_LABEL] === service && s.addressType === 'IPv4') as unknown as EndpointSlice[];
     const ready: { ip: string; port?: number }[] = [];
     const terminating: { ip: string; port?: number }[] = [];
     const seen = new Set<string>();
-    for (const s of slices as Obj[]) {
-      const p: Obj | undefined = portName === undefined ? undefined : (s.ports ?? []).find((x: Obj) => (x.name ?? '') === portName && (x.protocol ?? 'TCP') === 'TCP');
+    for (const s of slices) {
+      const p: EndpointPort | undefined = portName === undefined ? undefined : (s.ports ?? []).find((x) => (x.name ?? '') === portName && (x.protocol ?? 'TCP') === 'TCP');
       if (portName !== undefined && !p) continue;
-      for (const e of (s.endpoints ?? []) as Obj[]) {
+      for (const e of s.endpoints ?? []) {
         const ip: string | undefined = e.addresses?.[0];
         if (!ip || seen.has(ip)) continue;
         seen.add(ip);
@@ -196,12 +196,12 @@ const listenerKey = (ip: string, port: number, protocol: string) => `${ip}|${por
 const isLoopback = (ip: string) => /^127\./.test(ip) || ip === '::1' || ip === 'localhost';
 
 function clusterIPsOf(svc: KObject): string[] {
-  const spec = (svc.spec ?? {}) as Obj;
-  const ips: string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : spec.clusterIP ? [spec.clusterIP] : [];
+  const spec = (svc.spec ?? {}) as ServiceSpec;
+  const ips: readonly string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : spec.clusterIP ? [spec.clusterIP] : [];
   return ips.filter((ip) => ip && ip !== 'None');
 }
 
 /** A Service port's numeric targetPort (its port when unset); a name only the endpoints can resolve. */
-function targetPortNumber(p: Obj): number {
+function targetPortNumber(p: ServicePort): number {
   return typeof p.targetPort === 'number' ? p.targetPort : typeof p.targetPort === 'string' && /^\d+$/.test(p.targetPort) ? Number(p.targetPort) : p.port;
 }

@@ -11,10 +11,9 @@
  * Services (a CNAME to a name outside the cluster) and names outside the
  * zone need the outside world, which the model does not have yet.
  */
+import type { ServiceSpec } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { DNS_DOMAIN } from '../network.js';
-
-type Obj = Record<string, any>;
 
 export interface RecordSources {
   service(namespace: string, name: string): KObject | undefined;
@@ -34,13 +33,13 @@ export function clusterRecords(fqdn: string, src: RecordSources, domain = DNS_DO
     const [service = '', ns = ''] = labels;
     const svc = src.service(ns, service);
     if (!svc) return undefined;
-    const spec = (svc.spec ?? {}) as Obj;
+    const spec = (svc.spec ?? {}) as ServiceSpec;
     if (spec.type === 'ExternalName') return undefined;
     if (spec.clusterIP === 'None') {
       const ips = src.readyAddresses(ns, service);
       return ips.length ? ips : undefined;
     }
-    const ips: string[] = (Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]).filter((ip: unknown) => typeof ip === 'string' && ip.includes('.'));
+    const ips = (Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]).filter((ip): ip is string => typeof ip === 'string' && ip.includes('.'));
     return ips.length ? ips.slice(0, 1) : undefined;
   }
   if (labels.length === 3 && labels[2] === 'pod') {
