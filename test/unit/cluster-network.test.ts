@@ -13,14 +13,14 @@ import { Pending } from '../../src/node/shell/pending.js';
 import type { HttpResponse } from '../../src/node/shell/net-types.js';
 
 const svc = (ns: string, name: string, clusterIP: string, ports: Record<string, unknown>[], extra: Record<string, unknown> = {}): KObject =>
-  ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace: ns, name }, spec: { clusterIP, clusterIPs: clusterIP === 'None' ? ['None'] : [clusterIP], ports, ...extra } }) as KObject;
+  ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace: ns, name }, spec: { clusterIP, clusterIPs: clusterIP === 'None' ? ['None'] : [clusterIP], ports, ...extra } });
 
 const slice = (ns: string, service: string, ports: Record<string, unknown>[], endpoints: { ip: string; ready?: boolean; serving?: boolean; terminating?: boolean }[]): KObject =>
   ({
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { namespace: ns, name: `${service}-abcde`, labels: { 'kubernetes.io/service-name': service } },
     addressType: 'IPv4', ports,
     endpoints: endpoints.map((e) => ({ addresses: [e.ip], conditions: { ready: e.ready ?? true, serving: e.serving ?? e.ready ?? true, terminating: e.terminating ?? false } })),
-  }) as unknown as KObject;
+  });
 
 const SERVICES = [
   svc('default', 'web', '10.96.10.1', [{ port: 80, targetPort: 80, protocol: 'TCP' }]),

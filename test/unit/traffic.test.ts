@@ -24,11 +24,11 @@ const CLUSTER_IP = '10.96.12.34';
 const services: KObject[] = [{
   apiVersion: 'v1', kind: 'Service', metadata: { namespace: 'default', name: 'win-webserver' },
   spec: { type: 'LoadBalancer', clusterIP: CLUSTER_IP, clusterIPs: [CLUSTER_IP], ports: [{ port: 80, targetPort: 80, protocol: 'TCP' }] },
-} as KObject];
+}];
 const slices: KObject[] = [{
   apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { namespace: 'default', name: 'win-webserver-x1', labels: { 'kubernetes.io/service-name': 'win-webserver' } },
   addressType: 'IPv4', ports: [{ name: '', port: 80, protocol: 'TCP' }], endpoints: [{ addresses: [SERVER_IP], conditions: { ready: true, serving: true, terminating: false } }],
-} as unknown as KObject];
+}];
 
 const net = new ClusterNetwork({
   services: () => services,

@@ -87,7 +87,7 @@ export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest): P
 
 /** Waits for a pending outcome inside a program. */
 export function* awaitPending<T>(p: Pending<T>): Generator<{ kind: 'wait'; on: Pending<unknown> }, T, void> {
-  while (!p.settled) yield { kind: 'wait', on: p as Pending<unknown> };
+  while (!p.settled) yield { kind: 'wait', on: p };
   return p.value;
 }
 
