@@ -13,6 +13,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 const MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/windows-webserver.yaml', import.meta.url), 'utf8');
@@ -72,4 +75,86 @@ test('kubectl exec: ipconfig, hostname, PowerShell pipelines and ping as on a Wi
     '\r\nPinging 8.8.8.8 with 32 bytes of data:\r\nRequest timed out.\r\n\r\nPing statistics for 8.8.8.8:\r\n    Packets: Sent = 1, Received = 0, Lost = 1 (100% loss),\r\n']);
   const missing = await kubectl(cluster, ['exec', podName, '--', 'ping', 'no-such-host.invalid']);
   assert.deepEqual([missing.code, missing.stdout], [1, 'Ping request could not find host no-such-host.invalid. Please check the name and try again.\r\n']);
+});
+
+const CLIENT = `apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+spec:
+  nodeSelector:
+    kubernetes.io/os: linux
+  containers:
+  - name: client
+    image: nginx
+    command: ["sleep", "3600"]
+`;
+
+const page = (counts: string) => `<html><body><H1>Windows Container Web Server</H1>${counts}</body></html>`;
+
+test('a Linux pod gets the page through the Service, by name and by ClusterIP; the server logs each request', async () => {
+  assert.equal(await ok(['apply', '-f', '-'], CLIENT), 'pod/client created\n');
+  let ready = false;
+  for (let i = 0; i < 300 && !ready; i++) {
+    const client = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/client')).body;
+    const slices = (await rawJSON(cluster, 'GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dwin-webserver')).body.items;
+    ready = !!client.status?.containerStatuses?.[0]?.state?.running &&
+      (slices as EndpointSlice[]).some((s) => (s.endpoints ?? []).some((e) => e.addresses[0] === podIP && e.conditions?.ready));
+    if (!ready) await sleep(100);
+  }
+  assert.ok(ready, 'the client runs and the server is a ready endpoint of its Service');
+  const clusterIP = JSON.parse(await ok(['get', 'svc', 'win-webserver', '-o', 'json'])).spec.clusterIP;
+
+  // The kubelets' informers see the EndpointSlice a moment after the API does: until then the Service refuses (7).
+  let first = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-s', 'http://win-webserver']);
+  for (let i = 0; i < 50 && first.code === 7; i++) { await sleep(100); first = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-s', 'http://win-webserver']); }
+  assert.deepEqual([first.code, first.stdout], [0, page(`<p>IP ${podIP} callerCount 1 `)]);
+  assert.equal(await ok(['exec', 'client', '--', 'curl', '-s', `http://${clusterIP}/`]), page(`<p>IP ${podIP} callerCount 2 `));
+  assert.equal(await ok(['exec', 'client', '--', 'sh', '-c', 'wget -qO- http://win-webserver.default.svc.cluster.local']), page(`<p>IP ${podIP} callerCount 3 `));
+  assert.equal(await ok(['logs', podName]), 'Listening at http://*:80/\r\n' +
+    `\r\n> http://win-webserver/\r\n${page(`<p>IP ${podIP} callerCount 1 `)}\r\n< 200\r\n` +
+    `\r\n> http://${clusterIP}/\r\n${page(`<p>IP ${podIP} callerCount 2 `)}\r\n< 200\r\n` +
+    `\r\n> http://win-webserver.default.svc.cluster.local/\r\n${page(`<p>IP ${podIP} callerCount 3 `)}\r\n< 200\r\n`);
+});
+
+test('from the Windows pod: curl.exe and Invoke-WebRequest reach the Service; one DNS suffix', async () => {
+  const counts = (own: number) => `<p>IP ${podIP} callerCount 3 <p>IP ${podIP} callerCount ${own} `;
+  assert.equal(await ok(['exec', podName, '--', 'curl.exe', '-s', 'http://win-webserver']), page(counts(1)));
+  assert.equal(await ok(['exec', podName, '--', 'powershell', '-Command', '(Invoke-WebRequest -UseBasicParsing http://win-webserver).Content']), `${page(counts(2))}\r\n`);
+  const pqdn = await kubectl(cluster, ['exec', podName, '--', 'curl.exe', '-sS', 'http://win-webserver.default']);
+  assert.deepEqual([pqdn.code, pqdn.stdout], [6, '']);
+  assert.match(pqdn.stderr, /^curl: \(6\) Could not resolve host: win-webserver\.default\r\n/);
+});
+
+test('the clients\' errors: a name that does not resolve, a port nothing listens on', async () => {
+  const unresolved = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', 'http://no-such-svc']);
+  assert.deepEqual([unresolved.code, unresolved.stdout], [6, '']);
+  assert.match(unresolved.stderr, /^curl: \(6\) Could not resolve host: no-such-svc\n/);
+  const refused = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${podIP}:8080/`]);
+  assert.deepEqual([refused.code, refused.stdout], [7, '']);
+  assert.match(refused.stderr, new RegExp(`^curl: \\(7\\) Failed to connect to ${podIP.replace(/\./g, '\\.')} port 8080 after 0 ms: Couldn't connect to server\\n`));
+});
+
+test('an httpGet readiness probe reaches the port the script listens on', async () => {
+  const deployment = parseAllDocuments(MANIFEST).map((d) => d.toJSON() as Deployment).find((o) => o.kind === 'Deployment');
+  const template = deployment?.spec?.template;
+  assert.ok(template?.spec);
+  const probed = (name: string, port: number) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    spec: {
+      ...template.spec,
+      containers: template.spec!.containers.map((c) => ({ ...c, readinessProbe: { httpGet: { path: '/', port }, periodSeconds: 1 } })),
+    },
+  });
+  for (const [name, port] of [['probed-80', 80], ['probed-81', 81]] as const) {
+    const r = await rawJSON(cluster, 'POST', '/api/v1/namespaces/default/pods', probed(name, port));
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+  }
+  const ready = async (name: string) => (await rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`)).body.status?.containerStatuses?.[0]?.ready === true;
+  let up = false;
+  for (let i = 0; i < 100 && !up; i++) { up = await ready('probed-80'); if (!up) await sleep(100); }
+  assert.ok(up, 'the probe on port 80 passes');
+  const other = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/probed-81')).body;
+  assert.equal(other.status.containerStatuses[0].ready, false, 'nothing listens on port 81');
+  assert.ok(other.status.containerStatuses[0].state.running, 'the container runs');
 });

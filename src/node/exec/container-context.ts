@@ -37,7 +37,7 @@ export function runningContainerContext(kubelet: RunningContainers | undefined, 
   if (!live) return undefined;
   const spec = pod.spec as Obj;
   const container = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])].find((c: Obj) => c.name === containerName);
-  return { ...live, posixShell: posixShellOf(String(container?.image ?? '')), network: podNetwork(pod) };
+  return { ...live, posixShell: posixShellOf(String(container?.image ?? '')), network: live.network ?? podNetwork(pod) };
 }
 
 /**

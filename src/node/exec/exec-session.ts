@@ -19,6 +19,8 @@ export interface ExecShell {
   program(argv: string[], stdin: Buffer | undefined): Iterator<Step, void>;
   /** An interactive shell when argv is a shell with no script (sh, bash, cmd, powershell), else undefined. */
   session(argv: string[]): InteractiveShell | undefined;
+  /** The exec's processes are gone (it ended, or the client left): what they held is released. */
+  end?(): void;
 }
 
 /**
@@ -33,24 +35,29 @@ export async function runExec(conn: RemoteCommandConnection, argv: string[], she
   const out = outputOf(conn);
   let result: PlayResult;
   try {
-    const interactive = conn.options.stdin ? shell.session(argv) : undefined;
-    if (interactive) {
-      result = await runInteractive(conn, interactive, out, abort.signal);
-    } else if (conn.options.stdin) {
-      const input = await readAllStdin(conn, abort.signal);
-      result = input === undefined ? { stopped: true } : await playSteps(shell.program(argv, input), out, abort.signal);
-    } else {
-      result = await playSteps(shell.program(argv, undefined), out, abort.signal);
-    }
+    result = await playExec(conn, argv, shell, out, abort.signal);
   } catch (e) {
     if (!(e instanceof ExecStartError)) throw e;
     // The kubelet's exec handler: an error that is not an exit code is an internal error.
     conn.finish(internalErrorStatus(`error executing command in container: ${e.message}`));
     return;
+  } finally {
+    shell.end?.();
   }
   if ('stopped' in result) return;
   const code = 'code' in result ? result.code : 0;
   conn.finish(code === 0 ? successStatus() : exitCodeStatus(argv, code));
+}
+
+/** The exec's command, interactive or not, played until it ends or the client leaves. */
+async function playExec(conn: RemoteCommandConnection, argv: string[], shell: ExecShell, out: StepOutput, signal: AbortSignal): Promise<PlayResult> {
+  const interactive = conn.options.stdin ? shell.session(argv) : undefined;
+  if (interactive) return runInteractive(conn, interactive, out, signal);
+  if (conn.options.stdin) {
+    const input = await readAllStdin(conn, signal);
+    return input === undefined ? { stopped: true } : playSteps(shell.program(argv, input), out, signal);
+  }
+  return playSteps(shell.program(argv, undefined), out, signal);
 }
 
 /** Output to the client; a TTY turns "\n" into "\r\n" as the terminal's onlcr does. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { collect, ContainerFS, interpret, openSession, programName, startError, type SessionShell, type ShellContext } from '../shell/index.js';
 import { ExecStartError, type ExecShell } from './exec-session.js';
+import type { Listening } from '../shell/net-types.js';
 
 const SESSION_SHELLS: Record<'linux' | 'windows', readonly SessionShell[]> = {
   linux: ['sh', 'ash', 'dash', 'bash'],
@@ -41,8 +42,25 @@ function execStartFailure(argv: string[], ctx: ShellContext): string | undefined
     : `failed to exec in container: failed to start exec "${execID}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${command}": executable file not found in $PATH: unknown`;
 }
 
-export function execShellFor(ctx: ShellContext): ExecShell {
+export function execShellFor(container: ShellContext): ExecShell {
+  // What the exec's own processes listen on goes away with the exec, not with the container.
+  const listening = new Set<Listening>();
+  const net = container.net;
+  const ctx: ShellContext = net ? {
+    ...container,
+    net: {
+      podIP: net.podIP,
+      resolve: (name) => net.resolve(name),
+      connect: (ip, port) => net.connect(ip, port),
+      listen: (port, accept, closed) => {
+        const l = net.listen(port, accept, closed);
+        if (l) listening.add(l);
+        return l;
+      },
+    },
+  } : container;
   return {
+    end() { for (const l of listening) l.close(); listening.clear(); },
     program(argv, stdin) {
       const failure = execStartFailure(argv, ctx);
       if (failure) throw new ExecStartError(failure);

@@ -1,4 +1,5 @@
 /** What an emulated program does, step by step: the kubelet's shell model's Step, played here for `kubectl exec`. */
+import type { Pending } from '../shell/pending.js';
 import type { Step } from '../shell/types.js';
 
 export type { Step };
@@ -29,9 +30,20 @@ export async function playSteps(steps: Iterator<Step, void>, out: StepOutput, si
       case 'exit': return { code: s.code };
       case 'sleep': if (!(await wait(s.ms, signal))) return { stopped: true }; break;
       case 'forever': await wait(Infinity, signal); return { stopped: true };
+      case 'wait': if (!s.on.settled && !(await settled(s.on, signal))) return { stopped: true }; break;
     }
     if (n % 1000 === 0) await new Promise((res) => setImmediate(res));
   }
+}
+
+/** Resolves true once `p` settles, false when aborted first. */
+function settled(p: Pending<unknown>, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => { off(); resolve(false); };
+    const off = p.onSettle(() => { signal.removeEventListener('abort', onAbort); setImmediate(() => resolve(true)); });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** Resolves true after `ms`, false when aborted first. */

@@ -9,8 +9,9 @@
 import { nodeUser } from '../../client/identities.js';
 import { InformerFactory } from '../../client/informer-factory.js';
 import {
-  configmaps, nodes as nodeResource, persistentvolumeclaims, persistentvolumes, pods as podResource, runtimeclasses, secrets, services,
+  configmaps, endpointslices, nodes as nodeResource, persistentvolumeclaims, persistentvolumes, pods as podResource, runtimeclasses, secrets, services,
 } from '../../client/resources.js';
+import { ClusterNetwork } from '../net/cluster-network.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { Client } from '../../client/types.js';
 import type { EventRecorder } from '../../events/recorder.js';
@@ -108,6 +109,9 @@ export class Kubelet {
   private readonly volumes: SharedInformer;
   private readonly runtimeClasses: SharedInformer;
   private readonly nodeObjects: SharedInformer;
+  private readonly endpointSlices: SharedInformer;
+  /** The pod network of every node: what the containers listen on and connect to. */
+  readonly network: ClusterNetwork;
   private readonly log: (m: string) => void;
   private readonly backoff = new Backoff();
   private started = false;
@@ -131,6 +135,13 @@ export class Kubelet {
     this.volumes = this.informers.forResource(persistentvolumes);
     this.runtimeClasses = this.informers.forResource(runtimeclasses);
     this.nodeObjects = this.informers.forResource(nodeResource);
+    // kube-proxy's view: Services and their EndpointSlices.
+    this.endpointSlices = this.informers.forResource(endpointslices);
+    this.network = new ClusterNetwork({
+      services: () => this.services.cache.list('*'),
+      service: (ns, name) => this.services.cache.get(ns, name),
+      endpointSlices: (ns) => this.endpointSlices.cache.list(ns),
+    });
     this.sources = {
       configMap: (ns, name) => this.configMaps.cache.get(ns, name),
       secret: (ns, name) => this.secrets.cache.get(ns, name),
@@ -142,7 +153,7 @@ export class Kubelet {
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.configMaps, this.secrets, this.services, this.claims, this.volumes, this.runtimeClasses, this.nodeObjects]
+    await Promise.all([this.configMaps, this.secrets, this.services, this.claims, this.volumes, this.runtimeClasses, this.nodeObjects, this.endpointSlices]
       .map((i) => i.start()));
     this.started = true;
     await this.informers.inform(podResource, (type, o) => this.onPod(type, o));
@@ -238,6 +249,7 @@ export class Kubelet {
       runtime: cfg.runtime,
       runtimeClass: (name) => this.runtimeClasses.cache.get('', name),
       hostDirs: new HostDirs(cfg.os),
+      network: this.network,
     };
     this.nodes.set(cfg.name, state);
   }

@@ -18,6 +18,10 @@ import { isHostProcessContainer } from '../../os/windows-rules.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceClient } from '../../client/types.js';
 import { collect, interpret, LineSplitter, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
+import type { Listening, PodNetAccess } from '../shell/net-types.js';
+import type { PodNetwork } from '../shell/windows-net.js';
+import type { ClusterNetwork } from '../net/cluster-network.js';
+import { podNetwork } from '../exec/pod-network.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
 import { ContainerFS } from '../shell/fs.js';
@@ -85,6 +89,8 @@ export interface NodeContext {
   runtimeClass(name: string): KObject | undefined;
   /** The node's hostPath directories, shared by its pods. */
   hostDirs: HostDirs;
+  /** The cluster network the pods' processes connect and listen through; none: only each container itself answers. */
+  network?: ClusterNetwork;
 }
 
 
@@ -122,6 +128,8 @@ interface CRun {
   hookError?: string;
   /** The container runs but its postStart hook has not returned yet (the state shows ContainerCreating). */
   hookPending?: Running;
+  /** What the container's processes listen on: closed when it stops. */
+  listening: Set<Listening>;
 }
 
 
@@ -144,6 +152,8 @@ export class PodWorker implements PodStatusSource {
   private hintedSandbox = false;
   /** activeDeadlineSeconds passed (active_deadline.go ShouldEvict). */
   private evicted?: { reason: string; message: string };
+  /** Takes the sandbox's address off the cluster network. */
+  private detachIP?: () => void;
 
   constructor(pod: KObject, private readonly node: NodeContext) {
     this.pod = pod;
@@ -176,7 +186,7 @@ export class PodWorker implements PodStatusSource {
       spec, init, sidecar: init && spec.restartPolicy === 'Always', ephemeral,
       state: waiting(init || hasInit ? 'PodInitializing' : 'ContainerCreating'),
       lastState: undefined, restartCount: 0, created: false, busy: false,
-      application: false, probes: [], timers: new Set(), hinted: false, killing: false,
+      application: false, probes: [], timers: new Set(), hinted: false, killing: false, listening: new Set(),
       script: containerScript(this.pod.metadata.annotations, spec.name),
     };
   }
@@ -264,7 +274,7 @@ export class PodWorker implements PodStatusSource {
       const grace = specGracePeriodSeconds(this.spec);
       for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
       this.sandboxReady = false;
-      this.node.releaseIP(this.uid);
+      this.releaseSandboxIP();
       this.scheduleStatus();
     });
   }
@@ -276,6 +286,9 @@ export class PodWorker implements PodStatusSource {
     this.timers.clear();
     for (const c of this.cs.values()) this.stopContainerTimers(c);
     for (const c of this.cs.values()) { if (c.runner && !c.runner.exited) { c.killing = true; c.runner.kill(GRACE_KILL_EXIT[this.os]); } }
+    // The machine is down: its pods' addresses answer nothing.
+    this.detachIP?.();
+    this.detachIP = undefined;
   }
 
   /** The node starts again after a stop: the sandbox and running containers are re-created (SandboxChanged). */
@@ -309,10 +322,27 @@ export class PodWorker implements PodStatusSource {
     this.scheduleStatus();
   }
 
+  /** The sandbox is gone: its address is free and no longer answers. */
+  private releaseSandboxIP(): void {
+    this.detachIP?.();
+    this.detachIP = undefined;
+    this.node.releaseIP(this.uid);
+  }
+
+  /** The pod's network as its containers see and reach it. */
+  private podNet(c: CRun): { network: PodNetwork; net?: PodNetAccess } {
+    const network = { ...podNetwork(this.pod), ...(this.podIPs[0] ? { podIP: this.podIPs[0] } : {}) };
+    const ip = this.podIPs[0];
+    if (!this.node.network || !ip) return { network };
+    const ndots = ((this.spec.dnsConfig?.options ?? []) as Obj[]).find((o) => o.name === 'ndots')?.value;
+    const resolver = { os: this.os, searches: network.searches ?? [], ...(ndots !== undefined && /^\d+$/.test(String(ndots)) ? { ndots: Number(ndots) } : {}) };
+    return { network, net: this.node.network.forPod(ip, resolver, c.listening) };
+  }
+
   /** The pod is gone from the API: stop everything at once. */
   destroy(): void {
     this.stop();
-    this.node.releaseIP(this.uid);
+    this.releaseSandboxIP();
     this.node.images.forgetPod(this.uid);
     this.node.backoff.deletePrefix(`${this.uid}/`);
     this.node.logs.dropPod(this.uid);
@@ -320,10 +350,10 @@ export class PodWorker implements PodStatusSource {
   }
 
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
-  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string } | undefined {
+  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string; network: PodNetwork; net?: PodNetAccess } | undefined {
     const c = this.cs.get(container);
     if (!c || !isRunning(c.state) || !c.env || !c.fs) return undefined;
-    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion };
+    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion, ...this.podNet(c) };
   }
 
   // ---------------------------------------------------------------------
@@ -411,6 +441,8 @@ export class PodWorker implements PodStatusSource {
         return false;
       }
       this.podIPs = [ip];
+      this.detachIP?.();
+      this.detachIP = this.node.network?.attach(ip, { namespace: this.pod.metadata.namespace ?? 'default', name: this.pod.metadata.name ?? '', node: this.node.name });
     }
     this.sandboxReady = true;
     return true;
@@ -517,7 +549,8 @@ export class PodWorker implements PodStatusSource {
     }
     const argv = this.argv(c, env);
     const ctx = { os: this.os, env, hostname: podHostname(this.pod), fs, kernelVersion: this.node.kernelVersion,
-      posixShell: /busybox|alpine/.test(c.spec.image) ? 'ash' as const : /nginx|ubuntu|debian|agnhost/.test(c.spec.image) ? 'dash' as const : 'ash' as const };
+      posixShell: /busybox|alpine/.test(c.spec.image) ? 'ash' as const : /nginx|ubuntu|debian|agnhost/.test(c.spec.image) ? 'dash' as const : 'ash' as const,
+      ...this.podNet(c) };
     const startErr = startError(argv, ctx);
     c.containerID = `containerd://${runtimeID(this.uid, c.spec.name, c.restartCount)}`;
     c.created = true;
@@ -551,7 +584,11 @@ export class PodWorker implements PodStatusSource {
     c.runner = new ProgramRunner(program, {
       stdout: (t) => out.write(t),
       stderr: (t) => err.write(t),
-      exit: (code) => { out.flush(); err.flush(); this.node.logs.end(this.uid, c.spec.name, restartCount); this.onExit(c, code); },
+      exit: (code) => {
+        // The process is gone: its sockets with it.
+        for (const l of [...c.listening]) l.close();
+        out.flush(); err.flush(); this.node.logs.end(this.uid, c.spec.name, restartCount); this.onExit(c, code);
+      },
     }, timersOf(this.clock));
     c.runner.start();
     const postStart: Obj | undefined = c.spec.lifecycle?.postStart;
@@ -712,7 +749,7 @@ export class PodWorker implements PodStatusSource {
     this.terminal = true;
     this.sandboxReady = false;
     for (const c of this.cs.values()) this.stopContainerTimers(c);
-    this.node.releaseIP(this.uid);
+    this.releaseSandboxIP();
     this.scheduleStatus();
   }
 
@@ -827,6 +864,9 @@ export class PodWorker implements PodStatusSource {
 
   /** Whether anything in the pod accepts connections on the port. */
   private listens(port: number): boolean {
+    // A program that bound the port itself (an HttpListener script) answers there.
+    const ip = this.podIPs[0];
+    if (ip && this.node.network?.listening(ip, port)) return true;
     for (const c of this.cs.values()) {
       if (!c.runner || c.runner.exited) continue;
       if (c.script?.listen) { if (c.script.listen.includes(port)) return true; continue; }
@@ -914,7 +954,7 @@ export class PodWorker implements PodStatusSource {
     this.deleting = true;
     this.terminal = true;
     this.sandboxReady = false;
-    this.node.releaseIP(this.uid);
+    this.releaseSandboxIP();
     // Status with every container terminated, then the final delete (status manager: canBeDeleted → Delete with grace 0).
     void this.node.status.writeFinal(this.uid).then(() => this.deletePod());
   }

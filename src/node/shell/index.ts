@@ -39,7 +39,7 @@ const LINUX_SHELLS = new Set(['sh', 'ash', 'dash', 'bash']);
 const WINDOWS_SHELLS = new Set(['cmd', 'powershell', 'pwsh']);
 /** Programs every Linux image of the model has (busybox applets / coreutils). */
 const LINUX_PROGRAMS = new Set(['sleep', 'echo', 'printf', 'cat', 'ls', 'env', 'printenv', 'hostname', 'date', 'true', 'false',
-  'tail', 'head', 'pwd', 'touch', 'rm', 'mkdir', 'test', 'grep', 'wc', 'id', 'whoami', 'uname', 'kill', 'tar']);
+  'tail', 'head', 'pwd', 'touch', 'rm', 'mkdir', 'test', 'grep', 'wc', 'id', 'whoami', 'uname', 'kill', 'tar', 'curl', 'wget']);
 const WINDOWS_PROGRAMS = new Set(['ping', 'timeout', 'hostname', 'whoami', 'ipconfig', 'nslookup', 'curl', 'tasklist', 'netstat']);
 
 /** The program name of argv[0]: basename, `.exe` dropped, lower-cased on Windows. */
@@ -150,6 +150,8 @@ export function collect(program: Program, maxSteps = 100_000): { stdout: string;
     else if (s.kind === 'stderr') stderr += s.text;
     else if (s.kind === 'sleep') slept += s.ms;
     else if (s.kind === 'forever') return { stdout, stderr, code: 'forever', slept };
+    // Run synchronously, a wait for something not yet there never ends.
+    else if (s.kind === 'wait') { if (!s.on.settled) return { stdout, stderr, code: 'forever', slept }; }
     else return { stdout, stderr, code: s.code, slept };
   }
   return { stdout, stderr, code: 'forever', slept };

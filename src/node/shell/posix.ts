@@ -7,6 +7,7 @@
  *   bash: `bash: line 1: foo: command not found` (127)
  * prefixed with $0 as the shells do (`/bin/sh: foo: not found`).
  */
+import { busyboxWget, curl, type ToolIO } from './http-tools.js';
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
 import { backslashEscapes, printf, unixDate } from './format.js';
 import type { ShellContext, Step } from './types.js';
@@ -430,7 +431,7 @@ export class PosixShell {
     }
   }
 
-  /** $(...): runs the script collecting stdout, trailing newlines removed; sleeps inside are not waited for. */
+  /** $(...): runs the script collecting stdout, trailing newlines removed; sleeps and network waits inside are not waited for. */
   private substitute(src: string): string {
     const buf: string[] = [];
     this.pushFds(new Map([[1, { kind: 'buf', buf }]]));
@@ -440,6 +441,8 @@ export class PosixShell {
         const r = gen.next();
         if (r.done) { this.status = r.value; break; }
         if (r.value.kind === 'forever') break;
+        // Substitution runs synchronously: a response still on its way never comes.
+        if (r.value.kind === 'wait' && !r.value.on.settled) break;
         if (r.value.kind === 'stderr') continue;
       }
     } finally { this.fds.pop(); }
@@ -538,6 +541,16 @@ function testExpr(sh: PosixShell, a: string[]): number {
     }
   };
   return eval1(a) ? 0 : 1;
+}
+
+/** The shell's streams and files as the HTTP tools write them. */
+function toolIO(sh: PosixShell): ToolIO {
+  return {
+    ctx: sh.ctx,
+    out: (text) => sh.write(1, text),
+    err: (text) => sh.write(2, text),
+    writeFile: (path, content) => sh.ctx.fs.write(sh.ctx.fs.resolve(path, sh.cwd), content) === 'ok',
+  };
 }
 
 const BUILTINS: Record<string, Builtin> = {
@@ -705,6 +718,8 @@ const BUILTINS: Record<string, Builtin> = {
     return code;
   },
   *test(sh, args) { return testExpr(sh, args); },
+  *curl(sh, args) { return yield* curl(args, toolIO(sh)); },
+  *wget(sh, args) { return yield* busyboxWget(args, toolIO(sh)); },
   *'['(sh, args) {
     if (args[args.length - 1] !== ']') { yield* sh.err(`${sh.flavour === 'ash' ? '[' : `${sh.prefix()}[`}: missing ]`); return 2; }
     return testExpr(sh, args.slice(0, -1));

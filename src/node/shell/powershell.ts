@@ -13,7 +13,7 @@ import { CmdShell, cmdScript } from './cmd.js';
 import { newObject, staticMember } from './ps-dotnet.js';
 import { containerProcesses, containerServices, dateTime, fileItem, formatDate, ipAddresses, lastWriteTime, measureInfo, processObject } from './ps-objects.js';
 import {
-  callMethod, collapse, display, enumerate, formatForHost, hashtable, list, member, PsBlocks, PsRuntimeError, setMember, truthy,
+  callMethod, collapse, display, enumerate, formatForHost, hashtable, list, member, PsBlocks, PsRuntimeError, PsWait, setMember, truthy,
   type PsObject, type Value,
 } from './ps-values.js';
 import { fileBytes } from './fs.js';
@@ -21,6 +21,11 @@ import { openOutFile, outFileDefault, writeOutFile } from './ps-out-file.js';
 import { parseErrorView, reservedOperators } from './ps-parse-errors.js';
 import { takePsRedirections, type PsRedirection, type PsStream } from './ps-redirection.js';
 import { OUT_FILE_ENCODINGS_51, outFileEncoding, type TextEncoding } from './text-encoding.js';
+import { awaitPending, fetchHttp, parseHttpUrl, resolveHost } from './http-client.js';
+import { WINDOWS_CONNECT_TIMEOUT_MS, WINDOWS_REFUSED_MS } from './http-tools.js';
+import type { PodNetAccess } from './net-types.js';
+import { webResponseObject } from './ps-web.js';
+import type { Pending } from './pending.js';
 import type { ShellContext, Step } from './types.js';
 import { ADAPTER_NAME, curl, ipconfig, isLocalAddress, linkLocal, nslookup, ping, resolveLocally, whoami } from './windows-net.js';
 
@@ -159,12 +164,47 @@ export class PowerShell {
   /** The process id `$PID` and Get-Process show for this shell. */
   readonly pid = 5280;
   cwd: string;
+  readonly ctx: ShellContext;
+  /** How deep inside synchronously evaluated expressions (`(...)`, `$(...)`, script blocks) the script runs. */
+  private syncDepth = 0;
+  /**
+   * The web exchanges of the statement being run, in the order it made
+   * them: when the statement runs again after a wait, each exchange gets
+   * its response from here instead of being sent again.
+   */
+  private replay: { exchanges: Pending<unknown>[]; next: number } | undefined;
 
-  constructor(readonly ctx: ShellContext, readonly version: 5 | 7 = 5) {
+  constructor(ctx: ShellContext, readonly version: 5 | 7 = 5) {
+    this.ctx = ctx.net ? { ...ctx, net: this.replayingNet(ctx.net) } : ctx;
     for (const [k, v] of Object.entries(ctx.env)) this.setEnv(k, v);
     if (!this.env.has('COMPUTERNAME')) this.setEnv('COMPUTERNAME', ctx.hostname.toUpperCase());
     this.cwd = ctx.cwd ?? 'C:\\';
     this.vars.set('true', true); this.vars.set('false', false); this.vars.set('null', null);
+  }
+
+  /** The network as the script's commands use it: exchanges replayed when a statement runs again. */
+  private replayingNet(net: PodNetAccess): PodNetAccess {
+    return {
+      podIP: net.podIP,
+      resolve: (name) => net.resolve(name),
+      listen: (port, accept, closed) => net.listen(port, accept, closed),
+      connect: (ip, port) => {
+        const c = net.connect(ip, port);
+        if (c.kind !== 'connected') return c;
+        return { ...c, exchange: (req) => this.replayed(() => c.exchange(req)) };
+      },
+    };
+  }
+
+  private replayed<T>(send: () => Pending<T>): Pending<T> {
+    const r = this.replay;
+    if (!r) return send();
+    const done = r.exchanges[r.next];
+    if (done) { r.next++; return done as Pending<T>; }
+    const p = send();
+    r.exchanges.push(p as Pending<unknown>);
+    r.next++;
+    return p;
   }
 
   private setEnv(k: string, v: string): void {
@@ -199,20 +239,39 @@ export class PowerShell {
   }
 
   /**
-   * One statement. A .NET call that waits for good (HttpListener.GetContext
-   * with nobody calling) blocks the script here; a .NET exception becomes an
-   * error record and the script goes on, as PowerShell's non-terminating errors do.
+   * One statement. A call that has to wait (HttpListener.GetContext before a
+   * request came, a web response on its way) inside an expression abandons
+   * the statement; it runs again once what it waited for is there. One that
+   * waits for good (GetContext with no network) blocks the script here; a
+   * .NET exception becomes an error record and the script goes on, as
+   * PowerShell's non-terminating errors do.
    */
   private *statement(st: Stmt): Generator<Step, void, void> {
+    // Only a statement the script runs step by step can wait; inside an expression the wait goes up to it.
+    const waits = this.syncDepth === 0;
+    const outer = this.replay;
+    if (waits) this.replay = { exchanges: [], next: 0 };
     try {
-      const compound = /^(while|if|for|foreach|try|do)\b/i.test(st.text);
-      const parsed = compound || !st.text.includes('>') ? undefined : takePsRedirections(st.text);
-      if (parsed?.redirections.length) yield* this.redirected(st, parsed.text, parsed.redirections);
-      else yield* this.statementBody(st);
-    } catch (e) {
-      if (e instanceof PsBlocks) { yield { kind: 'forever' }; throw new PsExit(0); }
-      if (e instanceof PsRuntimeError) { yield* this.runtimeError(st, e); this.ok = false; return; }
-      throw e;
+      for (;;) {
+        try {
+          const compound = /^(while|if|for|foreach|try|do)\b/i.test(st.text);
+          const parsed = compound || !st.text.includes('>') ? undefined : takePsRedirections(st.text);
+          if (parsed?.redirections.length) yield* this.redirected(st, parsed.text, parsed.redirections);
+          else yield* this.statementBody(st);
+          return;
+        } catch (e) {
+          if (e instanceof PsWait && waits) {
+            while (!e.on.settled) yield { kind: 'wait', on: e.on };
+            this.replay!.next = 0;
+            continue;
+          }
+          if (e instanceof PsBlocks) { yield { kind: 'forever' }; throw new PsExit(0); }
+          if (e instanceof PsRuntimeError) { yield* this.runtimeError(st, e); this.ok = false; return; }
+          throw e;
+        }
+      }
+    } finally {
+      if (waits) this.replay = outer;
     }
   }
 
@@ -399,13 +458,15 @@ export class PowerShell {
   private subValues(src: string): Value[] {
     const saved = this.sink; const sink: Value[] = [];
     this.sink = sink;
+    this.syncDepth++;
     try {
       const g = this.block(splitStatements(src));
       for (let r = g.next(), n = 0; !r.done; r = g.next(), n++) {
         if (r.value.kind === 'forever') throw new PsBlocks();
+        if (r.value.kind === 'wait' && !r.value.on.settled) throw new PsWait(r.value.on);
         if (n > 100_000) break;
       }
-    } finally { this.sink = saved; }
+    } finally { this.sink = saved; this.syncDepth--; }
     return sink;
   }
 
@@ -425,14 +486,14 @@ export class PowerShell {
     };
     const positional = args.filter((a, i) => {
       const before = args[i - 1];
-      return !a.startsWith('-') && !(before?.startsWith('-') && !/^-(descending|unique|force|recurse|sum|average|maximum|minimum|quiet|informationlevel)$/i.test(before));
+      return !a.startsWith('-') && !(before?.startsWith('-') && !/^-(descending|unique|force|recurse|sum|average|maximum|minimum|quiet|informationlevel|usebasicparsing|disablekeepalive)$/i.test(before));
     });
     const block = (a: string | undefined) => (a && a.startsWith('{') ? balanced(a, 0).inner : undefined);
     switch (name) {
       case 'out-file': return yield* this.outFile(text, args, input, st);
       case 'new-object': {
         const type = param('typename') ?? positional[0] ?? '';
-        const v = newObject(type);
+        const v = newObject(type, { net: this.ctx.net, now: this.ctx.now ?? (() => new Date()) });
         if (v === undefined) {
           yield* this.errorRecord(st, '', `Cannot find type [${type}]: verify that the assembly containing this type is loaded.`, 'InvalidType', 'PSArgumentException',
             'TypeNotFound,Microsoft.PowerShell.Commands.NewObjectCommand', 'New-Object', st.col, text.length);
@@ -547,6 +608,7 @@ export class PowerShell {
       case 'invoke-webrequest': case 'iwr': case 'invoke-restmethod': case 'irm': case 'curl': case 'wget': {
         if (!this.objectCmdlet(name)) break;
         const uri = String(this.expr(param('uri') ?? positional[0] ?? ''));
+        if (this.ctx.net) return yield* this.webRequest(name === 'invoke-restmethod' || name === 'irm' ? 'Invoke-RestMethod' : 'Invoke-WebRequest', uri, flag('usebasicparsing'), text, st);
         const target = /^(?:(https?):\/\/)?(\[[^\]]+\]|[^/:?#]+)(?::(\d+))?/i.exec(uri);
         const host = target?.[2] ?? uri;
         const port = target?.[3] ?? (target?.[1]?.toLowerCase() === 'https' ? '443' : '80');
@@ -565,9 +627,10 @@ export class PowerShell {
       }
       case 'test-netconnection': case 'tnc': {
         const host = String(this.expr(param('computername') ?? positional[0] ?? 'internetbeacon.msedge.net'));
-        const addr = resolveLocally(host, this.ctx);
         const port = param('port');
         const ip = this.ctx.network?.podIP ?? '';
+        if (this.ctx.net && port !== undefined) return yield* this.tcpTest(host, Number(this.expr(port)), ip);
+        const addr = resolveLocally(host, this.ctx);
         if (addr === undefined) {
           yield { kind: 'sleep', ms: 8000 };
           yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: Name resolution of ${host} failed\r\n` });
@@ -705,7 +768,7 @@ export class PowerShell {
         const stmts = this.sub(body.inner, st, j + 1);
         for (let n = 0; truthy(this.expr(cond.inner)); n++) {
           let slept = false;
-          for (const s of stmts) { const g = this.statement(s); for (let r = g.next(); !r.done; r = g.next()) { if (r.value.kind === 'sleep') slept = true; yield r.value; } }
+          for (const s of stmts) { const g = this.statement(s); for (let r = g.next(); !r.done; r = g.next()) { if (r.value.kind === 'sleep' || r.value.kind === 'wait') slept = true; yield r.value; } }
           if (!slept && n >= 100) yield { kind: 'sleep', ms: 10 };
         }
         this.ok = true; return;
@@ -768,6 +831,78 @@ export class PowerShell {
         return;
       }
     }
+  }
+
+  /**
+   * Invoke-WebRequest / Invoke-RestMethod through the cluster network. 5.1
+   * without -UseBasicParsing parses the page with Internet Explorer's
+   * engine, which Windows container images do not have: the response comes
+   * and the cmdlet fails. A status of 400 or more is a WebException whose
+   * message is the page (5.1); 7 says "Response status code does not
+   * indicate success". Connect failures are .NET's (5.1: WebException's
+   * "Unable to connect to the remote server" after Windows' connect
+   * timing; 7: HttpRequestException's socket error and the endpoint).
+   */
+  private *webRequest(cmdlet: 'Invoke-WebRequest' | 'Invoke-RestMethod', uri: string, basic: boolean, text: string, st: Stmt): Generator<Step, Value[] | undefined, void> {
+    const t = parseHttpUrl(uri);
+    const fqid = (id: string) => `${id},Microsoft.PowerShell.Commands.${cmdlet.replace('-', '')}Command`;
+    if (!t) {
+      yield* this.errorRecord(st, '', `Invalid URI: The hostname could not be parsed.`, 'NotSpecified', 'UriFormatException', fqid('System.UriFormatException'), cmdlet, st.col, text.length);
+      return undefined;
+    }
+    const build = /^10\.0\.(\d+)\.(\d+)/.exec(this.ctx.kernelVersion ?? '') ?? [];
+    const agent = this.version === 5
+      ? `Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.${build[1] ?? '17763'}.${build[2] ?? '1'}`
+      : `Mozilla/5.0 (Windows NT 10.0; Microsoft Windows 10.0.${build[1] ?? '17763'}; en-US) PowerShell/7.4.6`;
+    const req = { method: 'GET', target: t.target, headers: [['User-Agent', agent], ['Host', t.hostHeader], ...(this.version === 5 ? [['Connection', 'Keep-Alive']] : [])] as [string, string][], body: new Uint8Array() };
+    const outcome = yield* awaitPending(fetchHttp(this.ctx, t, req));
+    if (outcome.kind !== 'response') {
+      if (outcome.kind === 'refused') yield { kind: 'sleep', ms: WINDOWS_REFUSED_MS };
+      if (outcome.kind === 'timeout') yield { kind: 'sleep', ms: WINDOWS_CONNECT_TIMEOUT_MS };
+      if (this.version === 7) {
+        const why = outcome.kind === 'unresolved' ? 'No such host is known.'
+          : outcome.kind === 'reset' ? 'An error occurred while sending the request.'
+          : outcome.kind === 'refused' ? 'No connection could be made because the target machine actively refused it.'
+            : outcome.kind === 'tls' ? 'The SSL connection could not be established, see inner exception.'
+              : 'A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond.';
+        yield { kind: 'stderr', text: `${cmdlet}: ${why} (${t.host}:${t.port})\r\n` };
+        return undefined;
+      }
+      const why = outcome.kind === 'unresolved' ? `The remote name could not be resolved: '${t.host}'`
+        : outcome.kind === 'tls' ? 'The underlying connection was closed: An unexpected error occurred on a send.'
+          : outcome.kind === 'reset' ? 'The underlying connection was closed: An unexpected error occurred on a receive.' : 'Unable to connect to the remote server';
+      yield* this.errorRecord(st, 'System.Net.HttpWebRequest', why, 'InvalidOperation', 'WebException', fqid('WebCmdletWebResponseException'), cmdlet, st.col, text.length, 'HttpWebRequest');
+      return undefined;
+    }
+    const res = outcome.response;
+    const page = Buffer.from(res.body).toString('utf8');
+    if (res.status >= 400) {
+      const why = this.version === 7 ? `Response status code does not indicate success: ${res.status} (${res.reason}).` : page || `The remote server returned an error: (${res.status}) ${res.reason}.`;
+      if (this.version === 7) { yield { kind: 'stderr', text: `${cmdlet}: ${page || why}\r\n` }; return undefined; }
+      yield* this.errorRecord(st, 'System.Net.HttpWebRequest', why, 'InvalidOperation', 'WebException', fqid('WebCmdletWebResponseException'), cmdlet, st.col, text.length, 'HttpWebRequest');
+      return undefined;
+    }
+    if (this.version === 5 && !basic && cmdlet === 'Invoke-WebRequest') {
+      yield* this.errorRecord(st, '', 'The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer\'s first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.',
+        'NotImplemented', 'NotSupportedException', fqid('WebCmdletIEDomNotSupportedException'), cmdlet, st.col, text.length);
+      return undefined;
+    }
+    return cmdlet === 'Invoke-RestMethod' ? [page] : [webResponseObject(res, this.version)];
+  }
+
+  /** Test-NetConnection -Port through the cluster network: TcpTestSucceeded, or the warning and False after Windows' connect timing. */
+  private *tcpTest(host: string, port: number, ip: string): Generator<Step, Value[] | undefined, void> {
+    const addr = resolveHost(host, this.ctx);
+    if (addr === undefined) {
+      yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: Name resolution of ${host} failed\r\n` });
+      return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: null, InterfaceAlias: null, SourceAddress: null, PingSucceeded: false }, view: tncView }];
+    }
+    const conn = this.ctx.net!.connect(addr, port);
+    if (conn.kind !== 'connected') {
+      yield { kind: 'sleep', ms: conn.kind === 'refused' ? WINDOWS_REFUSED_MS : WINDOWS_CONNECT_TIMEOUT_MS };
+      yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: TCP connect to (${addr} : ${port}) failed\r\n` });
+    }
+    return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, RemotePort: port, InterfaceAlias: ADAPTER_NAME, SourceAddress: ip, TcpTestSucceeded: conn.kind === 'connected' }, view: tncView }];
   }
 
   *output(text: string): Generator<Step, void, void> { yield { kind: 'stdout', text: text + '\r\n' }; }

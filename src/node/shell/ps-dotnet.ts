@@ -4,54 +4,16 @@
  * server), hashtables, `[System.Text.Encoding]::UTF8.GetBytes`,
  * `[Environment]::MachineName`, `[System.Net.Dns]::GetHostName()`.
  *
- * An HttpListener started on a prefix waits in GetContext for a request. No
- * request reaches a container here yet (there is no network model), so
- * GetContext waits for good, as a real listener nobody calls does.
+ * The HttpListener is ps-http-listener.ts: it listens on the cluster
+ * network and GetContext waits for the next request.
  */
-import { display, hashtable, psObject, PsBlocks, PsRuntimeError, type PsObject, type Value } from './ps-values.js';
+import { httpListener, type ListenerHost } from './ps-http-listener.js';
+import { display, hashtable, psObject, type Value } from './ps-values.js';
 
-/** `Exception calling "M" with "N" argument(s): "why"`: how a .NET exception reaches the PowerShell error stream. */
-export const exceptionCalling = (method: string, args: number, why: string) =>
-  `Exception calling "${method}" with "${args}" argument(s): "${why}"`;
-
-function httpListener(): PsObject {
-  const prefixes: string[] = [];
-  const listener: PsObject = psObject('System.Net.HttpListener', {
-    IsListening: false, IgnoreWriteExceptions: false, AuthenticationSchemes: 'Anonymous', Realm: null, UnsafeConnectionNtlmAuthentication: false,
-    Prefixes: psObject('System.Net.HttpListenerPrefixCollection', { Count: 0 }, {
-      Add(args) {
-        const p = display(args[0] ?? null);
-        // HttpListenerPrefixCollection.Add: the prefix must be http(s)://host[:port]/ ending in a slash.
-        if (!/^https?:\/\/[^/]+\/.*$/i.test(p)) {
-          throw new PsRuntimeError(exceptionCalling('Add', 1, 'Only Uri prefixes starting with \'http://\' or \'https://\' are supported.\r\nParameter name: uriPrefix'), 'ArgumentException');
-        }
-        if (!p.endsWith('/')) {
-          throw new PsRuntimeError(exceptionCalling('Add', 1, 'Only Uri prefixes ending in \'/\' are allowed.\r\nParameter name: uriPrefix'), 'ArgumentException');
-        }
-        if (!prefixes.includes(p)) prefixes.push(p);
-        (listener.props.Prefixes as PsObject).props.Count = prefixes.length;
-        return null;
-      },
-    }),
-  }, {
-    Start() { listener.props.IsListening = true; return null; },
-    Stop() { listener.props.IsListening = false; return null; },
-    Close() { listener.props.IsListening = false; return null; },
-    GetContext() {
-      if (!listener.props.IsListening) {
-        throw new PsRuntimeError(exceptionCalling('GetContext', 0, 'Please call the Start() method before calling this method.'), 'InvalidOperationException');
-      }
-      if (!prefixes.length) {
-        throw new PsRuntimeError(exceptionCalling('GetContext', 0, 'Please call the AddPrefix() method before calling this method.'), 'InvalidOperationException');
-      }
-      throw new PsBlocks();
-    },
-  });
-  return listener;
-}
+export { exceptionCalling } from './ps-http-listener.js';
 
 /** The types `New-Object` can make, by full and short name (case-insensitive). */
-const CONSTRUCTORS: Record<string, () => Value> = {
+const CONSTRUCTORS: Record<string, (host: ListenerHost) => Value> = {
   'system.net.httplistener': httpListener,
   'net.httplistener': httpListener,
   'system.collections.hashtable': hashtable,
@@ -60,9 +22,9 @@ const CONSTRUCTORS: Record<string, () => Value> = {
 };
 
 /** New-Object TypeName; undefined when the type is not one we model. */
-export function newObject(typeName: string): Value | undefined {
+export function newObject(typeName: string, host: ListenerHost): Value | undefined {
   const make = CONSTRUCTORS[typeName.toLowerCase()];
-  return make ? make() : undefined;
+  return make ? make(host) : undefined;
 }
 
 /** `[Type]::Member` and `[Type]::Method(args)`; undefined when unknown. */

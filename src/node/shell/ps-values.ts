@@ -5,9 +5,22 @@
  * case-insensitive, `.Count` on anything, member enumeration over arrays),
  * and the host's default formatting of what reaches the end of a pipeline.
  */
+import type { Pending } from './pending.js';
 
 /** A method call that waits for something that never comes here (HttpListener.GetContext with no client). */
 export class PsBlocks extends Error { constructor() { super('blocks forever'); } }
+
+/**
+ * A call that has to wait for something still on its way (the next request
+ * of an HttpListener, a web response). Expressions are evaluated
+ * synchronously, so the statement is abandoned, the script waits on `on`,
+ * and the statement runs again: the listener then finds the request in its
+ * queue, and a web request already sent gets its response back instead of
+ * being sent again (PowerShell's replay of the statement's exchanges).
+ */
+export class PsWait extends Error {
+  constructor(readonly on: Pending<unknown>) { super('waits'); }
+}
 
 /** A .NET exception surfacing as a PowerShell error record ("Exception calling ..."). */
 export class PsRuntimeError extends Error {

@@ -1,8 +1,8 @@
 /**
  * Plays a Program (index.ts) in real time: output steps go to callbacks at
- * once, sleeps become timers, `forever` waits for terminate/kill. Up to 1000
- * steps run per event-loop turn so a chatty program cannot starve the
- * process.
+ * once, sleeps become timers, `wait` resumes on the next turn after its
+ * Pending settles, `forever` waits for terminate/kill. Up to 1000 steps run
+ * per event-loop turn so a chatty program cannot starve the process.
  */
 import type { Program, Step } from './types.js';
 
@@ -30,6 +30,8 @@ export class ProgramRunner {
   private timer: unknown;
   private done = false;
   private waitingForever = false;
+  /** Removes the callback of the Pending the program waits on, if any. */
+  private unwait: (() => void) | undefined;
 
   constructor(private readonly program: Program, private readonly handlers: RunHandlers, private readonly timers: Timers = REAL_TIMERS) {
     this.current = program;
@@ -48,6 +50,8 @@ export class ProgramRunner {
     const trap = this.program.terminate?.();
     if (!trap) return false;
     if (this.timer !== undefined) { this.timers.clearTimeout(this.timer); this.timer = undefined; }
+    // A program blocked on a wait is interrupted by its trap, and resumes waiting after it.
+    if (this.unwait) { this.unwait(); this.unwait = undefined; }
     this.suspended = this.waitingForever ? undefined : this.current;
     this.waitingForever = false;
     this.current = trap;
@@ -59,6 +63,7 @@ export class ProgramRunner {
   kill(code: number): void {
     if (this.done) return;
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    if (this.unwait) { this.unwait(); this.unwait = undefined; }
     this.finish(code);
   }
 
@@ -87,6 +92,10 @@ export class ProgramRunner {
         case 'sleep':
           if (s.ms <= 0) continue;
           this.timer = this.timers.setTimeout(() => { this.timer = undefined; this.pump(); }, s.ms);
+          return;
+        case 'wait':
+          if (s.on.settled) continue;
+          this.unwait = s.on.onSettle(() => { this.unwait = undefined; setImmediate(() => this.pump()); });
           return;
       }
     }

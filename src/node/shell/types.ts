@@ -6,6 +6,8 @@
  * (argv, context).
  */
 import type { ContainerFS } from './fs.js';
+import type { PodNetAccess } from './net-types.js';
+import type { Pending } from './pending.js';
 import type { PodNetwork } from './windows-net.js';
 
 export type ShellOS = 'linux' | 'windows';
@@ -21,6 +23,8 @@ export type Step =
   | { kind: 'sleep'; ms: number }
   /** The program blocks until killed (tail -f /dev/null, sleep infinity, ping -t, an image's server). */
   | { kind: 'forever' }
+  /** The program waits until `on` is settled (a connection's response, an incoming request). */
+  | { kind: 'wait'; on: Pending<unknown> }
   /** The program ends with this exit code. Always the last step of a finite program. */
   | { kind: 'exit'; code: number };
 
@@ -47,6 +51,8 @@ export interface ShellContext {
   posixShell?: 'ash' | 'dash';
   /** The pod's address, subnet and DNS settings, as ipconfig and the network tools show them. */
   network?: PodNetwork;
+  /** The cluster network as this container reaches it; without it only the container itself answers. */
+  net?: PodNetAccess;
 }
 
 /** A program that can be driven step by step and told about SIGTERM. */

@@ -3,13 +3,16 @@
  * nslookup.exe, curl.exe) with the real programs' output, shared by cmd and
  * PowerShell.
  *
- * There is no network model yet, so only what the container itself decides
- * is answered: loopback and the pod's own address reply. Everything else
+ * curl.exe reaches the cluster network model (src/node/net) when the
+ * container has it. ping and nslookup do not use it yet: only what the
+ * container itself decides is answered (loopback and the pod's own address
+ * reply). Everything else, and curl.exe in a container without the model,
  * gets what a host whose packets go unanswered prints: a ping times out
  * (outbound ICMP from a Windows pod is not routed back in any case), a name
  * cannot be resolved because the DNS server never answers, a TCP connection
  * times out. Nothing reports a success that did not happen.
  */
+import { curl as networkCurl } from './http-tools.js';
 import type { ShellContext, Step } from './types.js';
 
 type Out = (s: string) => Generator<Step, void, void>;
@@ -186,8 +189,18 @@ function target(url: string): { host: string; port: number } | undefined {
 /** Windows gives up a TCP connect after its SYN retransmissions (about 21 s). */
 export const CONNECT_TIMEOUT_MS = 21_000;
 
-/** curl.exe: name resolution and connection as a container without answers sees them. */
+/**
+ * curl.exe: through the cluster network when the container has one
+ * (http-tools.ts); otherwise name resolution and connection as a container
+ * without answers sees them.
+ */
 export function* curl(args: string[], ctx: ShellContext, out: Out, err: Out): Generator<Step, number, void> {
+  if (ctx.net) {
+    return yield* networkCurl(args, {
+      ctx, out, err, eol: '\r\n',
+      writeFile: (path, content) => ctx.fs.write(ctx.fs.resolve(path, ctx.cwd ?? 'C:\\'), content) === 'ok',
+    }, true);
+  }
   const silent = args.some((a) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a) && !/S/.test(a));
   const url = args.filter((a, i) => !a.startsWith('-') && !/^-(o|H|d|X|m|u|A|e|w)$/.test(args[i - 1] ?? '')).pop();
   if (!url) {

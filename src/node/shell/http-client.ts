@@ -1,0 +1,104 @@
+/**
+ * What every HTTP client of the container model does before it prints
+ * anything of its own: parse the URL, resolve the host by the pod's
+ * resolver, connect through the cluster network, send one HTTP/1.1 request
+ * and wait for the response. The clients (curl, wget, curl.exe,
+ * Invoke-WebRequest) turn the outcome into their own output and errors.
+ *
+ * Without a network (a container this process does not run) only the
+ * container itself answers: loopback is refused, other addresses never
+ * answer and names other than localhost do not resolve.
+ */
+import type { Endpoint, HttpRequest, HttpResponse } from './net-types.js';
+import { Pending } from './pending.js';
+import type { ShellContext } from './types.js';
+
+export interface HttpTarget {
+  scheme: 'http' | 'https';
+  /** The host as written (brackets of an IPv6 literal removed). */
+  host: string;
+  port: number;
+  /** Path and query, `/` when the URL has none. */
+  target: string;
+  /** The Host header: the host, with the port when it is not the scheme's default. */
+  hostHeader: string;
+}
+
+/** A URL as curl reads one (the scheme defaults to http); undefined when it has no host. */
+export function parseHttpUrl(url: string): HttpTarget | undefined {
+  const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(\[[^\]]+\]|[^/:?#]*)(?::(\d*))?([/?#].*)?$/i.exec(url);
+  if (!m) return undefined;
+  const [, rawScheme, rawHost = '', rawPort, rest = ''] = m;
+  const scheme = (rawScheme ?? 'http').toLowerCase();
+  if (scheme !== 'http' && scheme !== 'https') return undefined;
+  if (!rawHost) return undefined;
+  const host = rawHost.replace(/^\[|\]$/g, '');
+  const defaultPort = scheme === 'https' ? 443 : 80;
+  const port = rawPort ? Number(rawPort) : defaultPort;
+  const path = rest.replace(/#.*$/, '');
+  return {
+    scheme, host, port,
+    target: path === '' ? '/' : path.startsWith('?') ? `/${path}` : path,
+    hostHeader: port === defaultPort ? rawHost : `${rawHost}:${port}`,
+  };
+}
+
+export type FetchOutcome =
+  | { kind: 'response'; response: HttpResponse; remote: Endpoint; local: Endpoint }
+  | { kind: 'unresolved' }
+  | { kind: 'refused'; ip: string }
+  | { kind: 'timeout'; ip: string }
+  /** The connection was reset before the response came (the server's process went away). */
+  | { kind: 'reset'; ip: string }
+  /** TLS is not modelled: an https URL gets what a plain-HTTP or absent server gives a TLS client. */
+  | { kind: 'tls'; ip: string };
+
+const isLoopbackName = (host: string) => /^localhost$/i.test(host) || /^127\./.test(host) || host === '::1';
+
+/** The address a client connects to for `host`, by the pod's resolver; undefined when it does not resolve. */
+export function resolveHost(host: string, ctx: ShellContext): string | undefined {
+  if (isLoopbackName(host)) return /^localhost$/i.test(host) ? '127.0.0.1' : host;
+  if (host.toLowerCase() === ctx.hostname.toLowerCase()) return ctx.net?.podIP ?? ctx.network?.podIP ?? '127.0.0.1';
+  if (ctx.net) return ctx.net.resolve(host)?.[0];
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(':') ? host : undefined;
+}
+
+/**
+ * Sends the request; the outcome settles when the response has come (at
+ * once for a failure). A server that never answers leaves it pending, as a
+ * client without a timeout waits.
+ */
+export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest): Pending<FetchOutcome> {
+  const ip = resolveHost(t.host, ctx);
+  if (ip === undefined) return Pending.of<FetchOutcome>({ kind: 'unresolved' });
+  const conn = ctx.net
+    ? ctx.net.connect(ip, t.port)
+    : { kind: isLoopbackName(ip) || ip === ctx.network?.podIP ? 'refused' as const : 'timeout' as const };
+  if (conn.kind !== 'connected') return Pending.of<FetchOutcome>({ kind: conn.kind, ip });
+  if (t.scheme === 'https') return Pending.of<FetchOutcome>({ kind: 'tls', ip });
+  const out = new Pending<FetchOutcome>();
+  const response = conn.exchange(req);
+  response.onSettle(() => {
+    const reply = response.value;
+    out.settle(reply === 'reset' ? { kind: 'reset', ip } : { kind: 'response', response: reply, remote: conn.remote, local: conn.local });
+  });
+  return out;
+}
+
+/** Waits for a pending outcome inside a program. */
+export function* awaitPending<T>(p: Pending<T>): Generator<{ kind: 'wait'; on: Pending<unknown> }, T, void> {
+  while (!p.settled) yield { kind: 'wait', on: p };
+  return p.value;
+}
+
+/** `HTTP/1.1 200 OK` and the header lines, CRLF-terminated, as a server sent them. */
+export function responseHead(r: HttpResponse): string {
+  return `HTTP/1.1 ${r.status} ${r.reason}\r\n${r.headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+}
+
+/** RFC 9110 reason phrases of the status codes the model's servers send. */
+export const REASONS: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 304: 'Not Modified',
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+};

@@ -1,0 +1,63 @@
+/**
+ * What a container's programs see of the cluster network: name resolution
+ * by the pod's resolver rules, TCP connections routed as the node's data
+ * plane routes them, and listening sockets. The shells depend on these
+ * shapes only; the cluster network model (src/node/net) implements them.
+ *
+ * A connection carries HTTP/1.1 exchanges: the model's applications and
+ * clients speak HTTP, so a request and its response are whole messages.
+ */
+import type { Pending } from './pending.js';
+
+export interface Endpoint { ip: string; port: number }
+
+export interface HttpRequest {
+  method: string;
+  /** The request target as sent: path and query (`/`, `/healthz?x=1`). */
+  target: string;
+  /** Header fields in the order sent, names as the client wrote them. */
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+export interface HttpResponse {
+  status: number;
+  reason: string;
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+/** What comes back for a request: the response, or a RST (the serving process went away before it answered). */
+export type HttpReply = HttpResponse | 'reset';
+
+/** The outcome of a TCP connect. */
+export type ConnectResult =
+  | { kind: 'connected'; local: Endpoint; remote: Endpoint; exchange(req: HttpRequest): Pending<HttpReply> }
+  /** A RST (nothing listens on a pod's port) or kube-proxy's REJECT (a Service without endpoints). */
+  | { kind: 'refused' }
+  /** The SYNs go unanswered: no host has the address, or no rule routes the port. */
+  | { kind: 'timeout' };
+
+/** A listening socket's handler: one HTTP exchange of a client connection. */
+export type Acceptor = (req: HttpRequest, conn: { client: Endpoint; local: Endpoint }) => Pending<HttpReply>;
+
+export interface Listening { close(): void }
+
+/** The cluster network as one container's processes reach it. */
+export interface PodNetAccess {
+  /** The pod's own address (what a wildcard listener binds). */
+  readonly podIP: string;
+  /**
+   * Addresses of a name by the pod's resolver (cluster DNS, search list,
+   * ndots / the Windows single-suffix rule); undefined when it does not
+   * resolve. IP literals are returned as they are.
+   */
+  resolve(name: string): string[] | undefined;
+  connect(ip: string, port: number): ConnectResult;
+  /**
+   * Binds the port on the pod's addresses; undefined when something in the
+   * pod already listens there. `closed` runs when the socket is closed,
+   * by the program or because its process ended.
+   */
+  listen(port: number, accept: Acceptor, closed?: () => void): Listening | undefined;
+}
