@@ -119,3 +119,35 @@ test('changing a binding\'s roleRef is refused: delete and re-create it instead'
   assert.equal(patched.stderr, 'The RoleBinding "ref" is invalid: roleRef: Invalid value: ' +
     'rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"edit"}: cannot change roleRef\n');
 });
+
+test('a ClusterRole with an aggregationRule gets the rules of the ClusterRoles it selects, and follows them', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: monitoring
+aggregationRule:
+  clusterRoleSelectors:
+  - matchLabels:
+      example.com/aggregate-to-monitoring: "true"
+rules: []
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: monitoring-endpoints
+  labels:
+    example.com/aggregate-to-monitoring: "true"
+rules:
+- apiGroups: [""]
+  resources: ["services", "endpoints", "pods"]
+  verbs: ["get", "list", "watch"]
+`);
+  const rules = async () => JSON.parse(await ok(['get', 'clusterrole', 'monitoring', '-o', 'jsonpath={.rules}']) || 'null');
+  const until = async (want: unknown) => {
+    for (let i = 0; i < 50 && JSON.stringify(await rules()) !== JSON.stringify(want); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(await rules(), want);
+  };
+  await until([{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }]);
+  await ok(['label', 'clusterrole', 'monitoring-endpoints', 'example.com/aggregate-to-monitoring-']);
+  await until(null);
+});
