@@ -35,6 +35,7 @@ export const SERVED_GROUP_VERSIONS = [
   'apis/events.k8s.io/v1',
   'apis/node.k8s.io/v1',
   'apis/policy/v1',
+  'apis/rbac.authorization.k8s.io/v1',
   'apis/scheduling.k8s.io/v1',
   'apis/storage.k8s.io/v1',
 ];

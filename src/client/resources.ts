@@ -11,6 +11,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { ResourceRef } from './types.js';
 
@@ -47,5 +48,10 @@ export const prioritylevelconfigurations: ResourceRef<PriorityLevelConfiguration
 export const runtimeclasses: ResourceRef<RuntimeClass> = { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false };
 
 export const poddisruptionbudgets: ResourceRef<PodDisruptionBudget> = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
+
+export const clusterrolebindings: ResourceRef<ClusterRoleBinding> = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false };
+export const clusterroles: ResourceRef<ClusterRole> = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false };
+export const rolebindings: ResourceRef<RoleBinding> = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true };
+export const roles: ResourceRef<Role> = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', namespaced: true };
 
 export const storageclasses: ResourceRef<StorageClass> = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', namespaced: false };

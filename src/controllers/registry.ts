@@ -9,6 +9,7 @@
  * provisioner as a service account of its name.
  */
 import { controllerServiceAccount } from '../client/identities.js';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation.js';
 import type { LBPool } from '../network/lb-pool.js';
 import { CronJobController } from './cronjob/cronjob-controller.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
@@ -74,7 +75,7 @@ export interface RegistryConfig {
   /**
    * The workload, service and node controllers too, with the addresses of
    * LoadBalancer Services; without (`winkube up --api-only`), only the
-   * namespace, garbage collector and resource quota controllers.
+   * namespace, garbage collector, resource quota and ClusterRole aggregation controllers.
    */
   workloads?: { lbPool: LBPool };
 }
@@ -90,6 +91,7 @@ export function controllerRegistry(config: RegistryConfig): Controller[] {
     controller('namespace-controller', 'namespace-controller', (ctx) => new NamespaceController(ctx, config.caCert)),
     controller('garbage-collector-controller', 'generic-garbage-collector', (ctx) => new GarbageCollector(ctx)),
     controller('resourcequota-controller', 'resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)),
+    controller('clusterrole-aggregation-controller', 'clusterrole-aggregation-controller', (ctx) => new ClusterRoleAggregationController(ctx)),
   ];
   const workloads = config.workloads;
   if (!workloads) return api;

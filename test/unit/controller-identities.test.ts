@@ -26,6 +26,7 @@ const UPSTREAM_SERVICE_ACCOUNTS: Record<string, string> = {
   'namespace-controller': 'namespace-controller',
   'garbage-collector-controller': 'generic-garbage-collector',
   'resourcequota-controller': 'resourcequota-controller',
+  'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
   'endpoints-controller': 'endpoint-controller',
   'endpointslice-controller': 'endpointslice-controller',
   'endpointslice-mirroring-controller': 'endpointslicemirroring-controller',

@@ -336,7 +336,31 @@ test('hpa rows for autoscaling v2 and v1', () => {
 });
 
 test('resources without a printer get the default table', () => {
-  assert.equal(printerFor('rbac.authorization.k8s.io', 'roles'), defaultPrinter);
+  assert.equal(printerFor('networking.k8s.io', 'ingresses'), defaultPrinter);
   assert.deepEqual(defaultPrinter.columns.map((c) => [c.name, c.type]), [['Name', 'string'], ['Created At', 'date']]);
   assert.deepEqual(defaultPrinter.cells({ metadata: { name: 'lr', creationTimestamp: '2026-11-22T17:27:38Z' } }, NOW), ['lr', '2026-11-22T17:27:38Z']);
+});
+
+test('roles print their creation time; bindings their role and, wide, their subjects by kind', () => {
+  for (const resource of ['roles', 'clusterroles']) {
+    const p = printerFor('rbac.authorization.k8s.io', resource);
+    assert.deepEqual(p.columns.map((c) => [c.name, c.type, c.priority]), [['Name', 'string', 0], ['Created At', 'date', 0]]);
+    assert.deepEqual(p.cells({ metadata: { name: 'r', creationTimestamp: '2026-11-22T17:27:38Z' } }, NOW), ['r', '2026-11-22T17:27:38Z']);
+  }
+  for (const resource of ['rolebindings', 'clusterrolebindings']) {
+    const p = printerFor('rbac.authorization.k8s.io', resource);
+    assert.deepEqual(p.columns.map((c) => [c.name, c.priority]),
+      [['Name', 0], ['Role', 0], ['Age', 0], ['Users', 1], ['Groups', 1], ['ServiceAccounts', 1]]);
+    const binding = {
+      metadata: { name: 'b', creationTimestamp: '2026-11-22T17:27:38Z' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [
+        { kind: 'User', name: 'jane' }, { kind: 'Group', name: 'devs' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' },
+        { kind: 'User', name: 'joe' }, { kind: 'Robot', name: 'r2' },
+      ],
+    };
+    const [name, role, , users, groups, sas] = p.cells(binding, NOW);
+    assert.deepEqual([name, role, users, groups, sas], ['b', 'ClusterRole/view', 'jane, joe', 'devs', 'ns/sa']);
+    assert.deepEqual(p.cells({ metadata: { name: 'e' }, roleRef: { kind: 'Role', name: 'x' } }, NOW).slice(3), ['', '', '']);
+  }
 });

@@ -16,7 +16,7 @@ import { escalationError, FULL_AUTHORITY } from '../../authorization/escalation.
 import { resourceAttributes, type UserInfo } from '../../authorization/types.js';
 import { deepEqual } from '../../fieldmanager/typed.js';
 import type { ResourceDef } from '../types.js';
-import { RBAC_GROUP } from './rbac-index.js';
+import { RBAC_GROUP } from '../rbac/defaults.js';
 
 type Check = (obj: KObject, old: KObject | undefined, ctx: WriteContext, policy: AuthorizationPolicy, user: UserInfo) => void;
 

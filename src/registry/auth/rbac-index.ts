@@ -13,8 +13,7 @@ import type { StorageEvent } from '../../storage/types.js';
 import { decode, decodeValue } from '../codec.js';
 import type { Store } from '../store.js';
 import type { ResourceDef } from '../types.js';
-
-export const RBAC_GROUP = 'rbac.authorization.k8s.io';
+import { RBAC_GROUP } from '../rbac/defaults.js';
 
 type Binding = RoleBinding | ClusterRoleBinding;
 

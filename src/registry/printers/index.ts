@@ -23,6 +23,7 @@ import { podDisruptionBudgetPrinter } from './poddisruptionbudgets.js';
 import { podPrinter } from './pods.js';
 import { podTemplatePrinter } from './podtemplates.js';
 import { priorityClassPrinter } from './priorityclasses.js';
+import { roleBindingPrinter, rolePrinter } from './rbac.js';
 import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol.js';
 import { replicaSetPrinter } from './replicasets.js';
 import { replicationControllerPrinter } from './replicationcontrollers.js';
@@ -71,6 +72,10 @@ export const printers: Record<string, Printer> = {
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelConfigurationPrinter,
   'coordination.k8s.io/leases': leasePrinter,
+  'rbac.authorization.k8s.io/roles': rolePrinter,
+  'rbac.authorization.k8s.io/clusterroles': rolePrinter,
+  'rbac.authorization.k8s.io/rolebindings': roleBindingPrinter,
+  'rbac.authorization.k8s.io/clusterrolebindings': roleBindingPrinter,
 };
 
 /** The printer for a resource, or the default table's. */
