@@ -88,6 +88,8 @@ test('elsewhere it gets the 403 with upstream text: another namespace, writes, c
       `configmaps "c1" is forbidden: User "${SA}" cannot list resource "configmaps" in API group "" in the namespace "team"`, { name: 'c1', kind: 'configmaps' }],
     ['DELETE', '/api/v1/namespaces/team/pods', undefined,
       `pods is forbidden: User "${SA}" cannot deletecollection resource "pods" in API group "" in the namespace "team"`, { kind: 'pods' }],
+    ['POST', '/api/v1/namespaces/team/pods/web/exec?command=ls', undefined,
+      `pods "web" is forbidden: User "${SA}" cannot create resource "pods/exec" in API group "" in the namespace "team"`, { name: 'web', kind: 'pods' }],
     ['GET', '/metrics', undefined, `forbidden: User "${SA}" cannot get path "/metrics"`, {}],
   ];
   for (const [method, path, body, message, details] of cases) {
@@ -96,6 +98,16 @@ test('elsewhere it gets the 403 with upstream text: another namespace, writes, c
     assert.equal(r.headers['x-content-type-options'], 'nosniff');
     assert.deepEqual(JSON.parse(r.body), forbidden(message, details), `${method} ${path}`);
   }
+});
+
+test('an exec upgrade is authorized too: the verb is the method\'s (get)', async () => {
+  const r = await asToken('GET', '/api/v1/namespaces/team/pods/web/exec?command=ls&stdout=true', undefined,
+    { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' });
+  assert.equal(r.status, 403);
+  assert.equal(r.headers['x-content-type-options'], 'nosniff');
+  assert.deepEqual(JSON.parse(r.body), forbidden(
+    `pods "web" is forbidden: User "${SA}" cannot get resource "pods/exec" in API group "" in the namespace "team"`, { name: 'web', kind: 'pods' }));
 });
 
 test('a binding to a missing role adds RBAC\'s reason to the 403', async () => {

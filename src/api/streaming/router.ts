@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Authorizer } from '../../authorization/types.js';
 import { forbiddenError } from '../../authorization/forbidden.js';
 import { impersonate } from '../impersonation.js';
+import { internalErrorText } from '../authorization-filter.js';
 import { requestAttributes } from '../request-attributes.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -81,7 +82,10 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
     // Through the same filters as every request: impersonation, then authorization (a GET upgrade is the verb get).
     const attrs = requestAttributes(impersonate(req, user, opts.authorizer), req.method ?? 'GET', path, url.searchParams);
     const d = opts.authorizer.authorize(attrs);
-    if (d.decision !== 'Allow') throw d.error ? errors.internal(d.error) : forbiddenError(attrs, d.reason);
+    if (d.decision !== 'Allow' && d.error) return writeRawError(socket, 500, internalErrorText(req, d.error));
+    if (d.decision !== 'Allow') {
+      return writeRawResponse(socket, 403, JSON.stringify(forbiddenError(attrs, d.reason).status), 'application/json', { 'X-Content-Type-Options': 'nosniff' });
+    }
   }
   const sub = info?.subresource;
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
