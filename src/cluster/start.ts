@@ -18,6 +18,7 @@ import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { FlowControl } from '../flowcontrol/controller.js';
 import { ensureFlowControlObjects, startFlowControlConfig } from './flowcontrol-config.js';
+import { ensureRBACPolicy } from './rbac-policy.js';
 import { NodeFarm } from '../node/farm.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
@@ -168,6 +169,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   port = (server.address() as AddressInfo).port;
   await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
   // The API server's own writes of the priority and fairness configuration (its post-start hooks' loopback client).
+  // The rbac/bootstrap-roles post-start hook: the bootstrap policy, created or reconciled at each start.
+  await ensureRBACPolicy(new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log);
   const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1', authorizer);
   await ensureFlowControlObjects(apiserver);
   const stopFlowControl = await startFlowControlConfig(apiserver, flowControl, log);

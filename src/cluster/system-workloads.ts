@@ -15,7 +15,8 @@
  *   Calico (calico-node, calico-kube-controllers, calico-node-windows).
  * - the default StorageClass `standard` (kind ships one for its local-path
  *   provisioner; ours names winkube's node-local provisioner).
- * RBAC objects of those manifests are left out: winkube serves no RBAC API.
+ * - the RBAC objects of those manifests and of kubeadm's init phases
+ *   (kubeadm-rbac.ts); Calico's are not created yet.
  * The workload and DaemonSet controllers turn these into pods on the nodes.
  */
 import { stringify as toYaml } from 'yaml';
@@ -30,6 +31,8 @@ import { services } from '../registry/core/services.js';
 import { daemonsets } from '../registry/groups/apps/daemonsets.js';
 import { deployments } from '../registry/groups/apps/deployments.js';
 import { storageclasses } from '../registry/groups/storage/storageclasses.js';
+import { clusterrolebindings, clusterroles, rolebindings, roles } from '../registry/rbac/index.js';
+import { coreDNSRBAC, flannelRBAC, kubeadmBootstrapRBAC, kubeProxyRBAC } from './kubeadm-rbac.js';
 import type { KObject } from '../apimachinery/object.js';
 import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
 import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
@@ -584,6 +587,10 @@ const RESOURCE: Record<string, ResourceDef> = {
   Deployment: deployments,
   DaemonSet: daemonsets,
   StorageClass: storageclasses,
+  ClusterRole: clusterroles,
+  ClusterRoleBinding: clusterrolebindings,
+  Role: roles,
+  RoleBinding: rolebindings,
 };
 
 /** Every kube-system object of the cluster's add-ons, in creation order. */
@@ -592,9 +599,12 @@ export function systemWorkloads(opts: SystemWorkloadOptions): Obj[] {
   const hnsNetworkName = nodeNetwork(opts.network, true).hnsNetworkName!;
   return [
     kubeadmConfig(podSubnet),
+    ...kubeadmBootstrapRBAC(),
+    ...coreDNSRBAC(),
     ...coreDNS(),
+    ...kubeProxyRBAC(),
     ...kubeProxy(opts, podSubnet, hnsNetworkName),
-    ...(opts.network.plugin === 'calico' ? calico(opts.network, podSubnet) : flannel(opts.network, podSubnet)),
+    ...(opts.network.plugin === 'calico' ? calico(opts.network, podSubnet) : [...flannelRBAC(), ...flannel(opts.network, podSubnet)]),
     // The default StorageClass (kind installs `standard` with its local-path provisioner; ours is winkube.io/local).
     defaultStorageClass(),
   ];

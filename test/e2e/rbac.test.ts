@@ -4,6 +4,7 @@
  * columns, and the roleRef immutability kubectl users meet.
  */
 import { after, before, test } from 'node:test';
+import { existsSync, readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
@@ -150,4 +151,18 @@ rules:
   await until([{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }]);
   await ok(['label', 'clusterrole', 'monitoring-endpoints', 'example.com/aggregate-to-monitoring-']);
   await until(null);
+});
+
+const LOCAL_PATH = new URL('../../../../shared/corpus/charts-rendered/localpath__deploy__local-path-storage.yaml', import.meta.url);
+
+test('kubectl apply of a real manifest with a Role, a ClusterRole and their bindings', { skip: !existsSync(LOCAL_PATH) }, async () => {
+  const out = await ok(['apply', '-f', '-'], readFileSync(LOCAL_PATH, 'utf8'));
+  for (const line of ['role.rbac.authorization.k8s.io/local-path-provisioner-role created',
+    'clusterrole.rbac.authorization.k8s.io/local-path-provisioner-role created',
+    'rolebinding.rbac.authorization.k8s.io/local-path-provisioner-bind created',
+    'clusterrolebinding.rbac.authorization.k8s.io/local-path-provisioner-bind created']) {
+    assert.ok(out.split('\n').includes(line), out);
+  }
+  const again = await ok(['apply', '-f', '-'], readFileSync(LOCAL_PATH, 'utf8'));
+  assert.ok(again.split('\n').includes('clusterrolebinding.rbac.authorization.k8s.io/local-path-provisioner-bind unchanged'), again);
 });

@@ -12,9 +12,15 @@ const names = (objs: any[]) => objs.map((o) => `${o.kind}/${o.metadata.name}`);
 test('kube-system add-ons per network: flannel overlay by default, Calico BGP for l2bridge', () => {
   const flannel = systemWorkloads({ network: { plugin: 'flannel', mode: 'overlay' }, controlPlaneEndpoint: 'https://127.0.0.1:6443' });
   assert.deepEqual(names(flannel), [
-    'ConfigMap/kubeadm-config', 'ServiceAccount/coredns', 'ConfigMap/coredns', 'Deployment/coredns', 'Service/kube-dns',
+    'ConfigMap/kubeadm-config',
+    'ClusterRoleBinding/kubeadm:cluster-admins', 'ClusterRole/kubeadm:get-nodes', 'ClusterRoleBinding/kubeadm:get-nodes',
+    'ClusterRoleBinding/kubeadm:kubelet-bootstrap', 'ClusterRoleBinding/kubeadm:node-autoapprove-bootstrap',
+    'ClusterRoleBinding/kubeadm:node-autoapprove-certificate-rotation',
+    'ClusterRole/system:coredns', 'ClusterRoleBinding/system:coredns',
+    'ServiceAccount/coredns', 'ConfigMap/coredns', 'Deployment/coredns', 'Service/kube-dns',
+    'ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy',
     'ServiceAccount/kube-proxy', 'ConfigMap/kube-proxy', 'DaemonSet/kube-proxy', 'DaemonSet/kube-proxy-windows',
-    'ServiceAccount/flannel', 'ConfigMap/kube-flannel-cfg', 'DaemonSet/kube-flannel-ds', 'ConfigMap/kube-flannel-windows-cfg',
+    'ClusterRole/flannel', 'ClusterRoleBinding/flannel', 'ServiceAccount/flannel', 'ConfigMap/kube-flannel-cfg', 'DaemonSet/kube-flannel-ds', 'ConfigMap/kube-flannel-windows-cfg',
     'DaemonSet/kube-flannel-ds-windows-amd64', 'StorageClass/standard',
   ]);
   const by = (objs: any[], n: string) => objs.find((o) => `${o.kind}/${o.metadata.name}` === n);
@@ -33,7 +39,7 @@ test('kube-system add-ons per network: flannel overlay by default, Calico BGP fo
   assert.match(corefile(), /kubernetes cluster\.local in-addr\.arpa ip6\.arpa \{\n {7}pods insecure/);
 
   const calico = systemWorkloads({ network: { plugin: 'calico', mode: 'l2bridge', podSubnet: '10.128.0.0/9' }, controlPlaneEndpoint: 'https://127.0.0.1:6443' });
-  assert.deepEqual(names(calico).slice(9), ['ServiceAccount/calico-node', 'ServiceAccount/calico-kube-controllers', 'DaemonSet/calico-node',
+  assert.deepEqual(names(calico).slice(20), ['ServiceAccount/calico-node', 'ServiceAccount/calico-kube-controllers', 'DaemonSet/calico-node',
     'Deployment/calico-kube-controllers', 'DaemonSet/calico-node-windows', 'StorageClass/standard']);
   const env = Object.fromEntries(by(calico, 'DaemonSet/calico-node').spec.template.spec.containers[0].env.filter((e: any) => e.value).map((e: any) => [e.name, e.value]));
   assert.equal(env.CALICO_IPV4POOL_CIDR, '10.128.0.0/9');

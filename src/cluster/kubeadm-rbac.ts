@@ -1,0 +1,97 @@
+/**
+ * The RBAC objects kubeadm's init phases and the CNI manifests create in a
+ * v1.32 kubeadm cluster, besides the API server's bootstrap policy:
+ * - bootstrap-token phase (cmd/kubeadm/app/phases/bootstraptoken/node/tlsbootstrap.go):
+ *   kubeadm:kubelet-bootstrap, kubeadm:node-autoapprove-bootstrap,
+ *   kubeadm:node-autoapprove-certificate-rotation and the kubeadm:get-nodes
+ *   ClusterRole and binding (constants.GetNodesClusterRoleName);
+ * - kubeconfig phase: kubeadm:cluster-admins, binding the group of kubeadm's
+ *   admin.conf to cluster-admin;
+ * - CoreDNS addon (phases/addons/dns/manifests.go): the system:coredns
+ *   ClusterRole and ClusterRoleBinding;
+ * - kube-proxy addon (phases/addons/proxy/proxy.go): kubeadm:node-proxier
+ *   binding the kube-proxy ServiceAccount to system:node-proxier, and the
+ *   kube-proxy Role and RoleBinding that let joining nodes read its ConfigMap;
+ * - flannel's manifest (kube-flannel.yml): the flannel ClusterRole and its
+ *   binding to the flannel ServiceAccount (here in kube-system, with the
+ *   DaemonSets).
+ * Subjects are written as kubeadm's Go code writes them (no apiGroup: the
+ * API server's defaulting fills it in for User and Group).
+ */
+type Obj = Record<string, any>;
+
+const API_VERSION = 'rbac.authorization.k8s.io/v1';
+const GROUP = 'rbac.authorization.k8s.io';
+const NS = 'kube-system';
+/** constants.NodeBootstrapTokenAuthGroup */
+const BOOTSTRAP_TOKENS = 'system:bootstrappers:kubeadm:default-node-token';
+/** constants.NodesGroup */
+const NODES = 'system:nodes';
+
+const group = (name: string): Obj => ({ kind: 'Group', name });
+const serviceAccount = (name: string): Obj => ({ kind: 'ServiceAccount', name, namespace: NS });
+
+function clusterRoleBinding(name: string, role: string, subjects: Obj[], labels?: Record<string, string>): Obj {
+  return {
+    apiVersion: API_VERSION, kind: 'ClusterRoleBinding', metadata: { name, ...(labels ? { labels } : {}) },
+    subjects, roleRef: { apiGroup: GROUP, kind: 'ClusterRole', name: role },
+  };
+}
+
+export function kubeadmBootstrapRBAC(): Obj[] {
+  return [
+    clusterRoleBinding('kubeadm:cluster-admins', 'cluster-admin', [group('kubeadm:cluster-admins')]),
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'kubeadm:get-nodes' },
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['nodes'] }],
+    },
+    clusterRoleBinding('kubeadm:get-nodes', 'kubeadm:get-nodes', [group(BOOTSTRAP_TOKENS)]),
+    clusterRoleBinding('kubeadm:kubelet-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAP_TOKENS)]),
+    clusterRoleBinding('kubeadm:node-autoapprove-bootstrap', 'system:certificates.k8s.io:certificatesigningrequests:nodeclient',
+      [group(BOOTSTRAP_TOKENS)]),
+    clusterRoleBinding('kubeadm:node-autoapprove-certificate-rotation', 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient',
+      [group(NODES)]),
+  ];
+}
+
+export function coreDNSRBAC(): Obj[] {
+  return [
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'system:coredns' },
+      rules: [
+        { verbs: ['list', 'watch'], apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'] },
+        { verbs: ['list', 'watch'], apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'] },
+      ],
+    },
+    clusterRoleBinding('system:coredns', 'system:coredns', [serviceAccount('coredns')]),
+  ];
+}
+
+export function kubeProxyRBAC(): Obj[] {
+  return [
+    clusterRoleBinding('kubeadm:node-proxier', 'system:node-proxier', [serviceAccount('kube-proxy')]),
+    {
+      apiVersion: API_VERSION, kind: 'Role', metadata: { name: 'kube-proxy', namespace: NS },
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-proxy'] }],
+    },
+    {
+      apiVersion: API_VERSION, kind: 'RoleBinding', metadata: { name: 'kube-proxy', namespace: NS },
+      subjects: [group(BOOTSTRAP_TOKENS)], roleRef: { apiGroup: GROUP, kind: 'Role', name: 'kube-proxy' },
+    },
+  ];
+}
+
+export function flannelRBAC(): Obj[] {
+  const labels = { 'k8s-app': 'flannel' };
+  return [
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'flannel', labels },
+      rules: [
+        { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+        { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
+        { verbs: ['patch'], apiGroups: [''], resources: ['nodes/status'] },
+      ],
+    },
+    clusterRoleBinding('flannel', 'flannel', [serviceAccount('flannel')], labels),
+  ];
+}
