@@ -128,6 +128,12 @@ test('kubectl auth can-i --as answers what the authorizer decides', async () => 
   assert.equal(no.stdout, 'no\n');
   const other = await kubectl(cluster, ['auth', 'can-i', 'list', 'pods', '-n', 'default', '--as', SA]);
   assert.equal(other.stdout, 'no\n');
+  // --list: the SelfSubjectRulesReview of the namespace, as kubectl tabulates it.
+  const list = await ok(['auth', 'can-i', '--list', '-n', 'team', '--as', SA]);
+  assert.match(list, /^pods\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+  assert.match(list, /^selfsubjectrulesreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]$/m);
+  assert.doesNotMatch(list, /^\*\.\*/m);
+  assert.doesNotMatch(await ok(['auth', 'can-i', '--list', '-n', 'default', '--as', SA]), /^pods\s/m);
 });
 
 test('SubjectAccessReview, LocalSubjectAccessReview and SelfSubjectRulesReview', async () => {
