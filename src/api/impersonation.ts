@@ -64,6 +64,11 @@ function impersonationRequests(req: IncomingMessage): Request[] {
   return out;
 }
 
+function asksImpersonation(req: IncomingMessage): boolean {
+  for (const name in req.headers) if (name.startsWith('impersonate-')) return true;
+  return false;
+}
+
 const SERVICE_ACCOUNT_GROUPS = (ns: string) => ['system:serviceaccounts', `system:serviceaccounts:${ns}`];
 
 /**
@@ -72,6 +77,8 @@ const SERVICE_ACCOUNT_GROUPS = (ns: string) => ['system:serviceaccounts', `syste
  * ImpersonationRequestError for headers that ask for no user.
  */
 export function impersonate(req: IncomingMessage, requestor: UserInfo, authorizer: Authorizer): UserInfo {
+  // Most requests ask for nothing: their header names alone say so.
+  if (!asksImpersonation(req)) return requestor;
   const requests = impersonationRequests(req);
   if (requests.length === 0) return requestor;
   const groupsSpecified = (req.headersDistinct[GROUP_HEADER]?.length ?? 0) > 0;
