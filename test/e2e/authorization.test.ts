@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 let token: string;
@@ -225,4 +225,11 @@ test('a role or binding that grants more than its writer holds is refused unless
   await ok(['create', 'rolebinding', 'robot-binds', '--role=binder', '--serviceaccount=team:robot', '-n', 'team']);
   const bound = await asToken('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings', binding('jane-secrets', 'Role', 'secret-admin'));
   assert.equal(bound.status, 201, bound.body);
+});
+
+test('the controllers act within their bootstrap roles: a new namespace gets its default ServiceAccount and kube-root-ca.crt', async () => {
+  await ok(['create', 'namespace', 'fresh']);
+  await eventually('the default ServiceAccount', async () => ((await rawJSON(cluster, 'GET', '/api/v1/namespaces/fresh/serviceaccounts/default')).status === 200 ? true : undefined));
+  await eventually('kube-root-ca.crt', async () => ((await rawJSON(cluster, 'GET', '/api/v1/namespaces/fresh/configmaps/kube-root-ca.crt')).status === 200 ? true : undefined));
+  assert.doesNotMatch(cluster.output(), /service-account-controller" cannot/);
 });
