@@ -16,7 +16,7 @@ import { decodeListOptions, defaultListOptions, validateListOptions, type ListOp
 import { parseResourceVersion } from '../storage/resource-version.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
-import { errors } from '../apimachinery/errors.js';
+import { errors, isNotFound } from '../apimachinery/errors.js';
 import { field, formatFieldErrors, type FieldError } from '../apimachinery/field-errors.js';
 import type { Authenticator, User } from './auth.js';
 import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
@@ -291,7 +291,18 @@ export class ResourceHandlers {
     }
     checkObjectKey(def, namespace, name);
     // rest.defaultUpdatedObjectInfo: each GuaranteedUpdate attempt starts from a fresh copy of the body.
-    const obj = await this.store.update(def, namespace, name, () => cloneDecoded(body), ctx);
+    let obj: KObject;
+    try {
+      obj = await this.store.update(def, namespace, name, () => cloneDecoded(body), ctx);
+    } catch (e) {
+      if (!def.allowCreateOnUpdate || !isNotFound(e)) throw e;
+      // Strategy.AllowCreateOnUpdate: a PUT of a missing object creates it, answered 201
+      // (the creating path of Store.Update does not compare resourceVersions).
+      if (def.namespaced) checkCreateNamespace(namespace);
+      const created = cloneDecoded(body);
+      delete created.metadata.resourceVersion;
+      return this.respondWritten(res, 201, def, await this.store.create(def, namespace, created, ctx), shape, q);
+    }
     this.respondWritten(res, 200, def, obj, shape, q);
   }
 

@@ -14,7 +14,8 @@
  *   kube-proxy Role and RoleBinding that let joining nodes read its ConfigMap;
  * - flannel's manifest (kube-flannel.yml): the flannel ClusterRole and its
  *   binding to the flannel ServiceAccount (here in kube-system, with the
- *   DaemonSets).
+ *   DaemonSets);
+ * - Calico's manifest (calico.yaml): its three ClusterRoles and bindings.
  * Subjects are written as kubeadm's Go code writes them (no apiGroup: the
  * API server's defaulting fills it in for User and Group).
  */
@@ -93,5 +94,71 @@ export function flannelRBAC(): Obj[] {
       ],
     },
     clusterRoleBinding('flannel', 'flannel', [serviceAccount('flannel')], labels),
+  ];
+}
+
+/**
+ * Calico v3.29.1's manifests/calico.yaml (Kubernetes datastore, Calico
+ * networking): the calico-kube-controllers, calico-node and
+ * calico-cni-plugin ClusterRoles, each bound to its ServiceAccount.
+ * Rendered from that manifest with its rules in its order.
+ */
+export function calicoRBAC(): Obj[] {
+  return [
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'calico-kube-controllers' },
+      rules: [
+        { verbs: ['watch', 'list', 'get'], apiGroups: [''], resources: ['nodes'] },
+        { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] },
+        { verbs: ['list'], apiGroups: ['crd.projectcalico.org'], resources: ['ipreservations'] },
+        { verbs: ['get', 'list', 'create', 'update', 'delete', 'watch'], apiGroups: ['crd.projectcalico.org'], resources: ['blockaffinities', 'ipamblocks', 'ipamhandles', 'tiers'] },
+        { verbs: ['list', 'watch'], apiGroups: ['crd.projectcalico.org'], resources: ['ippools'] },
+        { verbs: ['get', 'list', 'create', 'update', 'delete'], apiGroups: ['crd.projectcalico.org'], resources: ['hostendpoints'] },
+        { verbs: ['get', 'list', 'create', 'update', 'watch'], apiGroups: ['crd.projectcalico.org'], resources: ['clusterinformations'] },
+        { verbs: ['get', 'create', 'update', 'watch'], apiGroups: ['crd.projectcalico.org'], resources: ['kubecontrollersconfigurations'] },
+      ],
+    },
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'calico-node' },
+      rules: [
+        { verbs: ['create'], apiGroups: [''], resourceNames: ['calico-cni-plugin'], resources: ['serviceaccounts/token'] },
+        { verbs: ['get'], apiGroups: [''], resources: ['pods', 'nodes', 'namespaces'] },
+        { verbs: ['watch', 'list'], apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'] },
+        { verbs: ['watch', 'list', 'get'], apiGroups: [''], resources: ['endpoints', 'services'] },
+        { verbs: ['get'], apiGroups: [''], resources: ['configmaps'] },
+        { verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] },
+        { verbs: ['watch', 'list'], apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'] },
+        { verbs: ['watch', 'list'], apiGroups: ['policy.networking.k8s.io'], resources: ['adminnetworkpolicies'] },
+        { verbs: ['list', 'watch'], apiGroups: [''], resources: ['pods', 'namespaces', 'serviceaccounts'] },
+        { verbs: ['patch'], apiGroups: [''], resources: ['pods/status'] },
+        { verbs: ['get', 'list', 'watch'], apiGroups: ['crd.projectcalico.org'], resources: [
+            'globalfelixconfigs', 'felixconfigurations', 'bgppeers', 'bgpfilters', 'globalbgpconfigs', 'bgpconfigurations',
+            'ippools', 'ipreservations', 'ipamblocks', 'globalnetworkpolicies', 'globalnetworksets', 'networkpolicies',
+            'networksets', 'clusterinformations', 'hostendpoints', 'blockaffinities', 'caliconodestatuses', 'tiers'
+          ] },
+        { verbs: ['create'], apiGroups: ['crd.projectcalico.org'], resources: ['tiers'] },
+        { verbs: ['create', 'update'], apiGroups: ['crd.projectcalico.org'], resources: ['ippools', 'felixconfigurations', 'clusterinformations'] },
+        { verbs: ['update'], apiGroups: ['crd.projectcalico.org'], resources: ['caliconodestatuses'] },
+        { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
+        { verbs: ['create', 'update'], apiGroups: ['crd.projectcalico.org'], resources: ['bgpconfigurations', 'bgppeers'] },
+        { verbs: ['get', 'list', 'create', 'update', 'delete'], apiGroups: ['crd.projectcalico.org'], resources: ['blockaffinities', 'ipamblocks', 'ipamhandles'] },
+        { verbs: ['get', 'create'], apiGroups: ['crd.projectcalico.org'], resources: ['ipamconfigs'] },
+        { verbs: ['watch'], apiGroups: ['crd.projectcalico.org'], resources: ['blockaffinities'] },
+        { verbs: ['get'], apiGroups: ['apps'], resources: ['daemonsets'] },
+      ],
+    },
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'calico-cni-plugin' },
+      rules: [
+        { verbs: ['get'], apiGroups: [''], resources: ['pods', 'nodes', 'namespaces'] },
+        { verbs: ['patch'], apiGroups: [''], resources: ['pods/status'] },
+        { verbs: ['get', 'list', 'create', 'update', 'delete'], apiGroups: ['crd.projectcalico.org'], resources: [
+            'blockaffinities', 'ipamblocks', 'ipamhandles', 'clusterinformations', 'ippools', 'ipreservations', 'ipamconfigs'
+          ] },
+      ],
+    },
+    clusterRoleBinding('calico-kube-controllers', 'calico-kube-controllers', [serviceAccount('calico-kube-controllers')]),
+    clusterRoleBinding('calico-node', 'calico-node', [serviceAccount('calico-node')]),
+    clusterRoleBinding('calico-cni-plugin', 'calico-cni-plugin', [serviceAccount('calico-cni-plugin')]),
   ];
 }

@@ -16,7 +16,7 @@
  * - the default StorageClass `standard` (kind ships one for its local-path
  *   provisioner; ours names winkube's node-local provisioner).
  * - the RBAC objects of those manifests and of kubeadm's init phases
- *   (kubeadm-rbac.ts); Calico's are not created yet.
+ *   (kubeadm-rbac.ts).
  * The workload and DaemonSet controllers turn these into pods on the nodes.
  */
 import { stringify as toYaml } from 'yaml';
@@ -32,7 +32,7 @@ import { daemonsets } from '../registry/groups/apps/daemonsets.js';
 import { deployments } from '../registry/groups/apps/deployments.js';
 import { storageclasses } from '../registry/groups/storage/storageclasses.js';
 import { clusterrolebindings, clusterroles, rolebindings, roles } from '../registry/rbac/index.js';
-import { coreDNSRBAC, flannelRBAC, kubeadmBootstrapRBAC, kubeProxyRBAC } from './kubeadm-rbac.js';
+import { calicoRBAC, coreDNSRBAC, flannelRBAC, kubeadmBootstrapRBAC, kubeProxyRBAC } from './kubeadm-rbac.js';
 import type { KObject } from '../apimachinery/object.js';
 import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
 import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
@@ -455,6 +455,7 @@ function calico(net: ClusterNetwork, podSubnet: string): Obj[] {
   return [
     serviceAccount('calico-node'),
     serviceAccount('calico-kube-controllers'),
+    serviceAccount('calico-cni-plugin'),
     {
       apiVersion: 'apps/v1', kind: 'DaemonSet',
       metadata: { name: 'calico-node', namespace: NS, labels: { 'k8s-app': 'calico-node' } },
@@ -604,7 +605,7 @@ export function systemWorkloads(opts: SystemWorkloadOptions): Obj[] {
     ...coreDNS(),
     ...kubeProxyRBAC(),
     ...kubeProxy(opts, podSubnet, hnsNetworkName),
-    ...(opts.network.plugin === 'calico' ? calico(opts.network, podSubnet) : [...flannelRBAC(), ...flannel(opts.network, podSubnet)]),
+    ...(opts.network.plugin === 'calico' ? [...calicoRBAC(), ...calico(opts.network, podSubnet)] : [...flannelRBAC(), ...flannel(opts.network, podSubnet)]),
     // The default StorageClass (kind installs `standard` with its local-path provisioner; ours is winkube.io/local).
     defaultStorageClass(),
   ];

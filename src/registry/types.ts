@@ -102,6 +102,8 @@ export interface ResourceDef<T = KObject> extends ResourceInfo {
   fieldSelectors?: Record<string, FieldReader<T>>;
   /** Seconds of graceful deletion the object gets; 0 deletes at once. */
   gracePeriod?(obj: Stored<T>, requested: number | undefined): number;
+  /** Strategy.AllowCreateOnUpdate: a PUT of a missing object creates it (the RBAC kinds). */
+  allowCreateOnUpdate?: boolean;
   /** Whether DELETE answers with the object rather than a Status. */
   returnDeletedObject?: boolean;
   /**

@@ -166,3 +166,22 @@ test('kubectl apply of a real manifest with a Role, a ClusterRole and their bind
   const again = await ok(['apply', '-f', '-'], readFileSync(LOCAL_PATH, 'utf8'));
   assert.ok(again.split('\n').includes('clusterrolebinding.rbac.authorization.k8s.io/local-path-provisioner-bind unchanged'), again);
 });
+
+test('a PUT of a missing role or binding creates it (201), as their strategies allow; other kinds stay 404', async () => {
+  const put = await rawJSON(cluster, 'PUT', `${RBAC}/namespaces/default/roles/put-created`,
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'put-created', resourceVersion: '12345' },
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+  assert.equal(put.status, 201, JSON.stringify(put.body));
+  assert.equal(put.body.metadata.name, 'put-created');
+  assert.ok(put.body.metadata.uid);
+  const again = await rawJSON(cluster, 'PUT', `${RBAC}/clusterrolebindings/put-created`,
+    { metadata: { name: 'put-created' }, roleRef: { kind: 'ClusterRole', name: 'view' } });
+  assert.equal(again.status, 201, JSON.stringify(again.body));
+  const cm = await rawJSON(cluster, 'PUT', '/api/v1/namespaces/default/configmaps/put-missing', { metadata: { name: 'put-missing' } });
+  assert.equal(cm.status, 404);
+  const invalid = await rawJSON(cluster, 'PUT', `${RBAC}/clusterroles/put-invalid`, { metadata: { name: 'put-invalid' }, rules: [{}] });
+  assert.equal(invalid.status, 422);
+  assert.equal(invalid.body.message, 'ClusterRole.rbac.authorization.k8s.io "put-invalid" is invalid: [rules[0].verbs: Required value: ' +
+    'verbs must contain at least one value, rules[0].apiGroups: Required value: resource rules must supply at least one api group, ' +
+    'rules[0].resources: Required value: resource rules must supply at least one resource]');
+});

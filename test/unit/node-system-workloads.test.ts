@@ -39,7 +39,9 @@ test('kube-system add-ons per network: flannel overlay by default, Calico BGP fo
   assert.match(corefile(), /kubernetes cluster\.local in-addr\.arpa ip6\.arpa \{\n {7}pods insecure/);
 
   const calico = systemWorkloads({ network: { plugin: 'calico', mode: 'l2bridge', podSubnet: '10.128.0.0/9' }, controlPlaneEndpoint: 'https://127.0.0.1:6443' });
-  assert.deepEqual(names(calico).slice(20), ['ServiceAccount/calico-node', 'ServiceAccount/calico-kube-controllers', 'DaemonSet/calico-node',
+  assert.deepEqual(names(calico).slice(20), ['ClusterRole/calico-kube-controllers', 'ClusterRole/calico-node', 'ClusterRole/calico-cni-plugin',
+    'ClusterRoleBinding/calico-kube-controllers', 'ClusterRoleBinding/calico-node', 'ClusterRoleBinding/calico-cni-plugin',
+    'ServiceAccount/calico-node', 'ServiceAccount/calico-kube-controllers', 'ServiceAccount/calico-cni-plugin', 'DaemonSet/calico-node',
     'Deployment/calico-kube-controllers', 'DaemonSet/calico-node-windows', 'StorageClass/standard']);
   const env = Object.fromEntries(by(calico, 'DaemonSet/calico-node').spec.template.spec.containers[0].env.filter((e: any) => e.value).map((e: any) => [e.name, e.value]));
   assert.equal(env.CALICO_IPV4POOL_CIDR, '10.128.0.0/9');
@@ -63,5 +65,20 @@ test('bootstrap creates the add-ons through validation once, and leaves edited o
   const ds = (await store.get('apps', 'daemonsets', 'kube-system', 'kube-flannel-ds-windows-amd64')) as any;
   assert.equal(JSON.parse(((await store.get('', 'configmaps', 'kube-system', 'kube-flannel-windows-cfg')) as any).data['cni-conf-containerd.json']).name, 'cbr0');
   assert.equal(ds.metadata.managedFields[0].manager, 'kubeadm');
+  const proxier = (await store.get('rbac.authorization.k8s.io', 'clusterrolebindings', '', 'kubeadm:node-proxier')) as any;
+  assert.deepEqual(proxier.subjects, [{ kind: 'ServiceAccount', name: 'kube-proxy', namespace: 'kube-system' }]);
+  await storage.close();
+});
+
+test('with Calico, its ClusterRoles and bindings pass validation and are stored with the add-ons', async () => {
+  const storage = new SqliteStorage(':memory:');
+  const store = new Store(storage, allResources());
+  await bootstrapCluster(store, { serviceIP: '10.96.0.1', port: 6443, hostIP: '127.0.0.1', network: { plugin: 'calico' as const, mode: 'overlay' as const } });
+  const roles = (await store.listAll('rbac.authorization.k8s.io', 'clusterroles', '')).map((r) => r.metadata.name);
+  for (const n of ['calico-node', 'calico-kube-controllers', 'calico-cni-plugin']) assert.ok(roles.includes(n), n);
+  const cni = (await store.get('rbac.authorization.k8s.io', 'clusterrolebindings', '', 'calico-cni-plugin')) as any;
+  assert.deepEqual(cni.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'calico-cni-plugin' });
+  assert.ok(await store.get('', 'serviceaccounts', 'kube-system', 'calico-cni-plugin'));
+  assert.equal(await store.get('rbac.authorization.k8s.io', 'clusterroles', '', 'flannel'), undefined);
   await storage.close();
 });

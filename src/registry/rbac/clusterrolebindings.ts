@@ -8,7 +8,7 @@ import { defaultBinding, RBAC_GROUP } from './defaults.js';
 
 export const clusterrolebindings: ResourceDef<ClusterRoleBinding> = {
   group: RBAC_GROUP, version: 'v1', resource: 'clusterrolebindings', singular: 'clusterrolebinding', kind: 'ClusterRoleBinding',
-  namespaced: false, verbs: ALL_VERBS,
+  namespaced: false, verbs: ALL_VERBS, allowCreateOnUpdate: true,
   storageVersionHash: '48tpQ8gZHFc=',
   storagePrefix: '/rbac.authorization.k8s.io/clusterrolebindings',
   defaults: defaultBinding,

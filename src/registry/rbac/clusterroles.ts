@@ -8,7 +8,7 @@ import { defaultRules, RBAC_GROUP } from './defaults.js';
 
 export const clusterroles: ResourceDef<ClusterRole> = {
   group: RBAC_GROUP, version: 'v1', resource: 'clusterroles', singular: 'clusterrole', kind: 'ClusterRole',
-  namespaced: false, verbs: ALL_VERBS,
+  namespaced: false, verbs: ALL_VERBS, allowCreateOnUpdate: true,
   storageVersionHash: 'bYE5ZWDrJ44=',
   storagePrefix: '/rbac.authorization.k8s.io/clusterroles',
   defaults: defaultRules,

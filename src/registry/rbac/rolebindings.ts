@@ -8,7 +8,7 @@ import { defaultBinding, RBAC_GROUP } from './defaults.js';
 
 export const rolebindings: ResourceDef<RoleBinding> = {
   group: RBAC_GROUP, version: 'v1', resource: 'rolebindings', singular: 'rolebinding', kind: 'RoleBinding',
-  namespaced: true, verbs: ALL_VERBS,
+  namespaced: true, verbs: ALL_VERBS, allowCreateOnUpdate: true,
   storageVersionHash: 'eGsCzGH6b1g=',
   storagePrefix: '/rbac.authorization.k8s.io/rolebindings',
   defaults: defaultBinding,

@@ -8,7 +8,7 @@ import { defaultRules, RBAC_GROUP } from './defaults.js';
 
 export const roles: ResourceDef<Role> = {
   group: RBAC_GROUP, version: 'v1', resource: 'roles', singular: 'role', kind: 'Role',
-  namespaced: true, verbs: ALL_VERBS,
+  namespaced: true, verbs: ALL_VERBS, allowCreateOnUpdate: true,
   storageVersionHash: '7FuwZcIIItM=',
   storagePrefix: '/rbac.authorization.k8s.io/roles',
   defaults: defaultRules,
