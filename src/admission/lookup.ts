@@ -5,12 +5,15 @@
  * for ''). A lookup without it (e.g. a test double) counts as empty.
  */
 import type { KObject } from '../apimachinery/object.js';
+import type { AuthorizationPolicy } from '../authorization/authorizers.js';
 
 /** Read access to other resources, for admission plugins. */
 export interface Lookup {
   get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined>;
   /** Every object of a resource in the namespace, or in all namespaces for ''. */
   listAll(group: string, resource: string, namespace: string): Promise<KObject[]>;
+  /** The server's authorizer and RBAC rules, for checks made on writes (RBAC escalation); absent: none. */
+  readonly authorization?: AuthorizationPolicy;
 }
 
 export async function listAll(lookup: Lookup, group: string, resource: string, namespace: string): Promise<KObject[]> {

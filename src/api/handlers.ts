@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KObject } from '../apimachinery/object.js';
-import type { ResourceDef } from '../registry/types.js';
+import type { ResourceDef, ReviewContext } from '../registry/types.js';
+import type { AuthorizerWithRules } from '../authorization/types.js';
 import { printerFor } from '../registry/printers/index.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import { apiVersionOf } from '../apimachinery/object.js';
@@ -110,7 +111,15 @@ export class ResourceHandlers {
   /** The authenticated user of each request in flight. */
   private readonly users = new WeakMap<IncomingMessage, User>();
 
-  constructor(private readonly store: Store, private readonly authenticator: Authenticator) {}
+  /** What review resources ask of the server: token authentication and the authorizer's decisions. */
+  private readonly reviewContext: ReviewContext;
+
+  constructor(private readonly store: Store, private readonly authenticator: Authenticator, authorizer?: AuthorizerWithRules) {
+    this.reviewContext = {
+      authenticateToken: (token, audiences) => authenticator.authenticateToken(token, audiences),
+      ...(authorizer ? { authorizer } : {}),
+    };
+  }
 
   private writeContext(namespace: string, q: URLSearchParams, optionsKind: string,
     req: IncomingMessage, res: ServerResponse): WriteContext {
@@ -257,7 +266,7 @@ export class ResourceHandlers {
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     if (def.review) {
-      const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.authenticator);
+      const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.reviewContext);
       return this.respondObject(res, 201, def, answer, shape, q);
     }
     // Admission's namespace lookup comes after the body's namespace is checked against the URL's.

@@ -22,6 +22,9 @@ import { matchNodeProxy, serveNodeProxy, type KubeletServers } from './node-prox
 import { createUpgradeHandler, rejectPlainStreamRequest, type ContainerStreams } from './streaming/router.js';
 import type { FlowControl } from '../flowcontrol/controller.js';
 import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
+import type { AuthorizerWithRules } from '../authorization/types.js';
+import { impersonate, ImpersonationRequestError } from './impersonation.js';
+import { authorizeRequest, internalErrorText } from './authorization-filter.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -44,6 +47,8 @@ export interface ApiServerOptions {
   flowControl?: FlowControl;
   /** The kubelet servers nodes/NAME/proxy reaches; without them every kubelet is unreachable. */
   kubelets?: KubeletServers;
+  /** --authorization-mode's authorizer; without it every authenticated request is allowed and Impersonate-* is ignored. */
+  authorizer?: AuthorizerWithRules;
 }
 
 export interface ApiServer extends Server {
@@ -54,7 +59,7 @@ export interface ApiServer extends Server {
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
 export function createApiServer(opts: ApiServerOptions): ApiServer {
   const discovery = new Discovery(opts.store.defs);
-  const handlers = new ResourceHandlers(opts.store, opts.authenticator);
+  const handlers = new ResourceHandlers(opts.store, opts.authenticator, opts.authorizer);
   const openapi = new OpenApiDocuments(opts.store.defs);
 
   const drain = new RequestDrain();
@@ -64,11 +69,25 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     // Only the query is read from the WHATWG URL: its path would have dot segments resolved.
     const url = new URL((req.url ?? '/').replace(/^[^?]*/, '/'), 'https://localhost');
     const path = decodedPath.length > 1 ? decodedPath.replace(/\/+$/, '') : decodedPath;
-    const user: User | undefined = await opts.authenticator.authenticate(req);
+    let user: User | undefined = await opts.authenticator.authenticate(req);
     if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
-    if (!apf) return route(req, res, url, path, user, decodedPath);
-    return apf.serve(req, res, requestDigest(req.method ?? 'GET', path, url.searchParams, user), url.searchParams,
-      () => route(req, res, url, path, user, decodedPath));
+    const authorizer = opts.authorizer;
+    if (user && authorizer) {
+      try {
+        user = impersonate(req, user, authorizer);
+      } catch (e) {
+        if (e instanceof ImpersonationRequestError) return writeText(res, 500, internalErrorText(req, e.message));
+        if (e instanceof StatusError) res.setHeader('X-Content-Type-Options', 'nosniff');
+        throw e;
+      }
+    }
+    // Upstream's chain: authentication, impersonation, priority and fairness, then authorization.
+    const authorizedRoute = async (): Promise<void> => {
+      if (user && authorizer && !authorizeRequest(authorizer, req, res, user, decodedPath, url.searchParams)) return;
+      return route(req, res, url, path, user, decodedPath);
+    };
+    if (!apf) return authorizedRoute();
+    return apf.serve(req, res, requestDigest(req.method ?? 'GET', path, url.searchParams, user), url.searchParams, authorizedRoute);
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, user: User | undefined,
@@ -180,7 +199,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   });
   // pods/exec and pods/attach switch protocols (WebSocket or SPDY/3.1).
   server.on('upgrade', createUpgradeHandler({
-    store: opts.store, authenticator: opts.authenticator, containerStreams: opts.containerStreams, log: opts.log,
+    store: opts.store, authenticator: opts.authenticator, authorizer: opts.authorizer, containerStreams: opts.containerStreams, log: opts.log,
   }));
   return Object.assign(server, { drain: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => drain.drain(server, timeoutMs) });
 }

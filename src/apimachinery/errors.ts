@@ -1,5 +1,6 @@
 import type { Status, StatusCause } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, causeOf, formatFieldErrors } from './field-errors.js';
+import { goQuote } from './go-quote.js';
 
 /** A group-qualified resource, as upstream names it in messages ("deployments.apps"). */
 export interface GroupResource { group: string; resource: string }
@@ -23,7 +24,7 @@ function details(gr: GroupResource, name: string): NonNullable<Status['details']
   // StatusDetails fields are omitempty.
   const d: NonNullable<Status['details']> = name ? { name } : {};
   if (gr.group) d.group = gr.group;
-  d.kind = gr.resource;
+  if (gr.resource) d.kind = gr.resource;
   return d;
 }
 
@@ -40,10 +41,13 @@ export const errors = {
     failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, details(gr, name)),
   objectModified: (gr: GroupResource, name: string) =>
     errors.conflict(gr, name, 'the object has been modified; please apply your changes to the latest version and try again'),
+  /** NewForbidden: the resource and name are left out of the message when empty (non-resource paths). */
   forbidden: (gr: GroupResource, name: string, why: string, causes?: StatusCause[]) => {
     const d = details(gr, name);
     if (causes) d.causes = causes;
-    return failure(403, 'Forbidden', `${qualified(gr)} "${name}" is forbidden: ${why}`, d);
+    const message = !gr.group && !gr.resource ? `forbidden: ${why}`
+      : name ? `${qualified(gr)} ${goQuote(name)} is forbidden: ${why}` : `${qualified(gr)} is forbidden: ${why}`;
+    return failure(403, 'Forbidden', message, d);
   },
   invalid: (kind: { group: string; kind: string }, name: string, errs: FieldError[]) => {
     const q = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;

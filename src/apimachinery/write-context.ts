@@ -14,7 +14,7 @@ export interface WriteContext {
   /** Adds a warning for the client (a `Warning: 299` response header, which kubectl prints). */
   warn: (message: string) => void;
   /** Who is writing (absent for the server's own controllers). */
-  user?: { name: string; groups: string[]; uid?: string };
+  user?: { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> };
 }
 
 

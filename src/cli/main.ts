@@ -8,6 +8,7 @@ import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
 import { parseControllersFlag } from '../controllers/manager.js';
+import { MODE_ALWAYS_ALLOW, parseAuthorizationModes, type AuthorizationMode } from '../authorization/modes.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -27,6 +28,11 @@ function controllers(v: string, previous: string[] | undefined): string[] {
   return all;
 }
 
+/** `--authorization-mode`: checked as kube-apiserver checks it, before anything starts. */
+function authorizationModes(v: string): AuthorizationMode[] {
+  try { return parseAuthorizationModes(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
+}
+
 const program = new Command('winkube')
   .description('A Kubernetes control plane with emulated Windows and Linux nodes');
 
@@ -41,10 +47,11 @@ program.command('up')
   .option('--scheduler-config <file>', 'a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the scheduler')
   .option('--api-only', 'serve the API only: no emulated nodes, scheduler, or workload, service and node controllers')
   .option('--controllers <names>', "kube-controller-manager's --controllers: '*' enables the controllers on by default, 'foo' enables foo, '-foo' disables foo (default *)", controllers)
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[] }) => {
+  .option('--authorization-mode <modes>', "kube-apiserver's --authorization-mode: the authorizers, in order, comma-separated (AlwaysAllow, AlwaysDeny, RBAC)", authorizationModes, [MODE_ALWAYS_ALLOW])
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[] }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     let stopping = false;

@@ -4,7 +4,9 @@
  * the client's identity as the request's user), without TLS or JSON. What
  * this saves is the wire; what it keeps is every rule a request meets.
  */
-import { unlessNotFound } from '../apimachinery/errors.js';
+import { errors, unlessNotFound } from '../apimachinery/errors.js';
+import { forbiddenError } from '../authorization/forbidden.js';
+import { resourceAttributes, type Authorizer } from '../authorization/types.js';
 import type { KObject } from '../apimachinery/object.js';
 import { applyPatch, type JsonObject } from '../patch/index.js';
 import type { ListRequest, Store } from '../registry/store.js';
@@ -19,6 +21,16 @@ import type {
 
 function aborted(signal: AbortSignal | undefined): void {
   signal?.throwIfAborted();
+}
+
+/** RequestInfo's name of a list or watch: what a `metadata.name=` field selector pins it to. */
+function pinnedName(opts: ListOptions | undefined): string {
+  if (!opts?.fieldSelector) return '';
+  try {
+    return parseFieldSelector(opts.fieldSelector).terms.find((t) => t.field === 'metadata.name' && !t.negate)?.value ?? '';
+  } catch {
+    return '';
+  }
 }
 
 function listRequest(opts: ListOptions | undefined): ListRequest {
@@ -38,6 +50,24 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   private get store(): Store { return this.client.store; }
 
+  /**
+   * The authorization every request meets, with the attributes the request
+   * would have: a namespace's own URL is in that namespace, and a list or
+   * watch pinned by `metadata.name=` names that object.
+   */
+  private authorize(verb: string, namespace: string, name: string, subresource = ''): void {
+    const authorizer = this.client.authorizer;
+    if (!authorizer) return;
+    const d = this.def;
+    const ns = d.group === '' && d.resource === 'namespaces' ? name : d.namespaced ? namespace : '';
+    const attrs = resourceAttributes(this.client.user, {
+      verb, apiGroup: d.group, apiVersion: d.version, namespace: ns, resource: d.resource, subresource, name,
+    });
+    const decision = authorizer.authorize(attrs);
+    if (decision.decision === 'Allow') return;
+    throw decision.error ? errors.internal(decision.error) : forbiddenError(attrs, decision.reason);
+  }
+
   private context(namespace: string, opts: WriteOptions | DeleteOptions | undefined): WriteContext {
     const ctx: WriteContext = {
       namespace, now: new Date(), dryRun: !!opts?.dryRun, fieldManager: opts?.fieldManager ?? this.client.fieldManager,
@@ -48,6 +78,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async get(namespace: string, name: string, opts?: CallOptions): Promise<T> {
     aborted(opts?.signal);
+    this.authorize('get', namespace, name);
     return await this.store.read(this.def, namespace, name) as T;
   }
 
@@ -57,6 +88,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList<T>> {
     aborted(opts?.signal);
+    this.authorize('list', namespace, pinnedName(opts));
     const l = await this.store.list(this.def, namespace, listRequest(opts));
     const out: ObjectList<T> = { items: l.items as T[], resourceVersion: String(l.revision) };
     if (l.continueToken) out.continue = l.continueToken;
@@ -65,6 +97,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async watch(namespace: string, opts: WatchOptions, sink: WatchSink<T>): Promise<Watch> {
     aborted(opts.signal);
+    this.authorize('watch', namespace, pinnedName(opts));
     let end!: () => void;
     const done = new Promise<void>((resolve) => { end = resolve; });
     const handle = await this.store.watch(this.def, namespace, Number(opts.resourceVersion) || 0, listRequest(opts),
@@ -76,11 +109,19 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async create(namespace: string, obj: T, opts?: WriteOptions): Promise<T> {
     aborted(opts?.signal);
+    this.authorize('create', namespace, '');
     return await this.store.create(this.def, namespace, obj as KObject, this.context(namespace, opts)) as T;
   }
 
-  async update(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, opts?: UpdateOptions): Promise<T> {
+  update(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, opts?: UpdateOptions): Promise<T> {
+    return this.write('update', namespace, name, mutate, opts);
+  }
+
+  /** An update or a patch (authorized as its verb), read-modify-write. */
+  private async write(verb: 'update' | 'patch', namespace: string, name: string, mutate: (current: T) => T | Promise<T>,
+    opts?: UpdateOptions): Promise<T> {
     aborted(opts?.signal);
+    this.authorize(verb, namespace, name, opts?.subresource);
     return await this.store.update(this.def, namespace, name, async (cur) => await mutate(cur as T) as KObject,
       this.context(namespace, opts), opts?.subresource) as T;
   }
@@ -92,11 +133,12 @@ class LoopbackResource<T> implements ResourceClient<T> {
   patch(namespace: string, name: string, type: PatchType, patch: unknown, opts?: UpdateOptions): Promise<T> {
     const body = JSON.stringify(patch);
     const gvk = { group: this.def.group, version: this.def.version, kind: this.def.kind };
-    return this.update(namespace, name, (cur) => applyPatch(type, cur as JsonObject, body, gvk, true) as T, opts);
+    return this.write('patch', namespace, name, (cur) => applyPatch(type, cur as JsonObject, body, gvk, true) as T, opts);
   }
 
   async delete(namespace: string, name: string, opts?: DeleteOptions): Promise<DeleteResult<T>> {
     aborted(opts?.signal);
+    this.authorize('delete', namespace, name);
     const r = await this.store.delete(this.def, namespace, name, {
       gracePeriodSeconds: opts?.gracePeriodSeconds, propagationPolicy: opts?.propagationPolicy,
       preconditions: opts?.preconditions, dryRun: opts?.dryRun,
@@ -106,6 +148,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async createSubresource(namespace: string, name: string, subresource: string, body: KObject, opts?: WriteOptions): Promise<KObject> {
     aborted(opts?.signal);
+    this.authorize('create', namespace, name, subresource);
     const write = this.def.subresourceWrites?.[subresource];
     if (!write) throw new Error(`${this.ref.resource}/${subresource} takes no POST`);
     return write(this.store, this.def, namespace, name, body, this.context(namespace, opts));
@@ -115,7 +158,8 @@ class LoopbackResource<T> implements ResourceClient<T> {
 export class LoopbackClient implements Client {
   private readonly handles = new Map<string, ResourceClient<unknown>>();
 
-  constructor(readonly store: Store, readonly user: UserInfo, readonly fieldManager: string) {}
+  /** `authorizer`: the server's, so that components are authorized as their requests over HTTPS would be. */
+  constructor(readonly store: Store, readonly user: UserInfo, readonly fieldManager: string, readonly authorizer?: Authorizer) {}
 
   resource<T>(ref: ResourceRef<T>): ResourceClient<T> {
     const key = `${ref.group}/${ref.version}/${ref.resource}`;
@@ -135,7 +179,7 @@ export class LoopbackClient implements Client {
   }
 
   as(user: UserInfo, fieldManager: string): Client {
-    return new LoopbackClient(this.store, user, fieldManager);
+    return new LoopbackClient(this.store, user, fieldManager, this.authorizer);
   }
 
   close(): void {}

@@ -26,7 +26,7 @@ export interface ResourceRef<T = KObject> {
 }
 
 /** Who a client acts as (user.Info): what authentication yields for an HTTP request. */
-export interface UserInfo { name: string; groups: string[]; uid?: string }
+export interface UserInfo { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
 
 export interface CallOptions { signal?: AbortSignal }
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { MODE_ALWAYS_ALLOW, type AuthorizationMode } from '../authorization/modes.js';
+import { newAuthorizationPolicy } from '../authorization/authorizers.js';
+import { RbacIndex } from '../registry/auth/rbac-index.js';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { prepareDataDir } from './data-dir.js';
 import { join, resolve } from 'node:path';
@@ -55,6 +58,8 @@ export interface ClusterOptions {
   apiOnly?: boolean;
   /** `--controllers` (kube-controller-manager's flag): `*` when absent. */
   controllers?: readonly string[];
+  /** `--authorization-mode`: AlwaysAllow when absent. */
+  authorizationModes?: readonly AuthorizationMode[];
 }
 
 export interface RunningCluster {
@@ -82,15 +87,18 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
   const storage = new SqliteStorage(join(dataDir, 'state.db'));
   const store = new Store(storage, allResources());
+  // The authorizer every request meets, the in-process clients' too; RBAC reads the roles and bindings in memory.
+  store.authorization = newAuthorizationPolicy(opts.authorizationModes ?? [MODE_ALWAYS_ALLOW], await RbacIndex.start(store));
+  const authorizer = store.authorization.authorizer;
   const containerLogs = new ContainerLogs();
   // The emulated nodes' events.
-  const events = new EventRecorder(new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet'), log);
+  const events = new EventRecorder(new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet', authorizer), log);
   let ready = false;
   let port = opts.port;
   // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
   const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
   // The kubelets' shared reads, in process; each node writes as system:node:<name>.
-  const kubeletClient = new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet');
+  const kubeletClient = new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet', authorizer);
   const farm = new NodeFarm(kubeletClient, nodeChanges.nodes, log, undefined, opts.nodePools ?? DEFAULT_POOLS, events);
   const nodeOperations = new NodeOperations(farm, dataDir);
   /** The kubelets of this process, once started: exec runs in their containers' own contexts. */
@@ -99,7 +107,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
     await farm.start(nodeChanges.stopped);
     // kube-scheduler: binds pending pods of its profiles' schedulerNames.
-    const schedulerClient = new LoopbackClient(store, KUBE_SCHEDULER, SCHEDULER);
+    const schedulerClient = new LoopbackClient(store, KUBE_SCHEDULER, SCHEDULER, authorizer);
     const scheduler = new Scheduler(schedulerClient, new EventRecorder(schedulerClient, log), { config: opts.schedulerConfig, log });
     await scheduler.start();
     // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
@@ -138,6 +146,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     flowControl,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
     authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store),
+    authorizer,
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
     ready: () => ready,
     log,
@@ -161,13 +170,13 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
   // The API server's own writes of the priority and fairness configuration (its post-start hooks' loopback client).
   // The rbac/bootstrap-roles post-start hook: the bootstrap policy, created or reconciled at each start.
-  await ensureRBACPolicy(new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver'), log);
-  const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1');
+  await ensureRBACPolicy(new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log);
+  const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1', authorizer);
   await ensureFlowControlObjects(apiserver);
   const stopFlowControl = await startFlowControlConfig(apiserver, flowControl, log);
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
-  const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
+  const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager', authorizer);
   const kcmEvents = new EventRecorder(kcm, log);
   const controllerManager = await runControllerManager({
     client: kcm, newContext: () => newControllerContext({ client: kcm, events: kcmEvents, log }), events: kcmEvents, log, caCert: pki.ca.cert,

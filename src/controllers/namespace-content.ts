@@ -1,4 +1,5 @@
 import { StatusError, isAlreadyExists, isNotFound } from '../apimachinery/errors.js';
+import type { ObjectCache } from '../client/object-cache.js';
 import type { KObject } from '../apimachinery/object.js';
 import { controllerServiceAccount } from '../client/identities.js';
 import { plain } from '../client/plain.js';
@@ -26,6 +27,8 @@ export class NamespaceController {
   private readonly namespaces: ResourceClient<KObject>;
   private readonly serviceAccounts: ResourceClient<KObject>;
   private readonly configMaps: ResourceClient<KObject>;
+  /** The informers' caches of ServiceAccounts and ConfigMaps, by resource. */
+  private readonly caches = new Map<string, ObjectCache>();
 
   constructor(private readonly ctx: ControllerContext, private readonly caCert: string) {
     const as = (serviceAccount: string) => ctx.client.as(controllerServiceAccount(serviceAccount), ctx.client.fieldManager);
@@ -39,9 +42,10 @@ export class NamespaceController {
     await this.ctx.informers.inform(namespaces, (_t, obj) => this.queue.add(obj.metadata.name!));
     // A deleted ServiceAccount or ConfigMap is recreated, as upstream does.
     for (const ref of [serviceaccounts, configmaps]) {
-      await this.ctx.informers.inform(ref, (type, obj) => {
+      const informer = await this.ctx.informers.inform(ref, (type, obj) => {
         if (type === 'DELETED') this.queue.add(obj.metadata.namespace!);
       });
+      this.caches.set(ref.resource, informer.cache);
     }
     // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
     this.queue.run(10, (ns) => this.sync(ns), (ns, e) => this.ctx.log(`namespace ${ns}: ${(e as Error).message}`));
@@ -63,8 +67,13 @@ export class NamespaceController {
     });
   }
 
+  /**
+   * Creates the object unless the shared informer's cache has it: upstream's controllers read
+   * through informers (the controller manager's own identity) and only write as their service
+   * accounts, whose roles allow no more (service-account-controller may only create).
+   */
   private async ensure(resource: ResourceClient<KObject>, namespace: string, name: string, obj: KObject): Promise<void> {
-    if (await resource.find(namespace, name)) return;
+    if (this.caches.get(resource.ref.resource)?.get(namespace, name)) return;
     try {
       await resource.create(namespace, obj, { fieldManager: MANAGER });
     } catch (e) {

@@ -3,8 +3,12 @@ import { groupResources } from './groups/index.js';
 import { reviewResources } from './auth/index.js';
 import { rbacResources } from './rbac/index.js';
 import type { ResourceDef } from './types.js';
+import { guardRbacEscalation } from './auth/escalation-guard.js';
 
-/** Every served resource: the exported definitions themselves, so code may name one directly. */
+/**
+ * Every served resource: the exported definitions themselves, so code may name one directly
+ * (the RBAC kinds' with their escalation checks added).
+ */
 export function allResources(): ResourceDef[] {
-  return [...coreResources, ...groupResources, ...rbacResources, ...reviewResources];
+  return guardRbacEscalation([...coreResources, ...groupResources, ...rbacResources, ...reviewResources]);
 }

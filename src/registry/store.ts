@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AuthorizationPolicy } from '../authorization/authorizers.js';
 import { errors, StatusError, type GroupResource, isAlreadyExists } from '../apimachinery/errors.js';
 import {
   CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError,
@@ -113,6 +114,9 @@ export class Store implements Lookup {
 
   /** Resources admission reads on every write, served from memory. */
   private readonly listers = new Map<string, Lister>();
+
+  /** The server's authorization (set once it is built from the roles this store holds): writes check RBAC escalation with it. */
+  authorization?: AuthorizationPolicy;
 
   /** names.SimpleNameGenerator; replaceable so that tests can force generated names to collide. */
   nameGenerator: (base: string) => string = generateName;

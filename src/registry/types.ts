@@ -4,6 +4,7 @@ import type { FieldError } from '../apimachinery/field-errors.js';
 import type { ResourceInfo, SubresourceDef } from '../apimachinery/resource.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import type { Lookup } from '../admission/lookup.js';
+import type { AuthorizerWithRules } from '../authorization/types.js';
 
 /** The verbs of a resource with the full REST interface. */
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -135,4 +136,6 @@ export type FinishFunc = (stored: boolean) => void;
 export interface ReviewContext {
   authenticateToken(token: string, audiences?: string[]): Promise<
     { ok: true; user: { name: string; groups: string[]; uid?: string }; audiences: string[] } | { ok: false; error: string }>;
+  /** The server's authorizer (--authorization-mode); without it access reviews answer as AlwaysAllow would. */
+  authorizer?: AuthorizerWithRules;
 }

@@ -8,7 +8,8 @@
  *   rank  folders
  *   ----  -------------------------------------------------------------
  *     0   apimachinery                 errors, object types, quantity, duration, clock, version
- *     1   meta, storage, patch         names, object helpers, write options; storage; patches
+ *     1   meta, storage, patch,        names, object helpers, write options; storage; patches;
+ *         authorization                RBAC rule evaluation, authorizers, the 403 text, escalation checks
  *     2   selectors, pki, protobuf,    label and field selectors (label keys are validated as names),
  *         network                      certificates, wire formats, address pools
  *     3   openapi, os,                 schemas and decoding; the OS rules as pure functions;
@@ -38,7 +39,7 @@ import ts from 'typescript';
 
 const RANKS: Record<string, number> = {
   apimachinery: 0,
-  meta: 1, storage: 1, patch: 1,
+  meta: 1, storage: 1, patch: 1, authorization: 1,
   selectors: 2, pki: 2, protobuf: 2, network: 2,
   openapi: 3, os: 3, 'component-helpers': 3,
   validation: 4, fieldmanager: 4,

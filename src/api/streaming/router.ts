@@ -1,4 +1,9 @@
 import type { IncomingMessage } from 'node:http';
+import type { Authorizer } from '../../authorization/types.js';
+import { forbiddenError } from '../../authorization/forbidden.js';
+import { impersonate } from '../impersonation.js';
+import { internalErrorText } from '../authorization-filter.js';
+import { requestAttributes } from '../request-attributes.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { KObject } from '../../apimachinery/object.js';
@@ -36,6 +41,8 @@ export interface ContainerStreams {
 export interface StreamingOptions {
   store: Store;
   authenticator: Authenticator;
+  /** Without it every authenticated user may exec and attach. */
+  authorizer?: Authorizer;
   containerStreams?: ContainerStreams;
   log?: (msg: string) => void;
 }
@@ -69,7 +76,17 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   let path: string;
   try { path = requestPath(req.url ?? '/'); } catch { return writeGoProtocolError(socket, 400); }
   const info = parseResourcePath(path);
-  if (!(await opts.authenticator.authenticate(req))) throw errors.unauthorized();
+  const user = await opts.authenticator.authenticate(req);
+  if (!user) throw errors.unauthorized();
+  if (opts.authorizer) {
+    // Through the same filters as every request: impersonation, then authorization (a GET upgrade is the verb get).
+    const attrs = requestAttributes(impersonate(req, user, opts.authorizer), req.method ?? 'GET', path, url.searchParams);
+    const d = opts.authorizer.authorize(attrs);
+    if (d.decision !== 'Allow' && d.error) return writeRawError(socket, 500, internalErrorText(req, d.error));
+    if (d.decision !== 'Allow') {
+      return writeRawResponse(socket, 403, JSON.stringify(forbiddenError(attrs, d.reason).status), 'application/json', { 'X-Content-Type-Options': 'nosniff' });
+    }
+  }
   const sub = info?.subresource;
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
     throw errors.notFoundGeneric();

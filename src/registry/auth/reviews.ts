@@ -3,8 +3,7 @@ import type { ResourceDef } from '../types.js';
 
 /**
  * Review resources are questions, not stored objects: a create answers
- * with the object and its status filled in. This server authorizes every
- * authenticated request (it has no RBAC), so access reviews say so.
+ * with the object and its status filled in.
  */
 export function reviewDef<T = KObject>(group: string, version: string, resource: string, kind: string, namespaced = false,
   review: ResourceDef<T>['review']): ResourceDef<T> {
