@@ -16,6 +16,10 @@
  * - Windows cannot map single files into a Docker container: a volume
  *   mount of a single file (subPath to a file) fails.
  * - HostProcess containers need containerd 1.6 or later (KEP-1981).
+ *   cri-dockerd never reads the HostProcess flag; what stops such a pod is
+ *   its host network: cri-dockerd gives the sandbox container NetworkMode
+ *   "host" (core/security_context.go modifyHostOptionsForSandbox), and
+ *   Docker on Windows has no `host` network.
  */
 import type { PoolOS } from './pool.js';
 
@@ -41,8 +45,12 @@ export interface ContainerRuntime {
   fixedStopTimeoutSeconds?: number;
   /** Whether a single file can be mounted into a container. */
   singleFileMounts: boolean;
-  /** Whether the runtime can run Windows HostProcess containers. */
-  hostProcessContainers: boolean;
+  /**
+   * Why a sandbox on the node's own network (hostNetwork: every HostProcess
+   * pod) cannot be created, as the runtime's error after `desc = `; undefined
+   * when it can. `%s` stands for the pod's name.
+   */
+  hostNetworkSandboxError?: string;
 }
 
 /** The runtime profile of a node: what it reports and how it differs. */
@@ -54,13 +62,13 @@ export function containerRuntime(name: ContainerRuntimeName, os: PoolOS): Contai
       endpoint: windows ? 'npipe:////./pipe/cri-dockerd' : 'unix:///var/run/cri-dockerd.sock',
       ...(windows ? { fixedStopTimeoutSeconds: 5 } : {}),
       singleFileMounts: !windows,
-      hostProcessContainers: false,
+      // cri-dockerd core/sandbox_run.go RunPodSandbox wraps Docker's answer to the sandbox's create.
+      ...(windows ? { hostNetworkSandboxError: 'failed to create a sandbox for pod "%s": Error response from daemon: network host not found' } : {}),
     };
   }
   return {
     name, version: CONTAINERD_VERSION, containerRuntimeVersion: `containerd://${CONTAINERD_VERSION}`,
     endpoint: windows ? 'npipe:////./pipe/containerd-containerd' : 'unix:///run/containerd/containerd.sock',
     singleFileMounts: true,
-    hostProcessContainers: windows,
   };
 }

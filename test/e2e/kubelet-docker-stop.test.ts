@@ -63,3 +63,25 @@ test('a Docker Windows node stops a container that ignores the shutdown event af
   assert.ok(events.includes('Killing Stopping container app'), events.join('\n'));
   await ok(['delete', 'pod', 'on-containerd', '--grace-period=0', '--force']);
 });
+
+test('a HostProcess pod on a Docker Windows node: its host-network sandbox cannot be created (Docker on Windows has no host network)', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: hpc-docker}
+spec:
+  nodeName: wdocker-1
+  hostNetwork: true
+  securityContext:
+    windowsOptions: {hostProcess: true, runAsUserName: "NT AUTHORITY\\\\SYSTEM"}
+  containers:
+  - {name: app, image: mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0, command: ["cmd", "/c", "ping -t localhost"]}
+`);
+  const events = await eventually('FailedCreatePodSandBox', async () => {
+    const out = await ok(['get', 'events', '--field-selector', 'involvedObject.name=hpc-docker,reason=FailedCreatePodSandBox', '-o', 'jsonpath={.items[*].message}']);
+    return out || undefined;
+  }, 30_000);
+  assert.equal(events, 'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create a sandbox for pod "hpc-docker": Error response from daemon: network host not found');
+  const p = JSON.parse(await ok(['get', 'pod', 'hpc-docker', '-o', 'json']));
+  assert.equal(p.status.phase, 'Pending');
+  await ok(['delete', 'pod', 'hpc-docker', '--grace-period=0', '--force']);
+});

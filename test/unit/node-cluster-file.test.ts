@@ -76,12 +76,13 @@ test('container runtime: containerd by default, docker (Docker EE / Mirantis) wi
   assert.ok(c);
   assert.equal(c.runtime.containerRuntimeVersion, 'containerd://1.7.24');
   assert.equal(c.runtime.fixedStopTimeoutSeconds, undefined);
-  assert.equal(c.runtime.hostProcessContainers, true);
+  assert.equal(c.runtime.hostNetworkSandboxError, undefined);
   const d = one('{ name: w, os: windows, containerRuntime: docker }');
   assert.ok(d);
   assert.deepEqual(d.runtime, {
     name: 'docker', version: '20.10.9', containerRuntimeVersion: 'docker://20.10.9', endpoint: 'npipe:////./pipe/cri-dockerd',
-    fixedStopTimeoutSeconds: 5, singleFileMounts: false, hostProcessContainers: false,
+    fixedStopTimeoutSeconds: 5, singleFileMounts: false,
+    hostNetworkSandboxError: 'failed to create a sandbox for pod "%s": Error response from daemon: network host not found',
   });
   const l = one('{ name: l, os: linux, containerRuntime: docker }');
   assert.ok(l);

@@ -419,7 +419,9 @@ export class PodWorker implements PodStatusSource {
       this.later(2000, () => this.sync());
       return false;
     }
-    const runtimeErr = sandboxRuntimeError(this.spec.runtimeClassName, (n) => this.node.runtimeClass(n), this.node.runtime, this.os);
+    const hostNetworkErr = this.spec.hostNetwork ? this.node.runtime.hostNetworkSandboxError?.replace('%s', this.pod.metadata.name ?? '') : undefined;
+    const runtimeErr = sandboxRuntimeError(this.spec.runtimeClassName, (n) => this.node.runtimeClass(n), this.node.runtime, this.os)
+      ?? (hostNetworkErr && `rpc error: code = Unknown desc = ${hostNetworkErr}`);
     if (runtimeErr) {
       this.event(undefined, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${runtimeErr}`);
       this.later(10_000, () => this.sync());
