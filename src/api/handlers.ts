@@ -15,7 +15,9 @@ import { decodeListOptions, defaultListOptions, validateListOptions, type ListOp
 import { parseResourceVersion } from '../storage/resource-version.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
-import { errors } from '../apimachinery/errors.js';
+import { errors, StatusError } from '../apimachinery/errors.js';
+import { isCustomResource } from '../registry/apiextensions/custom-resource-def.js';
+import { STRATEGIC_MERGE_PATCH, unsupportedPatchTypeStatus } from '../patch/index.js';
 import { field, formatFieldErrors, type FieldError } from '../apimachinery/field-errors.js';
 import type { Authenticator, User } from './auth.js';
 import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
@@ -131,7 +133,7 @@ export class ResourceHandlers {
 
   private respondObject(res: ServerResponse, code: number, def: ResourceDef, obj: KObject, shape: Shape, q: URLSearchParams): void {
     if (shape.kind === 'table') {
-      writeJSON(res, code, toTable(printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObjectOf(q)));
+      writeJSON(res, code, toTable(def.printer ?? printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObjectOf(q)));
     } else if (shape.kind === 'partial') {
       writeJSON(res, code, partialObject(obj));
     } else {
@@ -224,7 +226,7 @@ export class ResourceHandlers {
     const meta: Record<string, unknown> = { resourceVersion: String(out.revision) };
     if (out.continueToken) meta.continue = out.continueToken;
     if (shape.kind === 'table') {
-      writeJSON(res, 200, toTable(printerFor(def.group, def.resource), out.items, meta, includeObjectOf(q)));
+      writeJSON(res, 200, toTable(def.printer ?? printerFor(def.group, def.resource), out.items, meta, includeObjectOf(q)));
     } else if (shape.kind === 'partial') {
       writeJSON(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items: out.items.map(partialObject) });
     } else {
@@ -289,6 +291,10 @@ export class ResourceHandlers {
   private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const contentType = mediaType(req.headers['content-type']);
+    if (contentType === STRATEGIC_MERGE_PATCH && isCustomResource(def)) {
+      const s = unsupportedPatchTypeStatus(false);
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message, reason: s.reason, code: s.code });
+    }
     checkPatchOptions(contentType, q);
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'PatchOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'PatchOptions');
