@@ -284,13 +284,22 @@ function validateStoredVersions(crd: CRD): FieldError[] {
   return errs;
 }
 
-/** ValidateCustomResourceDefinitionUpdate: the create rules, the metadata update rules, the scope kept once stored. */
+/**
+ * ValidateCustomResourceDefinitionUpdate: the metadata update rules, the create rules on the spec,
+ * and validateCustomResourceDefinitionSpecUpdate's immutable fields (scope and kind once Established).
+ */
 export function validateCRDUpdate(crd: CRD, old: CRD): FieldError[] {
   const errs = validateObjectMetaUpdate(crd.metadata ?? {}, old.metadata ?? {}, true);
-  const createErrs = validateCRD(crd).filter((e) => !e.field.startsWith('metadata.'));
-  errs.push(...createErrs);
+  errs.push(...validateCRD(crd).filter((e) => !e.field.startsWith('metadata.')));
+  const immutable = (path: string, next: string | undefined, prev: string | undefined) => {
+    if (next !== prev) errs.push(field.invalid(path, next ?? '', 'field is immutable'));
+  };
   const established = (old.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
-  if (established && crd.spec?.scope !== old.spec?.scope) errs.push(field.invalid('spec.scope', crd.spec?.scope ?? '', 'field is immutable'));
-  if (crd.spec?.group !== old.spec?.group) errs.push(field.invalid('spec.group', crd.spec?.group ?? '', 'field is immutable'));
+  if (established) {
+    immutable('spec.scope', crd.spec?.scope, old.spec?.scope);
+    immutable('spec.names.kind', crd.spec?.names?.kind, old.spec?.names?.kind);
+  }
+  immutable('spec.group', crd.spec?.group, old.spec?.group);
+  immutable('spec.names.plural', crd.spec?.names?.plural, old.spec?.names?.plural);
   return errs;
 }
