@@ -16,7 +16,7 @@ import { parseResourceVersion } from '../storage/resource-version.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
-import { isCustomResource } from '../registry/apiextensions/custom-resource-def.js';
+import { checkCustomResourceFields, isCustomResource } from '../registry/apiextensions/custom-resource-def.js';
 import { STRATEGIC_MERGE_PATCH, unsupportedPatchTypeStatus } from '../patch/index.js';
 import { field, formatFieldErrors, type FieldError } from '../apimachinery/field-errors.js';
 import type { Authenticator, User } from './auth.js';
@@ -258,6 +258,7 @@ export class ResourceHandlers {
     const body = decodeObject(raw, req.headers['content-type'], def.kind, def);
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
+    checkCustomResourceFields(def, body, fieldValidation, ctx.warn);
     if (def.review) {
       const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.authenticator);
       return this.respondObject(res, 201, def, answer, shape, q);
@@ -278,6 +279,7 @@ export class ResourceHandlers {
     const body = decodeObject(raw, req.headers['content-type'], def.kind, def) as KObject;
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
+    checkCustomResourceFields(def, body, fieldValidation, ctx.warn);
     body.metadata ??= {};
     if (body.metadata.name !== undefined && body.metadata.name !== name) {
       throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);

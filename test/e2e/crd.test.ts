@@ -157,10 +157,16 @@ test('a custom resource: discovery with short names and categories, pruning, def
   assert.equal(await ok(['get', 'widgets', '-l', 'tier=b', '-o', 'name']), '');
   assert.equal(await ok(['get', 'widgets', '--field-selector', 'metadata.name=w1', '-o', 'name']), 'widget.example.com/w1\n');
 
+  // The "all" category brings the kind into `kubectl get all`.
+  assert.match(await ok(['get', 'all', '-n', 'default', '-o', 'name']), /^widget\.example\.com\/w1$/m);
+  // Server-side apply of a custom resource (its fields tracked without a schema of their own in OpenAPI).
+  assert.match(await ok(['apply', '--server-side', '-f', '-'],
+    'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  color: red\n  size: 10cm\n'), /widget.example.com\/w1 serverside-applied/);
+  assert.equal((await rawJSON(cluster, 'GET', `${WIDGETS_PATH}/w1`)).body.spec.size, '10cm');
   assert.match(await ok(['patch', 'widget', 'w1', '--type=merge', '-p', '{"spec":{"color":"blue"}}']), /widget.example.com\/w1 patched/);
   const patched = await rawJSON(cluster, 'GET', `${WIDGETS_PATH}/w1`);
   assert.equal(patched.body.spec.color, 'blue');
-  assert.equal(patched.body.metadata.generation, 2);
+  assert.equal(patched.body.metadata.generation, 3);
 
   // The status subresource writes status only, without a new generation.
   const st = await rawJSON(cluster, 'PATCH', `${WIDGETS_PATH}/w1/status`,
@@ -169,7 +175,7 @@ test('a custom resource: discovery with short names and categories, pruning, def
   assert.equal(st.status, 200, JSON.stringify(st.body));
   assert.equal(st.body.spec.color, 'blue');
   assert.equal(st.body.status.replicas, 1);
-  assert.equal(st.body.metadata.generation, 2);
+  assert.equal(st.body.metadata.generation, 3);
   assert.match(await ok(['get', 'widget', 'w1', '-o', 'wide']), /\nw1\s+blue\s+1\s+True\s+\d+s\n$/);
 
   // Strategic merge patch is refused for custom resources.
@@ -216,6 +222,22 @@ test('a bad custom resource is refused with upstream\'s field errors', async () 
     assert.equal(res.body.message, message);
   }
   assert.equal((await raw(cluster, 'GET', `${WIDGETS_PATH}/bad`)).status, 404);
+});
+
+test('fieldValidation on a custom resource: Strict refuses fields the schema does not declare, Warn warns and prunes them', async () => {
+  const strict = await kubectl(cluster, ['apply', '-f', '-'], {
+    input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: strict\nspec:\n  color: red\n  colour: red\n  tags: [a]\n',
+  });
+  assert.notEqual(strict.code, 0);
+  assert.match(strict.stderr, /Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec\.colour"/);
+  assert.equal((await raw(cluster, 'GET', `${WIDGETS_PATH}/strict`)).status, 404);
+  const warned = await rawJSON(cluster, 'POST', WIDGETS_PATH, {
+    apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'warned' }, spec: { color: 'red', colour: 'red' }, top: 1,
+  });
+  assert.equal(warned.status, 201, JSON.stringify(warned.body));
+  assert.equal(warned.headers.warning, '299 - "unknown field \\"spec.colour\\"", 299 - "unknown field \\"top\\""');
+  assert.deepEqual(warned.body.spec, { color: 'red', replicas: 1 });
+  assert.equal(warned.body.top, undefined);
 });
 
 test('deleting a CRD deletes its instances first, then the CRD, and its resource is no longer served', async () => {

@@ -9,6 +9,7 @@ import type { ResourceDef } from '../types.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { SubresourceDef } from '../../apimachinery/resource.js';
 import type { FieldError } from '../../apimachinery/field-errors.js';
+import { errors } from '../../apimachinery/errors.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import { specOf } from '../store.js';
 import { applyDefaults, prune, validateCustomResource } from './custom-resource-schema.js';
@@ -28,6 +29,7 @@ export function storageVersionHash(group: string, version: string, kind: string)
 /** The scale subresource's paths, for the resources that have one. */
 export interface ScalePaths { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
 const scalePaths = new WeakMap<ResourceDef, ScalePaths>();
+const schemas = new WeakMap<ResourceDef, Schema>();
 
 /** The custom scale paths of a resource defined by a CRD, if it has a scale subresource. */
 export function customScalePaths(def: ResourceDef): ScalePaths | undefined {
@@ -106,6 +108,7 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   }
   const scale = v.subresources?.scale;
   if (scale) scalePaths.set(def, scale);
+  if (schema) schemas.set(def, schema);
   customResources.add(def);
   return def;
 }
@@ -129,6 +132,29 @@ const customResources = new WeakSet<ResourceDef>();
 
 export function isCustomResource(def: ResourceDef): boolean {
   return customResources.has(def);
+}
+
+/** The fields a body's schema does not declare, as the custom resource decoder reports them (unknown field "<path>"). */
+export function unknownCustomResourceFields(def: ResourceDef, body: Record<string, unknown>): string[] {
+  const schema = schemas.get(def);
+  return schema ? prune(structuredClone(body), schema) : [];
+}
+
+/**
+ * fieldValidation for a custom resource's create or update body (schemaCoercingDecoder):
+ * Strict refuses unknown fields with the strict decoding error, Warn warns of each.
+ */
+export function checkCustomResourceFields(def: ResourceDef, body: Record<string, unknown>, directive: 'Strict' | 'Warn' | 'Ignore',
+  warn: (message: string) => void): void {
+  if (!isCustomResource(def) || directive === 'Ignore') return;
+  const messages = unknownCustomResourceFields(def, body).map((p) => `unknown field "${p}"`);
+  if (!messages.length) return;
+  if (directive === 'Strict') {
+    const kind = typeof body.kind === 'string' && body.kind ? body.kind : def.kind;
+    const version = typeof body.apiVersion === 'string' && body.apiVersion ? body.apiVersion.split('/').pop()! : def.version;
+    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${def.kind}: strict decoding error: ${messages.join(', ')}`);
+  }
+  for (const m of messages) warn(m);
 }
 
 /** The ResourceDefs of an established CRD's served versions, in version priority order (the preferred first). */

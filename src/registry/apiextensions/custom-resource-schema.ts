@@ -132,32 +132,36 @@ export function validateCustomResource(schema: Schema, obj: Record<string, unkno
 }
 
 /**
- * pruning.Prune: drops what the schema does not declare, except under
+ * pruning.PruneWithOptions: drops what the schema does not declare, except under
  * x-kubernetes-preserve-unknown-fields; at the root apiVersion, kind and metadata stay.
+ * Returns the paths dropped (TrackUnknownFieldPaths), in key order.
  */
-export function prune(obj: Record<string, unknown>, schema: Schema): void {
-  pruneValue(obj, schema, true);
+export function prune(obj: Record<string, unknown>, schema: Schema): string[] {
+  const dropped: string[] = [];
+  pruneValue(obj, schema, '', dropped, true);
+  return dropped;
 }
 
-function pruneValue(v: JSONValue, s: Schema | undefined, root = false): void {
+function pruneValue(v: JSONValue, s: Schema | undefined, path: string, dropped: string[], root = false): void {
   if (!s || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
     const items = s.items && !Array.isArray(s.items) ? s.items : undefined;
-    for (const x of v) {
-      if (items) pruneValue(x, items);
-      else if (!s['x-kubernetes-preserve-unknown-fields']) pruneValue(x, {});
-    }
+    v.forEach((x, i) => {
+      if (items) pruneValue(x, items, `${path}[${i}]`, dropped);
+      else if (!s['x-kubernetes-preserve-unknown-fields']) pruneValue(x, {}, `${path}[${i}]`, dropped);
+    });
     return;
   }
   const obj = v as Record<string, JSONValue>;
   const props = s.properties ?? {};
   const additional = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   const keepAll = !!s['x-kubernetes-preserve-unknown-fields'] || s.additionalProperties === true;
-  for (const k of Object.keys(obj)) {
+  for (const k of Object.keys(obj).sort()) {
     if (root && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
     const ps = props[k] ?? additional;
-    if (ps) pruneValue(obj[k], ps);
-    else if (!keepAll) delete obj[k];
+    const at = path ? `${path}.${k}` : k;
+    if (ps) pruneValue(obj[k], ps, at, dropped);
+    else if (!keepAll) { delete obj[k]; dropped.push(at); }
   }
 }
 
