@@ -94,6 +94,8 @@ test('a created CRD: defaulted spec, stored version, then NamesAccepted and Esta
     ['Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted'],
   ]);
   assert.deepEqual(established.status.acceptedNames, { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' });
+  // Serialized in the Go type's field order.
+  assert.deepEqual(Object.keys(established.status.acceptedNames), ['plural', 'singular', 'kind', 'listKind']);
 });
 
 test('kubectl applies the GMSA CRD, waits for Established, and lists it with the default table', async () => {
@@ -277,4 +279,27 @@ test('kubectl applies cert-manager\'s Issuer CRD and lists issuers with its prin
   await ok(['wait', '--for=condition=Established', '--timeout=5s', 'crd/issuers.cert-manager.io']);
   await ok(['apply', '-f', '-'], 'apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata:\n  name: selfsigned\nspec:\n  selfSigned: {}\n');
   assert.match(await ok(['get', 'issuers']), /^NAME\s+READY\s+AGE\nselfsigned\s+(<none>\s+)?\d+s\n$/);
+});
+
+test('a watch of a custom resource sees its writes; groups of CRDs follow the built-in ones in name order', async () => {
+  const list = await rawJSON(cluster, 'GET', WIDGETS_PATH);
+  const rv = list.body.metadata.resourceVersion as string;
+  const watching = raw(cluster, 'GET', `${WIDGETS_PATH}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`);
+  const c = await rawJSON(cluster, 'POST', WIDGETS_PATH, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'watched' }, spec: { color: 'green' } });
+  assert.equal(c.status, 201);
+  const events = (await watching).body.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });
+  assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'watched']]);
+  const groups = ((await rawJSON(cluster, 'GET', '/apis')).body.groups as { name: string }[]).map((g) => g.name);
+  const custom = groups.slice(groups.indexOf('flowcontrol.apiserver.k8s.io') + 1);
+  assert.deepEqual(custom, [...custom].sort());
+  assert.ok(custom.includes('example.com') && custom.includes('windows.k8s.io') && custom.includes('cert-manager.io'), groups.join(' '));
+});
+
+test('after a restart, established CRDs are served at once with their instances', async () => {
+  await cluster.stop();
+  cluster = await startCluster(cluster.dataDir, ['--api-only']);
+  const got = await rawJSON(cluster, 'GET', `${WIDGETS_PATH}/scaled`);
+  assert.equal(got.status, 200, JSON.stringify(got.body));
+  assert.equal(got.body.spec.replicas, 4);
+  assert.match(await ok(['get', 'gmsacredentialspecs', '-o', 'name']), /^gmsacredentialspec\.windows\.k8s\.io\/webapp1$/m);
 });

@@ -133,7 +133,12 @@ export class CustomResourceDefinitionController {
     const wanted = structuredClone(crd) as CRD;
     const now = new Date();
     wanted.status ??= { acceptedNames: { plural: '', kind: '' }, storedVersions: [] };
-    wanted.status.acceptedNames = names;
+    // In CustomResourceDefinitionNames' field order, as upstream serializes them.
+    const ordered: Partial<Record<keyof CustomResourceDefinitionNames, unknown>> = {};
+    for (const k of ['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories'] as const) {
+      if (names[k] !== undefined) ordered[k] = names[k];
+    }
+    wanted.status.acceptedNames = ordered as CustomResourceDefinitionNames;
     setCRDCondition(wanted, namesAccepted, now);
     setCRDCondition(wanted, established, now);
     if (deepEqual(wanted.status, crd.status)) return crd;
