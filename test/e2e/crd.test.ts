@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
@@ -302,4 +302,38 @@ test('after a restart, established CRDs are served at once with their instances'
   assert.equal(got.status, 200, JSON.stringify(got.body));
   assert.equal(got.body.spec.replicas, 4);
   assert.match(await ok(['get', 'gmsacredentialspecs', '-o', 'name']), /^gmsacredentialspec\.windows\.k8s\.io\/webapp1$/m);
+});
+
+test('every CRD of the corpus (cert-manager, Prometheus operator, Gateway API, Calico, Flux, Argo CD, GMSA) applies server-side and is Established', async () => {
+  const files = readdirSync(CORPUS).filter((f) => f.endsWith('.yaml') && readFileSync(join(CORPUS, f), 'utf8').includes('kind: CustomResourceDefinition'));
+  assert.ok(files.length >= 30, files.join(' '));
+  for (const f of files) {
+    const r = await kubectl(cluster, ['apply', '--server-side', '--force-conflicts', '-f', join(CORPUS, f)]);
+    assert.equal(r.code, 0, `${f}: ${r.stderr}`);
+  }
+  const crds = JSON.parse(await ok(['get', 'crds', '-o', 'json'])) as { items: { metadata: { name: string }; status: { conditions: { type: string; status: string }[] | null } }[] };
+  const notEstablished = crds.items.filter((c) => !c.status.conditions?.some((x) => x.type === 'Established' && x.status === 'True')).map((c) => c.metadata.name);
+  assert.deepEqual(notEstablished, []);
+  assert.ok(crds.items.length >= files.length);
+});
+
+test('a Gateway API Gateway: schema defaults in spec and status, printer columns from a filter path', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+  namespace: default
+spec:
+  gatewayClassName: example
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+`);
+  const gw = await rawJSON(cluster, 'GET', '/apis/gateway.networking.k8s.io/v1/namespaces/default/gateways/gw');
+  assert.equal(gw.status, 200, JSON.stringify(gw.body));
+  assert.deepEqual(gw.body.spec.listeners[0].allowedRoutes, { namespaces: { from: 'Same' } });
+  assert.deepEqual(gw.body.status.conditions.map((c: { type: string; status: string; reason: string }) => [c.type, c.status, c.reason]),
+    [['Accepted', 'Unknown', 'Pending'], ['Programmed', 'Unknown', 'Pending']]);
+  assert.match(await ok(['get', 'gateways']), /^NAME\s+CLASS\s+ADDRESS\s+PROGRAMMED\s+AGE\ngw\s+example\s+Unknown\s+\d+s\n$/);
 });

@@ -92,7 +92,11 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
       applyDefaults(obj, schema);
     },
     prepareForCreate(obj) {
-      if (statusEnabled) delete obj.status;
+      if (!statusEnabled) return;
+      delete obj.status;
+      // Upstream defaults again when it reads the object from storage, so a status default (Gateway
+      // API's "Waiting for controller" conditions) shows on the created object: stored here at once.
+      if (schema?.properties?.status?.default !== undefined) applyDefaults(obj, { properties: { status: schema.properties.status } });
     },
     validate(obj) {
       return [...validateObjectMeta(obj.metadata ?? {}, metaRules), ...schemaErrors(schema, obj)];
