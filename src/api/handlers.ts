@@ -16,7 +16,7 @@ import { parseResourceVersion } from '../storage/resource-version.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
-import { checkCustomResourceFields, isCustomResource } from '../registry/apiextensions/custom-resource-def.js';
+import { checkCustomResourceFields, deprecationWarningOf, isCustomResource } from '../registry/apiextensions/custom-resource-def.js';
 import { STRATEGIC_MERGE_PATCH, unsupportedPatchTypeStatus } from '../patch/index.js';
 import { field, formatFieldErrors, type FieldError } from '../apimachinery/field-errors.js';
 import type { Authenticator, User } from './auth.js';
@@ -156,6 +156,8 @@ export class ResourceHandlers {
     const q = url.searchParams;
     const method = req.method ?? 'GET';
     const shape = negotiate(req.headers.accept);
+    const deprecation = deprecationWarningOf(def);
+    if (deprecation) addWarning(res, deprecation);
     if (!def.namespaced && info.namespace) throw errors.notFoundGeneric();
     const namespace = def.namespaced ? info.namespace : '';
 

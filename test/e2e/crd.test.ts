@@ -129,6 +129,9 @@ credspec:
   const old = await rawJSON(cluster, 'GET', '/apis/windows.k8s.io/v1alpha1/gmsacredentialspecs/webapp1');
   assert.equal(old.status, 200);
   assert.equal(old.body.apiVersion, 'windows.k8s.io/v1alpha1');
+  // v1alpha1 is deprecated: every request to it is warned, with the newest version not deprecated.
+  assert.equal(old.headers.warning, '299 - "windows.k8s.io/v1alpha1 GMSACredentialSpec is deprecated; use windows.k8s.io/v1 GMSACredentialSpec"');
+  assert.equal((await rawJSON(cluster, 'GET', '/apis/windows.k8s.io/v1/gmsacredentialspecs/webapp1')).headers.warning, undefined);
   const table = await ok(['get', 'gmsacredentialspecs']);
   assert.match(table, /^NAME\s+AGE\nwebapp1\s+\d+s\n$/);
 });

@@ -114,6 +114,7 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   if (scale) scalePaths.set(def, scale);
   if (schema) schemas.set(def, schema);
   customResources.add(def);
+  if (v.deprecated) deprecationWarnings.set(def, v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name));
   return def;
 }
 
@@ -129,6 +130,22 @@ export function compareKubeAwareVersions(a: string, b: string): number {
   if (!ma || !mb) return ma ? -1 : mb ? 1 : a < b ? -1 : a > b ? 1 : 0;
   const rank = (m: RegExpExecArray) => (m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0);
   return rank(mb) - rank(ma) || Number(mb[1]) - Number(ma[1]) || Number(mb[3] ?? 0) - Number(ma[3] ?? 0);
+}
+
+/** customresource_handler.go defaultDeprecationWarning: the deprecated version, and the newest served one not deprecated. */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: string): string {
+  const { group, names, versions } = crd.spec;
+  const msg = `${group}/${deprecated} ${names.kind} is deprecated`;
+  const newer = versions.filter((v) => v.served && !v.deprecated && compareKubeAwareVersions(v.name, deprecated) < 0)
+    .map((v) => v.name).sort(compareKubeAwareVersions);
+  return newer.length ? `${msg}; use ${group}/${newer[0]} ${names.kind}` : msg;
+}
+
+const deprecationWarnings = new WeakMap<ResourceDef, string>();
+
+/** The Warning every request to a deprecated custom resource version gets, if any. */
+export function deprecationWarningOf(def: ResourceDef): string | undefined {
+  return deprecationWarnings.get(def);
 }
 
 /** The resources defined by CRDs (their Patch refuses strategic merge patches). */
