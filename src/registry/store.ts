@@ -625,10 +625,14 @@ export class Store implements Lookup {
           continue;
         }
       } else if (grace > 0 || finalizers.length || keep) {
-        if (finalizers.length) next.metadata.finalizers = finalizers;
+        // A strategy that marks the object itself (the CRD's REST Delete) adds its finalizers first
+        // and leaves the generation, as markAsDeleting then finds a deletionTimestamp already set.
+        const markedByStrategy = !!next.metadata.deletionTimestamp;
+        const own = next.metadata.finalizers ?? [];
+        if (finalizers.length) next.metadata.finalizers = [...own, ...finalizers.filter((f) => !own.includes(f))];
         next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
         next.metadata.deletionGracePeriodSeconds = grace;
-        if (def.hasGeneration) next.metadata.generation = (cm.generation ?? 1) + 1;
+        if (def.hasGeneration && !markedByStrategy) next.metadata.generation = (cm.generation ?? 1) + 1;
         const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, name);
         if (r) return r;
         continue;

@@ -261,6 +261,8 @@ test('deleting a CRD deletes its instances first, then the CRD, and its resource
   const del = await rawJSON(cluster, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.example.org');
   assert.equal(del.status, 200, JSON.stringify(del.body));
   assert.deepEqual(del.body.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+  // The CRD's own Delete marks it before the generic store does, which then leaves the generation.
+  assert.equal(del.body.metadata.generation, 1);
   const terminating = del.body.status.conditions.find((x: { type: string }) => x.type === 'Terminating');
   assert.deepEqual([terminating.status, terminating.reason, terminating.message],
     ['True', 'InstanceDeletionPending', 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon']);

@@ -87,6 +87,7 @@ export const customresourcedefinitions: ResourceDef<CustomResourceDefinition> = 
    */
   prepareForDelete(obj) {
     if (obj.metadata.deletionTimestamp) return false;
+    obj.metadata.deletionTimestamp = rfc3339(new Date());
     const finalizers = (obj.metadata.finalizers ??= []);
     if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) finalizers.push(CUSTOM_RESOURCE_CLEANUP_FINALIZER);
     setCRDCondition(obj, {
