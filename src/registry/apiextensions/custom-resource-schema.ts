@@ -86,7 +86,7 @@ function validateValue(s: Schema, v: JSONValue, path: string, errs: FieldError[]
   if (Array.isArray(v)) {
     if (s.minItems !== undefined && v.length < s.minItems) errs.push(invalid(path, v.length, `${at} in body should have at least ${s.minItems} items`));
     if (s.maxItems !== undefined && v.length > s.maxItems) {
-      errs.push({ type: 'FieldValueTooMany', field: at, value: v.length, detail: `must have at most ${s.maxItems} ${s.maxItems === 1 ? 'item' : 'items'}` });
+      errs.push({ type: 'FieldValueTooMany', field: at, value: v.length, detail: `must have at most ${s.maxItems} items` });
     }
     const items = s.items && !Array.isArray(s.items) ? s.items : undefined;
     if (items) v.forEach((x, i) => validateValue(items, x, `${path}[${i}]`, errs));
