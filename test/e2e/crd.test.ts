@@ -300,6 +300,22 @@ test('a watch of a custom resource sees its writes; groups of CRDs follow the bu
   assert.ok(custom.includes('example.com') && custom.includes('windows.k8s.io') && custom.includes('cert-manager.io'), groups.join(' '));
 });
 
+test('the garbage collector keeps an object a custom resource owns, and deletes it with its owner', async () => {
+  const owner = await rawJSON(cluster, 'POST', WIDGETS_PATH, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'owner' }, spec: { color: 'red' } });
+  assert.equal(owner.status, 201, JSON.stringify(owner.body));
+  const cm = await rawJSON(cluster, 'POST', '/api/v1/namespaces/default/configmaps', {
+    apiVersion: 'v1', kind: 'ConfigMap',
+    metadata: { name: 'owned', ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'owner', uid: owner.body.metadata.uid }] },
+  });
+  assert.equal(cm.status, 201, JSON.stringify(cm.body));
+  // An owner of a kind the collector had not discovered yet is not a missing owner.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal((await raw(cluster, 'GET', '/api/v1/namespaces/default/configmaps/owned')).status, 200);
+  assert.equal((await rawJSON(cluster, 'DELETE', `${WIDGETS_PATH}/owner`)).status, 200);
+  await eventually('owned configmap collected', async () =>
+    ((await raw(cluster, 'GET', '/api/v1/namespaces/default/configmaps/owned')).status === 404 ? true : undefined), 10_000);
+});
+
 test('after a restart, established CRDs are served at once with their instances', async () => {
   await cluster.stop();
   cluster = await startCluster(cluster.dataDir, ['--api-only']);
