@@ -316,6 +316,28 @@ test('the garbage collector keeps an object a custom resource owns, and deletes 
     ((await raw(cluster, 'GET', '/api/v1/namespaces/default/configmaps/owned')).status === 404 ? true : undefined), 10_000);
 });
 
+test('a CRD whose kind another CRD of the group already has is not Established (naming controller conflicts)', async () => {
+  const crd = structuredClone(WIDGETS);
+  crd.metadata.name = 'gizmos.example.com';
+  Object.assign(crd.spec.names, { plural: 'gizmos', singular: 'gizmo', shortNames: undefined, categories: undefined });
+  const r = await rawJSON(cluster, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const got = await eventually('names checked', async () => {
+    const g = await rawJSON(cluster, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com');
+    return g.body.status.conditions ? g.body : undefined;
+  }, 2000);
+  assert.deepEqual(got.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]), [
+    ['NamesAccepted', 'False', 'ListKindConflict', '"WidgetList" is already in use'],
+    ['Established', 'False', 'NotAccepted', 'not all names are accepted'],
+  ]);
+  assert.deepEqual(got.status.acceptedNames, { plural: 'gizmos', singular: 'gizmo', kind: '' });
+  assert.equal((await raw(cluster, 'GET', '/apis/example.com/v1/namespaces/default/gizmos')).status, 404);
+  // Never established, it has no instances to wait for: its finalizer goes at once.
+  assert.equal((await rawJSON(cluster, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com')).status, 200);
+  await eventually('gizmos CRD gone', async () =>
+    ((await raw(cluster, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com')).status === 404 ? true : undefined), 3000);
+});
+
 test('after a restart, established CRDs are served at once with their instances', async () => {
   await cluster.stop();
   cluster = await startCluster(cluster.dataDir, ['--api-only']);
