@@ -105,6 +105,13 @@ test('kubectl applies the GMSA CRD, waits for Established, and lists it with the
   await ok(['wait', '--for=condition=Established', '--timeout=5s', 'crd/gmsacredentialspecs.windows.k8s.io']);
   const out = await ok(['get', 'crd', 'gmsacredentialspecs.windows.k8s.io']);
   assert.match(out, /^NAME\s+CREATED AT\ngmsacredentialspecs\.windows\.k8s\.io\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
+  // discovery.StorageVersionHash of apiextensions.k8s.io/v1 CustomResourceDefinition.
+  const ext = await rawJSON(cluster, 'GET', '/apis/apiextensions.k8s.io/v1');
+  assert.deepEqual(ext.body.resources[0], {
+    name: 'customresourcedefinitions', singularName: 'customresourcedefinition', namespaced: false, kind: 'CustomResourceDefinition',
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'], storageVersionHash: 'M5uH+AlWATY=',
+  });
   const resources = await ok(['api-resources', '--api-group=windows.k8s.io']);
   assert.match(resources, /gmsacredentialspecs\s+windows\.k8s\.io\/v1\s+false\s+GMSACredentialSpec/);
   const spec = `apiVersion: windows.k8s.io/v1

@@ -45,7 +45,7 @@ function recordStorageVersion(crd: CRD): void {
 export const customresourcedefinitions: ResourceDef<CustomResourceDefinition> = {
   group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', singular: 'customresourcedefinition',
   kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'],
-  verbs: ALL_VERBS, storageVersionHash: 'jfWCUB31mvA=',
+  verbs: ALL_VERBS, storageVersionHash: 'M5uH+AlWATY=',
   subresources: [statusSubresource('CustomResourceDefinition')],
   storagePrefix: '/apiextensions.k8s.io/customresourcedefinitions',
   hasGeneration: true,
