@@ -26,7 +26,7 @@ function crd(edit: (c: { metadata: Json; spec: Json & { names: Json; versions: J
     metadata: { name: 'widgets.example.com' } as Json,
     spec: {
       group: 'example.com', scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' } as Json,
+      names: { plural: 'widgets', kind: 'Widget' },
       versions: [{
         name: 'v1', served: true, storage: true,
         schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },

@@ -75,7 +75,7 @@ export class CustomResourceDefinitionController {
   private async reconcile(name: string): Promise<boolean> {
     let crd: CRD;
     try {
-      crd = await this.store.read(customresourcedefinitions, '', name) as CRD;
+      crd = await this.store.read(customresourcedefinitions, '', name);
     } catch (e) {
       if (isNotFound(e)) { this.unserve(name); return false; }
       throw e;
@@ -148,11 +148,11 @@ export class CustomResourceDefinitionController {
         throw Object.assign(new Error('changed'), { retry: true });
       }
       next.status = wanted.status;
-      return next as KObject;
+      return next;
     }, inProcessWriteContext(FIELD_MANAGER), 'status').catch((e: unknown) => {
       if ((e as { retry?: boolean }).retry) { this.enqueue(crd.metadata.name!); return crd; }
       throw e;
-    }) as CRD;
+    });
   }
 
   private serve(crd: CRD): void {
@@ -203,7 +203,7 @@ export class CustomResourceDefinitionController {
     await this.store.update(customresourcedefinitions, '', name, (cur) => {
       cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== CUSTOM_RESOURCE_CLEANUP_FINALIZER);
       if (!cur.metadata.finalizers.length) delete cur.metadata.finalizers;
-      return cur as KObject;
+      return cur;
     }, ctx);
     return false;
   }
@@ -212,8 +212,8 @@ export class CustomResourceDefinitionController {
     const cond = crdCondition(crd, 'Terminating');
     if (cond?.reason === reason && cond.message === message && cond.status === status) return;
     const updated = await this.store.update(customresourcedefinitions, '', crd.metadata.name!, (cur) => {
-      setCRDCondition(cur as KObject, { type: 'Terminating', status, reason, message }, new Date());
-      return cur as KObject;
+      setCRDCondition(cur, { type: 'Terminating', status, reason, message }, new Date());
+      return cur;
     }, inProcessWriteContext(FIELD_MANAGER), 'status');
     crd.status = (updated as CRD).status;
   }

@@ -187,7 +187,7 @@ function openAPISchemaErrors(s: Schema | undefined, path: string): FieldError[] 
 
 /** validateCustomResourceDefinitionValidation for one schema at `path` (…schema or spec.validation). */
 function validateSchema(props: JSONSchemaProps | undefined, statusEnabled: boolean, path: string): FieldError[] {
-  const schema = props as Schema | undefined;
+  const schema = props;
   if (!schema) return [];
   const errs: FieldError[] = [];
   const p = `${path}.openAPIV3Schema`;
@@ -204,8 +204,8 @@ function validateSchema(props: JSONSchemaProps | undefined, statusEnabled: boole
 
 /** ValidateCustomResourceDefinition (create). */
 export function validateCRD(crd: CRD): FieldError[] {
-  const spec = (crd.spec ?? {}) as CRD['spec'];
-  const names = (spec.names ?? {}) as CustomResourceDefinitionNames;
+  const spec = (crd.spec ?? {});
+  const names = (spec.names ?? {});
   const versions = spec.versions ?? [];
   const requiredName = `${names.plural ?? ''}.${spec.group ?? ''}`;
   const errs = validateObjectMeta(crd.metadata ?? {}, {

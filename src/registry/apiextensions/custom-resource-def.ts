@@ -54,7 +54,7 @@ function fieldSelectors(v: CustomResourceDefinitionVersion): ResourceDef['fieldS
 function schemaErrors(schema: Schema | undefined, obj: KObject): FieldError[] {
   const errs: FieldError[] = [];
   if (!schema) return errs;
-  errs.push(...validateCustomResource(schema, obj as Record<string, unknown>));
+  errs.push(...validateCustomResource(schema, obj));
   return errs;
 }
 

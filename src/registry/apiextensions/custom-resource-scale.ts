@@ -30,7 +30,7 @@ export function customResourceScale(obj: KObject, paths: ScalePaths): KObject {
     metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
     spec: { replicas: typeof replicas === 'number' ? replicas : 0 },
     status,
-  } as KObject;
+  };
 }
 
 /** Writes the requested replicas at the spec path, creating the objects on the way. */

@@ -21,7 +21,7 @@ export type CRDCondition = NonNullable<NonNullable<CustomResourceDefinition['sta
 /** apiextensions.SetCRDCondition: replaces the condition of its type (keeping the transition time if the status is unchanged) or appends it. */
 export function setCRDCondition(crd: KObject, cond: Omit<CRDCondition, 'lastTransitionTime'>, now: Date): void {
   const status = ((crd as CRD).status ??= { acceptedNames: { plural: '', kind: '' }, storedVersions: [] });
-  const list = (status.conditions ??= []) as CRDCondition[];
+  const list = (status.conditions ??= []);
   const i = list.findIndex((c) => c.type === cond.type);
   const old = list[i];
   const next: CRDCondition = { type: cond.type, status: cond.status, lastTransitionTime: rfc3339(now), reason: cond.reason, message: cond.message };

@@ -22,5 +22,5 @@ export interface Schema extends Omit<JSONSchemaProps, Nested> {
 
 /** A version's schema, typed with the extensions. */
 export function schemaOf(s: JSONSchemaProps | undefined): Schema | undefined {
-  return s as Schema | undefined;
+  return s;
 }
