@@ -40,7 +40,9 @@ export class Discovery {
       if (!g.versions.includes(d.version)) g.versions.push(d.version);
     }
     const rank = (n: string) => { const i = GROUP_ORDER.indexOf(n); return i < 0 ? GROUP_ORDER.length : i; };
-    this.groups.sort((a, b) => rank(a.name) - rank(b.name));
+    // Groups of CustomResourceDefinitions share one (low) priority and follow in name order.
+    const unranked = (a: string, b: string) => (rank(a) < GROUP_ORDER.length ? 0 : a < b ? -1 : a > b ? 1 : 0);
+    this.groups.sort((a, b) => rank(a.name) - rank(b.name) || unranked(a.name, b.name));
   }
 
   hasGroupVersion(group: string, version: string): boolean {

@@ -16,7 +16,9 @@ import { decodeListOptions, defaultListOptions, validateListOptions, type ListOp
 import { parseResourceVersion } from '../storage/resource-version.js';
 import type { ResourceRequest } from './request-info.js';
 import { addWarning, writeJSON, writeJSONText } from './respond.js';
-import { errors, isNotFound } from '../apimachinery/errors.js';
+import { errors, isNotFound, StatusError } from '../apimachinery/errors.js';
+import { checkCustomResourceFields, deprecationWarningOf, isCustomResource } from '../registry/apiextensions/custom-resource-def.js';
+import { STRATEGIC_MERGE_PATCH, unsupportedPatchTypeStatus } from '../patch/index.js';
 import { field, formatFieldErrors, type FieldError } from '../apimachinery/field-errors.js';
 import type { Authenticator, User } from './auth.js';
 import { cloneDecoded, rawLength, withTypeMeta, writeWithRevision } from '../registry/codec.js';
@@ -140,7 +142,7 @@ export class ResourceHandlers {
 
   private respondObject(res: ServerResponse, code: number, def: ResourceDef, obj: KObject, shape: Shape, q: URLSearchParams): void {
     if (shape.kind === 'table') {
-      writeJSON(res, code, toTable(printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObjectOf(q)));
+      writeJSON(res, code, toTable(def.printer ?? printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObjectOf(q)));
     } else if (shape.kind === 'partial') {
       writeJSON(res, code, partialObject(obj));
     } else {
@@ -163,6 +165,8 @@ export class ResourceHandlers {
     const q = url.searchParams;
     const method = req.method ?? 'GET';
     const shape = negotiate(req.headers.accept);
+    const deprecation = deprecationWarningOf(def);
+    if (deprecation) addWarning(res, deprecation);
     if (!def.namespaced && info.namespace) throw errors.notFoundGeneric();
     const namespace = def.namespaced ? info.namespace : '';
 
@@ -233,7 +237,7 @@ export class ResourceHandlers {
     const meta: Record<string, unknown> = { resourceVersion: String(out.revision) };
     if (out.continueToken) meta.continue = out.continueToken;
     if (shape.kind === 'table') {
-      writeJSON(res, 200, toTable(printerFor(def.group, def.resource), out.items, meta, includeObjectOf(q)));
+      writeJSON(res, 200, toTable(def.printer ?? printerFor(def.group, def.resource), out.items, meta, includeObjectOf(q)));
     } else if (shape.kind === 'partial') {
       writeJSON(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items: out.items.map(partialObject) });
     } else {
@@ -265,6 +269,7 @@ export class ResourceHandlers {
     const body = decodeObject(raw, req.headers['content-type'], def.kind, def);
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
+    checkCustomResourceFields(def, body, fieldValidation, ctx.warn);
     if (def.review) {
       const answer = await def.review(withTypeMeta(def, body as KObject), ctx, this.reviewContext);
       return this.respondObject(res, 201, def, answer, shape, q);
@@ -285,6 +290,7 @@ export class ResourceHandlers {
     const body = decodeObject(raw, req.headers['content-type'], def.kind, def) as KObject;
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
+    checkCustomResourceFields(def, body, fieldValidation, ctx.warn);
     body.metadata ??= {};
     if (body.metadata.name !== undefined && body.metadata.name !== name) {
       throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
@@ -309,6 +315,10 @@ export class ResourceHandlers {
   private async patch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     const contentType = mediaType(req.headers['content-type']);
+    if (contentType === STRATEGIC_MERGE_PATCH && isCustomResource(def)) {
+      const s = unsupportedPatchTypeStatus(false);
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message, reason: s.reason, code: s.code });
+    }
     checkPatchOptions(contentType, q);
     const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'PatchOptions', req, res));
     const fieldValidation = fieldValidationOf(q, 'PatchOptions');

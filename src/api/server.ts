@@ -58,9 +58,11 @@ export interface ApiServer extends Server {
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
 export function createApiServer(opts: ApiServerOptions): ApiServer {
-  const discovery = new Discovery(opts.store.defs);
+  // Rebuilt whenever the served resources change (CustomResourceDefinitions established or removed).
+  let discovery = new Discovery([...opts.store.defs]);
+  opts.store.onResourcesChanged(() => { discovery = new Discovery([...opts.store.defs]); });
   const handlers = new ResourceHandlers(opts.store, opts.authenticator, opts.authorizer);
-  const openapi = new OpenApiDocuments(opts.store.defs);
+  const openapi = new OpenApiDocuments([...opts.store.defs]);
 
   const drain = new RequestDrain();
   const apf = opts.flowControl && new PriorityAndFairness(opts.flowControl, opts.store);

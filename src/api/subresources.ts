@@ -17,6 +17,8 @@ import type { Shape } from './negotiate.js';
 import { applyPatchRequest } from './patch.js';
 import { writeJSON } from './respond.js';
 import { errors } from '../apimachinery/errors.js';
+import { customScalePaths } from '../registry/apiextensions/custom-resource-def.js';
+import { customResourceScale, setCustomResourceReplicas } from '../registry/apiextensions/custom-resource-scale.js';
 import { TOKEN_ISSUER, type BoundObjects, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
 
 export interface SubresourceContext {
@@ -84,7 +86,10 @@ function toScale(obj: any): KObject {
 /** The Scale subresource (autoscaling/v1): reads and writes spec.replicas. */
 async function scale(ctx: SubresourceContext): Promise<void> {
   const { store, def, namespace, name, req, res } = ctx;
-  if (req.method === 'GET') return writeJSON(res, 200, toScale(await store.read(def, namespace, name)));
+  // A custom resource's replicas and selector live at its CRD's paths.
+  const custom = customScalePaths(def);
+  const scaleOf = (obj: KObject): KObject => (custom ? customResourceScale(obj, custom) : toScale(obj));
+  if (req.method === 'GET') return writeJSON(res, 200, scaleOf(await store.read(def, namespace, name)));
   if (req.method !== 'PUT' && req.method !== 'PATCH') throw errors.methodNotAllowed();
   const wc = ctx.writeContext(req.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions');
   const raw = await readBody(req);
@@ -92,7 +97,7 @@ async function scale(ctx: SubresourceContext): Promise<void> {
   const scaleDef = { ...def, group: 'autoscaling', version: 'v1', kind: 'Scale' };
   if (req.method === 'PATCH') checkPatchBody(ct, raw.toString('utf8'), fieldValidationOf(ctx.url.searchParams, 'PatchOptions'));
   const updated = await store.update(def, namespace, name, (cur: any) => {
-    const current = toScale(cur);
+    const current = scaleOf(cur);
     let next: any;
     if (req.method === 'PUT') {
       next = decodeObject(raw, req.headers['content-type'], 'Scale', scaleDef);
@@ -102,10 +107,11 @@ async function scale(ctx: SubresourceContext): Promise<void> {
     }
     const rv = next.metadata?.resourceVersion;
     if (rv && rv !== cur.metadata.resourceVersion) cur.metadata.resourceVersion = rv;
-    cur.spec = { ...cur.spec, replicas: next.spec?.replicas ?? 0 };
+    if (custom) setCustomResourceReplicas(cur, custom, next.spec?.replicas ?? 0);
+    else cur.spec = { ...cur.spec, replicas: next.spec?.replicas ?? 0 };
     return cur;
   }, wc);
-  writeJSON(res, 200, toScale(updated));
+  writeJSON(res, 200, scaleOf(updated));
 }
 
 /** The POST of a subresource the resource's REST storage writes (pods/binding, pods/eviction): its answer, with the create's 201. */

@@ -56,7 +56,7 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   let headers = true;
   const encodeObject = (obj: KObject): unknown => {
     if (opts.shape.kind === 'table') {
-      const table = toTable(printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, opts.includeObject);
+      const table = toTable(def.printer ?? printerFor(def.group, def.resource), [obj], { resourceVersion: obj.metadata.resourceVersion }, opts.includeObject);
       if (!headers) table.columnDefinitions = null;
       headers = false;
       return table;

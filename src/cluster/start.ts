@@ -11,6 +11,7 @@ import { Authenticator } from '../api/auth.js';
 import { ServiceAccountTokens } from '../pki/service-account-tokens.js';
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
+import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
 import { allResources } from '../registry/resources.js';
 import { Store } from '../registry/store.js';
 import { SqliteStorage } from '../storage/sqlite.js';
@@ -90,6 +91,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // The authorizer every request meets, the in-process clients' too; RBAC reads the roles and bindings in memory.
   store.authorization = newAuthorizationPolicy(opts.authorizationModes ?? [MODE_ALWAYS_ALLOW], await RbacIndex.start(store));
   const authorizer = store.authorization.authorizer;
+  // The apiextensions-apiserver's controllers: CRDs' names and conditions, their custom resources served once Established.
+  const crdController = new CustomResourceDefinitionController(store, log);
+  await crdController.start();
   const containerLogs = new ContainerLogs();
   // The emulated nodes' events.
   const events = new EventRecorder(new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet', authorizer), log);
@@ -201,6 +205,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       // Graceful termination first: requests in flight finish against a running cluster.
       await server.drain();
       compactor.stop();
+      crdController.stop();
       stopFlowControl();
       await controllerManager.stop();
       await stopComponents();

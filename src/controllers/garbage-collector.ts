@@ -20,6 +20,9 @@ const ORPHAN = 'orphan';
 /** garbagecollector.DefaultIgnoredResources: events are never owners or dependents the collector tracks. */
 const IGNORED_RESOURCES = new Set(['/events', 'events.k8s.io/events']);
 
+/** kube-controller-manager's discovery resync period for the garbage collector. */
+const RESYNC_PERIOD_MS = 30_000;
+
 /**
  * An object already gone needs nothing more. Any other error, a 409 Conflict
  * included (a UID precondition that no longer holds, an update that kept
@@ -62,19 +65,35 @@ export class GarbageCollector {
     return this.ctx.client.resource(ref);
   }
 
+  /** The resources whose objects are in the graph, by "<group>/<resource>". */
+  private readonly informed = new Set<string>();
+  private resync?: ReturnType<typeof setInterval>;
+
   async start(): Promise<void> {
-    // Discovery: every served resource once, in its preferred version; those that can be watched join the graph.
+    await this.syncResources();
+    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
+    this.queue.run(20, (uid) => this.process(uid), (uid, e) => this.ctx.log(`garbage collector: ${uid}: ${(e as Error).message}`));
+    // GarbageCollector.Sync: discovery again every 30 seconds, so resources added since (custom resources) join the graph.
+    this.resync = setInterval(() => {
+      this.syncResources().catch((e: unknown) => this.ctx.log(`garbage collector: resync: ${(e as Error).message}`));
+    }, RESYNC_PERIOD_MS);
+    this.resync.unref?.();
+  }
+
+  /** Discovery: every served resource, in its preferred version; those that can be watched join the graph. */
+  private async syncResources(): Promise<void> {
     for (const ref of await this.ctx.client.resources()) {
       const kindKey = `${ref.group}/${ref.kind}`;
       if (!this.byKind.has(kindKey)) this.byKind.set(kindKey, ref);
-      if (IGNORED_RESOURCES.has(`${ref.group}/${ref.resource}`) || (ref.verbs && !ref.verbs.includes('watch'))) continue;
+      const key = `${ref.group}/${ref.resource}`;
+      if (this.informed.has(key) || IGNORED_RESOURCES.has(key) || (ref.verbs && !ref.verbs.includes('watch'))) continue;
+      this.informed.add(key);
       await this.ctx.informers.inform(ref, (type, obj) => this.observe(ref, type, obj));
     }
-    // Workers start once the informers have synced (WaitForCacheSync), so no sync sees a half-filled cache.
-    this.queue.run(20, (uid) => this.process(uid), (uid, e) => this.ctx.log(`garbage collector: ${uid}: ${(e as Error).message}`));
   }
 
   stop(): void {
+    if (this.resync) clearInterval(this.resync);
     this.queue.shutDown();
   }
 
@@ -117,8 +136,14 @@ export class GarbageCollector {
   private async ownerExists(namespace: string, ref: Node['owners'][number]): Promise<boolean> {
     if (this.nodes.has(ref.uid)) return true;
     const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
-    const owner = this.byKind.get(`${group}/${ref.kind}`);
-    if (!owner) return false;
+    let owner = this.byKind.get(`${group}/${ref.kind}`);
+    if (!owner) {
+      // An owner of a kind discovery does not know yet (a custom resource) is not missing: upstream's
+      // isDangling fails on the REST mapping and the dependent is retried, never deleted.
+      await this.syncResources();
+      owner = this.byKind.get(`${group}/${ref.kind}`);
+      if (!owner) throw new Error(`unable to resolve the owner's kind ${ref.apiVersion} ${ref.kind}`);
+    }
     const obj = await this.resource(owner).find(owner.namespaced ? namespace : '', ref.name);
     return obj?.metadata.uid === ref.uid;
   }

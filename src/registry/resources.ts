@@ -2,6 +2,7 @@ import { coreResources } from './core/index.js';
 import { groupResources } from './groups/index.js';
 import { reviewResources } from './auth/index.js';
 import { rbacResources } from './rbac/index.js';
+import { apiextensionsResources } from './apiextensions/index.js';
 import type { ResourceDef } from './types.js';
 import { guardRbacEscalation } from './auth/escalation-guard.js';
 
@@ -10,5 +11,5 @@ import { guardRbacEscalation } from './auth/escalation-guard.js';
  * (the RBAC kinds' with their escalation checks added).
  */
 export function allResources(): ResourceDef[] {
-  return guardRbacEscalation([...coreResources, ...groupResources, ...rbacResources, ...reviewResources]);
+  return guardRbacEscalation([...coreResources, ...groupResources, ...rbacResources, ...reviewResources, ...apiextensionsResources]);
 }

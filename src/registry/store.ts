@@ -121,15 +121,42 @@ export class Store implements Lookup {
   /** names.SimpleNameGenerator; replaceable so that tests can force generated names to collide. */
   nameGenerator: (base: string) => string = generateName;
 
-  constructor(readonly storage: Storage, readonly defs: ResourceDef[]) {
-    for (const d of defs) {
-      this.byGVR.set(`${d.group}/${d.version}/${d.resource}`, d);
-      if (!this.byGR.has(`${d.group}/${d.resource}`)) this.byGR.set(`${d.group}/${d.resource}`, d);
-    }
+  /** The served resources: the built-in ones given, then those added at run time (custom resources). */
+  get defs(): readonly ResourceDef[] { return this.served; }
+  private served: ResourceDef[];
+  private readonly defsListeners = new Set<() => void>();
+
+  constructor(readonly storage: Storage, defs: ResourceDef[]) {
+    this.served = [...defs];
+    for (const d of defs) this.index(d);
     for (const gr of LISTED) {
       const d = this.byGR.get(gr);
       if (d) this.listers.set(gr, new Lister(storage, d, `${d.storagePrefix}/`));
     }
+  }
+
+  private index(d: ResourceDef): void {
+    this.byGVR.set(`${d.group}/${d.version}/${d.resource}`, d);
+    if (!this.byGR.has(`${d.group}/${d.resource}`)) this.byGR.set(`${d.group}/${d.resource}`, d);
+  }
+
+  /**
+   * Serves the given resources from now on, in place of any served under the same
+   * group/version/resource, and stops serving `removed` (a CRD's versions as they change).
+   */
+  setResources(added: ResourceDef[], removed: ResourceDef[] = []): void {
+    const gone = new Set([...added, ...removed].map((d) => `${d.group}/${d.version}/${d.resource}`));
+    this.served = [...this.served.filter((d) => !gone.has(`${d.group}/${d.version}/${d.resource}`)), ...added];
+    this.byGVR.clear();
+    this.byGR.clear();
+    for (const d of this.served) this.index(d);
+    for (const l of this.defsListeners) l();
+  }
+
+  /** Calls `listener` whenever the served resources change; returns the unsubscribe function. */
+  onResourcesChanged(listener: () => void): () => void {
+    this.defsListeners.add(listener);
+    return () => this.defsListeners.delete(listener);
   }
 
   find(group: string, version: string, resource: string): ResourceDef | undefined {
@@ -602,10 +629,14 @@ export class Store implements Lookup {
           continue;
         }
       } else if (grace > 0 || finalizers.length || keep) {
-        if (finalizers.length) next.metadata.finalizers = finalizers;
+        // A strategy that marks the object itself (the CRD's REST Delete) adds its finalizers first
+        // and leaves the generation, as markAsDeleting then finds a deletionTimestamp already set.
+        const markedByStrategy = !!next.metadata.deletionTimestamp;
+        const own = next.metadata.finalizers ?? [];
+        if (finalizers.length) next.metadata.finalizers = [...own, ...finalizers.filter((f) => !own.includes(f))];
         next.metadata.deletionTimestamp = rfc3339(new Date(ctx.now.getTime() + grace * 1000));
         next.metadata.deletionGracePeriodSeconds = grace;
-        if (def.hasGeneration) next.metadata.generation = (cm.generation ?? 1) + 1;
+        if (def.hasGeneration && !markedByStrategy) next.metadata.generation = (cm.generation ?? 1) + 1;
         const r = await this.writeDeletion(def, key, kv.modRevision, next, ctx, name);
         if (r) return r;
         continue;

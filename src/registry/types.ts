@@ -123,6 +123,8 @@ export interface ResourceDef<T = KObject> extends ResourceInfo {
    * REST storage does it: the body given, the answer returned.
    */
   subresourceWrites?: Record<string, SubresourceWrite>;
+  /** Its Table printer, for resources defined at run time (custom resources); built-in ones are looked up by name. */
+  printer?: Printer;
 }
 
 /** The POST of a subresource: its REST storage's Create. */

@@ -125,6 +125,8 @@ function validateKubeFinalizers(finalizers: string[] | undefined, path: string):
 export interface MetaRules {
   namespaced: boolean;
   nameFn: NameFn;
+  /** apimachinery's rules alone, without core's finalizer-name check (CRDs and custom resources). */
+  genericOnly?: boolean;
 }
 
 /**
@@ -153,7 +155,7 @@ export function validateObjectMeta(meta: ObjectMeta, rules: MetaRules): FieldErr
   errs.push(...validateAnnotations(meta.annotations, `${p}.annotations`));
   errs.push(...validateOwnerReferences(meta.ownerReferences, `${p}.ownerReferences`));
   errs.push(...validateFinalizers(meta.finalizers, `${p}.finalizers`));
-  errs.push(...validateKubeFinalizers(meta.finalizers, `${p}.finalizers`));
+  if (!rules.genericOnly) errs.push(...validateKubeFinalizers(meta.finalizers, `${p}.finalizers`));
   return errs;
 }
 
@@ -170,7 +172,7 @@ function immutable(path: string, next: unknown, old: unknown, fmt: (v: any) => B
 }
 
 /** ValidateObjectMetaUpdate (apimachinery) plus core's finalizer-name check. */
-export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, genericOnly = false): FieldError[] {
   const errs: FieldError[] = [];
   const p = 'metadata';
   if (old.deletionTimestamp) {
@@ -197,7 +199,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): Fie
   errs.push(...validateLabels(meta.labels, `${p}.labels`));
   errs.push(...validateAnnotations(meta.annotations, `${p}.annotations`));
   errs.push(...validateOwnerReferences(meta.ownerReferences, `${p}.ownerReferences`));
-  errs.push(...validateKubeFinalizers(meta.finalizers, `${p}.finalizers`));
+  if (!genericOnly) errs.push(...validateKubeFinalizers(meta.finalizers, `${p}.finalizers`));
   return errs;
 }
 
