@@ -8,8 +8,9 @@
  *
  *   node dist/scripts/gen-go-types.js <dir> [out.json]
  *
- * where <dir> holds k8s.io/api's group directories under api/ (api/core/v1/types.go, ...) and
- * k8s.io/apimachinery's packages under apimachinery/ (apimachinery/pkg/apis/meta/v1/*.go, ...),
+ * where <dir> holds k8s.io/api's group directories under api/ (api/core/v1/types.go, ...),
+ * k8s.io/apimachinery's packages under apimachinery/ (apimachinery/pkg/apis/meta/v1/*.go, ...) and
+ * k8s.io/apiextensions-apiserver's under apiextensions-apiserver/ (its pkg/apis/apiextensions/v1),
  * at the release the project emulates.
  *
  * Output: `fields` maps an OpenAPI definition name to { json field: Go type }
@@ -28,6 +29,9 @@ interface GoPackage { name: string; imports: Map<string, string>; structs: Map<s
 function sourceDirOf(prefix: string): string | undefined {
   if (prefix.startsWith('io.k8s.api.')) return join('api', ...prefix.slice('io.k8s.api.'.length).split('.'));
   if (prefix.startsWith('io.k8s.apimachinery.')) return join('apimachinery', ...prefix.slice('io.k8s.apimachinery.'.length).split('.'));
+  if (prefix.startsWith('io.k8s.apiextensions-apiserver.')) {
+    return join('apiextensions-apiserver', ...prefix.slice('io.k8s.apiextensions-apiserver.'.length).split('.'));
+  }
   return undefined;
 }
 
@@ -98,7 +102,7 @@ function main(): void {
   const importDir = (sub: string, alias: string): string | undefined => {
     for (const f of readdirSync(join(dir, sub)).filter((n) => n.endsWith('.go'))) {
       const text = readFileSync(join(dir, sub, f), 'utf8');
-      for (const m of text.matchAll(/^\s*(\w+\s+)?"k8s\.io\/(api|apimachinery)\/([^"]+)"/gm)) {
+      for (const m of text.matchAll(/^\s*(\w+\s+)?"k8s\.io\/(api|apimachinery|apiextensions-apiserver)\/([^"]+)"/gm)) {
         const [, importAlias, repo = '', pkgPath = ''] = m;
         if ((importAlias?.trim() ?? pkgPath.split('/').pop()) === alias) return join(repo, pkgPath);
       }

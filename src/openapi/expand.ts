@@ -33,6 +33,9 @@ export function refsOf(s: unknown, out: Set<string> = new Set()): Set<string> {
     for (const [k, v] of Object.entries(s)) {
       if (k === '$ref' && typeof v === 'string') {
         out.add(v.startsWith(V3_REF) ? v.slice(V3_REF.length) : v.startsWith(V2_REF) ? v.slice(V2_REF.length) : v);
+      } else if (k === 'properties' && isObject(v)) {
+        // Property names are not keywords: JSONSchemaProps has properties called default, enum and example.
+        for (const p of Object.values(v)) refsOf(p, out);
       } else if (k !== 'enum' && k !== 'default' && k !== 'example') {
         refsOf(v, out);
       }
