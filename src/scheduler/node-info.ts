@@ -8,6 +8,9 @@ import { emptyResources, nodeAllocatable, type Resources } from './resources.js'
 
 let generation = 0;
 
+/** The taint effects that keep a pod off a node it does not tolerate (TaintToleration's filter, NodeTaintsPolicy Honor). */
+export const HARD_TAINT_EFFECTS: readonly string[] = ['NoSchedule', 'NoExecute'];
+
 export class NodeInfo {
   node: any;
   name: string;
@@ -42,7 +45,7 @@ export class NodeInfo {
     this.node = node;
     this.labels = node?.metadata?.labels ?? {};
     this.taints = Array.isArray(node?.spec?.taints) ? node.spec.taints : [];
-    this.hardTaints = this.taints.filter((t) => t?.effect === 'NoSchedule' || t?.effect === 'NoExecute');
+    this.hardTaints = this.taints.filter((t) => HARD_TAINT_EFFECTS.includes(t?.effect));
     this.unschedulable = !!node?.spec?.unschedulable;
     this.allocatable = nodeAllocatable(node);
     const images = new Map<string, number>();

@@ -1,6 +1,6 @@
 import { fromLabelSelector, type LabelSelector } from '../../selectors/labels.js';
 import { MAX_NODE_SCORE, type Plugin, type Snapshot } from '../framework.js';
-import type { NodeInfo } from '../node-info.js';
+import { HARD_TAINT_EFFECTS, type NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { SKIP, SUCCESS, unresolvable, unschedulable } from '../status.js';
 import { findUntoleratedTaint, requiredNodeAffinityMatches } from './helpers.js';
@@ -68,7 +68,7 @@ function nodeHasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
 /** Constraint.MatchNodeInclusionPolicies. */
 function includesNode(c: Constraint, pod: PodInfo, node: NodeInfo): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !requiredNodeAffinityMatches(pod.pod, node.node)) return false;
-  if (c.nodeTaintsPolicy === 'Honor' && findUntoleratedTaint(node.hardTaints, pod.tolerations, ['NoSchedule', 'NoExecute'])) return false;
+  if (c.nodeTaintsPolicy === 'Honor' && findUntoleratedTaint(node.hardTaints, pod.tolerations, HARD_TAINT_EFFECTS)) return false;
   return true;
 }
 

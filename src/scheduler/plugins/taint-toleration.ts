@@ -1,6 +1,7 @@
 import { MAX_NODE_SCORE, type Plugin } from '../framework.js';
 import { SUCCESS, unresolvable, type Status } from '../status.js';
 import { findUntoleratedTaint } from './helpers.js';
+import { HARD_TAINT_EFFECTS } from '../node-info.js';
 import { toleratesTaint } from '../../meta/tolerations.js';
 import { defaultNormalizeScore } from './normalize.js';
 
@@ -28,15 +29,13 @@ function rejected(taint: any): Status {
   return s;
 }
 
-const HARD_EFFECTS = ['NoSchedule', 'NoExecute'];
-
 export function taintToleration(): Plugin {
   return {
     name: 'TaintToleration',
     events: ['NodeAdd', 'NodeUpdate'],
     filter(_s, pod, node) {
       if (!node.hardTaints.length) return SUCCESS;
-      const taint = findUntoleratedTaint(node.hardTaints, pod.tolerations, HARD_EFFECTS);
+      const taint = findUntoleratedTaint(node.hardTaints, pod.tolerations, HARD_TAINT_EFFECTS);
       if (!taint) return SUCCESS;
       return rejected(taint);
     },
