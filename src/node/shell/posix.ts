@@ -103,30 +103,21 @@ export class PosixShell {
 
   // -- output -------------------------------------------------------------
 
-  *write(fd: number, text: string): Generator<Step, void, void> {
+  /** Output on a descriptor; `bytes`, when given, are the exact bytes of binary output (an archive), `text` their UTF-8 reading. */
+  *write(fd: number, text: string, bytes?: Uint8Array): Generator<Step, void, void> {
     if (!text) return;
     const sink = this.fds.at(-1)?.get(fd) ?? { kind: 'null' };
     switch (sink.kind) {
-      case 'stdout': case 'stderr': yield { kind: sink.kind, text }; break;
+      case 'stdout': yield bytes ? { kind: 'stdout', text, bytes } : { kind: 'stdout', text }; break;
+      case 'stderr': yield { kind: 'stderr', text }; break;
       case 'buf': sink.buf.push(text); break;
-      case 'file': this.ctx.fs.write(sink.path, text, true); break;
+      case 'file': if (bytes) this.ctx.fs.writeBytes(sink.path, bytes, true); else this.ctx.fs.write(sink.path, text, true); break;
       case 'null': break;
     }
   }
   *out(text: string): Generator<Step, void, void> { yield* this.write(1, text); }
-  /** Binary output (an archive): its bytes reach the client or a file unchanged; a pipe or substitution reads their text. */
-  *outBytes(bytes: Uint8Array): Generator<Step, void, void> {
-    if (!bytes.length) return;
-    const sink = this.fds.at(-1)?.get(1) ?? { kind: 'null' };
-    const text = Buffer.from(bytes).toString('utf8');
-    switch (sink.kind) {
-      case 'stdout': yield { kind: 'stdout', text, bytes }; break;
-      case 'stderr': yield { kind: 'stderr', text }; break;
-      case 'buf': sink.buf.push(text); break;
-      case 'file': this.ctx.fs.writeBytes(sink.path, bytes, true); break;
-      case 'null': break;
-    }
-  }
+  /** Binary output: its bytes reach the client or a file unchanged; a pipe or substitution reads their text. */
+  *outBytes(bytes: Uint8Array): Generator<Step, void, void> { yield* this.write(1, Buffer.from(bytes).toString('utf8'), bytes); }
   *err(line: string): Generator<Step, void, void> { yield* this.write(2, line + '\n'); }
 
   readStdin(): string { const s = this.stdin; this.stdin = ''; return s; }
