@@ -108,7 +108,8 @@ export function raw(cluster: TestCluster, method: string, path: string, opts: {
       res.on('data', (d) => chunks.push(d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
     });
-    req.on('error', reject);
+    // The request named in the error: a reset under load otherwise says only "read ECONNRESET".
+    req.on('error', (e) => { e.message = `${method} ${path}: ${e.message}`; reject(e); });
     req.end(opts.body);
   });
 }
