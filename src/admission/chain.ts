@@ -14,7 +14,7 @@
  * | NamespaceLifecycle              | validating           | Store.admitNamespace (before everything) |
  * | LimitRanger                     | mutating, validating | admission/limit-ranger.ts |
  * | ServiceAccount                  | mutating             | pods' admitCreate (registry/core/pod-admission.ts) |
- * | NodeRestriction                 | —                    | off by default, no node credentials here |
+ * | NodeRestriction                 | mutating             | admission/node-restriction.ts (on, as kubeadm has it) |
  * | TaintNodesByCondition           | mutating             | nodes' admitCreate (registry/core/nodes.ts) |
  * | PodSecurity                     | validating           | admission/pod-security.ts |
  * | Priority                        | mutating, validating | pods' admitCreate; admission/priority.ts (one default class) |
@@ -41,6 +41,7 @@ import type { Lookup } from './lookup.js';
 import type { ResourceInfo } from '../apimachinery/resource.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import { limitRanger } from './limit-ranger.js';
+import { nodeRestriction } from './node-restriction.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
@@ -51,7 +52,7 @@ export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
   { name: 'NamespaceLifecycle' },
   { name: 'LimitRanger', plugin: limitRanger },
   { name: 'ServiceAccount' },
-  { name: 'NodeRestriction' },
+  { name: 'NodeRestriction', plugin: nodeRestriction },
   { name: 'TaintNodesByCondition' },
   { name: 'PodSecurity', plugin: podSecurity },
   { name: 'Priority', plugin: priority },

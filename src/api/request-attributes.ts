@@ -9,6 +9,7 @@
 import type { Attributes, UserInfo } from '../authorization/types.js';
 import { decodeListOptions } from './list-options.js';
 import { isValidPathSegmentName } from '../validation/common.js';
+import { parseFieldSelector, type FieldTerm } from '../selectors/fields.js';
 
 const SPECIAL_VERBS = new Set(['proxy', 'watch']);
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -24,18 +25,24 @@ function methodVerb(method: string): string {
   }
 }
 
-/** A list or watch: whether it watches, and the name a `metadata.name=` field selector pins it to. */
-function listVerbAndName(q: URLSearchParams): { watch: boolean; name: string } {
+/** A list or watch: whether it watches, its field selector, and the name a `metadata.name=` term pins it to. */
+function listVerbAndName(q: URLSearchParams): { watch: boolean; name: string; fieldSelector?: readonly FieldTerm[] } {
   try {
     const opts = decodeListOptions(q);
     const term = opts.fieldSelector?.terms.find((t) => t.field === 'metadata.name' && !t.negate);
     const name = term && isValidPathSegmentName(term.value).length === 0 ? term.value : '';
-    return { watch: opts.watch, name };
+    return { watch: opts.watch, name, fieldSelector: opts.fieldSelector?.terms };
   } catch {
     // Options that do not decode leave a list, or a watch when the watch parameter asks for one.
     const w = q.getAll('watch')[0];
     return { watch: w !== undefined && w !== '0' && w.toLowerCase() !== 'false', name: '' };
   }
+}
+
+function fieldSelectorTerms(q: URLSearchParams): readonly FieldTerm[] | undefined {
+  const fs = q.get('fieldSelector');
+  if (!fs) return undefined;
+  try { return parseFieldSelector(fs).terms; } catch { return undefined; }
 }
 
 /**
@@ -82,7 +89,12 @@ export function requestAttributes(user: UserInfo, method: string, path: string, 
     const l = listVerbAndName(q);
     attrs.verb = l.watch ? 'watch' : 'list';
     attrs.name = l.name;
+    if (l.fieldSelector) attrs.fieldSelector = l.fieldSelector;
   }
-  if (!attrs.name && attrs.verb === 'delete') attrs.verb = 'deletecollection';
+  if (!attrs.name && attrs.verb === 'delete') {
+    attrs.verb = 'deletecollection';
+    const fs = fieldSelectorTerms(q);
+    if (fs) attrs.fieldSelector = fs;
+  }
   return attrs;
 }

@@ -7,7 +7,8 @@ import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
 import { aggregateErrors, DefaultRuleResolver, registryNotFound, type RbacSource } from './rule-resolver.js';
 import { ruleAllows } from './rule-matching.js';
 import type { Attributes, AuthorizationResult, AuthorizerWithRules, RulesResult, UserInfo } from './types.js';
-import { MODE_ALWAYS_ALLOW, MODE_ALWAYS_DENY, MODE_RBAC, type AuthorizationMode } from './modes.js';
+import { MODE_ALWAYS_ALLOW, MODE_ALWAYS_DENY, MODE_NODE, MODE_RBAC, type AuthorizationMode } from './modes.js';
+import { NodeAuthorizer, type NodeRelations } from './node-authorizer.js';
 
 /** user.SystemPrivilegedGroup: the API server's own loopback identity and the admin credentials. */
 export const SYSTEM_MASTERS = 'system:masters';
@@ -117,17 +118,23 @@ export interface AuthorizationPolicy {
   rbacRules: DefaultRuleResolver;
 }
 
-export function newAuthorizationPolicy(modes: readonly AuthorizationMode[], rbac: RbacSource): AuthorizationPolicy {
-  return { authorizer: newAuthorizer(modes, rbac), rbacRules: new DefaultRuleResolver(rbac, registryNotFound) };
+/** What the Node mode decides with: which objects relate to which node, and the rules every node holds. */
+export interface NodeAuthorization { graph: NodeRelations; rules: readonly PolicyRule[] }
+
+export function newAuthorizationPolicy(modes: readonly AuthorizationMode[], rbac: RbacSource, node?: NodeAuthorization): AuthorizationPolicy {
+  return { authorizer: newAuthorizer(modes, rbac, node), rbacRules: new DefaultRuleResolver(rbac, registryNotFound) };
 }
 
 /** The server's authorizer for --authorization-mode: system:masters, then each mode in order. */
-export function newAuthorizer(modes: readonly AuthorizationMode[], rbac: RbacSource): UnionAuthorizer {
+export function newAuthorizer(modes: readonly AuthorizationMode[], rbac: RbacSource, node?: NodeAuthorization): UnionAuthorizer {
   return new UnionAuthorizer(modes.map((m) => {
     switch (m) {
       case MODE_ALWAYS_ALLOW: return alwaysAllow;
       case MODE_ALWAYS_DENY: return alwaysDeny;
       case MODE_RBAC: return new RbacAuthorizer(rbac);
+      case MODE_NODE:
+        if (!node) throw new Error('the Node authorization mode needs the node graph');
+        return new NodeAuthorizer(node.graph, node.rules);
     }
   }));
 }

@@ -16,9 +16,9 @@ export const MODE_WEBHOOK = 'Webhook';
 export const AUTHORIZATION_MODE_CHOICES = [MODE_ALWAYS_ALLOW, MODE_ALWAYS_DENY, MODE_ABAC, MODE_WEBHOOK, MODE_RBAC, MODE_NODE];
 
 /** The modes this server implements. */
-export const SUPPORTED_MODES = [MODE_ALWAYS_ALLOW, MODE_ALWAYS_DENY, MODE_RBAC];
+export const SUPPORTED_MODES = [MODE_ALWAYS_ALLOW, MODE_ALWAYS_DENY, MODE_RBAC, MODE_NODE];
 
-export type AuthorizationMode = typeof MODE_ALWAYS_ALLOW | typeof MODE_ALWAYS_DENY | typeof MODE_RBAC;
+export type AuthorizationMode = typeof MODE_ALWAYS_ALLOW | typeof MODE_ALWAYS_DENY | typeof MODE_RBAC | typeof MODE_NODE;
 
 /** Parses the flag's value; throws an Error with the text to print. */
 export function parseAuthorizationModes(value: string): AuthorizationMode[] {

@@ -3,6 +3,7 @@
  * who asks, what a request is, and what an authorizer answers.
  */
 import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
+import type { FieldTerm } from '../selectors/fields.js';
 
 export interface UserInfo { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
 
@@ -19,6 +20,8 @@ export interface Attributes {
   resource: string;
   subresource: string;
   name: string;
+  /** A list's, watch's or deletecollection's field selector (AuthorizeWithSelectors, on in v1.32); absent when it did not parse. */
+  fieldSelector?: readonly FieldTerm[];
 }
 
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
@@ -47,10 +50,12 @@ export type AuthorizerWithRules = Authorizer & RuleResolver;
 
 /** Attributes of a resource request, the fields not given left empty. */
 export function resourceAttributes(user: UserInfo, a: Partial<Omit<Attributes, 'user' | 'resourceRequest' | 'path'>>): Attributes {
-  return {
+  const attrs: Attributes = {
     user, verb: a.verb ?? '', resourceRequest: true, path: '', apiGroup: a.apiGroup ?? '', apiVersion: a.apiVersion ?? '',
     namespace: a.namespace ?? '', resource: a.resource ?? '', subresource: a.subresource ?? '', name: a.name ?? '',
   };
+  if (a.fieldSelector) attrs.fieldSelector = a.fieldSelector;
+  return attrs;
 }
 
 export function nonResourceAttributes(user: UserInfo, verb: string, path: string): Attributes {

@@ -12,7 +12,7 @@ import { applyPatch, type JsonObject } from '../patch/index.js';
 import type { ListRequest, Store } from '../registry/store.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
-import { parseFieldSelector } from '../selectors/fields.js';
+import { parseFieldSelector, type FieldTerm } from '../selectors/fields.js';
 import { parseLabelSelector } from '../selectors/labels.js';
 import type {
   CallOptions, Client, DeleteOptions, DeleteResult, ListOptions, ObjectList, PatchType, ResourceClient, ResourceRef,
@@ -24,12 +24,13 @@ function aborted(signal: AbortSignal | undefined): void {
 }
 
 /** RequestInfo's name of a list or watch: what a `metadata.name=` field selector pins it to. */
-function pinnedName(opts: ListOptions | undefined): string {
-  if (!opts?.fieldSelector) return '';
+function listSelection(opts: ListOptions | undefined): { name: string; fieldSelector?: readonly FieldTerm[] } {
+  if (!opts?.fieldSelector) return { name: '' };
   try {
-    return parseFieldSelector(opts.fieldSelector).terms.find((t) => t.field === 'metadata.name' && !t.negate)?.value ?? '';
+    const terms = parseFieldSelector(opts.fieldSelector).terms;
+    return { name: terms.find((t) => t.field === 'metadata.name' && !t.negate)?.value ?? '', fieldSelector: terms };
   } catch {
-    return '';
+    return { name: '' };
   }
 }
 
@@ -55,13 +56,13 @@ class LoopbackResource<T> implements ResourceClient<T> {
    * would have: a namespace's own URL is in that namespace, and a list or
    * watch pinned by `metadata.name=` names that object.
    */
-  private authorize(verb: string, namespace: string, name: string, subresource = ''): void {
+  private authorize(verb: string, namespace: string, name: string, subresource = '', fieldSelector?: readonly FieldTerm[]): void {
     const authorizer = this.client.authorizer;
     if (!authorizer) return;
     const d = this.def;
     const ns = d.group === '' && d.resource === 'namespaces' ? name : d.namespaced ? namespace : '';
     const attrs = resourceAttributes(this.client.user, {
-      verb, apiGroup: d.group, apiVersion: d.version, namespace: ns, resource: d.resource, subresource, name,
+      verb, apiGroup: d.group, apiVersion: d.version, namespace: ns, resource: d.resource, subresource, name, fieldSelector,
     });
     const decision = authorizer.authorize(attrs);
     if (decision.decision === 'Allow') return;
@@ -88,7 +89,8 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList<T>> {
     aborted(opts?.signal);
-    this.authorize('list', namespace, pinnedName(opts));
+    const sel = listSelection(opts);
+    this.authorize('list', namespace, sel.name, '', sel.fieldSelector);
     const l = await this.store.list(this.def, namespace, listRequest(opts));
     const out: ObjectList<T> = { items: l.items as T[], resourceVersion: String(l.revision) };
     if (l.continueToken) out.continue = l.continueToken;
@@ -97,7 +99,8 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async watch(namespace: string, opts: WatchOptions, sink: WatchSink<T>): Promise<Watch> {
     aborted(opts.signal);
-    this.authorize('watch', namespace, pinnedName(opts));
+    const sel = listSelection(opts);
+    this.authorize('watch', namespace, sel.name, '', sel.fieldSelector);
     let end!: () => void;
     const done = new Promise<void>((resolve) => { end = resolve; });
     const handle = await this.store.watch(this.def, namespace, Number(opts.resourceVersion) || 0, listRequest(opts),

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { MODE_ALWAYS_ALLOW, type AuthorizationMode } from '../authorization/modes.js';
+import { MODE_ALWAYS_ALLOW, MODE_NODE, type AuthorizationMode } from '../authorization/modes.js';
 import { newAuthorizationPolicy } from '../authorization/authorizers.js';
 import { RbacIndex } from '../registry/auth/rbac-index.js';
+import { NodeGraph } from '../registry/auth/node-graph.js';
+import { nodeRules } from '../registry/rbac/bootstrap-policy.js';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { prepareDataDir } from './data-dir.js';
 import { join, resolve } from 'node:path';
@@ -89,7 +91,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const storage = new SqliteStorage(join(dataDir, 'state.db'));
   const store = new Store(storage, allResources());
   // The authorizer every request meets, the in-process clients' too; RBAC reads the roles and bindings in memory.
-  store.authorization = newAuthorizationPolicy(opts.authorizationModes ?? [MODE_ALWAYS_ALLOW], await RbacIndex.start(store));
+  const modes = opts.authorizationModes ?? [MODE_ALWAYS_ALLOW];
+  // The Node mode's graph of what each node's pods name, followed only when the mode is on.
+  const nodeAuthorization = modes.includes(MODE_NODE) ? { graph: await NodeGraph.start(store), rules: nodeRules() } : undefined;
+  store.authorization = newAuthorizationPolicy(modes, await RbacIndex.start(store), nodeAuthorization);
   const authorizer = store.authorization.authorizer;
   // The apiextensions-apiserver's controllers: CRDs' names and conditions, their custom resources served once Established.
   const crdController = new CustomResourceDefinitionController(store, log);

@@ -20,6 +20,7 @@ import { machineIdentity, type MachineIdentity } from './identity.js';
 import { NODE_LEASE_NAMESPACE, NODE_STATUS_REPORT_FREQUENCY_MS, leaseRenewIntervalMs, nodeLease } from './lease.js';
 import { rfc3339Micro, rfc3339 } from '../apimachinery/time.js';
 import { buildNode, nodeStatus } from './node-object.js';
+import { isNodeForbiddenLabel } from '../component-helpers/node-labels.js';
 import type { NodeConfig, NodePool } from './pool.js';
 import { TimerWheel, type WheelTask } from './timer-wheel.js';
 import { podSubnetCapacity } from './network.js';
@@ -380,7 +381,17 @@ export class NodeFarm {
     let created = true;
     this.recordEvent(agent, 'Normal', 'Starting', 'Starting kubelet.');
     try {
-      node = await agent.nodes.create('', buildNode(agent.cfg, agent.index, agent.id, rfc3339(now), this.statusImages(agent)) as Node);
+      const built = buildNode(agent.cfg, agent.index, agent.id, rfc3339(now), this.statusImages(agent)) as Node;
+      // The kubelet registers with the labels it may set; the others (the control plane's role, the
+      // pool's own) come from the administrator once it is registered, as kubeadm applies them.
+      const all = built.metadata!.labels!;
+      const administered = Object.fromEntries(Object.entries(all).filter(([k]) => isNodeForbiddenLabel(k)));
+      built.metadata!.labels = Object.fromEntries(Object.entries(all).filter(([k]) => !isNodeForbiddenLabel(k)));
+      node = await agent.nodes.create('', built);
+      if (Object.keys(administered).length) {
+        node = await this.client.resource(nodeResource).patch('', agent.cfg.name, 'application/merge-patch+json',
+          { metadata: { labels: administered } }, { fieldManager: 'kubeadm' });
+      }
       this.recordStatusEvents(agent, conditionEvents([], (node.status?.conditions ?? []) as NodeCondition[]));
     } catch (e) {
       created = false;

@@ -9,8 +9,7 @@
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, Subject } from 'kubernetes-types/rbac/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { subjectKey, type RbacSource } from '../../authorization/rule-resolver.js';
-import type { StorageEvent } from '../../storage/types.js';
-import { decode, decodeValue } from '../codec.js';
+import { followStored } from './follow-stored.js';
 import type { Store } from '../store.js';
 import type { ResourceDef } from '../types.js';
 import { RBAC_GROUP } from '../rbac/defaults.js';
@@ -24,16 +23,7 @@ class WatchedObjects<T extends KObject> {
   constructor(private readonly onChange: (old: T | undefined, next: T | undefined) => void) {}
 
   async start(store: Store, def: ResourceDef | undefined): Promise<void> {
-    if (!def) return;
-    const prefix = `${def.storagePrefix}/`;
-    const list = await store.storage.list(prefix);
-    for (const kv of list.items) this.put(decode(def, kv) as T);
-    await store.storage.watch(prefix, list.revision, (events: StorageEvent[]) => {
-      for (const e of events) {
-        if (e.type === 'PUT') this.put(decodeValue(def, e.value!, e.revision) as T);
-        else this.remove(decodeValue(def, e.prevValue!, e.revision) as T);
-      }
-    });
+    if (def) await followStored<T>(store, def, (o) => this.put(o), (o) => this.remove(o));
   }
 
   get(namespace: string, name: string): T | undefined {

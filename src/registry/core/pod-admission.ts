@@ -13,6 +13,8 @@ import type { WriteContext } from '../../apimachinery/write-context.js';
 import { isObject } from './decode.js';
 import { listAll } from '../../admission/lookup.js';
 import { cmpQuantity, parseQuantity } from '../../apimachinery/quantity.js';
+import { podSecretNames } from '../../component-helpers/pod-references.js';
+import type { PodSpec } from 'kubernetes-types/core/v1.js';
 
 const PODS = { group: '', resource: 'pods' };
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -74,25 +76,11 @@ function mountToken(spec: Record<string, any>): void {
   if (!hasVolume && needed) (spec.volumes ??= []).push({ name: volumeName, projected: tokenVolumeSource() });
 }
 
-/** Whether the pod references any secret (VisitPodSecretNames). */
-function referencesSecrets(spec: Record<string, any>): boolean {
-  if ((spec.imagePullSecrets ?? []).length) return true;
-  for (const v of spec.volumes ?? []) {
-    if (!isObject(v)) continue;
-    if (v.secret || v.azureFile || v.cephfs?.secretRef || v.cinder?.secretRef || v.flexVolume?.secretRef ||
-      v.rbd?.secretRef || v.scaleIO?.secretRef || v.iscsi?.secretRef || v.storageos?.secretRef ||
-      v.csi?.nodePublishSecretRef || (v.projected?.sources ?? []).some((s: any) => s?.secret)) return true;
-  }
-  const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
-  return containers.some((c: any) => (c?.envFrom ?? []).some((e: any) => e?.secretRef) ||
-    (c?.env ?? []).some((e: any) => e?.valueFrom?.secretKeyRef));
-}
-
 /** Mirror pods (static pods reflected by a kubelet) may not use service accounts or secrets. */
 function validateMirrorPod(pod: KObject): void {
   const spec = pod.spec as Record<string, any>;
   if (spec.serviceAccountName) throw forbidden(pod, 'a mirror pod may not reference service accounts');
-  if (referencesSecrets(spec)) throw forbidden(pod, 'a mirror pod may not reference secrets');
+  if (podSecretNames(spec as PodSpec).length) throw forbidden(pod, 'a mirror pod may not reference secrets');
   for (const v of spec.volumes ?? []) {
     if ((v?.projected?.sources ?? []).some((s: any) => s?.serviceAccountToken)) {
       throw forbidden(pod, 'a mirror pod may not use ServiceAccountToken volume projections');

@@ -72,6 +72,37 @@ function clusterRoleBinding(role: string, subjects: Subject[], name = role): Clu
 
 const aggregatesTo = (role: string) => ({ [AGGREGATE_TO(role)]: 'true' });
 
+/**
+ * NodeRules: what every kubelet may do, the system:node role's rules and the
+ * Node authorizer's static rules.
+ */
+export function nodeRules(): PolicyRule[] {
+  return [
+    rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+    rule(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews', 'subjectaccessreviews']),
+    rule(READ, [''], ['services']),
+    rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
+    rule(['patch', 'update'], [''], ['nodes/status']),
+    rule(['patch', 'update'], [''], ['nodes']),
+    rule(EVENTS_WRITE, [''], ['events']),
+    rule(READ, [''], ['pods']),
+    rule(['create', 'delete'], [''], ['pods']),
+    rule(['patch', 'update'], [''], ['pods/status']),
+    rule(['create'], [''], ['pods/eviction']),
+    rule(READ, [''], ['configmaps', 'secrets']),
+    rule(['get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
+    rule(['get'], [''], ['endpoints']),
+    rule(['create', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+    rule(['create', 'delete', 'get', 'patch', 'update'], ['coordination.k8s.io'], ['leases']),
+    rule(['get'], ['storage.k8s.io'], ['volumeattachments']),
+    rule(['create'], [''], ['serviceaccounts/token']),
+    rule(['get', 'patch', 'update'], [''], ['persistentvolumeclaims/status']),
+    rule(READ, ['storage.k8s.io'], ['csidrivers']),
+    rule(['create', 'delete', 'get', 'patch', 'update'], ['storage.k8s.io'], ['csinodes']),
+    rule(READ, ['node.k8s.io'], ['runtimeclasses']),
+  ];
+}
+
 /** policy.go ClusterRoles(), default feature gates. */
 function policyClusterRoles(): ClusterRole[] {
   return [
@@ -186,30 +217,7 @@ function policyClusterRoles(): ClusterRole[] {
     clusterRole('system:monitoring', [
       urls(['get'], ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*']),
     ]),
-    clusterRole('system:node', [
-      rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
-      rule(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews', 'subjectaccessreviews']),
-      rule(READ, [''], ['services']),
-      rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
-      rule(['patch', 'update'], [''], ['nodes/status']),
-      rule(['patch', 'update'], [''], ['nodes']),
-      rule(EVENTS_WRITE, [''], ['events']),
-      rule(READ, [''], ['pods']),
-      rule(['create', 'delete'], [''], ['pods']),
-      rule(['patch', 'update'], [''], ['pods/status']),
-      rule(['create'], [''], ['pods/eviction']),
-      rule(READ, [''], ['configmaps', 'secrets']),
-      rule(['get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
-      rule(['get'], [''], ['endpoints']),
-      rule(['create', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests']),
-      rule(['create', 'delete', 'get', 'patch', 'update'], ['coordination.k8s.io'], ['leases']),
-      rule(['get'], ['storage.k8s.io'], ['volumeattachments']),
-      rule(['create'], [''], ['serviceaccounts/token']),
-      rule(['get', 'patch', 'update'], [''], ['persistentvolumeclaims/status']),
-      rule(READ, ['storage.k8s.io'], ['csidrivers']),
-      rule(['create', 'delete', 'get', 'patch', 'update'], ['storage.k8s.io'], ['csinodes']),
-      rule(READ, ['node.k8s.io'], ['runtimeclasses']),
-    ]),
+    clusterRole('system:node', nodeRules()),
     clusterRole('system:node-bootstrapper', [
       rule(['create', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests']),
     ]),
