@@ -2,8 +2,11 @@
  * The NodeRestriction admission plugin (plugin/pkg/admission/noderestriction,
  * v1.32), on as kubeadm enables it: a kubelet (system:node:<name>) may write
  * only its own Node (not its taints, nor labels outside the kubelet's set)
- * and Lease, the status of the pods bound to it, and mirror pods bound to it
- * that name nothing else. Anyone else passes untouched.
+ * and Lease, the status of the pods bound to it, mirror pods bound to it
+ * that name nothing else, deletes and evictions of its own pods, and tokens
+ * bound to them. Anyone else passes untouched. The chain runs it on creates
+ * and updates; pods' delete, eviction and serviceaccounts/token call the
+ * checks of their operations.
  */
 import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
@@ -13,6 +16,9 @@ import { goQuote } from '../apimachinery/go-quote.js';
 import { nodeIdentity } from '../authorization/node-authorizer.js';
 import { isNodeForbiddenLabel } from '../component-helpers/node-labels.js';
 import { podConfigMapNames, podSecretNames } from '../component-helpers/pod-references.js';
+import type { KObject } from '../apimachinery/object.js';
+import type { WriteContext } from '../apimachinery/write-context.js';
+import type { Lookup } from './lookup.js';
 import { forbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -120,13 +126,55 @@ function admitLease(nodeName: string, a: AdmissionAttributes): void {
   if (name !== nodeName) throw forbidden(a, 'can only access node lease with the same name as the requesting node');
 }
 
+/** The node a request comes from, if a node's; refused when its name is unknown. */
+function requestingNode(user: WriteContext['user'], refuse: (why: string) => Error): string | undefined {
+  if (!user) return undefined;
+  const nodeName = nodeIdentity(user);
+  if (nodeName === '') throw refuse(`could not determine node from user ${goQuote(user.name)}`);
+  return nodeName;
+}
+
+const podForbidden = (name: string) => (why: string) => errors.forbidden({ group: '', resource: 'pods' }, name, why);
+
+/** admitPod on delete: a node deletes only the pods bound to it. */
+export function admitNodePodDelete(pod: Pod & KObject, ctx: WriteContext): void {
+  const refuse = podForbidden(pod.metadata.name!);
+  const nodeName = requestingNode(ctx.user, refuse);
+  if (nodeName !== undefined && pod.spec?.nodeName !== nodeName) {
+    throw refuse(`node ${goQuote(nodeName)} can only delete pods with spec.nodeName set to itself`);
+  }
+}
+
+/** admitPodEviction: a node evicts only the pods bound to it. */
+export function admitNodeEviction(pod: Pod & KObject, ctx: WriteContext): void {
+  const refuse = podForbidden(pod.metadata.name!);
+  const nodeName = requestingNode(ctx.user, refuse);
+  if (nodeName !== undefined && pod.spec?.nodeName !== nodeName) {
+    throw refuse(`node ${nodeName} can only evict pods with spec.nodeName set to itself`);
+  }
+}
+
+/** admitServiceAccount: a node's TokenRequest must be bound, by uid, to a pod that runs on it. */
+export async function admitNodeTokenRequest(account: string, namespace: string,
+  ref: { apiVersion?: string; kind?: string; name?: string; uid?: string } | null, ctx: WriteContext, lookup: Lookup): Promise<void> {
+  const refuse = (why: string) => errors.forbidden({ group: '', resource: 'serviceaccounts' }, account, why);
+  const nodeName = requestingNode(ctx.user, refuse);
+  if (nodeName === undefined) return;
+  if (!ref || ref.apiVersion !== 'v1' || ref.kind !== 'Pod' || !ref.name) throw refuse('node requested token not bound to a pod');
+  if (!ref.uid) throw refuse('node requested token with a pod binding without a uid');
+  const pod = await lookup.get('', 'pods', namespace, ref.name) as (Pod & KObject) | undefined;
+  if (!pod) throw errors.notFound({ group: '', resource: 'pods' }, ref.name);
+  if (ref.uid !== pod.metadata.uid) {
+    throw refuse(`the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+  }
+  if (pod.spec?.nodeName !== nodeName) throw refuse('node requested token bound to a pod scheduled on a different node');
+}
+
 export const nodeRestriction: AdmissionPlugin = {
   name: 'NodeRestriction',
   async admit(a) {
-    if (!a.ctx.user) return;
-    const nodeName = nodeIdentity(a.ctx.user);
+    const nodeName = requestingNode(a.ctx.user, (why) => forbidden(a, why));
     if (nodeName === undefined) return;
-    if (nodeName === '') throw forbidden(a, `could not determine node from user ${goQuote(a.ctx.user.name)}`);
     switch (`${a.def.group}/${a.def.resource}`) {
       case '/pods': return admitPod(nodeName, a);
       case '/nodes': return admitNode(nodeName, a);

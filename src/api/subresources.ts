@@ -20,6 +20,7 @@ import { errors } from '../apimachinery/errors.js';
 import { customScalePaths } from '../registry/apiextensions/custom-resource-def.js';
 import { customResourceScale, setCustomResourceReplicas } from '../registry/apiextensions/custom-resource-scale.js';
 import { TOKEN_ISSUER, type BoundObjects, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
+import { admitNodeTokenRequest } from '../admission/node-restriction.js';
 
 export interface SubresourceContext {
   store: Store;
@@ -206,6 +207,7 @@ async function token(ctx: SubresourceContext): Promise<void> {
   const wc = ctx.writeContext('CreateOptions');
   const raw = await readBody(req);
   const body = raw.length ? decodeObject(raw, req.headers['content-type'], 'TokenRequest', { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }) as any : {};
+  await admitNodeTokenRequest(name, namespace, body.spec?.boundObjectRef ?? null, wc, store);
   const sa = await store.read(def, namespace, name);
   const spec = { audiences: body.spec?.audiences?.length ? body.spec.audiences : [TOKEN_ISSUER],
     expirationSeconds: body.spec?.expirationSeconds ?? 3600, boundObjectRef: body.spec?.boundObjectRef ?? null };

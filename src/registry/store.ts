@@ -608,7 +608,7 @@ export class Store implements Lookup {
         throw errors.conflict(gr, name,
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cm.resourceVersion}`);
       }
-      def.admitDelete?.(current);
+      def.admitDelete?.(current, ctx);
       const grace = def.gracePeriod ? def.gracePeriod(current, req.gracePeriodSeconds) : 0;
       const finalizers = [...(cm.finalizers ?? [])];
       const policyFinalizer = req.propagationPolicy === 'Foreground' ? 'foregroundDeletion'

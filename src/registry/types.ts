@@ -111,8 +111,8 @@ export interface ResourceDef<T = KObject> extends ResourceInfo {
    * token reviews): computes the created object's status.
    */
   review?(obj: Stored<T>, ctx: WriteContext, auth: ReviewContext): KObject | Promise<KObject>;
-  /** Admission on delete: throws a StatusError for objects that may not be deleted (immortal namespaces, system priority classes). */
-  admitDelete?(obj: Stored<T>): void;
+  /** Admission on delete: throws a StatusError for objects that may not be deleted (immortal namespaces, system priority classes, another node's pods). */
+  admitDelete?(obj: Stored<T>, ctx: WriteContext): void;
   /**
    * Marks an object for deletion beyond finalizers and grace periods (a
    * namespace turns Terminating); returns true while it must stay.

@@ -99,9 +99,24 @@ test('a kubelet lists only its pods, and reads the Secrets and ConfigMaps of tho
     const got = await kubectl(cluster, [...asNode('win2019-1'), 'get', resource!, name!, '-o', 'name']);
     assert.equal(got.code, 0, `${what}: ${got.stderr}`);
   }
-  const token = await asKubelet('win2019-1', 'POST', '/api/v1/namespaces/default/serviceaccounts/default/token',
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }, 'application/json');
-  assert.notEqual(token.status, 403, JSON.stringify(token.body));
+  // Tokens for the pod's service account, bound to the pod by uid (NodeRestriction).
+  const tokenFor = (node: string, spec: unknown) => asKubelet(node, 'POST', '/api/v1/namespaces/default/serviceaccounts/default/token',
+    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec }, 'application/json');
+  const unbound = await tokenFor('win2019-1', {});
+  assert.equal(unbound.status, 403);
+  assert.equal(unbound.body.message, 'serviceaccounts "default" is forbidden: node requested token not bound to a pod');
+  const uid = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/uses-secret')).body.metadata.uid;
+  const boundRef = { apiVersion: 'v1', kind: 'Pod', name: 'uses-secret', uid };
+  assert.equal((await tokenFor('win2019-1', { boundObjectRef: boundRef })).status, 201);
+  const foreign = await tokenFor('win2019-2', { boundObjectRef: boundRef });
+  assert.equal(foreign.body.message,
+    'serviceaccounts "default" is forbidden: User "system:node:win2019-2" cannot create resource "serviceaccounts/token" in API group "" in the namespace "default": no relationship found between node \'win2019-2\' and this object');
+  // Another node's kubelet may neither delete nor evict the pod.
+  const del = await asKubelet('win2019-2', 'DELETE', '/api/v1/namespaces/default/pods/uses-secret');
+  assert.equal(del.body.message, 'pods "uses-secret" is forbidden: node "win2019-2" can only delete pods with spec.nodeName set to itself');
+  const evict = await asKubelet('win2019-2', 'POST', '/api/v1/namespaces/default/pods/uses-secret/eviction',
+    { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'uses-secret' } }, 'application/json');
+  assert.equal(evict.body.message, 'pods "uses-secret" is forbidden: node win2019-2 can only evict pods with spec.nodeName set to itself');
   const other = await kubectl(cluster, [...asNode('win2019-2'), 'get', 'secret', 'app-secret']);
   assert.match(other.stderr, /no relationship found between node 'win2019-2' and this object$/m);
 
@@ -135,4 +150,23 @@ test('kubectl auth can-i --list as a node warns that the list is incomplete', as
   const r = await kubectl(cluster, [...asNode('win2019-1'), 'auth', 'can-i', '--list']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^Warning: the list may be incomplete: node authorizer does not support user rule resolution$/m);
+});
+
+test('kubectl auth can-i --list for the default service account: what a v1.32 kubeadm cluster prints', async () => {
+  // The bootstrap policy's system:basic-user, system:discovery, system:public-info-viewer and
+  // system:service-account-issuer-discovery roles (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go).
+  const r = await kubectl(cluster, ['auth', 'can-i', '--list', '--as', 'system:serviceaccount:default:default']);
+  assert.equal(r.code, 0, r.stderr);
+  const urls = ['/.well-known/openid-configuration/', '/.well-known/openid-configuration', '/api/*', '/api', '/apis/*', '/apis',
+    '/healthz', '/healthz', '/livez', '/livez', '/openapi/*', '/openapi', '/openid/v1/jwks/', '/openid/v1/jwks',
+    '/readyz', '/readyz', '/version/', '/version/', '/version', '/version'];
+  const row = (resource: string, url: string, verb: string) =>
+    `${resource.padEnd(48)}${(url ? `[${url}]` : '[]').padEnd(39)}[]               [${verb}]`;
+  assert.equal(r.stdout, [
+    `${'Resources'.padEnd(48)}${'Non-Resource URLs'.padEnd(39)}Resource Names   Verbs`,
+    row('selfsubjectreviews.authentication.k8s.io', '', 'create'),
+    row('selfsubjectaccessreviews.authorization.k8s.io', '', 'create'),
+    row('selfsubjectrulesreviews.authorization.k8s.io', '', 'create'),
+    ...urls.map((u) => row('', u, 'get')),
+  ].join('\n') + '\n');
 });

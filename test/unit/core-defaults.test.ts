@@ -14,6 +14,7 @@ import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { coreResources } from '../../src/registry/core/index.js';
 import { defaultPodTemplateSpec } from '../../src/registry/core/pod-defaults.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 
 const CASES = process.env.GOLDEN_CASES ?? '/work/shared/golden/cases';
 const VOLATILE = new Set(['uid', 'resourceVersion', 'creationTimestamp', 'time', 'clusterIP', 'clusterIPs', 'nodePort',
@@ -293,16 +294,16 @@ test('golden win-upd-patch-image: an update keeps what create set', { skip: !exi
 
 test('namespace deletion: immortal namespaces refused, Terminating while finalizers remain, 409 meanwhile', () => {
   const def = defFor('namespaces');
-  assert.throws(() => def.admitDelete!({ metadata: { name: 'kube-system' } }),
+  assert.throws(() => def.admitDelete!({ metadata: { name: 'kube-system' } }, inProcessWriteContext('test')),
     (e: any) => e.status.code === 403 && e.status.message === 'namespaces "kube-system" is forbidden: this namespace may not be deleted');
   const ns: any = { metadata: { name: 'team' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
-  def.admitDelete!(ns);
+  def.admitDelete!(ns, inProcessWriteContext('test'));
   assert.equal(def.prepareForDelete!(ns), true);
   assert.equal(ns.status.phase, 'Terminating');
   ns.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
-  assert.throws(() => def.admitDelete!(ns), (e: any) => e.status.code === 409);
+  assert.throws(() => def.admitDelete!(ns, inProcessWriteContext('test')), (e: any) => e.status.code === 409);
   ns.spec.finalizers = [];
-  def.admitDelete!(ns);
+  def.admitDelete!(ns, inProcessWriteContext('test'));
   assert.equal(def.prepareForDelete!(ns), false);
 });
 

@@ -16,6 +16,7 @@ import type { KObject } from '../../src/apimachinery/object.js';
 import type { ResourceDef } from '../../src/registry/types.js';
 import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { goldenDiscovery } from '../helpers/golden.js';
+import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 
 const ctx: WriteContext = { namespace: 'ns', now: new Date('2026-01-01T00:00:00Z'), dryRun: false, fieldManager: 'test', warn: () => {} };
 
@@ -180,7 +181,7 @@ test('system priority classes: the two upstream objects, reserved names, not del
     const obj = created(priorityclasses, spc);
     assert.deepEqual(priorityclasses.validate!(obj), []);
     assert.equal(obj.metadata.generation, 1);
-    assert.throws(() => priorityclasses.admitDelete!(obj), (e: unknown) => {
+    assert.throws(() => priorityclasses.admitDelete!(obj, inProcessWriteContext('test')), (e: unknown) => {
       assert.ok(e instanceof StatusError);
       assert.equal(e.status.code, 403);
       assert.equal(e.status.message,
@@ -188,7 +189,7 @@ test('system priority classes: the two upstream objects, reserved names, not del
       return true;
     });
   }
-  priorityclasses.admitDelete!({ metadata: { name: 'high' }, value: 1000 });
+  priorityclasses.admitDelete!({ metadata: { name: 'high' }, value: 1000 }, inProcessWriteContext('test'));
   const fake = created(priorityclasses, { metadata: { name: 'system-high' }, value: 5 });
   assert.equal(fake.preemptionPolicy, 'PreemptLowerPriority');
   assert.deepEqual(priorityclasses.validate!(fake).map(errorBody),

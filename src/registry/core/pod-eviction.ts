@@ -15,6 +15,7 @@ import type { ResourceDef, Stored, SubresourceWrite } from '../types.js';
 import type { WriteContext } from '../../apimachinery/write-context.js';
 import { createdStatus } from './pod-binding.js';
 import { poddisruptionbudgets } from '../groups/policy/poddisruptionbudgets.js';
+import { admitNodeEviction } from '../../admission/node-restriction.js';
 
 type StoredPod = Stored<Pod>;
 type StoredBudget = Stored<PodDisruptionBudget>;
@@ -104,6 +105,7 @@ async function takeDisruption(store: Store, pdbDef: ResourceDef, pdb: StoredBudg
 export const createEviction: SubresourceWrite = async (store, def, namespace, name, body, ctx) => {
   const eviction = body as Partial<Eviction>;
   const pod = await store.read(def, namespace, name) as StoredPod;
+  admitNodeEviction(pod, ctx);
   if (!canIgnoreBudget(pod)) {
     const pdbs = (await store.list(poddisruptionbudgets, namespace)).items.filter((o) => {
       const selector = o.spec?.selector;

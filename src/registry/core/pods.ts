@@ -10,6 +10,7 @@ import { podCreateWarnings } from '../../validation/pod-warnings.js';
 import { admitPodCreate } from './pod-admission.js';
 import { createBinding } from './pod-binding.js';
 import { createEviction } from './pod-eviction.js';
+import { admitNodePodDelete } from '../../admission/node-restriction.js';
 import { defaultPod } from './pod-defaults.js';
 import { preparePodForCreate, preparePodForUpdate } from './pod-prepare.js';
 
@@ -73,6 +74,7 @@ export const pods: ResourceDef<Pod> = {
     { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
   ],
   subresourceWrites: { binding: createBinding, eviction: createEviction },
+  admitDelete: (pod, ctx) => admitNodePodDelete(pod as Pod & KObject, ctx),
   storageVersionHash: 'xPOwRZ+Yhw8=',
   storagePrefix: '/core/pods',
   // Pods count generations only from v1.33 (PodObservedGenerationTracking).

@@ -240,7 +240,9 @@ function policyClusterRoles(): ClusterRole[] {
       rule(EVENTS_WRITE, ['', 'events.k8s.io'], ['events']),
     ]),
     clusterRole('system:public-info-viewer', [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])]),
-    clusterRole('system:service-account-issuer-discovery', [urls(['get'], ['/.well-known/openid-configuration', '/openid/v1/jwks'])]),
+    clusterRole('system:service-account-issuer-discovery', [
+      urls(['get'], ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/']),
+    ]),
     clusterRole('system:volume-scheduler', [
       rule(['get', 'list', 'patch', 'update', 'watch'], [''], ['persistentvolumes']),
       rule(READ, ['storage.k8s.io'], ['storageclasses']),
