@@ -20,6 +20,9 @@ export const SUPPORTED_MODES = [MODE_ALWAYS_ALLOW, MODE_ALWAYS_DENY, MODE_RBAC, 
 
 export type AuthorizationMode = typeof MODE_ALWAYS_ALLOW | typeof MODE_ALWAYS_DENY | typeof MODE_RBAC | typeof MODE_NODE;
 
+/** What kubeadm runs kube-apiserver with (and winkube by default): the Node authorizer, then RBAC. */
+export const DEFAULT_AUTHORIZATION_MODES: readonly AuthorizationMode[] = [MODE_NODE, MODE_RBAC];
+
 /** Parses the flag's value; throws an Error with the text to print. */
 export function parseAuthorizationModes(value: string): AuthorizationMode[] {
   // pflag's string slice: CSV fields as given (an empty value is no mode at all).

@@ -8,7 +8,7 @@ import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
 import { parseControllersFlag } from '../controllers/manager.js';
-import { MODE_ALWAYS_ALLOW, parseAuthorizationModes, type AuthorizationMode } from '../authorization/modes.js';
+import { DEFAULT_AUTHORIZATION_MODES, parseAuthorizationModes, type AuthorizationMode } from '../authorization/modes.js';
 
 function port(v: string): number {
   const n = Number(v);
@@ -47,7 +47,7 @@ program.command('up')
   .option('--scheduler-config <file>', 'a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the scheduler')
   .option('--api-only', 'serve the API only: no emulated nodes, scheduler, or workload, service and node controllers')
   .option('--controllers <names>', "kube-controller-manager's --controllers: '*' enables the controllers on by default, 'foo' enables foo, '-foo' disables foo (default *)", controllers)
-  .option('--authorization-mode <modes>', "kube-apiserver's --authorization-mode: the authorizers, in order, comma-separated (AlwaysAllow, AlwaysDeny, RBAC, Node)", authorizationModes, [MODE_ALWAYS_ALLOW])
+  .option('--authorization-mode <modes>', "kube-apiserver's --authorization-mode: the authorizers, in order, comma-separated (Node, RBAC, AlwaysAllow, AlwaysDeny); kubeadm's Node,RBAC by default", authorizationModes, [...DEFAULT_AUTHORIZATION_MODES])
   .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[] }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MODE_ALWAYS_ALLOW, MODE_NODE, type AuthorizationMode } from '../authorization/modes.js';
+import { DEFAULT_AUTHORIZATION_MODES, MODE_NODE, type AuthorizationMode } from '../authorization/modes.js';
 import { newAuthorizationPolicy } from '../authorization/authorizers.js';
 import { RbacIndex } from '../registry/auth/rbac-index.js';
 import { NodeGraph } from '../registry/auth/node-graph.js';
@@ -91,7 +91,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const storage = new SqliteStorage(join(dataDir, 'state.db'));
   const store = new Store(storage, allResources());
   // The authorizer every request meets, the in-process clients' too; RBAC reads the roles and bindings in memory.
-  const modes = opts.authorizationModes ?? [MODE_ALWAYS_ALLOW];
+  const modes = opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
   // The Node mode's graph of what each node's pods name, followed only when the mode is on.
   const nodeAuthorization = modes.includes(MODE_NODE) ? { graph: await NodeGraph.start(store), rules: nodeRules() } : undefined;
   store.authorization = newAuthorizationPolicy(modes, await RbacIndex.start(store), nodeAuthorization);

@@ -34,8 +34,11 @@ for (const version of ['1.27', '1.33']) {
       const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
       assert.equal(claims.sub, 'system:serviceaccount:default:default');
       assert.deepEqual(claims.aud, ['https://kubernetes.default.svc.cluster.local']);
+      // Authenticated, and authorized as RBAC says: the default account holds no role.
       const withToken = await raw(cluster, 'GET', '/api/v1/namespaces/default/configmaps', { anonymous: true, headers: { Authorization: `Bearer ${token}` } });
-      assert.equal(withToken.status, 200);
+      assert.equal(withToken.status, 403);
+      assert.equal(JSON.parse(withToken.body).message,
+        'configmaps is forbidden: User "system:serviceaccount:default:default" cannot list resource "configmaps" in API group "" in the namespace "default"');
       const who = await raw(cluster, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
         anonymous: true, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),

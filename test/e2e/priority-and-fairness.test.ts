@@ -19,6 +19,11 @@ before(async () => {
   agent = new HttpsAgent({ ca: credentials(cluster).ca, keepAlive: false });
   assert.equal((await rawJSON(cluster, 'POST', '/api/v1/namespaces', { metadata: { name: 'apf' } })).status, 201);
   assert.equal((await rawJSON(cluster, 'POST', '/api/v1/namespaces/apf/serviceaccounts', { metadata: { name: 'burst' } })).status, 201);
+  // The account reads its namespace (RBAC is on, as in a kubeadm cluster).
+  assert.equal((await rawJSON(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/apf/rolebindings', {
+    metadata: { name: 'burst-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'ServiceAccount', name: 'burst', namespace: 'apf' }],
+  })).status, 201);
   const tr = await rawJSON(cluster, 'POST', '/api/v1/namespaces/apf/serviceaccounts/burst/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
   token = tr.body.status.token;
 });
