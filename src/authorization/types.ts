@@ -3,7 +3,6 @@
  * who asks, what a request is, and what an authorizer answers.
  */
 import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
-import type { FieldTerm } from '../selectors/fields.js';
 
 export interface UserInfo { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
 
@@ -21,8 +20,11 @@ export interface Attributes {
   subresource: string;
   name: string;
   /** A list's, watch's or deletecollection's field selector (AuthorizeWithSelectors, on in v1.32); absent when it did not parse. */
-  fieldSelector?: readonly FieldTerm[];
+  fieldSelector?: readonly FieldRequirement[];
 }
+
+/** fields.Requirement: `field=value` (`==` alike), or `field!=value` when negated. */
+export interface FieldRequirement { field: string; value: string; negate: boolean }
 
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
 

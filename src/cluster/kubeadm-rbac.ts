@@ -162,3 +162,33 @@ export function calicoRBAC(): Obj[] {
     clusterRoleBinding('calico-cni-plugin', 'calico-cni-plugin', [serviceAccount('calico-cni-plugin')]),
   ];
 }
+
+/**
+ * The roles of winkube's stand-ins for what a real cluster gets from its
+ * installer or cloud, bound to the service accounts they run as: the local
+ * volume provisioner (kind's local-path-provisioner-role, for winkube's
+ * provisioner of the `standard` class) and the load balancer controller,
+ * which adds and removes its cleanup finalizer by patching Services as a
+ * cloud-controller-manager's role lets it.
+ */
+export function winkubeControllersRBAC(): Obj[] {
+  const events = { verbs: ['create', 'patch', 'update'], apiGroups: ['', 'events.k8s.io'], resources: ['events'] };
+  return [
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'winkube:local-provisioner' },
+      rules: [
+        { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
+        { verbs: ['get', 'list', 'watch', 'update'], apiGroups: [''], resources: ['persistentvolumeclaims'] },
+        { verbs: ['get', 'list', 'watch', 'create', 'delete'], apiGroups: [''], resources: ['persistentvolumes'] },
+        { verbs: ['get', 'list', 'watch'], apiGroups: ['storage.k8s.io'], resources: ['storageclasses'] },
+        events,
+      ],
+    },
+    clusterRoleBinding('winkube:local-provisioner', 'winkube:local-provisioner', [serviceAccount('winkube-local-provisioner')]),
+    {
+      apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: 'winkube:load-balancer' },
+      rules: [{ verbs: ['patch'], apiGroups: [''], resources: ['services'] }],
+    },
+    clusterRoleBinding('winkube:load-balancer', 'winkube:load-balancer', [serviceAccount('service-controller')]),
+  ];
+}

@@ -32,7 +32,7 @@ import { daemonsets } from '../registry/groups/apps/daemonsets.js';
 import { deployments } from '../registry/groups/apps/deployments.js';
 import { storageclasses } from '../registry/groups/storage/storageclasses.js';
 import { clusterrolebindings, clusterroles, rolebindings, roles } from '../registry/rbac/index.js';
-import { calicoRBAC, coreDNSRBAC, flannelRBAC, kubeadmBootstrapRBAC, kubeProxyRBAC } from './kubeadm-rbac.js';
+import { calicoRBAC, coreDNSRBAC, flannelRBAC, kubeadmBootstrapRBAC, kubeProxyRBAC, winkubeControllersRBAC } from './kubeadm-rbac.js';
 import type { KObject } from '../apimachinery/object.js';
 import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
 import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
@@ -608,6 +608,7 @@ export function systemWorkloads(opts: SystemWorkloadOptions): Obj[] {
     ...(opts.network.plugin === 'calico' ? [...calicoRBAC(), ...calico(opts.network, podSubnet)] : [...flannelRBAC(), ...flannel(opts.network, podSubnet)]),
     // The default StorageClass (kind installs `standard` with its local-path provisioner; ours is winkube.io/local).
     defaultStorageClass(),
+    ...winkubeControllersRBAC(),
   ];
 }
 

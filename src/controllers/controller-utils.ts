@@ -6,9 +6,9 @@
  * (adopting and releasing) objects by selector and controllerRef; and the
  * client each controller acts through.
  */
-import { StatusError, errors } from '../apimachinery/errors.js';
-import { controllerOf, type KObject, type OwnerRef } from '../apimachinery/object.js';
-import type { ResourceClient } from '../client/types.js';
+import { StatusError } from '../apimachinery/errors.js';
+import { controllerOf, type KObject } from '../apimachinery/object.js';
+import type { PatchType, ResourceClient } from '../client/types.js';
 import type { LabelSelector } from '../selectors/labels.js';
 import { controllerRef } from './pod-control.js';
 
@@ -19,6 +19,8 @@ import { controllerRef } from './pod-control.js';
 export const KCM_FIELD_MANAGER = 'kube-controller-manager';
 
 // ---------------------------------------------------------------- pods
+
+const SMP: PatchType = 'application/strategic-merge-patch+json';
 
 const phase = (pod: KObject): string | undefined => (pod.status as any)?.phase;
 
@@ -308,11 +310,13 @@ export interface ClaimClients {
  * no longer matches, adopts matching orphans (not being deleted). Adoption
  * first re-reads the controller (RecheckDeletionTimestamp): a controller
  * being deleted or replaced adopts nothing. Returns the claimed objects and
- * the errors of the adoptions and releases that failed. The writes name the
- * controller manager's field manager.
+ * the errors of the adoptions and releases that failed. The writes are
+ * upstream's strategic merge patches (the controllers' roles may patch, not
+ * update), an adoption adding `finalizers` too, and name the controller
+ * manager's field manager.
  */
 export async function claimObjects(clients: ClaimClients, owner: KObject, selector: LabelSelector,
-  objects: KObject[], filter: (o: KObject) => boolean = () => true): Promise<{ claimed: KObject[]; errors: unknown[] }> {
+  objects: KObject[], filter: (o: KObject) => boolean = () => true, finalizers: string[] = []): Promise<{ claimed: KObject[]; errors: unknown[] }> {
   const claimed: KObject[] = [];
   const failures: unknown[] = [];
   const uid = owner.metadata.uid!;
@@ -320,7 +324,6 @@ export async function claimObjects(clients: ClaimClients, owner: KObject, select
   const match = (o: KObject) => selector.matches(o.metadata.labels) && filter(o);
   let adoptionChecked: Promise<void> | undefined;
   const { objects: resource } = clients;
-  const gr = { group: resource.ref.group, resource: resource.ref.resource };
   const write = { fieldManager: KCM_FIELD_MANAGER };
   for (const obj of objects) {
     const ref = controllerOf(obj);
@@ -329,29 +332,19 @@ export async function claimObjects(clients: ClaimClients, owner: KObject, select
         if (ref.uid !== uid) continue;
         if (match(obj)) { claimed.push(obj); continue; }
         if (ownerDeleting) continue;
-        // ReleasePod / ReleaseReplicaSet: drop our reference, on the same object (uid precondition).
-        await resource.update(obj.metadata.namespace ?? '', obj.metadata.name!, (cur) => {
-          if (cur.metadata.uid !== obj.metadata.uid) throw errors.notFound(gr, obj.metadata.name!);
-          cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-          if (!cur.metadata.ownerReferences.length) delete cur.metadata.ownerReferences;
-          return cur;
-        }, write);
+        // ReleasePod / ReleaseReplicaSet: drop our reference, on the same object (the patch's uid is a precondition).
+        await resource.patch(obj.metadata.namespace ?? '', obj.metadata.name!, SMP,
+          { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: obj.metadata.uid } }, write);
         continue;
       }
       if (ownerDeleting || !match(obj) || obj.metadata.deletionTimestamp) continue;
       if ((owner.metadata.namespace ?? '') !== (obj.metadata.namespace ?? '')) continue;
       adoptionChecked ??= recheckOwner(clients.owners, owner);
       await adoptionChecked;
-      let adopted = false;
-      const updated = await resource.update(obj.metadata.namespace ?? '', obj.metadata.name!, (cur) => {
-        if (cur.metadata.uid !== obj.metadata.uid) throw errors.notFound(gr, obj.metadata.name!);
-        // Someone else adopted it meanwhile: leave it.
-        if (controllerOf(cur)) return cur;
-        cur.metadata.ownerReferences = [...(cur.metadata.ownerReferences ?? []), controllerRef(owner) as unknown as OwnerRef];
-        adopted = true;
-        return cur;
-      }, write);
-      if (adopted) claimed.push(updated);
+      // AdoptPod / AdoptReplicaSet (OwnerRefControllerPatch): a second controller adopting meanwhile makes it invalid.
+      claimed.push(await resource.patch(obj.metadata.namespace ?? '', obj.metadata.name!, SMP, {
+        metadata: { ownerReferences: [controllerRef(owner)], uid: obj.metadata.uid, ...(finalizers.length ? { finalizers } : {}) },
+      }, write));
     } catch (e) {
       if (isNotFound(e)) continue;
       failures.push(e);

@@ -23,6 +23,8 @@ import type { RateLimitingQueue } from '../client/work-queue.js';
 
 export const LB_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
 export const SERVICE_CONTROLLER = 'service-controller';
+/** The cloud provider's service controller writes its finalizer with servicehelper.PatchService's two-way strategic merge patches. */
+const SMP = 'application/strategic-merge-patch+json';
 
 type Svc = KObject & { spec?: any; status?: any };
 
@@ -82,11 +84,8 @@ export class ServiceLBController {
       if (ingressIPs(svc).length && !svc.metadata.deletionTimestamp && svc.spec?.type === 'LoadBalancer') {
         await this.writeIngress(svc, [], write);
       }
-      await this.serviceClient.update(ns, name, (cur) => {
-        const f = (cur.metadata.finalizers ?? []).filter((x) => x !== LB_CLEANUP_FINALIZER);
-        if (f.length) cur.metadata.finalizers = f; else delete cur.metadata.finalizers;
-        return cur;
-      }, write).catch(ignoreGone);
+      await this.serviceClient.patch(ns, name, SMP, { metadata: { '$deleteFromPrimitiveList/finalizers': [LB_CLEANUP_FINALIZER] } }, write)
+        .catch(ignoreGone);
       void this.events.record(referenceTo(svc), 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer', SERVICE_CONTROLLER);
       return;
     }
@@ -99,10 +98,7 @@ export class ServiceLBController {
     if (hasFinalizer && ip) return;
     void this.events.record(referenceTo(svc), 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', SERVICE_CONTROLLER);
     if (!hasFinalizer) {
-      await this.serviceClient.update(ns, name, (cur) => {
-        cur.metadata.finalizers = [...(cur.metadata.finalizers ?? []), LB_CLEANUP_FINALIZER];
-        return cur;
-      }, write).catch(ignoreGone);
+      await this.serviceClient.patch(ns, name, SMP, { metadata: { finalizers: [LB_CLEANUP_FINALIZER] } }, write).catch(ignoreGone);
     }
     if (!ip) {
       let why: string | undefined;

@@ -279,5 +279,6 @@ test('--authorization-mode is checked as kube-apiserver checks it', () => {
   assert.throws(() => parseAuthorizationModes(''), { message: 'at least one authorization-mode must be passed' });
   assert.throws(() => parseAuthorizationModes('rbac'), { message: 'authorization-mode "rbac" is not a valid mode' });
   assert.throws(() => parseAuthorizationModes('RBAC,RBAC'), { message: 'authorization-mode ["RBAC" "RBAC"] has mode specified more than once' });
-  assert.throws(() => parseAuthorizationModes('Node,RBAC'), /authorization-mode "Node" is not supported by winkube/);
+  assert.deepEqual(parseAuthorizationModes('Node,RBAC'), ['Node', 'RBAC']);
+  assert.throws(() => parseAuthorizationModes('Webhook,RBAC'), /authorization-mode "Webhook" is not supported by winkube/);
 });

@@ -297,18 +297,10 @@ export class JobController {
     const all = (await this.podWrites.list(ns)) as Obj[];
     const selector = fromLabelSelector(job.spec?.selector);
     if (!selector) return all.filter((p) => controllerOf(p)?.uid === job.metadata.uid);
-    const owned = new Set(all.filter((p) => controllerOf(p)?.uid === job.metadata.uid).map((p) => p.metadata.uid));
-    const { claimed, errors } = await claimObjects({ objects: this.pods, owners: this.jobs }, job, selector, all);
+    // Adopted pods get the tracking finalizer with their owner reference (JobPodControllerRefManager).
+    const { claimed, errors } = await claimObjects({ objects: this.pods, owners: this.jobs }, job, selector, all, undefined, [JOB_TRACKING_FINALIZER]);
     if (errors.length) throw errors[0];
-    const out: Obj[] = [];
-    for (const p of claimed as Obj[]) {
-      if (owned.has(p.metadata.uid) || hasFinalizer(p)) { out.push(p); continue; }
-      out.push(await this.pods.update(ns, p.metadata.name!, (cur) => {
-        cur.metadata.finalizers = [...(cur.metadata.finalizers ?? []), JOB_TRACKING_FINALIZER];
-        return cur;
-      }) as Obj);
-    }
-    return out;
+    return claimed as Obj[];
   }
 
   private condition(type: string, status: string, reason = '', message = ''): Condition {
@@ -482,11 +474,9 @@ export class JobController {
   private async removeFinalizer(p: Obj): Promise<void> {
     const ns = p.metadata.namespace!;
     try {
-      await this.pods.update(ns, p.metadata.name!, (cur) => {
-        const rest = (cur.metadata.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
-        if (rest.length) cur.metadata.finalizers = rest; else delete cur.metadata.finalizers;
-        return cur;
-      });
+      // removeTrackingFinalizerPatch.
+      await this.pods.patch(ns, p.metadata.name!, 'application/strategic-merge-patch+json',
+        { metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] } });
     } catch (e) {
       if (!(e instanceof StatusError && e.status.code === 404)) throw e;
     }
