@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
 import { Authenticator } from '../api/auth.js';
+import { anonymousAuthAllowed } from '../authorization/anonymous-auth.js';
 import { ServiceAccountTokens } from '../pki/service-account-tokens.js';
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
@@ -89,7 +90,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const storage = new SqliteStorage(join(dataDir, 'state.db'));
   const store = new Store(storage, allResources());
   // The authorizer every request meets, the in-process clients' too; RBAC reads the roles and bindings in memory.
-  store.authorization = newAuthorizationPolicy(opts.authorizationModes ?? [MODE_ALWAYS_ALLOW], await RbacIndex.start(store));
+  const authorizationModes = opts.authorizationModes ?? [MODE_ALWAYS_ALLOW];
+  store.authorization = newAuthorizationPolicy(authorizationModes, await RbacIndex.start(store));
   const authorizer = store.authorization.authorizer;
   // The apiextensions-apiserver's controllers: CRDs' names and conditions, their custom resources served once Established.
   const crdController = new CustomResourceDefinitionController(store, log);
@@ -149,7 +151,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     flowControl,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
-    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store),
+    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store,
+      anonymousAuthAllowed(authorizationModes)),
     authorizer,
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
     ready: () => ready,

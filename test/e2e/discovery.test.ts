@@ -71,14 +71,15 @@ for (const v of ['v2', 'v2beta1']) {
   });
 }
 
-test('health endpoints answer without credentials; resources do not', async () => {
-  for (const p of ['/healthz', '/livez', '/readyz']) {
+test('with AlwaysAllow (the default) anonymous auth is off: no credentials is 401, on every path', async () => {
+  // kube-apiserver's ApplyAuthorization turns --anonymous-auth off with AlwaysAllow: health checks and /version too.
+  for (const p of ['/healthz', '/livez', '/readyz', '/version', '/api', '/api/v1/namespaces']) {
     const r = await raw(cluster, 'GET', p, { anonymous: true });
-    assert.deepEqual([r.status, r.body], [200, 'ok'], p);
+    assert.equal(r.status, 401, p);
+    assert.deepEqual(JSON.parse(r.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }, p);
   }
-  const r = await raw(cluster, 'GET', '/api/v1/namespaces', { anonymous: true });
-  assert.equal(r.status, 401);
-  assert.deepEqual(JSON.parse(r.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  const empty = await raw(cluster, 'GET', '/healthz', { anonymous: true, headers: { Authorization: 'Bearer ' } });
+  assert.equal(empty.status, 401);
 });
 
 test('unknown paths answer 404 page not found', async () => {
