@@ -90,8 +90,9 @@ const goQuoteList = (l: string[]) => `[${l.map((a) => JSON.stringify(a)).join(' 
 
 /**
  * Who a request is: an x509 client certificate signed by the cluster CA, the
- * admin bearer token, or a service account token we issued whose service
- * account (and bound objects) still exist.
+ * admin bearer token, a service account token we issued whose service
+ * account (and bound objects) still exist, or, without credentials and when
+ * anonymous auth is on, system:anonymous.
  */
 export class Authenticator {
   /**

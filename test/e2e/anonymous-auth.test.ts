@@ -28,10 +28,16 @@ const forbidden = (message: string, details: Record<string, string>) => ({
 });
 const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
 
-function assertForbidden(r: RawResponse, message: string, details: Record<string, string> = {}): void {
+/**
+ * The authorization filter's 403. It runs after priority and fairness, whose
+ * classification headers the answer carries, except for long-running requests
+ * (exec, proxy) that the filter lets through unclassified.
+ */
+function assertForbidden(r: RawResponse, message: string, details: Record<string, string> = {}, classified = true): void {
   assert.equal(r.status, 403, r.body);
   assert.equal(r.headers['content-type'], 'application/json');
   assert.equal(r.headers['x-content-type-options'], 'nosniff');
+  assert.equal(typeof r.headers['x-kubernetes-pf-flowschema-uid'], classified ? 'string' : 'undefined');
   assert.deepEqual(JSON.parse(r.body), forbidden(message, details));
 }
 
@@ -40,6 +46,8 @@ function assertUnauthorized(r: RawResponse): void {
   assert.equal(r.headers['content-type'], 'application/json');
   // The authentication filter's answer (ErrorNegotiated) does not add nosniff, unlike the authorization filter's.
   assert.equal(r.headers['x-content-type-options'], undefined);
+  // Authentication comes before priority and fairness: the request was never classified.
+  assert.equal(r.headers['x-kubernetes-pf-flowschema-uid'], undefined);
   assert.deepEqual(JSON.parse(r.body), UNAUTHORIZED);
 }
 
@@ -158,10 +166,10 @@ test('exec upgrades and node proxies are authorized for system:anonymous too', a
   const upgrade = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
     'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' };
   assertForbidden(await anonymous('GET', '/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true', upgrade),
-    'pods "web" is forbidden: User "system:anonymous" cannot get resource "pods/exec" in API group "" in the namespace "default"', { name: 'web', kind: 'pods' });
+    'pods "web" is forbidden: User "system:anonymous" cannot get resource "pods/exec" in API group "" in the namespace "default"', { name: 'web', kind: 'pods' }, false);
   const bad = await anonymous('GET', '/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true', { ...upgrade, Authorization: 'Bearer not-a-token' });
   assert.equal(bad.status, 401);
   assert.deepEqual(JSON.parse(bad.body), UNAUTHORIZED);
   assertForbidden(await anonymous('GET', '/api/v1/nodes/linux-1/proxy/healthz'),
-    'nodes "linux-1" is forbidden: User "system:anonymous" cannot get resource "nodes/proxy" in API group "" at the cluster scope', { name: 'linux-1', kind: 'nodes' });
+    'nodes "linux-1" is forbidden: User "system:anonymous" cannot get resource "nodes/proxy" in API group "" at the cluster scope', { name: 'linux-1', kind: 'nodes' }, false);
 });
