@@ -22,11 +22,9 @@ const MAX_WAIT_MS = 60_000;
 /** The work estimator's objectsPerSeat. */
 const OBJECTS_PER_SEAT = 100;
 
-const ANONYMOUS = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-
 /** RequestInfoFactory.NewRequestInfo's verb and target, for classification. */
-export function requestDigest(method: string, path: string, q: URLSearchParams, user: User | undefined): RequestDigest {
-  const u = user ? { name: user.name, groups: user.groups } : ANONYMOUS;
+export function requestDigest(method: string, path: string, q: URLSearchParams, user: User): RequestDigest {
+  const u = { name: user.name, groups: user.groups };
   const info = parseRequestInfo(path);
   if (!info) {
     return { user: u, isResourceRequest: false, verb: method.toLowerCase(), apiGroup: '', namespace: '', resource: '', subresource: '', path };

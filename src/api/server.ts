@@ -2,7 +2,7 @@ import type { ContainerLogReader } from '../apimachinery/container-log.js';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
-import { isPublicPath, type Authenticator, type User } from './auth.js';
+import type { Authenticator, User } from './auth.js';
 import { aggregatedVersionWanted, Discovery, versionInfo } from './discovery.js';
 import { ResourceHandlers } from './handlers.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
@@ -15,7 +15,7 @@ import { lingerAfterEarlyAnswer } from './linger.js';
 import { isLongRunning } from './long-running.js';
 import { checkObjectKey } from './path-segment.js';
 import { IDLE_TIMEOUT_MS, MAX_HEADER_BYTES, READ_HEADER_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS } from './serving-limits.js';
-import { writeJSON, writeStatus, writeText } from './respond.js';
+import { addWarning, writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
 import { servePodLog } from './pod-log.js';
 import { matchNodeProxy, serveNodeProxy, type KubeletServers } from './node-proxy.js';
@@ -71,10 +71,11 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     // Only the query is read from the WHATWG URL: its path would have dot segments resolved.
     const url = new URL((req.url ?? '/').replace(/^[^?]*/, '/'), 'https://localhost');
     const path = decodedPath.length > 1 ? decodedPath.replace(/\/+$/, '') : decodedPath;
-    let user: User | undefined = await opts.authenticator.authenticate(req);
-    if (!user && !isPublicPath(path)) return writeStatus(res, errors.unauthorized().status);
+    const authenticated = await opts.authenticator.authenticate(req, (w) => addWarning(res, w));
+    if (!authenticated) return writeStatus(res, errors.unauthorized().status);
+    let user: User = authenticated;
     const authorizer = opts.authorizer;
-    if (user && authorizer) {
+    if (authorizer) {
       try {
         user = impersonate(req, user, authorizer);
       } catch (e) {
@@ -85,14 +86,14 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     }
     // Upstream's chain: authentication, impersonation, priority and fairness, then authorization.
     const authorizedRoute = async (): Promise<void> => {
-      if (user && authorizer && !authorizeRequest(authorizer, req, res, user, decodedPath, url.searchParams)) return;
+      if (authorizer && !authorizeRequest(authorizer, req, res, user, decodedPath, url.searchParams)) return;
       return route(req, res, url, path, user, decodedPath);
     };
     if (!apf) return authorizedRoute();
     return apf.serve(req, res, requestDigest(req.method ?? 'GET', path, url.searchParams, user), url.searchParams, authorizedRoute);
   };
 
-  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, user: User | undefined,
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, user: User,
     decodedPath: string): Promise<void> => {
     switch (path) {
       case '/healthz': case '/livez': return writeText(res, 200, 'ok');
@@ -114,7 +115,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       }
     }
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
-    if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user!);
+    if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user);
     const parts = path.split('/').filter(Boolean);
     const [root, second = '', third = ''] = parts;
     if (root === 'api' && parts.length === 2) {
@@ -159,7 +160,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     if (def.group === '' && def.resource === 'pods' && info.name && (info.subresource === 'exec' || info.subresource === 'attach')) {
       return rejectPlainStreamRequest(opts.store, info.namespace, info.name, url);
     }
-    await handlers.handle(req, res, info, url, def, user!);
+    await handlers.handle(req, res, info, url, def, user);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {

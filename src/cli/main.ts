@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { startCluster } from '../cluster/start.js';
 import { parseClusterFile } from '../node/cluster-file.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
@@ -64,6 +64,21 @@ program.command('up')
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+
+program.command('kubeconfig')
+  .description("print a kubeconfig for a user of the cluster: a client certificate signed by the cluster CA, with the user as its common name and the groups as its organizations")
+  .requiredOption('--user <name>', 'the user name')
+  .option('--group <group>', 'a group of the user (repeatable)', (v: string, previous: string[]) => [...previous, v], [] as string[])
+  .option('--data-dir <dir>', 'the data directory of the cluster (its CA and kubeconfig.yaml)', './.winkube')
+  .option('--output <file>', 'write the kubeconfig to this file (mode 0600) instead of printing it')
+  .action(async (opts: { user: string; group: string[]; dataDir: string; output?: string }) => {
+    const { userKubeconfig } = await import('../cluster/user-kubeconfig.js');
+    const text = await userKubeconfig(opts.dataDir, opts.user, opts.group);
+    if (opts.output === undefined) { process.stdout.write(text); return; }
+    writeFileSync(opts.output, text, { mode: 0o600 });
+    // An existing file keeps its mode on write: the key inside must not stay readable by others.
+    chmodSync(opts.output, 0o600);
   });
 
 program.command('explain-scheduling')

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
 import { Authenticator } from '../api/auth.js';
+import { anonymousAuthAllowed } from '../authorization/anonymous-auth.js';
 import { ServiceAccountTokens } from '../pki/service-account-tokens.js';
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
@@ -154,7 +155,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     store,
     flowControl,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
-    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store),
+    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store,
+      anonymousAuthAllowed(modes)),
     authorizer,
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
     ready: () => ready,

@@ -22,6 +22,11 @@ function save(dir: string, name: string, p: PemPair): void {
   writeFileSync(join(dir, `${name}.key`), p.key, { mode: 0o600 });
 }
 
+/** The cluster CA's certificate and key, if the data directory has them. */
+export function loadClusterCA(dataDir: string): PemPair | undefined {
+  return load(join(dataDir, 'pki'), 'ca');
+}
+
 /** Whether a serving certificate names every address it must. */
 function coversSans(pem: string, ips: string[]): boolean {
   const san = new X509Certificate(pem).subjectAltName ?? '';

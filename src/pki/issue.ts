@@ -39,7 +39,10 @@ export async function createCA(): Promise<PemPair> {
   return { cert: cert.toString('pem') + '\n', key: await keyPem(keys.privateKey) };
 }
 
-export async function issue(ca: PemPair, subject: string, usage: 'server' | 'client', sans: { dns: string[]; ip: string[] }): Promise<PemPair> {
+/** A certificate's subject: an RFC 4514 string, or its RDNs (each attribute type with its values) in order. */
+export type CertificateSubject = string | x509.JsonName;
+
+export async function issue(ca: PemPair, subject: CertificateSubject, usage: 'server' | 'client', sans: { dns: string[]; ip: string[] }): Promise<PemPair> {
   const caCert = new x509.X509Certificate(ca.cert);
   const caKey = await importKey(ca.key);
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;

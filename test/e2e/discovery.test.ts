@@ -71,14 +71,14 @@ for (const v of ['v2', 'v2beta1']) {
   });
 }
 
-test('health endpoints answer without credentials; resources do not', async () => {
+test('health endpoints answer without credentials (system:public-info-viewer); resources do not', async () => {
   for (const p of ['/healthz', '/livez', '/readyz']) {
     const r = await raw(cluster, 'GET', p, { anonymous: true });
     assert.deepEqual([r.status, r.body], [200, 'ok'], p);
   }
   const r = await raw(cluster, 'GET', '/api/v1/namespaces', { anonymous: true });
-  assert.equal(r.status, 401);
-  assert.deepEqual(JSON.parse(r.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  assert.equal(r.status, 403);
+  assert.equal(JSON.parse(r.body).message, 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope');
 });
 
 test('unknown paths answer 404 page not found', async () => {

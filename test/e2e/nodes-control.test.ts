@@ -160,11 +160,20 @@ describe('winkube node add|remove|stop|start', () => {
   test('only cluster admins may change machines', async () => {
     const token = (await ok(['create', 'token', 'default', '-n', 'default'])).trim();
     const admin = targetFromKubeconfig(cluster.kubeconfig);
-    const r = await callControl({ server: admin.server, ca: admin.ca, token }, 'POST', '/winkube/v1/nodes/lin-1/stop');
+    const stop = () => callControl({ server: admin.server, ca: admin.ca, token }, 'POST', '/winkube/v1/nodes/lin-1/stop');
+    // RBAC first: the path is granted to no one but the admins.
+    const r = await stop();
     assert.equal(r.status, 403);
-    assert.equal(r.body.message, 'User "system:serviceaccount:default:default" cannot stop winkube nodes: only members of system:masters can');
+    assert.equal(r.body.message, 'forbidden: User "system:serviceaccount:default:default" cannot post path "/winkube/v1/nodes/lin-1/stop"');
     const anon = await callControl({ server: admin.server, ca: admin.ca }, 'GET', '/winkube/v1/nodes');
-    assert.equal(anon.status, 401);
+    assert.equal(anon.status, 403);
+    assert.equal(anon.body.message, 'forbidden: User "system:anonymous" cannot get path "/winkube/v1/nodes"');
+    // Granted the path, the account still is no member of system:masters.
+    await ok(['create', 'clusterrole', 'machines', '--verb=post', '--non-resource-url=/winkube/*']);
+    await ok(['create', 'clusterrolebinding', 'machines', '--clusterrole=machines', '--serviceaccount=default:default']);
+    const granted = await stop();
+    assert.equal(granted.status, 403);
+    assert.equal(granted.body.message, 'User "system:serviceaccount:default:default" cannot stop winkube nodes: only members of system:masters can');
   });
 
   test('a restarted server keeps the machines as they were left', async () => {

@@ -7,6 +7,10 @@ import { bootstrapCluster } from '../../src/cluster/bootstrap.js';
 import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { corefile, systemWorkloads } from '../../src/cluster/system-workloads.js';
 
+/** The roles of winkube's provisioner and load balancer controller, after the StorageClass. */
+const WINKUBE_RBAC = ['ClusterRole/winkube:local-provisioner', 'ClusterRoleBinding/winkube:local-provisioner',
+  'ClusterRole/winkube:load-balancer', 'ClusterRoleBinding/winkube:load-balancer'];
+
 const names = (objs: any[]) => objs.map((o) => `${o.kind}/${o.metadata.name}`);
 
 test('kube-system add-ons per network: flannel overlay by default, Calico BGP for l2bridge', () => {
@@ -21,7 +25,7 @@ test('kube-system add-ons per network: flannel overlay by default, Calico BGP fo
     'ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy',
     'ServiceAccount/kube-proxy', 'ConfigMap/kube-proxy', 'DaemonSet/kube-proxy', 'DaemonSet/kube-proxy-windows',
     'ClusterRole/flannel', 'ClusterRoleBinding/flannel', 'ServiceAccount/flannel', 'ConfigMap/kube-flannel-cfg', 'DaemonSet/kube-flannel-ds', 'ConfigMap/kube-flannel-windows-cfg',
-    'DaemonSet/kube-flannel-ds-windows-amd64', 'StorageClass/standard',
+    'DaemonSet/kube-flannel-ds-windows-amd64', 'StorageClass/standard', ...WINKUBE_RBAC,
   ]);
   const by = (objs: any[], n: string) => objs.find((o) => `${o.kind}/${o.metadata.name}` === n);
   assert.deepEqual(JSON.parse(by(flannel, 'ConfigMap/kube-flannel-cfg').data['net-conf.json']).Backend, { Type: 'vxlan', VNI: 4096, Port: 4789 });
@@ -42,7 +46,7 @@ test('kube-system add-ons per network: flannel overlay by default, Calico BGP fo
   assert.deepEqual(names(calico).slice(20), ['ClusterRole/calico-kube-controllers', 'ClusterRole/calico-node', 'ClusterRole/calico-cni-plugin',
     'ClusterRoleBinding/calico-kube-controllers', 'ClusterRoleBinding/calico-node', 'ClusterRoleBinding/calico-cni-plugin',
     'ServiceAccount/calico-node', 'ServiceAccount/calico-kube-controllers', 'ServiceAccount/calico-cni-plugin', 'DaemonSet/calico-node',
-    'Deployment/calico-kube-controllers', 'DaemonSet/calico-node-windows', 'StorageClass/standard']);
+    'Deployment/calico-kube-controllers', 'DaemonSet/calico-node-windows', 'StorageClass/standard', ...WINKUBE_RBAC]);
   const env = Object.fromEntries(by(calico, 'DaemonSet/calico-node').spec.template.spec.containers[0].env.filter((e: any) => e.value).map((e: any) => [e.name, e.value]));
   assert.equal(env.CALICO_IPV4POOL_CIDR, '10.128.0.0/9');
   assert.equal(env.CALICO_NETWORKING_BACKEND, 'bird');
