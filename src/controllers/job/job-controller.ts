@@ -139,7 +139,8 @@ export class JobController {
   /** handleOrphanPod: drops the tracking finalizer unless the pod's Job exists and is unfinished. */
   async handleOrphanPod(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const pod = await this.pods.find(ns, name) as Obj | undefined;
+    // From the informer's cache, as upstream's podStore: the job controller's role may not get pods.
+    const pod = this.ctx.informers.forResource(pods).cache.get(ns, name) as Obj | undefined;
     if (!pod || !hasFinalizer(pod)) return;
     const ref = controllerOf(pod);
     if (ref?.kind === 'Job' && ref.apiVersion === 'batch/v1') {
