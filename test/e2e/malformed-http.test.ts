@@ -178,10 +178,11 @@ for (const [method, path] of methodCases) {
   });
 }
 
-test('CONNECT without credentials is 401 Unauthorized', async () => {
+test('CONNECT without credentials is system:anonymous, refused with no verb (RequestInfo has none for CONNECT)', async () => {
   const r = await sendRaw(cluster, requestHead('CONNECT', CM), { tls: { cert: undefined, key: undefined } });
-  assert.equal(r.status, 401, r.raw);
-  assert.equal(JSON.parse(r.body).reason, 'Unauthorized');
+  assert.equal(r.status, 403, r.raw);
+  assert.equal(JSON.parse(r.body).message,
+    `configmaps is forbidden: User "system:anonymous" cannot  resource "configmaps" in API group "" in the namespace "${NS}"`);
 });
 
 test('a method that is no HTTP token gets Go\'s 400', async () => {
