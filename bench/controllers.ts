@@ -83,7 +83,10 @@ async function main(): Promise<void> {
   writeFileSync(clusterFile, `apiVersion: winkube.io/v1alpha1\nkind: Cluster\nnetwork: { podSubnet: 10.128.0.0/9 }\nnodePools:\n- name: linux\n  os: linux\n  count: ${NODES}\n  maxPods: 110\n`);
   // BENCH_SERVER_ARGS: extra node flags for the server (e.g. --cpu-prof).
   const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
-  const proc = spawn(process.execPath, [...nodeArgs, MAIN, 'up', '--port', '0', '--data-dir', dataDir, '--config', clusterFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_UP_ARGS: extra `winkube up` flags (e.g. --authorization-mode AlwaysAllow, to measure what authorization costs).
+  const upArgs = process.env.BENCH_UP_ARGS ? process.env.BENCH_UP_ARGS.split(' ') : [];
+  const proc = spawn(process.execPath, [...nodeArgs, MAIN, 'up', '--port', '0', '--data-dir', dataDir, '--config', clusterFile, ...upArgs],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     proc.stdout!.on('data', (d) => {
