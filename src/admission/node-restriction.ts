@@ -13,16 +13,13 @@ import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { deepEqual } from '../validation/common.js';
 import { errors } from '../apimachinery/errors.js';
 import { goQuote } from '../apimachinery/go-quote.js';
-import { nodeIdentity } from '../authorization/node-authorizer.js';
+import { NODE_LEASE_NAMESPACE, nodeIdentity } from '../authorization/node-authorizer.js';
 import { isNodeForbiddenLabel } from '../component-helpers/node-labels.js';
-import { podConfigMapNames, podSecretNames } from '../component-helpers/pod-references.js';
+import { MIRROR_POD_ANNOTATION, podConfigMapNames, podSecretNames } from '../component-helpers/pod-references.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import type { Lookup } from './lookup.js';
 import { forbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
-
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
-const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** getForbiddenLabels, sorted as sets.String.List() is. */
 const forbiddenLabels = (modified: Set<string>) => [...modified].filter(isNodeForbiddenLabel).sort();

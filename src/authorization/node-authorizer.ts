@@ -23,7 +23,7 @@ export interface NodeRelations {
 const NODE_USER_PREFIX = 'system:node:';
 export const NODES_GROUP = 'system:nodes';
 /** api.NamespaceNodeLease. */
-const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /**
  * nodeidentifier.NewDefaultNodeIdentifier: a user named system:node:<name> in

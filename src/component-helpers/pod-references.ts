@@ -6,6 +6,9 @@
  */
 import type { Container, EphemeralContainer, PodSpec, Volume } from 'kubernetes-types/core/v1.js';
 
+/** api.MirrorPodAnnotationKey: set on the API's copy of a kubelet's static pod. */
+export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
 type AnyContainer = Container | EphemeralContainer;
 
 function containersOf(spec: PodSpec): AnyContainer[] {

@@ -26,10 +26,10 @@ import {
 } from './pod-util.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling.js';
 import { validateLocalDescendingPath, validateLocalNonReservedPath, validateVolumes } from './volumes.js';
+import { MIRROR_POD_ANNOTATION } from '../component-helpers/pod-references.js';
 
 export type { PodValidationOptions };
 
-const MIRROR_POD = 'kubernetes.io/config.mirror';
 const TOLERATIONS_ANNOTATION = 'scheduler.alpha.kubernetes.io/tolerations';
 const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
@@ -67,8 +67,8 @@ function podSpecHasContainer(spec: Obj, name: string): boolean {
 export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string, opts: PodValidationOptions): FieldError[] {
   const a = obj(annotations);
   const errs: FieldError[] = [];
-  if (MIRROR_POD in a && !str(spec.nodeName)) {
-    errs.push(field.invalid(key(path, MIRROR_POD), str(a[MIRROR_POD]), 'must set spec.nodeName if mirror pod annotation is set'));
+  if (MIRROR_POD_ANNOTATION in a && !str(spec.nodeName)) {
+    errs.push(field.invalid(key(path, MIRROR_POD_ANNOTATION), str(a[MIRROR_POD_ANNOTATION]), 'must set spec.nodeName if mirror pod annotation is set'));
   }
   if (str(a[TOLERATIONS_ANNOTATION]) !== '') {
     let tolerations: unknown;

@@ -15,6 +15,7 @@ import { podValidationOptions, validatePodMetadataAndSpec, validatePodSpecificAn
 import { arr, child, index, inclusiveRange, isObj, isSet, num, obj, str, type Obj } from './pod-util.js';
 import { validateTolerations } from './scheduling.js';
 import { cmpQuantity } from '../apimachinery/quantity.js';
+import { MIRROR_POD_ANNOTATION } from '../component-helpers/pod-references.js';
 
 /**
  * updatablePodSpecFieldsNoResources joined with "," (InPlacePodVerticalScaling
@@ -29,7 +30,6 @@ export const UPDATABLE_POD_SPEC_FIELDS = [
 ].join(',');
 
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
-const MIRROR_POD = 'kubernetes.io/config.mirror';
 
 /** ValidatePodSpecificAnnotationUpdates */
 function validatePodSpecificAnnotationUpdates(pod: Obj, old: Obj, path: string, opts: PodValidationOptions): FieldError[] {
@@ -39,12 +39,12 @@ function validatePodSpecificAnnotationUpdates(pod: Obj, old: Obj, path: string, 
   for (const [k, ov] of Object.entries(oa)) {
     if (k in na && na[k] === ov) continue;
     if (k.startsWith(APPARMOR_PREFIX)) errs.push(field.forbidden(`${path}[${k}]`, 'may not remove or update AppArmor annotations'));
-    if (k === MIRROR_POD) errs.push(field.forbidden(`${path}[${k}]`, 'may not remove or update mirror pod annotation'));
+    if (k === MIRROR_POD_ANNOTATION) errs.push(field.forbidden(`${path}[${k}]`, 'may not remove or update mirror pod annotation'));
   }
   for (const k of Object.keys(na)) {
     if (k in oa) continue;
     if (k.startsWith(APPARMOR_PREFIX)) errs.push(field.forbidden(`${path}[${k}]`, 'may not add AppArmor annotations'));
-    if (k === MIRROR_POD) errs.push(field.forbidden(`${path}[${k}]`, 'may not add mirror pod annotation'));
+    if (k === MIRROR_POD_ANNOTATION) errs.push(field.forbidden(`${path}[${k}]`, 'may not add mirror pod annotation'));
   }
   errs.push(...validatePodSpecificAnnotations(na, obj(pod.spec), path, opts));
   return errs;
@@ -257,7 +257,7 @@ export function validatePodEphemeralContainersUpdate(pod: any, old: any): FieldE
   const errs = validateObjectMetaUpdate(obj(pod?.metadata), obj(old?.metadata));
   errs.push(...validatePodMetadataAndSpec(pod, opts));
   errs.push(...validatePodSpecificAnnotationUpdates(obj(pod), obj(old), 'metadata.annotations', opts));
-  if (MIRROR_POD in obj(obj(old?.metadata).annotations)) return [field.forbidden('', 'static pods do not support ephemeral containers')];
+  if (MIRROR_POD_ANNOTATION in obj(obj(old?.metadata).annotations)) return [field.forbidden('', 'static pods do not support ephemeral containers')];
   const ecType = goType('core.EphemeralContainer');
   const byName = new Map(arr(obj(pod?.spec).ephemeralContainers).map((c) => [str(obj(c).name), obj(c)]));
   const newInternal = internalPodSpec(obj(pod?.spec));

@@ -16,11 +16,9 @@
 import type { PersistentVolume, Pod } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { NodeRelations, RelatedKind } from '../../authorization/node-authorizer.js';
-import { podClaimNames, podConfigMapNames, podSecretNames } from '../../component-helpers/pod-references.js';
+import { MIRROR_POD_ANNOTATION, podClaimNames, podConfigMapNames, podSecretNames } from '../../component-helpers/pod-references.js';
 import type { Store } from '../store.js';
 import { followStored } from './follow-stored.js';
-
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 const key = (kind: RelatedKind, namespace: string, name: string) => `${kind}\0${namespace}\0${name}`;
 

@@ -13,11 +13,10 @@ import type { WriteContext } from '../../apimachinery/write-context.js';
 import { isObject } from './decode.js';
 import { listAll } from '../../admission/lookup.js';
 import { cmpQuantity, parseQuantity } from '../../apimachinery/quantity.js';
-import { podSecretNames } from '../../component-helpers/pod-references.js';
+import { MIRROR_POD_ANNOTATION, podSecretNames } from '../../component-helpers/pod-references.js';
 import type { PodSpec } from 'kubernetes-types/core/v1.js';
 
 const PODS = { group: '', resource: 'pods' };
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
 
