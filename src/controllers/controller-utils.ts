@@ -20,7 +20,8 @@ export const KCM_FIELD_MANAGER = 'kube-controller-manager';
 
 // ---------------------------------------------------------------- pods
 
-const SMP: PatchType = 'application/strategic-merge-patch+json';
+/** How the controllers write metadata changes: upstream's strategic merge patches (their roles may patch where they may not update). */
+export const SMP: PatchType = 'application/strategic-merge-patch+json';
 
 const phase = (pod: KObject): string | undefined => (pod.status as any)?.phase;
 

@@ -20,11 +20,10 @@ import type { ResourceClient, WriteOptions } from '../client/types.js';
 import { LBPool } from '../network/lb-pool.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
+import { SMP } from './controller-utils.js';
 
 export const LB_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
 export const SERVICE_CONTROLLER = 'service-controller';
-/** The cloud provider's service controller writes its finalizer with servicehelper.PatchService's two-way strategic merge patches. */
-const SMP = 'application/strategic-merge-patch+json';
 
 type Svc = KObject & { spec?: any; status?: any };
 
@@ -98,6 +97,7 @@ export class ServiceLBController {
     if (hasFinalizer && ip) return;
     void this.events.record(referenceTo(svc), 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', SERVICE_CONTROLLER);
     if (!hasFinalizer) {
+      // The cloud provider's service controller adds and removes its finalizer with servicehelper.PatchService's patches.
       await this.serviceClient.patch(ns, name, SMP, { metadata: { finalizers: [LB_CLEANUP_FINALIZER] } }, write).catch(ignoreGone);
     }
     if (!ip) {

@@ -22,7 +22,7 @@ import type { ResourceClient } from '../../client/types.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fromLabelSelector } from '../../selectors/labels.js';
-import { claimObjects } from '../controller-utils.js';
+import { claimObjects, SMP } from '../controller-utils.js';
 import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
@@ -476,7 +476,7 @@ export class JobController {
     const ns = p.metadata.namespace!;
     try {
       // removeTrackingFinalizerPatch.
-      await this.pods.patch(ns, p.metadata.name!, 'application/strategic-merge-patch+json',
+      await this.pods.patch(ns, p.metadata.name!, SMP,
         { metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] } });
     } catch (e) {
       if (!(e instanceof StatusError && e.status.code === 404)) throw e;
