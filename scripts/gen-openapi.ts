@@ -31,6 +31,7 @@ export const SERVED_GROUP_VERSIONS = [
   'apis/autoscaling/v1',
   'apis/autoscaling/v2',
   'apis/batch/v1',
+  'apis/certificates.k8s.io/v1',
   'apis/coordination.k8s.io/v1',
   'apis/discovery.k8s.io/v1',
   'apis/events.k8s.io/v1',

@@ -23,7 +23,10 @@
  * | StorageObjectInUseProtection    | mutating             | persistentvolumeclaims' admitCreate |
  * | PersistentVolumeClaimResize     | validating           | not emulated (no StorageClass API served) |
  * | RuntimeClass                    | mutating, validating | pods' admitCreate (both halves there) |
- * | CertificateApproval/Signing/... | —                    | no certificates API served |
+ * | CertificateApproval             | validating           | admission/certificates.ts |
+ * | CertificateSigning              | validating           | admission/certificates.ts |
+ * | ClusterTrustBundleAttest        | —                    | no ClusterTrustBundles (alpha, off in v1.32) |
+ * | CertificateSubjectRestriction   | validating           | admission/certificates.ts |
  * | DefaultIngressClass             | —                    | no networking API served |
  * | Mutating/ValidatingAdmissionWebhook, ValidatingAdmissionPolicy | — | no webhooks or policies |
  * | ResourceQuota                   | validating           | admission/resource-quota.ts (last) |
@@ -40,6 +43,7 @@ import type { KObject } from '../apimachinery/object.js';
 import type { Lookup } from './lookup.js';
 import type { ResourceInfo } from '../apimachinery/resource.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates.js';
 import { limitRanger } from './limit-ranger.js';
 import { nodeRestriction } from './node-restriction.js';
 import { podSecurity } from './pod-security.js';
@@ -61,10 +65,10 @@ export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
   { name: 'StorageObjectInUseProtection' },
   { name: 'PersistentVolumeClaimResize' },
   { name: 'RuntimeClass' },
-  { name: 'CertificateApproval' },
-  { name: 'CertificateSigning' },
+  { name: 'CertificateApproval', plugin: certificateApproval },
+  { name: 'CertificateSigning', plugin: certificateSigning },
   { name: 'ClusterTrustBundleAttest' },
-  { name: 'CertificateSubjectRestriction' },
+  { name: 'CertificateSubjectRestriction', plugin: certificateSubjectRestriction },
   { name: 'DefaultIngressClass' },
   { name: 'MutatingAdmissionWebhook' },
   { name: 'ValidatingAdmissionPolicy' },

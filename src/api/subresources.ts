@@ -227,6 +227,7 @@ async function token(ctx: SubresourceContext): Promise<void> {
 export const subresourceHandlers: Record<string, Handler> = {
   token,
   status: (ctx) => readWrite(ctx, 'status'),
+  approval: (ctx) => readWrite(ctx, 'approval'),
   ephemeralcontainers: (ctx) => readWrite(ctx, 'ephemeralcontainers'),
   scale,
   binding,

@@ -129,12 +129,42 @@ class HttpsResource<T> implements ResourceClient<T> {
 
 interface DiscoveryResource { name: string; kind: string; namespaced: boolean; verbs: string[] }
 
+/** A client certificate and its key, in PEM. */
+export interface ClientCredentials { cert: Buffer; key: Buffer }
+
+/**
+ * The credentials of identities that have their own (a node's client
+ * certificate): a client `as` one of them connects with them, each
+ * identity over its own connections.
+ */
+export class IdentityCredentials {
+  private readonly agents = new Map<string, Agent>();
+  constructor(private readonly target: ServerTarget, private readonly credentials = new Map<string, ClientCredentials>()) {}
+
+  set(user: string, c: ClientCredentials): void { this.credentials.set(user, c); }
+
+  /** The target and connections of the user's own credentials, if it has any. */
+  connectionFor(user: string): { target: ServerTarget; agent: Agent } | undefined {
+    const c = this.credentials.get(user);
+    if (!c) return undefined;
+    const target: ServerTarget = { server: this.target.server, ca: this.target.ca, cert: c.cert, key: c.key };
+    let agent = this.agents.get(user);
+    if (!agent) this.agents.set(user, agent = newAgent(target));
+    return { target, agent };
+  }
+
+  close(): void { for (const a of this.agents.values()) a.destroy(); }
+}
+
+const newAgent = (t: ServerTarget) => new Agent({ ca: t.ca, cert: t.cert, key: t.key, keepAlive: true, maxSockets: 32 });
+
 export class HttpsClient implements Client {
   private readonly agent: Agent;
   private readonly handles = new Map<string, ResourceClient<unknown>>();
 
-  constructor(private readonly target: ServerTarget, readonly user: UserInfo, readonly fieldManager: string, agent?: Agent) {
-    this.agent = agent ?? new Agent({ ca: target.ca, cert: target.cert, key: target.key, keepAlive: true, maxSockets: 32 });
+  constructor(private readonly target: ServerTarget, readonly user: UserInfo, readonly fieldManager: string, agent?: Agent,
+    private readonly identities?: IdentityCredentials) {
+    this.agent = agent ?? newAgent(target);
   }
 
   resource<T>(ref: ResourceRef<T>): ResourceClient<T> {
@@ -167,11 +197,13 @@ export class HttpsClient implements Client {
   }
 
   as(user: UserInfo, fieldManager: string): Client {
-    // The identity is the connection's credentials; a new manager shares them.
-    return new HttpsClient(this.target, user, fieldManager, this.agent);
+    // The identity is the connection's credentials: the user's own when it has some, else this client's.
+    const own = this.identities?.connectionFor(user.name);
+    if (own) return new HttpsClient(own.target, user, fieldManager, own.agent, this.identities);
+    return new HttpsClient(this.target, user, fieldManager, this.agent, this.identities);
   }
 
-  close(): void { this.agent.destroy(); }
+  close(): void { this.agent.destroy(); this.identities?.close(); }
 
   private options(method: string, path: string, headers: Record<string, string | number>): RequestOptions {
     return {

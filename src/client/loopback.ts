@@ -9,6 +9,7 @@ import { forbiddenError } from '../authorization/forbidden.js';
 import { resourceAttributes, type Authorizer } from '../authorization/types.js';
 import type { KObject } from '../apimachinery/object.js';
 import { applyPatch, type JsonObject } from '../patch/index.js';
+import { withTypeMeta } from '../registry/codec.js';
 import type { ListRequest, Store } from '../registry/store.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
@@ -113,7 +114,15 @@ class LoopbackResource<T> implements ResourceClient<T> {
   async create(namespace: string, obj: T, opts?: WriteOptions): Promise<T> {
     aborted(opts?.signal);
     this.authorize('create', namespace, '');
-    return await this.store.create(this.def, namespace, obj as KObject, this.context(namespace, opts)) as T;
+    const ctx = this.context(namespace, opts);
+    // Access reviews are answers, not stored objects; in process only the authorizer's (a TokenReview needs the HTTP layer's authenticator).
+    if (this.def.review) {
+      return await this.def.review(withTypeMeta(this.def, obj as KObject), ctx, {
+        authenticateToken: async () => ({ ok: false, error: 'token authentication is served over HTTPS only' }),
+        ...(this.store.authorization ? { authorizer: this.store.authorization.authorizer } : {}),
+      }) as T;
+    }
+    return await this.store.create(this.def, namespace, obj as KObject, ctx) as T;
   }
 
   update(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, opts?: UpdateOptions): Promise<T> {

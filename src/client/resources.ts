@@ -4,7 +4,9 @@
  * Sorted by group, then resource.
  */
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { SubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { ConfigMap, Endpoints, Event, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicationController, ResourceQuota, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
@@ -35,9 +37,11 @@ export const deployments: ResourceRef<Deployment> = { group: 'apps', version: 'v
 export const replicasets: ResourceRef<ReplicaSet> = { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true };
 export const statefulsets: ResourceRef<StatefulSet> = { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', namespaced: true };
 
+export const subjectaccessreviews: ResourceRef<SubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };
 export const cronjobs: ResourceRef<CronJob> = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };
 export const jobs: ResourceRef<Job> = { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true };
 
+export const certificatesigningrequests: ResourceRef<CertificateSigningRequest> = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false };
 export const leases: ResourceRef<Lease> = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 
 export const endpointslices: ResourceRef<EndpointSlice> = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true };

@@ -190,7 +190,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager', authorizer);
   const kcmEvents = new EventRecorder(kcm, log);
   const controllerManager = await runControllerManager({
-    client: kcm, newContext: () => newControllerContext({ client: kcm, events: kcmEvents, log }), events: kcmEvents, log, caCert: pki.ca.cert,
+    client: kcm, newContext: () => newControllerContext({ client: kcm, events: kcmEvents, log }), events: kcmEvents, log, ca: pki.ca,
     workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });

@@ -17,6 +17,7 @@ import { setMaxListeners } from 'node:events';
 import type { Client } from '../client/types.js';
 import type { EventRecorder } from '../events/recorder.js';
 import type { LBPool } from '../network/lb-pool.js';
+import type { PemPair } from '../pki/certificates.js';
 import { componentElector, type LeaderElector } from './leader-election.js';
 import { controllerRegistry, LOCAL_PROVISIONER } from './registry.js';
 import type { ControllerContext } from './runtime/controller-context.js';
@@ -32,8 +33,8 @@ export interface ControllerManagerOptions {
   newContext: () => ControllerContext;
   events: EventRecorder;
   log: (m: string) => void;
-  /** The cluster CA, for the kube-root-ca.crt ConfigMap of every namespace. */
-  caCert: string;
+  /** The cluster CA (kube-root-ca.crt ConfigMaps, the CSR signer). */
+  ca: PemPair;
   /**
    * The workload, service and node controllers too (and the load balancer
    * pool for LoadBalancer Services); without, only the namespace, garbage
@@ -68,7 +69,7 @@ export async function startControllers(o: ControllerManagerOptions): Promise<Run
   const started: string[] = [];
   const stop = () => { abort.abort(); ctx.informers.stop(); };
   try {
-    for (const c of controllerRegistry({ caCert: o.caCert, workloads: o.workloads })) {
+    for (const c of controllerRegistry({ ca: o.ca, workloads: o.workloads })) {
       if (!selection.enabled(c.name)) continue;
       await c.run(ctx, abort.signal);
       started.push(c.name);

@@ -9,6 +9,10 @@
  * provisioner as a service account of its name.
  */
 import { controllerServiceAccount } from '../client/identities.js';
+import type { PemPair } from '../pki/certificates.js';
+import { CSRApprovingController } from './certificates/approver.js';
+import { CSRCleanerController } from './certificates/cleaner.js';
+import { CSRSigningController } from './certificates/signer.js';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js';
 import type { LBPool } from '../network/lb-pool.js';
 import { CronJobController } from './cronjob/cronjob-controller.js';
@@ -70,8 +74,8 @@ function controller(name: string, serviceAccount: string, build: (ctx: Controlle
 export const LOCAL_PROVISIONER = 'winkube-local-provisioner';
 
 export interface RegistryConfig {
-  /** The cluster CA, for the kube-root-ca.crt ConfigMap of every namespace. */
-  caCert: string;
+  /** The cluster CA: its certificate for the kube-root-ca.crt ConfigMap of every namespace, its key for the CSR signer. */
+  ca: PemPair;
   /**
    * The workload, service and node controllers too, with the addresses of
    * LoadBalancer Services; without (`winkube up --api-only`), only the
@@ -88,10 +92,14 @@ export interface RegistryConfig {
  */
 export function controllerRegistry(config: RegistryConfig): Controller[] {
   const api = [
-    controller('namespace-controller', 'namespace-controller', (ctx) => new NamespaceController(ctx, config.caCert)),
+    controller('namespace-controller', 'namespace-controller', (ctx) => new NamespaceController(ctx, config.ca.cert)),
     controller('garbage-collector-controller', 'generic-garbage-collector', (ctx) => new GarbageCollector(ctx)),
     controller('resourcequota-controller', 'resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)),
     controller('clusterrole-aggregation-controller', 'clusterrole-aggregation-controller', (ctx) => new ClusterRoleAggregationController(ctx)),
+    // Certificates: upstream's three controllers share the certificate-controller service account.
+    controller('certificatesigningrequest-signing-controller', 'certificate-controller', (ctx) => new CSRSigningController(ctx, config.ca)),
+    controller('certificatesigningrequest-approving-controller', 'certificate-controller', (ctx) => new CSRApprovingController(ctx)),
+    controller('certificatesigningrequest-cleaner-controller', 'certificate-controller', (ctx) => new CSRCleanerController(ctx)),
   ];
   const workloads = config.workloads;
   if (!workloads) return api;

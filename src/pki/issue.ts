@@ -1,10 +1,6 @@
-// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata API.
-import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { lib as x509 } from './x509.js';
 import type { PemPair } from './certificates.js';
-
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
@@ -67,3 +63,10 @@ export async function issue(ca: PemPair, subject: CertificateSubject, usage: 'se
   return { cert: cert.toString('pem') + '\n', key: await keyPem(keys.privateKey) };
 }
 
+
+/** A new P-256 key and a PKCS#10 request for it naming `subject`, both in PEM (what a kubelet's TLS bootstrap sends). */
+export async function certificateRequest(subject: CertificateSubject): Promise<{ request: string; key: string }> {
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: subject, keys, signingAlgorithm: ALG });
+  return { request: csr.toString('pem') + '\n', key: await keyPem(keys.privateKey) };
+}

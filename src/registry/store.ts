@@ -516,6 +516,7 @@ export class Store implements Lookup {
     const admission = admissionAttributes(def, 'UPDATE', namespace, next, current, ctx, this, subresource);
     await admit(admission);
     if (!subresource) def.prepareForUpdate?.(next, current, ctx);
+    else def.prepareForSubresourceUpdate?.(subresource, next, current, ctx);
     if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
     // BeginUpdate: each attempt allocates afresh; what an attempt that was not stored took is given back.
     last.finish?.(false);
@@ -567,7 +568,7 @@ export class Store implements Lookup {
   /** rest.BeforeUpdate: what a client may not change, and the spec/status split. */
   private keepSystemFields(def: ResourceDef, next: KObject, current: KObject, subresource?: string): KObject {
     const cm = current.metadata;
-    if (subresource === 'status') {
+    if (subresource === 'status' && !def.statusWritesMetadata) {
       // Status writes change only status (ResetObjectMetaForStatus).
       const metadata = { ...cm };
       if (def.statusWritesAnnotations) {

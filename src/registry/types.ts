@@ -74,12 +74,20 @@ export interface ResourceDef<T = KObject> extends ResourceInfo {
   hasStatusSubresource?: boolean;
   /** Whether status writes also change annotations (deploymentStatusStrategy keeps only spec and labels). */
   statusWritesAnnotations?: boolean;
+  /** Whether status writes may change all of metadata, as the main resource's writes do (CertificateSigningRequests' status strategy resets none of it). */
+  statusWritesMetadata?: boolean;
   /** Upstream defaulting (SetDefaults_*), applied on every decode of a write. */
   defaults?(obj: any): void;
   /** Strategy.PrepareForCreate: fields the server owns on create. */
   prepareForCreate?(obj: Stored<T>, ctx: WriteContext): void;
   /** Strategy.PrepareForUpdate: fields the server keeps on update. */
   prepareForUpdate?(obj: Stored<T>, old: Stored<T>, ctx: WriteContext): void;
+  /**
+   * The strategy of a subresource written through the generic update path
+   * (status, approval): what it keeps of the stored object beyond the
+   * spec/status split the store makes.
+   */
+  prepareForSubresourceUpdate?(subresource: string, obj: Stored<T>, old: Stored<T>, ctx: WriteContext): void;
   /** Admission on create (e.g. service account token volume, default tolerations). */
   admitCreate?(obj: Stored<T>, ctx: WriteContext, lookup: Lookup): Promise<void>;
   /** The same on update, after prepareForUpdate. */

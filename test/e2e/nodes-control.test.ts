@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -216,6 +217,16 @@ describe('winkube node add|remove|stop|start', () => {
       assert.match(await ok(['get', 'node', 'remote-1', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}']), /^kubelet( kubelet)*$/);
       await until('the agent\'s Starting event', async () => ((await ok(['get', 'events', '-A', '--field-selector', 'involvedObject.name=remote-1',
         '-o', 'jsonpath={.items[*].reason}'])).split(' ').includes('Starting') ? true : undefined));
+      // Each machine obtained its own client certificate through the certificates API (the kubelet's TLS bootstrap),
+      // auto-approved because the agent's credentials may create certificatesigningrequests/nodeclient.
+      const csrs = (await ok(['get', 'csr', '-o', 'jsonpath={range .items[*]}{.spec.signerName}|{.spec.username}|{.spec.usages}|{.status.conditions[0].reason}|{.status.certificate}{"\\n"}{end}']))
+        .trimEnd().split('\n').map((l) => l.split('|'));
+      assert.deepEqual(csrs.map((c) => c.slice(0, 4)), [
+        ['kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes-admin', '["digital signature","client auth"]', 'AutoApproved'],
+        ['kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes-admin', '["digital signature","client auth"]', 'AutoApproved'],
+      ]);
+      const subjects = csrs.map((c) => new X509Certificate(Buffer.from(c[4] ?? '', 'base64')).subject.replace(/\n/g, ',')).sort();
+      assert.deepEqual(subjects, ['O=system:nodes,CN=system:node:remote-1', 'O=system:nodes,CN=system:node:remote-2']);
       const first = await renewTime('remote-1');
       await until('a renewal by the agent', async () => ((await renewTime('remote-1')) > first ? true : undefined));
     } finally {

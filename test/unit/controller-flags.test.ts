@@ -72,7 +72,7 @@ test('the controller manager starts the enabled controllers only, and lists and 
   const f = await fixture();
   const { lists, watches } = counting(f.store);
   const running = await startControllers({
-    ...managerOptions(f.store), caCert: 'CA',
+    ...managerOptions(f.store), ca: { cert: 'CA', key: '' },
     workloads: { lbPool: LBPool.parse('192.0.2.0/29') },
     controllers: parseControllersFlag(['*,-deployment-controller,-cronjob-controller']),
   });
@@ -92,7 +92,7 @@ test('the controller manager starts the enabled controllers only, and lists and 
 
 test('with --api-only only the namespace, garbage collector, resource quota and ClusterRole aggregation controllers start', async () => {
   const f = await fixture();
-  const running = await startControllers({ ...managerOptions(f.store), caCert: 'CA' });
+  const running = await startControllers({ ...managerOptions(f.store), ca: { cert: 'CA', key: '' } });
   try {
     assert.deepEqual(running.started, ['namespace-controller', 'garbage-collector-controller', 'resourcequota-controller',
       'clusterrole-aggregation-controller']);

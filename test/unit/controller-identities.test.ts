@@ -27,6 +27,9 @@ const UPSTREAM_SERVICE_ACCOUNTS: Record<string, string> = {
   'garbage-collector-controller': 'generic-garbage-collector',
   'resourcequota-controller': 'resourcequota-controller',
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
+  'certificatesigningrequest-signing-controller': 'certificate-controller',
+  'certificatesigningrequest-approving-controller': 'certificate-controller',
+  'certificatesigningrequest-cleaner-controller': 'certificate-controller',
   'endpoints-controller': 'endpoint-controller',
   'endpointslice-controller': 'endpointslice-controller',
   'endpointslice-mirroring-controller': 'endpointslicemirroring-controller',
@@ -64,7 +67,7 @@ test('the controller manager runs each controller as its upstream service accoun
   setMaxListeners(0, abort.signal);
   try {
     const seen: Record<string, string> = {};
-    for (const c of controllerRegistry({ caCert: 'CA', workloads: { lbPool: LBPool.parse('192.0.2.0/29') } })) {
+    for (const c of controllerRegistry({ ca: { cert: 'CA', key: '' }, workloads: { lbPool: LBPool.parse('192.0.2.0/29') } })) {
       const given: { user: string; groups: string[]; fieldManager: string }[] = [];
       const manager: Client = Object.create(root);
       manager.as = (user: UserInfo, fieldManager: string) => {
@@ -101,7 +104,7 @@ test('a controller\'s writes reach the registry as its service account: a namesp
   const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const events = new EventRecorder(loopback(f.store));
   const running = await startControllers({
-    client, events, log: () => {}, caCert: 'CA', newContext: () => newControllerContext({ client, events }),
+    client, events, log: () => {}, ca: { cert: 'CA', key: '' }, newContext: () => newControllerContext({ client, events }),
   });
   try {
     await f.store.create(f.def('', 'namespaces'), '', { metadata: { name: 'fresh' } }, f.ctx());

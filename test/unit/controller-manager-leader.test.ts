@@ -28,7 +28,7 @@ test('kube-controller-manager leader election: one of two servers acts; a lost l
   const client = new LoopbackClient(f.store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager');
   const manager = (identity: string) => runControllerManager({
     client, newContext: () => newControllerContext({ client, events, log: (m) => logs.push(`${identity}: ${m}`) }),
-    events, log: (m) => logs.push(`${identity}: ${m}`), caCert: 'CA', workloads: { lbPool: LBPool.parse('192.0.2.0/29') },
+    events, log: (m) => logs.push(`${identity}: ${m}`), ca: { cert: 'CA', key: '' }, workloads: { lbPool: LBPool.parse('192.0.2.0/29') },
   }, (c: Client, component, callbacks: LeaderCallbacks, ev?: Recorder, log?: (m: string) => void) =>
     new LeaderElector(c, { namespace: 'kube-system', name: component, identity, component, ...TIMING }, callbacks, ev, log));
   const rsDef = f.def('apps', 'replicasets');

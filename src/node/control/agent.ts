@@ -6,13 +6,15 @@
  * cluster already knows (an agent restart) keeps its own.
  */
 import { X509Certificate } from 'node:crypto';
-import { HttpsClient, type ServerTarget } from '../../client/https.js';
+import { HttpsClient, IdentityCredentials, type ServerTarget } from '../../client/https.js';
+import { nodeUser } from '../../client/identities.js';
 import { nodes as nodeResource } from '../../client/resources.js';
 import type { UserInfo } from '../../client/types.js';
 import { EventRecorder } from '../../events/recorder.js';
 import { NodeFarm } from '../farm.js';
 import { DEFAULT_POD_SUBNET, podCIDRIndex, podSubnetCapacity } from '../network.js';
 import { expandPools, PoolError, type NodePool } from '../pool.js';
+import { requestNodeCredentials } from './node-credentials.js';
 
 export interface RunningAgent { nodeNames: string[]; stop(): Promise<void> }
 
@@ -24,9 +26,14 @@ function kubeconfigUser(target: ServerTarget): UserInfo {
   return { name: field('CN')[0] ?? '', groups: [...field('O'), 'system:authenticated'] };
 }
 
+/** How many nodes request their certificates at once. */
+const CREDENTIAL_REQUESTS_IN_FLIGHT = 16;
+
 export async function runAgent(target: ServerTarget, pools: NodePool[], log: (m: string) => void): Promise<RunningAgent> {
-  // The agent's own reads; each node's kubelet writes as system:node:<name> (farm.ts), with these credentials.
-  const client = new HttpsClient(target, kubeconfigUser(target), 'winkube-agent');
+  // The agent's own reads and writes use the kubeconfig's credentials; each node's kubelet (farm.ts)
+  // acts as system:node:<name> with the client certificate it obtained for itself.
+  const identities = new IdentityCredentials(target);
+  const client = new HttpsClient(target, kubeconfigUser(target), 'winkube-agent', undefined, identities);
   const configs = expandPools(pools);
   const subnet = configs[0]?.network.podSubnet ?? DEFAULT_POD_SUBNET;
   const existing = (await client.resource(nodeResource).list('')).items;
@@ -50,6 +57,12 @@ export async function runAgent(target: ServerTarget, pools: NodePool[], log: (m:
     }
     return { ...cfg, index };
   });
+  const pending = nodes.map((n) => n.name);
+  await Promise.all(Array.from({ length: CREDENTIAL_REQUESTS_IN_FLIGHT }, async () => {
+    for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
+      identities.set(nodeUser(name).name, await requestNodeCredentials(client, name, log));
+    }
+  }));
   const events = new EventRecorder(client, log);
   const farm = new NodeFarm(client, nodes, log, undefined, pools, events);
   await farm.start();

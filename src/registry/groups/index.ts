@@ -10,6 +10,7 @@ import { deployments } from './apps/deployments.js';
 import { replicasets } from './apps/replicasets.js';
 import { statefulsets } from './apps/statefulsets.js';
 import { horizontalpodautoscalersV1, horizontalpodautoscalersV2 } from './autoscaling/horizontalpodautoscalers.js';
+import { certificatesigningrequests } from './certificates/certificatesigningrequests.js';
 import { cronjobs } from './batch/cronjobs.js';
 import { jobs } from './batch/jobs.js';
 import { leases } from './coordination/leases.js';
@@ -34,6 +35,8 @@ export const groupResources: ResourceDef[] = [
   horizontalpodautoscalersV1,
   // batch/v1
   cronjobs, jobs,
+  // certificates.k8s.io/v1
+  certificatesigningrequests,
   // policy/v1
   poddisruptionbudgets,
   // storage.k8s.io/v1

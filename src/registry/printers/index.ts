@@ -3,6 +3,7 @@
  * "<group>/<resource>" with "" for the core group. Resources not listed get defaultPrinter.
  */
 import type { Printer } from '../types.js';
+import { certificateSigningRequestPrinter } from './certificatesigningrequests.js';
 import { configMapPrinter } from './configmaps.js';
 import { controllerRevisionPrinter } from './controllerrevisions.js';
 import { cronJobPrinter } from './cronjobs.js';
@@ -72,6 +73,7 @@ export const printers: Record<string, Printer> = {
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelConfigurationPrinter,
   'coordination.k8s.io/leases': leasePrinter,
+  'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestPrinter,
   'rbac.authorization.k8s.io/roles': rolePrinter,
   'rbac.authorization.k8s.io/clusterroles': rolePrinter,
   'rbac.authorization.k8s.io/rolebindings': roleBindingPrinter,

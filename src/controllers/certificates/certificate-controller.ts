@@ -1,0 +1,48 @@
+/**
+ * pkg/controller/certificates certificate_controller.go: the loop the
+ * approver, the signers and (here) the cleaner share. Every added or
+ * changed CertificateSigningRequest is queued by name and handled from the
+ * informer's cache; a failed handling is retried with back-off.
+ */
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+import { certificatesigningrequests } from '../../client/resources.js';
+import type { SharedInformer } from '../../client/shared-informer.js';
+import type { RateLimitingQueue } from '../../client/work-queue.js';
+import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
+
+export type CSR = CertificateSigningRequest & { metadata: { name: string } };
+
+export class CertificateController {
+  private readonly queue: RateLimitingQueue;
+  private informer?: SharedInformer;
+
+  constructor(private readonly ctx: ControllerContext, private readonly name: string, private readonly handle: (csr: CSR) => Promise<void>) {
+    this.queue = newQueue(ctx);
+  }
+
+  async start(): Promise<void> {
+    this.informer = await this.ctx.informers.inform(certificatesigningrequests, (type, csr) => {
+      if (type !== 'DELETED') this.queue.add(csr.metadata.name ?? '');
+    });
+    this.queue.run(5, (name) => this.sync(name), (name, e) => this.ctx.log(`${this.name}: ${name}: ${(e as Error).message}`));
+  }
+
+  stop(): void {
+    this.queue.shutDown();
+  }
+
+  private async sync(name: string): Promise<void> {
+    const csr = this.informer?.cache.get('', name);
+    // The handlers change what they are given before writing it back: never the cache's object.
+    if (csr) await this.handle(structuredClone(csr) as unknown as CSR);
+  }
+}
+
+/** GetCertApprovalCondition: whether the request carries an Approved or a Denied condition. */
+export function approvalOf(csr: CertificateSigningRequest): { approved: boolean; denied: boolean } {
+  const types = new Set((csr.status?.conditions ?? []).map((c) => c.type));
+  return { approved: types.has('Approved'), denied: types.has('Denied') };
+}
+
+/** The request's PEM bytes (JSON carries them in base64). */
+export const requestBytes = (csr: CertificateSigningRequest): Buffer => Buffer.from(csr.spec.request ?? '', 'base64');

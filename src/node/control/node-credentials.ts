@@ -1,0 +1,58 @@
+/**
+ * Per-node client certificates for `winkube agent`, the way a kubelet's TLS
+ * bootstrap gets its own: with the agent's credentials (the bootstrap
+ * credentials) it creates a CertificateSigningRequest for
+ * `system:node:<name>` in `system:nodes`, signer
+ * kubernetes.io/kube-apiserver-client-kubelet, usages digital signature and
+ * client auth (an ECDSA key); the server's csrapproving controller approves
+ * it when the requester may create certificatesigningrequests/nodeclient
+ * (kubeadm grants that to bootstrap tokens; cluster admins have it), and
+ * csrsigning issues the certificate. Each node's kubelet then talks to the
+ * API server as itself, under the Node authorizer and NodeRestriction.
+ */
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+import { certificatesigningrequests } from '../../client/resources.js';
+import type { ClientCredentials } from '../../client/https.js';
+import type { Client } from '../../client/types.js';
+
+const KUBELET_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
+/** How often a pending request is looked at again, and after how long the wait is worth telling. */
+const POLL_MS = 200;
+const TELL_AFTER_MS = 5000;
+
+/** The request's certificate once issued; an error once denied or failed. */
+function outcome(csr: CertificateSigningRequest): Buffer | Error | undefined {
+  if (csr.status?.certificate) return Buffer.from(csr.status.certificate, 'base64');
+  const refused = (csr.status?.conditions ?? []).find((c) => c.type === 'Denied' || c.type === 'Failed');
+  if (refused) return new Error(`certificate signing request ${csr.metadata?.name} was ${refused.type.toLowerCase()}: ${refused.reason ?? ''} ${refused.message ?? ''}`.trim());
+  return undefined;
+}
+
+/** A client certificate for the node, through the certificates API; resolves once it is issued. */
+export async function requestNodeCredentials(client: Client, nodeName: string, log: (m: string) => void, signal?: AbortSignal): Promise<ClientCredentials> {
+  const { certificateRequest } = await import('../../pki/issue.js');
+  const { request, key } = await certificateRequest([{ O: ['system:nodes'] }, { CN: [`system:node:${nodeName}`] }]);
+  const csrs = client.resource(certificatesigningrequests);
+  const created = await csrs.create('', {
+    metadata: { generateName: 'node-csr-' },
+    spec: {
+      request: Buffer.from(request).toString('base64'), signerName: KUBELET_CLIENT_SIGNER,
+      usages: ['digital signature', 'client auth'],
+    },
+  });
+  const name = created.metadata?.name ?? '';
+  const since = Date.now();
+  let told = false;
+  for (;;) {
+    const csr = await csrs.get('', name, { signal });
+    const result = outcome(csr);
+    if (result instanceof Error) throw result;
+    if (result) return { cert: result, key: Buffer.from(key) };
+    if (!told && Date.now() - since > TELL_AFTER_MS) {
+      told = true;
+      log(`node ${nodeName}: waiting for certificate signing request ${name} to be approved (kubectl certificate approve ${name})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    signal?.throwIfAborted();
+  }
+}
