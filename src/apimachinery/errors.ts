@@ -53,7 +53,7 @@ export const errors = {
     const q = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
     const d: NonNullable<Status['details']> = name ? { name } : {};
     if (kind.group) d.group = kind.group;
-    d.kind = kind.kind;
+    if (kind.kind) d.kind = kind.kind;
     d.causes = errs.map(causeOf);
     return failure(422, 'Invalid', `${q} "${name}" is invalid: ${formatFieldErrors(errs)}`, d);
   },

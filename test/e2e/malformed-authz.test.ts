@@ -10,7 +10,11 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 const AZ = '/apis/authorization.k8s.io/v1';
 const review = (kind: string, spec: unknown, metadata?: unknown) =>
   JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind, ...(metadata ? { metadata } : {}), spec });
-const invalid = (kind: string, causes: string) => `${kind}.authorization.k8s.io "" is invalid: ${causes}`;
+/**
+ * NewInvalid(authorizationapi.Kind(obj.Kind), ...) of the internal object the decoder converted into: its
+ * kind is empty, whatever review was sent (`kind` names the review only for the reader).
+ */
+const invalid = (_kind: string, causes: string) => `.authorization.k8s.io "" is invalid: ${causes}`;
 
 const cases: MalformedCase[] = [
   {

@@ -91,14 +91,19 @@ export interface RawResponse { status: number; headers: Record<string, string | 
 
 const agents = new WeakMap<TestCluster, Agent>();
 
-/** One HTTPS request as the admin user (or anonymously with `anonymous: true`). */
+/**
+ * One HTTPS request as the admin user, anonymously with `anonymous: true`, or
+ * as the holder of `clientCertificate` (a PEM certificate and key the cluster CA signed).
+ */
 export function raw(cluster: TestCluster, method: string, path: string, opts: {
-  body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean;
+  body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean; clientCertificate?: { cert: string; key: string };
 } = {}): Promise<RawResponse> {
   const c = credentials(cluster);
   let agent = agents.get(cluster);
-  if (!agent && !opts.anonymous) agents.set(cluster, agent = new Agent({ ca: c.ca, cert: c.cert, key: c.key, keepAlive: true }));
-  const a = opts.anonymous ? new Agent({ ca: c.ca }) : agent!;
+  const own = opts.anonymous || opts.clientCertificate;
+  if (!agent && !own) agents.set(cluster, agent = new Agent({ ca: c.ca, cert: c.cert, key: c.key, keepAlive: true }));
+  const a = opts.clientCertificate ? new Agent({ ca: c.ca, cert: opts.clientCertificate.cert, key: opts.clientCertificate.key })
+    : opts.anonymous ? new Agent({ ca: c.ca }) : agent!;
   return new Promise((resolve, reject) => {
     const req = request({
       host: '127.0.0.1', port: cluster.port, method, path, agent: a,

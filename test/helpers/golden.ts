@@ -2,10 +2,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** ../shared/golden beside the repository (tests compile to dist/test/helpers). */
-export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'shared', 'golden');
+const HERE = dirname(fileURLToPath(import.meta.url));
 
-export interface GoldenRequest { method: string; path: string; headers?: Record<string, string>; body?: unknown }
+/** ../shared/golden beside the repository (tests compile to dist/test/helpers). */
+export const GOLDEN_DIR = join(HERE, '..', '..', '..', '..', 'shared', 'golden');
+
+/**
+ * test/golden in the repository: cases in the same format whose answers are
+ * derived from upstream source (each names it in `derived`), not recorded.
+ */
+export const LOCAL_GOLDEN_DIR = join(HERE, '..', '..', '..', 'test', 'golden');
+
+/**
+ * Who sends a request: the admin client unless `credential` names a user (and
+ * groups) to send it with a client certificate of the cluster CA, as
+ * `winkube kubeconfig --user` issues.
+ */
+export interface GoldenCredential { user: string; groups?: string[] }
+export interface GoldenRequest { method: string; path: string; headers?: Record<string, string>; body?: unknown; credential?: GoldenCredential }
 export interface GoldenCase {
   name: string;
   description: string;
@@ -13,12 +27,15 @@ export interface GoldenCase {
   request: GoldenRequest;
   response: { status: number; headers: Record<string, string>; body: unknown };
   teardown: GoldenRequest[];
+  adjusted?: string;
+  derived?: string;
 }
 
-export function goldenCases(prefix: string): GoldenCase[] {
-  const dir = join(GOLDEN_DIR, 'cases');
-  return readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith('.json')).sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as GoldenCase);
+/** The cases of `dir` (the recorded corpus by default) whose file names start with `prefix`. */
+export function goldenCases(prefix: string, dir: string = GOLDEN_DIR): GoldenCase[] {
+  const cases = join(dir, 'cases');
+  return readdirSync(cases).filter((f) => f.startsWith(prefix) && f.endsWith('.json')).sort()
+    .map((f) => JSON.parse(readFileSync(join(cases, f), 'utf8')) as GoldenCase);
 }
 
 export function goldenDiscovery(file: string): any {

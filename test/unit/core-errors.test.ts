@@ -136,3 +136,11 @@ test('a cluster IP outside the range or in use is refused like upstream', async 
   assert.equal(six.message, 'Service "s" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": ' +
     'this cluster is not configured for dual-stack services');
 });
+
+test('NewInvalid of a kind left empty: the group alone qualifies it and details carry no kind (StatusDetails.Kind is omitempty)', () => {
+  const err = errors.invalid({ group: 'authorization.k8s.io', kind: '' }, '', [
+    { type: 'FieldValueInvalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' },
+  ]);
+  assert.equal(err.status.message, '.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified');
+  assert.deepEqual(Object.keys(err.status.details ?? {}), ['group', 'causes']);
+});

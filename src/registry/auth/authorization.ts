@@ -84,13 +84,18 @@ function requestUser(ctx: WriteContext): UserInfo {
   return ctx.user;
 }
 
-const invalid = (kind: string, errs: FieldError[]) => errors.invalid({ group: GROUP, kind }, '', errs);
+/**
+ * The access reviews' 422: NewInvalid(authorizationapi.Kind(obj.Kind), "", errs). The object is the
+ * internal one the create handler's decoder converted into, whose TypeMeta conversion leaves empty,
+ * so the qualified kind is ".authorization.k8s.io" and details carry no kind.
+ */
+const invalid = (errs: FieldError[]) => errors.invalid({ group: GROUP, kind: '' }, '', errs);
 
 /** `kubectl auth can-i`: may the requesting user do this? */
 export const selfSubjectAccessReviews: ResourceDef<SelfSubjectAccessReview> =
   reviewDef<SelfSubjectAccessReview>(GROUP, 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, (obj, ctx, auth) => {
     const errs = validateAttributes(obj.spec);
-    if (errs.length) throw invalid('SelfSubjectAccessReview', errs);
+    if (errs.length) throw invalid(errs);
     return answer(obj, decide(authorizerOf(auth), attributesFrom(requestUser(ctx), obj.spec)));
   });
 
@@ -98,7 +103,7 @@ export const selfSubjectAccessReviews: ResourceDef<SelfSubjectAccessReview> =
 export const subjectAccessReviews: ResourceDef<SubjectAccessReview> =
   reviewDef<SubjectAccessReview>(GROUP, 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, (obj, _ctx, auth) => {
     const errs = validateSubjectSpec(obj.spec);
-    if (errs.length) throw invalid('SubjectAccessReview', errs);
+    if (errs.length) throw invalid(errs);
     return answer(obj, decide(authorizerOf(auth), attributesFrom(subjectOf(obj.spec), obj.spec)));
   });
 
@@ -117,7 +122,7 @@ export const localSubjectAccessReviews: ResourceDef<LocalSubjectAccessReview> =
     if (obj.spec?.nonResourceAttributes) {
       errs.push(field.invalid('spec.nonResourceAttributes', nonResourceValue(obj.spec.nonResourceAttributes), 'disallowed on this kind of request'));
     }
-    if (errs.length) throw invalid('LocalSubjectAccessReview', errs);
+    if (errs.length) throw invalid(errs);
     const withNamespace = { ...obj, metadata: { ...(obj.metadata ?? {}), namespace: objNamespace } } as KObject;
     return answer(withNamespace, decide(authorizerOf(auth), attributesFrom(subjectOf(obj.spec), obj.spec)));
   });
