@@ -79,7 +79,7 @@ export interface RegistryConfig {
   /**
    * The workload, service and node controllers too, with the addresses of
    * LoadBalancer Services; without (`winkube up --api-only`), only the
-   * namespace, garbage collector, resource quota and ClusterRole aggregation controllers.
+   * namespace, garbage collector, resource quota, ClusterRole aggregation and certificate controllers.
    */
   workloads?: { lbPool: LBPool };
 }
