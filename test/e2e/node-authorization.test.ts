@@ -170,3 +170,23 @@ test('kubectl auth can-i --list for the default service account: what a v1.32 ku
     ...urls.map((u) => row('', u, 'get')),
   ].join('\n') + '\n');
 });
+
+test("a SubjectAccessReview's field selector reaches the Node authorizer (AuthorizeWithSelectors, on in v1.32)", async () => {
+  const review = async (fieldSelector?: unknown) => (await rawJSON(cluster, 'POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+    apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+    spec: { user: 'system:node:win2019-1', groups: ['system:nodes'], resourceAttributes: { verb: 'list', resource: 'pods', ...(fieldSelector ? { fieldSelector } : {}) } },
+  })).body;
+  assert.equal((await review()).status.allowed, false);
+  assert.deepEqual((await review({ rawSelector: 'spec.nodeName=win2019-1' })).status, { allowed: true });
+  assert.deepEqual((await review({ requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['win2019-1'] }] })).status, { allowed: true });
+  assert.equal((await review({ rawSelector: 'spec.nodeName=win2019-2' })).status.allowed, false);
+  // Requirements the authorizers cannot use (Exists) are left out, as a selector that does not parse.
+  assert.equal((await review({ requirements: [{ key: 'spec.nodeName', operator: 'Exists' }] })).status.allowed, false);
+  const invalid = await review({ rawSelector: 'spec.nodeName=win2019-1', requirements: [{ operator: 'In' }] });
+  assert.equal(invalid.message, '.authorization.k8s.io "" is invalid: [spec.resourceAttributes.fieldSelector.rawSelector: Invalid value: "spec.nodeName=win2019-1": '
+    + 'may not specified at the same time as requirements, spec.resourceAttributes.fieldSelector.requirements[0].key: Required value: must be specified, '
+    + "spec.resourceAttributes.fieldSelector.requirements[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn']");
+  const empty = await review({});
+  assert.equal(empty.message, '.authorization.k8s.io "" is invalid: spec.resourceAttributes.fieldSelector.requirements: Required value: '
+    + 'when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required');
+});

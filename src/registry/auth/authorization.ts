@@ -19,6 +19,10 @@ import {
 } from '../../authorization/types.js';
 import type { ResourceDef, ReviewContext } from '../types.js';
 import { answer, reviewDef } from './reviews.js';
+import { fieldSelectorOf, validateSelectorAttributes, type SelectorAttributes } from './selector-attributes.js';
+
+/** v1.32's ResourceAttributes: the selectors came in v1.31, after the types package's. */
+type ResourceAttributesV132 = ResourceAttributes & { fieldSelector?: SelectorAttributes; labelSelector?: SelectorAttributes };
 
 const GROUP = 'authorization.k8s.io';
 
@@ -47,7 +51,7 @@ function validateAttributes(spec: { resourceAttributes?: ResourceAttributes; non
 function validateSubjectSpec(spec: SubjectAccessReviewSpec | undefined): FieldError[] {
   const errs = validateAttributes(spec);
   if (!spec?.user && !spec?.groups?.length) errs.push(field.invalid('spec.user', spec?.user ?? '', 'at least one of user or group must be specified'));
-  return errs;
+  return [...errs, ...validateSelectorAttributes(spec?.resourceAttributes as ResourceAttributesV132 | undefined, 'spec.resourceAttributes')];
 }
 
 /** authorizationutil.ResourceAttributesFrom / NonResourceAttributesFrom: an unset version matches all. */
@@ -57,6 +61,7 @@ function attributesFrom(user: UserInfo, spec: { resourceAttributes?: ResourceAtt
     return resourceAttributes(user, {
       verb: r.verb ?? '', namespace: r.namespace ?? '', apiGroup: r.group ?? '', apiVersion: r.version || '*',
       resource: r.resource ?? '', subresource: r.subresource ?? '', name: r.name ?? '',
+      fieldSelector: fieldSelectorOf((r as ResourceAttributesV132).fieldSelector),
     });
   }
   return nonResourceAttributes(user, spec.nonResourceAttributes?.verb ?? '', spec.nonResourceAttributes?.path ?? '');
@@ -94,7 +99,7 @@ const invalid = (errs: FieldError[]) => errors.invalid({ group: GROUP, kind: '' 
 /** `kubectl auth can-i`: may the requesting user do this? */
 export const selfSubjectAccessReviews: ResourceDef<SelfSubjectAccessReview> =
   reviewDef<SelfSubjectAccessReview>(GROUP, 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, (obj, ctx, auth) => {
-    const errs = validateAttributes(obj.spec);
+    const errs = [...validateAttributes(obj.spec), ...validateSelectorAttributes(obj.spec?.resourceAttributes as ResourceAttributesV132 | undefined, 'spec.resourceAttributes')];
     if (errs.length) throw invalid(errs);
     return answer(obj, decide(authorizerOf(auth), attributesFrom(requestUser(ctx), obj.spec)));
   });
