@@ -74,6 +74,7 @@ const NEW_DEFS: Record<string, Schema> = {
     }),
     'x-kubernetes-group-version-kind': [{ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', version: 'v1' }],
   },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField': obj({ jsonPath: reqStr() }, ['jsonPath']),
   'io.k8s.api.authentication.v1.SelfSubjectReviewStatus': obj({ userInfo: ref('io.k8s.api.authentication.v1.UserInfo', true) }),
 };
 
@@ -160,6 +161,14 @@ const PROPS: Record<string, Record<string, Schema | null>> = {
     labelSelector: ref('io.k8s.api.authorization.v1.LabelSelectorAttributes'),
   },
   [`${META}DeleteOptions`]: { ignoreStoreReadErrorWithClusterBreakingPotential: bool() },
+  // CEL validation rules' messageExpression (v1.27), reason and fieldPath (v1.28), optionalOldSelf (v1.29); selectable fields (v1.30).
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule': {
+    fieldPath: str(), messageExpression: str(), optionalOldSelf: bool(),
+    reason: str({ enum: ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'] }),
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion': {
+    selectableFields: atomicList(ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField', true)),
+  },
 };
 
 /** Other per-definition edits: required lists and enums that changed. */

@@ -167,6 +167,19 @@ test('kubectl apply of a real manifest with a Role, a ClusterRole and their bind
   assert.ok(again.split('\n').includes('clusterrolebinding.rbac.authorization.k8s.io/local-path-provisioner-bind unchanged'), again);
 });
 
+const CALICO = new URL('../../../../shared/corpus/charts-rendered/calico__calico.yaml', import.meta.url);
+
+test("kubectl apply (client-side) of Calico's manifest: its CRDs with v1.28+ CEL rule fields, its RBAC, its DaemonSet", async () => {
+  const out = await ok(['apply', '-f', '-'], readFileSync(CALICO, 'utf8'));
+  for (const line of ['clusterrole.rbac.authorization.k8s.io/calico-node created', 'clusterrolebinding.rbac.authorization.k8s.io/calico-node created',
+    'customresourcedefinition.apiextensions.k8s.io/felixconfigurations.crd.projectcalico.org created', 'daemonset.apps/calico-node created']) {
+    assert.ok(out.split('\n').includes(line), out);
+  }
+  // A ValidationRule's reason (v1.28) is decoded and kept, not refused as an unknown field.
+  assert.equal(await ok(['get', 'crd', 'felixconfigurations.crd.projectcalico.org', '-o', 'jsonpath={.spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].reason}']),
+    'FieldValueForbidden');
+});
+
 test('a PUT of a missing role or binding creates it (201), as their strategies allow; other kinds stay 404', async () => {
   const put = await rawJSON(cluster, 'PUT', `${RBAC}/namespaces/default/roles/put-created`,
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'put-created', resourceVersion: '12345' },
