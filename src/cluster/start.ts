@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
 import { Authenticator } from '../api/auth.js';
 import { anonymousAuthAllowed } from '../authorization/anonymous-auth.js';
-import { ServiceAccountTokens } from '../pki/service-account-tokens.js';
+import { ServiceAccountTokens, TOKEN_ISSUER } from '../pki/service-account-tokens.js';
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
 import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
@@ -24,6 +24,8 @@ import { FlowControl } from '../flowcontrol/controller.js';
 import { ensureFlowControlObjects, startFlowControlConfig } from './flowcontrol-config.js';
 import { ensureRBACPolicy } from './rbac-policy.js';
 import { NodeFarm } from '../node/farm.js';
+import { apiServerEndpoint } from '../node/net/apiserver-endpoint.js';
+import { PodTokenIssuer } from '../registry/auth/pod-tokens.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { NodeOperations } from '../node/control/operations.js';
@@ -121,7 +123,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     const scheduler = new Scheduler(schedulerClient, new EventRecorder(schedulerClient, log), { config: opts.schedulerConfig, log });
     await scheduler.start();
     // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
-    const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
+    const podTokens = await PodTokenIssuer.start(store, new ServiceAccountTokens(join(dataDir, 'pki')));
     // The farm's current machines: nodes added at run time included, removed ones not.
     const kubelet = new Kubelet(kubeletClient, farm.nodeConfigs, {
       logs: containerLogs, events, log,
@@ -129,10 +131,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
       // Nodes report the images their runtime holds in status.images.
       onImagesChanged: (node) => farm.imagesChanged(node),
-      token: (pod, audience, expirationSeconds) => {
-        const sa = String((pod.spec as Record<string, unknown>)?.serviceAccountName ?? 'default');
-        return saTokens.issue(pod.metadata.namespace!, sa, '', audience ? [audience] : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, new Date()).token;
-      },
+      // The pods' kubernetes Service leads to this server (a wildcard bind is reached on loopback).
+      apiServer: apiServerEndpoint(new URL(`https://${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${port}`), pki.ca.cert),
+      token: (pod, audience, expirationSeconds) => podTokens.issue(pod, audience ? [audience] : [TOKEN_ISSUER], expirationSeconds, new Date()),
     });
     await kubelet.start();
     runningKubelet = kubelet;

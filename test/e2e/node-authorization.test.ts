@@ -190,3 +190,34 @@ test("a SubjectAccessReview's field selector reaches the Node authorizer (Author
   assert.equal(empty.message, '.authorization.k8s.io "" is invalid: spec.resourceAttributes.fieldSelector.requirements: Required value: '
     + 'when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required');
 });
+
+test("a pod's service account token reaches the API server through the kubernetes Service: view in its namespace, upstream's 403 elsewhere", async () => {
+  const ok = async (args: string[]) => {
+    const r = await kubectl(cluster, args);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  await ok(['create', 'namespace', 'team']);
+  await ok(['create', 'serviceaccount', 'robot', '-n', 'team']);
+  await ok(['create', 'rolebinding', 'robot-view', '--clusterrole=view', '--serviceaccount=team:robot', '-n', 'team']);
+  await ok(['run', 'c', '-n', 'team', '--image=curlimages/curl', '--overrides={"spec":{"serviceAccountName":"robot","nodeSelector":{"kubernetes.io/os":"linux"}}}', '--command', '--', 'sleep', '3600']);
+  await ok(['wait', '-n', 'team', '--for=condition=Ready', 'pod/c', '--timeout=60s']);
+  const inPod = (script: string) => kubectl(cluster, ['exec', '-n', 'team', 'c', '--', 'sh', '-c',
+    `D=/var/run/secrets/kubernetes.io/serviceaccount; T=$(cat $D/token); ${script}`]);
+  const api = 'https://kubernetes.default.svc/api/v1/namespaces';
+  const list = await inPod(`curl -sS --cacert $D/ca.crt -H "Authorization: Bearer $T" ${api}/team/pods`);
+  assert.equal(list.code, 0, list.stderr);
+  assert.deepEqual(JSON.parse(list.stdout).items.map((p: { metadata: { name: string } }) => p.metadata.name), ['c']);
+  const other = await inPod(`curl -sS --cacert $D/ca.crt -H "Authorization: Bearer $T" ${api}/default/pods`);
+  assert.equal(JSON.parse(other.stdout).message, 'pods is forbidden: User "system:serviceaccount:team:robot" cannot list resource "pods" in API group "" in the namespace "default"');
+  const write = await inPod(`curl -sS --cacert $D/ca.crt -H "Authorization: Bearer $T" -X DELETE ${api}/team/pods/c`);
+  assert.equal(JSON.parse(write.stdout).message, 'pods "c" is forbidden: User "system:serviceaccount:team:robot" cannot delete resource "pods" in API group "" in the namespace "team"');
+  // Without the cluster CA, curl does not trust the server's certificate; -k skips the check.
+  const untrusted = await inPod('curl -sS https://kubernetes.default.svc/version');
+  assert.deepEqual([untrusted.code, untrusted.stderr], [60, 'curl: (60) SSL certificate problem: unable to get local issuer certificate\n'
+    + 'More details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\n'
+    + 'establish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.\ncommand terminated with exit code 60\n']);
+  // Without a token the request is anonymous, as kube-apiserver's anonymous auth takes it.
+  const anonymous = await inPod('curl -sk https://kubernetes.default.svc/api/v1/namespaces/team/pods');
+  assert.equal(JSON.parse(anonymous.stdout).message, 'pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "team"');
+});

@@ -11,7 +11,7 @@ import { InformerFactory } from '../../client/informer-factory.js';
 import {
   configmaps, endpointslices, nodes as nodeResource, persistentvolumeclaims, persistentvolumes, pods as podResource, runtimeclasses, secrets, services,
 } from '../../client/resources.js';
-import { ClusterNetwork } from '../net/cluster-network.js';
+import { ClusterNetwork, type APIServerEndpoint } from '../net/cluster-network.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { Client } from '../../client/types.js';
 import type { EventRecorder } from '../../events/recorder.js';
@@ -77,6 +77,8 @@ export interface KubeletOptions {
   onImagesChanged?: (nodeName: string) => void;
   /** The clock of every pod worker, prober and back-off (default: the process's clock). */
   clock?: Clock;
+  /** The API server behind the kubernetes Service, as the pods reach it; unreachable without. */
+  apiServer?: APIServerEndpoint;
 }
 
 interface NodeState {
@@ -141,7 +143,7 @@ export class Kubelet {
       services: () => this.services.cache.list('*'),
       service: (ns, name) => this.services.cache.get(ns, name),
       endpointSlices: (ns) => this.endpointSlices.cache.list(ns),
-    });
+    }, Math.random, opts.apiServer);
     this.sources = {
       configMap: (ns, name) => this.configMaps.cache.get(ns, name),
       secret: (ns, name) => this.secrets.cache.get(ns, name),

@@ -17,6 +17,11 @@
  *   endpoints, `a-b-c-d.<ns>.pod`), reached through each pod's resolver
  *   rules (dns-resolver.ts).
  *
+ * - the `kubernetes` Service of `default`: its endpoints are the API
+ *   server's own address, outside the pod network; a connection to it
+ *   reaches the real API server over TLS (its certificate issued by the
+ *   cluster CA), so a pod can use its service account token.
+ *
  * Services and EndpointSlices are read through the kubelets' informer
  * caches (the lookups), never the store. The Windows data plane's own
  * rules (VIPs unreachable from nodes, DSR, session affinity) are later
@@ -48,6 +53,9 @@ const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 /** Linux's ephemeral port range (net.ipv4.ip_local_port_range). */
 const EPHEMERAL = { first: 32768, last: 60999 };
 
+/** The API server as pods reach it through the kubernetes Service: its handler, and the CA of its serving certificate. */
+export interface APIServerEndpoint { accept: Acceptor; ca: string }
+
 export type Route =
   | { kind: 'pod'; ip: string; port: number; service?: { namespace: string; name: string } }
   | { kind: 'refused' }
@@ -58,7 +66,8 @@ export class ClusterNetwork {
   private readonly listeners = new Map<string, Acceptor>();
   private nextPort = EPHEMERAL.first;
 
-  constructor(private readonly lookups: NetworkLookups, private readonly random: () => number = Math.random) {}
+  constructor(private readonly lookups: NetworkLookups, private readonly random: () => number = Math.random,
+    private readonly apiServer?: APIServerEndpoint) {}
 
   /** The pod's sandbox has this address; returns its removal (the sandbox is torn down). */
   attach(ip: string, host: PodHost): () => void {
@@ -93,12 +102,13 @@ export class ClusterNetwork {
   connect(from: string, ip: string, port: number): ConnectResult {
     const r = this.route(ip, port);
     if (r.kind !== 'pod') return r;
-    const accept = this.listeners.get(listenerKey(r.ip, r.port, 'TCP'));
+    const apiServer = r.service?.namespace === 'default' && r.service.name === 'kubernetes' ? this.apiServer : undefined;
+    const accept = apiServer?.accept ?? this.listeners.get(listenerKey(r.ip, r.port, 'TCP'));
     if (!accept) return { kind: this.hosts.has(r.ip) ? 'refused' : 'timeout' };
     const local: Endpoint = { ip: from, port: this.ephemeralPort() };
     const server: Endpoint = { ip: r.ip, port: r.port };
     return {
-      kind: 'connected', local, remote: { ip, port },
+      kind: 'connected', local, remote: { ip, port }, ...(apiServer ? { tlsCA: apiServer.ca } : {}),
       exchange: (req: HttpRequest): Pending<HttpReply> => accept(req, { client: local, local: server }),
     };
   }

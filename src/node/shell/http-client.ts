@@ -50,8 +50,20 @@ export type FetchOutcome =
   | { kind: 'timeout'; ip: string }
   /** The connection was reset before the response came (the server's process went away). */
   | { kind: 'reset'; ip: string }
-  /** TLS is not modelled: an https URL gets what a plain-HTTP or absent server gives a TLS client. */
-  | { kind: 'tls'; ip: string };
+  /** A server that does not speak TLS: an https URL gets what a plain-HTTP server gives a TLS client. */
+  | { kind: 'tls'; ip: string }
+  /** A TLS server (the API server) whose certificate the client's trusted CAs did not issue. */
+  | { kind: 'untrusted'; ip: string };
+
+/** What a client trusts for https: every certificate (curl -k), or the CAs of a PEM bundle (curl --cacert). */
+export interface ClientTrust { insecure: boolean; caBundle?: string }
+
+/** Whether the PEM bundle holds the CA (compared by its base64 body, whatever the line breaks). */
+function bundleHolds(bundle: string, ca: string): boolean {
+  const bodies = (pem: string) => [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => m[1]!.replace(/\s+/g, ''));
+  const want = bodies(ca)[0];
+  return want !== undefined && bodies(bundle).includes(want);
+}
 
 const isLoopbackName = (host: string) => /^localhost$/i.test(host) || /^127\./.test(host) || host === '::1';
 
@@ -68,14 +80,24 @@ export function resolveHost(host: string, ctx: ShellContext): string | undefined
  * once for a failure). A server that never answers leaves it pending, as a
  * client without a timeout waits.
  */
-export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest): Pending<FetchOutcome> {
+export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest, trust?: ClientTrust): Pending<FetchOutcome> {
   const ip = resolveHost(t.host, ctx);
   if (ip === undefined) return Pending.of<FetchOutcome>({ kind: 'unresolved' });
   const conn = ctx.net
     ? ctx.net.connect(ip, t.port)
     : { kind: isLoopbackName(ip) || ip === ctx.network?.podIP ? 'refused' as const : 'timeout' as const };
   if (conn.kind !== 'connected') return Pending.of<FetchOutcome>({ kind: conn.kind, ip });
-  if (t.scheme === 'https') return Pending.of<FetchOutcome>({ kind: 'tls', ip });
+  if (t.scheme === 'https') {
+    // A client without a trust setting is one whose TLS is not modelled: it gets no further than the handshake.
+    if (conn.tlsCA === undefined || !trust) return Pending.of<FetchOutcome>({ kind: 'tls', ip });
+    if (!trust.insecure && !bundleHolds(trust.caBundle ?? '', conn.tlsCA)) return Pending.of<FetchOutcome>({ kind: 'untrusted', ip });
+  } else if (conn.tlsCA !== undefined) {
+    // Plain HTTP to the API server's TLS port: Go's answer to an HTTP request on an HTTPS listener.
+    return Pending.of<FetchOutcome>({ kind: 'response', remote: conn.remote, local: conn.local, response: {
+      status: 400, reason: 'Bad Request', headers: [['Content-Type', 'text/plain; charset=utf-8'], ['Connection', 'close']],
+      body: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
+    } });
+  }
   const out = new Pending<FetchOutcome>();
   const response = conn.exchange(req);
   response.onSettle(() => {

@@ -25,6 +25,8 @@ export interface ToolIO {
   err: Out;
   /** Writes a file (-o, -O); false when the path cannot be written. */
   writeFile(path: string, content: string): boolean;
+  /** Reads a file (--cacert); undefined when there is none. */
+  readFile(path: string): string | undefined;
   /** The line end the program writes (`\n`; curl.exe's own messages end in `\n` too, cmd shows them as they are). */
   eol?: string;
 }
@@ -42,7 +44,7 @@ interface CurlOptions {
   url?: string;
   silent: boolean; showError: boolean; fail: boolean; include: boolean; head: boolean;
   method?: string; data?: string; headers: string[]; output?: string; writeOut?: string;
-  connectTimeoutMs?: number; maxTimeMs?: number;
+  connectTimeoutMs?: number; maxTimeMs?: number; insecure: boolean; cacert?: string;
 }
 
 const CURL_VALUE_OPTIONS: Record<string, keyof CurlOptions | 'ignore'> = {
@@ -50,20 +52,20 @@ const CURL_VALUE_OPTIONS: Record<string, keyof CurlOptions | 'ignore'> = {
   '-H': 'headers', '--header': 'headers', '-o': 'output', '--output': 'output', '-w': 'writeOut', '--write-out': 'writeOut',
   '--connect-timeout': 'connectTimeoutMs', '-m': 'maxTimeMs', '--max-time': 'maxTimeMs',
   '-A': 'ignore', '--user-agent': 'ignore', '-u': 'ignore', '--user': 'ignore', '-e': 'ignore', '--referer': 'ignore',
-  '--retry': 'ignore', '--resolve': 'ignore', '-x': 'ignore', '--proxy': 'ignore',
+  '--cacert': 'cacert', '--retry': 'ignore', '--resolve': 'ignore', '-x': 'ignore', '--proxy': 'ignore',
 };
 const CURL_FLAGS: Record<string, keyof CurlOptions | 'ignore'> = {
-  s: 'silent', S: 'showError', f: 'fail', i: 'include', I: 'head', L: 'ignore', k: 'ignore', v: 'ignore', N: 'ignore', '4': 'ignore', '#': 'ignore',
+  s: 'silent', S: 'showError', f: 'fail', i: 'include', I: 'head', L: 'ignore', k: 'insecure', v: 'ignore', N: 'ignore', '4': 'ignore', '#': 'ignore',
 };
 const CURL_LONG_FLAGS: Record<string, keyof CurlOptions | 'ignore'> = {
   '--silent': 'silent', '--show-error': 'showError', '--fail': 'fail', '--include': 'include', '--head': 'head',
-  '--location': 'ignore', '--insecure': 'ignore', '--verbose': 'ignore', '--no-buffer': 'ignore', '--ipv4': 'ignore', '--compressed': 'ignore',
+  '--location': 'ignore', '--insecure': 'insecure', '--verbose': 'ignore', '--no-buffer': 'ignore', '--ipv4': 'ignore', '--compressed': 'ignore',
 };
 
 type Parsed = { ok: true; opts: CurlOptions } | { ok: false; message: string; code: number };
 
 function parseCurl(args: readonly string[]): Parsed {
-  const opts: CurlOptions = { silent: false, showError: false, fail: false, include: false, head: false, headers: [] };
+  const opts: CurlOptions = { silent: false, showError: false, fail: false, include: false, head: false, headers: [], insecure: false };
   const set = (key: keyof CurlOptions | 'ignore', value: string): Parsed | undefined => {
     if (key === 'ignore') return undefined;
     if (key === 'headers') { opts.headers.push(value); return undefined; }
@@ -154,7 +156,13 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
   const method = o.method ?? (o.head ? 'HEAD' : o.data !== undefined ? 'POST' : 'GET');
   const own: [string, string][] = [['User-Agent', `curl/${CURL_VERSION}`], ['Accept', '*/*']];
   if (o.data !== undefined) own.push(['Content-Length', String(Buffer.byteLength(o.data))], ['Content-Type', 'application/x-www-form-urlencoded']);
-  const outcome = yield* awaitPending(fetchHttp(io.ctx, t, buildRequest(method, t, own, o.headers, o.data ?? '')));
+  let caBundle: string | undefined;
+  if (o.cacert !== undefined) {
+    caBundle = io.readFile(o.cacert);
+    if (caBundle === undefined) return yield* error(77, `error setting certificate file: ${o.cacert}`);
+  }
+  const trust = { insecure: o.insecure, ...(caBundle !== undefined ? { caBundle } : {}) };
+  const outcome = yield* awaitPending(fetchHttp(io.ctx, t, buildRequest(method, t, own, o.headers, o.data ?? ''), trust));
   const limitMs = [o.connectTimeoutMs, o.maxTimeMs].filter((v): v is number => v !== undefined && v > 0).reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
   switch (outcome.kind) {
     case 'unresolved': return yield* error(6, `Could not resolve host: ${t.host}`);
@@ -171,6 +179,15 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
     }
     case 'tls':
       return yield* error(35, 'TLS connect error: error:0A00010B:SSL routines::wrong version number');
+    case 'untrusted': {
+      const code = yield* error(60, 'SSL certificate problem: unable to get local issuer certificate');
+      // tool_operate.c's CURL_CA_CERT_ERRORMSG, after the error line.
+      if (!o.silent || o.showError) {
+        yield* io.err(`More details here: https://curl.se/docs/sslcerts.html${eol}${eol}curl failed to verify the legitimacy of the server and therefore could not${eol}` +
+          `establish a secure connection to it. To learn more about this situation and${eol}how to fix it, please visit the webpage mentioned above.${eol}`);
+      }
+      return code;
+    }
     case 'reset':
       return yield* error(56, 'Recv failure: Connection reset by peer');
     case 'response': return yield* curlResponse(outcome, o, io, eol, error);
@@ -256,7 +273,7 @@ export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Ste
       yield { kind: 'sleep', ms: timeoutMs !== undefined && timeoutMs > 0 && timeoutMs < LINUX_CONNECT_TIMEOUT_MS ? timeoutMs : LINUX_CONNECT_TIMEOUT_MS };
       yield* io.err(timeoutMs !== undefined && timeoutMs > 0 && timeoutMs < LINUX_CONNECT_TIMEOUT_MS ? 'wget: download timed out\n' : `wget: can't connect to remote host (${outcome.ip}): Connection timed out\n`);
       return 1;
-    case 'tls': case 'reset': yield* io.err('wget: error getting response: Connection reset by peer\n'); return 1;
+    case 'tls': case 'untrusted': case 'reset': yield* io.err('wget: error getting response: Connection reset by peer\n'); return 1;
     case 'response': break;
   }
   const res = outcome.response;

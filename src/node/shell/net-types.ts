@@ -32,7 +32,11 @@ export type HttpReply = HttpResponse | 'reset';
 
 /** The outcome of a TCP connect. */
 export type ConnectResult =
-  | { kind: 'connected'; local: Endpoint; remote: Endpoint; exchange(req: HttpRequest): Pending<HttpReply> }
+  | {
+    kind: 'connected'; local: Endpoint; remote: Endpoint; exchange(req: HttpRequest): Pending<HttpReply>;
+    /** A server that speaks TLS (the API server): the PEM of the CA that issued its certificate. */
+    tlsCA?: string;
+  }
   /** A RST (nothing listens on a pod's port) or kube-proxy's REJECT (a Service without endpoints). */
   | { kind: 'refused' }
   /** The SYNs go unanswered: no host has the address, or no rule routes the port. */

@@ -541,6 +541,7 @@ function toolIO(sh: PosixShell): ToolIO {
     out: (text) => sh.write(1, text),
     err: (text) => sh.write(2, text),
     writeFile: (path, content) => sh.ctx.fs.write(sh.ctx.fs.resolve(path, sh.cwd), content) === 'ok',
+    readFile: (path) => sh.ctx.fs.read(sh.ctx.fs.resolve(path, sh.cwd)),
   };
 }
 

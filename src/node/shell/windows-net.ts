@@ -199,6 +199,7 @@ export function* curl(args: string[], ctx: ShellContext, out: Out, err: Out): Ge
     return yield* networkCurl(args, {
       ctx, out, err, eol: '\r\n',
       writeFile: (path, content) => ctx.fs.write(ctx.fs.resolve(path, ctx.cwd ?? 'C:\\'), content) === 'ok',
+      readFile: (path) => ctx.fs.read(ctx.fs.resolve(path, ctx.cwd ?? 'C:\\')),
     }, true);
   }
   const silent = args.some((a) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a) && !/S/.test(a));
