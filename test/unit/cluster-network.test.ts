@@ -148,3 +148,29 @@ test('resolver search order: Linux search list with ndots:5, Windows one suffix 
   ];
   for (const [name, os, want] of resolved) assert.deepEqual(net.resolve(name, { os, searches }), want, `${os} resolves ${name}`);
 });
+
+test('the kubernetes Service leads to the API server, over TLS with the cluster CA; other Services to their pods', () => {
+  const kubernetes = svc('default', 'kubernetes', '10.96.0.1', [{ name: 'https', port: 443, targetPort: 6443, protocol: 'TCP' }]);
+  const apiSlice = slice('default', 'kubernetes', [{ name: 'https', port: 6443, protocol: 'TCP' }], [{ ip: '127.0.0.1' }]);
+  const seen: string[] = [];
+  const net = new ClusterNetwork({
+    services: () => [...SERVICES, kubernetes],
+    service: (ns, name) => [...SERVICES, kubernetes].find((s) => s.metadata.namespace === ns && s.metadata.name === name),
+    endpointSlices: (ns) => [...SLICES, apiSlice].filter((s) => s.metadata.namespace === ns),
+  }, () => 0, {
+    ca: 'CA PEM',
+    accept: (req) => { seen.push(`${req.method} ${req.target}`); return Pending.of<HttpResponse>({ status: 200, reason: 'OK', headers: [], body: new Uint8Array() }); },
+  });
+  net.attach('10.244.1.5', { namespace: 'default', name: 'web-1', node: 'w1' });
+  net.listen('10.244.1.5', 80, 'TCP', () => Pending.of<HttpResponse>({ status: 200, reason: 'OK', headers: [], body: new Uint8Array() }));
+  const api = net.connect('10.244.1.5', '10.96.0.1', 443);
+  assert.equal(api.kind, 'connected');
+  if (api.kind !== 'connected') return;
+  assert.equal(api.tlsCA, 'CA PEM');
+  api.exchange({ method: 'GET', target: '/version', headers: [], body: new Uint8Array() });
+  assert.deepEqual(seen, ['GET /version']);
+  const web = net.connect('10.244.1.5', '10.96.10.1', 80);
+  assert.equal(web.kind === 'connected' ? web.tlsCA : 'not connected', undefined);
+  // The endpoint's own address is outside the pod network: a pod reaches it only through the Service.
+  assert.equal(net.connect('10.244.1.5', '127.0.0.1', 6443).kind, 'timeout');
+});
