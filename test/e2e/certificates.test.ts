@@ -11,24 +11,15 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { credentials, eventually, kubectl, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { credentials, eventually, kubectlFails, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { certificateRequest } from '../../src/pki/issue.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-const ok = async (args: string[], input?: string): Promise<string> => {
-  const r = await kubectl(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-};
-
-const fails = async (args: string[], input?: string): Promise<string> => {
-  const r = await kubectl(cluster, args, { input });
-  assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} succeeded: ${r.stdout}`);
-  return r.stderr;
-};
+const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
+const fails = (args: string[], input?: string) => kubectlFails(cluster, args, input);
 
 function csrYaml(name: string, request: string, signerName: string, usages: string[], extra = ''): string {
   return `apiVersion: certificates.k8s.io/v1

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlOk, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--authorization-mode', 'Node,RBAC']); });
@@ -192,11 +192,7 @@ test("a SubjectAccessReview's field selector reaches the Node authorizer (Author
 });
 
 test("a pod's service account token reaches the API server through the kubernetes Service: view in its namespace, upstream's 403 elsewhere", async () => {
-  const ok = async (args: string[]) => {
-    const r = await kubectl(cluster, args);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const ok = (args: string[]) => kubectlOk(cluster, args);
   await ok(['create', 'namespace', 'team']);
   await ok(['create', 'serviceaccount', 'robot', '-n', 'team']);
   await ok(['create', 'rolebinding', 'robot-view', '--clusterrole=view', '--serviceaccount=team:robot', '-n', 'team']);

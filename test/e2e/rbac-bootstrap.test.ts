@@ -6,17 +6,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-const ok = async (args: string[], input?: string): Promise<string> => {
-  const r = await kubectl(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-};
+const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const READ = ['get', 'list', 'watch'];

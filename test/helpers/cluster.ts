@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,20 @@ export function kubectl(cluster: TestCluster, args: string[], opts: { version?: 
     });
     if (opts.input !== undefined) { child.stdin!.end(opts.input); }
   });
+}
+
+/** kubectl that must succeed: its stdout; a failure names the command and what kubectl said. */
+export async function kubectlOk(cluster: TestCluster, args: string[], input?: string): Promise<string> {
+  const r = await kubectl(cluster, args, input === undefined ? {} : { input });
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** kubectl that must fail: its stderr. */
+export async function kubectlFails(cluster: TestCluster, args: string[], input?: string): Promise<string> {
+  const r = await kubectl(cluster, args, input === undefined ? {} : { input });
+  assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} succeeded: ${r.stdout}`);
+  return r.stderr;
 }
 
 /** TLS credentials from the cluster's kubeconfig, for raw HTTPS requests. */
