@@ -9,6 +9,8 @@ import { newQueue, type ControllerContext } from './runtime/controller-context.j
 import type { RateLimitingQueue } from '../client/work-queue.js';
 
 const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
+const ROOT_CA_DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 const MANAGER = 'kube-controller-manager';
 
 
@@ -40,10 +42,12 @@ export class NamespaceController {
 
   async start(): Promise<void> {
     await this.ctx.informers.inform(namespaces, (_t, obj) => this.queue.add(obj.metadata.name!));
-    // A deleted ServiceAccount or ConfigMap is recreated, as upstream does.
+    // A deleted ServiceAccount or ConfigMap is recreated, and a changed kube-root-ca.crt put back, as upstream does.
     for (const ref of [serviceaccounts, configmaps]) {
       const informer = await this.ctx.informers.inform(ref, (type, obj) => {
-        if (type === 'DELETED') this.queue.add(obj.metadata.namespace!);
+        if (type === 'DELETED' || (ref === configmaps && type === 'MODIFIED' && obj.metadata.name === ROOT_CA_CONFIGMAP)) {
+          this.queue.add(obj.metadata.namespace!);
+        }
       });
       this.caches.set(ref.resource, informer.cache);
     }
@@ -62,9 +66,28 @@ export class NamespaceController {
     await this.ensure(this.serviceAccounts, name, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
     await this.ensure(this.configMaps, name, ROOT_CA_CONFIGMAP, {
       apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name: ROOT_CA_CONFIGMAP, annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' } },
+      metadata: { name: ROOT_CA_CONFIGMAP, annotations: { [DESCRIPTION_ANNOTATION]: ROOT_CA_DESCRIPTION } },
       data: { 'ca.crt': this.caCert },
     });
+    await this.reconcileRootCA(name);
+  }
+
+  /** rootcacertpublisher syncNamespace: a kube-root-ca.crt whose data or description changed is put back. */
+  private async reconcileRootCA(namespace: string): Promise<void> {
+    const cm = this.caches.get(configmaps.resource)?.get(namespace, ROOT_CA_CONFIGMAP) as (KObject & { data?: Record<string, string> }) | undefined;
+    if (!cm) return;
+    const data = cm.data ?? {};
+    const same = Object.keys(data).length === 1 && data['ca.crt'] === this.caCert;
+    if (same && cm.metadata.annotations?.[DESCRIPTION_ANNOTATION]) return;
+    try {
+      await this.configMaps.update(namespace, ROOT_CA_CONFIGMAP, (cur) => ({
+        ...cur, data: { 'ca.crt': this.caCert },
+        metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, [DESCRIPTION_ANNOTATION]: ROOT_CA_DESCRIPTION } },
+      }), { fieldManager: MANAGER });
+    } catch (e) {
+      // Deleted meanwhile: the informer's event queues the namespace again.
+      if (!isNotFound(e)) throw e;
+    }
   }
 
   /**
