@@ -9,11 +9,11 @@
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { goQuote } from '../apimachinery/go-quote.js';
 import { resourceAttributes, type Authorizer, type UserInfo } from '../authorization/types.js';
-import { bytesOf } from '../validation/certificatesigningrequest.js';
+import { KUBE_APISERVER_CLIENT_SIGNER } from '../component-helpers/certificate-signers.js';
+import { requestBytes } from '../validation/certificatesigningrequest.js';
 import { forbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 const GROUP = 'certificates.k8s.io';
-export const KUBE_APISERVER_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client';
 
 const isCSR = (a: AdmissionAttributes) => a.def.group === GROUP && a.def.resource === 'certificatesigningrequests';
 
@@ -60,7 +60,7 @@ export const certificateSubjectRestriction: AdmissionPlugin = {
   async validate(a) {
     if (!isCSR(a) || a.subresource || a.operation !== 'CREATE' || signerOf(a.object) !== KUBE_APISERVER_CLIENT_SIGNER) return;
     const { requestSubject } = await import('../pki/request-subject.js');
-    const subject = await requestSubject(bytesOf(csrOf(a.object)?.spec?.request) ?? Buffer.alloc(0));
+    const subject = await requestSubject(requestBytes(csrOf(a.object)));
     if (subject.organizations.includes('system:masters')) {
       throw forbidden(a, `use of ${KUBE_APISERVER_CLIENT_SIGNER} signer with system:masters group is not allowed`);
     }

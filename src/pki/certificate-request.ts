@@ -7,23 +7,32 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { DER_BIT_STRING, DER_OID, DER_SEQUENCE, DerError, derChildren, derElement } from './der.js';
 
-/** encoding/pem's first block: its type and DER bytes, or undefined when there is none. */
-export function pemDecode(data: Buffer): { type: string; der: Buffer; headers: boolean } | undefined {
-  const text = data.toString('latin1');
-  const begin = /-----BEGIN ([^\r\n-]*)-----\r?\n/.exec(text);
-  if (!begin) return undefined;
-  const type = begin[1]!;
-  const bodyStart = begin.index + begin[0].length;
-  const endMarker = `-----END ${type}-----`;
-  const endAt = text.indexOf(endMarker, bodyStart);
-  if (endAt === -1) return undefined;
-  const body = text.slice(bodyStart, endAt);
-  // A header block ("Proc-Type: ...") ends at the first empty line.
-  const headers = /^[^\s:]+:/.test(body);
-  const b64 = (headers ? body.slice(body.search(/\r?\n\r?\n/) + 1) : body).replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return undefined;
-  return { type, der: Buffer.from(b64, 'base64'), headers };
+/** One encoding/pem block: its type, DER bytes, and whether it carried headers. */
+export interface PemBlock { type: string; der: Buffer; headers: boolean }
+
+/** Every PEM block of `data` in order, as repeated encoding/pem Decode calls find them (text between blocks skipped). */
+export function pemBlocks(data: Buffer | string): PemBlock[] {
+  const text = typeof data === 'string' ? data : data.toString('latin1');
+  const out: PemBlock[] = [];
+  const begin = /-----BEGIN ([^\r\n-]*)-----\r?\n/g;
+  for (let m = begin.exec(text); m; m = begin.exec(text)) {
+    const type = m[1]!;
+    const endMarker = `-----END ${type}-----`;
+    const endAt = text.indexOf(endMarker, begin.lastIndex);
+    if (endAt === -1) break;
+    const body = text.slice(begin.lastIndex, endAt);
+    // A header block ("Proc-Type: ...") ends at the first empty line.
+    const headers = /^[^\s:]+:/.test(body);
+    const b64 = (headers ? body.slice(body.search(/\r?\n\r?\n/) + 1) : body).replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) break;
+    out.push({ type, der: Buffer.from(b64, 'base64'), headers });
+    begin.lastIndex = endAt + endMarker.length;
+  }
+  return out;
 }
+
+/** encoding/pem's first block, or undefined when there is none. */
+export const pemDecode = (data: Buffer): PemBlock | undefined => pemBlocks(data)[0];
 
 /** The signature algorithms Go verifies, by their OID's DER contents: the digest node:crypto takes and the error Go gives. */
 const SIGNATURE_ALGORITHMS: Record<string, { digest: string | null; failure: string }> = {

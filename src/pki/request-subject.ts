@@ -15,7 +15,8 @@ export interface RequestSubject {
   uris: string[];
 }
 
-const SUBJECT_ALT_NAME = '2.5.29.17';
+/** The subjectAltName extension's OID. */
+export const SUBJECT_ALT_NAME_OID = '2.5.29.17';
 
 /** The subject and subject alternative names of a PEM request that passed validation. */
 export async function requestSubject(request: Buffer): Promise<RequestSubject> {
@@ -23,7 +24,7 @@ export async function requestSubject(request: Buffer): Promise<RequestSubject> {
   const block = pemDecode(request);
   if (!block) throw new Error('PEM block type must be CERTIFICATE REQUEST');
   const csr = new x509.lib.Pkcs10CertificateRequest(new Uint8Array(block.der));
-  const san = csr.getExtension(SUBJECT_ALT_NAME);
+  const san = csr.getExtension(SUBJECT_ALT_NAME_OID);
   const names = san ? new x509.lib.SubjectAlternativeNameExtension(san.rawData).names.items : [];
   const of = (type: string) => names.filter((n) => n.type === type).map((n) => n.value);
   return {

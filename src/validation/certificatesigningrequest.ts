@@ -12,13 +12,13 @@
 import { X509Certificate } from 'node:crypto';
 import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../meta/names.js';
-import { certificateRequestError, pemDecode } from '../pki/certificate-request.js';
+import { LEGACY_UNKNOWN_SIGNER } from '../component-helpers/certificate-signers.js';
+import { certificateRequestError, pemBlocks } from '../pki/certificate-request.js';
 import { arr, deepEqual, isObj, metaCreate, metaUpdate, raw, str, type Obj } from './common.js';
 
 export const APPROVED = 'Approved';
 export const DENIED = 'Denied';
 export const FAILED = 'Failed';
-export const LEGACY_UNKNOWN_SIGNER = 'kubernetes.io/legacy-unknown';
 
 /** allValidUsages, in sets.String.List()'s (sorted) order. */
 const VALID_USAGES = [
@@ -46,6 +46,9 @@ export function bytesOf(v: unknown): Buffer | undefined {
   return typeof v === 'string' ? Buffer.from(v, 'base64') : undefined;
 }
 
+/** A request's PEM bytes (`spec.request`), empty when absent. */
+export const requestBytes = (csr: { spec?: { request?: unknown } } | undefined): Buffer => bytesOf(csr?.spec?.request) ?? Buffer.alloc(0);
+
 /** Go's %#v of a []byte. */
 function goBytes(b: Buffer | undefined): string {
   if (!b) return '[]byte(nil)';
@@ -55,19 +58,13 @@ function goBytes(b: Buffer | undefined): string {
 /** validateCertificate: status.certificate holds only CERTIFICATE blocks without headers, at least one. */
 export function certificateError(pem: Buffer | undefined): string | undefined {
   if (!pem?.length) return undefined;
-  let rest = pem;
-  let blocks = 0;
-  for (;;) {
-    const block = pemDecode(rest);
-    if (!block) break;
+  const blocks = pemBlocks(pem);
+  for (const block of blocks) {
     if (block.type !== 'CERTIFICATE') return `only CERTIFICATE PEM blocks are allowed, found ${goQuote(block.type)}`;
     if (block.headers) return 'no PEM block headers are permitted';
-    blocks++;
     try { new X509Certificate(block.der); } catch { return 'x509: malformed certificate'; }
-    const end = rest.indexOf('-----END CERTIFICATE-----');
-    rest = rest.subarray(end + '-----END CERTIFICATE-----'.length);
   }
-  return blocks ? undefined : 'must contain at least one CERTIFICATE PEM block';
+  return blocks.length ? undefined : 'must contain at least one CERTIFICATE PEM block';
 }
 
 /** apivalidation.ValidateSignerName */
@@ -158,7 +155,7 @@ function validate(csr: Obj, opts: Options): FieldError[] {
   const errs = metaCreate(csr, false, () => []);
   const spec: Obj = isObj(csr.spec) ? csr.spec : {};
   const request = bytesOf(spec.request);
-  const requestError = certificateRequestError(request ?? Buffer.alloc(0));
+  const requestError = certificateRequestError(requestBytes(csr));
   if (requestError) errs.push(field.invalid('spec.request', raw(goBytes(request)), requestError));
   const usages = arr<unknown>(spec.usages).map(str);
   if (!usages.length) errs.push(field.required('spec.usages'));

@@ -12,8 +12,10 @@ import { certificatesigningrequests, subjectaccessreviews } from '../../client/r
 import type { ResourceClient } from '../../client/types.js';
 import { requestSubject, type RequestSubject } from '../../pki/request-subject.js';
 import type { ControllerContext } from '../runtime/controller-context.js';
-import { approvalOf, CertificateController, requestBytes, type CSR } from './certificate-controller.js';
-import { KUBELET_CLIENT_SIGNER, kubeletClientRequestError } from './kubelet-requests.js';
+import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER } from '../../component-helpers/certificate-signers.js';
+import { APPROVED, requestBytes } from '../../validation/certificatesigningrequest.js';
+import { approvalOf, CertificateController, type CSR } from './certificate-controller.js';
+import { kubeletClientRequestError } from './kubelet-requests.js';
 
 const COMPONENT = 'csrapproving';
 
@@ -24,7 +26,7 @@ interface Recognizer {
 }
 
 const isNodeClientCert = (csr: CSR, s: RequestSubject) =>
-  csr.spec.signerName === KUBELET_CLIENT_SIGNER && kubeletClientRequestError(s, csr.spec.usages ?? []) === undefined;
+  csr.spec.signerName === KUBE_APISERVER_CLIENT_KUBELET_SIGNER && kubeletClientRequestError(s, csr.spec.usages ?? []) === undefined;
 
 const RECOGNIZERS: Recognizer[] = [
   {
@@ -65,7 +67,7 @@ export class CSRApprovingController {
         // Approved or denied meanwhile: nothing to add.
         if (approvalOf(current).approved || approvalOf(current).denied) return current;
         current.status = { ...current.status, conditions: [...current.status?.conditions ?? [], {
-          type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.successMessage,
+          type: APPROVED, status: 'True', reason: 'AutoApproved', message: r.successMessage,
         }] };
         return current;
       }, { subresource: 'approval' });

@@ -6,6 +6,7 @@
  */
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { certificatesigningrequests } from '../../client/resources.js';
+import { APPROVED, DENIED, FAILED } from '../../validation/certificatesigningrequest.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { RateLimitingQueue } from '../../client/work-queue.js';
 import { newQueue, type ControllerContext } from '../runtime/controller-context.js';
@@ -38,11 +39,8 @@ export class CertificateController {
   }
 }
 
-/** GetCertApprovalCondition: whether the request carries an Approved or a Denied condition. */
-export function approvalOf(csr: CertificateSigningRequest): { approved: boolean; denied: boolean } {
+/** getCertApprovalCondition: whether the request carries an Approved, a Denied and a Failed condition. */
+export function approvalOf(csr: CertificateSigningRequest): { approved: boolean; denied: boolean; failed: boolean } {
   const types = new Set((csr.status?.conditions ?? []).map((c) => c.type));
-  return { approved: types.has('Approved'), denied: types.has('Denied') };
+  return { approved: types.has(APPROVED), denied: types.has(DENIED), failed: types.has(FAILED) };
 }
-
-/** The request's PEM bytes (JSON carries them in base64). */
-export const requestBytes = (csr: CertificateSigningRequest): Buffer => Buffer.from(csr.spec.request ?? '', 'base64');

@@ -10,7 +10,8 @@ import { certificatesigningrequests } from '../../client/resources.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { ResourceClient } from '../../client/types.js';
 import type { ControllerContext } from '../runtime/controller-context.js';
-import type { CSR } from './certificate-controller.js';
+import { APPROVED, DENIED, FAILED } from '../../validation/certificatesigningrequest.js';
+import { approvalOf, type CSR } from './certificate-controller.js';
 
 const COMPONENT = 'csrcleaner';
 const POLLING_INTERVAL_MS = 3600_000;
@@ -36,11 +37,11 @@ function issuedExpired(csr: CSR, now: number): boolean {
 
 /** handle's tests: issued, denied, failed or pending past its deadline, or its certificate expired. */
 export function isExpired(csr: CSR, now: number): boolean {
-  const types = new Set((csr.status?.conditions ?? []).map((c) => c.type));
-  const pending = !types.has('Approved') && !types.has('Denied') && !types.has('Failed');
-  return (!!csr.status?.certificate && conditionOlderThan(csr, 'Approved', APPROVED_EXPIRATION_MS, now)) ||
-    conditionOlderThan(csr, 'Denied', DENIED_EXPIRATION_MS, now) ||
-    conditionOlderThan(csr, 'Failed', DENIED_EXPIRATION_MS, now) ||
+  const { approved, denied, failed } = approvalOf(csr);
+  const pending = !approved && !denied && !failed;
+  return (!!csr.status?.certificate && conditionOlderThan(csr, APPROVED, APPROVED_EXPIRATION_MS, now)) ||
+    conditionOlderThan(csr, DENIED, DENIED_EXPIRATION_MS, now) ||
+    conditionOlderThan(csr, FAILED, DENIED_EXPIRATION_MS, now) ||
     (pending && Date.parse(csr.metadata.creationTimestamp ?? '') + PENDING_EXPIRATION_MS < now) ||
     issuedExpired(csr, now);
 }

@@ -6,8 +6,6 @@
  */
 import type { RequestSubject } from '../../pki/request-subject.js';
 
-export const KUBELET_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
-export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
 
 const sameSet = (a: readonly string[], b: readonly string[]) => new Set(a).size === b.length && b.every((u) => a.includes(u));
 /** The usages a kubelet asks for, with or without key encipherment (which only RSA keys use). */

@@ -13,11 +13,12 @@ import { certificatesigningrequests } from '../../client/resources.js';
 import type { ResourceClient } from '../../client/types.js';
 import type { PemPair } from '../../pki/certificates.js';
 import { requestSubject, type RequestSubject } from '../../pki/request-subject.js';
-import { KUBE_APISERVER_CLIENT_SIGNER } from '../../admission/certificates.js';
 import { rfc3339 } from '../../apimachinery/time.js';
 import type { ControllerContext } from '../runtime/controller-context.js';
-import { approvalOf, CertificateController, requestBytes, type CSR } from './certificate-controller.js';
-import { KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientRequestError, kubeletServingRequestError } from './kubelet-requests.js';
+import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_SERVING_SIGNER } from '../../component-helpers/certificate-signers.js';
+import { FAILED, requestBytes } from '../../validation/certificatesigningrequest.js';
+import { approvalOf, CertificateController, type CSR } from './certificate-controller.js';
+import { kubeletClientRequestError, kubeletServingRequestError } from './kubelet-requests.js';
 
 const COMPONENT = 'csrsigning';
 
@@ -34,7 +35,7 @@ function apiServerClientUsagesError(_: RequestSubject, usages: readonly string[]
 /** Each built-in signer's isRequestForSignerFn: why it will not sign a request, or undefined. */
 const SIGNERS: Record<string, (s: RequestSubject, usages: readonly string[]) => string | undefined> = {
   [KUBELET_SERVING_SIGNER]: kubeletServingRequestError,
-  [KUBELET_CLIENT_SIGNER]: kubeletClientRequestError,
+  [KUBE_APISERVER_CLIENT_KUBELET_SIGNER]: kubeletClientRequestError,
   [KUBE_APISERVER_CLIENT_SIGNER]: apiServerClientUsagesError,
 };
 
@@ -58,7 +59,7 @@ export class CSRSigningController {
 
   async handle(csr: CSR): Promise<void> {
     const { approved, denied } = approvalOf(csr);
-    const failed = (csr.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True');
+    const failed = (csr.status?.conditions ?? []).some((c) => c.type === FAILED && c.status === 'True');
     if (!approved || denied || failed || csr.status?.certificate) return;
     const refuses = SIGNERS[csr.spec.signerName];
     if (!refuses) return;
@@ -67,10 +68,10 @@ export class CSRSigningController {
     const why = refuses(await requestSubject(request), csr.spec.usages ?? []);
     if (why !== undefined) {
       csr.status = { ...csr.status, conditions: [...csr.status?.conditions ?? [], {
-        type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: why, lastUpdateTime: rfc3339(now),
+        type: FAILED, status: 'True', reason: 'SignerValidationFailure', message: why, lastUpdateTime: rfc3339(now),
       }] };
     } else {
-      const { signRequest } = await import('../../pki/sign-request.js');
+      const { signRequest } = await import('../../pki/issue.js');
       const pem = await signRequest(this.ca, request, csr.spec.usages ?? [], certificateDuration(csr.spec.expirationSeconds), now);
       csr.status = { ...csr.status, certificate: Buffer.from(pem).toString('base64') };
     }

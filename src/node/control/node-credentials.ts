@@ -12,10 +12,11 @@
  */
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { certificatesigningrequests } from '../../client/resources.js';
+import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER } from '../../component-helpers/certificate-signers.js';
+import { DENIED, FAILED } from '../../validation/certificatesigningrequest.js';
 import type { ClientCredentials } from '../../client/https.js';
 import type { Client } from '../../client/types.js';
 
-const KUBELET_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 /** How often a pending request is looked at again, and after how long the wait is worth telling. */
 const POLL_MS = 200;
 const TELL_AFTER_MS = 5000;
@@ -23,7 +24,7 @@ const TELL_AFTER_MS = 5000;
 /** The request's certificate once issued; an error once denied or failed. */
 function outcome(csr: CertificateSigningRequest): Buffer | Error | undefined {
   if (csr.status?.certificate) return Buffer.from(csr.status.certificate, 'base64');
-  const refused = (csr.status?.conditions ?? []).find((c) => c.type === 'Denied' || c.type === 'Failed');
+  const refused = (csr.status?.conditions ?? []).find((c) => c.type === DENIED || c.type === FAILED);
   if (refused) return new Error(`certificate signing request ${csr.metadata?.name} was ${refused.type.toLowerCase()}: ${refused.reason ?? ''} ${refused.message ?? ''}`.trim());
   return undefined;
 }
@@ -36,7 +37,7 @@ export async function requestNodeCredentials(client: Client, nodeName: string, l
   const created = await csrs.create('', {
     metadata: { generateName: 'node-csr-' },
     spec: {
-      request: Buffer.from(request).toString('base64'), signerName: KUBELET_CLIENT_SIGNER,
+      request: Buffer.from(request).toString('base64'), signerName: KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
       usages: ['digital signature', 'client auth'],
     },
   });

@@ -9,6 +9,7 @@
  * container itself answers: loopback is refused, other addresses never
  * answer and names other than localhost do not resolve.
  */
+import { pemBlocks } from '../../pki/certificate-request.js';
 import type { Endpoint, HttpRequest, HttpResponse } from './net-types.js';
 import { Pending } from './pending.js';
 import type { ShellContext } from './types.js';
@@ -58,11 +59,10 @@ export type FetchOutcome =
 /** What a client trusts for https: every certificate (curl -k), or the CAs of a PEM bundle (curl --cacert). */
 export interface ClientTrust { insecure: boolean; caBundle?: string }
 
-/** Whether the PEM bundle holds the CA (compared by its base64 body, whatever the line breaks). */
+/** Whether the PEM bundle holds the CA's certificate. */
 function bundleHolds(bundle: string, ca: string): boolean {
-  const bodies = (pem: string) => [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => m[1]!.replace(/\s+/g, ''));
-  const want = bodies(ca)[0];
-  return want !== undefined && bodies(bundle).includes(want);
+  const want = pemBlocks(ca)[0]?.der;
+  return want !== undefined && pemBlocks(bundle).some((b) => b.type === 'CERTIFICATE' && b.der.equals(want));
 }
 
 const isLoopbackName = (host: string) => /^localhost$/i.test(host) || /^127\./.test(host) || host === '::1';
