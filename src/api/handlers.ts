@@ -124,10 +124,11 @@ export class ResourceHandlers {
   }
 
   private writeContext(namespace: string, q: URLSearchParams, optionsKind: string,
-    req: IncomingMessage, res: ServerResponse): WriteContext {
+    req: IncomingMessage, res: ServerResponse, requestName?: string): WriteContext {
     const seen = new Set<string>();
     return {
       namespace,
+      ...(requestName ? { requestName } : {}),
       now: new Date(),
       dryRun: parseDryRun(q, optionsKind),
       fieldManager: managerOrUserAgent(q.get('fieldManager'), req.headers['user-agent']),
@@ -284,7 +285,7 @@ export class ResourceHandlers {
   private async update(req: IncomingMessage, res: ServerResponse, def: ResourceDef, namespace: string, name: string,
     q: URLSearchParams, shape: Shape): Promise<void> {
     validateWriteOptions(q, 'UpdateOptions');
-    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'UpdateOptions', req, res));
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'UpdateOptions', req, res, name));
     const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
     const raw = await readBody(req);
     const body = decodeObject(raw, req.headers['content-type'], def.kind, def) as KObject;
@@ -320,7 +321,7 @@ export class ResourceHandlers {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message, reason: s.reason, code: s.code });
     }
     checkPatchOptions(contentType, q);
-    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'PatchOptions', req, res));
+    const ctx = this.store.readOnlyResult(this.writeContext(namespace, q, 'PatchOptions', req, res, name));
     const fieldValidation = fieldValidationOf(q, 'PatchOptions');
     const body = (await readBody(req)).toString('utf8');
     checkObjectKey(def, namespace, name);

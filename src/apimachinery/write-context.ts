@@ -13,6 +13,11 @@ export interface WriteContext {
   fieldManager: string;
   /** Adds a warning for the client (a `Warning: 299` response header, which kubectl prints). */
   warn: (message: string) => void;
+  /**
+   * The object name in the request's URL (RequestInfo.Name): a PUT's or a
+   * PATCH's, even when it creates; absent for a POST to a collection.
+   */
+  requestName?: string;
   /** Who is writing (absent for the server's own controllers). */
   user?: { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> };
 }

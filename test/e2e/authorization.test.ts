@@ -226,6 +226,14 @@ test('a role or binding that grants more than its writer holds is refused unless
   await ok(['create', 'rolebinding', 'robot-binds', '--role=binder', '--serviceaccount=team:robot', '-n', 'team']);
   const bound = await asToken('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings', binding('jane-secrets', 'Role', 'secret-admin'));
   assert.equal(bound.status, 201, bound.body);
+
+  // `escalate` on one role name: a PUT that creates that role is allowed (RequestInfo names it), a POST is not (it names none).
+  await ok(['create', 'role', 'escalator', '--verb=escalate', '--resource=roles.rbac.authorization.k8s.io', '--resource-name=deletes', '-n', 'team']);
+  await ok(['create', 'rolebinding', 'robot-escalates', '--role=escalator', '--serviceaccount=team:robot', '-n', 'team']);
+  const posted = await asToken('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles', role('deletes', ['get', 'delete', 'create']));
+  assert.equal(posted.status, 403, posted.body);
+  const put = await asToken('PUT', '/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles/deletes', role('deletes', ['get', 'delete', 'create']));
+  assert.equal(put.status, 201, put.body);
 });
 
 test('the controllers act within their bootstrap roles: a new namespace gets its default ServiceAccount and kube-root-ca.crt', async () => {

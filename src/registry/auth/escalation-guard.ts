@@ -50,7 +50,7 @@ function aggregate(errs: string[]): string {
   return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
 
-/** RoleEscalationAuthorized: `escalate` on the role the request names (none on a create). */
+/** RoleEscalationAuthorized: `escalate` on the role the request's URL names (none on a POST; a PUT that creates names one). */
 function escalateAllowed(policy: AuthorizationPolicy, user: UserInfo, resource: string, name: string, namespace: string): boolean {
   const attrs = resourceAttributes(user, { verb: 'escalate', apiGroup: RBAC_GROUP, apiVersion: '*', resource, name, namespace });
   return policy.authorizer.authorize(attrs).decision === 'Allow';
@@ -69,7 +69,7 @@ const hasAggregationRule = (r: ClusterRole | undefined) => !!r?.aggregationRule?
 function roleCheck(resource: 'roles' | 'clusterroles'): Check {
   return (obj, old, ctx, policy, user) => {
     const name = obj.metadata.name ?? '';
-    if (escalateAllowed(policy, user, resource, old ? name : '', ctx.namespace)) return;
+    if (escalateAllowed(policy, user, resource, ctx.requestName ?? (old ? name : ''), ctx.namespace)) return;
     const rules = (obj as { rules?: PolicyRule[] }).rules ?? [];
     const err = confirmNoEscalation(policy, user, ctx.namespace, rules);
     if (err) throw forbidden(resource, name, err);
