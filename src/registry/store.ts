@@ -504,8 +504,9 @@ export class Store implements Lookup {
     if (def.namespaced && m.namespace && m.namespace !== namespace) {
       throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
+    // Store.Update: a resourceVersion that parses as 0 ("0", as kubeadm writes on its Service) is no precondition, as an absent one.
     const requestedRV = m.resourceVersion;
-    if (requestedRV && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
+    if (requestedRV && !/^0+$/.test(requestedRV) && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
     if (m.uid && m.uid !== current.metadata.uid) {
       throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);
     }
