@@ -15,10 +15,9 @@ import { certificatesigningrequests } from '../../client/resources.js';
 import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER } from '../../component-helpers/certificate-signers.js';
 import { DENIED, FAILED } from '../../validation/certificatesigningrequest.js';
 import type { ClientCredentials } from '../../client/https.js';
-import type { Client } from '../../client/types.js';
+import type { Client, ResourceClient, Watch } from '../../client/types.js';
 
-/** How often a pending request is looked at again, and after how long the wait is worth telling. */
-const POLL_MS = 200;
+/** After how long the wait for approval is worth telling. */
 const TELL_AFTER_MS = 5000;
 
 /** The request's certificate once issued; an error once denied or failed. */
@@ -42,18 +41,44 @@ export async function requestNodeCredentials(client: Client, nodeName: string, l
     },
   });
   const name = created.metadata?.name ?? '';
-  const since = Date.now();
-  let told = false;
+  const tell = setTimeout(() => log(`node ${nodeName}: waiting for certificate signing request ${name} to be approved (kubectl certificate approve ${name})`),
+    TELL_AFTER_MS);
+  try {
+    return await waitForCertificate(csrs, created, key, signal);
+  } finally {
+    clearTimeout(tell);
+  }
+}
+
+/**
+ * csr.WaitForCertificate: a watch on the one request (field selector
+ * metadata.name) from its creation, rather than polling. When the server
+ * ends the watch (a timeout, or 410 once the version is compacted), the
+ * request is read again and watched from there.
+ */
+async function waitForCertificate(csrs: ResourceClient<CertificateSigningRequest>, created: CertificateSigningRequest, key: string,
+  signal?: AbortSignal): Promise<ClientCredentials> {
+  const name = created.metadata?.name ?? '';
+  let resourceVersion = created.metadata?.resourceVersion ?? '';
   for (;;) {
-    const csr = await csrs.get('', name, { signal });
-    const result = outcome(csr);
-    if (result instanceof Error) throw result;
-    if (result) return { cert: result, key: Buffer.from(key) };
-    if (!told && Date.now() - since > TELL_AFTER_MS) {
-      told = true;
-      log(`node ${nodeName}: waiting for certificate signing request ${name} to be approved (kubectl certificate approve ${name})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     signal?.throwIfAborted();
+    let settled: Buffer | Error | undefined;
+    let watch: Watch | undefined;
+    const seen = (_type: string, csr: CertificateSigningRequest) => {
+      resourceVersion = csr.metadata?.resourceVersion ?? resourceVersion;
+      settled ??= outcome(csr);
+      if (settled) watch?.stop();
+    };
+    watch = await csrs.watch('', { fieldSelector: `metadata.name=${name}`, resourceVersion, ...(signal ? { signal } : {}) }, seen);
+    // The certificate may have come with the watch's first events, before `watch` was set.
+    if (settled) watch.stop();
+    await watch.done.catch(() => {});
+    if (!settled) {
+      const csr = await csrs.get('', name, signal ? { signal } : {});
+      resourceVersion = csr.metadata?.resourceVersion ?? '';
+      settled = outcome(csr);
+    }
+    if (settled instanceof Error) throw settled;
+    if (settled) return { cert: settled, key: Buffer.from(key) };
   }
 }
