@@ -40,29 +40,9 @@ export async function createCA(): Promise<PemPair> {
 /** A certificate's subject: an RFC 4514 string, or its RDNs (each attribute type with its values) in order. */
 export type CertificateSubject = string | x509.JsonName;
 
+/** A certificate and its new key, signed by the CA `ca` (see CertificateAuthority.issue). */
 export async function issue(ca: PemPair, subject: CertificateSubject, usage: 'server' | 'client', sans: { dns: string[]; ip: string[] }): Promise<PemPair> {
-  const caCert = new x509.X509Certificate(ca.cert);
-  const caKey = await importKey(ca.key);
-  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
-  const now = new Date();
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension([usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-    await x509.AuthorityKeyIdentifierExtension.create(caCert),
-  ];
-  if (sans.dns.length || sans.ip.length) {
-    extensions.push(new x509.SubjectAlternativeNameExtension([
-      ...sans.dns.map((value) => ({ type: 'dns' as const, value })),
-      ...sans.ip.map((value) => ({ type: 'ip' as const, value })),
-    ]));
-  }
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serial(), subject, issuer: caCert.subject, publicKey: keys.publicKey, signingKey: caKey,
-    signingAlgorithm: ALG, notBefore: new Date(now.getTime() - 3600_000), notAfter: new Date(now.getTime() + TEN_YEARS_MS),
-    extensions,
-  });
-  return { cert: cert.toString('pem') + '\n', key: await keyPem(keys.privateKey) };
+  return (await CertificateAuthority.load(ca)).issue(subject, usage, sans);
 }
 
 /** A new P-256 key and a PKCS#10 request for it naming `subject`, both in PEM (what a kubelet's TLS bootstrap sends). */
@@ -108,32 +88,70 @@ function usageExtensions(usages: readonly string[]): x509.Extension[] {
 }
 
 /**
- * The local signer of kube-controller-manager's csrsigning controller
- * (pkg/controller/certificates/authority, v1.32): a certificate for a
- * validated PEM request's subject, public key and subject alternative
- * names, signed by the cluster CA for `ttlMs` from `now` (backdated 5
- * minutes), with the usages the CertificateSigningRequest names and none of
- * the request's other extensions (PermissiveSigningPolicy); in PEM.
+ * The cluster CA, read once: its certificate parsed, its key imported and
+ * its authority key identifier computed, so that issuing and signing do not
+ * do it again for each certificate (a node joining signs one).
  */
-export async function signRequest(ca: PemPair, request: Buffer, usages: readonly string[], ttlMs: number, now: Date): Promise<string> {
-  const block = pemDecode(request);
-  if (!block) throw new Error('PEM block type must be CERTIFICATE REQUEST');
-  const csr = new x509.Pkcs10CertificateRequest(new Uint8Array(block.der));
-  const caCert = new x509.X509Certificate(ca.cert);
-  const notBefore = new Date(now.getTime() - BACKDATE_MS);
-  let notAfter = new Date(now.getTime() + (ttlMs < SHORT_MS ? ttlMs : ttlMs - BACKDATE_MS));
-  if (notAfter >= caCert.notAfter) notAfter = caCert.notAfter;
-  if (notBefore >= caCert.notAfter) throw new Error(`the signer has expired: NotAfter=${caCert.notAfter.toISOString()}`);
-  const extensions: x509.Extension[] = [
-    ...usageExtensions(usages),
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    await x509.AuthorityKeyIdentifierExtension.create(caCert),
-  ];
-  const san = csr.getExtension(SUBJECT_ALT_NAME_OID);
-  if (san) extensions.push(new x509.SubjectAlternativeNameExtension(san.rawData));
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serial(), subject: csr.subjectName, issuer: caCert.subjectName, publicKey: csr.publicKey,
-    signingKey: await importKey(ca.key), signingAlgorithm: ALG, notBefore, notAfter, extensions,
-  });
-  return cert.toString('pem') + '\n';
+export class CertificateAuthority {
+  private constructor(private readonly cert: x509.X509Certificate, private readonly key: CryptoKey,
+    private readonly authorityKeyId: x509.AuthorityKeyIdentifierExtension) {}
+
+  static async load(ca: PemPair): Promise<CertificateAuthority> {
+    const cert = new x509.X509Certificate(ca.cert);
+    return new CertificateAuthority(cert, await importKey(ca.key), await x509.AuthorityKeyIdentifierExtension.create(cert));
+  }
+
+  /** A certificate for a new key: `usage` server or client auth, valid ten years from an hour ago, with the given SANs. */
+  async issue(subject: CertificateSubject, usage: 'server' | 'client', sans: { dns: string[]; ip: string[] }): Promise<PemPair> {
+    const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+    const now = new Date();
+    const extensions: x509.Extension[] = [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      new x509.ExtendedKeyUsageExtension([usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
+      this.authorityKeyId,
+    ];
+    if (sans.dns.length || sans.ip.length) {
+      extensions.push(new x509.SubjectAlternativeNameExtension([
+        ...sans.dns.map((value) => ({ type: 'dns' as const, value })),
+        ...sans.ip.map((value) => ({ type: 'ip' as const, value })),
+      ]));
+    }
+    const cert = await x509.X509CertificateGenerator.create({
+      serialNumber: serial(), subject, issuer: this.cert.subject, publicKey: keys.publicKey, signingKey: this.key,
+      signingAlgorithm: ALG, notBefore: new Date(now.getTime() - 3600_000), notAfter: new Date(now.getTime() + TEN_YEARS_MS),
+      extensions,
+    });
+    return { cert: cert.toString('pem') + '\n', key: await keyPem(keys.privateKey) };
+  }
+
+  /**
+   * The local signer of kube-controller-manager's csrsigning controller
+   * (pkg/controller/certificates/authority, v1.32): a certificate for a
+   * validated PEM request's subject, public key and subject alternative
+   * names, signed by the cluster CA for `ttlMs` from `now` (backdated 5
+   * minutes), with the usages the CertificateSigningRequest names and none of
+   * the request's other extensions (PermissiveSigningPolicy); in PEM.
+   */
+  async signRequest(request: Buffer, usages: readonly string[], ttlMs: number, now: Date): Promise<string> {
+    const block = pemDecode(request);
+    if (!block) throw new Error('PEM block type must be CERTIFICATE REQUEST');
+    const csr = new x509.Pkcs10CertificateRequest(new Uint8Array(block.der));
+    const notBefore = new Date(now.getTime() - BACKDATE_MS);
+    let notAfter = new Date(now.getTime() + (ttlMs < SHORT_MS ? ttlMs : ttlMs - BACKDATE_MS));
+    if (notAfter >= this.cert.notAfter) notAfter = this.cert.notAfter;
+    if (notBefore >= this.cert.notAfter) throw new Error(`the signer has expired: NotAfter=${this.cert.notAfter.toISOString()}`);
+    const extensions: x509.Extension[] = [
+      ...usageExtensions(usages),
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      this.authorityKeyId,
+    ];
+    const san = csr.getExtension(SUBJECT_ALT_NAME_OID);
+    if (san) extensions.push(new x509.SubjectAlternativeNameExtension(san.rawData));
+    const cert = await x509.X509CertificateGenerator.create({
+      serialNumber: serial(), subject: csr.subjectName, issuer: this.cert.subjectName, publicKey: csr.publicKey,
+      signingKey: this.key, signingAlgorithm: ALG, notBefore, notAfter, extensions,
+    });
+    return cert.toString('pem') + '\n';
+  }
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { webcrypto, X509Certificate } from 'node:crypto';
 import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
 import { certificateRequestError, CSR_PEM_TYPE_ERROR, pemDecode } from '../../src/pki/certificate-request.js';
-import { certificateRequest, createCA, signRequest } from '../../src/pki/issue.js';
+import { CertificateAuthority, certificateRequest, createCA } from '../../src/pki/issue.js';
 import { lib as x509 } from '../../src/pki/x509.js';
 import { requestSubject, type RequestSubject } from '../../src/pki/request-subject.js';
 import { certificateSigningRequestValidation, validateSignerName } from '../../src/validation/certificatesigningrequest.js';
@@ -120,7 +120,8 @@ test('the signer: durations within [10m, a year]; the request\'s subject, key an
     commonName: 'system:node:n1', organizations: ['system:nodes'], dnsNames: ['n1'], emailAddresses: [], ipAddresses: ['10.0.0.1'], uris: [],
   });
   const now = new Date('2026-11-28T00:00:00Z');
-  const cert = new X509Certificate(await signRequest(ca, request, ['digital signature', 'server auth'], 3600_000, now));
+  const authority = await CertificateAuthority.load(ca);
+  const cert = new X509Certificate(await authority.signRequest(request, ['digital signature', 'server auth'], 3600_000, now));
   assert.equal(cert.subject, 'O=system:nodes\nCN=system:node:n1');
   assert.equal(cert.subjectAltName, 'DNS:n1, IP Address:10.0.0.1');
   assert.deepEqual(cert.keyUsage, ['1.3.6.1.5.5.7.3.1']);
@@ -128,7 +129,7 @@ test('the signer: durations within [10m, a year]; the request\'s subject, key an
   // Short-lived (under 8h): backdated at the start only.
   assert.deepEqual([cert.validFrom, cert.validTo], ['Nov 27 23:55:00 2026 GMT', 'Nov 28 01:00:00 2026 GMT']);
   assert.ok(cert.checkIssued(new X509Certificate(ca.cert)));
-  await assert.rejects(signRequest(ca, request, ['client auth', 'frobnicate'], 3600_000, now), /^Error: unrecognized usage values: \["frobnicate"\]$/);
+  await assert.rejects(authority.signRequest(request, ['client auth', 'frobnicate'], 3600_000, now), /^Error: unrecognized usage values: \["frobnicate"\]$/);
 });
 
 test('the cleaner: issued or denied an hour ago, pending a day, or expired', () => {

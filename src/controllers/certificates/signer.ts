@@ -11,6 +11,7 @@
  */
 import { certificatesigningrequests } from '../../client/resources.js';
 import type { ResourceClient } from '../../client/types.js';
+import type { CertificateAuthority } from '../../pki/issue.js';
 import type { PemPair } from '../../pki/certificates.js';
 import { requestSubject, type RequestSubject } from '../../pki/request-subject.js';
 import { rfc3339 } from '../../apimachinery/time.js';
@@ -48,6 +49,8 @@ export function certificateDuration(expirationSeconds: number | undefined): numb
 export class CSRSigningController {
   private readonly loop: CertificateController;
   private readonly csrs: ResourceClient<CSR>;
+  /** The CA read once, at the first request to sign (the X.509 library is loaded then, not at start-up). */
+  private authority?: Promise<CertificateAuthority>;
 
   constructor(private readonly ctx: ControllerContext, private readonly ca: PemPair) {
     this.csrs = ctx.client.resource(certificatesigningrequests) as ResourceClient<CSR>;
@@ -71,8 +74,8 @@ export class CSRSigningController {
         type: FAILED, status: 'True', reason: 'SignerValidationFailure', message: why, lastUpdateTime: rfc3339(now),
       }] };
     } else {
-      const { signRequest } = await import('../../pki/issue.js');
-      const pem = await signRequest(this.ca, request, csr.spec.usages ?? [], certificateDuration(csr.spec.expirationSeconds), now);
+      this.authority ??= import('../../pki/issue.js').then(({ CertificateAuthority }) => CertificateAuthority.load(this.ca));
+      const pem = await (await this.authority).signRequest(request, csr.spec.usages ?? [], certificateDuration(csr.spec.expirationSeconds), now);
       csr.status = { ...csr.status, certificate: Buffer.from(pem).toString('base64') };
     }
     // UpdateStatus of the object as read: a request changed meanwhile is a conflict, handled again.
