@@ -48,10 +48,11 @@ program.command('up')
   .option('--api-only', 'serve the API only: no emulated nodes, scheduler, or workload, service and node controllers')
   .option('--controllers <names>', "kube-controller-manager's --controllers: '*' enables the controllers on by default, 'foo' enables foo, '-foo' disables foo (default *)", controllers)
   .option('--authorization-mode <modes>', "kube-apiserver's --authorization-mode: the authorizers, in order, comma-separated (Node, RBAC, AlwaysAllow, AlwaysDeny); kubeadm's Node,RBAC by default", authorizationModes, [...DEFAULT_AUTHORIZATION_MODES])
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[] }) => {
+  .option('--gmsa', "install sig-windows' GMSACredentialSpec CRD (windows.k8s.io), as AKS's --enable-windows-gmsa does")
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     let stopping = false;

@@ -11,6 +11,8 @@ import { systemPriorityClasses } from '../registry/groups/index.js';
 import { inProcessWriteContext } from '../apimachinery/write-context.js';
 import type { ClusterNetwork } from '../node/network.js';
 import { ensureSystemWorkloads } from './system-workloads.js';
+import { gmsaCredentialSpecCRD } from './gmsa-crd.js';
+import { customresourcedefinitions } from '../registry/apiextensions/customresourcedefinitions.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -36,6 +38,8 @@ export async function bootstrapCluster(store: Store, opts: {
   serviceIP: string; port: number; hostIP: string;
   /** With the cluster's pod network: kube-system's add-ons too (CoreDNS, kube-proxy, the CNI), as kubeadm and the CNI manifests install them. */
   network?: ClusterNetwork;
+  /** `--gmsa`: the GMSACredentialSpec CRD too. */
+  gmsa?: boolean;
 }): Promise<void> {
   for (const name of SYSTEM_NAMESPACES) {
     await ensure(store, namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -61,6 +65,7 @@ export async function bootstrapCluster(store: Store, opts: {
     endpoints: [{ addresses: [opts.hostIP], conditions: { ready: true } }],
     ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }],
   }, true);
+  if (opts.gmsa) await ensure(store, customresourcedefinitions, '', gmsaCredentialSpecCRD());
   if (opts.network) {
     await ensureSystemWorkloads(store, { network: opts.network, controlPlaneEndpoint: `https://${opts.hostIP}:${opts.port}` });
   }

@@ -66,6 +66,8 @@ export interface ClusterOptions {
   controllers?: readonly string[];
   /** `--authorization-mode`: AlwaysAllow when absent. */
   authorizationModes?: readonly AuthorizationMode[];
+  /** `--gmsa`: install the GMSACredentialSpec CRD (src/cluster/gmsa-crd.ts). */
+  gmsa?: boolean;
 }
 
 export interface RunningCluster {
@@ -179,7 +181,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     server.listen(opts.port, opts.bindAddress, () => res());
   });
   port = (server.address() as AddressInfo).port;
-  await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK });
+  await bootstrapCluster(store, { serviceIP: KUBERNETES_SERVICE_IP, port, hostIP: opts.bindAddress, network: nodes[0]?.network ?? DEFAULT_NETWORK, gmsa: opts.gmsa });
   // The API server's own writes of the priority and fairness configuration (its post-start hooks' loopback client).
   // The rbac/bootstrap-roles post-start hook: the bootstrap policy, created or reconciled at each start.
   await ensureRBACPolicy(new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log);
