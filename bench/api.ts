@@ -3,17 +3,11 @@
  * latency, GET p99, LIST of 10,000 pods, watch write→event latency.
  * Run: npm run bench  (after npm install). Prints one line per figure.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { parse as parseYaml } from 'yaml';
 import { Connection, runLoad } from './load.js';
+import { startServer } from './server.js';
 
-/** BENCH_SERVER: another build's dist/src/cli/main.js, to measure it with this script (A/B of two builds). */
-const MAIN = process.env.BENCH_SERVER ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const CONCURRENCY = 32;
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 /** BENCH_ONLY=patch runs only the PATCH figure (and what it needs); BENCH_ONLY=get stops after the GET figure. */
@@ -74,25 +68,12 @@ function rssMB(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'winkube-bench-'));
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'up', '--port', '0', '--data-dir', dataDir, ...(WHOLE_CLUSTER ? [] : ['--api-only'])], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /winkube is up: https:\/\/[\d.]+:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  const server = await startServer({
+    upArgs: WHOLE_CLUSTER ? [] : ['--api-only'], nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   });
-  const cfg = parseYaml(readFileSync(join(dataDir, 'kubeconfig.yaml'), 'utf8'));
-  const b = (s: string) => Buffer.from(s, 'base64');
-  const agent = new Agent({
-    ca: b(cfg.clusters[0].cluster['certificate-authority-data']),
-    cert: b(cfg.users[0].user['client-certificate-data']), key: b(cfg.users[0].user['client-key-data']),
-    keepAlive: true, maxSockets: CONCURRENCY,
-  });
+  const { port, ca, cert, key } = server.target;
+  const agent = new Agent({ ca, cert, key, keepAlive: true, maxSockets: CONCURRENCY });
   const call = (method: string, path: string, body?: unknown) => new Promise<{ status: number; text: string }>((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
@@ -104,22 +85,17 @@ async function main(): Promise<void> {
     req.end(payload);
   });
   const stop = async () => {
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.once('exit', r));
+    await server.stop();
     agent.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   };
   while ((await call('GET', '/readyz')).status !== 200) await new Promise((r) => setTimeout(r, 5));
   const startMs = performance.now() - t0;
   console.log(`cold start to /readyz ok: ${ms(startMs)} (target <= 1000 ms)`);
   await new Promise((r) => setTimeout(r, 1000));
-  console.log(`idle RSS: ${rssMB(proc.pid!).toFixed(1)} MB (target <= 100 MB)`);
+  console.log(`idle RSS: ${rssMB(server.pid).toFixed(1)} MB (target <= 100 MB)`);
 
   await call('POST', '/api/v1/namespaces', { metadata: { name: 'bench' } });
-  const target = { port, ca: b(cfg.clusters[0].cluster['certificate-authority-data']),
-    cert: b(cfg.users[0].user['client-certificate-data']), key: b(cfg.users[0].user['client-key-data']) };
-
-  const pid = proc.pid!;
+  const { target, pid } = server;
   if (ONLY !== 'patch') {
     const creates = await measured(pid, OBJECTS, () => runLoad(target, CONCURRENCY, OBJECTS, (i) => ({
       method: 'POST', path: '/api/v1/namespaces/bench/configmaps', expect: 201,
@@ -216,7 +192,7 @@ async function main(): Promise<void> {
   watchReq.destroy();
   latencies.sort((x, y) => x - y);
   console.log(`watch write sent → event received: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))} (target commit→event <= 10 ms)`);
-  console.log(`RSS after ${OBJECTS * 2} objects: ${rssMB(proc.pid!).toFixed(1)} MB`);
+  console.log(`RSS after ${OBJECTS * 2} objects: ${rssMB(server.pid).toFixed(1)} MB`);
   await stop();
 }
 

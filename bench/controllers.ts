@@ -5,16 +5,13 @@
  * scheduler and the kubelet to bind, run and ready the pods); Deployments/s.
  * Run: npm run bench:controllers. BENCH_DEPLOYMENTS / BENCH_NODES change the sizes.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { parse as parseYaml } from 'yaml';
-import { Connection, runLoad, type LoadTarget } from './load.js';
+import { Connection, runLoad } from './load.js';
+import { startServer } from './server.js';
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const DEPLOYMENTS = Number(process.env.BENCH_DEPLOYMENTS ?? 1000);
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const REPLICAS = 3;
@@ -85,23 +82,8 @@ async function main(): Promise<void> {
   const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
   // BENCH_UP_ARGS: extra `winkube up` flags (e.g. --authorization-mode AlwaysAllow, to measure what authorization costs).
   const upArgs = process.env.BENCH_UP_ARGS ? process.env.BENCH_UP_ARGS.split(' ') : [];
-  const proc = spawn(process.execPath, [...nodeArgs, MAIN, 'up', '--port', '0', '--data-dir', dataDir, '--config', clusterFile, ...upArgs],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /winkube is up: https:\/\/[\d.]+:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
-  });
-  const cfg = parseYaml(readFileSync(join(dataDir, 'kubeconfig.yaml'), 'utf8'));
-  const b = (s: string) => Buffer.from(s, 'base64');
-  const target: LoadTarget = {
-    port, ca: b(cfg.clusters[0].cluster['certificate-authority-data']),
-    cert: b(cfg.users[0].user['client-certificate-data']), key: b(cfg.users[0].user['client-key-data']),
-  };
+  const server = await startServer({ upArgs: ['--config', clusterFile, ...upArgs], nodeArgs, dataDir });
+  const { target } = server;
   const conn = await Connection.open(target);
   const get = async (path: string) => {
     const r = await conn.request('GET', path);
@@ -117,7 +99,7 @@ async function main(): Promise<void> {
   // they have all been created and no kube-system pod changed for a second, so that the figures are the
   // Deployments' and not the cluster's bootstrap.
   const settleStart = performance.now();
-  const settleCpu0 = cpuSeconds(proc.pid!);
+  const settleCpu0 = cpuSeconds(server.pid);
   let dsPods = 0;
   let versions = '';
   while (performance.now() - settleStart < TIMEOUT_MS) {
@@ -130,7 +112,7 @@ async function main(): Promise<void> {
     versions = now;
     await sleep(1000);
   }
-  console.log(`cluster settled (${dsPods} system DaemonSet pods) in ${secs(performance.now() - settleStart)}, server CPU ${(cpuSeconds(proc.pid!) - settleCpu0).toFixed(1)} s`);
+  console.log(`cluster settled (${dsPods} system DaemonSet pods) in ${secs(performance.now() - settleStart)}, server CPU ${(cpuSeconds(server.pid) - settleCpu0).toFixed(1)} s`);
   const startRevision = Number((await get('/api/v1/namespaces')).metadata.resourceVersion);
 
   let replicaSets = 0;
@@ -148,7 +130,7 @@ async function main(): Promise<void> {
     return { replicaSets, podsCounted, available };
   };
 
-  const cpu0 = cpuSeconds(proc.pid!);
+  const cpu0 = cpuSeconds(server.pid);
   const t0 = performance.now();
   const mono0 = process.hrtime.bigint() / 1000n;
   const creates = await runLoad(target, CONCURRENCY, DEPLOYMENTS, (i) => ({
@@ -180,7 +162,7 @@ async function main(): Promise<void> {
     // Polling lists costs the server CPU too: not too often.
     await sleep(500);
   }
-  const cpu = cpuSeconds(proc.pid!) - cpu0;
+  const cpu = cpuSeconds(server.pid) - cpu0;
   // The same clock as a --cpu-prof profile's sample times (CLOCK_MONOTONIC, µs): to look at this window only.
   if (nodeArgs.length) console.log(`measured window, monotonic µs: ${mono0} ${process.hrtime.bigint() / 1000n}`);
   const rate = (ms: number | undefined) => (ms === undefined ? 'not reached' : `${secs(ms)} (${(DEPLOYMENTS / (ms / 1000)).toFixed(0)} Deployments/s)`);
@@ -194,10 +176,7 @@ async function main(): Promise<void> {
   console.log(`server CPU from the first create to the end: ${cpu.toFixed(1)} s (${((cpu * 1000) / DEPLOYMENTS).toFixed(1)} ms per Deployment, load-independent)`);
   const endRevision = Number((await get('/api/v1/namespaces')).metadata.resourceVersion);
   conn.close();
-  proc.kill('SIGTERM');
-  await new Promise((r) => proc.once('exit', r));
-  printWrites(join(dataDir, 'state.db'), startRevision, endRevision);
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop(() => printWrites(join(dataDir, 'state.db'), startRevision, endRevision));
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });
