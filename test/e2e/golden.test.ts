@@ -9,10 +9,11 @@ import { userCertificate } from '../helpers/user-certificate.js';
  * that this server's scope covers: errors, defaulting, reads, dry runs and Tables;
  * then the repository's own cases (test/golden/cases), whose answers are derived
  * from upstream source: who may do what (403 texts, escalation, access reviews,
- * the Node authorizer and NodeRestriction).
+ * the Node authorizer and NodeRestriction), and CustomResourceDefinitions and
+ * custom resources (validation messages, pruning and defaulting).
  */
 const PREFIXES = ['gen-err-', 'gen-default-', 'gen-get-', 'gen-dryrun-', 'gen-table-', 'gen-svcval-', 'gen-cmval-', 'gen-secretval-', 'win-', 'gen-podval-'];
-const LOCAL_PREFIXES = ['auth-'];
+const LOCAL_PREFIXES = ['auth-', 'crd-'];
 
 let cluster: TestCluster;
 // The cases were recorded from a bare API server (no scheduler or controllers acting on what they create),
@@ -26,8 +27,16 @@ async function send(r: GoldenRequest) {
   return raw(cluster, r.method, r.path, { body, headers: r.headers, clientCertificate });
 }
 
+/** A setup request; one with `untilStatus` is sent again until it answers that status. */
+async function setUp(r: GoldenRequest): Promise<void> {
+  for (let i = 0; (await send(r)).status !== r.untilStatus && r.untilStatus !== undefined; i++) {
+    if (i === 250) assert.fail(`${r.method} ${r.path} never answered ${r.untilStatus}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function replay(c: GoldenCase): Promise<void> {
-  for (const s of c.setup) await send(s);
+  for (const s of c.setup) await setUp(s);
   try {
     const res = await send(c.request);
     let body: unknown = res.body;
