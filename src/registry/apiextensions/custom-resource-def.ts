@@ -114,6 +114,7 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   if (scale) scalePaths.set(def, scale);
   if (schema) schemas.set(def, schema);
   customResources.add(def);
+  sources.set(def, { crd, version: v.name });
   if (v.deprecated) deprecationWarnings.set(def, v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name));
   return def;
 }
@@ -146,6 +147,13 @@ const deprecationWarnings = new WeakMap<ResourceDef, string>();
 /** The Warning every request to a deprecated custom resource version gets, if any. */
 export function deprecationWarningOf(def: ResourceDef): string | undefined {
   return deprecationWarnings.get(def);
+}
+
+const sources = new WeakMap<ResourceDef, { crd: CustomResourceDefinition; version: string }>();
+
+/** The CRD and version a custom resource is served from (for its OpenAPI documents). */
+export function customResourceSource(def: ResourceDef): { crd: CustomResourceDefinition; version: string } | undefined {
+  return sources.get(def);
 }
 
 /** The resources defined by CRDs (their Patch refuses strategic merge patches). */
