@@ -16,6 +16,8 @@ import { applyDefaults, prune, validateCustomResource } from './custom-resource-
 import { customResourcePrinter } from './custom-resource-printer.js';
 import { JSONPath, printJSONPathValue } from './jsonpath.js';
 import { schemaOf, type Schema } from './schema-types.js';
+import { setResourceType } from '../../fieldmanager/index.js';
+import { customResourceType } from '../../fieldmanager/custom-type.js';
 
 /** The verbs discovery lists for a custom resource, in upstream's order. */
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -115,6 +117,7 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   if (schema) schemas.set(def, schema);
   customResources.add(def);
   sources.set(def, { crd, version: v.name });
+  setResourceType(def, customResourceType(schema));
   if (v.deprecated) deprecationWarnings.set(def, v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name));
   return def;
 }
