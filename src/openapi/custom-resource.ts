@@ -94,9 +94,11 @@ function unfold(s: Node): void {
   }
 }
 
-/** ToStructuralOpenAPIV2: what Swagger 2.0 cannot say goes (logic junctors, nullable, preserved unknown fields). */
+/** ToStructuralOpenAPIV2: what Swagger 2.0 cannot say goes (logic junctors, nullable, preserved unknown fields), and defaults. */
 function toV2(s: Node): void {
   delete s.allOf; delete s.oneOf; delete s.anyOf; delete s.not;
+  // The v2 controller prunes defaults (handler.PruneDefaults), as the static v2 document has none.
+  delete s.default;
   if (s.nullable === true) {
     delete s.type; delete s.nullable; delete s.items; delete s.properties;
   }

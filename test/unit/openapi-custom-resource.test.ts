@@ -89,6 +89,10 @@ test('the v2 kind schema drops what Swagger 2.0 cannot express (ToStructuralOpen
   assert.deepEqual(specSchema.required, ['port']);
   assert.equal(spec.choice!.oneOf, undefined);
   assert.deepEqual(spec.extra, { 'x-kubernetes-preserve-unknown-fields': true });
+  // handler.PruneDefaults: no defaults in v2 (the v3 form keeps them).
+  const entryProps = (s2: Schema) => props((props(props(s2).spec).entries as { items: Schema }).items);
+  assert.deepEqual(entryProps(s).protocol, { type: 'string' });
+  assert.deepEqual(entryProps(kindSchema(WIDGETS, 'v1', false)).protocol, { type: 'string', default: 'TCP' });
   // Preserved unknown fields: no properties, and addEmbeddedProperties leaves it alone in v2.
   assert.deepEqual(spec.template, { 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true });
 });
