@@ -337,6 +337,7 @@ export function withCustomResources(base: OpenApiData, versions: CustomResourceV
   const defs = { ...base.defs };
   const defsV2 = { ...base.defsV2 };
   const docs = { ...base.docs };
+  const touched = new Set<string>();
   for (const { crd, version } of versions) {
     const { group, names } = crd.spec;
     const kindName = definitionName(group, version, names.kind);
@@ -347,6 +348,12 @@ export function withCustomResources(base: OpenApiData, versions: CustomResourceV
     defsV2[listName] = listSchema(crd, version, true);
     const key = groupVersionKey(group, version);
     docs[key] = { ...(docs[key] ?? {}), ...pathsOf(routes(crd, version, m), paramIndex) };
+    touched.add(key);
+  }
+  // Go writes the paths map sorted.
+  for (const key of touched) {
+    const paths = docs[key]!;
+    docs[key] = Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!]));
   }
   return { ...base, media, defs, defsV2, docs };
 }
