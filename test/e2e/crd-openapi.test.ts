@@ -226,6 +226,10 @@ test('server-side apply by two managers: listType map and set entries kept per m
   } });
   const conflict = await fails(['apply', '--server-side', '--field-manager=bob', '-f', '-'], gadget('a', 5, 'y', 'p', 'one'));
   assert.match(conflict, /^error: Apply failed with 1 conflict: conflict with "alice": \.spec\.ports\[name="a"\]\.value\n/);
+  // An entry without its key: refused as structured-merge-diff refuses it.
+  const missingKey = await fails(['apply', '--server-side', '--field-manager=carol', '-f', '-'],
+    'apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: default}\nspec:\n  ports:\n  - {value: 1}\n');
+  assert.equal(missingKey, 'Error from server: failed to create typed patch object (default/g; example.com/v1, Kind=Gadget): .spec.ports: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)\n');
   await ok(['delete', 'crd', 'gadgets.example.com']);
 });
 
