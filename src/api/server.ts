@@ -64,11 +64,14 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   opts.store.onResourcesChanged(() => { discovery = new Discovery([...opts.store.defs]); });
   const handlers = new ResourceHandlers(opts.store, opts.authenticator, opts.authorizer);
   const openapi = new OpenApiDocuments([...opts.store.defs]);
-  // The apiextensions OpenAPI controllers' part: established CRDs' served versions in /openapi/v2 and v3.
-  opts.store.onResourcesChanged(() => {
+  // The apiextensions OpenAPI controllers' part: established CRDs' served versions in /openapi/v2 and v3
+  // (those already served when the server starts too).
+  const syncOpenApi = () => {
     const defs = [...opts.store.defs];
     openapi.setResources(defs, defs.flatMap((d) => customResourceSource(d) ?? []));
-  });
+  };
+  if (opts.store.defs.some((d) => customResourceSource(d))) syncOpenApi();
+  opts.store.onResourcesChanged(syncOpenApi);
 
   const drain = new RequestDrain();
   const apf = opts.flowControl && new PriorityAndFairness(opts.flowControl, opts.store);
