@@ -139,19 +139,36 @@ function metadataRef(v2: boolean, description: string, def: string): Node {
   return { description, $ref: (v2 ? V2_REF : V3_REF) + def };
 }
 
-/** Go's encoding of map keys: sorted. */
-function sortedProperties(s: Node): void {
-  if (s.properties) {
-    const sorted: Record<string, Node> = {};
-    for (const k of Object.keys(s.properties).sort()) {
-      const p = s.properties[k]!;
-      sortedProperties(p);
-      sorted[k] = p;
+/**
+ * The keywords in the order kube-openapi's spec.Schema writes them (its SchemaProps, then
+ * SwaggerSchemaProps fields, then $schema and $ref); vendor extensions follow, sorted.
+ */
+const KEYWORD_ORDER = ['id', 'description', 'type', 'nullable', 'format', 'title', 'default', 'maximum', 'exclusiveMaximum',
+  'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf',
+  'enum', 'maxProperties', 'minProperties', 'required', 'items', 'allOf', 'oneOf', 'anyOf', 'not', 'properties',
+  'additionalProperties', 'patternProperties', 'dependencies', 'additionalItems', 'definitions',
+  'discriminator', 'readOnly', 'xml', 'externalDocs', 'example', '$schema', '$ref'];
+const KEYWORD_RANK = new Map(KEYWORD_ORDER.map((k, i) => [k, i]));
+
+/** A schema as Go writes it: keywords in spec.Schema's order, property names sorted, recursively. */
+function inGoOrder(s: Node): Node {
+  const rank = (k: string) => KEYWORD_RANK.get(k) ?? KEYWORD_ORDER.length;
+  const keys = Object.keys(s).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const out: Node = {};
+  for (const k of keys) {
+    const v = s[k];
+    if (k === 'properties' && isObject(v)) {
+      const props = v as Record<string, Node>;
+      out.properties = Object.fromEntries(Object.keys(props).sort().map((p) => [p, inGoOrder(props[p]!)]));
+    } else if ((k === 'items' || k === 'additionalProperties' || k === 'not') && isObject(v)) {
+      out[k] = inGoOrder(v as Node);
+    } else if ((k === 'allOf' || k === 'oneOf' || k === 'anyOf') && Array.isArray(v)) {
+      out[k] = v.map((x) => (isObject(x) ? inGoOrder(x as Node) : x));
+    } else {
+      out[k] = v;
     }
-    s.properties = sorted;
   }
-  if (isObject(s.items)) sortedProperties(s.items as Node);
-  if (isObject(s.additionalProperties)) sortedProperties(s.additionalProperties as Node);
+  return out;
 }
 
 /** The kind's definition (buildKubeNative). */
@@ -172,7 +189,7 @@ export function kindSchema(crd: CustomResourceDefinition, version: string, v2: b
     props.apiVersion = { description: API_VERSION_TEXT, type: 'string' };
     props.kind = { description: KIND_TEXT, type: 'string' };
     addEmbeddedProperties(out, v2);
-    sortedProperties(out);
+    out = inGoOrder(out);
   }
   out['x-kubernetes-group-version-kind'] = [{ group, kind, version }];
   const selectable = v?.selectableFields;

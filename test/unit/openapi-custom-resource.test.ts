@@ -66,6 +66,11 @@ test('operation IDs are made valid as openapi.ToValidOperationID does', () => {
 test('the v3 kind schema keeps the CRD schema, unfolded, with TypeMeta, ObjectMeta and the group-version-kind', () => {
   const s = kindSchema(WIDGETS, 'v1', false);
   assert.deepEqual(Object.keys(props(s)), ['apiVersion', 'kind', 'metadata', 'spec']);
+  // spec.Schema's field order, extensions last.
+  assert.deepEqual(Object.keys(s), ['description', 'type', 'properties', 'x-kubernetes-group-version-kind']);
+  assert.deepEqual(Object.keys(props(s).spec!), ['type', 'required', 'properties']);
+  assert.deepEqual(Object.keys(props(props(s).spec).port!), ['anyOf', 'x-kubernetes-int-or-string']);
+  assert.deepEqual(Object.keys(props(props(s).spec).entries!), ['type', 'items', 'x-kubernetes-list-map-keys', 'x-kubernetes-list-type']);
   assert.deepEqual(props(s).metadata, {
     description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
     $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
