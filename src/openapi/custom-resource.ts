@@ -81,8 +81,8 @@ type Node = Schema & {
 /** Structural.Unfold: int-or-string gets its anyOf, an embedded resource its apiVersion, kind and metadata. */
 function unfold(s: Node): void {
   for (const p of Object.values(s.properties ?? {})) unfold(p);
-  if (isObject(s.items)) unfold(s.items as Node);
-  if (isObject(s.additionalProperties)) unfold(s.additionalProperties as Node);
+  if (isObject(s.items)) unfold(s.items);
+  if (isObject(s.additionalProperties)) unfold(s.additionalProperties);
   if (s['x-kubernetes-int-or-string'] === true && s.anyOf === undefined && s.allOf === undefined) {
     s.anyOf = [{ type: 'integer' }, { type: 'string' }];
   }
@@ -111,17 +111,17 @@ function toV2(s: Node): void {
     if (fs.nullable === true && s.required) s.required = s.required.filter((r) => r !== f);
   }
   if (s.required && !s.required.length) delete s.required;
-  if (isObject(s.additionalProperties) && (s.additionalProperties as Node).nullable === true) delete s.required;
+  if (isObject(s.additionalProperties) && (s.additionalProperties).nullable === true) delete s.required;
   for (const p of Object.values(s.properties ?? {})) toV2(p);
-  if (isObject(s.items)) toV2(s.items as Node);
-  if (isObject(s.additionalProperties)) toV2(s.additionalProperties as Node);
+  if (isObject(s.items)) toV2(s.items);
+  if (isObject(s.additionalProperties)) toV2(s.additionalProperties);
 }
 
 /** addEmbeddedProperties: embedded resources get TypeMeta's fields and ObjectMeta, and require kind and apiVersion. */
 function addEmbeddedProperties(s: Node, v2: boolean): void {
   for (const p of Object.values(s.properties ?? {})) addEmbeddedProperties(p, v2);
-  if (isObject(s.items)) addEmbeddedProperties(s.items as Node, v2);
-  if (isObject(s.additionalProperties)) addEmbeddedProperties(s.additionalProperties as Node, v2);
+  if (isObject(s.items)) addEmbeddedProperties(s.items, v2);
+  if (isObject(s.additionalProperties)) addEmbeddedProperties(s.additionalProperties, v2);
   if (v2 && s['x-kubernetes-preserve-unknown-fields'] === true) return;
   if (s['x-kubernetes-embedded-resource'] !== true) return;
   const props = (s.properties ??= {});
