@@ -52,6 +52,8 @@ test('the GMSA CRD: its group versions in /openapi/v3 and /openapi/v2 once Estab
   await ok(['wait', '--for=condition=Established', 'crd/gmsacredentialspecs.windows.k8s.io']);
   const index = await v3Index();
   assert.match(index['apis/windows.k8s.io/v1']?.serverRelativeURL ?? '', /^\/openapi\/v3\/apis\/windows\.k8s\.io\/v1\?hash=[0-9A-F]{128}$/);
+  // Every served version has its document.
+  assert.ok(index['apis/windows.k8s.io/v1alpha1']);
   const doc = await rawJSON(cluster, 'GET', index['apis/windows.k8s.io/v1']!.serverRelativeURL);
   assert.equal(doc.status, 200);
   assert.deepEqual(doc.body.info, { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' });

@@ -121,6 +121,24 @@ test('the list kind (buildListSchema)', () => {
   });
 });
 
+test('selectable fields are listed on the kind and the list kind (x-kubernetes-selectable-fields)', () => {
+  const crd = structuredClone(WIDGETS);
+  crd.spec.versions[0]!.selectableFields = [{ jsonPath: '.spec.color' }];
+  assert.deepEqual(kindSchema(crd, 'v1', false)['x-kubernetes-selectable-fields'], [{ fieldPath: 'spec.color' }]);
+  assert.deepEqual(listSchema(crd, 'v1', true)['x-kubernetes-selectable-fields'], [{ fieldPath: 'spec.color' }]);
+});
+
+test('a cluster-scoped kind: no namespaced paths, operation names without Namespaced', () => {
+  const crd = structuredClone(WIDGETS);
+  crd.spec.scope = 'Cluster';
+  const data = withCustomResources(openApiData, [{ crd, version: 'v1' }]);
+  const paths = data.docs['apis/example.com/v1']!;
+  assert.deepEqual(Object.keys(paths), ['/apis/example.com/v1/widgets', '/apis/example.com/v1/widgets/{name}',
+    '/apis/example.com/v1/widgets/{name}/scale', '/apis/example.com/v1/widgets/{name}/status']);
+  assert.deepEqual(Object.values(paths['/apis/example.com/v1/widgets']!.ops).map((o) => o.operationId),
+    ['listExampleComV1Widget', 'createExampleComV1Widget', 'deleteExampleComV1CollectionWidget']);
+});
+
 test('the paths and operations of a namespaced version with status and scale', () => {
   const data = withCustomResources(openApiData, [{ crd: WIDGETS, version: 'v1' }]);
   const doc = v3Document(data, 'apis/example.com/v1') as { paths: Record<string, Record<string, { operationId: string; parameters?: { name: string }[]; requestBody?: { content: Record<string, unknown> } }>>; components: { schemas: Record<string, unknown> } };
