@@ -6,6 +6,7 @@ import type { Authenticator, User } from './auth.js';
 import { aggregatedVersionWanted, Discovery, versionInfo } from './discovery.js';
 import { ResourceHandlers } from './handlers.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
+import { customResourceSource } from '../registry/apiextensions/custom-resource-def.js';
 import { parseResourcePath } from './request-info.js';
 import { MalformedRequestURI, requestPath } from './request-path.js';
 import { answerClientError, writeGoProtocolError } from './go-http-errors.js';
@@ -63,6 +64,14 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   opts.store.onResourcesChanged(() => { discovery = new Discovery([...opts.store.defs]); });
   const handlers = new ResourceHandlers(opts.store, opts.authenticator, opts.authorizer);
   const openapi = new OpenApiDocuments([...opts.store.defs]);
+  // The apiextensions OpenAPI controllers' part: established CRDs' served versions in /openapi/v2 and v3
+  // (those already served when the server starts too).
+  const syncOpenApi = () => {
+    const defs = [...opts.store.defs];
+    openapi.setResources(defs, defs.flatMap((d) => customResourceSource(d) ?? []));
+  };
+  if (opts.store.defs.some((d) => customResourceSource(d))) syncOpenApi();
+  opts.store.onResourcesChanged(syncOpenApi);
 
   const drain = new RequestDrain();
   const apf = opts.flowControl && new PriorityAndFairness(opts.flowControl, opts.store);

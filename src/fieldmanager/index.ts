@@ -50,6 +50,14 @@ interface Scope {
 const STATUS = new Set(['status']);
 const SPEC = new Set(['spec']);
 const scopes = new WeakMap<ResourceInfo, Map<string, Scope>>();
+/** The types of resources not in the built-in data: custom resources, from their schema. */
+const resourceTypes = new WeakMap<ResourceInfo, TypeNode>();
+
+/** The type server-side apply walks for a resource the built-in data does not know (a custom resource's). */
+export function setResourceType(def: ResourceInfo, type: TypeNode): void {
+  resourceTypes.set(def, type);
+  scopes.delete(def);
+}
 
 function scopeOf(def: ResourceInfo, subresource: string | undefined): Scope {
   let byDef = scopes.get(def);
@@ -59,7 +67,7 @@ function scopeOf(def: ResourceInfo, subresource: string | undefined): Scope {
   if (!s) {
     const skip = subresource === 'status' ? SPEC : !subresource && def.hasStatusSubresource ? STATUS : undefined;
     s = {
-      type: builtinSchema.kind(def.group, def.version, def.kind) ?? DEDUCED,
+      type: resourceTypes.get(def) ?? builtinSchema.kind(def.group, def.version, def.kind) ?? DEDUCED,
       version: apiVersionOf(def),
       skip,
       ignored: setFromPaths([...(skip ?? [])].map((f) => [`f:${f}`])),

@@ -42,6 +42,11 @@ export class Schema {
     return name ? this.struct(name, false) : undefined;
   }
 
+  /** A definition by its name in the data ("meta.v1.ObjectMeta"). */
+  named(name: string): StructType {
+    return this.struct(name, false);
+  }
+
   zero(group: string, version: string, kind: string): Record<string, unknown> | undefined {
     return this.data.zero[`${group}/${version}/${kind}`];
   }

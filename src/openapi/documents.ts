@@ -9,6 +9,7 @@ import { openApiData, type OpenApiData, type Schema } from './data.js';
 import { COMMON_FIELDS, FIELD_DESCRIPTIONS, shortName, TYPE_DESCRIPTIONS } from './descriptions.js';
 import { isObject, v2Document, v3Document, type PathFilter } from './expand.js';
 import { encodeDocument } from './gnostic.js';
+import { groupVersionKey, withCustomResources, type CustomResourceVersion } from './custom-resource.js';
 
 /** The data with winkube's own descriptions on the commonest types and fields. */
 export function describedData(data: OpenApiData = openApiData): OpenApiData {
@@ -49,7 +50,7 @@ function groupVersionOf(key: string): [string, string] | undefined {
  * resources and their declared subresources, the discovery documents of
  * served group versions, and /version.
  */
-export function servedPaths(defs: ResourceInfo[]): { keys: string[]; keep: PathFilter } {
+export function servedPaths(defs: ResourceInfo[], data: OpenApiData = openApiData): { keys: string[]; keep: PathFilter } {
   const byGV = new Map<string, Map<string, ResourceInfo>>();
   for (const d of defs) {
     const gv = d.group ? `apis/${d.group}/${d.version}` : `api/${d.version}`;
@@ -57,7 +58,7 @@ export function servedPaths(defs: ResourceInfo[]): { keys: string[]; keep: PathF
     byGV.get(gv)!.set(d.resource, d);
   }
   const groups = new Set([...byGV.keys()].filter((k) => k.startsWith('apis/')).map((k) => k.split('/').slice(0, 2).join('/')));
-  const keys = Object.keys(openApiData.docs).filter((k) => {
+  const keys = Object.keys(data.docs).filter((k) => {
     if (k === 'api' || k === 'apis' || k === 'version') return true;
     if (groupVersionOf(k)) return byGV.has(k);
     return groups.has(k);
@@ -91,21 +92,48 @@ export class OpenApiDocuments {
   private v2JsonDoc?: Served;
   private v2ProtoDoc?: Served;
   private v2Doc?: Schema;
-  private readonly data: OpenApiData;
-  private readonly served: { keys: string[]; keep: PathFilter };
+  private readonly builtin: OpenApiData;
+  private data: OpenApiData;
+  private served: { keys: string[]; keep: PathFilter };
+  /** The /openapi/v3 keys of custom resources' group versions. */
+  private customKeys = new Set<string>();
 
   constructor(defs: ResourceInfo[], data: OpenApiData = openApiData) {
-    this.data = describedData(data);
-    this.served = servedPaths(defs);
+    this.builtin = describedData(data);
+    this.data = this.builtin;
+    this.served = servedPaths(defs, this.data);
+  }
+
+  /**
+   * Serves the given resources, with the served versions of established CRDs among them (as the
+   * apiextensions OpenAPI controllers merge them in): their group versions' documents and the v2
+   * document are rebuilt on next request, the built-in group versions' kept.
+   */
+  setResources(defs: ResourceInfo[], customs: CustomResourceVersion[]): void {
+    const keys = new Set(customs.map((c) => groupVersionKey(c.crd.spec.group, c.version)));
+    this.data = withCustomResources(this.builtin, customs);
+    this.served = servedPaths(defs, this.data);
+    for (const k of [...this.customKeys, ...keys]) this.v3Docs?.delete(k);
+    if (this.v3Docs) for (const k of this.v3Docs.keys()) if (!this.served.keys.includes(k)) this.v3Docs.delete(k);
+    this.customKeys = keys;
+    this.indexBody = undefined;
+    this.v2JsonDoc = undefined;
+    this.v2ProtoDoc = undefined;
+    this.v2Doc = undefined;
   }
 
   private buildV3(): Map<string, Served> {
-    if (!this.v3Docs) {
-      this.v3Docs = new Map();
-      for (const key of this.served.keys) {
-        const body = Buffer.from(JSON.stringify(v3Document(this.data, key, this.served.keep)));
-        this.v3Docs.set(key, { body, etag: hashOf(body), contentType: 'application/json' });
+    this.v3Docs ??= new Map();
+    for (const key of this.served.keys) {
+      if (this.v3Docs.has(key)) continue;
+      const doc = v3Document(this.data, key, this.served.keep);
+      if (this.customKeys.has(key)) {
+        // The CRD builder's config: its own info, and no security schemes.
+        doc.info = { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' };
+        doc.components = { schemas: (doc.components as { schemas: Schema }).schemas };
       }
+      const body = Buffer.from(JSON.stringify(doc));
+      this.v3Docs.set(key, { body, etag: hashOf(body), contentType: 'application/json' });
     }
     return this.v3Docs;
   }

@@ -16,6 +16,8 @@ import { applyDefaults, prune, validateCustomResource } from './custom-resource-
 import { customResourcePrinter } from './custom-resource-printer.js';
 import { JSONPath, printJSONPathValue } from './jsonpath.js';
 import { schemaOf, type Schema } from './schema-types.js';
+import { setResourceType } from '../../fieldmanager/index.js';
+import { customResourceType } from '../../fieldmanager/custom-type.js';
 
 /** The verbs discovery lists for a custom resource, in upstream's order. */
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -114,6 +116,8 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   if (scale) scalePaths.set(def, scale);
   if (schema) schemas.set(def, schema);
   customResources.add(def);
+  sources.set(def, { crd, version: v.name });
+  setResourceType(def, customResourceType(schema));
   if (v.deprecated) deprecationWarnings.set(def, v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name));
   return def;
 }
@@ -146,6 +150,13 @@ const deprecationWarnings = new WeakMap<ResourceDef, string>();
 /** The Warning every request to a deprecated custom resource version gets, if any. */
 export function deprecationWarningOf(def: ResourceDef): string | undefined {
   return deprecationWarnings.get(def);
+}
+
+const sources = new WeakMap<ResourceDef, { crd: CustomResourceDefinition; version: string }>();
+
+/** The CRD and version a custom resource is served from (for its OpenAPI documents). */
+export function customResourceSource(def: ResourceDef): { crd: CustomResourceDefinition; version: string } | undefined {
+  return sources.get(def);
 }
 
 /** The resources defined by CRDs (their Patch refuses strategic merge patches). */
