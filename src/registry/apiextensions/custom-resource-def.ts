@@ -13,6 +13,7 @@ import { errors } from '../../apimachinery/errors.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import { specOf } from '../store.js';
 import { applyDefaults, prune, validateCustomResource } from './custom-resource-schema.js';
+import { validateCustomResourceRules } from './cel-validation.js';
 import { customResourcePrinter } from './custom-resource-printer.js';
 import { JSONPath, printJSONPathValue } from './jsonpath.js';
 import { schemaOf, type Schema } from './schema-types.js';
@@ -51,10 +52,12 @@ function fieldSelectors(v: CustomResourceDefinitionVersion): ResourceDef['fieldS
 }
 
 /** Validation with the schema of a version (CustomResourceValidator.Validate). */
-function schemaErrors(schema: Schema | undefined, obj: KObject): FieldError[] {
+function schemaErrors(schema: Schema | undefined, obj: KObject, old?: KObject): FieldError[] {
   const errs: FieldError[] = [];
   if (!schema) return errs;
   errs.push(...validateCustomResource(schema, obj));
+  // customResourceStrategy.Validate/ValidateUpdate: the CEL rules' errors come after the schema's.
+  errs.push(...validateCustomResourceRules(schema, obj, old));
   return errs;
 }
 
@@ -102,7 +105,7 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
       return [...validateObjectMeta(obj.metadata ?? {}, metaRules), ...schemaErrors(schema, obj)];
     },
     validateUpdate(obj, old) {
-      return [...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj)];
+      return [...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj, old)];
     },
   };
   if (apiVersion !== storageApiVersion) {

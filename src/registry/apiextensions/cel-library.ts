@@ -1,0 +1,66 @@
+/**
+ * The CEL functions a v1.32 API server adds for CRD validation rules beyond the standard library
+ * (apiserver pkg/cel/environment/base.go MustBaseEnvSet): cel-go's ext.Strings (from the evaluator's
+ * own extension), Kubernetes' lists library (apiserver pkg/cel/library/lists.go) and the IP
+ * library's isIP (apiserver pkg/cel/library/ip.go), which Gateway API's rules use.
+ */
+import { celFunc, celMethod, CelScalar, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+import { isIP } from 'node:net';
+
+const LIST_DYN = listType(CelScalar.DYN);
+
+function compare(a: CelValue, b: CelValue): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  throw new Error('no such overload');
+}
+
+function items(l: CelList): CelValue[] {
+  return [...l];
+}
+
+function equal(a: CelValue, b: CelValue): boolean {
+  return typeof a === typeof b && a === b;
+}
+
+/** lists.go: isSorted, sum, min, max, indexOf, lastIndexOf. */
+const lists: CelFunc[] = [
+  celMethod('isSorted', LIST_DYN, [], CelScalar.BOOL, function () {
+    const xs = items(this);
+    return xs.every((x, i) => i === 0 || compare(xs[i - 1]!, x) <= 0);
+  }),
+  celMethod('sum', LIST_DYN, [], CelScalar.DYN, function () {
+    const xs = items(this);
+    if (xs.every((x) => typeof x === 'bigint')) return (xs as bigint[]).reduce((a, b) => a + b, 0n);
+    if (xs.every((x) => typeof x === 'number')) return (xs as number[]).reduce((a, b) => a + b, 0);
+    throw new Error('no such overload');
+  }),
+  celMethod('min', LIST_DYN, [], CelScalar.DYN, function () {
+    const xs = items(this);
+    if (!xs.length) throw new Error('min called on empty list');
+    return xs.reduce((a, b) => (compare(b, a) < 0 ? b : a));
+  }),
+  celMethod('max', LIST_DYN, [], CelScalar.DYN, function () {
+    const xs = items(this);
+    if (!xs.length) throw new Error('max called on empty list');
+    return xs.reduce((a, b) => (compare(b, a) > 0 ? b : a));
+  }),
+  celMethod('indexOf', LIST_DYN, [CelScalar.DYN], CelScalar.INT, function (v) {
+    return BigInt(items(this).findIndex((x) => equal(x, v)));
+  }),
+  celMethod('lastIndexOf', LIST_DYN, [CelScalar.DYN], CelScalar.INT, function (v) {
+    const xs = items(this);
+    for (let i = xs.length - 1; i >= 0; i--) if (equal(xs[i]!, v)) return BigInt(i);
+    return -1n;
+  }),
+];
+
+/** ip.go isIP: an IPv4 or IPv6 address without a zone (netip.ParseAddr, no IPv4-mapped form check here). */
+const ip: CelFunc[] = [
+  celFunc('isIP', [CelScalar.STRING], CelScalar.BOOL, (s) => isIP(s) !== 0),
+];
+
+export const kubernetesCelFuncs: CelFunc[] = [...strings, ...lists, ...ip];

@@ -1,0 +1,92 @@
+/**
+ * x-kubernetes-validations on custom resources through the API with real kubectl: Gateway API's own
+ * rules, and a small CRD with message, messageExpression, fieldPath, reason and an immutable field.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { eventually, kubectl, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+const CORPUS = '/work/shared/corpus/crds';
+
+let cluster: TestCluster;
+before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+
+async function established(name: string): Promise<void> {
+  await eventually(`${name} Established`, async () => {
+    const r = await rawJSON(cluster, 'GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+    return r.body?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+  });
+}
+
+const gateway = (name: string, listener: string) => `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: ${name}
+  namespace: default
+spec:
+  gatewayClassName: example
+  listeners:
+${listener}`;
+
+test('Gateway API: a Gateway breaking a listener rule is refused with the rule\'s message, a valid one is accepted', async () => {
+  await kubectlOk(cluster, ['apply', '--server-side', '-f', join(CORPUS, 'gwapi__gateway.networking.k8s.io_gateways.yaml')]);
+  await established('gateways.gateway.networking.k8s.io');
+  const bad = await kubectl(cluster, ['create', '-f', '-'], { input: gateway('bad', '  - name: tls\n    port: 443\n    protocol: TLS\n') });
+  assert.notEqual(bad.code, 0);
+  assert.equal(bad.stderr.trim(), 'The Gateway "bad" is invalid: spec.listeners: Invalid value: "array": tls mode must be set for protocol TLS');
+  await kubectlOk(cluster, ['create', '-f', '-'], gateway('good', '  - name: http\n    port: 80\n    protocol: HTTP\n'));
+});
+
+const THINGS = {
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+  metadata: { name: 'things.example.com' },
+  spec: {
+    group: 'example.com', scope: 'Namespaced',
+    names: { plural: 'things', singular: 'thing', kind: 'Thing' },
+    versions: [{
+      name: 'v1', served: true, storage: true,
+      schema: {
+        openAPIV3Schema: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              properties: {
+                id: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'Value is immutable' }] },
+                min: { type: 'integer' },
+                max: { type: 'integer' },
+                mode: { type: 'string' },
+              },
+              'x-kubernetes-validations': [
+                { rule: '!has(self.min) || !has(self.max) || self.min <= self.max', messageExpression: "'min ' + string(self.min) + ' is above max ' + string(self.max)", fieldPath: '.min' },
+                { rule: "!has(self.mode) || self.mode != 'legacy'", message: 'legacy mode is not allowed', reason: 'FieldValueForbidden', fieldPath: '.mode' },
+                { rule: 'has(self.id)' },
+              ],
+            },
+          },
+        },
+      },
+    }],
+  },
+};
+
+test('a CRD\'s rules: messageExpression with fieldPath, reason, the default message, and an immutable field', async () => {
+  await kubectlOk(cluster, ['apply', '-f', '-'], JSON.stringify(THINGS));
+  await established('things.example.com');
+  const thing = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't', namespace: 'default' }, spec });
+  const r = await rawJSON(cluster, 'POST', '/apis/example.com/v1/namespaces/default/things', JSON.parse(thing({ min: 5, max: 2, mode: 'legacy' })));
+  assert.equal(r.status, 422);
+  assert.equal(r.body.message, 'Thing.example.com "t" is invalid: [spec.min: Invalid value: "object": min 5 is above max 2, spec.mode: Forbidden: legacy mode is not allowed, spec: Invalid value: "object": failed rule: has(self.id)]');
+  assert.deepEqual(r.body.details.causes, [
+    { reason: 'FieldValueInvalid', message: 'Invalid value: "object": min 5 is above max 2', field: 'spec.min' },
+    { reason: 'FieldValueForbidden', message: 'Forbidden: legacy mode is not allowed', field: 'spec.mode' },
+    { reason: 'FieldValueInvalid', message: 'Invalid value: "object": failed rule: has(self.id)', field: 'spec' },
+  ]);
+  await kubectlOk(cluster, ['create', '--save-config', '-f', '-'], thing({ id: 'a', min: 1, max: 2 }));
+  const changed = await kubectl(cluster, ['apply', '-f', '-'], { input: thing({ id: 'b', min: 1, max: 2 }) });
+  assert.notEqual(changed.code, 0);
+  assert.equal(changed.stderr.trim(), 'The Thing "t" is invalid: spec.id: Invalid value: "string": Value is immutable');
+  await kubectlOk(cluster, ['apply', '-f', '-'], thing({ id: 'a', min: 1, max: 3 }));
+});
