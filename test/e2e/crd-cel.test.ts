@@ -90,3 +90,21 @@ test('a CRD\'s rules: messageExpression with fieldPath, reason, the default mess
   assert.equal(changed.stderr.trim(), 'The Thing "t" is invalid: spec.id: Invalid value: "string": Value is immutable');
   await kubectlOk(cluster, ['apply', '-f', '-'], thing({ id: 'a', min: 1, max: 3 }));
 });
+
+test("Calico: an IPPool's cidr rules (the CIDR library) refuse a link-local pool and accept a masked one", async () => {
+  await kubectlOk(cluster, ['apply', '--server-side', '-f', join(CORPUS, 'calico__crd.projectcalico.org_ippools.yaml')]);
+  await established('ippools.crd.projectcalico.org');
+  const pool = (name: string, cidr: string) => `apiVersion: crd.projectcalico.org/v1
+kind: IPPool
+metadata:
+  name: ${name}
+spec:
+  cidr: ${cidr}
+`;
+  const bad = await kubectl(cluster, ['create', '-f', '-'], { input: pool('link-local', '169.254.0.0/16') });
+  assert.notEqual(bad.code, 0);
+  assert.equal(bad.stderr.trim(), 'The IPPool "link-local" is invalid: spec: Invalid value: "object": IPPool CIDR overlaps with IPv4 link local range 169.254.0.0/16');
+  const unmasked = await kubectl(cluster, ['create', '-f', '-'], { input: pool('unmasked', '10.244.0.1/16') });
+  assert.equal(unmasked.stderr.trim(), 'The IPPool "unmasked" is invalid: spec: Invalid value: "object": IPPool CIDR must be strictly masked');
+  await kubectlOk(cluster, ['create', '-f', '-'], pool('default', '10.244.0.0/16'));
+});

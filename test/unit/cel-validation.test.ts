@@ -108,3 +108,21 @@ test('Gateway API: string extension and isIP', () => {
   assert.deepEqual(validateCustomResourceRules(s, { spec: ['a/b'] }), []);
   assert.deepEqual(messages(validateCustomResourceRules(s, { spec: ['10.0.0.1'] })), ['spec: Invalid value: "array": ip', `spec: Invalid value: "array": failed rule: self.all(k, k.split('/')[0].size() < 5)`]);
 });
+
+test("Calico's IP pool rules: ip and cidr values", () => {
+  const s = specSchema({
+    type: 'object', properties: { cidr: { type: 'string' }, blockSize: { type: 'integer' }, nat: { type: 'string' } },
+    'x-kubernetes-validations': [
+      { rule: 'cidr(self.cidr) == cidr(self.cidr).masked()', message: 'masked' },
+      { rule: "!cidr('169.254.0.0/16').containsIP(cidr(self.cidr).ip()) && !cidr(self.cidr).containsIP('169.254.0.0')", message: 'link local' },
+      { rule: "!has(self.blockSize) || (cidr(self.cidr).ip().family() == 4 ? self.blockSize >= 20 && self.blockSize <= 32 : self.blockSize >= 116 && self.blockSize <= 128)", message: 'block' },
+      { rule: "!has(self.nat) || (isIP(self.nat) && ip(self.nat).family() == 4)", message: 'nat' },
+      { rule: "cidr(self.cidr).prefixLength() <= 26 && isCIDR(self.cidr) && cidr('fd00::/8').containsCIDR('fd00:0:0::1/64')", message: 'len' },
+    ],
+  });
+  assert.deepEqual(validateCustomResourceRules(s, { spec: { cidr: '10.244.0.0/16', blockSize: 26, nat: '10.0.0.1' } }), []);
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { cidr: '10.244.0.1/16', blockSize: 120, nat: '::1' } })).map((m) => m.split(': ').pop()), ['masked', 'block', 'nat']);
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { cidr: '169.254.0.0/16' } })).map((m) => m.split(': ').pop()), ['link local']);
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { cidr: 'fe80:0:0::/27' } })).map((m) => m.split(': ').pop()), ['len']);
+  assert.deepEqual(validateCustomResourceRules(s, { spec: { cidr: 'fd00:0:0:0:0::/20', blockSize: 122 } }), []);
+});

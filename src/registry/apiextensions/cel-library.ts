@@ -1,12 +1,12 @@
 /**
  * The CEL functions a v1.32 API server adds for CRD validation rules beyond the standard library
  * (apiserver pkg/cel/environment/base.go MustBaseEnvSet): cel-go's ext.Strings (from the evaluator's
- * own extension), Kubernetes' lists library (apiserver pkg/cel/library/lists.go) and the IP
- * library's isIP (apiserver pkg/cel/library/ip.go), which Gateway API's rules use.
+ * own extension), Kubernetes' lists library (apiserver pkg/cel/library/lists.go) and its IP and
+ * CIDR libraries (cel-library-net.ts), which Gateway API's and Calico's rules use.
  */
-import { celFunc, celMethod, CelScalar, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
+import { celMethod, CelScalar, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import { isIP } from 'node:net';
+import { netCelFuncs } from './cel-library-net.js';
 
 const LIST_DYN = listType(CelScalar.DYN);
 
@@ -58,9 +58,4 @@ const lists: CelFunc[] = [
   }),
 ];
 
-/** ip.go isIP: an IPv4 or IPv6 address without a zone (netip.ParseAddr, no IPv4-mapped form check here). */
-const ip: CelFunc[] = [
-  celFunc('isIP', [CelScalar.STRING], CelScalar.BOOL, (s) => isIP(s) !== 0),
-];
-
-export const kubernetesCelFuncs: CelFunc[] = [...strings, ...lists, ...ip];
+export const kubernetesCelFuncs: CelFunc[] = [...strings, ...lists, ...netCelFuncs];
