@@ -126,3 +126,16 @@ test("Calico's IP pool rules: ip and cidr values", () => {
   assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { cidr: 'fe80:0:0::/27' } })).map((m) => m.split(': ').pop()), ['len']);
   assert.deepEqual(validateCustomResourceRules(s, { spec: { cidr: 'fd00:0:0:0:0::/20', blockSize: 122 } }), []);
 });
+
+test('optionalOldSelf: oldSelf is an optional, so the rule runs on create too', () => {
+  const s = specSchema({ type: 'object', properties: { n: { type: 'integer', 'x-kubernetes-validations': [
+    { rule: '!oldSelf.hasValue() ? self < 10 : self >= oldSelf.value()', message: 'may only grow, from below 10', optionalOldSelf: true },
+    { rule: 'self >= oldSelf.orValue(0)', optionalOldSelf: true },
+  ] } } });
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { n: 12 } })), ['spec.n: Invalid value: "integer": may only grow, from below 10']);
+  assert.deepEqual(validateCustomResourceRules(s, { spec: { n: 12 } }, { spec: { n: 5 } }), []);
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { n: 4 } }, { spec: { n: 5 } })), [
+    'spec.n: Invalid value: "integer": may only grow, from below 10',
+    'spec.n: Invalid value: "integer": failed rule: self >= oldSelf.orValue(0)',
+  ]);
+});

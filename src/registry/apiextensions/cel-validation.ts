@@ -5,14 +5,14 @@
  * validateExpressions, validateMap, validateArray, fieldErrorForReason, evalMessageExpression,
  * ruleMessageOrDefault; values typed as UnstructuredToVal does).
  *
- * Not covered: the cost budget, rules with optionalOldSelf (the evaluator has no optional type),
- * string formats as CEL types (date-time, duration, byte stay strings).
+ * Not covered: the cost budget, string formats as CEL types (date-time, duration, byte stay strings).
  */
 import { celEnv, isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { field, type BadValue, type FieldError } from '../../apimachinery/field-errors.js';
 import type { Schema } from './schema-types.js';
 import { kubernetesCelFuncs } from './cel-library.js';
+import { optionalNone, optionalOf } from './cel-optional.js';
 
 /** One entry of x-kubernetes-validations (apiextensions ValidationRule). */
 export interface ValidationRule {
@@ -192,10 +192,10 @@ function validateExpressions(s: Schema, root: boolean, path: string, v: unknown,
       continue;
     }
     if (!c.program || !rule.rule.trim()) continue;
-    if (c.usesOldSelf && !hasOld) continue;
-    // The evaluator has no optional type to give oldSelf as upstream does.
-    if (rule.optionalOldSelf) continue;
-    const result = c.program(bindings) as CelValue | Error;
+    // Transition rules run only with an old value, unless oldSelf is an optional (CRDValidationRatcheting, on in v1.32).
+    if (c.usesOldSelf && !hasOld && !rule.optionalOldSelf) continue;
+    const ruleBindings = rule.optionalOldSelf ? { self, oldSelf: hasOld ? optionalOf(bindings.oldSelf!) : optionalNone() } : bindings;
+    const result = c.program(ruleBindings) as CelValue | Error;
     if (isCelError(result)) {
       const text = goErrorText(result.message);
       if (text === 'no such overload') {
