@@ -139,3 +139,13 @@ test('optionalOldSelf: oldSelf is an optional, so the rule runs on create too', 
     'spec.n: Invalid value: "integer": failed rule: self >= oldSelf.orValue(0)',
   ]);
 });
+
+test('the sets extension', () => {
+  const s = specSchema({ type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [
+    { rule: "sets.contains(['a', 'b', 'c'], self)", message: 'unknown' },
+    { rule: "!sets.intersects(self, ['x'])", message: 'x' },
+    { rule: "sets.equivalent(self, self) && sets.contains([1, 2.0], [2])" },
+  ] });
+  assert.deepEqual(validateCustomResourceRules(s, { spec: ['a', 'c'] }), []);
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: ['a', 'x'] })), ['spec: Invalid value: "array": unknown', 'spec: Invalid value: "array": x']);
+});

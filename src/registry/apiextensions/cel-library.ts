@@ -1,11 +1,11 @@
 /**
  * The CEL functions a v1.32 API server adds for CRD validation rules beyond the standard library
  * (apiserver pkg/cel/environment/base.go MustBaseEnvSet): cel-go's ext.Strings (from the evaluator's
- * own extension), Kubernetes' lists library (apiserver pkg/cel/library/lists.go) and its IP and
+ * own extension) and ext.Sets, Kubernetes' lists library (apiserver pkg/cel/library/lists.go) and its IP and
  * CIDR libraries (cel-library-net.ts), which Gateway API's and Calico's rules use, and optional
  * values (cel-optional.ts).
  */
-import { celMethod, CelScalar, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
+import { celFunc, celMethod, CelScalar, isCelList, isCelMap, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { netCelFuncs } from './cel-library-net.js';
 import { optionalCelFuncs } from './cel-optional.js';
@@ -24,7 +24,19 @@ function items(l: CelList): CelValue[] {
   return [...l];
 }
 
+/** CEL's heterogeneous equality over the values rules see: numbers across int and double, lists and maps by content. */
 function equal(a: CelValue, b: CelValue): boolean {
+  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) return Number(a) === Number(b);
+  if (isCelList(a) && isCelList(b)) {
+    const xs = items(a);
+    const ys = items(b);
+    return xs.length === ys.length && xs.every((x, i) => equal(x, ys[i]!));
+  }
+  if (isCelMap(a) && isCelMap(b)) {
+    if (a.size !== b.size) return false;
+    for (const [k, v] of a.entries()) if (!b.has(k) || !equal(v, b.get(k)!)) return false;
+    return true;
+  }
   return typeof a === typeof b && a === b;
 }
 
@@ -60,4 +72,12 @@ const lists: CelFunc[] = [
   }),
 ];
 
-export const kubernetesCelFuncs: CelFunc[] = [...strings, ...lists, ...netCelFuncs, ...optionalCelFuncs];
+/** cel-go ext.Sets (in the v1.29 base environment): sets.contains, sets.equivalent, sets.intersects. */
+const sets: CelFunc[] = [
+  celFunc('sets.contains', [LIST_DYN, LIST_DYN], CelScalar.BOOL, (a, b) => items(b).every((y) => items(a).some((x) => equal(x, y)))),
+  celFunc('sets.equivalent', [LIST_DYN, LIST_DYN], CelScalar.BOOL, (a, b) =>
+    items(b).every((y) => items(a).some((x) => equal(x, y))) && items(a).every((x) => items(b).some((y) => equal(x, y)))),
+  celFunc('sets.intersects', [LIST_DYN, LIST_DYN], CelScalar.BOOL, (a, b) => items(a).some((x) => items(b).some((y) => equal(x, y)))),
+];
+
+export const kubernetesCelFuncs: CelFunc[] = [...strings, ...lists, ...sets, ...netCelFuncs, ...optionalCelFuncs];
