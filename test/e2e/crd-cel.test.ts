@@ -108,3 +108,11 @@ spec:
   assert.equal(unmasked.stderr.trim(), 'The IPPool "unmasked" is invalid: spec: Invalid value: "object": IPPool CIDR must be strictly masked');
   await kubectlOk(cluster, ['create', '-f', '-'], pool('default', '10.244.0.0/16'));
 });
+
+test('a schema error that makes the rules unreliable (a required field missing) stops them: upstream\'s note instead', async () => {
+  const r = await rawJSON(cluster, 'POST', '/apis/example.com/v1/namespaces/default/things', {
+    apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'typed', namespace: 'default' }, spec: { min: 'one', max: 2 },
+  });
+  assert.equal(r.status, 422);
+  assert.equal(r.body.message, 'Thing.example.com "typed" is invalid: [spec.min: Invalid value: "string": spec.min in body must be of type integer: "string", <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]');
+});
