@@ -275,6 +275,15 @@ function validate(s: Schema, root: boolean, path: string, v: unknown, old: unkno
   }
 }
 
+/** hasXValidations: whether any node of the schema has rules (else upstream has no CEL validator at all). */
+export function hasRules(s: Schema | undefined): boolean {
+  if (!s) return false;
+  if (rulesOf(s).length) return true;
+  const items = s.items && !Array.isArray(s.items) ? s.items : undefined;
+  const ap = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  return hasRules(items) || hasRules(ap) || Object.values(s.properties ?? {}).some((p) => hasRules(p));
+}
+
 /**
  * The x-kubernetes-validations errors of an instance (and of an update from `old`): errors of rules
  * that do not use oldSelf are ratcheted away where the value is unchanged (CRDValidationRatcheting,

@@ -13,7 +13,7 @@ import { errors } from '../../apimachinery/errors.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import { specOf } from '../store.js';
 import { applyDefaults, prune, validateCustomResource } from './custom-resource-schema.js';
-import { validateCustomResourceRules } from './cel-validation.js';
+import { hasRules, validateCustomResourceRules } from './cel-validation.js';
 import { customResourcePrinter } from './custom-resource-printer.js';
 import { JSONPath, printJSONPathValue } from './jsonpath.js';
 import { schemaOf, type Schema } from './schema-types.js';
@@ -66,7 +66,7 @@ const BLOCKING: FieldError['type'][] = ['FieldValueNotSupported', 'FieldValueReq
  * of those found an error that makes the rules' input unreliable (hasBlockingErr).
  */
 function withRuleErrors(errs: FieldError[], schema: Schema | undefined, obj: KObject, old?: KObject): FieldError[] {
-  if (!schema) return errs;
+  if (!schema || !hasRules(schema)) return errs;
   if (errs.some((e) => BLOCKING.includes(e.type))) {
     return [...errs, field.invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
   }
