@@ -38,7 +38,7 @@ test('messageExpression, fieldPath and reason', () => {
   });
   assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { a: 1 } })), [
     'spec.a: Invalid value: "object": a is 1',
-    'spec.m[x.y]: Required value: need a',
+    'spec.m.x.y: Required value: need a',
     'spec: Forbidden: no',
     'spec: Duplicate value: "object"',
     'spec: Invalid value: "object": fallback',

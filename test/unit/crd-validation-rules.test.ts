@@ -55,3 +55,11 @@ test('oldSelf where values cannot be correlated, optionalOldSelf without oldSelf
     `${P}.properties[l].items.x-kubernetes-validations[1].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`,
   ]);
 });
+
+test('fieldPath as upstream normalizes it: properties as children, map keys in brackets', async () => {
+  const { normalizedFieldPath } = await import('../../src/registry/apiextensions/cel-validation.js');
+  const s: Schema = { type: 'object', properties: { a: { type: 'object', properties: { 'x.y': { type: 'string' } } }, m: { type: 'object', additionalProperties: { type: 'string' } } } };
+  assert.equal(normalizedFieldPath(s, ".a['x.y']"), 'a.x.y');
+  assert.equal(normalizedFieldPath(s, '.m.k'), 'm[k]');
+  assert.equal(normalizedFieldPath(s, ".m['k']"), 'm[k]');
+});

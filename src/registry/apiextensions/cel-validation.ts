@@ -146,14 +146,38 @@ function fieldErrorForReason(path: string, value: BadValue, detail: string, reas
   }
 }
 
-/** A fieldPath (`.spec.x`, `['a.b']`, `.list[1]`) appended to a field path as field.Path prints it. */
-function appendFieldPath(path: string, fieldPath: string): string {
-  let rel = fieldPath.trim();
-  if (rel.startsWith('.')) rel = rel.slice(1);
-  // ['a.b'] keeps its brackets; a.b.c becomes child steps.
-  const out = rel.replace(/\['((?:[^'\\]|\\.)*)'\]/g, (_m, k: string) => `[${k.replace(/\\(.)/g, '$1')}]`);
-  if (!path) return out;
-  return out.startsWith('[') ? `${path}${out}` : `${path}.${out}`;
+/**
+ * ValidFieldPath: a rule's fieldPath (`.a.b`, `['a.b']`) walked through the node's schema, as the
+ * field path it names (properties as children, map keys as keys), or undefined when it names none.
+ */
+export function normalizedFieldPath(s: Schema, fieldPath: string): string | undefined {
+  const step = /^(?:\.([^.[\]]+)|\[('(?:[^'\\]|\\.)*')\])/;
+  let rest = fieldPath;
+  let cur: Schema | undefined = s;
+  let out = '';
+  if (!rest) return undefined;
+  while (rest.length) {
+    const m = step.exec(rest);
+    if (!m || !cur) return undefined;
+    const name = m[1] ?? m[2]!.slice(1, -1).replace(/\\(.)/g, '$1');
+    if (cur.properties) {
+      cur = cur.properties[name];
+      if (!cur) return undefined;
+      out = out ? `${out}.${name}` : name;
+    } else if (typeof cur.additionalProperties === 'object') {
+      cur = cur.additionalProperties;
+      out = `${out}[${name}]`;
+    } else return undefined;
+    rest = rest.slice(m[0].length);
+  }
+  return out;
+}
+
+/** field.Path.Child(normalized): the rule's fieldPath below the node's path. */
+function appendFieldPath(s: Schema, path: string, fieldPath: string): string {
+  const rel = normalizedFieldPath(s, fieldPath);
+  if (!rel) return path || '<nil>';
+  return path ? `${path}.${rel}` : rel;
 }
 
 type MessageResult = { ok: string } | { invalid: string } | { fallback: true };
@@ -206,7 +230,7 @@ function validateExpressions(s: Schema, root: boolean, path: string, v: unknown,
       continue;
     }
     if (result === true) continue;
-    const errPath = rule.fieldPath ? appendFieldPath(path, rule.fieldPath) : at;
+    const errPath = rule.fieldPath ? appendFieldPath(s, path, rule.fieldPath) : at;
     const add = (e: FieldError) => { if (c.usesOldSelf || !ratchet) w.errs.push(e); };
     let detail = ruleMessageOrDefault(rule);
     if (c.messageProgram) {

@@ -8,7 +8,7 @@
 import { parse } from '@bufbuild/cel';
 import { field, goQuote, type FieldError } from '../../apimachinery/field-errors.js';
 import type { Schema } from './schema-types.js';
-import type { ValidationRule } from './cel-validation.js';
+import { normalizedFieldPath, type ValidationRule } from './cel-validation.js';
 
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
@@ -22,22 +22,9 @@ function goSyntax(r: ValidationRule): { goSyntax: string } {
   };
 }
 
-/** cel.ValidFieldPath without list indexes: `.a.b` and `['a.b']` steps through properties and map keys. */
+/** cel.ValidFieldPath: whether a rule's fieldPath names a field of the node's schema. */
 export function fieldPathValid(s: Schema, path: string): boolean {
-  const re = /^(?:\.([A-Za-z_][A-Za-z0-9_-]*)|\['((?:[^'\\]|\\.)*)'\])/;
-  let rest = path;
-  let cur: Schema | undefined = s;
-  if (!rest.startsWith('.') && !rest.startsWith('[')) return false;
-  while (rest.length) {
-    const m = re.exec(rest);
-    if (!m || !cur) return false;
-    const key = m[1] ?? m[2]!.replace(/\\(.)/g, '$1');
-    if (cur.properties?.[key]) cur = cur.properties[key];
-    else if (typeof cur.additionalProperties === 'object') cur = cur.additionalProperties;
-    else return false;
-    rest = rest.slice(m[0].length);
-  }
-  return true;
+  return normalizedFieldPath(s, path) !== undefined;
 }
 
 function parseError(src: string): string | undefined {
