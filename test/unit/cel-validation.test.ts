@@ -149,3 +149,12 @@ test('the sets extension', () => {
   assert.deepEqual(validateCustomResourceRules(s, { spec: ['a', 'c'] }), []);
   assert.deepEqual(messages(validateCustomResourceRules(s, { spec: ['a', 'x'] })), ['spec: Invalid value: "array": unknown', 'spec: Invalid value: "array": x']);
 });
+
+test('an embedded resource shows apiVersion, kind and metadata.name only', () => {
+  const s = specSchema({ type: 'object', properties: { template: {
+    type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true,
+    properties: { metadata: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    'x-kubernetes-validations': [{ rule: "self.kind == 'Pod' && self.metadata.name == 'p'" }, { rule: "has(self.metadata.labels)", message: 'no labels' }],
+  } } });
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } } } } })), ['spec.template: Invalid value: "object": no labels']);
+});

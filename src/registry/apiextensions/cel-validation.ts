@@ -112,7 +112,8 @@ export function toCel(v: unknown, s: Schema | undefined): CelInput {
   const embedded = s?.['x-kubernetes-embedded-resource'] ? withTypeAndObjectMeta({}).properties : undefined;
   const open = !s || !!s['x-kubernetes-preserve-unknown-fields'] || s.additionalProperties === true;
   for (const [k, x] of Object.entries(obj)) {
-    const ps = props?.[k] ?? embedded?.[k] ?? additional;
+    // An embedded resource's metadata shows only name and generateName, whatever its schema declares.
+    const ps = (k === 'metadata' ? embedded?.metadata : undefined) ?? props?.[k] ?? embedded?.[k] ?? additional;
     if (ps) m.set(k, toCel(x, ps));
     else if (open || (!props && !additional)) m.set(k, toCel(x, undefined));
   }
@@ -180,7 +181,7 @@ function appendFieldPath(s: Schema, path: string, fieldPath: string): string {
   return path ? `${path}.${rel}` : rel;
 }
 
-type MessageResult = { ok: string } | { invalid: string } | { fallback: true };
+type MessageResult = { ok: string } | { fallback: true };
 
 /** evalMessageExpression without the cost accounting. */
 function evalMessageExpression(program: Program, bindings: Record<string, CelInput>): MessageResult {
