@@ -116,3 +116,26 @@ test('a schema error that makes the rules unreliable (a required field missing) 
   assert.equal(r.status, 422);
   assert.equal(r.body.message, 'Thing.example.com "typed" is invalid: [spec.min: Invalid value: "string": spec.min in body must be of type integer: "string", <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]');
 });
+
+test('a CRD is refused when a rule uses oldSelf under a list that is not a map list, or does not parse', async () => {
+  const crd = (rules: unknown[]) => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'lists.example.com' },
+    spec: {
+      group: 'example.com', scope: 'Namespaced', names: { plural: 'lists', singular: 'list', kind: 'List2' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: {
+        spec: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': rules } } } },
+      } } } }],
+    },
+  });
+  const p = 'spec.validation.openAPIV3Schema.properties[spec].properties[tags].items.x-kubernetes-validations[0]';
+  const oldSelf = await rawJSON(cluster, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd([{ rule: 'self == oldSelf' }]));
+  assert.equal(oldSelf.status, 422);
+  assert.deepEqual(oldSelf.body.details.causes, [{
+    reason: 'FieldValueInvalid', field: `${p}.rule`,
+    message: 'Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[spec].properties[tags]',
+  }]);
+  const unparsed = await rawJSON(cluster, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd([{ rule: 'self.(' }]));
+  assert.equal(unparsed.status, 422);
+  assert.equal(unparsed.body.details.causes[0].field, `${p}.rule`);
+  assert.match(unparsed.body.details.causes[0].message, /^Invalid value: apiextensions\.ValidationRule\{Rule:"self\.\(", .*\}: compilation failed: ERROR: <input>:1:/);
+});
