@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { goldenCases, LOCAL_GOLDEN_DIR, normalize, type GoldenCase, type GoldenRequest } from '../helpers/golden.js';
 import { userCertificate } from '../helpers/user-certificate.js';
 
@@ -9,11 +9,11 @@ import { userCertificate } from '../helpers/user-certificate.js';
  * that this server's scope covers: errors, defaulting, reads, dry runs and Tables;
  * then the repository's own cases (test/golden/cases), whose answers are derived
  * from upstream source: who may do what (403 texts, escalation, access reviews,
- * the Node authorizer and NodeRestriction), and CustomResourceDefinitions and
- * custom resources (validation messages, pruning and defaulting).
+ * the Node authorizer and NodeRestriction), CustomResourceDefinitions and custom
+ * resources (validation messages, pruning and defaulting, CEL validation rules).
  */
 const PREFIXES = ['gen-err-', 'gen-default-', 'gen-get-', 'gen-dryrun-', 'gen-table-', 'gen-svcval-', 'gen-cmval-', 'gen-secretval-', 'win-', 'gen-podval-'];
-const LOCAL_PREFIXES = ['auth-', 'crd-'];
+const LOCAL_PREFIXES = ['auth-', 'cel-', 'crd-'];
 
 let cluster: TestCluster;
 // The cases were recorded from a bare API server (no scheduler or controllers acting on what they create),
@@ -27,16 +27,21 @@ async function send(r: GoldenRequest) {
   return raw(cluster, r.method, r.path, { body, headers: r.headers, clientCertificate });
 }
 
-/** A setup request; one with `untilStatus` is sent again until it answers that status. */
-async function setUp(r: GoldenRequest): Promise<void> {
-  for (let i = 0; (await send(r)).status !== r.untilStatus && r.untilStatus !== undefined; i++) {
-    if (i === 250) assert.fail(`${r.method} ${r.path} never answered ${r.untilStatus}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+const CRDS_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+/** A CRD created in a setup step serves its resource once Established, which happens shortly after. */
+async function untilEstablished(s: GoldenRequest): Promise<void> {
+  if (s.method !== 'POST' || s.path !== CRDS_PATH) return;
+  const name = (s.body as { metadata: { name: string } }).metadata.name;
+  await eventually(`${name} Established`, async () => {
+    const r = await raw(cluster, 'GET', `${CRDS_PATH}/${name}`);
+    const crd = JSON.parse(r.body) as { status?: { conditions?: { type: string; status: string }[] } };
+    return crd.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True') ? true : undefined;
+  });
 }
 
 async function replay(c: GoldenCase): Promise<void> {
-  for (const s of c.setup) await setUp(s);
+  for (const s of c.setup) { await send(s); await untilEstablished(s); }
   try {
     const res = await send(c.request);
     let body: unknown = res.body;

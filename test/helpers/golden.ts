@@ -19,11 +19,7 @@ export const LOCAL_GOLDEN_DIR = join(HERE, '..', '..', '..', 'test', 'golden');
  * `winkube kubeconfig --user` issues.
  */
 export interface GoldenCredential { user: string; groups?: string[] }
-export interface GoldenRequest {
-  method: string; path: string; headers?: Record<string, string>; body?: unknown; credential?: GoldenCredential;
-  /** A setup request sent again (every 20 ms, for at most 5 s) until it answers this status: e.g. a new CRD's discovery until Established. */
-  untilStatus?: number;
-}
+export interface GoldenRequest { method: string; path: string; headers?: Record<string, string>; body?: unknown; credential?: GoldenCredential }
 export interface GoldenCase {
   name: string;
   description: string;

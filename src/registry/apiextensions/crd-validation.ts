@@ -17,6 +17,7 @@ import type {
   CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,
   CustomResourceSubresources, JSONSchemaProps,
 } from 'kubernetes-types/apiextensions/v1.js';
+import { validationRuleErrors } from './crd-validation-rules.js';
 import type { Schema } from './schema-types.js';
 import { field, type FieldError } from '../../apimachinery/field-errors.js';
 import { isDNS1123Subdomain } from '../../meta/names.js';
@@ -146,20 +147,23 @@ function structuralErrors(s: Schema | undefined, lvl: Level, path: string): Fiel
 }
 
 /** ValidateCustomResourceDefinitionOpenAPISchema: the rules of schema-only validation real manifests hit. */
-function openAPISchemaErrors(s: Schema | undefined, path: string): FieldError[] {
+function openAPISchemaErrors(s: Schema | undefined, path: string, cel: FieldError[], oldSelfForbiddenAt?: string): FieldError[] {
   if (!s) return [];
   const errs: FieldError[] = [];
+  const mapCorrelatable = s['x-kubernetes-map-type'] === undefined || s['x-kubernetes-map-type'] === 'granular' || s['x-kubernetes-map-type'] === 'atomic';
+  const inMap = mapCorrelatable ? oldSelfForbiddenAt : oldSelfForbiddenAt ?? path;
+  const inList = s['x-kubernetes-list-type'] === 'map' ? oldSelfForbiddenAt : oldSelfForbiddenAt ?? path;
   if (s.uniqueItems) errs.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   const ap = s.additionalProperties;
   if (ap !== undefined && Object.keys(s.properties ?? {}).length && (ap === false || typeof ap === 'object')) {
     errs.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
   }
-  for (const k of Object.keys(s.properties ?? {}).sort()) errs.push(...openAPISchemaErrors(s.properties![k], `${path}.properties[${k}]`));
-  (s.allOf ?? []).forEach((x, i) => errs.push(...openAPISchemaErrors(x, `${path}.allOf[${i}]`)));
-  (s.oneOf ?? []).forEach((x, i) => errs.push(...openAPISchemaErrors(x, `${path}.oneOf[${i}]`)));
-  (s.anyOf ?? []).forEach((x, i) => errs.push(...openAPISchemaErrors(x, `${path}.anyOf[${i}]`)));
-  if (s.items && !Array.isArray(s.items)) errs.push(...openAPISchemaErrors(s.items, `${path}.items`));
-  if (typeof ap === 'object') errs.push(...openAPISchemaErrors(ap, `${path}.additionalProperties`));
+  for (const k of Object.keys(s.properties ?? {}).sort()) errs.push(...openAPISchemaErrors(s.properties![k], `${path}.properties[${k}]`, cel, inMap));
+  (s.allOf ?? []).forEach((x, i) => errs.push(...openAPISchemaErrors(x, `${path}.allOf[${i}]`, cel, oldSelfForbiddenAt)));
+  (s.oneOf ?? []).forEach((x, i) => errs.push(...openAPISchemaErrors(x, `${path}.oneOf[${i}]`, cel, oldSelfForbiddenAt)));
+  (s.anyOf ?? []).forEach((x, i) => errs.push(...openAPISchemaErrors(x, `${path}.anyOf[${i}]`, cel, oldSelfForbiddenAt)));
+  if (s.items && !Array.isArray(s.items)) errs.push(...openAPISchemaErrors(s.items, `${path}.items`, cel, inList));
+  if (typeof ap === 'object') errs.push(...openAPISchemaErrors(ap, `${path}.additionalProperties`, cel, inMap));
   if (s['x-kubernetes-preserve-unknown-fields'] === false) {
     errs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
   }
@@ -182,6 +186,10 @@ function openAPISchemaErrors(s: Schema | undefined, path: string): FieldError[] 
   }
   if (listType === 'map' && !keys.length) errs.push(field.required(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
   if (s.type && !OPENAPI_V3_TYPES.includes(s.type)) errs.push(field.notSupported(`${path}.type`, s.type, OPENAPI_V3_TYPES));
+  // The rules' own errors are schema errors; compiling them (CEL errors) comes after all of those.
+  const rules = validationRuleErrors(s, path, errs.length > 0, oldSelfForbiddenAt);
+  errs.push(...rules.schema);
+  cel.push(...rules.cel);
   return errs;
 }
 
@@ -198,7 +206,9 @@ function validateSchema(props: JSONSchemaProps | undefined, statusEnabled: boole
   }
   if (schema.nullable) errs.push(field.forbidden(`${p}.nullable`, 'nullable cannot be true at the root'));
   errs.push(...structuralErrors(schema, 'root', p));
-  errs.push(...openAPISchemaErrors(schema, p));
+  const cel: FieldError[] = [];
+  errs.push(...openAPISchemaErrors(schema, p, cel));
+  errs.push(...cel);
   return errs;
 }
 

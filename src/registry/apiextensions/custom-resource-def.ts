@@ -8,11 +8,12 @@ import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '
 import type { ResourceDef } from '../types.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { SubresourceDef } from '../../apimachinery/resource.js';
-import type { FieldError } from '../../apimachinery/field-errors.js';
+import { field, type FieldError } from '../../apimachinery/field-errors.js';
 import { errors } from '../../apimachinery/errors.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import { specOf } from '../store.js';
 import { applyDefaults, prune, validateCustomResource } from './custom-resource-schema.js';
+import { hasRules, validateCustomResourceRules } from './cel-validation.js';
 import { customResourcePrinter } from './custom-resource-printer.js';
 import { JSONPath, printJSONPathValue } from './jsonpath.js';
 import { schemaOf, type Schema } from './schema-types.js';
@@ -60,6 +61,20 @@ function schemaErrors(schema: Schema | undefined, obj: KObject): FieldError[] {
   return errs;
 }
 
+const BLOCKING: FieldError['type'][] = ['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid'];
+
+/**
+ * customResourceStrategy.Validate/ValidateUpdate: the CEL rules run after the other checks, unless one
+ * of those found an error that makes the rules' input unreliable (hasBlockingErr).
+ */
+function withRuleErrors(errs: FieldError[], schema: Schema | undefined, obj: KObject, old?: KObject): FieldError[] {
+  if (!schema || !hasRules(schema)) return errs;
+  if (errs.some((e) => BLOCKING.includes(e.type))) {
+    return [...errs, field.invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
+  }
+  return [...errs, ...validateCustomResourceRules(schema, obj, old)];
+}
+
 /** The ResourceDef of one served version of an established CRD. */
 export function customResourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceDef {
   const spec = crd.spec;
@@ -101,10 +116,10 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
       if (schema?.properties?.status?.default !== undefined) applyDefaults(obj, { properties: { status: schema.properties.status } });
     },
     validate(obj) {
-      return [...validateObjectMeta(obj.metadata ?? {}, metaRules), ...schemaErrors(schema, obj)];
+      return withRuleErrors([...validateObjectMeta(obj.metadata ?? {}, metaRules), ...schemaErrors(schema, obj)], schema, obj);
     },
     validateUpdate(obj, old) {
-      return [...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj)];
+      return withRuleErrors([...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj)], schema, obj, old);
     },
   };
   if (apiVersion !== storageApiVersion) {

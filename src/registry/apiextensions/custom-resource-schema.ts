@@ -8,7 +8,7 @@
  * Validation covers type (with nullable, x-kubernetes-int-or-string), enum, required, pattern,
  * minLength/maxLength, minimum/maximum (exclusive too), multipleOf, minItems/maxItems,
  * minProperties/maxProperties, items, properties, additionalProperties, allOf/anyOf/oneOf/not.
- * Formats and CEL rules (x-kubernetes-validations) are not checked.
+ * Formats are not checked; CEL rules (x-kubernetes-validations) are cel-validation.ts's.
  */
 import type { Schema } from './schema-types.js';
 import { field, type FieldError } from '../../apimachinery/field-errors.js';
