@@ -10,7 +10,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
-const CORPUS = '/work/shared/corpus/crds';
+// ../shared beside the repository, as the other tests find it.
+const CORPUS = new URL('../../../../shared/corpus/crds', import.meta.url).pathname;
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
@@ -386,4 +387,27 @@ spec:
   assert.deepEqual(gw.body.status.conditions.map((c: { type: string; status: string; reason: string }) => [c.type, c.status, c.reason]),
     [['Accepted', 'Unknown', 'Pending'], ['Programmed', 'Unknown', 'Pending']]);
   assert.match(await ok(['get', 'gateways']), /^NAME\s+CLASS\s+ADDRESS\s+PROGRAMMED\s+AGE\ngw\s+example\s+Unknown\s+\d+s\n$/);
+});
+
+test('a default added to the schema later shows on objects stored before it (defaulted when read from storage)', async () => {
+  const crd = (defaults: boolean) => JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'knobs.example.net' },
+    spec: {
+      group: 'example.net', scope: 'Cluster', names: { plural: 'knobs', singular: 'knob', kind: 'Knob' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: {
+        spec: { type: 'object', properties: { a: { type: 'string', default: 'A' }, b: { type: 'string', ...(defaults ? { default: 'B' } : {}) } } },
+      } } } }],
+    },
+  });
+  await ok(['apply', '-f', '-'], crd(false));
+  await ok(['wait', '--for=condition=Established', 'crd/knobs.example.net']);
+  await ok(['apply', '-f', '-'], 'apiVersion: example.net/v1\nkind: Knob\nmetadata:\n  name: k1\nspec: {}\n');
+  assert.equal(await ok(['get', 'knob', 'k1', '-o', 'jsonpath={.spec}']), '{"a":"A"}');
+  await ok(['apply', '-f', '-'], crd(true));
+  await eventually('b defaulted on read', async () => {
+    const spec = await ok(['get', 'knob', 'k1', '-o', 'jsonpath={.spec}']);
+    return spec === '{"a":"A","b":"B"}' ? true : undefined;
+  });
+  const list = JSON.parse(await ok(['get', 'knobs', '-o', 'json'])) as { items: { spec: unknown }[] };
+  assert.deepEqual(list.items.map((i) => i.spec), [{ a: 'A', b: 'B' }]);
 });

@@ -12,7 +12,7 @@ import { field, type FieldError } from '../../apimachinery/field-errors.js';
 import { errors } from '../../apimachinery/errors.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import { specOf } from '../store.js';
-import { applyDefaults, prune, validateCustomResource } from './custom-resource-schema.js';
+import { applyDefaults, hasDefaults, prune, validateCustomResource } from './custom-resource-schema.js';
 import { hasRules, validateCustomResourceRules } from './cel-validation.js';
 import { customResourcePrinter } from './custom-resource-printer.js';
 import { JSONPath, printJSONPathValue } from './jsonpath.js';
@@ -122,10 +122,21 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
       return withRuleErrors([...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj)], schema, obj, old);
     },
   };
+  // Upstream's storage decoder defaults what it reads (unstructuredDefaulter), so a default added to
+  // the schema shows on objects stored before it; without defaults, lists stay the stored texts.
+  const defaultsOnRead = hasDefaults(schema);
   if (apiVersion !== storageApiVersion) {
     // None conversion: versions differ only in apiVersion.
     def.toStorage = (obj) => ({ ...obj, apiVersion: storageApiVersion });
     def.fromStorage = (obj) => ({ ...obj, apiVersion });
+  }
+  if (defaultsOnRead) {
+    const convert = def.fromStorage;
+    def.fromStorage = (stored) => {
+      const obj = convert ? convert(stored) : stored;
+      applyDefaults(obj, schema);
+      return obj;
+    };
   }
   const scale = v.subresources?.scale;
   if (scale) scalePaths.set(def, scale);

@@ -165,6 +165,14 @@ function pruneValue(v: JSONValue, s: Schema | undefined, path: string, dropped: 
   }
 }
 
+/** Whether any property of the schema (at any depth applyDefaults walks) has a default. */
+export function hasDefaults(s: Schema | undefined): boolean {
+  if (!s) return false;
+  const items = s.items && !Array.isArray(s.items) ? s.items : undefined;
+  const ap = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  return hasDefaults(items) || hasDefaults(ap) || Object.values(s.properties ?? {}).some((p) => p.default !== undefined || hasDefaults(p));
+}
+
 /** structuraldefaulting.Default: a property's default fills an absent field, recursively through present values. */
 export function applyDefaults(v: JSONValue, s: Schema | undefined): void {
   if (!s || v === null || typeof v !== 'object') return;
