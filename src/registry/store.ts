@@ -125,6 +125,8 @@ export class Store implements Lookup {
   get defs(): readonly ResourceDef[] { return this.served; }
   private served: ResourceDef[];
   private readonly defsListeners = new Set<() => void>();
+  /** For definitions with fromStorageOnlyOlder: the revision at which each began to be served. */
+  private readonly servedSince = new WeakMap<ResourceDef, number>();
 
   constructor(readonly storage: Storage, defs: ResourceDef[]) {
     this.served = [...defs];
@@ -145,6 +147,8 @@ export class Store implements Lookup {
    * group/version/resource, and stops serving `removed` (a CRD's versions as they change).
    */
   setResources(added: ResourceDef[], removed: ResourceDef[] = []): void {
+    const now = this.storage.currentRevision();
+    for (const d of added) if (d.fromStorageOnlyOlder) this.servedSince.set(d, now);
     const gone = new Set([...added, ...removed].map((d) => `${d.group}/${d.version}/${d.resource}`));
     this.served = [...this.served.filter((d) => !gone.has(`${d.group}/${d.version}/${d.resource}`)), ...added];
     this.byGVR.clear();
@@ -206,9 +210,21 @@ export class Store implements Lookup {
    * undefined for the others (which need conversion).
    */
   async listRaw(def: ResourceDef, namespace: string, req: ListRequest = {}): Promise<RawListResponse | undefined> {
-    if (def.fromStorage) return undefined;
+    if (!this.servesStored(def)) return undefined;
     const out = await this.listKVs(def, namespace, req);
-    return { items: out.kvs, revision: out.revision, continueToken: out.continueToken };
+    return { items: this.asServed(def, out.kvs), revision: out.revision, continueToken: out.continueToken };
+  }
+
+  /** Whether a list of def's objects can be served from their stored texts (converting only the older ones). */
+  private servesStored(def: ResourceDef): boolean {
+    return !def.fromStorage || this.servedSince.has(def);
+  }
+
+  /** The stored texts as served: those written before def was served go through fromStorage. */
+  private asServed(def: ResourceDef, kvs: KeyValue[]): KeyValue[] {
+    const since = this.servedSince.get(def);
+    if (since === undefined) return kvs;
+    return kvs.map((kv) => (kv.modRevision > since ? kv : { ...kv, value: encode(decodeValue(def, kv.value, kv.modRevision)) }));
   }
 
   /**
@@ -218,7 +234,7 @@ export class Store implements Lookup {
    */
   listRawPages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch'>,
     pageSize: number): AsyncGenerator<ListPage> | undefined {
-    if (def.fromStorage) return undefined;
+    if (!this.servesStored(def)) return undefined;
     return this.pages(def, namespace, req, pageSize);
   }
 
@@ -240,7 +256,8 @@ export class Store implements Lookup {
       atRev = res.revision;
       more = res.more;
       after = res.items.at(-1)?.key;
-      yield { items: filtered ? res.items.filter((kv) => this.matches(def, decode(def, kv), req)) : res.items, revision: atRev, more };
+      const items = filtered ? res.items.filter((kv) => this.matches(def, decode(def, kv), req)) : res.items;
+      yield { items: this.asServed(def, items), revision: atRev, more };
     }
   }
 

@@ -66,6 +66,12 @@ export interface ResourceDef<T = KObject> extends ResourceInfo {
   /** Converters between this version and the stored one; identity when absent. */
   toStorage?(obj: KObject): KObject;
   fromStorage?(obj: KObject): KObject;
+  /**
+   * fromStorage changes only objects last written before this definition was
+   * served (a custom resource's defaulting on read: objects written since were
+   * defaulted as they were written), so lists serve the others as stored.
+   */
+  fromStorageOnlyOlder?: boolean;
   /** Whether `metadata.generation` counts spec changes (most kinds with a spec). */
   hasGeneration?: boolean;
   /** What a change of bumps the generation, when more than the spec (Deployment: annotations too). */

@@ -131,6 +131,8 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
     def.fromStorage = (obj) => ({ ...obj, apiVersion });
   }
   if (defaultsOnRead) {
+    // Only objects written before this schema was served can lack its defaults (without a version conversion).
+    def.fromStorageOnlyOlder = !def.fromStorage;
     const convert = def.fromStorage;
     def.fromStorage = (stored) => {
       const obj = convert ? convert(stored) : stored;
