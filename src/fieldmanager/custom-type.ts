@@ -4,7 +4,7 @@
  * (atomic by default, set, map keyed by `x-kubernetes-list-map-keys`), `x-kubernetes-map-type`
  * (granular by default, atomic), and metadata typed as ObjectMeta.
  */
-import type { Schema as CRDSchema } from '../registry/apiextensions/schema-types.js';
+import type { Schema as CRDSchema } from '../openapi/crd-schema.js';
 import { ATOMIC, DEDUCED, builtinSchema, type StructType, type TypeNode } from './schema.js';
 
 function isSchema(v: unknown): v is CRDSchema {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
 import { validateCustomResourceRules } from '../../src/registry/apiextensions/cel-validation.js';
-import type { Schema } from '../../src/registry/apiextensions/schema-types.js';
+import type { Schema } from '../../src/openapi/crd-schema.js';
 
 const messages = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${errorBody(e)}`);
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDefaults, prune, validateCustomResource } from '../../src/registry/apiextensions/custom-resource-schema.js';
-import type { Schema } from '../../src/registry/apiextensions/schema-types.js';
+import type { Schema } from '../../src/openapi/crd-schema.js';
 import { JSONPath } from '../../src/registry/apiextensions/jsonpath.js';
 import { compareKubeAwareVersions } from '../../src/registry/apiextensions/custom-resource-def.js';
 import { formatFieldErrors } from '../../src/apimachinery/field-errors.js';

@@ -7,7 +7,7 @@
  */
 import { parse } from '@bufbuild/cel';
 import { field, goQuote, type FieldError } from '../../apimachinery/field-errors.js';
-import type { Schema } from './schema-types.js';
+import type { Schema } from '../../openapi/crd-schema.js';
 import { normalizedFieldPath, type ValidationRule } from './cel-validation.js';
 
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];

@@ -18,7 +18,7 @@ import type {
   CustomResourceSubresources, JSONSchemaProps,
 } from 'kubernetes-types/apiextensions/v1.js';
 import { validationRuleErrors } from './crd-validation-rules.js';
-import type { Schema } from './schema-types.js';
+import type { Schema } from '../../openapi/crd-schema.js';
 import { field, type FieldError } from '../../apimachinery/field-errors.js';
 import { isDNS1123Subdomain } from '../../meta/names.js';
 import { deepEqual } from '../../fieldmanager/typed.js';

@@ -16,7 +16,7 @@ import { applyDefaults, hasDefaults, prune, validateCustomResource } from './cus
 import { hasRules, validateCustomResourceRules } from './cel-validation.js';
 import { customResourcePrinter } from './custom-resource-printer.js';
 import { JSONPath, printJSONPathValue } from './jsonpath.js';
-import { schemaOf, type Schema } from './schema-types.js';
+import { schemaOf, type Schema } from '../../openapi/crd-schema.js';
 import { setResourceType } from '../../fieldmanager/index.js';
 import { customResourceType } from '../../fieldmanager/custom-type.js';
 

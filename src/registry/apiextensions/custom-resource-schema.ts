@@ -10,7 +10,7 @@
  * minProperties/maxProperties, items, properties, additionalProperties, allOf/anyOf/oneOf/not.
  * Formats are not checked; CEL rules (x-kubernetes-validations) are cel-validation.ts's.
  */
-import type { Schema } from './schema-types.js';
+import type { Schema } from '../../openapi/crd-schema.js';
 import { field, type FieldError } from '../../apimachinery/field-errors.js';
 
 type JSONValue = unknown;

@@ -1,4 +1,4 @@
-/** A CRD's OpenAPI v3 schema node as JSON carries it, with the Kubernetes extensions kubernetes-types leaves out. */
+/** A CRD's OpenAPI v3 schema node as JSON carries it, with the Kubernetes extensions kubernetes-types leaves out (shared by the CRD registry, server-side apply and OpenAPI). */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 
 type Nested = 'properties' | 'items' | 'additionalProperties' | 'allOf' | 'anyOf' | 'oneOf' | 'not';
