@@ -125,17 +125,17 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   // Upstream's storage decoder defaults what it reads (unstructuredDefaulter), so a default added to
   // the schema shows on objects stored before it; without defaults, lists stay the stored texts.
   const defaultsOnRead = hasDefaults(schema);
-  if (apiVersion !== storageApiVersion) {
-    // None conversion: versions differ only in apiVersion.
+  // None conversion: versions differ only in apiVersion.
+  const toServed = apiVersion !== storageApiVersion ? (obj: KObject): KObject => ({ ...obj, apiVersion }) : undefined;
+  if (toServed) {
     def.toStorage = (obj) => ({ ...obj, apiVersion: storageApiVersion });
-    def.fromStorage = (obj) => ({ ...obj, apiVersion });
+    def.fromStorage = toServed;
   }
   if (defaultsOnRead) {
     // Only objects written before this schema was served can lack its defaults (without a version conversion).
-    def.fromStorageOnlyOlder = !def.fromStorage;
-    const convert = def.fromStorage;
+    def.fromStorageOnlyOlder = !toServed;
     def.fromStorage = (stored) => {
-      const obj = convert ? convert(stored) : stored;
+      const obj = toServed ? toServed(stored) : stored;
       applyDefaults(obj, schema);
       return obj;
     };
