@@ -51,14 +51,17 @@ const durationUnits = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], 
 /** strfmt.ParseDuration: Go's time.ParseDuration, else `<n> <unit>` groups with the unit table. */
 export function isDuration(s: string): boolean {
   if (goDuration.test(s)) return true;
+  let ok = false;
   for (const match of s.matchAll(/((\d+)\s*([A-Za-zµ]+))/gu)) {
+    // strconv.Atoi fails on a factor beyond int64, which fails the whole value.
+    if (BigInt(match[2] ?? '0') > 9223372036854775807n) return false;
     const unit = (match[3] ?? '').trim().toLowerCase();
     for (const variants of durationUnits) {
       const last = variants.length - 1;
-      if (variants.some((v, i) => (i === last && unit.startsWith(v)) || v.toLowerCase() === unit)) return true;
+      if (variants.some((v, i) => (i === last && unit.startsWith(v)) || v.toLowerCase() === unit)) ok = true;
     }
   }
-  return false;
+  return ok;
 }
 
 const rxHostname = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
