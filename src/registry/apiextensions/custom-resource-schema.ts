@@ -8,10 +8,11 @@
  * Validation covers type (with nullable, x-kubernetes-int-or-string), enum, required, pattern,
  * minLength/maxLength, minimum/maximum (exclusive too), multipleOf, minItems/maxItems,
  * minProperties/maxProperties, items, properties, additionalProperties, allOf/anyOf/oneOf/not.
- * Formats are not checked; CEL rules (x-kubernetes-validations) are cel-validation.ts's.
+ * Formats are schema-formats.ts's; CEL rules (x-kubernetes-validations) are cel-validation.ts's.
  */
 import type { Schema } from '../../openapi/crd-schema.js';
 import { field, type FieldError } from '../../apimachinery/field-errors.js';
+import { checkStringFormat } from './schema-formats.js';
 
 type JSONValue = unknown;
 
@@ -70,6 +71,9 @@ function validateValue(s: Schema, v: JSONValue, path: string, errs: FieldError[]
     if (s.minLength !== undefined && len < s.minLength) errs.push(invalid(path, v, `${at} in body should be at least ${s.minLength} chars long`));
     if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) errs.push(invalid(path, v, `${at} in body should match '${s.pattern}'`));
   }
+  // formatValidator
+  const badFormat = typeof v === 'string' ? checkStringFormat(s.format, v, at) : undefined;
+  if (typeof v === 'string' && badFormat !== undefined) errs.push({ type: 'FieldValueTypeInvalid', field: at, value: v, detail: badFormat });
   // numberValidator
   if (typeof v === 'number') {
     if (s.multipleOf !== undefined && s.multipleOf > 0 && !Number.isInteger(v / s.multipleOf)) {
