@@ -155,9 +155,18 @@ const rxCreditCard = /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9]
 const rgbOctet = '(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])';
 const rxRGB = new RegExp(`^rgb\\(\\s*${rgbOctet}\\s*,\\s*${rgbOctet}\\s*,\\s*${rgbOctet}\\s*\\)$`);
 
+/** Whether s holds an ASCII control character or a space (which Go's URL parser refuses). */
+function hasControlOrSpace(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
 /** net/url.ParseRequestURI, common forms: an absolute URI with a scheme, or an absolute path. */
 function isRequestURI(s: string): boolean {
-  if (s === '' || /[\x00-\x20\x7f]/.test(s)) return false;
+  if (s === '' || hasControlOrSpace(s)) return false;
   if (s.startsWith('/')) return true;
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(s);
 }
