@@ -6,25 +6,18 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlFails, kubectlOk, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
-const CORPUS = '/work/shared/corpus/crds';
+// ../shared beside the repository, as the other tests find it.
+const CORPUS = new URL('../../../../shared/corpus/crds', import.meta.url).pathname;
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await kubectl(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
 
-async function fails(args: string[], input?: string): Promise<string> {
-  const r = await kubectl(cluster, args, { input });
-  assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} succeeded: ${r.stdout}`);
-  return r.stderr;
-}
+const fails = (args: string[], input?: string) => kubectlFails(cluster, args, input);
 
 async function v3Index(): Promise<Record<string, { serverRelativeURL: string }>> {
   return (await rawJSON(cluster, 'GET', '/openapi/v3')).body.paths;

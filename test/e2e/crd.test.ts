@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlOk, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 // ../shared beside the repository, as the other tests find it.
 const CORPUS = new URL('../../../../shared/corpus/crds', import.meta.url).pathname;
@@ -17,11 +17,7 @@ let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await kubectl(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
 
 /** A namespaced CRD with a status and scale subresource, printer columns, defaults and the common value checks. */
 const WIDGETS = {
