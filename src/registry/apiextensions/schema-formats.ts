@@ -8,6 +8,7 @@
  * the common forms only; duration's Go time.ParseDuration branch is a regular-expression port.
  */
 import { goQuote } from '../../apimachinery/go-quote.js';
+import { parseCIDRSloppy, parseIPSloppy } from '../../validation/common.js';
 
 const SUPPORTED = new Set([
   'bsonobjectid', 'uri', 'email', 'hostname', 'ipv4', 'ipv6', 'cidr', 'mac', 'uuid', 'uuid3', 'uuid4',
@@ -70,49 +71,6 @@ const rxHostname = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([
 export function isHostname(s: string): boolean {
   const bytes = (x: string): number => Buffer.byteLength(x, 'utf8');
   return rxHostname.test(s) && bytes(s) <= 255 && s.split('.').every((p) => bytes(p) <= 63);
-}
-
-/** k8s.io/utils/net ParseIPSloppy for IPv4: four decimal octets, leading zeros tolerated. */
-function parseIPv4Sloppy(s: string): boolean {
-  const parts = s.split('.');
-  return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
-}
-
-/** Go net.ParseIP for IPv6, including an embedded IPv4 tail. */
-function parseIPv6(s: string): boolean {
-  if (!s.includes(':')) return false;
-  let rest = s;
-  let groupsNeeded = 8;
-  const lastColon = rest.lastIndexOf(':');
-  if (rest.slice(lastColon + 1).includes('.')) {
-    if (!parseIPv4Sloppy(rest.slice(lastColon + 1))) return false;
-    rest = `${rest.slice(0, lastColon + 1)}0`;
-    groupsNeeded = 7;
-  }
-  const halves = rest.split('::');
-  if (halves.length > 2) return false;
-  const groups = (h: string): string[] | null => (h === '' ? [] : h.split(':'));
-  const left = groups(halves[0] ?? '');
-  const right = halves.length === 2 ? groups(halves[1] ?? '') : [];
-  if (!left || !right) return false;
-  const all = [...left, ...right];
-  if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
-  return halves.length === 2 ? all.length < groupsNeeded : all.length === groupsNeeded;
-}
-
-function parseIPSloppy(s: string): boolean {
-  return parseIPv4Sloppy(s) || parseIPv6(s);
-}
-
-/** strfmt isCIDR: ParseCIDRSloppy, an address and a decimal prefix length within its family. */
-function isCIDR(s: string): boolean {
-  const slash = s.indexOf('/');
-  if (slash < 0) return false;
-  const addr = s.slice(0, slash);
-  const len = s.slice(slash + 1);
-  if (!/^[0-9]{1,3}$/.test(len)) return false;
-  if (parseIPv4Sloppy(addr)) return Number(len) <= 32;
-  return parseIPv6(addr) && Number(len) <= 128;
 }
 
 /** Go net.ParseMAC: 6, 8 or 20 octets separated by ":" or "-", or dotted groups of four hex digits. */
@@ -184,9 +142,10 @@ const VALIDATORS: Record<string, (s: string) => boolean> = {
   uri: isRequestURI,
   email: isEmail,
   hostname: isHostname,
-  ipv4: (s) => parseIPSloppy(s) && s.includes('.'),
-  ipv6: (s) => parseIPSloppy(s) && s.includes(':'),
-  cidr: isCIDR,
+  // strfmt isIPv4 and isCIDR (k8s.io/utils/net's sloppy parsers); govalidator.IsIPv6 (net.ParseIP).
+  ipv4: (s) => parseIPSloppy(s) !== undefined && s.includes('.'),
+  ipv6: (s) => parseIPSloppy(s) !== undefined && s.includes(':'),
+  cidr: (s) => parseCIDRSloppy(s) !== undefined,
   mac: isMAC,
   uuid: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
   uuid3: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
