@@ -65,10 +65,11 @@ const BLOCKING: FieldError['type'][] = ['FieldValueNotSupported', 'FieldValueReq
 
 /**
  * customResourceStrategy.Validate/ValidateUpdate: the CEL rules run after the other checks, unless one
- * of those found an error that makes the rules' input unreliable (hasBlockingErr).
+ * of those found an error that makes the rules' input unreliable (hasBlockingErr). `schema` is the
+ * version's schema when it has rules (NewValidator is nil without them), else undefined.
  */
 function withRuleErrors(errs: FieldError[], schema: Schema | undefined, obj: KObject, old?: KObject): FieldError[] {
-  if (!schema || !hasRules(schema)) return errs;
+  if (!schema) return errs;
   if (errs.some((e) => BLOCKING.includes(e.type))) {
     return [...errs, field.invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
   }
@@ -89,6 +90,8 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   const apiVersion = `${spec.group}/${v.name}`;
   const storageApiVersion = `${spec.group}/${storage.name}`;
   const metaRules = { namespaced, nameFn: nameIsDNSSubdomain, genericOnly: true };
+  // Whether the schema has CEL rules is known once per version, not walked again at every write.
+  const ruleSchema = schema && hasRules(schema) ? schema : undefined;
   const def: ResourceDef = {
     group: spec.group, version: v.name, resource: names.plural, singular: names.singular ?? names.kind.toLowerCase(),
     kind: names.kind, namespaced,
@@ -116,10 +119,10 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
       if (schema?.properties?.status?.default !== undefined) applyDefaults(obj, { properties: { status: schema.properties.status } });
     },
     validate(obj) {
-      return withRuleErrors([...validateObjectMeta(obj.metadata ?? {}, metaRules), ...schemaErrors(schema, obj)], schema, obj);
+      return withRuleErrors([...validateObjectMeta(obj.metadata ?? {}, metaRules), ...schemaErrors(schema, obj)], ruleSchema, obj);
     },
     validateUpdate(obj, old) {
-      return withRuleErrors([...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj)], schema, obj, old);
+      return withRuleErrors([...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj)], ruleSchema, obj, old);
     },
   };
   // Upstream's storage decoder defaults what it reads (unstructuredDefaulter), so a default added to
