@@ -6,8 +6,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { eventually, kubectl, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { CORPUS_DIR } from '../helpers/golden.js';
 
-const CORPUS = '/work/shared/corpus/crds';
+const CORPUS = join(CORPUS_DIR, 'crds');
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });

@@ -4,8 +4,11 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-/** ../shared/golden beside the repository (tests compile to dist/test/helpers). */
-export const GOLDEN_DIR = join(HERE, '..', '..', '..', '..', 'shared', 'golden');
+/** ../shared beside the repository (tests compile to dist/test/helpers). */
+export const SHARED_DIR = join(HERE, '..', '..', '..', '..', 'shared');
+export const GOLDEN_DIR = join(SHARED_DIR, 'golden');
+/** Real-world manifests no one here wrote: test input (../shared/corpus/PROVENANCE.tsv). */
+export const CORPUS_DIR = join(SHARED_DIR, 'corpus');
 
 /**
  * test/golden in the repository: cases in the same format whose answers are

@@ -15,8 +15,9 @@ import { coreResources } from '../../src/registry/core/index.js';
 import { defaultPodTemplateSpec } from '../../src/registry/core/pod-defaults.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
+import { GOLDEN_DIR } from '../helpers/golden.js';
 
-const CASES = process.env.GOLDEN_CASES ?? '/work/shared/golden/cases';
+const CASES = process.env.GOLDEN_CASES ?? join(GOLDEN_DIR, 'cases');
 const VOLATILE = new Set(['uid', 'resourceVersion', 'creationTimestamp', 'time', 'clusterIP', 'clusterIPs', 'nodePort',
   'continue', 'selfLink', 'generation', 'managedFields', 'deletionTimestamp', 'startTime', 'lastTransitionTime',
   'lastProbeTime', 'lastHeartbeatTime', 'lastUpdateTime', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'renewTime',

@@ -3,8 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { coreResources } from '../../src/registry/core/index.js';
+import { join } from 'node:path';
+import { GOLDEN_DIR } from '../helpers/golden.js';
 
-const DOC = process.env.GOLDEN_DISCOVERY ?? '/work/shared/golden/discovery/api_v1.json';
+const DOC = process.env.GOLDEN_DISCOVERY ?? join(GOLDEN_DIR, 'discovery', 'api_v1.json');
 
 test('core resources match /api/v1 discovery', { skip: !existsSync(DOC) && 'no golden discovery' }, () => {
   const doc = JSON.parse(readFileSync(DOC, 'utf8'));

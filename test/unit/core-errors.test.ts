@@ -13,8 +13,9 @@ import type { ResourceDef } from '../../src/registry/types.js';
 import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { coreResources } from '../../src/registry/core/index.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
+import { GOLDEN_DIR } from '../helpers/golden.js';
 
-const CASES = process.env.GOLDEN_CASES ?? '/work/shared/golden/cases';
+const CASES = process.env.GOLDEN_CASES ?? join(GOLDEN_DIR, 'cases');
 const skip = !existsSync(CASES) && 'no golden cases';
 serviceAccountLookup.defaultAttempts = 1;
 

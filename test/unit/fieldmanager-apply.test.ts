@@ -16,6 +16,8 @@ import { StatusError } from '../../src/apimachinery/errors.js';
 import { checkPatchOptions } from '../../src/meta/write-options.js';
 import { managerOrUserAgent } from '../../src/fieldmanager/request.js';
 import { serveApplyPatch } from '../../src/api/apply-patch.js';
+import { join } from 'node:path';
+import { GOLDEN_DIR } from '../helpers/golden.js';
 
 const NS = 'ns';
 
@@ -61,7 +63,7 @@ const template = (containers: object[], extra: object = {}) => ({
 
 test('a create records an Update entry of the defaulted object, as the golden pod shows', async () => {
   const { store, def, ctx, storage } = await fixture();
-  const golden = JSON.parse(readFileSync('/work/shared/golden/cases/gen-default-pod-minimal.json', 'utf8'));
+  const golden = JSON.parse(readFileSync(join(GOLDEN_DIR, 'cases', 'gen-default-pod-minimal.json'), 'utf8'));
   const now = new Date('2026-11-22T17:27:37Z');
   const pod = await store.create(def('pods'), NS, structuredClone(golden.request.body), ctx(managerOrUserAgent(null, undefined), now));
   assert.deepEqual(pod.metadata.managedFields, golden.response.body.metadata.managedFields);
