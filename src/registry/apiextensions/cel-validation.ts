@@ -11,8 +11,8 @@ import { celEnv, isCelError, parse, plan, type CelInput, type CelValue } from '@
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { field, type BadValue, type FieldError } from '../../apimachinery/field-errors.js';
 import type { Schema } from '../../openapi/crd-schema.js';
-import { kubernetesCelFuncs } from './cel-library.js';
-import { optionalNone, optionalOf } from './cel-optional.js';
+import { kubernetesCelFuncs } from '../../cel/library.js';
+import { optionalNone, optionalOf } from '../../cel/optional.js';
 
 /** One entry of x-kubernetes-validations (apiextensions ValidationRule). */
 export interface ValidationRule {

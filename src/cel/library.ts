@@ -2,13 +2,13 @@
  * The CEL functions a v1.32 API server adds for CRD validation rules beyond the standard library
  * (apiserver pkg/cel/environment/base.go MustBaseEnvSet): cel-go's ext.Strings (from the evaluator's
  * own extension) and ext.Sets, Kubernetes' lists library (apiserver pkg/cel/library/lists.go) and its IP and
- * CIDR libraries (cel-library-net.ts), which Gateway API's and Calico's rules use, and optional
- * values (cel-optional.ts).
+ * CIDR libraries (library-net.ts), which Gateway API's and Calico's rules use, and optional
+ * values (optional.ts).
  */
 import { celFunc, celMethod, CelScalar, isCelList, isCelMap, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import { netCelFuncs } from './cel-library-net.js';
-import { optionalCelFuncs } from './cel-optional.js';
+import { netCelFuncs } from './library-net.js';
+import { optionalCelFuncs } from './optional.js';
 
 const LIST_DYN = listType(CelScalar.DYN);
 
