@@ -4,7 +4,7 @@
  * Sorted by group, then resource.
  */
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import type { SubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
+import type { LocalSubjectAccessReview, SubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
@@ -38,6 +38,7 @@ export const replicasets: ResourceRef<ReplicaSet> = { group: 'apps', version: 'v
 export const statefulsets: ResourceRef<StatefulSet> = { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', namespaced: true };
 
 export const subjectaccessreviews: ResourceRef<SubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };
+export const localsubjectaccessreviews: ResourceRef<LocalSubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true };
 export const cronjobs: ResourceRef<CronJob> = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };
 export const jobs: ResourceRef<Job> = { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true };
 

@@ -22,11 +22,11 @@
  *     8   api, client                  the HTTPS server; the client boundary components talk through
  *     9   events                       the event recorder
  *    10   scheduler
- *    11   controllers, node            controllers; emulated nodes and kubelets
+ *    11   controllers, node, addons    controllers; emulated nodes and kubelets; add-ons (the GMSA webhook)
  *    12   cluster                      wires servers, clients and components together
  *    13   cli                          the `winkube` commands
  *
- * The components (events, scheduler, controllers, node) reach the API through
+ * The components (events, scheduler, controllers, node, addons) reach the API through
  * `src/client` only, as upstream's do through client-go: they must not import
  * the server side (registry, api, storage, flowcontrol), the wiring (cluster),
  * nor the in-process client `client/loopback.ts` (only cluster/ builds one).
@@ -50,12 +50,12 @@ const RANKS: Record<string, number> = {
   api: 8, client: 8,
   events: 9,
   scheduler: 10,
-  controllers: 11, node: 11,
+  controllers: 11, node: 11, addons: 11,
   cluster: 12,
   cli: 13,
 };
 
-const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node']);
+const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons']);
 /** Folders (or, with a file name, single files) a component must not import. */
 const FORBIDDEN_TO_COMPONENTS = ['registry', 'api', 'storage', 'flowcontrol', 'cluster', 'client/loopback.ts'];
 
