@@ -127,6 +127,20 @@ test('runtime settings: Windows CpuMaximum from the limit only, Linux shares and
   assert.deepEqual(podRuntimeSettings(p, 'linux', 4)[0]?.resources, { CpuShares: 256, MemoryLimitInBytes: 268435456, CpuQuota: 50000, CpuPeriod: 100000 });
 });
 
+test('runtime settings: a Windows container\'s security context from windowsOptions, each field its own or the pod\'s', () => {
+  const p = {
+    spec: {
+      securityContext: { windowsOptions: { gmsaCredentialSpec: '{"CmsPlugins":["ActiveDirectory"]}', runAsUserName: 'ContainerUser' } },
+      containers: [{ name: 'a' }, { name: 'b', securityContext: { windowsOptions: { gmsaCredentialSpec: '{}' } } }],
+    },
+  };
+  assert.deepEqual(podRuntimeSettings(p, 'windows', 4).map((s) => s.windowsSecurity), [
+    { RunAsUsername: 'ContainerUser', CredentialSpec: '{"CmsPlugins":["ActiveDirectory"]}' },
+    { RunAsUsername: 'ContainerUser', CredentialSpec: '{}' },
+  ]);
+  assert.deepEqual(podRuntimeSettings(p, 'linux', 4)[0]?.windowsSecurity, {});
+});
+
 test('the winkube.io/script annotation', () => {
   const ann = { 'winkube.io/script': JSON.stringify({ app: { exitCode: [1, 1, 0], memory: '1Gi', readiness: { failAfterSeconds: 5 } }, '*': { listen: [80] } }) };
   const s = containerScript(ann, 'app')!;
