@@ -48,7 +48,7 @@ program.command('up')
   .option('--api-only', 'serve the API only: no emulated nodes, scheduler, or workload, service and node controllers')
   .option('--controllers <names>', "kube-controller-manager's --controllers: '*' enables the controllers on by default, 'foo' enables foo, '-foo' disables foo (default *)", controllers)
   .option('--authorization-mode <modes>', "kube-apiserver's --authorization-mode: the authorizers, in order, comma-separated (Node, RBAC, AlwaysAllow, AlwaysDeny); kubeadm's Node,RBAC by default", authorizationModes, [...DEFAULT_AUTHORIZATION_MODES])
-  .option('--gmsa', "install sig-windows' GMSACredentialSpec CRD (windows.k8s.io), as AKS's --enable-windows-gmsa does")
+  .option('--gmsa', "install sig-windows' GMSACredentialSpec CRD (windows.k8s.io) and GMSA admission webhook, as AKS's --enable-windows-gmsa does")
   .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));

@@ -17,13 +17,18 @@ export function nodeUser(nodeName: string): UserInfo {
   return { name: `system:node:${nodeName}`, groups: ['system:nodes', AUTHENTICATED] };
 }
 
+/** A service account's user (serviceaccount.UserInfo): its name and its two groups. */
+export function serviceAccountUser(namespace: string, name: string): UserInfo {
+  return {
+    name: `system:serviceaccount:${namespace}:${name}`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, AUTHENTICATED],
+  };
+}
+
 /**
  * A kube-controller-manager controller run with --use-service-account-credentials:
  * the service account kube-system/<name> (e.g. "replicaset-controller").
  */
 export function controllerServiceAccount(serviceAccount: string): UserInfo {
-  return {
-    name: `system:serviceaccount:kube-system:${serviceAccount}`,
-    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', AUTHENTICATED],
-  };
+  return serviceAccountUser('kube-system', serviceAccount);
 }

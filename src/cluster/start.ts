@@ -14,6 +14,7 @@ import { anonymousAuthAllowed } from '../authorization/anonymous-auth.js';
 import { ServiceAccountTokens, TOKEN_ISSUER } from '../pki/service-account-tokens.js';
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
+import { installGMSAWebhook } from './gmsa-webhook.js';
 import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
 import { allResources } from '../registry/resources.js';
 import { Store } from '../registry/store.js';
@@ -66,7 +67,7 @@ export interface ClusterOptions {
   controllers?: readonly string[];
   /** `--authorization-mode`: AlwaysAllow when absent. */
   authorizationModes?: readonly AuthorizationMode[];
-  /** `--gmsa`: install the GMSACredentialSpec CRD (src/cluster/gmsa-crd.ts). */
+  /** `--gmsa`: install the GMSACredentialSpec CRD (src/cluster/gmsa-crd.ts) and the GMSA webhook (gmsa-webhook.ts). */
   gmsa?: boolean;
 }
 
@@ -185,6 +186,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // The API server's own writes of the priority and fairness configuration (its post-start hooks' loopback client).
   // The rbac/bootstrap-roles post-start hook: the bootstrap policy, created or reconciled at each start.
   await ensureRBACPolicy(new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log);
+  // `--gmsa`: sig-windows' GMSA admission webhook too, run in process as its service account.
+  const gmsaWebhook = opts.gmsa ? await installGMSAWebhook(new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
+    (user) => new LoopbackClient(store, user, 'gmsa-webhook', authorizer), pki.ca, opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress) : undefined;
   const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1', authorizer);
   await ensureFlowControlObjects(apiserver);
   const stopFlowControl = await startFlowControlConfig(apiserver, flowControl, log);
@@ -215,6 +219,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       // Graceful termination first: requests in flight finish against a running cluster.
       await server.drain();
       compactor.stop();
+      await gmsaWebhook?.stop();
       crdController.stop();
       stopFlowControl();
       await controllerManager.stop();
