@@ -127,6 +127,13 @@ export class Store implements Lookup {
   private readonly defsListeners = new Set<() => void>();
   /** For definitions with fromStorageOnlyOlder: the revision at which each began to be served. */
   private readonly servedSince = new WeakMap<ResourceDef, number>();
+  /**
+   * For those definitions, the served texts of objects written before then, by key with the
+   * revision they were converted at: lists convert each once, as upstream's watch cache holds
+   * objects decoded (and defaulted) once. Entries go with the definition, and an object's when a
+   * list finds it written since (served as stored).
+   */
+  private readonly olderServed = new WeakMap<ResourceDef, Map<string, { revision: number; value: string }>>();
 
   constructor(readonly storage: Storage, defs: ResourceDef[]) {
     this.served = [...defs];
@@ -224,7 +231,17 @@ export class Store implements Lookup {
   private asServed(def: ResourceDef, kvs: KeyValue[]): KeyValue[] {
     const since = this.servedSince.get(def);
     if (since === undefined) return kvs;
-    return kvs.map((kv) => (kv.modRevision > since ? kv : { ...kv, value: encode(decodeValue(def, kv.value, kv.modRevision)) }));
+    let cache = this.olderServed.get(def);
+    if (!cache) this.olderServed.set(def, cache = new Map());
+    return kvs.map((kv) => {
+      if (kv.modRevision > since) {
+        cache.delete(kv.key);
+        return kv;
+      }
+      let served = cache.get(kv.key);
+      if (served?.revision !== kv.modRevision) cache.set(kv.key, served = { revision: kv.modRevision, value: encode(decodeValue(def, kv.value, kv.modRevision)) });
+      return { ...kv, value: served.value };
+    });
   }
 
   /**

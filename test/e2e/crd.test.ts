@@ -404,6 +404,10 @@ test('a default added to the schema later shows on objects stored before it (def
     const spec = await ok(['get', 'knob', 'k1', '-o', 'jsonpath={.spec}']);
     return spec === '{"a":"A","b":"B"}' ? true : undefined;
   });
-  const list = JSON.parse(await ok(['get', 'knobs', '-o', 'json'])) as { items: { spec: unknown }[] };
-  assert.deepEqual(list.items.map((i) => i.spec), [{ a: 'A', b: 'B' }]);
+  const specs = async () => (JSON.parse(await ok(['get', 'knobs', '-o', 'json'])) as { items: { spec: unknown }[] }).items.map((i) => i.spec);
+  assert.deepEqual(await specs(), [{ a: 'A', b: 'B' }]);
+  // Listed again (the defaulted form is kept per object and revision), then after a write of it.
+  assert.deepEqual(await specs(), [{ a: 'A', b: 'B' }]);
+  await ok(['patch', 'knob', 'k1', '--type', 'merge', '-p', '{"spec":{"a":"changed"}}']);
+  assert.deepEqual(await specs(), [{ a: 'changed', b: 'B' }]);
 });
