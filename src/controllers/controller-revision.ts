@@ -7,6 +7,7 @@
  * status.collisionCount.
  */
 import { StatusError } from '../apimachinery/errors.js';
+import { goMarshal } from '../apimachinery/go-json.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceClient } from '../client/types.js';
 import { fromLabelSelector } from '../selectors/labels.js';
@@ -18,22 +19,6 @@ export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
 /** apps.ControllerRevisionHashLabelKey / StatefulSetRevisionLabel / DefaultDaemonSetUniqueLabelKey. */
 export const POD_REVISION_LABEL = 'controller-revision-hash';
 
-/** Go's encoding/json string escaping (HTML-safe, as json.Marshal writes it). */
-function goString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** json.Marshal of a decoded map: keys sorted, no spaces. */
-export function goJSON(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (Array.isArray(v)) return `[${v.map(goJSON).join(',')}]`;
-  if (typeof v === 'object') {
-    const keys = Object.keys(v as object).filter((k) => (v as any)[k] !== undefined).sort();
-    return `{${keys.map((k) => `${goString(k)}:${goJSON((v as any)[k])}`).join(',')}}`;
-  }
-  if (typeof v === 'string') return goString(v);
-  return JSON.stringify(v);
-}
 
 /**
  * getPatch (statefulset/daemonset): the template as a patch that replaces
@@ -60,7 +45,7 @@ export function safeEncode(s: string): string {
 /** history.HashControllerRevision over the revision's raw data and the collision count. */
 export function hashRevision(data: unknown, collisionCount?: number): string {
   const enc = new TextEncoder();
-  let h = fnv1(enc.encode(goJSON(data)));
+  let h = fnv1(enc.encode(goMarshal(data)));
   if (collisionCount !== undefined) h = fnv1(enc.encode(String(collisionCount)), h);
   return safeEncode(String(h));
 }
@@ -140,10 +125,10 @@ export class RevisionHistory {
     const write = { fieldManager: this.manager };
     const revisions = await this.claim(owner);
     const data = templatePatch(template);
-    const dataKey = goJSON(data);
+    const dataKey = goMarshal(data);
     const newest = revisions.at(-1);
     const next = newest ? num(newest) + 1 : 1;
-    const last = revisions.filter((r) => goJSON((r as any).data) === dataKey).at(-1);
+    const last = revisions.filter((r) => goMarshal((r as any).data) === dataKey).at(-1);
     if (last) {
       if (last === newest) return { revisions, update: last, collisionCount };
       const bumped = await this.revisions.update(ns, last.metadata.name!, (cur) => ({ ...cur, revision: next }), write);
@@ -166,7 +151,7 @@ export class RevisionHistory {
       } catch (e) {
         if (!(e instanceof StatusError && e.status.code === 409)) throw e;
         const existing = await this.revisions.find(ns, rev.metadata.name!);
-        if (existing && goJSON((existing as any).data) === dataKey) {
+        if (existing && goMarshal((existing as any).data) === dataKey) {
           return { revisions: [...revisions, existing], update: existing, collisionCount };
         }
         collisionCount++;

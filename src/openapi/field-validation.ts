@@ -11,8 +11,9 @@ import type { KObject } from '../apimachinery/object.js';
 import type { ResourceInfo } from '../apimachinery/resource.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
 import { shapes, type ShapeNode } from './schema.js';
-import { goMarshal, goSprintValue, hasUnknownFields, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField } from './strict.js';
+import { goSprintValue, hasUnknownFields, pruneUnknown, scanJSON, UNTYPED, unknownFields, type UnknownField } from './strict.js';
 import { goQuote } from '../apimachinery/go-quote.js';
+import { goMarshal } from '../apimachinery/go-json.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 

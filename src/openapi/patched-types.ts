@@ -12,7 +12,8 @@ import { patchInvalid } from './field-validation.js';
 import { goTypes } from './go-types.js';
 import { goDecode, normalizeDecoded } from './go-decode.js';
 import { stringifyAnyDepth } from '../meta/json-text.js';
-import { goMarshal, goSprintValue } from './strict.js';
+import { goMarshal } from '../apimachinery/go-json.js';
+import { goSprintValue } from './strict.js';
 
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';

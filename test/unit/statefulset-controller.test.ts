@@ -15,7 +15,8 @@ import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { StatefulSetController } from '../../src/controllers/statefulset/statefulset-controller.js';
-import { goJSON, hashRevision, safeEncode } from '../../src/controllers/controller-revision.js';
+import { hashRevision, safeEncode } from '../../src/controllers/controller-revision.js';
+import { goMarshal } from '../../src/apimachinery/go-json.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 
@@ -73,7 +74,7 @@ async function setup() {
 }
 
 test('revision hashing: FNV-1 of the sorted JSON patch, safe-encoded', () => {
-  assert.equal(goJSON({ b: 1, a: ['<x>', { d: null, c: true }] }), '{"a":["\\u003cx\\u003e",{"c":true,"d":null}],"b":1}');
+  assert.equal(goMarshal({ b: 1, a: ['<x>', { d: null, c: true }] }), '{"a":["\\u003cx\\u003e",{"c":true,"d":null}],"b":1}');
   assert.equal(safeEncode('0123456789'), safeEncode('0123456789'));
   assert.match(hashRevision({ spec: {} }), /^[bcdfghjklmnpqrstvwxz2456789]+$/);
   assert.notEqual(hashRevision({ spec: {} }, 0), hashRevision({ spec: {} }, 1));

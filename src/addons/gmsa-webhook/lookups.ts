@@ -6,7 +6,7 @@ import type { LocalSubjectAccessReview } from 'kubernetes-types/authorization/v1
 import { isNotFound } from '../../apimachinery/errors.js';
 import { localsubjectaccessreviews } from '../../client/resources.js';
 import type { Client, ResourceRef } from '../../client/types.js';
-import { goMarshal } from '../../openapi/strict.js';
+import { goMarshal } from '../../apimachinery/go-json.js';
 import type { GMSALookups } from './admit.js';
 
 export const gmsacredentialspecs: ResourceRef = { group: 'windows.k8s.io', version: 'v1', resource: 'gmsacredentialspecs', kind: 'GMSACredentialSpec', namespaced: false };
