@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, kubectlFails, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { GMSA_CREDSPEC } from '../helpers/gmsa.js';
 import { CORPUS_DIR } from '../helpers/golden.js';
 
 const CRDS = join(CORPUS_DIR, 'crds');
@@ -85,23 +86,7 @@ spec:
   gatewayClassName: example
   listeners: [{name: http, protocol: HTTP, port: 80}]
 ---
-apiVersion: windows.k8s.io/v1
-kind: GMSACredentialSpec
-metadata: {name: gmsa-webapp1}
-credspec:
-  ActiveDirectoryConfig:
-    GroupManagedServiceAccounts:
-    - {Name: WebApp1, Scope: CONTOSO}
-    - {Name: WebApp1, Scope: contoso.com}
-  CmsPlugins: [ActiveDirectory]
-  DomainJoinConfig:
-    DnsName: contoso.com
-    DnsTreeName: contoso.com
-    Guid: 244818ae-87ac-4fcd-92ec-e79e5252348a
-    MachineAccountName: WebApp1
-    NetBiosName: CONTOSO
-    Sid: S-1-5-21-2126449477-2524075714-3094792973
-`;
+${GMSA_CREDSPEC}`;
 
 test('instances of each kind: created, listed with the CRDs\' printer columns, explained, patched and deleted', async () => {
   assert.equal(await ok(['apply', '-f', '-'], INSTANCES), [

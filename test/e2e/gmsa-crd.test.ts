@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { kubectl, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { GMSA_CREDSPEC } from '../helpers/gmsa.js';
 
 let withGmsa: TestCluster;
 let without: TestCluster;
@@ -19,34 +20,12 @@ after(async () => {
 
 const ok = (args: string[], input?: string) => kubectlOk(withGmsa, args, input);
 
-// The credential spec of the Kubernetes documentation's "Configure GMSA for Windows Pods and containers".
-const CREDSPEC = `apiVersion: windows.k8s.io/v1
-kind: GMSACredentialSpec
-metadata:
-  name: gmsa-webapp1
-credspec:
-  ActiveDirectoryConfig:
-    GroupManagedServiceAccounts:
-    - Name: WebApp1
-      Scope: CONTOSO
-    - Name: WebApp1
-      Scope: contoso.com
-  CmsPlugins:
-  - ActiveDirectory
-  DomainJoinConfig:
-    DnsName: contoso.com
-    DnsTreeName: contoso.com
-    Guid: 244818ae-87ac-4fcd-92ec-e79e5252348a
-    MachineAccountName: WebApp1
-    NetBiosName: CONTOSO
-    Sid: S-1-5-21-2126449477-2524075714-3094792973
-`;
 
 test('with --gmsa the CRD is Established and its kind served; credential specs are created and read in both versions', async () => {
   await ok(['wait', '--for=condition=Established', 'crd/gmsacredentialspecs.windows.k8s.io', '--timeout=10s']);
   assert.equal(await ok(['api-resources', '--api-group=windows.k8s.io', '--no-headers']),
     'gmsacredentialspecs         windows.k8s.io/v1   false   GMSACredentialSpec\n');
-  assert.equal(await ok(['apply', '-f', '-'], CREDSPEC), 'gmsacredentialspec.windows.k8s.io/gmsa-webapp1 created\n');
+  assert.equal(await ok(['apply', '-f', '-'], GMSA_CREDSPEC), 'gmsacredentialspec.windows.k8s.io/gmsa-webapp1 created\n');
   assert.equal(await ok(['get', 'gmsacredentialspec', 'gmsa-webapp1', '-o', 'jsonpath={.credspec.DomainJoinConfig.MachineAccountName}']), 'WebApp1');
   const old = await kubectl(withGmsa, ['get', 'gmsacredentialspecs.v1alpha1.windows.k8s.io', 'gmsa-webapp1', '-o', 'name']);
   assert.equal(old.code, 0, old.stderr);
@@ -66,7 +45,7 @@ test('without --gmsa the kind is not served', async () => {
   const r = await kubectl(without, ['get', 'gmsacredentialspecs']);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, 'error: the server doesn\'t have a resource type "gmsacredentialspecs"\n');
-  const applied = await kubectl(without, ['apply', '-f', '-'], { input: CREDSPEC });
+  const applied = await kubectl(without, ['apply', '-f', '-'], { input: GMSA_CREDSPEC });
   assert.equal(applied.code, 1);
   assert.equal(applied.stderr, 'error: resource mapping not found for name: "gmsa-webapp1" namespace: "" from "STDIN": no matches for kind "GMSACredentialSpec" in version "windows.k8s.io/v1"\n' +
     'ensure CRDs are installed first\n');

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { eventually, kubectlFails, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { GMSA_CREDSPEC } from '../helpers/gmsa.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -21,28 +22,8 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
 const fails = (args: string[], input?: string) => kubectlFails(cluster, args, input);
 
-// The task's manifests (credential spec, ClusterRole, RoleBinding), the spec named in lower case as its pod names it.
-const CREDSPEC_AND_RBAC = `apiVersion: windows.k8s.io/v1
-kind: GMSACredentialSpec
-metadata:
-  name: gmsa-webapp1
-credspec:
-  ActiveDirectoryConfig:
-    GroupManagedServiceAccounts:
-    - Name: WebApp1
-      Scope: CONTOSO
-    - Name: WebApp1
-      Scope: contoso.com
-  CmsPlugins:
-  - ActiveDirectory
-  DomainJoinConfig:
-    DnsName: contoso.com
-    DnsTreeName: contoso.com
-    Guid: 244818ae-87ac-4fcd-92ec-e79e5252348a
-    MachineAccountName: WebApp1
-    NetBiosName: CONTOSO
-    Sid: S-1-5-21-2126449477-2524075714-3094792973
----
+// The task's manifests: the credential spec, a ClusterRole and a RoleBinding.
+const CREDSPEC_AND_RBAC = `${GMSA_CREDSPEC}---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
