@@ -243,3 +243,10 @@ test('labels set by the webhook are kept, the rest of the metadata restored', as
     assert.deepEqual({ ...asV2.metadata, labels: undefined }, { ...asV1.metadata, labels: undefined });
   });
 });
+
+test('a CRD whose webhook is down is deleted with its instances (the finalizer works in the storage version)', async () => {
+  await kubectlOk(cluster, ['apply', '-f', '-'], JSON.stringify(crd(deadURL)));
+  await eventually('the webhook down', async () => ((await rawJSON(cluster, 'GET', `${V2}/g1`)).status === 500 ? true : undefined));
+  await kubectlOk(cluster, ['delete', 'crd', 'gadgets.conv.example.com', '--timeout=30s']);
+  assert.equal((await rawJSON(cluster, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.conv.example.com')).status, 404);
+});

@@ -182,7 +182,9 @@ export class CustomResourceDefinitionController {
     if (established) {
       await this.setTerminating(crd, 'InstanceDeletionInProgress', 'CustomResource deletion is in progress');
       const defs = this.served.get(name) ?? customResourceDefs(crd);
-      const def = defs[0];
+      // The finalizer lists and deletes in the storage version (no conversion webhook call) when it is served.
+      const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
+      const def = defs.find((d) => d.version === storageVersion) ?? defs[0];
       if (def) {
         const { items } = await this.store.list(def, '');
         for (const o of items) {
