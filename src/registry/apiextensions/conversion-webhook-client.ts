@@ -47,6 +47,12 @@ export function releaseConversionClient(crdName: string): void {
   agents.delete(crdName);
 }
 
+/** Go's path.Join("/", p): cleaned, without a trailing slash (node's join keeps one). */
+function rooted(p: string): string {
+  const joined = posix.join('/', p);
+  return joined.length > 1 ? joined.replace(/\/+$/, '') : joined;
+}
+
 interface Target { url: string; dial: () => Promise<{ host: string; port: number }>; servername: string }
 
 /** The URL the rest client posts to (Host plus path.Join("/", APIPath)) and where it connects. */
@@ -56,7 +62,7 @@ function targetOf(config: WebhookClientConfig): Target {
     const port = config.service.port || 443;
     const servername = `${name}.${namespace}.svc`;
     return {
-      url: `https://${servername}:${port}${posix.join('/', config.service.path ?? '')}`,
+      url: `https://${servername}:${port}${rooted(config.service.path ?? '')}`,
       servername,
       dial: async () => {
         const addr = await serviceResolver(namespace, name, port);
@@ -69,7 +75,7 @@ function targetOf(config: WebhookClientConfig): Target {
   const u = new URL(config.url);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   return {
-    url: `${u.protocol}//${u.host}${posix.join('/', u.pathname)}`,
+    url: `${u.protocol}//${u.host}${rooted(u.pathname)}`,
     servername: host,
     dial: async () => ({ host, port: Number(u.port || 443) }),
   };
