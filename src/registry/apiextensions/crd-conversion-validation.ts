@@ -89,17 +89,21 @@ function goBytes(b: Buffer): { goSyntax: string } {
   return { goSyntax: `[]byte{${[...b].map((x) => `0x${x.toString(16)}`).join(', ')}}` };
 }
 
-/** transport.TLSConfigFor's error for CA data x509.CertPool cannot use (createErrorParsingCAData), if any. */
+/**
+ * transport.TLSConfigFor's error for CA data x509.CertPool takes nothing from, if any
+ * (createErrorParsingCAData: the blocks in order, then what follows the last one).
+ */
 function caBundleError(pem: string): string | undefined {
-  const blocks = [...pem.matchAll(/-----BEGIN ([^-]+)-----([\s\S]*?)-----END \1-----/g)];
-  let usable = false;
+  const blocks = [...pem.matchAll(/-----BEGIN ([^-\n]+)-----\r?\n([\s\S]*?)-----END \1-----/g)];
+  const parses = (whole: string) => { try { new X509Certificate(whole); return true; } catch { return false; } };
+  if (blocks.some(([whole, type]) => type === 'CERTIFICATE' && parses(whole))) return undefined;
+  const prefix = 'unable to load root certificates: ';
   for (const [whole, type] of blocks) {
-    if (type !== 'CERTIFICATE') continue;
-    try { new X509Certificate(whole); usable = true; } catch { return 'unable to load root certificates: failed to parse certificate: x509: malformed certificate'; }
+    if (type === 'CERTIFICATE' && !parses(whole)) return `${prefix}failed to parse certificate: x509: malformed certificate`;
   }
-  if (usable) return undefined;
-  if (!blocks.length) return 'unable to load root certificates: unable to parse bytes as PEM block';
-  return 'unable to load root certificates: no valid certificate authority data seen';
+  const last = blocks.at(-1);
+  const rest = last ? pem.slice(last.index! + last[0].length).replace(/^\r?\n/, '') : pem;
+  return rest.length ? `${prefix}unable to parse bytes as PEM block` : `${prefix}no valid certificate authority data seen`;
 }
 
 /** validateConversionReviewVersions. */
