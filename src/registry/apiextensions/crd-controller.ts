@@ -15,6 +15,7 @@ import { isNotFound } from '../../apimachinery/errors.js';
 import { deepEqual } from '../../fieldmanager/typed.js';
 import { customresourcedefinitions, CUSTOM_RESOURCE_CLEANUP_FINALIZER, crdCondition, setCRDCondition } from './customresourcedefinitions.js';
 import { customResourceDefs } from './custom-resource-def.js';
+import { releaseConversionClient } from './conversion-webhook-client.js';
 
 type CRD = Stored<CustomResourceDefinition>;
 
@@ -168,6 +169,7 @@ export class CustomResourceDefinitionController {
     if (!old) return;
     this.served.delete(name);
     this.store.setResources([], old);
+    releaseConversionClient(name);
   }
 
   /**
