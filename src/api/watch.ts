@@ -92,9 +92,10 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   req.on('close', stop);
   res.on('error', stop);
   try {
+    // An event that cannot be converted to the watched version ends the stream (watch.go stops serving).
     handle = await store.watch(def, namespace, from, opts, (type: WatchEventType, obj: KObject) => {
       send(type, encodeObject(obj));
-    });
+    }, stop);
   } catch (e) {
     if (e instanceof StatusError) {
       send('ERROR', e.status);

@@ -103,7 +103,7 @@ function jsonCopy(v: unknown, inArray: boolean): unknown {
  * obj is not plain JSON data or def converts its stored form.
  */
 export function decodedCopy(def: ResourceDef, obj: KObject, revision: number): KObject | undefined {
-  if (def.fromStorage || def.toStorage) return undefined;
+  if (def.fromStorage || def.toStorage || def.convertFromStorage) return undefined;
   const { kind, apiVersion, metadata, ...rest } = obj;
   const { resourceVersion: _rv, ...meta } = metadata;
   let out: KObject;

@@ -53,6 +53,8 @@ interface UpdateAttempt { finish?: FinishFunc; written: boolean }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type WatchSink = (type: WatchEventType, obj: KObject) => void;
+/** Told when a watch ends on its own: an event could not be converted to the watched version. */
+export type WatchEnd = (err: Error) => void;
 
 const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display a consistent list result. ' +
   'You can start a new list without the continue parameter, or use the continue token in this response to retrieve ' +
@@ -189,7 +191,7 @@ export class Store implements Lookup {
     const def = this.byGR.get(`${group}/${resource}`);
     if (!def) return undefined;
     const kv = await this.storage.get(this.key(def, namespace, name));
-    return kv && decode(def, kv);
+    return kv && this.decodeOne(def, kv);
   }
 
   /** Lookup for admission: every object of a resource, in one namespace or ('') all. */
@@ -204,12 +206,43 @@ export class Store implements Lookup {
     const kv = await this.storage.get(this.key(def, namespace, name));
     if (!kv) throw errors.notFound(groupResource(def), name);
     // Stored objects passed decoding and validation as T when written.
-    return decode(def, kv) as Stored<T>;
+    return await this.decodeOne(def, kv) as Stored<T>;
+  }
+
+  /** A stored object in def's version (a webhook-converted one in a call of its own). */
+  private async decodeOne(def: ResourceDef, kv: KeyValue): Promise<KObject> {
+    return def.convertFromStorage ? (await this.decodeConverted(def, [kv], false))[0]! : decode(def, kv);
+  }
+
+  /** Stored objects through def's conversion webhook, all in one call when `list`. */
+  private async decodeConverted(def: ResourceDef, kvs: KeyValue[], list: boolean): Promise<KObject[]> {
+    if (!kvs.length) return [];
+    const out = await def.convertFromStorage!(kvs.map((kv) => JSON.parse(kv.value) as KObject), list);
+    return out.map((obj, i) => {
+      obj.metadata.resourceVersion = String(kvs[i]!.modRevision);
+      return withTypeMeta(def, obj);
+    });
+  }
+
+  /** An object as it is written to storage (the write's encode; without resourceVersion for a webhook, as upstream sends it). */
+  private async toStored(def: ResourceDef, obj: KObject): Promise<KObject> {
+    if (def.convertToStorage) {
+      const { resourceVersion: _rv, ...metadata } = obj.metadata;
+      return def.convertToStorage({ ...obj, metadata });
+    }
+    return def.toStorage ? def.toStorage(obj) : obj;
+  }
+
+  /** What a write returns for a webhook-converted resource: the stored text read back, as upstream decodes it. */
+  private async readBack<T>(def: ResourceDef<T>, obj: Stored<T>, text: string, revision: number): Promise<Stored<T>> {
+    if (!def.convertFromStorage) return obj;
+    return await this.decodeOne(def, { key: '', value: text, modRevision: revision, createRevision: revision }) as Stored<T>;
   }
 
   async list<T>(def: ResourceDef<T>, namespace: string, req: ListRequest = {}): Promise<ListResponse<T>> {
     const out = await this.listKVs(def, namespace, req);
-    return { items: out.kvs.map((kv) => decode(def, kv) as Stored<T>), revision: out.revision, continueToken: out.continueToken };
+    const items = def.convertFromStorage ? await this.decodeConverted(def, out.kvs, true) : out.kvs.map((kv) => decode(def, kv));
+    return { items: items as Stored<T>[], revision: out.revision, continueToken: out.continueToken };
   }
 
   /**
@@ -224,7 +257,7 @@ export class Store implements Lookup {
 
   /** Whether a list of def's objects can be served from their stored texts (converting only the older ones). */
   private servesStored(def: ResourceDef): boolean {
-    return !def.fromStorage || this.servedSince.has(def);
+    return !def.convertFromStorage && (!def.fromStorage || this.servedSince.has(def));
   }
 
   /** The stored texts as served: those written before def was served go through fromStorage. */
@@ -455,7 +488,7 @@ export class Store implements Lookup {
     def.warnCreate?.(obj, ctx);
     await validateAdmission(admission);
     if (ctx.dryRun) return obj;
-    const stored = def.toStorage ? def.toStorage(obj) : obj;
+    const stored = await this.toStored(def, obj);
     const text = encode(stored);
     this.writing.set(text, { def, obj: stored, shared: stored === obj && this.readOnlyResults.has(ctx) });
     const key = this.key(def, namespace, meta.name!);
@@ -463,7 +496,7 @@ export class Store implements Lookup {
       const kv = await this.storage.create(key, text);
       obj.metadata.resourceVersion = String(kv.modRevision);
       if (stored === obj) this.written.set(obj, text);
-      return obj;
+      return await this.readBack(def, obj, text, kv.modRevision);
     } catch (e) {
       if (e instanceof KeyExistsError) throw await this.createConflict(def, key, meta.generateName, meta.name!);
       throw e;
@@ -529,7 +562,7 @@ export class Store implements Lookup {
     const kv = await this.storage.get(key);
     if (!kv) throw errors.notFound(gr, name);
     // What is stored was a T when written, and what is written must decode as one (the patch and PUT paths check it).
-    const current = decode(def, kv) as Stored<T>;
+    const current = await this.decodeOne(def, kv) as Stored<T>;
     let next = withTypeMeta(def, await mutate(cloneDecoded(current))) as Stored<T>;
     const m = (next.metadata ??= {});
     if (m.name !== undefined && m.name !== name) {
@@ -582,7 +615,7 @@ export class Store implements Lookup {
       }
     }
     if (ctx.dryRun) return next;
-    const stored = def.toStorage ? def.toStorage(next) : next;
+    const stored = await this.toStored(def, next);
     const text = encode(stored);
     this.writing.set(text, { def, obj: stored, shared: stored === next && this.readOnlyResults.has(ctx) });
     try {
@@ -590,7 +623,7 @@ export class Store implements Lookup {
       next.metadata.resourceVersion = String(res.modRevision);
       if (stored === next) this.written.set(next, text);
       last.written = true;
-      return next;
+      return await this.readBack(def, next, text, res.modRevision);
     } catch (e) {
       if (e instanceof RevisionMismatchError) return LOST_RACE;
       if (e instanceof NotFoundError) throw errors.notFound(gr, name);
@@ -634,7 +667,7 @@ export class Store implements Lookup {
     for (;;) {
       const kv = await this.storage.get(key);
       if (!kv) throw errors.notFound(gr, name);
-      const current = decode(def, kv);
+      const current = await this.decodeOne(def, kv);
       const cm = current.metadata;
       const pre = req.preconditions;
       if (pre?.uid && pre.uid !== cm.uid) {
@@ -695,7 +728,7 @@ export class Store implements Lookup {
     ctx: WriteContext, name: string): Promise<{ obj: KObject; deleted: boolean } | undefined> {
     if (ctx.dryRun) return { obj: next, deleted: false };
     try {
-      const stored = def.toStorage ? def.toStorage(next) : next;
+      const stored = await this.toStored(def, next);
       const res = await this.storage.update(key, encode(stored), modRevision);
       next.metadata.resourceVersion = String(res.modRevision);
       return { obj: next, deleted: false };
@@ -766,7 +799,8 @@ export class Store implements Lookup {
    * watch cache does: an object leaving the selection is DELETED, one
    * entering it ADDED.
    */
-  async watch(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest, sink: WatchSink): Promise<WatchHandle> {
+  async watch(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest, sink: WatchSink, onEnd?: WatchEnd): Promise<WatchHandle> {
+    if (def.convertFromStorage) return this.watchConverted(def, namespace, fromRevision, req, sink, onEnd);
     const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
     const onEvents = (events: StorageEvent[]) => {
       for (const ev of events) {
@@ -792,5 +826,73 @@ export class Store implements Lookup {
       if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
       throw e;
     }
+  }
+
+  /** Converted event objects, shared by the watchers of one version (they only read them). */
+  private readonly convertedEvents = new WeakMap<StorageEvent, Map<ResourceDef, Promise<KObject>>>();
+
+  private convertedEventObject(def: ResourceDef, ev: StorageEvent): Promise<KObject> {
+    let byDef = this.convertedEvents.get(ev);
+    if (!byDef) this.convertedEvents.set(ev, byDef = new Map());
+    let obj = byDef.get(def);
+    if (!obj) {
+      const value = ev.type === 'DELETE' ? ev.prevValue! : ev.value!;
+      obj = this.decodeOne(def, { key: ev.key, value, modRevision: ev.revision, createRevision: ev.revision });
+      byDef.set(def, obj);
+    }
+    return obj;
+  }
+
+  /**
+   * watch for a webhook-converted resource: each event converted before it is sent, in order (the
+   * selectors read the stored form: conversion keeps names, namespaces and labels). A failed
+   * conversion ends the watch, as upstream's watch handler stops when an event cannot be encoded.
+   */
+  private async watchConverted(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest,
+    sink: WatchSink, onEnd?: WatchEnd): Promise<WatchHandle> {
+    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    let chain = Promise.resolve();
+    let ended = false;
+    let handle: WatchHandle | undefined;
+    const send = (type: WatchEventType, ev: StorageEvent) => {
+      const obj = this.convertedEventObject(def, ev);
+      chain = chain.then(async () => {
+        const converted = await obj;
+        if (!ended) sink(type, converted);
+      }).catch((e: unknown) => {
+        if (ended) return;
+        ended = true;
+        handle?.cancel();
+        onEnd?.(e instanceof Error ? e : new Error(String(e)));
+      });
+    };
+    const onEvents = (events: StorageEvent[]) => {
+      for (const ev of events) {
+        if (ended) return;
+        if (ev.revision <= fromRevision) continue;
+        const stored = () => decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision);
+        if (ev.type === 'DELETE') {
+          if (!filtered || this.matches(def, stored(), req)) send('DELETED', ev);
+          continue;
+        }
+        const created = ev.prevValue === undefined;
+        if (!filtered) { send(created ? 'ADDED' : 'MODIFIED', ev); continue; }
+        const now = this.matches(def, stored(), req);
+        const before = !created && this.matches(def, decodeValue(def, ev.prevValue!, ev.prevModRevision!), req);
+        if (now && before) send('MODIFIED', ev);
+        else if (now) send('ADDED', ev);
+        else if (before) send('DELETED', ev);
+      }
+    };
+    try {
+      handle = await this.storage.watch(this.prefix(def, namespace), fromRevision, onEvents);
+    } catch (e) {
+      if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
+      throw e;
+    }
+    if (ended) handle.cancel();
+    return {
+      cancel: () => { ended = true; handle?.cancel(); },
+    };
   }
 }

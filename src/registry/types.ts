@@ -72,6 +72,14 @@ export interface ResourceDef<T = KObject> extends ResourceInfo {
    * defaulted as they were written), so lists serve the others as stored.
    */
   fromStorageOnlyOlder?: boolean;
+  /**
+   * Conversion through a webhook (a CRD whose conversion strategy is Webhook), in place of
+   * toStorage/fromStorage: stored objects (as stored, without resourceVersion) into this version,
+   * many in one call when `list`, and an object of this version into the stored one. They reject
+   * with the Status the client gets.
+   */
+  convertFromStorage?(stored: KObject[], list: boolean): Promise<KObject[]>;
+  convertToStorage?(obj: KObject): Promise<KObject>;
   /** Whether `metadata.generation` counts spec changes (most kinds with a spec). */
   hasGeneration?: boolean;
   /** What a change of bumps the generation, when more than the spec (Deployment: annotations too). */

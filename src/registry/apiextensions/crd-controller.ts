@@ -15,6 +15,7 @@ import { isNotFound } from '../../apimachinery/errors.js';
 import { deepEqual } from '../../fieldmanager/typed.js';
 import { customresourcedefinitions, CUSTOM_RESOURCE_CLEANUP_FINALIZER, crdCondition, setCRDCondition } from './customresourcedefinitions.js';
 import { customResourceDefs } from './custom-resource-def.js';
+import { releaseConversionClient } from './conversion-webhook-client.js';
 
 type CRD = Stored<CustomResourceDefinition>;
 
@@ -168,6 +169,7 @@ export class CustomResourceDefinitionController {
     if (!old) return;
     this.served.delete(name);
     this.store.setResources([], old);
+    releaseConversionClient(name);
   }
 
   /**
@@ -182,7 +184,9 @@ export class CustomResourceDefinitionController {
     if (established) {
       await this.setTerminating(crd, 'InstanceDeletionInProgress', 'CustomResource deletion is in progress');
       const defs = this.served.get(name) ?? customResourceDefs(crd);
-      const def = defs[0];
+      // The finalizer lists and deletes in the storage version (no conversion webhook call) when it is served.
+      const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
+      const def = defs.find((d) => d.version === storageVersion) ?? defs[0];
       if (def) {
         const { items } = await this.store.list(def, '');
         for (const o of items) {

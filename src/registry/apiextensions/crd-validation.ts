@@ -11,8 +11,9 @@
  * required schemas, structural schema rules (types at root/fields/items, metadata at the root,
  * array items), property types, uniqueItems, additionalProperties with properties, list/map type
  * extensions, printer columns, the scale subresource's paths. Not covered: CEL rules and their
- * cost, default pruning checks, conversion webhooks' client config, selectableFields.
+ * cost, default pruning checks, selectableFields.
  */
+import { conversionOptionsForUpdate, validateConversion, type ConversionValidationOptions } from './crd-conversion-validation.js';
 import type {
   CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,
   CustomResourceSubresources, JSONSchemaProps,
@@ -213,7 +214,7 @@ function validateSchema(props: JSONSchemaProps | undefined, statusEnabled: boole
 }
 
 /** ValidateCustomResourceDefinition (create). */
-export function validateCRD(crd: CRD): FieldError[] {
+export function validateCRD(crd: CRD, conversionOptions: ConversionValidationOptions = CREATE_CONVERSION_OPTIONS): FieldError[] {
   const spec = (crd.spec ?? {});
   const names = (spec.names ?? {});
   const versions = spec.versions ?? [];
@@ -269,14 +270,14 @@ export function validateCRD(crd: CRD): FieldError[] {
   }
   if (subresourcesLifted) errs.push(...validateSubresources(versions[0]!.subresources, `${s}.subresources`));
   if (columnsLifted) (versions[0]!.additionalPrinterColumns ?? []).forEach((c, j) => errs.push(...validateColumn(c, `${s}.additionalPrinterColumns[${j}]`)));
-  const strategy = spec.conversion?.strategy;
-  if (strategy === 'Webhook' && !spec.conversion?.webhook?.clientConfig) {
-    errs.push(field.required(`${s}.conversion.webhookClientConfig`, 'required when strategy is set to Webhook'));
-  }
+  errs.push(...validateConversion(spec.conversion, conversionOptions, `${s}.conversion`));
   errs.push(...validateNames(crd.status?.acceptedNames ?? {}, 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crd));
   return errs;
 }
+
+/** ValidateCustomResourceDefinition's conversion options: a recognized review version required, the caBundle not checked. */
+const CREATE_CONVERSION_OPTIONS: ConversionValidationOptions = { requireRecognizedVersion: true, allowInvalidCABundle: true };
 
 /** ValidateCustomResourceDefinitionStoredVersions. */
 function validateStoredVersions(crd: CRD): FieldError[] {
@@ -300,7 +301,7 @@ function validateStoredVersions(crd: CRD): FieldError[] {
  */
 export function validateCRDUpdate(crd: CRD, old: CRD): FieldError[] {
   const errs = validateObjectMetaUpdate(crd.metadata ?? {}, old.metadata ?? {}, true);
-  errs.push(...validateCRD(crd).filter((e) => !e.field.startsWith('metadata.')));
+  errs.push(...validateCRD(crd, conversionOptionsForUpdate(old)).filter((e) => !e.field.startsWith('metadata.')));
   const immutable = (path: string, next: string | undefined, prev: string | undefined) => {
     if (next !== prev) errs.push(field.invalid(path, next ?? '', 'field is immutable'));
   };

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import type { ResourceDef } from '../types.js';
-import type { KObject } from '../../apimachinery/object.js';
+import { apiVersionOf, type KObject } from '../../apimachinery/object.js';
 import type { SubresourceDef } from '../../apimachinery/resource.js';
 import { field, type FieldError } from '../../apimachinery/field-errors.js';
 import { errors } from '../../apimachinery/errors.js';
@@ -19,6 +19,8 @@ import { JSONPath, printJSONPathValue } from './jsonpath.js';
 import { schemaOf, type Schema } from '../../openapi/crd-schema.js';
 import { setResourceType } from '../../fieldmanager/index.js';
 import { customResourceType } from '../../fieldmanager/custom-type.js';
+import { WebhookConverter } from './webhook-converter.js';
+import { releaseConversionClient } from './conversion-webhook-client.js';
 
 /** The verbs discovery lists for a custom resource, in upstream's order. */
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -125,6 +127,10 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
       return withRuleErrors([...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, true), ...schemaErrors(schema, obj)], ruleSchema, obj, old);
     },
   };
+  if (spec.conversion?.strategy === 'Webhook') {
+    setWebhookConversion(def, crd, schema, schemaOf(storage.schema?.openAPIV3Schema), storageApiVersion);
+    return registered(def, crd, v, schema);
+  }
   // Upstream's storage decoder defaults what it reads (unstructuredDefaulter), so a default added to
   // the schema shows on objects stored before it; without defaults, lists stay the stored texts.
   const defaultsOnRead = hasDefaults(schema);
@@ -143,6 +149,11 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
       return obj;
     };
   }
+  return registered(def, crd, v, schema);
+}
+
+/** Records what the other modules look up about a custom resource's definition. */
+function registered(def: ResourceDef, crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, schema: Schema | undefined): ResourceDef {
   const scale = v.subresources?.scale;
   if (scale) scalePaths.set(def, scale);
   if (schema) schemas.set(def, schema);
@@ -151,6 +162,34 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
   setResourceType(def, customResourceType(schema));
   if (v.deprecated) deprecationWarnings.set(def, v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name));
   return def;
+}
+
+/**
+ * Webhook conversion (every version, the storage one too: objects stored under an earlier storage
+ * version convert when read). As upstream's storage codec: what is read is defaulted in the stored
+ * version, then converted; a converted object is pruned with the schema of its version
+ * (schemaCoercingConverter). A failure is the error the handler gets, a 500 with its text.
+ */
+function setWebhookConversion(def: ResourceDef, crd: CustomResourceDefinition, schema: Schema | undefined,
+  storageSchema: Schema | undefined, storageApiVersion: string): void {
+  const converter = new WebhookConverter(crd);
+  const apiVersion = apiVersionOf(def);
+  const listKind = crd.status?.acceptedNames?.listKind ?? crd.spec.names.listKind ?? `${def.kind}List`;
+  const asStatus = (e: unknown): never => {
+    throw e instanceof Error ? errors.unknown(e.message) : e;
+  };
+  const storageDefaults = hasDefaults(storageSchema) ? storageSchema : undefined;
+  def.convertFromStorage = async (stored, list) => {
+    if (storageDefaults) for (const o of stored) if (o.apiVersion === storageApiVersion) applyDefaults(o, storageDefaults);
+    const out = await converter.convert(stored, apiVersion, list ? listKind : undefined).catch(asStatus);
+    if (schema) for (const o of out) if (!stored.includes(o)) prune(o, schema);
+    return out;
+  };
+  def.convertToStorage = async (obj) => {
+    const [out] = await converter.convert([obj], storageApiVersion).catch(asStatus);
+    if (storageSchema && out !== obj) prune(out!, storageSchema);
+    return out!;
+  };
 }
 
 const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
@@ -222,6 +261,7 @@ export function checkCustomResourceFields(def: ResourceDef, body: Record<string,
 
 /** The ResourceDefs of an established CRD's served versions, in version priority order (the preferred first). */
 export function customResourceDefs(crd: CustomResourceDefinition): ResourceDef[] {
+  if (crd.spec.conversion?.strategy !== 'Webhook') releaseConversionClient(crd.metadata?.name ?? '');
   return crd.spec.versions.filter((v) => v.served)
     .sort((a, b) => compareKubeAwareVersions(a.name, b.name))
     .map((v) => customResourceDef(crd, v));
