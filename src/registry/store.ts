@@ -110,6 +110,11 @@ function shouldDeleteNow(def: ResourceDef, obj: KObject): boolean {
  * and watch of one resource over the storage interface, with the object
  * metadata rules every resource shares.
  */
+/** Whether a list's or watch's selectors can leave objects out. */
+function isFiltered(req: ListRequest): boolean {
+  return !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+}
+
 export class Store implements Lookup {
   private readonly byGVR = new Map<string, ResourceDef>();
   private readonly byGR = new Map<string, ResourceDef>();
@@ -291,7 +296,7 @@ export class Store implements Lookup {
   private async *pages(def: ResourceDef, namespace: string, req: Pick<ListRequest, 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch'>,
     pageSize: number): AsyncGenerator<ListPage> {
     const prefix = this.prefix(def, namespace);
-    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    const filtered = isFiltered(req);
     // Chosen as for any list without a limit: an Exact resourceVersion, else the latest (after waiting for a future one).
     let atRev = (await this.listRevision(req, prefix)).revision;
     let after: string | undefined;
@@ -314,7 +319,7 @@ export class Store implements Lookup {
   private async listKVs(def: ResourceDef, namespace: string, req: ListRequest): Promise<{ kvs: KeyValue[]; revision: number; continueToken?: string }> {
     const prefix = this.prefix(def, namespace);
     const { revision, after: startAfter } = await this.listRevision(req, prefix);
-    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    const filtered = isFiltered(req);
     const items: KeyValue[] = [];
     let lastKey: string | undefined;
     let more = false;
@@ -801,27 +806,33 @@ export class Store implements Lookup {
    */
   async watch(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest, sink: WatchSink, onEnd?: WatchEnd): Promise<WatchHandle> {
     if (def.convertFromStorage) return this.watchConverted(def, namespace, fromRevision, req, sink, onEnd);
-    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
-    const onEvents = (events: StorageEvent[]) => {
-      for (const ev of events) {
-        // A watch from a version not reached yet starts after it, as the cache's watchers do.
-        if (ev.revision <= fromRevision) continue;
-        const obj = this.eventObject(def, ev);
-        if (ev.type === 'DELETE') {
-          if (!filtered || this.matches(def, obj, req)) sink('DELETED', obj);
-          continue;
-        }
-        const created = ev.prevValue === undefined;
-        if (!filtered) { sink(created ? 'ADDED' : 'MODIFIED', obj); continue; }
-        const now = this.matches(def, obj, req);
-        const before = !created && this.matches(def, decodeValue(def, ev.prevValue!, ev.prevModRevision!), req);
-        if (now && before) sink('MODIFIED', obj);
-        else if (now) sink('ADDED', obj);
-        else if (before) sink('DELETED', obj);
-      }
-    };
+    const filtered = isFiltered(req);
+    return this.watchStorage(def, namespace, fromRevision, (ev) => {
+      const obj = this.eventObject(def, ev);
+      const type = this.watchEventType(def, ev, () => obj, req, filtered);
+      if (type) sink(type, obj);
+    });
+  }
+
+  /**
+   * What a watcher with these selectors is sent for an event whose object `obj` gives: an object
+   * leaving the selection is DELETED, one entering it ADDED, as the watch cache does.
+   */
+  private watchEventType(def: ResourceDef, ev: StorageEvent, obj: () => KObject, req: ListRequest, filtered: boolean): WatchEventType | undefined {
+    if (ev.type === 'DELETE') return !filtered || this.matches(def, obj(), req) ? 'DELETED' : undefined;
+    const created = ev.prevValue === undefined;
+    if (!filtered) return created ? 'ADDED' : 'MODIFIED';
+    const now = this.matches(def, obj(), req);
+    const before = !created && this.matches(def, decodeValue(def, ev.prevValue!, ev.prevModRevision!), req);
+    return now && before ? 'MODIFIED' : now ? 'ADDED' : before ? 'DELETED' : undefined;
+  }
+
+  /** The storage watch of def's objects after `fromRevision` (a watch from a version not reached yet starts after it, as the cache's watchers do). */
+  private async watchStorage(def: ResourceDef, namespace: string, fromRevision: number, onEvent: (ev: StorageEvent) => void): Promise<WatchHandle> {
     try {
-      return await this.storage.watch(this.prefix(def, namespace), fromRevision, onEvents);
+      return await this.storage.watch(this.prefix(def, namespace), fromRevision, (events) => {
+        for (const ev of events) if (ev.revision > fromRevision) onEvent(ev);
+      });
     } catch (e) {
       if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
       throw e;
@@ -850,7 +861,7 @@ export class Store implements Lookup {
    */
   private async watchConverted(def: ResourceDef, namespace: string, fromRevision: number, req: ListRequest,
     sink: WatchSink, onEnd?: WatchEnd): Promise<WatchHandle> {
-    const filtered = !!(req.labelSelector && !req.labelSelector.empty()) || !!req.fieldSelector?.terms.length;
+    const filtered = isFiltered(req);
     let chain = Promise.resolve();
     let ended = false;
     let handle: WatchHandle | undefined;
@@ -866,30 +877,12 @@ export class Store implements Lookup {
         onEnd?.(e instanceof Error ? e : new Error(String(e)));
       });
     };
-    const onEvents = (events: StorageEvent[]) => {
-      for (const ev of events) {
-        if (ended) return;
-        if (ev.revision <= fromRevision) continue;
-        const stored = () => decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision);
-        if (ev.type === 'DELETE') {
-          if (!filtered || this.matches(def, stored(), req)) send('DELETED', ev);
-          continue;
-        }
-        const created = ev.prevValue === undefined;
-        if (!filtered) { send(created ? 'ADDED' : 'MODIFIED', ev); continue; }
-        const now = this.matches(def, stored(), req);
-        const before = !created && this.matches(def, decodeValue(def, ev.prevValue!, ev.prevModRevision!), req);
-        if (now && before) send('MODIFIED', ev);
-        else if (now) send('ADDED', ev);
-        else if (before) send('DELETED', ev);
-      }
-    };
-    try {
-      handle = await this.storage.watch(this.prefix(def, namespace), fromRevision, onEvents);
-    } catch (e) {
-      if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
-      throw e;
-    }
+    handle = await this.watchStorage(def, namespace, fromRevision, (ev) => {
+      if (ended) return;
+      const stored = () => decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision);
+      const type = this.watchEventType(def, ev, stored, req, filtered);
+      if (type) send(type, ev);
+    });
     if (ended) handle.cancel();
     return {
       cancel: () => { ended = true; handle?.cancel(); },
