@@ -28,6 +28,8 @@ export interface AdmissionAttributes {
   lookup: Lookup;
   /** Per-request memo, so the two phases of a plugin share lookups. */
   memo: Map<string, unknown>;
+  /** The request's audit annotations (admission.Attributes.AddAnnotation); no audit log reads them yet. */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface AdmissionPlugin {
