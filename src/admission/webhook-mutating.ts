@@ -1,8 +1,8 @@
 /**
  * MutatingAdmissionWebhook (apiserver pkg/admission/plugin/webhook/mutating/dispatcher.go,
  * reinvocationcontext.go): the matching webhooks in order, each seeing the object as the previous
- * one left it; a JSONPatch answer is applied (the object is defaulted again; the store validates it
- * after admission). When a webhook changed the object, the webhooks with reinvocationPolicy
+ * one left it; a JSONPatch answer is applied and the result read as the kind (fields it does not
+ * have are dropped, the object is defaulted again; the store validates it after admission). When a webhook changed the object, the webhooks with reinvocationPolicy
  * IfNeeded called before that change are called once more, in order (the in-tree plugins are not
  * run again). Call failures with failurePolicy Ignore are skipped and noted in the audit
  * annotations; with Fail they fail the request as an internal error.
@@ -10,6 +10,7 @@
 import { errors, StatusError } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import { deepEqual } from '../validation/common.js';
+import { dropUnknownFields } from '../openapi/drop-unknown.js';
 import { applyJsonPatch, decodeJsonPatch } from '../patch/json-patch.js';
 import type { Json } from '../patch/json.js';
 import { callWebhook, isPatchError } from './webhook-call.js';
@@ -63,6 +64,7 @@ async function callMutating(h: WebhookAccessor, inv: Invocation, r: WebhookReque
     } catch (e) {
       throw isPatchError(e) ? errors.internal(e.message) : e;
     }
+    dropUnknownFields(inv.kind, patched);
     changed = !deepEqual(current, patched);
     annotate(a, `${PATCH_PREFIX}round_${round}_index_${idx}`,
       JSON.stringify({ configuration: h.configurationName, webhook: name, patch: ops, patchType: 'JSONPatch' }));

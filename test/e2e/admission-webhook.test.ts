@@ -42,7 +42,32 @@ function handle(path: string, review: Review): Record<string, unknown> {
     return { uid, allowed: true };
   }
   if (path === '/warn') return { uid, allowed: true, warnings: ['pods here are watched'] };
+  if (path === '/deny-delete') {
+    return review.request.operation === 'DELETE' ? { uid, allowed: false, status: { message: 'deletes are not allowed' } } : { uid, allowed: true };
+  }
+  if (path === '/bad-uid') return { uid: 'wrong', allowed: true };
+  if (path === '/bad-patch') {
+    return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'remove', path: '/nothing/here' }])).toString('base64') };
+  }
+  if (path === '/unknown-field') {
+    return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/nope', value: 1 }])).toString('base64') };
+  }
+  if (path === '/first') {
+    // Records whether /second's label was there when it was called.
+    const labels = review.request.object?.metadata?.labels ?? {};
+    const value = labels.second ? 'after-second' : 'before-second';
+    return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/first', value }])).toString('base64') };
+  }
+  if (path === '/second') {
+    return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/second', value: 'yes' }])).toString('base64') };
+  }
   return { uid, allowed: true };
+}
+
+/** What the v1beta1 webhook answers: no uid check, a patch without patchType. */
+function handleV1beta1(review: Review): Record<string, unknown> {
+  const patch = [{ op: 'add', path: '/metadata/labels', value: { beta: 'yes' } }];
+  return { apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, patch: Buffer.from(JSON.stringify(patch)).toString('base64') } };
 }
 
 before(async () => {
@@ -59,7 +84,8 @@ before(async () => {
       const review = JSON.parse(body) as Review;
       const path = (req.url ?? '').split('?')[0]!;
       seen.push({ path, review });
-      const answer = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: handle(path, review) });
+      const answer = JSON.stringify(path === '/beta' ? handleV1beta1(review)
+        : { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: handle(path, review) });
       const send = () => { res.setHeader('Content-Type', 'application/json'); res.end(answer); };
       if (path === '/slow') setTimeout(send, 3000); else send();
     });
@@ -226,4 +252,68 @@ test('a dry run reaches webhooks without side effects, marked as such, and warni
   assert.deepEqual([req.dryRun, req.options.dryRun], [true, ['All']]);
   assert.equal((await kubectl(cluster, ['get', 'pod', 'p', '-n', 'dry'])).code, 1);
   await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'dry']);
+});
+
+test('a validating webhook sees DELETE with the object being deleted and can refuse it', async () => {
+  await namespace('deletes');
+  await kubectlOk(cluster, ['create', '-f', '-'], pod('p', 'deletes'));
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Validating', 'deletes', [
+    webhook('deny-delete.example.com', { url: `https://127.0.0.1:${port}/deny-delete` }, {
+      ...selecting('deletes'), rules: [{ ...podRule, operations: ['DELETE'] }] })]));
+  const refused = await kubectl(cluster, ['delete', 'pod', 'p', '-n', 'deletes']);
+  assert.equal(refused.stderr.trim(), 'Error from server: admission webhook "deny-delete.example.com" denied the request: deletes are not allowed');
+  const r = seen.filter((x) => x.path === '/deny-delete').at(-1)!.review.request;
+  assert.deepEqual([r.operation, r.name, r.object, (r as unknown as { oldObject: { metadata: { name: string } } }).oldObject.metadata.name, r.options.kind],
+    ['DELETE', 'p', null, 'p', 'DeleteOptions']);
+  await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'deletes']);
+  await kubectlOk(cluster, ['delete', 'pod', 'p', '-n', 'deletes', '--grace-period=0', '--force']);
+});
+
+test('bad answers: a wrong uid, a patch that does not apply, an unknown CA', async () => {
+  await namespace('bad');
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Validating', 'bad-uid', [
+    webhook('uid.example.com', { url: `https://127.0.0.1:${port}/bad-uid` }, selecting('bad'))]));
+  const uid = await kubectl(cluster, ['create', '-f', '-'], { input: pod('p', 'bad') });
+  assert.match(uid.stderr.trim(), new RegExp('^Error from server \\(InternalError\\): error when creating "STDIN": Internal error occurred: ' +
+    'failed calling webhook "uid\\.example\\.com": received invalid webhook response: expected response\\.uid="[0-9a-f-]{36}", got "wrong"$'));
+  await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'bad-uid']);
+
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Mutating', 'bad-patch', [
+    webhook('patch.example.com', { url: `https://127.0.0.1:${port}/bad-patch` }, selecting('bad'))]));
+  const patch = await kubectl(cluster, ['create', '-f', '-'], { input: pod('p', 'bad') });
+  assert.equal(patch.stderr.trim(), 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: ' +
+    'remove operation does not apply: doc is missing path: "/nothing/here": missing value');
+  // json-patch v4 adds a missing key on replace; the Pod type has no such field, so it is dropped.
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Mutating', 'bad-patch', [
+    webhook('patch.example.com', { url: `https://127.0.0.1:${port}/unknown-field` }, selecting('bad'))]));
+  await kubectlOk(cluster, ['create', '-f', '-'], pod('unknown', 'bad'));
+  assert.equal(await kubectlOk(cluster, ['get', 'pod', 'unknown', '-n', 'bad', '-o', 'jsonpath={.spec.nope}']), '');
+  await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'bad-patch']);
+
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Validating', 'no-ca', [
+    { ...webhook('ca.example.com', { url: `https://127.0.0.1:${port}/allow` }, selecting('bad')), clientConfig: { url: `https://127.0.0.1:${port}/allow` } }]));
+  const ca = await kubectl(cluster, ['create', '-f', '-'], { input: pod('p', 'bad') });
+  assert.equal(ca.stderr.trim(), 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: ' +
+    `failed calling webhook "ca.example.com": failed to call webhook: Post "https://127.0.0.1:${port}/allow?timeout=10s": ` +
+    'tls: failed to verify certificate: x509: certificate signed by unknown authority');
+  await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'no-ca']);
+});
+
+test('reinvocationPolicy IfNeeded calls a webhook again after a later one changed the object; v1beta1 answers are taken', async () => {
+  await namespace('reinvoke');
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Mutating', 'a-first', [
+    webhook('first.example.com', { url: `https://127.0.0.1:${port}/first` }, { ...selecting('reinvoke'), reinvocationPolicy: 'IfNeeded' })]));
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Mutating', 'b-second', [
+    webhook('second.example.com', { url: `https://127.0.0.1:${port}/second` }, selecting('reinvoke'))]));
+  await kubectlOk(cluster, ['create', '-f', '-'], pod('p', 'reinvoke', { app: 'x' }));
+  assert.equal(await kubectlOk(cluster, ['get', 'pod', 'p', '-n', 'reinvoke', '-o', 'jsonpath={.metadata.labels}']),
+    '{"app":"x","first":"after-second","second":"yes"}');
+  await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'a-first', 'b-second']);
+
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Mutating', 'beta', [
+    webhook('beta.example.com', { url: `https://127.0.0.1:${port}/beta` }, { ...selecting('reinvoke'), admissionReviewVersions: ['v1beta1', 'v1'] })]));
+  await kubectlOk(cluster, ['create', '-f', '-'], pod('q', 'reinvoke'));
+  assert.equal(await kubectlOk(cluster, ['get', 'pod', 'q', '-n', 'reinvoke', '-o', 'jsonpath={.metadata.labels}']), '{"beta":"yes"}');
+  assert.equal((seen.filter((x) => x.path === '/beta').at(-1)!.review as unknown as { apiVersion: string }).apiVersion, 'admission.k8s.io/v1beta1');
+  await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'beta']);
 });
