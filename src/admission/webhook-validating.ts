@@ -42,5 +42,6 @@ export async function validateWithWebhooks(a: WebhookAttributes): Promise<void> 
       errs.push(e as Error);
     }
   }));
-  if (errs.length) throw errs[0];
+  const [first] = errs;
+  if (first) throw first;
 }

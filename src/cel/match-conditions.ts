@@ -14,7 +14,7 @@ const env = celEnv({ funcs: kubernetesCelFuncs });
 /** The compiled program, or cel-go's compile error text (`compilation failed: ...`). */
 export function compileMatchCondition(expression: string): { program: MatchProgram } | { error: string } {
   try {
-    return { program: plan(env, parse(expression)) as MatchProgram };
+    return { program: plan(env, parse(expression)) };
   } catch (e) {
     return { error: `compilation failed: ERROR: ${e instanceof Error ? e.message : String(e)}` };
   }

@@ -13,7 +13,13 @@ import type { AddressInfo } from 'node:net';
 import { createCA, issue } from '../../src/pki/issue.js';
 import { kubectl, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
-interface Review { request: { uid: string; name?: string; namespace?: string; operation: string; dryRun: boolean; object: any; options: any; kind: any; resource: any } }
+interface Review {
+  request: {
+    uid: string; name?: string; namespace?: string; operation: string; dryRun: boolean;
+    object: { metadata?: { labels?: Record<string, string> } } | null; options: { kind: string; dryRun?: string[] };
+    kind: Record<string, string>; resource: Record<string, string>;
+  };
+}
 
 let cluster: TestCluster;
 let server: https.Server;

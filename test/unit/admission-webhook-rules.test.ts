@@ -119,12 +119,12 @@ test('validation: service references, admissionReviewVersions, duplicate names, 
 
 test('a service target resolves through the Service port to the Endpoints port of the same name, with upstream errors', async () => {
   const objects: Record<string, KObject> = {
-    'services/s': { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ name: 'web', port: 443, targetPort: 8443 }] } } as KObject,
+    'services/s': { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ name: 'web', port: 443, targetPort: 8443 }] } },
     'endpoints/s': { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 's' },
-      subsets: [{ addresses: [{ ip: '10.0.0.9' }], ports: [{ name: 'web', port: 9443 }] }] } as KObject,
-    'services/x': { apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' }, spec: { type: 'ExternalName' } } as KObject,
-    'services/e': { apiVersion: 'v1', kind: 'Service', metadata: { name: 'e' }, spec: { ports: [{ port: 443 }] } } as KObject,
-    'endpoints/e': { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'e' } } as KObject,
+      subsets: [{ addresses: [{ ip: '10.0.0.9' }], ports: [{ name: 'web', port: 9443 }] }] },
+    'services/x': { apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' }, spec: { type: 'ExternalName' } },
+    'services/e': { apiVersion: 'v1', kind: 'Service', metadata: { name: 'e' }, spec: { ports: [{ port: 443 }] } },
+    'endpoints/e': { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'e' } },
   };
   const get = async (r: string, _ns: string, n: string) => objects[`${r}/${n}`];
   assert.deepEqual(await resolveServiceEndpoint(get, 'd', 's', 443), { host: '10.0.0.9', port: 9443 });
@@ -139,13 +139,13 @@ test('a service target resolves through the Service port to the Endpoints port o
 });
 
 test('the webhooks are built once per stored configuration and rebuilt when it changes', async () => {
-  let stored: KObject[] = [cfg([hook({})]) as KObject];
+  let stored: KObject[] = [cfg([hook({})])];
   const lookup: Lookup = { get: async () => undefined, listAll: async () => stored };
   const first = await webhooksOf(lookup, 'validating');
   assert.equal(first.length, 1);
   assert.equal((await webhooksOf(lookup, 'validating'))[0], first[0]);
   // The lister replaces the object on update: the next request sees the new webhooks.
-  stored = [cfg([hook({ name: 'b.example.com' }), hook({ name: 'c.example.com' })]) as KObject];
+  stored = [cfg([hook({ name: 'b.example.com' }), hook({ name: 'c.example.com' })])];
   const second = await webhooksOf(lookup, 'validating');
   assert.deepEqual(second.map((h) => h.hook.name), ['b.example.com', 'c.example.com']);
   stored = [];

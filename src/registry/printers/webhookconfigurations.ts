@@ -5,7 +5,7 @@ import { ageOf, nameOf } from './cells.js';
 
 export const webhookConfigurationPrinter: Printer = {
   columns: [nameColumn, column('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'), ageColumn],
-  cells(obj: any, now: number): unknown[] {
-    return [nameOf(obj), Array.isArray(obj?.webhooks) ? obj.webhooks.length : 0, ageOf(obj, now)];
+  cells(obj: { webhooks?: unknown }, now: number): unknown[] {
+    return [nameOf(obj), Array.isArray(obj.webhooks) ? obj.webhooks.length : 0, ageOf(obj, now)];
   },
 };
