@@ -323,3 +323,24 @@ test('reinvocationPolicy IfNeeded calls a webhook again after a later one change
   assert.equal((seen.filter((x) => x.path === '/beta').at(-1)!.review as unknown as { apiVersion: string }).apiVersion, 'admission.k8s.io/v1beta1');
   await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'beta']);
 });
+
+test('matchPolicy Equivalent: a rule for autoscaling/v1 sees an autoscaling/v2 write in v1, and its patch lands', async () => {
+  await namespace('equivalent');
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Mutating', 'hpa-v1', [
+    webhook('hpa.example.com', { url: `https://127.0.0.1:${port}/mutate` }, {
+      ...selecting('equivalent'), rules: [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v1'], resources: ['horizontalpodautoscalers'] }],
+    })]));
+  await kubectlOk(cluster, ['create', '-f', '-'], JSON.stringify({
+    apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h', namespace: 'equivalent' },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+  }));
+  const r = seen.filter((x) => x.path === '/mutate').at(-1)!.review.request as Review['request'] & {
+    requestKind: Record<string, string>; object: { spec?: { targetCPUUtilizationPercentage?: number } };
+  };
+  assert.deepEqual([r.kind, r.resource.version, r.requestKind.version, r.object.spec?.targetCPUUtilizationPercentage],
+    [{ group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' }, 'v1', 'v2', 50]);
+  const got = await rawJSON(cluster, 'GET', '/apis/autoscaling/v2/namespaces/equivalent/horizontalpodautoscalers/h');
+  assert.deepEqual([got.body.metadata.labels, got.body.spec.metrics[0].resource.target.averageUtilization], [{ mutated: 'yes' }, 50]);
+  await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'hpa-v1']);
+});
