@@ -8,6 +8,7 @@ import { matchingInvocation, ruleMatches, type RuleRequest, type WebhookRule } f
 import { verifyAdmissionResponse } from '../../src/admission/webhook-review.js';
 import { deniedError } from '../../src/admission/webhook-errors.js';
 import { webhooksOf } from '../../src/admission/webhook-source.js';
+import { validateWithWebhooks } from '../../src/admission/webhook-validating.js';
 import { resolveServiceEndpoint } from '../../src/network/service-endpoint.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
 import type { KObject } from '../../src/apimachinery/object.js';
@@ -150,4 +151,25 @@ test('the webhooks are built once per stored configuration and rebuilt when it c
   assert.deepEqual(second.map((h) => h.hook.name), ['b.example.com', 'c.example.com']);
   stored = [];
   assert.deepEqual(await webhooksOf(lookup, 'validating'), []);
+});
+
+test('a dry run refuses webhooks whose side effects are not None or NoneOnDryRun, before calling them', async () => {
+  // Only a configuration stored before v1 (or through v1beta1) can still say Some.
+  const stored = [cfg([hook({ sideEffects: 'Some', clientConfig: { url: 'https://127.0.0.1:1/never' },
+    rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] })])] as KObject[];
+  const lookup: Lookup = { get: async () => undefined, listAll: async () => stored };
+  const write = (dryRun: boolean) => validateWithWebhooks({
+    operation: 'CREATE', def: { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
+    subresource: '', namespace: 'default', name: 'cm', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } },
+    ctx: { namespace: 'default', now: new Date(), dryRun, fieldManager: 'test', warn: () => {} }, lookup,
+  });
+  await assert.rejects(write(true), (e: unknown) => {
+    assert.ok(e instanceof StatusError);
+    assert.deepEqual([e.status.code, e.status.reason, e.status.message], [400, 'BadRequest', 'admission webhook "a.example.com" does not support dry run']);
+    return true;
+  });
+  // Without dry run the webhook is called (and, unreachable, fails closed).
+  await assert.rejects(write(false), (e: unknown) => e instanceof StatusError && e.status.reason === 'InternalError' &&
+    e.status.message === 'Internal error occurred: failed calling webhook "a.example.com": failed to call webhook: ' +
+    'Post "https://127.0.0.1:1/never?timeout=10s": dial tcp 127.0.0.1:1: connect: connection refused');
 });
