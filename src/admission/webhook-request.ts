@@ -24,6 +24,8 @@ export interface WebhookAttributes {
   ctx: WriteContext;
   lookup: Lookup;
   auditAnnotations?: Record<string, string>;
+  /** The name was generated from generateName before admission: webhooks see the object without it. */
+  nameGenerated?: boolean;
 }
 
 export interface WebhookRequest extends MatchRequest {
@@ -44,19 +46,27 @@ export function webhookRequest(a: WebhookAttributes): WebhookRequest {
   // For a Namespace, attributes carry its own name as the namespace (rules' scope and selectors read it).
   const namespace = a.def.group === '' && a.def.resource === 'namespaces' ? a.name : a.namespace;
   const equivalentOf = (inv: Invocation) => (sameGVR(inv.resource, resource) ? undefined : eqs.find((e) => sameGVR(e.resource, inv.resource)));
+  const generated = a.nameGenerated ? a.object?.metadata.name : undefined;
+  const withoutGeneratedName = (o: KObject): KObject => {
+    if (generated === undefined || o.metadata.name !== generated) return o;
+    const { name: _generated, ...metadata } = o.metadata;
+    return { ...o, metadata };
+  };
+  const name = generated !== undefined ? '' : a.name;
   const versioned = (inv: Invocation) => {
     const eq = equivalentOf(inv);
     const conv = (o: KObject | null | undefined) => (o ? (eq ? eq.fromRequested(o) : o) : null);
-    return { object: conv(a.object), oldObject: conv(a.oldObject) };
+    const object = conv(a.object);
+    return { object: object && withoutGeneratedName(object), oldObject: conv(a.oldObject) };
   };
   const base = (inv: Invocation) => ({
     operation: a.operation, kind: gvk(inv.kind.group, inv.kind.version, inv.kind.kind),
     resource: gvr(inv.resource.group, inv.resource.version, inv.resource.resource), subresource: a.subresource,
-    requestKind: kind, requestResource: resource, name: a.name, namespace,
+    requestKind: kind, requestResource: resource, name, namespace,
     ctx: a.ctx, options: operationOptions(a.operation, a.ctx),
   });
   return {
-    attrs: a, operation: a.operation, resource, kind, subresource: a.subresource, namespace, name: a.name,
+    attrs: a, operation: a.operation, resource, kind, subresource: a.subresource, namespace, name,
     object: a.object, oldObject: a.oldObject ?? null, lookup: a.lookup,
     equivalents: eqs.map((e) => ({ resource: e.resource, kind: e.kind })),
     versioned,
@@ -71,6 +81,11 @@ export function webhookRequest(a: WebhookAttributes): WebhookRequest {
         dryRun: a.ctx.dryRun, options: b.options,
       };
     },
-    toRequested: (inv, obj) => equivalentOf(inv)?.toRequested(obj) ?? obj,
+    toRequested: (inv, obj) => {
+      const back = equivalentOf(inv)?.toRequested(obj) ?? obj;
+      // A patch that left the name unset leaves the generated one (a webhook may set its own).
+      if (generated !== undefined && !back.metadata.name) back.metadata = { name: generated, ...back.metadata };
+      return back;
+    },
   };
 }

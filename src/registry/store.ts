@@ -416,7 +416,8 @@ export class Store implements Lookup {
     } else {
       delete meta.namespace;
     }
-    if (!meta.name && meta.generateName) meta.name = this.nameGenerator(meta.generateName);
+    const nameGenerated = !meta.name && !!meta.generateName;
+    if (nameGenerated) meta.name = this.nameGenerator(meta.generateName!);
     await this.admitNamespace(def, namespace, meta.name ?? '');
     meta.uid = randomUUID();
     meta.creationTimestamp = rfc3339(ctx.now);
@@ -431,6 +432,8 @@ export class Store implements Lookup {
     trackManagedFields(def, undefined, obj, sentManagedFields, ctx);
     // Admission (admission/chain.ts): the chain's mutating plugins, then the resource's own, validating after validation.
     const admission = admissionAttributes(def, 'CREATE', namespace, obj, undefined, ctx, this);
+    // The name is generated here, before admission; upstream's BeforeCreate generates it after, so webhooks see none.
+    if (nameGenerated) admission.nameGenerated = true;
     await admit(admission);
     def.prepareForCreate?.(obj, ctx);
     await def.admitCreate?.(obj, ctx, this);

@@ -344,3 +344,15 @@ test('matchPolicy Equivalent: a rule for autoscaling/v1 sees an autoscaling/v2 w
   assert.deepEqual([got.body.metadata.labels, got.body.spec.metrics[0].resource.target.averageUtilization], [{ mutated: 'yes' }, 50]);
   await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'hpa-v1']);
 });
+
+test('a create with generateName reaches webhooks without a name, as upstream generates it after admission', async () => {
+  await namespace('generated');
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Mutating', 'generated', [
+    webhook('label.example.com', { url: `https://127.0.0.1:${port}/mutate` }, selecting('generated'))]));
+  const out = await kubectlOk(cluster, ['create', '-o', 'jsonpath={.metadata.name} {.metadata.labels}', '-f', '-'],
+    JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'generated' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }));
+  assert.match(out, /^web-[a-z0-9]{5} \{"mutated":"yes"\}$/);
+  const r = seen.filter((x) => x.path === '/mutate').at(-1)!.review.request as Review['request'] & { object: { metadata: Record<string, unknown> } };
+  assert.deepEqual([r.name, r.object.metadata.name, r.object.metadata.generateName], [undefined, undefined, 'web-']);
+  await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'generated']);
+});
