@@ -356,3 +356,8 @@ test('a create with generateName reaches webhooks without a name, as upstream ge
   assert.deepEqual([r.name, r.object.metadata.name, r.object.metadata.generateName], [undefined, undefined, 'web-']);
   await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'generated']);
 });
+
+test('kubectl explain knows the webhook configurations, match conditions included', async () => {
+  const out = await kubectlOk(cluster, ['explain', 'mutatingwebhookconfiguration.webhooks.matchConditions']);
+  assert.match(out, /^GROUP:\s+admissionregistration\.k8s\.io\nKIND:\s+MutatingWebhookConfiguration\nVERSION:\s+v1\n\nFIELD: matchConditions <\[\]MatchCondition>/);
+});
