@@ -44,6 +44,20 @@ const cases: MalformedCase[] = [
     '[webhooks[0].matchConditions[0].expression: Required value, webhooks[0].matchConditions[0].name: Invalid value: "Bad Name": ' +
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character " +
     "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]"),
+  {
+    name: 'ValidatingWebhookConfiguration with a string timeoutSeconds: the decoder refuses it', method: 'POST', path: VWC, status: 400, reason: 'BadRequest',
+    body: JSON.stringify({ metadata: { name: 'string-timeout' }, webhooks: [{ ...good, timeoutSeconds: 'ten' }] }),
+    message: 'ValidatingWebhookConfiguration in version "v1" cannot be handled as a ValidatingWebhookConfiguration: ' +
+      'json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32',
+    absent: `${VWC}/string-timeout`,
+  },
+  {
+    name: 'MutatingWebhookConfiguration with an unknown field under fieldValidation=Strict', method: 'POST', path: `${MWC}?fieldValidation=Strict`,
+    status: 400, reason: 'BadRequest',
+    body: JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'strict' }, webhooks: [{ ...good, bogus: 1 }] }),
+    message: 'MutatingWebhookConfiguration in version "v1" cannot be handled as a MutatingWebhookConfiguration: strict decoding error: unknown field "webhooks[0].bogus"',
+    absent: `${MWC}/strict`,
+  },
 ];
 
 for (const c of cases) test(c.name, () => checkMalformed(cluster, c));
