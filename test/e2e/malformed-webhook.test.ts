@@ -44,6 +44,9 @@ const cases: MalformedCase[] = [
     '[webhooks[0].matchConditions[0].expression: Required value, webhooks[0].matchConditions[0].name: Invalid value: "Bad Name": ' +
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character " +
     "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]"),
+  invalid('Validating', 'undeclared', { matchConditions: [{ name: 'typo', expression: 'objekt.x == 1' }] },
+    'webhooks[0].matchConditions[0].expression: Invalid value: "objekt.x == 1": compilation failed: ' +
+    "ERROR: <input>:1:1: undeclared reference to 'objekt' (in container '')\n | objekt.x == 1\n | ^"),
   {
     name: 'ValidatingWebhookConfiguration with a string timeoutSeconds: the decoder refuses it', method: 'POST', path: VWC, status: 400, reason: 'BadRequest',
     body: JSON.stringify({ metadata: { name: 'string-timeout' }, webhooks: [{ ...good, timeoutSeconds: 'ten' }] }),
