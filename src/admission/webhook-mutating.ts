@@ -88,7 +88,7 @@ export async function admitWithWebhooks(a: WebhookAttributes, redefault?: (obj: 
   if (!hooks.length) return;
   const r = webhookRequest(a);
   const previouslyInvoked = new Set<string>();
-  let reinvoke = new Set<string>();
+  const reinvoke = new Set<string>();
   let anyChange = false;
   for (const round of [0, 1]) {
     if (round === 1 && (!anyChange || !reinvoke.size)) return;
@@ -112,6 +112,5 @@ export async function admitWithWebhooks(a: WebhookAttributes, redefault?: (obj: 
       }
       if (round === 0 && h.hook.reinvocationPolicy === 'IfNeeded') previouslyInvoked.add(h.uid);
     }
-    if (round === 0) reinvoke = new Set(reinvoke);
   }
 }

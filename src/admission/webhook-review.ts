@@ -69,13 +69,21 @@ export function newReviewUID(): string {
   return randomUUID();
 }
 
-/** The operation's options object as sent to webhooks (metav1 CreateOptions/UpdateOptions/DeleteOptions). */
+/**
+ * The operation's options object as sent to webhooks: metav1 CreateOptions/UpdateOptions as the
+ * request's query gave them (writes the server makes itself send the dry run and manager they carry),
+ * DeleteOptions with the dry run.
+ */
 export function operationOptions(operation: string, ctx: WriteContext): Record<string, unknown> | null {
   const kind = operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : operation === 'DELETE' ? 'DeleteOptions' : '';
   if (!kind) return null;
   const o: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
-  if (ctx.dryRun) o.dryRun = ['All'];
-  if (kind !== 'DeleteOptions' && ctx.fieldManager) o.fieldManager = ctx.fieldManager;
+  const given = ctx.options ?? { ...(ctx.dryRun ? { dryRun: ['All'] } : {}), ...(ctx.fieldManager ? { fieldManager: ctx.fieldManager } : {}) };
+  if (given.dryRun?.length) o.dryRun = given.dryRun;
+  if (kind !== 'DeleteOptions') {
+    if (given.fieldManager) o.fieldManager = given.fieldManager;
+    if ('fieldValidation' in given && given.fieldValidation) o.fieldValidation = given.fieldValidation;
+  }
   return o;
 }
 

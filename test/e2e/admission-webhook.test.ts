@@ -16,7 +16,7 @@ import { kubectl, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster 
 interface Review {
   request: {
     uid: string; name?: string; namespace?: string; operation: string; dryRun: boolean;
-    object: { metadata?: { labels?: Record<string, string> } } | null; options: { kind: string; dryRun?: string[] };
+    object: { metadata?: { labels?: Record<string, string> } } | null; options: { kind: string; dryRun?: string[]; fieldManager?: string; fieldValidation?: string };
     kind: Record<string, string>; resource: Record<string, string>;
   };
 }
@@ -163,8 +163,9 @@ test('a mutating webhook on a url adds a label to pods created with kubectl', as
   const labels = await kubectlOk(cluster, ['get', 'pod', 'p1', '-n', 'mutate-url', '-o', 'jsonpath={.metadata.labels}']);
   assert.equal(labels, '{"mutated":"yes"}');
   const r = seen.filter((s) => s.path === '/mutate').at(-1)!.review.request;
-  assert.deepEqual([r.operation, r.namespace, r.name, r.dryRun, r.kind, r.resource, r.options.kind],
-    ['CREATE', 'mutate-url', 'p1', false, { group: '', version: 'v1', kind: 'Pod' }, { group: '', version: 'v1', resource: 'pods' }, 'CreateOptions']);
+  assert.deepEqual([r.operation, r.namespace, r.name, r.dryRun, r.kind, r.resource, r.options],
+    ['CREATE', 'mutate-url', 'p1', false, { group: '', version: 'v1', kind: 'Pod' }, { group: '', version: 'v1', resource: 'pods' },
+      { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'kubectl-create', fieldValidation: 'Strict' }]);
   await kubectlOk(cluster, ['delete', 'mutatingwebhookconfiguration', 'label-url']);
 });
 
