@@ -120,7 +120,9 @@ export async function admitWebhooks(a: AdmissionAttributes, redefault?: (obj: KO
  * DELETE admission: the mutating webhooks (which see no object and, as upstream's delete handler
  * calls them, no old object either), then the validating ones with the object being deleted.
  */
-export async function admitDeleteWithWebhooks(a: Omit<WebhookAttributes, 'operation' | 'object' | 'oldObject'>, old: KObject): Promise<void> {
-  await admitWithWebhooks({ ...a, operation: 'DELETE', object: null });
-  await validateWithWebhooks({ ...a, operation: 'DELETE', object: null, oldObject: old });
+export async function admitDeleteWithWebhooks(a: Omit<WebhookAttributes, 'operation' | 'object' | 'oldObject'>, old: KObject,
+  deleteOptions: Record<string, unknown>): Promise<void> {
+  const withOptions = { ...a, deleteOptions };
+  await admitWithWebhooks({ ...withOptions, operation: 'DELETE', object: null });
+  await validateWithWebhooks({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
 }

@@ -26,6 +26,8 @@ export interface WebhookAttributes {
   auditAnnotations?: Record<string, string>;
   /** The name was generated from generateName before admission: webhooks see the object without it. */
   nameGenerated?: boolean;
+  /** For DELETE: the DeleteOptions fields the request gave (gracePeriodSeconds, preconditions, propagationPolicy). */
+  deleteOptions?: Record<string, unknown>;
 }
 
 export interface WebhookRequest extends MatchRequest {
@@ -63,7 +65,7 @@ export function webhookRequest(a: WebhookAttributes): WebhookRequest {
     operation: a.operation, kind: gvk(inv.kind.group, inv.kind.version, inv.kind.kind),
     resource: gvr(inv.resource.group, inv.resource.version, inv.resource.resource), subresource: a.subresource,
     requestKind: kind, requestResource: resource, name, namespace,
-    ctx: a.ctx, options: operationOptions(a.operation, a.ctx),
+    ctx: a.ctx, options: operationOptions(a.operation, a.ctx, a.deleteOptions),
   });
   return {
     attrs: a, operation: a.operation, resource, kind, subresource: a.subresource, namespace, name,

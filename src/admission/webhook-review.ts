@@ -74,10 +74,11 @@ export function newReviewUID(): string {
  * request's query gave them (writes the server makes itself send the dry run and manager they carry),
  * DeleteOptions with the dry run.
  */
-export function operationOptions(operation: string, ctx: WriteContext): Record<string, unknown> | null {
+export function operationOptions(operation: string, ctx: WriteContext, deleteOptions: Record<string, unknown> = {}): Record<string, unknown> | null {
   const kind = operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : operation === 'DELETE' ? 'DeleteOptions' : '';
   if (!kind) return null;
-  const o: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
+  // DeleteOptions in Go's field order: gracePeriodSeconds, preconditions, orphanDependents, propagationPolicy, dryRun.
+  const o: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1', ...(kind === 'DeleteOptions' ? deleteOptions : {}) };
   const given = ctx.options ?? { ...(ctx.dryRun ? { dryRun: ['All'] } : {}), ...(ctx.fieldManager ? { fieldManager: ctx.fieldManager } : {}) };
   if (given.dryRun?.length) o.dryRun = given.dryRun;
   if (kind !== 'DeleteOptions') {

@@ -654,7 +654,12 @@ export class Store implements Lookup {
       def.admitDelete?.(current, ctx);
       if (!webhooksRan) {
         webhooksRan = true;
-        await admitDeleteWithWebhooks({ def, subresource: '', namespace: def.namespaced ? namespace : '', name, ctx, lookup: this }, current);
+        const deleteOptions = {
+          ...(req.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: req.gracePeriodSeconds } : {}),
+          ...(req.preconditions ? { preconditions: req.preconditions } : {}),
+          ...(req.propagationPolicy ? { propagationPolicy: req.propagationPolicy } : {}),
+        };
+        await admitDeleteWithWebhooks({ def, subresource: '', namespace: def.namespaced ? namespace : '', name, ctx, lookup: this }, current, deleteOptions);
       }
       const grace = def.gracePeriod ? def.gracePeriod(current, req.gracePeriodSeconds) : 0;
       const finalizers = [...(cm.finalizers ?? [])];

@@ -270,8 +270,8 @@ test('a validating webhook sees DELETE with the object being deleted and can ref
   const refused = await kubectl(cluster, ['delete', 'pod', 'p', '-n', 'deletes']);
   assert.equal(refused.stderr.trim(), 'Error from server: admission webhook "deny-delete.example.com" denied the request: deletes are not allowed');
   const r = seen.filter((x) => x.path === '/deny-delete').at(-1)!.review.request;
-  assert.deepEqual([r.operation, r.name, r.object, (r as unknown as { oldObject: { metadata: { name: string } } }).oldObject.metadata.name, r.options.kind],
-    ['DELETE', 'p', null, 'p', 'DeleteOptions']);
+  assert.deepEqual([r.operation, r.name, r.object, (r as unknown as { oldObject: { metadata: { name: string } } }).oldObject.metadata.name, r.options],
+    ['DELETE', 'p', null, 'p', { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', propagationPolicy: 'Background' }]);
   await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'deletes']);
   await kubectlOk(cluster, ['delete', 'pod', 'p', '-n', 'deletes', '--grace-period=0', '--force']);
 });
