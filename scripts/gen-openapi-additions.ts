@@ -76,7 +76,15 @@ const NEW_DEFS: Record<string, Schema> = {
   },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField': obj({ jsonPath: reqStr() }, ['jsonPath']),
   'io.k8s.api.authentication.v1.SelfSubjectReviewStatus': obj({ userInfo: ref('io.k8s.api.authentication.v1.UserInfo', true) }),
+  'io.k8s.api.admissionregistration.v1.MatchCondition': obj({ expression: reqStr(), name: reqStr() }, ['name', 'expression']),
 };
+
+/** Webhooks' CEL match conditions (v1.27 alpha, GA in v1.30): a list keyed by name. */
+const matchConditions = (): Schema => ({
+  type: 'array', items: ref('io.k8s.api.admissionregistration.v1.MatchCondition', true),
+  'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map',
+  'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge',
+});
 
 /** Properties added (a schema) or removed (null) per existing definition. */
 const PROPS: Record<string, Record<string, Schema | null>> = {
@@ -166,6 +174,8 @@ const PROPS: Record<string, Record<string, Schema | null>> = {
     fieldPath: str(), messageExpression: str(), optionalOldSelf: bool(),
     reason: str({ enum: ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'] }),
   },
+  'io.k8s.api.admissionregistration.v1.MutatingWebhook': { matchConditions: matchConditions() },
+  'io.k8s.api.admissionregistration.v1.ValidatingWebhook': { matchConditions: matchConditions() },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion': {
     selectableFields: atomicList(ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField', true)),
   },

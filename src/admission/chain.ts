@@ -28,7 +28,9 @@
  * | ClusterTrustBundleAttest        | —                    | no ClusterTrustBundles (alpha, off in v1.32) |
  * | CertificateSubjectRestriction   | validating           | admission/certificates.ts |
  * | DefaultIngressClass             | —                    | no networking API served |
- * | Mutating/ValidatingAdmissionWebhook, ValidatingAdmissionPolicy | — | no webhooks or policies |
+ * | MutatingAdmissionWebhook        | mutating             | admission/webhook-mutating.ts (admitWebhooks: after the resources' own hooks) |
+ * | ValidatingAdmissionPolicy       | —                    | not emulated |
+ * | ValidatingAdmissionWebhook      | validating           | admission/webhook-validating.ts |
  * | ResourceQuota                   | validating           | admission/resource-quota.ts (last) |
  *
  * The resources' own `admitCreate` hooks hold the plugins that were written
@@ -37,7 +39,10 @@
  * for claims); the store runs them after the plugins below that precede
  * them, so the mutating order is upstream's. Their validating halves
  * (RuntimeClass's overhead check, ServiceAccount's mirror-pod checks) run
- * with them, before the strategy validation rather than after it.
+ * with them, before the strategy validation rather than after it. The
+ * mutating webhooks, last but one in upstream's mutating order, run after
+ * those hooks (the store calls admitWebhooks); on DELETE only the webhooks
+ * run (admitDeleteWithWebhooks).
  */
 import type { KObject } from '../apimachinery/object.js';
 import type { Lookup } from './lookup.js';
@@ -50,6 +55,14 @@ import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
+import { admitWithWebhooks } from './webhook-mutating.js';
+import type { WebhookAttributes } from './webhook-request.js';
+import { validateWithWebhooks } from './webhook-validating.js';
+
+const validatingAdmissionWebhook: AdmissionPlugin = {
+  name: 'ValidatingAdmissionWebhook',
+  validate: (a) => validateWithWebhooks(a),
+};
 
 /** Upstream's plugin order; `plugin` is set for those implemented in this chain. */
 export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
@@ -72,7 +85,7 @@ export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
   { name: 'DefaultIngressClass' },
   { name: 'MutatingAdmissionWebhook' },
   { name: 'ValidatingAdmissionPolicy' },
-  { name: 'ValidatingAdmissionWebhook' },
+  { name: 'ValidatingAdmissionWebhook', plugin: validatingAdmissionWebhook },
   { name: 'ResourceQuota', plugin: resourceQuota },
 ];
 
@@ -96,4 +109,20 @@ export async function admit(a: AdmissionAttributes): Promise<void> {
 /** The validating phase: each plugin's Validate, in order; the first refusal ends the request. */
 export async function validate(a: AdmissionAttributes): Promise<void> {
   for (const p of PLUGINS) if (p.validate) await p.validate(a);
+}
+
+/** MutatingAdmissionWebhook's Admit, after every other mutating step; `redefault` defaults a patched object. */
+export async function admitWebhooks(a: AdmissionAttributes, redefault?: (obj: KObject) => void): Promise<void> {
+  await admitWithWebhooks(a, redefault);
+}
+
+/**
+ * DELETE admission: the mutating webhooks (which see no object and, as upstream's delete handler
+ * calls them, no old object either), then the validating ones with the object being deleted.
+ */
+export async function admitDeleteWithWebhooks(a: Omit<WebhookAttributes, 'operation' | 'object' | 'oldObject'>, old: KObject,
+  deleteOptions: Record<string, unknown>): Promise<void> {
+  const withOptions = { ...a, deleteOptions };
+  await admitWithWebhooks({ ...withOptions, operation: 'DELETE', object: null });
+  await validateWithWebhooks({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
 }

@@ -7,11 +7,25 @@
 import type { KObject } from '../apimachinery/object.js';
 import type { AuthorizationPolicy } from '../authorization/authorizers.js';
 
+export interface EquivalentResource {
+  resource: { group: string; version: string; resource: string };
+  kind: { group: string; version: string; kind: string };
+  /** The object of the requested version in this one. */
+  fromRequested(obj: KObject): KObject;
+  /** The object of this version in the requested one. */
+  toRequested(obj: KObject): KObject;
+}
+
 /** Read access to other resources, for admission plugins. */
 export interface Lookup {
   get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined>;
   /** Every object of a resource in the namespace, or in all namespaces for ''. */
   listAll(group: string, resource: string, namespace: string): Promise<KObject[]>;
+  /**
+   * The other served versions of a resource (the same objects in storage), with converters from the
+   * given version and back: what matchPolicy Equivalent matches webhook rules against.
+   */
+  equivalentResources?(group: string, version: string, resource: string): EquivalentResource[];
   /** The server's authorizer and RBAC rules, for checks made on writes (RBAC escalation); absent: none. */
   readonly authorization?: AuthorizationPolicy;
 }

@@ -28,6 +28,10 @@ export interface AdmissionAttributes {
   lookup: Lookup;
   /** Per-request memo, so the two phases of a plugin share lookups. */
   memo: Map<string, unknown>;
+  /** The server generated the object's name from generateName (upstream does it after admission: webhooks see no name). */
+  nameGenerated?: boolean;
+  /** The request's audit annotations (admission.Attributes.AddAnnotation); no audit log reads them yet. */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface AdmissionPlugin {

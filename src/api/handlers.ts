@@ -9,7 +9,7 @@ import { type DeleteRequest, type ListRequest, type RawListResponse, type Store 
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { negotiate, type Shape } from './negotiate.js';
-import { parseDryRun } from './query.js';
+import { parseDryRun, requestedOptions } from './query.js';
 import { parseInt64, queryBool } from '../apimachinery/go-strconv.js';
 import { parseFieldSelector } from '../selectors/fields.js';
 import { decodeListOptions, defaultListOptions, validateListOptions, type ListOptions } from './list-options.js';
@@ -132,6 +132,7 @@ export class ResourceHandlers {
       now: new Date(),
       dryRun: parseDryRun(q, optionsKind),
       fieldManager: managerOrUserAgent(q.get('fieldManager'), req.headers['user-agent']),
+      options: requestedOptions(q),
       user: this.users.get(req),
       warn: (message) => {
         if (seen.has(message)) return;

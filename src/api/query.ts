@@ -15,6 +15,18 @@ export function parseIntParam(v: string | null, name: string): number | undefine
 }
 
 /** dryRun must be absent or exactly "All" (per options kind, as upstream words it). */
+/** The write options a query names, as CreateOptions/UpdateOptions decode them (omitempty fields left out). */
+export function requestedOptions(q: URLSearchParams): { dryRun?: string[]; fieldManager?: string; fieldValidation?: string } {
+  const out: { dryRun?: string[]; fieldManager?: string; fieldValidation?: string } = {};
+  const dryRun = q.getAll('dryRun');
+  if (dryRun.length) out.dryRun = dryRun;
+  const manager = q.get('fieldManager');
+  if (manager) out.fieldManager = manager;
+  const validation = q.get('fieldValidation');
+  if (validation) out.fieldValidation = validation;
+  return out;
+}
+
 export function parseDryRun(q: URLSearchParams, optionsKind: string): boolean {
   const values = q.getAll('dryRun');
   if (values.length === 0) return false;

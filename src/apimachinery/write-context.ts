@@ -18,6 +18,11 @@ export interface WriteContext {
    * PATCH's, even when it creates; absent for a POST to a collection.
    */
   requestName?: string;
+  /**
+   * The write's options as the request's query gave them (CreateOptions/UpdateOptions: dryRun,
+   * fieldManager, fieldValidation), for what admission webhooks are sent; absent for in-process writes.
+   */
+  options?: { dryRun?: string[]; fieldManager?: string; fieldValidation?: string };
   /** Who is writing (absent for the server's own controllers). */
   user?: { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> };
 }

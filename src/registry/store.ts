@@ -23,7 +23,8 @@ import type { FinishFunc, ResourceDef, Stored } from './types.js';
 import type { Lookup } from '../admission/lookup.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
 import type { KObject } from '../apimachinery/object.js';
-import { admissionAttributes, admit, validate as validateAdmission } from '../admission/chain.js';
+import { admissionAttributes, admit, admitDeleteWithWebhooks, admitWebhooks, validate as validateAdmission } from '../admission/chain.js';
+import type { EquivalentResource } from '../admission/lookup.js';
 
 export interface ListRequest {
   labelSelector?: LabelSelector;
@@ -87,7 +88,8 @@ function needsNameGeneration(obj: KObject): boolean {
 
 /** What admission looks up on every write: namespaces, defaults and limits, accounts and classes. */
 const LISTED = ['/namespaces', '/limitranges', '/resourcequotas', '/serviceaccounts',
-  'scheduling.k8s.io/priorityclasses', 'node.k8s.io/runtimeclasses', 'storage.k8s.io/storageclasses'];
+  'scheduling.k8s.io/priorityclasses', 'node.k8s.io/runtimeclasses', 'storage.k8s.io/storageclasses',
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/validatingwebhookconfigurations'];
 
 export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.resource };
@@ -197,6 +199,22 @@ export class Store implements Lookup {
     if (!def) return undefined;
     const kv = await this.storage.get(this.key(def, namespace, name));
     return kv && this.decodeOne(def, kv);
+  }
+
+  /** Lookup for admission: the other served versions of a resource (sharing its storage), with converters. */
+  equivalentResources(group: string, version: string, resource: string): EquivalentResource[] {
+    const from = this.byGVR.get(`${group}/${version}/${resource}`);
+    if (!from) return [];
+    const toStorage = (o: KObject) => (from.toStorage ? from.toStorage(structuredClone(o)) : structuredClone(o));
+    return this.served.filter((d) => d !== from && d.storagePrefix === from.storagePrefix).map((d) => ({
+      resource: { group: d.group, version: d.version, resource: d.resource },
+      kind: { group: d.group, version: d.version, kind: d.kind },
+      fromRequested: (o) => (d.fromStorage ? d.fromStorage(toStorage(o)) : toStorage(o)),
+      toRequested: (o) => {
+        const stored = d.toStorage ? d.toStorage(structuredClone(o)) : structuredClone(o);
+        return from.fromStorage ? from.fromStorage(stored) : stored;
+      },
+    }));
   }
 
   /** Lookup for admission: every object of a resource, in one namespace or ('') all. */
@@ -453,7 +471,8 @@ export class Store implements Lookup {
     } else {
       delete meta.namespace;
     }
-    if (!meta.name && meta.generateName) meta.name = this.nameGenerator(meta.generateName);
+    const nameGenerated = !meta.name && !!meta.generateName;
+    if (nameGenerated) meta.name = this.nameGenerator(meta.generateName!);
     await this.admitNamespace(def, namespace, meta.name ?? '');
     meta.uid = randomUUID();
     meta.creationTimestamp = rfc3339(ctx.now);
@@ -468,9 +487,12 @@ export class Store implements Lookup {
     trackManagedFields(def, undefined, obj, sentManagedFields, ctx);
     // Admission (admission/chain.ts): the chain's mutating plugins, then the resource's own, validating after validation.
     const admission = admissionAttributes(def, 'CREATE', namespace, obj, undefined, ctx, this);
+    // The name is generated here, before admission; upstream's BeforeCreate generates it after, so webhooks see none.
+    if (nameGenerated) admission.nameGenerated = true;
     await admit(admission);
     def.prepareForCreate?.(obj, ctx);
     await def.admitCreate?.(obj, ctx, this);
+    await admitWebhooks(admission, def.defaults && ((o) => def.defaults!(o)));
     const finish = await def.beginCreate?.(obj, ctx, this);
     let written = false;
     try {
@@ -591,6 +613,7 @@ export class Store implements Lookup {
     if (!subresource) def.prepareForUpdate?.(next, current, ctx);
     else def.prepareForSubresourceUpdate?.(subresource, next, current, ctx);
     if (!subresource) await def.admitUpdate?.(next, current, ctx, this);
+    await admitWebhooks(admission, def.defaults && ((o) => def.defaults!(o)));
     // BeginUpdate: each attempt allocates afresh; what an attempt that was not stored took is given back.
     last.finish?.(false);
     last.finish = undefined;
@@ -669,6 +692,7 @@ export class Store implements Lookup {
   Promise<{ obj: KObject; deleted: boolean }> {
     const key = this.key(def, namespace, name);
     const gr = groupResource(def);
+    let webhooksRan = false;
     for (;;) {
       const kv = await this.storage.get(key);
       if (!kv) throw errors.notFound(gr, name);
@@ -683,6 +707,15 @@ export class Store implements Lookup {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cm.resourceVersion}`);
       }
       def.admitDelete?.(current, ctx);
+      if (!webhooksRan) {
+        webhooksRan = true;
+        const deleteOptions = {
+          ...(req.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: req.gracePeriodSeconds } : {}),
+          ...(req.preconditions ? { preconditions: req.preconditions } : {}),
+          ...(req.propagationPolicy ? { propagationPolicy: req.propagationPolicy } : {}),
+        };
+        await admitDeleteWithWebhooks({ def, subresource: '', namespace: def.namespaced ? namespace : '', name, ctx, lookup: this }, current, deleteOptions);
+      }
       const grace = def.gracePeriod ? def.gracePeriod(current, req.gracePeriodSeconds) : 0;
       const finalizers = [...(cm.finalizers ?? [])];
       const policyFinalizer = req.propagationPolicy === 'Foreground' ? 'foregroundDeletion'

@@ -22,6 +22,8 @@ import { poddisruptionbudgets } from './policy/poddisruptionbudgets.js';
 import { priorityclasses } from './scheduling/priorityclasses.js';
 import { flowschemas } from './flowcontrol/flowschemas.js';
 import { prioritylevelconfigurations } from './flowcontrol/prioritylevelconfigurations.js';
+import { mutatingwebhookconfigurations } from './admissionregistration/mutatingwebhookconfigurations.js';
+import { validatingwebhookconfigurations } from './admissionregistration/validatingwebhookconfigurations.js';
 
 export { systemPriorityClasses, SYSTEM_PRIORITY_CLASS_DELETE_MESSAGE } from './scheduling/priorityclasses.js';
 
@@ -41,6 +43,8 @@ export const groupResources: ResourceDef[] = [
   poddisruptionbudgets,
   // storage.k8s.io/v1
   storageclasses,
+  // admissionregistration.k8s.io/v1
+  mutatingwebhookconfigurations, validatingwebhookconfigurations,
   // scheduling.k8s.io/v1
   priorityclasses,
   // coordination.k8s.io/v1

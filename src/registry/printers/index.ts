@@ -30,6 +30,7 @@ import { replicaSetPrinter } from './replicasets.js';
 import { replicationControllerPrinter } from './replicationcontrollers.js';
 import { resourceQuotaPrinter } from './resourcequotas.js';
 import { runtimeClassPrinter } from './runtimeclasses.js';
+import { webhookConfigurationPrinter } from './webhookconfigurations.js';
 import { storageClassPrinter } from './storageclasses.js';
 import { secretPrinter } from './secrets.js';
 import { serviceAccountPrinter } from './serviceaccounts.js';
@@ -68,6 +69,8 @@ export const printers: Record<string, Printer> = {
   'autoscaling/horizontalpodautoscalers': hpaPrinter,
   'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
   'storage.k8s.io/storageclasses': storageClassPrinter,
   'scheduling.k8s.io/priorityclasses': priorityClassPrinter,
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
