@@ -30,6 +30,25 @@ async function ensure(
 }
 
 /**
+ * Endpoints of a server in this process (the API server's own, an in-process webhook's), written
+ * as upstream's endpoint reconciler writes the API server's: straight to storage, their (possibly
+ * loopback) address not validated, replaced when this start's differ.
+ */
+export async function reconcileOwnEndpoints(store: Store, namespace: string, obj: KObject): Promise<void> {
+  const def: ResourceDef = { ...endpoints, validate: undefined, validateUpdate: undefined };
+  const ctx = { ...inProcessWriteContext('kube-apiserver'), namespace };
+  if (!(await store.get(def.group, def.resource, namespace, obj.metadata.name!))) {
+    try {
+      await store.create(def, namespace, obj, ctx);
+      return;
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+  await store.update(def, namespace, obj.metadata.name!, (current) => ({ ...current, subsets: obj.subsets }), ctx);
+}
+
+/**
  * What kube-apiserver creates for itself at start: the system namespaces,
  * the built-in priority classes and the `kubernetes` Service with its
  * endpoints.
@@ -53,11 +72,11 @@ export async function bootstrapCluster(store: Store, opts: {
       ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: opts.port }],
     },
   });
-  await ensure(store, endpoints, 'default', {
+  await reconcileOwnEndpoints(store, 'default', {
     apiVersion: 'v1', kind: 'Endpoints',
     metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
     subsets: [{ addresses: [{ ip: opts.hostIP }], ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }] }],
-  }, true);
+  });
   await ensure(store, endpointslices, 'default', {
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
     metadata: { name: 'kubernetes', labels: { 'kubernetes.io/service-name': 'kubernetes' } },

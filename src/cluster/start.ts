@@ -20,7 +20,7 @@ import { allResources } from '../registry/resources.js';
 import { Store } from '../registry/store.js';
 import { SqliteStorage } from '../storage/sqlite.js';
 import { startCompactor } from '../storage/compactor.js';
-import { bootstrapCluster } from './bootstrap.js';
+import { bootstrapCluster, reconcileOwnEndpoints } from './bootstrap.js';
 import { FlowControl } from '../flowcontrol/controller.js';
 import { ensureFlowControlObjects, startFlowControlConfig } from './flowcontrol-config.js';
 import { ensureRBACPolicy } from './rbac-policy.js';
@@ -188,7 +188,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   await ensureRBACPolicy(new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log);
   // `--gmsa`: sig-windows' GMSA admission webhook too, run in process as its service account.
   const gmsaWebhook = opts.gmsa ? await installGMSAWebhook(new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
-    (user) => new LoopbackClient(store, user, 'gmsa-webhook', authorizer), pki.ca, opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress) : undefined;
+    (user) => new LoopbackClient(store, user, 'gmsa-webhook', authorizer), pki.ca, opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress,
+    (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj)) : undefined;
   const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1', authorizer);
   await ensureFlowControlObjects(apiserver);
   const stopFlowControl = await startFlowControlConfig(apiserver, flowControl, log);
