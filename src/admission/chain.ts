@@ -28,7 +28,8 @@
  * | ClusterTrustBundleAttest        | —                    | no ClusterTrustBundles (alpha, off in v1.32) |
  * | CertificateSubjectRestriction   | validating           | admission/certificates.ts |
  * | DefaultIngressClass             | —                    | no networking API served |
- * | Mutating/ValidatingAdmissionWebhook, ValidatingAdmissionPolicy | — | no webhooks or policies |
+ * | Mutating/ValidatingAdmissionWebhook | —               | no webhooks |
+ * | ValidatingAdmissionPolicy       | validating           | admission/validating-admission-policy.ts |
  * | ResourceQuota                   | validating           | admission/resource-quota.ts (last) |
  *
  * The resources' own `admitCreate` hooks hold the plugins that were written
@@ -49,6 +50,7 @@ import { nodeRestriction } from './node-restriction.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
+import { validatingAdmissionPolicy } from './validating-admission-policy.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 
 /** Upstream's plugin order; `plugin` is set for those implemented in this chain. */
@@ -71,7 +73,7 @@ export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
   { name: 'CertificateSubjectRestriction', plugin: certificateSubjectRestriction },
   { name: 'DefaultIngressClass' },
   { name: 'MutatingAdmissionWebhook' },
-  { name: 'ValidatingAdmissionPolicy' },
+  { name: 'ValidatingAdmissionPolicy', plugin: validatingAdmissionPolicy },
   { name: 'ValidatingAdmissionWebhook' },
   { name: 'ResourceQuota', plugin: resourceQuota },
 ];
