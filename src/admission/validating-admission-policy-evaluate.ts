@@ -57,7 +57,7 @@ function evaluate(c: CompiledCondition | { expression: string; compiled: Compile
  * (plugin/cel/composition.go's lazy map and variableAccessor.Callback).
  */
 class LazyVariables extends Map<string, CelInput> {
-  private readonly done = new Map<string, CelInput>();
+  private readonly done = new Map<string, CelInput | Error>();
   private readonly byName: Map<string, CompiledCondition>;
 
   constructor(variables: (CompiledCondition & { name: string })[], private readonly bindings: () => Bindings) {
@@ -67,18 +67,22 @@ class LazyVariables extends Map<string, CelInput> {
 
   override has(key: string): boolean { return this.byName.has(key); }
 
+  /** A variable that fails is an error where it is read: the evaluator turns what get throws into the expression's error. */
   override get(key: string): CelInput | undefined {
-    if (this.done.has(key)) return this.done.get(key);
-    const v = this.byName.get(key);
-    if (!v) return undefined;
-    let value: CelInput;
-    if (v.compiled.error !== undefined || !v.compiled.program) {
-      value = celError(`composited variable "${key}" fails to compile: compilation failed: ${v.compiled.error ?? ''}`) as unknown as CelInput;
-    } else {
-      const r = v.compiled.program(this.bindings());
-      value = (isCelError(r) ? celError(`composited variable "${key}" fails to evaluate: ${goErrorText(r.message)}`) : r) as CelInput;
+    if (!this.done.has(key)) {
+      const v = this.byName.get(key);
+      if (!v) return undefined;
+      let value: CelInput | Error;
+      if (v.compiled.error !== undefined || !v.compiled.program) {
+        value = celError(`composited variable "${key}" fails to compile: compilation failed: ${v.compiled.error ?? ''}`);
+      } else {
+        const r = v.compiled.program(this.bindings());
+        value = isCelError(r) ? celError(`composited variable "${key}" fails to evaluate: ${goErrorText(r.message)}`) : r as CelInput;
+      }
+      this.done.set(key, value);
     }
-    this.done.set(key, value);
+    const value = this.done.get(key);
+    if (value instanceof Error) throw value;
     return value;
   }
 
