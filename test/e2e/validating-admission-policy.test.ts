@@ -10,7 +10,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, kubectlFails, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlFails, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
@@ -164,7 +164,7 @@ ${binding('windows-os-prod', 'windows-os-any', 'Deny', '  matchResources:\n    n
   await kubectlOk(cluster, ['create', '-f', '-'], pod('web', 'vap-prod', WINDOWS));
 });
 
-test('the policy is served with upstream\'s defaults and an empty status', async () => {
+test('the policy is served with upstream\'s defaults; the status controller observes each generation', async () => {
   const r = await rawJSON(cluster, 'GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/windows-os');
   assert.equal(r.status, 200);
   assert.equal(r.body.metadata.generation, 1);
@@ -174,7 +174,13 @@ test('the policy is served with upstream\'s defaults and an empty status', async
     objectSelector: {}, matchPolicy: 'Equivalent',
     resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods'], scope: '*' }],
   });
-  assert.deepEqual(r.body.status, {});
+  const observed = (generation: number) => eventually(`observedGeneration ${generation}`, async () => {
+    const p = await rawJSON(cluster, 'GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/windows-os');
+    return p.body.status?.observedGeneration === generation ? p.body.status : undefined;
+  });
+  assert.deepEqual(await observed(1), { observedGeneration: 1, typeChecking: {} });
+  await kubectlOk(cluster, ['patch', 'validatingadmissionpolicy', 'windows-os', '--type=json', '-p', '[{"op":"add","path":"/spec/validations/0/message","value":"m"}]']);
+  assert.deepEqual(await observed(2), { observedGeneration: 2, typeChecking: {} });
 });
 
 test('bad policies and bindings are refused with upstream\'s texts', async () => {
