@@ -233,3 +233,10 @@ spec:
 * spec.paramRef.parameterNotFoundAction: Required value
 * spec.validationActions: Required value: at least one validation action is required`);
 });
+
+test('kubectl get prints upstream\'s columns for policies and bindings', async () => {
+  const policies = await kubectlOk(cluster, ['get', 'validatingadmissionpolicies', 'max-replicas', 'windows-os']);
+  assert.match(policies, /^NAME +VALIDATIONS +PARAMKIND +AGE\nmax-replicas +1 +v1\/ConfigMap +\d+s\nwindows-os +1 +<unset> +\d+s\n$/);
+  const bindings = await kubectlOk(cluster, ['get', 'validatingadmissionpolicybindings', 'max-replicas', 'windows-os-deny']);
+  assert.match(bindings, /^NAME +POLICYNAME +PARAMREF +AGE\nmax-replicas +max-replicas +\*\/replica-limit +\d+s\nwindows-os-deny +windows-os +<unset> +\d+s\n$/);
+});
