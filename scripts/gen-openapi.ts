@@ -24,6 +24,7 @@ import { applyAdditions } from './gen-openapi-additions.js';
 /** The group versions winkube serves (GET /apis), and the few its subresources and reviews answer with. */
 export const SERVED_GROUP_VERSIONS = [
   'api/v1',
+  'apis/admissionregistration.k8s.io/v1',
   'apis/apiextensions.k8s.io/v1',
   'apis/apps/v1',
   'apis/authentication.k8s.io/v1',
