@@ -11,7 +11,8 @@ import { declaredVariables } from '../validation/validatingadmissionpolicy.js';
 export interface CompiledCondition { expression: string; compiled: CompiledExpression }
 
 export interface CompiledPolicy {
-  failurePolicy: 'Fail' | 'Ignore' | string;
+  /** Fail, Ignore (validation allows no other). */
+  failurePolicy: string;
   hasParams: boolean;
   variables: (CompiledCondition & { name: string })[];
   matchConditions: (CompiledCondition & { name: string })[];

@@ -115,13 +115,13 @@ export function compileExpression(source: string, declared?: ReadonlySet<string>
   }
   if (declared) {
     const positions = parsed.sourceInfo?.positions ?? {};
-    const issues = undeclaredReferences(parsed.expr!, declared)
+    const issues = undeclaredReferences(parsed.expr, declared)
       .map((u) => ({ offset: positions[String(u.id)] ?? 0, message: `undeclared reference to '${u.name}' (in container '')` }))
       .sort((a, b) => a.offset - b.offset);
     if (issues.length) return { expr: parsed.expr, error: issues.map((i) => displayError(source, i.offset, i.message)).join('\n') };
   }
   try {
-    return { program: plan(celEnvironment, parsed) as CelProgram, expr: parsed.expr };
+    return { program: plan(celEnvironment, parsed), expr: parsed.expr };
   } catch (e) {
     return { expr: parsed.expr, error: e instanceof Error ? e.message : String(e) };
   }

@@ -27,7 +27,7 @@ const ctx = (warnings: string[] = []): WriteContext => ({
 
 function lookup(namespaces: Record<string, Record<string, string>>): Lookup {
   return {
-    defs: defs as readonly ResourceInfo[],
+    defs: defs,
     async get(group, resource, _ns, name) {
       if (group === '' && resource === 'namespaces' && namespaces[name]) return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: namespaces[name] } };
       return undefined;
@@ -47,7 +47,7 @@ const hpaV1 = def('autoscaling', 'v1', 'horizontalpodautoscalers');
 const podObj = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [] } });
 
 /** kubernetes-types' NamedRuleWithOperations lacks the embedded Rule's resources and scope, hence the loose type. */
-const mr = (m: Record<string, unknown>): MatchResources => ({ matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, ...m }) as MatchResources;
+const mr = (m: Record<string, unknown>): MatchResources => ({ matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, ...m });
 const podRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: '*' };
 
 test('matching: rules, scope, operations, resourceNames and excluded rules', async () => {
