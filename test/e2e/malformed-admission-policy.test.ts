@@ -48,6 +48,13 @@ const cases: MalformedCase[] = [
     'spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)'),
   binding('param-both', { policyName: 'p', validationActions: ['Deny'], paramRef: { name: 'a', selector: {}, parameterNotFoundAction: 'Allow' } },
     '[spec.paramRef.name: Forbidden: name and selector are mutually exclusive, spec.paramRef.selector: Forbidden: name and selector are mutually exclusive]'),
+  {
+    name: 'ValidatingAdmissionPolicy validations of the wrong JSON type: the typed decoder\'s 400', method: 'POST', path: VAP, status: 400, reason: 'BadRequest',
+    body: JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'typed' }, spec: { validations: 'x' } }),
+    message: 'ValidatingAdmissionPolicy in version "v1" cannot be handled as a ValidatingAdmissionPolicy: json: cannot unmarshal string into Go struct field '
+      + 'ValidatingAdmissionPolicySpec.spec.validations of type []v1.Validation',
+    absent: `${VAP}/typed`,
+  },
 ];
 
 for (const c of cases) test(c.name, () => checkMalformed(cluster, c));
