@@ -181,6 +181,12 @@ test('the policy is served with upstream\'s defaults; the status controller obse
   assert.deepEqual(await observed(1), { observedGeneration: 1, typeChecking: {} });
   await kubectlOk(cluster, ['patch', 'validatingadmissionpolicy', 'windows-os', '--type=json', '-p', '[{"op":"add","path":"/spec/validations/0/message","value":"m"}]']);
   assert.deepEqual(await observed(2), { observedGeneration: 2, typeChecking: {} });
+  // matchConditions merge by name in a strategic merge patch (patchStrategy merge, patchMergeKey name).
+  for (const name of ['first', 'second']) {
+    await kubectlOk(cluster, ['patch', 'validatingadmissionpolicy', 'windows-os', '-p', JSON.stringify({ spec: { matchConditions: [{ name, expression: 'true' }] } })]);
+  }
+  const merged = await rawJSON(cluster, 'GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/windows-os');
+  assert.deepEqual(merged.body.spec.matchConditions.map((m: { name: string }) => m.name).sort(), ['first', 'second']);
 });
 
 test('bad policies and bindings are refused with upstream\'s texts', async () => {
