@@ -5,7 +5,7 @@
  * stored object, so a policy is compiled again only when it changes.
  */
 import type { ValidatingAdmissionPolicy, Validation } from 'kubernetes-types/admissionregistration/v1.js';
-import { compileExpression, type CompiledExpression } from '../cel/compile.js';
+import { admissionCelEnvironment, compileExpression, type CompiledExpression } from '../cel/compile.js';
 import { declaredVariables } from '../validation/validatingadmissionpolicy.js';
 
 export interface CompiledCondition { expression: string; compiled: CompiledExpression }
@@ -28,7 +28,7 @@ function compile(policy: ValidatingAdmissionPolicy): CompiledPolicy {
   // The runtime compiler is the composited one: `variables` is declared whether or not the policy has any.
   const withAuthorizer = declaredVariables({ hasParams, hasAuthorizer: true, hasVariables: true });
   const withoutAuthorizer = declaredVariables({ hasParams, hasAuthorizer: false, hasVariables: true });
-  const c = (expression: string, declared = withAuthorizer): CompiledCondition => ({ expression, compiled: compileExpression(expression, declared) });
+  const c = (expression: string, declared = withAuthorizer): CompiledCondition => ({ expression, compiled: compileExpression(expression, declared, admissionCelEnvironment) });
   return {
     failurePolicy: spec.failurePolicy ?? 'Fail',
     hasParams,
@@ -36,7 +36,7 @@ function compile(policy: ValidatingAdmissionPolicy): CompiledPolicy {
     matchConditions: (spec.matchConditions ?? []).map((m) => ({ name: m.name, ...c(m.expression) })),
     validations: (spec.validations ?? []).map((v) => ({
       validation: v, ...c(v.expression),
-      message: v.messageExpression ? compileExpression(v.messageExpression, withoutAuthorizer) : undefined,
+      message: v.messageExpression ? compileExpression(v.messageExpression, withoutAuthorizer, admissionCelEnvironment) : undefined,
     })),
     auditAnnotations: (spec.auditAnnotations ?? []).map((a) => ({ key: a.key, ...c(a.valueExpression.trim()) })),
   };

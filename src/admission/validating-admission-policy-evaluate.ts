@@ -4,13 +4,15 @@
  * CreateAdmissionRequest/CreateNamespaceObject, webhook/matchconditions/matcher.go Match, v1.32):
  * the match conditions, then each validation's decision and message, then the audit annotations.
  *
- * Not evaluated: `authorizer` (declared, so expressions using it compile, but it fails at run time)
- * and the cost budget.
+ * `authorizer` is the server's authorizer for the request's user (cel/library-authz.ts), where the
+ * lookup has one. Not evaluated: the cost budget.
  */
 import { celError, isCelError, type CelInput, type CelValue } from '@bufbuild/cel';
 import type { CompiledExpression } from '../cel/compile.js';
 import { goErrorText } from '../cel/errors.js';
 import { jsonToCel } from '../cel/values.js';
+import { authorizerSession } from '../cel/library-authz.js';
+import { parseFieldSelector } from '../selectors/fields.js';
 import type { KObject } from '../apimachinery/object.js';
 import { aggregateMessage, type AdmissionAttributes } from './types.js';
 import type { CompiledCondition, CompiledPolicy } from './validating-admission-policy-compile.js';
@@ -151,6 +153,28 @@ export function validatePolicy(policy: CompiledPolicy, input: EvaluationInput): 
     namespaceObject: jsonToCel(namespaceObject(input.namespace)),
   };
   if (policy.hasParams) base.params = jsonToCel(input.param);
+  const authorizer = a.lookup.authorization?.authorizer;
+  const session = authorizer ? authorizerSession(a.ctx.user ?? { name: '', groups: [] }, { authorizer, parseFieldSelector: fieldRequirements }, {
+    group: a.def.group, resource: a.def.resource, subresource: a.subresource, namespace: a.namespace, name: a.name,
+  }) : undefined;
+  if (session) base.authorizer = session.value;
+  try {
+    return evaluatePolicy(policy, base);
+  } finally {
+    session?.release();
+  }
+}
+
+/** fields.ParseSelector(s).Requirements(), or undefined when it does not parse. */
+function fieldRequirements(s: string): { field: string; value: string; negate: boolean }[] | undefined {
+  try {
+    return parseFieldSelector(s).terms;
+  } catch {
+    return undefined;
+  }
+}
+
+function evaluatePolicy(policy: CompiledPolicy, base: Bindings): ValidateResult {
   const bindings: Bindings = { ...base };
   bindings.variables = new LazyVariables(policy.variables, () => bindings);
 

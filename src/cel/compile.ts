@@ -10,10 +10,14 @@
 import { celEnv, parse, plan, type CelInput } from '@bufbuild/cel';
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { kubernetesCelFuncs } from './library.js';
+import { authzCelFuncs } from './library-authz.js';
 
 export type CelProgram = (bindings: Record<string, CelInput>) => unknown;
 
 export const celEnvironment = celEnv({ funcs: kubernetesCelFuncs });
+
+/** Admission expressions' environment: CRD rules' and the authorizer library (library-authz.ts). */
+export const admissionCelEnvironment = celEnv({ funcs: [...kubernetesCelFuncs, ...authzCelFuncs] });
 
 /** Type names a CEL expression may use as values (`type(x) == int`). */
 const TYPE_IDENTS = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn'];
@@ -102,7 +106,7 @@ function undeclaredReferences(expr: Expr, declared: ReadonlySet<string>): Undecl
  * Compiles `source` with the variables `declared`. Without `declared` (CRD rules, whose variables
  * depend on the schema node) references are not checked and a syntax error is the parser's message.
  */
-export function compileExpression(source: string, declared?: ReadonlySet<string>): CompiledExpression {
+export function compileExpression(source: string, declared?: ReadonlySet<string>, env = celEnvironment): CompiledExpression {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(source);
@@ -121,7 +125,7 @@ export function compileExpression(source: string, declared?: ReadonlySet<string>
     if (issues.length) return { expr: parsed.expr, error: issues.map((i) => displayError(source, i.offset, i.message)).join('\n') };
   }
   try {
-    return { program: plan(celEnvironment, parsed), expr: parsed.expr };
+    return { program: plan(env, parsed), expr: parsed.expr };
   } catch (e) {
     return { expr: parsed.expr, error: e instanceof Error ? e.message : String(e) };
   }

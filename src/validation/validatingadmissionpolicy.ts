@@ -7,7 +7,7 @@
  * references and syntax errors; the evaluator has no type checker).
  */
 import { field, type FieldError } from '../apimachinery/field-errors.js';
-import { compileExpression, literalType } from '../cel/compile.js';
+import { admissionCelEnvironment, compileExpression, literalType } from '../cel/compile.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../meta/names.js';
 import { isDNS1035Label, nameIsDNSSubdomain } from './object-meta.js';
 import { arr, isObj, isValidPathSegmentName, qualifiedName, raw, str, validateLabelSelector, type Obj } from './common.js';
@@ -180,7 +180,7 @@ export function declaredVariables(d: ExpressionDeclarations): Set<string> {
  * `must evaluate to T but got U` where the output type is known (a literal).
  */
 export function expressionCompileError(expression: string, d: ExpressionDeclarations, returnType: 'bool' | 'string' | 'any'): string | undefined {
-  const c = compileExpression(expression, declaredVariables(d));
+  const c = compileExpression(expression, declaredVariables(d), admissionCelEnvironment);
   if (c.error !== undefined) return `compilation failed: ${c.error}`;
   const t = literalType(c.expr);
   if (returnType !== 'any' && t !== undefined && t !== returnType) return `must evaluate to ${returnType} but got ${t}`;

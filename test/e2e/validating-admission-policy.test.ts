@@ -246,3 +246,29 @@ test('kubectl get prints upstream\'s columns for policies and bindings', async (
   const bindings = await kubectlOk(cluster, ['get', 'validatingadmissionpolicybindings', 'max-replicas', 'windows-os-deny']);
   assert.match(bindings, /^NAME +POLICYNAME +PARAMREF +AGE\nmax-replicas +max-replicas +\*\/replica-limit +\d+s\nwindows-os-deny +windows-os +<unset> +\d+s\n$/);
 });
+
+test('authorizer checks the request\'s user and service accounts against the server\'s authorizer', async () => {
+  await kubectlOk(cluster, ['create', 'namespace', 'vap-authz']);
+  await kubectlOk(cluster, ['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: authz
+spec:
+  matchConstraints:
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: vap-authz
+    resourceRules:
+    - {apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"]}
+  validations:
+  - expression: "authorizer.serviceAccount(object.metadata.namespace, 'default').group('').resource('secrets').namespace(object.metadata.namespace).check('list').allowed()"
+    message: the default service account may not list secrets
+  - expression: "authorizer.requestResource.check('delete').allowed()"
+    message: the writer may not delete what it writes
+---
+${binding('authz', 'authz', 'Warn')}`);
+  const r = await kubectl(cluster, ['-n', 'vap-authz', 'create', 'configmap', 'c1', '--from-literal=a=b']);
+  assert.equal(r.code, 0, r.stderr);
+  // The admin may delete configmaps; the namespace's default service account may not list secrets.
+  assert.equal(r.stderr.trim(), 'Warning: Validation failed for ValidatingAdmissionPolicy \'authz\' with binding \'authz\': the default service account may not list secrets');
+});

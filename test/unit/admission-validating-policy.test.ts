@@ -189,3 +189,39 @@ test('through the Store: policies are read from memory, and an updated policy is
   assert.equal((await store.read(vap, '', 'no-x')).metadata.generation, 2);
   await storage.close();
 });
+
+test('evaluation: the authorizer library asks the server\'s authorizer for the request\'s user or a service account', () => {
+  const asked: string[] = [];
+  const authorizer = {
+    authorize(attrs: { user: { name: string; groups: string[] }; verb: string; resourceRequest: boolean; path: string; apiGroup: string; apiVersion: string; resource: string; subresource: string; namespace: string; name: string }) {
+      asked.push(attrs.resourceRequest
+        ? `${attrs.user.name} [${attrs.user.groups.join(' ')}] ${attrs.verb} ${attrs.apiGroup}/${attrs.apiVersion}/${attrs.resource}/${attrs.subresource} ${attrs.namespace}/${attrs.name}`
+        : `${attrs.user.name} ${attrs.verb} ${attrs.path}`);
+      const allowed = attrs.user.name === 'alice' && attrs.verb === 'get';
+      return { decision: allowed ? 'Allow' as const : 'NoOpinion' as const, reason: allowed ? 'alice may get' : '' };
+    },
+    rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+  };
+  const l = { ...lookup({ dev: {} }), authorization: { authorizer } } as unknown as Lookup;
+  const a = attrs(pods, 'CREATE', 'dev', podObj('web'), undefined, l);
+  const p = policy({
+    validations: [
+      { expression: "authorizer.group('').resource('pods').namespace('dev').check('get').allowed()" },
+      { expression: "authorizer.requestResource.check('create').allowed()", messageExpression: "'denied: ' + string(authorizer.requestResource.check('get').allowed())" },
+      { expression: "authorizer.requestResource.check('get').reason() == 'alice may get' && !authorizer.path('/healthz').check('get').errored()" },
+      { expression: "authorizer.serviceAccount('dev', 'builder').group('apps').resource('deployments').subresource('scale').name('web').check('get').allowed()" },
+    ],
+  });
+  const r = validatePolicy(compiledPolicy(p), {
+    attrs: a, resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' }, param: null, namespace: undefined,
+  });
+  assert.deepEqual(r.decisions.map((d) => d.action), ['admit', 'deny', 'admit', 'deny']);
+  assert.equal(r.decisions[1]!.message, 'failed expression: authorizer.requestResource.check(\'create\').allowed()');
+  assert.deepEqual(asked, [
+    'alice [dev] get /*/pods/ dev/',
+    'alice [dev] create /*/pods/ dev/web',
+    'alice [dev] get /*/pods/ dev/web',
+    'alice get /healthz',
+    'system:serviceaccount:dev:builder [system:serviceaccounts system:serviceaccounts:dev] get apps/*/deployments/scale /web',
+  ]);
+});
