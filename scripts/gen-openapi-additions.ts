@@ -8,6 +8,7 @@
  */
 import type { OpenApiData, ParamData, Schema } from '../src/openapi/data.js';
 import { addFlowcontrolV1, flowcontrolV1Text } from './flowcontrol-v1.js';
+import { addValidatingAdmissionPolicyPaths, VALIDATING_ADMISSION_POLICY_DEFS } from './validating-admission-policy-v1.js';
 
 const CORE = 'io.k8s.api.core.v1.';
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
@@ -249,7 +250,7 @@ function addFlowcontrolV1Texts(defs: Record<string, Schema>): void {
 
 export function applyAdditions(data: OpenApiData): void {
   promoteFlowcontrol(data);
-  for (const [name, schema] of Object.entries(NEW_DEFS)) {
+  for (const [name, schema] of Object.entries({ ...NEW_DEFS, ...VALIDATING_ADMISSION_POLICY_DEFS })) {
     if (data.defs[name]) throw new Error(`${name} already exists in the recorded documents`);
     data.defs[name] = schema;
   }
@@ -270,6 +271,7 @@ export function applyAdditions(data: OpenApiData): void {
   }
   editDefs(data.defs);
   editPaths(data);
+  addValidatingAdmissionPolicyPaths(data);
   data.defs = sortObject(data.defs);
   data.version = 'v1.32.0';
 }

@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PatchSchemaData, SchemaField } from '../src/patch/schema.js';
+import { VALIDATING_ADMISSION_POLICY_DEFS } from './validating-admission-policy-v1.js';
 
 interface SwaggerProp {
   $ref?: string;
@@ -123,7 +124,10 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   const input = process.argv[2] ?? '/work/shared/golden/openapi/v2.json';
   const output = process.argv[3] ?? fileURLToPath(new URL('../../src/patch/patch-schema.json', import.meta.url));
-  const data = generate(JSON.parse(readFileSync(input, 'utf8')) as Swagger);
+  const swagger = JSON.parse(readFileSync(input, 'utf8')) as Swagger;
+  // Served kinds the recording predates, their references in v2 form.
+  Object.assign(swagger.definitions, JSON.parse(JSON.stringify(VALIDATING_ADMISSION_POLICY_DEFS).replaceAll('#/components/schemas/', REF)));
+  const data = generate(swagger);
   writeFileSync(output, format(data));
   console.log(`${output}: ${Object.keys(data.defs).length} definitions, ${Object.keys(data.kinds).length} kinds`);
 }

@@ -29,7 +29,7 @@
  * | CertificateSubjectRestriction   | validating           | admission/certificates.ts |
  * | DefaultIngressClass             | —                    | no networking API served |
  * | MutatingAdmissionWebhook        | mutating             | admission/webhook-mutating.ts (admitWebhooks: after the resources' own hooks) |
- * | ValidatingAdmissionPolicy       | —                    | not emulated |
+ * | ValidatingAdmissionPolicy       | validating           | admission/validating-admission-policy.ts |
  * | ValidatingAdmissionWebhook      | validating           | admission/webhook-validating.ts |
  * | ResourceQuota                   | validating           | admission/resource-quota.ts (last) |
  *
@@ -54,6 +54,7 @@ import { nodeRestriction } from './node-restriction.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
+import { validatingAdmissionPolicy } from './validating-admission-policy.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 import { admitWithWebhooks } from './webhook-mutating.js';
 import type { WebhookAttributes } from './webhook-request.js';
@@ -84,7 +85,7 @@ export const ADMISSION_ORDER: { name: string; plugin?: AdmissionPlugin }[] = [
   { name: 'CertificateSubjectRestriction', plugin: certificateSubjectRestriction },
   { name: 'DefaultIngressClass' },
   { name: 'MutatingAdmissionWebhook' },
-  { name: 'ValidatingAdmissionPolicy' },
+  { name: 'ValidatingAdmissionPolicy', plugin: validatingAdmissionPolicy },
   { name: 'ValidatingAdmissionWebhook', plugin: validatingAdmissionWebhook },
   { name: 'ResourceQuota', plugin: resourceQuota },
 ];

@@ -6,6 +6,7 @@
  */
 import type { KObject } from '../apimachinery/object.js';
 import type { AuthorizationPolicy } from '../authorization/authorizers.js';
+import type { ResourceInfo } from '../apimachinery/resource.js';
 
 export interface EquivalentResource {
   resource: { group: string; version: string; resource: string };
@@ -28,6 +29,8 @@ export interface Lookup {
   equivalentResources?(group: string, version: string, resource: string): EquivalentResource[];
   /** The server's authorizer and RBAC rules, for checks made on writes (RBAC escalation); absent: none. */
   readonly authorization?: AuthorizationPolicy;
+  /** The served resources (the RESTMapper admission policies resolve paramKind and equivalent versions with); absent: none. */
+  readonly defs?: readonly ResourceInfo[];
 }
 
 export async function listAll(lookup: Lookup, group: string, resource: string, namespace: string): Promise<KObject[]> {

@@ -36,6 +36,7 @@ import type { Controller, ControllerContext } from './runtime/controller-context
 import { ServiceLBController } from './service-lb.js';
 import { StatefulSetController } from './statefulset/statefulset-controller.js';
 import { TTLAfterFinishedController } from './ttl-after-finished.js';
+import { VAP_STATUS_FIELD_MANAGER, ValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicy-status.js';
 
 /** What every controller class here is once built: started (informers synced), then stopped. */
 interface Runnable {
@@ -79,7 +80,7 @@ export interface RegistryConfig {
   /**
    * The workload, service and node controllers too, with the addresses of
    * LoadBalancer Services; without (`winkube up --api-only`), only the
-   * namespace, garbage collector, resource quota, ClusterRole aggregation and certificate controllers.
+   * namespace, garbage collector, resource quota, ClusterRole aggregation, admission policy status and certificate controllers.
    */
   workloads?: { lbPool: LBPool };
 }
@@ -96,6 +97,8 @@ export function controllerRegistry(config: RegistryConfig): Controller[] {
     controller('garbage-collector-controller', 'generic-garbage-collector', (ctx) => new GarbageCollector(ctx)),
     controller('resourcequota-controller', 'resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)),
     controller('clusterrole-aggregation-controller', 'clusterrole-aggregation-controller', (ctx) => new ClusterRoleAggregationController(ctx)),
+    controller('validatingadmissionpolicy-status-controller', 'validatingadmissionpolicy-status-controller',
+      (ctx) => new ValidatingAdmissionPolicyStatusController(ctx), VAP_STATUS_FIELD_MANAGER),
     // Certificates: upstream's three controllers share the certificate-controller service account.
     controller('certificatesigningrequest-signing-controller', 'certificate-controller', (ctx) => new CSRSigningController(ctx, config.ca)),
     controller('certificatesigningrequest-approving-controller', 'certificate-controller', (ctx) => new CSRApprovingController(ctx)),

@@ -89,7 +89,8 @@ function needsNameGeneration(obj: KObject): boolean {
 /** What admission looks up on every write: namespaces, defaults and limits, accounts and classes. */
 const LISTED = ['/namespaces', '/limitranges', '/resourcequotas', '/serviceaccounts',
   'scheduling.k8s.io/priorityclasses', 'node.k8s.io/runtimeclasses', 'storage.k8s.io/storageclasses',
-  'admissionregistration.k8s.io/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/validatingwebhookconfigurations'];
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/validatingwebhookconfigurations',
+  'admissionregistration.k8s.io/validatingadmissionpolicies', 'admissionregistration.k8s.io/validatingadmissionpolicybindings'];
 
 export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.resource };

@@ -81,7 +81,7 @@ test('the controller manager starts the enabled controllers only, and lists and 
     assert.ok(running.started.includes('job-controller'));
     assert.ok(!running.started.includes('deployment-controller'));
     assert.ok(!running.started.includes('cronjob-controller'));
-    assert.equal(running.started.length, 23);
+    assert.equal(running.started.length, 24);
     assert.deepEqual({ lists: lists.get('pods'), watches: watches.get('pods') }, { lists: 1, watches: 1 });
     assert.deepEqual({ lists: lists.get('nodes'), watches: watches.get('nodes') }, { lists: 1, watches: 1 });
   } finally {
@@ -90,13 +90,13 @@ test('the controller manager starts the enabled controllers only, and lists and 
   }
 });
 
-test('with --api-only only the namespace, garbage collector, resource quota, ClusterRole aggregation and certificate controllers start', async () => {
+test('with --api-only only the namespace, garbage collector, resource quota, ClusterRole aggregation, admission policy status and certificate controllers start', async () => {
   const f = await fixture();
   const running = await startControllers({ ...managerOptions(f.store), ca: { cert: 'CA', key: '' } });
   try {
     assert.deepEqual(running.started, ['namespace-controller', 'garbage-collector-controller', 'resourcequota-controller',
-      'clusterrole-aggregation-controller', 'certificatesigningrequest-signing-controller', 'certificatesigningrequest-approving-controller',
-      'certificatesigningrequest-cleaner-controller']);
+      'clusterrole-aggregation-controller', 'validatingadmissionpolicy-status-controller', 'certificatesigningrequest-signing-controller',
+      'certificatesigningrequest-approving-controller', 'certificatesigningrequest-cleaner-controller']);
   } finally {
     running.stop();
     await f.close();

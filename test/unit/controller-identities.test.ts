@@ -27,6 +27,7 @@ const UPSTREAM_SERVICE_ACCOUNTS: Record<string, string> = {
   'garbage-collector-controller': 'generic-garbage-collector',
   'resourcequota-controller': 'resourcequota-controller',
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
+  'validatingadmissionpolicy-status-controller': 'validatingadmissionpolicy-status-controller',
   'certificatesigningrequest-signing-controller': 'certificate-controller',
   'certificatesigningrequest-approving-controller': 'certificate-controller',
   'certificatesigningrequest-cleaner-controller': 'certificate-controller',
@@ -52,6 +53,7 @@ const UPSTREAM_SERVICE_ACCOUNTS: Record<string, string> = {
 
 /** The controllers whose writes name a field manager other than the manager's. */
 const OWN_FIELD_MANAGERS: Record<string, string> = {
+  'validatingadmissionpolicy-status-controller': 'validatingadmissionpolicy-status',
   'disruption-controller': 'disruption-controller',
   'job-controller': 'job-controller',
   'cronjob-controller': 'cronjob-controller',

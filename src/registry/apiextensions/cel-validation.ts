@@ -7,11 +7,12 @@
  *
  * Not covered: the cost budget, string formats as CEL types (date-time, duration, byte stay strings).
  */
-import { celEnv, isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
-import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { isCelError, type CelInput, type CelValue } from '@bufbuild/cel';
 import { field, type BadValue, type FieldError } from '../../apimachinery/field-errors.js';
 import type { Schema } from '../../openapi/crd-schema.js';
-import { kubernetesCelFuncs } from '../../cel/library.js';
+import { compileExpression, type CelProgram } from '../../cel/compile.js';
+import { goErrorText } from '../../cel/errors.js';
+import { jsonToCel } from '../../cel/values.js';
 import { optionalNone, optionalOf } from '../../cel/optional.js';
 
 /** One entry of x-kubernetes-validations (apiextensions ValidationRule). */
@@ -24,7 +25,7 @@ export interface ValidationRule {
   optionalOldSelf?: boolean;
 }
 
-type Program = (ctx: Record<string, CelInput>) => unknown;
+type Program = CelProgram;
 
 interface CompiledRule {
   rule: ValidationRule;
@@ -34,7 +35,6 @@ interface CompiledRule {
   usesOldSelf: boolean;
 }
 
-const env = celEnv({ funcs: kubernetesCelFuncs });
 const compiledBySchema = new WeakMap<Schema, CompiledRule[]>();
 
 /** celconfig.MaxEvaluatedMessageExpressionSizeBytes */
@@ -48,15 +48,6 @@ function usesIdent(node: unknown, name: string, seen = new Set<unknown>()): bool
   return Object.values(o).some((v) => usesIdent(v, name, seen));
 }
 
-function compileExpr(src: string): { program?: Program; expr?: Expr; error?: string } {
-  try {
-    const parsed = parse(src);
-    return { program: plan(env, parsed) as Program, expr: parsed.expr };
-  } catch (e) {
-    return { error: e instanceof Error ? e.message : String(e) };
-  }
-}
-
 export function rulesOf(s: Schema): ValidationRule[] {
   return (s['x-kubernetes-validations'] ?? []) as ValidationRule[];
 }
@@ -65,8 +56,8 @@ function compiledRules(s: Schema): CompiledRule[] {
   let out = compiledBySchema.get(s);
   if (out) return out;
   out = rulesOf(s).map((rule) => {
-    const c = compileExpr(rule.rule);
-    const m = rule.messageExpression ? compileExpr(rule.messageExpression) : undefined;
+    const c = compileExpression(rule.rule);
+    const m = rule.messageExpression ? compileExpression(rule.messageExpression) : undefined;
     return {
       rule, program: c.program, messageProgram: m?.program, compileError: c.error ?? m?.error,
       usesOldSelf: usesIdent(c.expr, 'oldSelf'),
@@ -95,6 +86,7 @@ function withTypeAndObjectMeta(s: Schema): Schema {
 
 /** UnstructuredToVal: a JSON value as the CEL value its schema makes it. */
 export function toCel(v: unknown, s: Schema | undefined): CelInput {
+  if (!s) return jsonToCel(v);
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') {
     if (s?.type === 'number') return v;
@@ -118,16 +110,6 @@ export function toCel(v: unknown, s: Schema | undefined): CelInput {
     else if (open || (!props && !additional)) m.set(k, toCel(x, undefined));
   }
   return m;
-}
-
-/** The texts cel-go gives for runtime errors, where the evaluator words them differently. */
-function goErrorText(message: string): string {
-  const noKey = /^field not found: (.*)$/.exec(message);
-  if (noKey) return `no such key: ${noKey[1]}`;
-  if (/^found no matching overload for /.test(message)) return `no such overload`;
-  if (message === 'int divide by zero') return 'division by zero';
-  if (message === 'int modulus by zero') return 'modulus by zero';
-  return message;
 }
 
 function ruleErrorString(rule: ValidationRule): string {

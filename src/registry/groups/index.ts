@@ -20,6 +20,8 @@ import { runtimeclasses } from './node/runtimeclasses.js';
 import { storageclasses } from './storage/storageclasses.js';
 import { poddisruptionbudgets } from './policy/poddisruptionbudgets.js';
 import { priorityclasses } from './scheduling/priorityclasses.js';
+import { validatingadmissionpolicies } from './admissionregistration/validatingadmissionpolicies.js';
+import { validatingadmissionpolicybindings } from './admissionregistration/validatingadmissionpolicybindings.js';
 import { flowschemas } from './flowcontrol/flowschemas.js';
 import { prioritylevelconfigurations } from './flowcontrol/prioritylevelconfigurations.js';
 import { mutatingwebhookconfigurations } from './admissionregistration/mutatingwebhookconfigurations.js';
@@ -44,7 +46,7 @@ export const groupResources: ResourceDef[] = [
   // storage.k8s.io/v1
   storageclasses,
   // admissionregistration.k8s.io/v1
-  mutatingwebhookconfigurations, validatingwebhookconfigurations,
+  mutatingwebhookconfigurations, validatingadmissionpolicies, validatingadmissionpolicybindings, validatingwebhookconfigurations,
   // scheduling.k8s.io/v1
   priorityclasses,
   // coordination.k8s.io/v1

@@ -36,6 +36,7 @@ import { secretPrinter } from './secrets.js';
 import { serviceAccountPrinter } from './serviceaccounts.js';
 import { servicePrinter } from './services.js';
 import { statefulSetPrinter } from './statefulsets.js';
+import { validatingAdmissionPolicyBindingPrinter, validatingAdmissionPolicyPrinter } from './validatingadmissionpolicies.js';
 
 export { defaultPrinter } from './default.js';
 
@@ -71,6 +72,8 @@ export const printers: Record<string, Printer> = {
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
+  'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyPrinter,
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': validatingAdmissionPolicyBindingPrinter,
   'storage.k8s.io/storageclasses': storageClassPrinter,
   'scheduling.k8s.io/priorityclasses': priorityClassPrinter,
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
