@@ -172,10 +172,10 @@ export function applyConvertedObjects(objects: KObject[], desiredAPIVersion: str
       throw new Error(`conversion webhook for ${inGVK} returned invalid object at index 0: invalid kind (expected ${original.kind}, received ${converted.kind})`);
     }
     try { validateConvertedObject(original, converted); } catch (e) {
-      throw new Error(`conversion webhook for ${inGVK} returned invalid object: ${(e as Error).message}`);
+      throw new Error(`conversion webhook for ${inGVK} returned invalid object: ${(e as Error).message}`, { cause: e });
     }
     try { return [restoreObjectMeta(original, converted)]; } catch (e) {
-      throw new Error(`conversion webhook for ${inGVK} returned invalid metadata: ${(e as Error).message}`);
+      throw new Error(`conversion webhook for ${inGVK} returned invalid metadata: ${(e as Error).message}`, { cause: e });
     }
   }
   let index = 0;
@@ -183,14 +183,14 @@ export function applyConvertedObjects(objects: KObject[], desiredAPIVersion: str
     if (original.apiVersion === desiredAPIVersion) return original;
     const at = `conversion webhook for ${inGVK} returned invalid converted object at index ${index}`;
     let converted: KObject;
-    try { converted = convertedObject(answer[index]); } catch (e) { throw new Error(`${at}: ${(e as Error).message}`); }
+    try { converted = convertedObject(answer[index]); } catch (e) { throw new Error(`${at}: ${(e as Error).message}`, { cause: e }); }
     const gv = groupVersionString(converted.apiVersion);
     if (gv !== desiredAPIVersion) throw new Error(`${at}: invalid groupVersion (expected ${desiredAPIVersion}, received ${gv})`);
     if (converted.kind !== original.kind) throw new Error(`${at}: invalid kind (expected ${original.kind}, received ${converted.kind})`);
-    try { validateConvertedObject(original, converted); } catch (e) { throw new Error(`${at}: ${(e as Error).message}`); }
+    try { validateConvertedObject(original, converted); } catch (e) { throw new Error(`${at}: ${(e as Error).message}`, { cause: e }); }
     let out: KObject;
     try { out = restoreObjectMeta(original, converted); } catch (e) {
-      throw new Error(`conversion webhook for ${inGVK} returned invalid metadata in object at index ${index}: ${(e as Error).message}`);
+      throw new Error(`conversion webhook for ${inGVK} returned invalid metadata in object at index ${index}: ${(e as Error).message}`, { cause: e });
     }
     index++;
     return out;

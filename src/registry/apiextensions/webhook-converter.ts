@@ -44,7 +44,7 @@ export class WebhookConverter {
       const answer = await postConversionReview(this.crdName, this.clientConfig, request.body);
       converted = convertedObjectsFromResponse(request.version, uid, answer);
     } catch (e) {
-      throw new Error(`conversion webhook for ${inGVK} failed: ${(e as Error).message}`);
+      throw new Error(`conversion webhook for ${inGVK} failed: ${(e as Error).message}`, { cause: e });
     }
     return applyConvertedObjects(objects, desiredAPIVersion, converted, listKind ? inGVK : undefined);
   }
