@@ -7,6 +7,7 @@
  */
 import { celFunc, celMethod, CelScalar, isCelList, isCelMap, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { RE2JS } from '@bufbuild/re2';
 import { netCelFuncs } from './library-net.js';
 import { optionalCelFuncs } from './optional.js';
 
@@ -72,6 +73,14 @@ const lists: CelFunc[] = [
   }),
 ];
 
+/**
+ * The standard library's global form of matches (`matches(s, re)`, overload "matches"), which the
+ * evaluator has only as the method `s.matches(re)`; the same RE2 engine.
+ */
+const standardMissing: CelFunc[] = [
+  celFunc('matches', [CelScalar.STRING, CelScalar.STRING], CelScalar.BOOL, (s, re) => RE2JS.compile(re).test(s)),
+];
+
 /** cel-go ext.Sets (in the v1.29 base environment): sets.contains, sets.equivalent, sets.intersects. */
 const sets: CelFunc[] = [
   celFunc('sets.contains', [LIST_DYN, LIST_DYN], CelScalar.BOOL, (a, b) => items(b).every((y) => items(a).some((x) => equal(x, y)))),
@@ -80,4 +89,4 @@ const sets: CelFunc[] = [
   celFunc('sets.intersects', [LIST_DYN, LIST_DYN], CelScalar.BOOL, (a, b) => items(a).some((x) => items(b).some((y) => equal(x, y)))),
 ];
 
-export const kubernetesCelFuncs: CelFunc[] = [...strings, ...lists, ...sets, ...netCelFuncs, ...optionalCelFuncs];
+export const kubernetesCelFuncs: CelFunc[] = [...standardMissing, ...strings, ...lists, ...sets, ...netCelFuncs, ...optionalCelFuncs];

@@ -199,3 +199,15 @@ credspec: text
   }
   assert.equal(await ok(['get', 'prometheuses,issuers,certificates,gateways,gmsacredentialspecs', '-o', 'name']), '');
 });
+
+test('the Gateway API\'s safe-upgrades ValidatingAdmissionPolicy refuses its CRDs of a development bundle (v0.0.0-dev) with its own message', async () => {
+  assert.equal(await ok(['apply', '-f', join(CRDS, 'gwapi__gateway.networking.k8s.io_vap_safeupgrades.yaml')]), [
+    'validatingadmissionpolicy.admissionregistration.k8s.io/safe-upgrades.gateway.networking.k8s.io created',
+    'validatingadmissionpolicybinding.admissionregistration.k8s.io/safe-upgrades.gateway.networking.k8s.io created', '',
+  ].join('\n'));
+  // Its rule uses the standard library's global matches(): 'v0.0.0-dev' matches 'v0'.
+  assert.equal(await fails(['apply', '--server-side', '-f', join(CRDS, 'gwapi__gateway.networking.k8s.io_gateways.yaml')]),
+    'The customresourcedefinitions "gateways.gateway.networking.k8s.io" is invalid: : ValidatingAdmissionPolicy \'safe-upgrades.gateway.networking.k8s.io\' '
+    + 'with binding \'safe-upgrades.gateway.networking.k8s.io\' denied request: Installing CRDs with version before v1.5.0 is prohibited by default. '
+    + 'Uninstall ValidatingAdmissionPolicy safe-upgrades.gateway.networking.k8s.io to install older versions.\n');
+});

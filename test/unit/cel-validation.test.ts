@@ -20,6 +20,16 @@ test('a failing rule with a message: Invalid value with the node type', () => {
   assert.deepEqual(validateCustomResourceRules(s, { spec: { replicas: 10 } }), []);
 });
 
+test('matches in both standard forms, the global and the method, with RE2 partial matching', () => {
+  const s = specSchema({ type: 'object', properties: { v: { type: 'string' } }, 'x-kubernetes-validations': [
+    { rule: "!matches(self.v, 'v1.[0-3].\\\\d+') && !matches(self.v, 'v0')", message: 'global' },
+    { rule: "!self.v.matches('^v0')", message: 'method' },
+  ] });
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { v: 'v0.0.0-dev' } })), ['spec: Invalid value: "object": global', 'spec: Invalid value: "object": method']);
+  assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { v: 'v1.2.3' } })), ['spec: Invalid value: "object": global']);
+  assert.deepEqual(validateCustomResourceRules(s, { spec: { v: 'v1.5.0' } }), []);
+});
+
 test('without a message: failed rule: <rule>', () => {
   const s = specSchema({ type: 'object', properties: { name: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.startsWith('a')" }] } } });
   assert.deepEqual(messages(validateCustomResourceRules(s, { spec: { name: 'b' } })), [`spec.name: Invalid value: "string": failed rule: self.startsWith('a')`]);
