@@ -8,7 +8,8 @@
  */
 import { errors, type StatusError } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
-import { evalMatchCondition, jsonToCel } from '../cel/match-conditions.js';
+import { evalMatchCondition } from '../cel/match-conditions.js';
+import { jsonToCel } from '../cel/values.js';
 import type { Lookup } from './lookup.js';
 import { aggregateMessage } from './types.js';
 import type { WebhookAccessor } from './webhook-source.js';
