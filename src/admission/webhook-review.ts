@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Status } from 'kubernetes-types/meta/v1.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
-import type { GVK, GVR } from './webhook-rules.js';
+import type { GVK, GVR } from './rule-matching.js';
 
 /** What the review describes: the request as made and the version the webhook is called with. */
 export interface ReviewInput {
