@@ -4,15 +4,16 @@
  * validateValidatingWebhookConfiguration, validateValidatingWebhook / validateMutatingWebhook,
  * validateAdmissionReviewVersions; the rules and match conditions both admission kinds share are
  * admission-rules.ts) with apiserver's pkg/util/webhook ValidateWebhookURL and
- * ValidateWebhookService. Updates relax what the stored object already broke
- * (ValidateXWebhookConfigurationUpdate's options).
+ * ValidateWebhookService (webhook-client-config.ts, shared with CRD conversion webhooks). Updates
+ * relax what the stored object already broke (ValidateXWebhookConfigurationUpdate's options).
  */
 import { field, type FieldError } from '../apimachinery/field-errors.js';
 import { isDNS1123Subdomain } from '../meta/names.js';
 import {
-  arr, goStrings, isObj, isValidPortNum, labelSelectorHasInvalidLabelValue, metaCreate, metaUpdate, nameIsDNSSubdomain,
+  arr, goStrings, isObj, labelSelectorHasInvalidLabelValue, metaCreate, metaUpdate, nameIsDNSSubdomain,
   str, validateLabelSelector, type Obj,
 } from './common.js';
+import { validateWebhookService, validateWebhookURL } from './webhook-client-config.js';
 import { FAILURE_POLICIES, MATCH_POLICIES, validateMatchConditions, validateRuleWithOperations } from './admission-rules.js';
 import { isDNS1035Label } from './object-meta.js';
 
@@ -66,55 +67,6 @@ function validateAdmissionReviewVersions(versions: string[], requireRecognized: 
   return errs;
 }
 
-/** Go's url.Parse, as far as a webhook URL shows it: scheme, host, user, fragment, query. */
-function validateWebhookURL(path: string, raw: string): FieldError[] {
-  const form = '; desired format: https://host[/path]';
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/.exec(raw);
-  const scheme = m ? m[1]!.toLowerCase() : '';
-  let rest = m ? m[2]! : raw;
-  const errs: FieldError[] = [];
-  let fragment = '';
-  const hashAt = rest.indexOf('#');
-  if (hashAt >= 0) { fragment = rest.slice(hashAt + 1); rest = rest.slice(0, hashAt); }
-  let query = '';
-  const qAt = rest.indexOf('?');
-  if (qAt >= 0) { query = rest.slice(qAt + 1); rest = rest.slice(0, qAt); }
-  let host = '';
-  let user: string | undefined;
-  if (rest.startsWith('//')) {
-    const authority = rest.slice(2).split('/')[0]!;
-    const at = authority.lastIndexOf('@');
-    if (at >= 0) { user = authority.slice(0, at); host = authority.slice(at + 1); } else host = authority;
-  }
-  if (scheme !== 'https') errs.push(field.invalid(path, scheme, `'https' is the only allowed URL scheme${form}`));
-  if (!host) errs.push(field.invalid(path, host, `host must be specified${form}`));
-  if (user !== undefined) errs.push(field.invalid(path, user, 'user information is not permitted in the URL'));
-  if (fragment) errs.push(field.invalid(path, fragment, 'fragments are not permitted in the URL'));
-  if (query) errs.push(field.invalid(path, query, 'query parameters are not permitted in the URL'));
-  return errs;
-}
-
-function validateWebhookService(path: string, svc: Obj): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!str(svc.name)) errs.push(field.required(`${path}.name`, 'service name is required'));
-  if (!str(svc.namespace)) errs.push(field.required(`${path}.namespace`, 'service namespace is required'));
-  const port = typeof svc.port === 'number' ? svc.port : 443;
-  const portErrs = isValidPortNum(port);
-  if (portErrs.length) errs.push(field.invalid(`${path}.port`, port, `port is not valid: ${portErrs.join(', ')}`));
-  if (svc.path == null) return errs;
-  const p = str(svc.path);
-  if (p === '/' || p === '') return errs;
-  if (p === '//') return [...errs, field.invalid(`${path}.path`, p, 'segment[0] may not be empty')];
-  if (!p.startsWith('/')) errs.push(field.invalid(`${path}.path`, p, "must start with a '/'"));
-  let check = p.slice(1);
-  if (check.endsWith('/')) check = check.slice(0, -1);
-  check.split('/').forEach((step, i) => {
-    if (!step) { errs.push(field.invalid(`${path}.path`, p, `segment[${i}] may not be empty`)); return; }
-    for (const m of isDNS1123Subdomain(step)) errs.push(field.invalid(`${path}.path`, p, `segment[${i}]: ${m}`));
-  });
-  return errs;
-}
-
 function validateWebhook(kind: WebhookKind, hook: Obj, opts: Options, path: string): FieldError[] {
   const errs = isFullyQualifiedName(`${path}.name`, str(hook.name));
   arr<Obj>(hook.rules).forEach((r, i) => errs.push(...validateRuleWithOperations(isObj(r) ? r : {}, `${path}.rules[${i}]`)));
@@ -139,7 +91,11 @@ function validateWebhook(kind: WebhookKind, hook: Obj, opts: Options, path: stri
   const cc: Obj = isObj(hook.clientConfig) ? hook.clientConfig : {};
   if ((cc.url == null) === (cc.service == null)) errs.push(field.required(`${path}.clientConfig`, 'exactly one of url or service is required'));
   else if (cc.url != null) errs.push(...validateWebhookURL(`${path}.clientConfig.url`, str(cc.url)));
-  else errs.push(...validateWebhookService(`${path}.clientConfig.service`, isObj(cc.service) ? cc.service : {}));
+  else {
+    const svc: Obj = isObj(cc.service) ? cc.service : {};
+    errs.push(...validateWebhookService(`${path}.clientConfig.service`, { name: str(svc.name), namespace: str(svc.namespace), path: svc.path == null ? undefined : str(svc.path) },
+      typeof svc.port === 'number' ? svc.port : 443));
+  }
   if (!opts.ignoreMatchConditions) errs.push(...validateMatchConditions(arr(hook.matchConditions), false, `${path}.matchConditions`));
   return errs;
 }
