@@ -6,7 +6,7 @@
  */
 import type { ValidatingAdmissionPolicy, Validation } from 'kubernetes-types/admissionregistration/v1.js';
 import { admissionCelEnvironment, compileExpression, type CompiledExpression } from '../cel/compile.js';
-import { declaredVariables } from '../validation/validatingadmissionpolicy.js';
+import { declaredVariables } from '../validation/admission-rules.js';
 
 export interface CompiledCondition { expression: string; compiled: CompiledExpression }
 

@@ -15,6 +15,7 @@ import { authorizerSession } from '../cel/library-authz.js';
 import { parseFieldSelector } from '../selectors/fields.js';
 import type { KObject } from '../apimachinery/object.js';
 import { aggregateMessage, type AdmissionAttributes } from './types.js';
+import { userInfoJSON } from './webhook-review.js';
 import type { CompiledCondition, CompiledPolicy } from './validating-admission-policy-compile.js';
 import type { GroupVersionKind, GroupVersionResource } from './validating-admission-policy-match.js';
 
@@ -94,12 +95,7 @@ class LazyVariables extends Map<string, CelInput> {
 
 /** The AdmissionRequest as JSON, the form `request` has (its omitempty fields left out). */
 function admissionRequest(a: AdmissionAttributes, resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> {
-  const user = a.ctx.user;
-  const userInfo: Record<string, unknown> = {};
-  if (user?.name) userInfo.username = user.name;
-  if (user?.uid) userInfo.uid = user.uid;
-  if (user?.groups?.length) userInfo.groups = user.groups;
-  if (user?.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
+  const userInfo = userInfoJSON(a.ctx.user);
   const req: Record<string, unknown> = {
     uid: '',
     kind: { group: kind.group, version: kind.version, kind: kind.kind },

@@ -11,7 +11,7 @@ import { CallFailure, postReview } from './webhook-client.js';
 import { dryRunUnsupported, WebhookCallError } from './webhook-errors.js';
 import type { WebhookRequest } from './webhook-request.js';
 import { admissionReview, newReviewUID, reviewVersion, verifyAdmissionResponse, type AdmissionResponse } from './webhook-review.js';
-import type { Invocation } from './webhook-rules.js';
+import type { Invocation } from './rule-matching.js';
 import type { WebhookAccessor } from './webhook-source.js';
 
 export async function callWebhook(h: WebhookAccessor, inv: Invocation, r: WebhookRequest, mutating: boolean): Promise<AdmissionResponse> {

@@ -1,14 +1,17 @@
 /**
- * Posting an AdmissionReview to a webhook (apiserver pkg/util/webhook ClientManager and the REST
- * client it builds): a `url` target, or a `service` one resolved through the Service's endpoints
- * (network/service-endpoint.ts) and verified as `<service>.<namespace>.svc`; `caBundle` verifies
- * the server, else the system roots. One keep-alive https.Agent per webhook. Failures read as Go's
- * net/http ones do (`Post "<url>?timeout=10s": ...`).
+ * The HTTPS call to a webhook, for admission and CRD conversion webhooks alike (apiserver
+ * pkg/util/webhook ClientManager, client.go hookClientConfig, and the REST client it builds): a
+ * `url` target, or a `service` one resolved through the Service's endpoints
+ * (network/service-endpoint.ts) and verified as `<service>.<namespace>.svc`; the URL's path
+ * cleaned as path.Join("/", path) is; `caBundle` verifies the server, else the system roots; each
+ * caller keeps its keep-alive https.Agent. Failures read as Go's net/http ones do
+ * (`Post "<url>": ...`); what a caller adds (a timeout, how it reads the answer) is its own.
  */
 import https from 'node:https';
-import tls from 'node:tls';
+import { posix } from 'node:path';
 import type { WebhookClientConfig } from 'kubernetes-types/admissionregistration/v1.js';
 import { StatusError } from '../apimachinery/errors.js';
+import { goQuote } from '../apimachinery/go-quote.js';
 import { resolveServiceEndpoint, type ObjectGetter } from '../network/service-endpoint.js';
 
 /** What a call needs of a webhook: its client config and the agent its connections live in. */
@@ -17,7 +20,8 @@ export interface WebhookEndpoint {
   agent: https.Agent;
 }
 
-export function newWebhookAgent(cfg: WebhookClientConfig): https.Agent {
+/** A keep-alive agent that verifies the server with the caBundle (base64 PEM), else the system roots. */
+export function newWebhookAgent(cfg: { caBundle?: string }): https.Agent {
   const ca = cfg.caBundle ? Buffer.from(cfg.caBundle, 'base64').toString('utf8') : undefined;
   return new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
 }
@@ -25,16 +29,12 @@ export function newWebhookAgent(cfg: WebhookClientConfig): https.Agent {
 /** The call failed before an answer came: the reason as Go's client words it. */
 export class CallFailure extends Error {}
 
-/** A time.Duration as Go prints whole seconds (`10s`, `1m0s`). */
-function goSeconds(s: number): string {
-  return s >= 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s}s`;
-}
-
 /** The text Go's dialer and TLS stack give for what Node reports. */
-function goNetError(e: NodeJS.ErrnoException & { reason?: string }, host: string, port: number, serverName: string): string {
+function goNetError(e: NodeJS.ErrnoException, host: string, port: number, serverName: string): string {
   const addr = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   switch (e.code) {
     case 'ECONNREFUSED': return `dial tcp ${addr}: connect: connection refused`;
+    case 'ETIMEDOUT': return `dial tcp ${addr}: i/o timeout`;
     case 'ECONNRESET': return 'EOF';
     case 'EHOSTUNREACH': return `dial tcp ${addr}: connect: no route to host`;
     case 'ENOTFOUND': return `dial tcp: lookup ${host}: no such host`;
@@ -47,66 +47,96 @@ function goNetError(e: NodeJS.ErrnoException & { reason?: string }, host: string
   }
 }
 
-/**
- * Posts the review and returns the answer's body. Throws CallFailure with the reason
- * (`failed to call webhook: ...` is the caller's to add).
- */
-export async function postReview(ep: WebhookEndpoint, getObject: ObjectGetter, body: string, timeoutSeconds: number): Promise<string> {
-  const cc = ep.clientConfig;
-  let url: URL;
-  let host: string;
-  let port: number;
-  let serverName: string;
-  const query = `timeout=${goSeconds(timeoutSeconds)}`;
+/** Go's path.Join("/", p): cleaned, without a trailing slash (node's join keeps one). */
+function rooted(p: string): string {
+  const joined = posix.join('/', p);
+  return joined.length > 1 ? joined.replace(/\/+$/, '') : joined;
+}
+
+/** Where a call goes: the URL the REST client posts to (Host plus the rooted path, then the query) and the address it dials. */
+interface Target { url: string; hostHeader: string; path: string; host: string; port: number; serverName: string }
+
+async function targetOf(cc: WebhookClientConfig, getObject: ObjectGetter, query: string): Promise<Target> {
+  const search = query ? `?${query}` : '';
   if (cc.service) {
     const svc = cc.service;
-    const svcPort = svc.port ?? 443;
-    serverName = `${svc.name}.${svc.namespace}.svc`;
-    url = new URL(`https://${serverName}:${svcPort}${svc.path ?? ''}?${query}`);
+    const svcPort = svc.port || 443;
+    const serverName = `${svc.name}.${svc.namespace}.svc`;
+    const hostHeader = `${serverName}:${svcPort}`;
+    const path = `${rooted(svc.path ?? '')}${search}`;
+    const url = `https://${hostHeader}${path}`;
     try {
-      ({ host, port } = await resolveServiceEndpoint(getObject, svc.namespace, svc.name, svcPort));
+      const { host, port } = await resolveServiceEndpoint(getObject, svc.namespace, svc.name, svcPort);
+      return { url, hostHeader, path, host, port, serverName };
     } catch (e) {
-      throw new CallFailure(`Post "${url.href}": ${e instanceof StatusError ? e.status.message : (e as Error).message}`);
+      throw new CallFailure(`Post ${goQuote(url)}: ${e instanceof StatusError ? e.status.message : (e as Error).message}`);
     }
-  } else {
-    url = new URL(cc.url ?? '');
-    url.search = query;
-    host = url.hostname.replace(/^\[|\]$/g, '');
-    port = url.port ? Number(url.port) : 443;
-    serverName = host;
   }
-  const isIP = /^[\d.]+$/.test(serverName) || serverName.includes(':');
-  return new Promise<string>((resolve, reject) => {
+  if (!cc.url) throw new CallFailure('webhook configuration must have either service or URL');
+  const u = new URL(cc.url);
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const path = `${rooted(u.pathname)}${search}`;
+  return { url: `${u.protocol}//${u.host}${path}`, hostHeader: u.host, path, host, port: Number(u.port || 443), serverName: host };
+}
+
+/** The answer as it came: status code, content type and body. */
+export interface WebhookAnswer { code: number; contentType: string; body: string }
+
+export interface PostOptions {
+  /** The query the call carries (`timeout=10s` for admission webhooks). */
+  query?: string;
+  /** Gives up after this many milliseconds with Go's `context deadline exceeded`; none: no limit. */
+  timeoutMs?: number;
+}
+
+/** POSTs the JSON body and returns the answer, whatever its status; a transport failure throws CallFailure. */
+export async function postToWebhook(ep: WebhookEndpoint, getObject: ObjectGetter, body: string, opts: PostOptions = {}): Promise<WebhookAnswer> {
+  const t = await targetOf(ep.clientConfig, getObject, opts.query ?? '');
+  const isIP = /^[\d.]+$/.test(t.serverName) || t.serverName.includes(':');
+  return new Promise<WebhookAnswer>((resolve, reject) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const fail = (reason: string) => {
       if (settled) return;
       settled = true;
-      reject(new CallFailure(`Post "${url.href}": ${reason}`));
+      clearTimeout(timer);
+      reject(new CallFailure(`Post ${goQuote(t.url)}: ${reason}`));
     };
     const req = https.request({
-      agent: ep.agent, host, port, method: 'POST', path: `${url.pathname}${url.search}`,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': Buffer.byteLength(body) },
-      ...(isIP ? {} : { servername: serverName }),
+      agent: ep.agent, host: t.host, port: t.port, method: 'POST', path: t.path,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': Buffer.byteLength(body), Host: t.hostHeader },
       // A service target is verified as its DNS name, whatever address it was reached at.
-      checkServerIdentity: (_h, cert) => tls.checkServerIdentity(serverName, cert),
+      ...(isIP ? {} : { servername: t.serverName }),
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (e) => fail(e.message));
+      res.on('error', (e) => fail(goNetError(e, t.host, t.port, t.serverName)));
       res.on('end', () => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
-        const code = res.statusCode ?? 0;
-        if (code >= 200 && code < 300) { resolve(text); return; }
-        reject(new CallFailure(unexpectedStatus(code, text)));
+        resolve({ code: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', body: Buffer.concat(chunks).toString('utf8') });
       });
     });
-    const timer = setTimeout(() => { fail('context deadline exceeded'); req.destroy(); }, timeoutSeconds * 1000);
-    req.on('error', (e) => { clearTimeout(timer); fail(goNetError(e, host, port, serverName)); });
+    if (opts.timeoutMs !== undefined) timer = setTimeout(() => { fail('context deadline exceeded'); req.destroy(); }, opts.timeoutMs);
+    req.on('error', (e) => fail(goNetError(e, t.host, t.port, t.serverName)));
     req.end(body);
   });
+}
+
+/** A time.Duration as Go prints whole seconds (`10s`, `1m0s`). */
+function goSeconds(s: number): string {
+  return s >= 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s}s`;
+}
+
+/**
+ * Posts an AdmissionReview and returns the answer's body. Throws CallFailure with the reason
+ * (`failed to call webhook: ...` is the caller's to add).
+ */
+export async function postReview(ep: WebhookEndpoint, getObject: ObjectGetter, body: string, timeoutSeconds: number): Promise<string> {
+  const answer = await postToWebhook(ep, getObject, body, { query: `timeout=${goSeconds(timeoutSeconds)}`, timeoutMs: timeoutSeconds * 1000 });
+  if (answer.code >= 200 && answer.code < 300) return answer.body;
+  throw new CallFailure(unexpectedStatus(answer.code, answer.body));
 }
 
 /** The REST client's error for an answer that is not 2xx: the Status it carries, else the generic text. */

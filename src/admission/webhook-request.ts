@@ -9,7 +9,7 @@ import type { WriteContext } from '../apimachinery/write-context.js';
 import type { EquivalentResource, Lookup } from './lookup.js';
 import type { MatchRequest } from './webhook-match.js';
 import { operationOptions, type ReviewInput } from './webhook-review.js';
-import type { GVK, GVR, Invocation } from './webhook-rules.js';
+import type { GVK, GVR, Invocation } from './rule-matching.js';
 
 /** What the webhook dispatchers need of a write (CREATE, UPDATE or DELETE). */
 export interface WebhookAttributes {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Status } from 'kubernetes-types/meta/v1.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { WriteContext } from '../apimachinery/write-context.js';
-import type { GVK, GVR } from './webhook-rules.js';
+import type { GVK, GVR } from './rule-matching.js';
 
 /** What the review describes: the request as made and the version the webhook is called with. */
 export interface ReviewInput {
@@ -41,14 +41,19 @@ export function reviewVersion(versions: readonly string[] | undefined): 'v1' | '
   return (versions ?? []).find((v): v is 'v1' | 'v1beta1' => v === 'v1' || v === 'v1beta1');
 }
 
-/** CreateV1AdmissionReview / CreateV1beta1AdmissionReview, as JSON (Go's field order and omitempty). */
-export function admissionReview(version: 'v1' | 'v1beta1', uid: string, r: ReviewInput): Record<string, unknown> {
-  const user = r.ctx.user;
+/** The request's user as AdmissionRequest.userInfo carries it (authenticationv1.UserInfo, omitempty fields left out). */
+export function userInfoJSON(user: WriteContext['user']): Record<string, unknown> {
   const userInfo: Record<string, unknown> = {};
   if (user?.name) userInfo.username = user.name;
   if (user?.uid) userInfo.uid = user.uid;
   if (user?.groups?.length) userInfo.groups = user.groups;
   if (user?.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
+  return userInfo;
+}
+
+/** CreateV1AdmissionReview / CreateV1beta1AdmissionReview, as JSON (Go's field order and omitempty). */
+export function admissionReview(version: 'v1' | 'v1beta1', uid: string, r: ReviewInput): Record<string, unknown> {
+  const userInfo = userInfoJSON(r.ctx.user);
   const request: Record<string, unknown> = { uid, kind: r.kind, resource: r.resource };
   if (r.subresource) request.subResource = r.subresource;
   request.requestKind = r.requestKind;

@@ -9,7 +9,7 @@ import { deniedError, failedClosed, WebhookCallError } from './webhook-errors.js
 import { isExemptConfigurationResource } from './webhook-exempt.js';
 import { shouldCallHook } from './webhook-match.js';
 import { webhookRequest, type WebhookAttributes } from './webhook-request.js';
-import type { Invocation } from './webhook-rules.js';
+import type { Invocation } from './rule-matching.js';
 import { webhooksOf, type WebhookAccessor } from './webhook-source.js';
 
 const FAILED_OPEN_PREFIX = 'failed-open.validating.webhook.admission.k8s.io/';

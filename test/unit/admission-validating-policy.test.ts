@@ -28,6 +28,10 @@ const ctx = (warnings: string[] = []): WriteContext => ({
 function lookup(namespaces: Record<string, Record<string, string>>): Lookup {
   return {
     defs: defs,
+    equivalentResources: (group, version, resource) => defs.filter((d) => d.group === group && d.resource === resource && d.version !== version).map((d) => ({
+      resource: { group: d.group, version: d.version, resource: d.resource }, kind: { group: d.group, version: d.version, kind: d.kind },
+      fromRequested: (o) => o, toRequested: (o) => o,
+    })),
     async get(group, resource, _ns, name) {
       if (group === '' && resource === 'namespaces' && namespaces[name]) return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: namespaces[name] } };
       return undefined;
@@ -224,4 +228,13 @@ test('evaluation: the authorizer library asks the server\'s authorizer for the r
     'alice get /healthz',
     'system:serviceaccount:dev:builder [system:serviceaccounts system:serviceaccounts:dev] get apps/*/deployments/scale /web',
   ]);
+});
+
+test('matching: an object selector that does not parse is an internal error once the rules match, as for webhooks', async () => {
+  const bad = mr({ resourceRules: [podRule], objectSelector: { matchLabels: { 'a b': 'x' } } });
+  const res = await matchResources(bad, attrs(pods, 'CREATE', 'dev', podObj('web')));
+  assert.equal(res.matches, false);
+  assert.equal(res.matches === false && res.error?.status.message, 'Internal error occurred: invalid object selector');
+  const other = mr({ resourceRules: [{ ...podRule, operations: ['DELETE'] }], objectSelector: { matchLabels: { 'a b': 'x' } } });
+  assert.deepEqual(await matchResources(other, attrs(pods, 'CREATE', 'dev', podObj('web'))), { matches: false });
 });

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { matchingInvocation, ruleMatches, type RuleRequest, type WebhookRule } from '../../src/admission/webhook-rules.js';
+import { matchingInvocation, ruleMatches, type RuleRequest, type WebhookRule } from '../../src/admission/rule-matching.js';
 import { verifyAdmissionResponse } from '../../src/admission/webhook-review.js';
 import { deniedError } from '../../src/admission/webhook-errors.js';
 import { webhooksOf } from '../../src/admission/webhook-source.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createCA, issue } from '../../src/pki/issue.js';
-import { postConversionReview, releaseConversionClient } from '../../src/registry/apiextensions/conversion-webhook-client.js';
+import { postConversionReview, releaseConversionClient, setConversionServiceResolver } from '../../src/registry/apiextensions/conversion-webhook-client.js';
 import { WebhookConverter } from '../../src/registry/apiextensions/webhook-converter.js';
 
 let server: Server;
@@ -76,4 +76,33 @@ test('a Service target that cannot be resolved', async () => {
   await assert.rejects(converter.convert([{ apiVersion: 'conv.example.com/v1', kind: 'Gadget', metadata: { name: 'a' }, spec: {} }], 'conv.example.com/v2'),
     { message: 'conversion webhook for conv.example.com/v1, Kind=Gadget failed: Post "https://conv.ns.svc:443/convert": service "conv" not found' });
   releaseConversionClient('gadgets.conv.example.com');
+});
+
+test('a Service target is reached through its Endpoints and verified as <service>.<namespace>.svc', async () => {
+  const ca = await createCA();
+  const cert = await issue(ca, 'CN=conv.ns.svc', 'server', { dns: ['conv.ns.svc'], ip: [] });
+  let hostHeader = '';
+  const svcServer = createServer({ cert: cert.cert, key: cert.key }, (req, res) => {
+    hostHeader = req.headers.host ?? '';
+    req.resume();
+    req.on('end', () => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end('{"kind":"ConversionReview"}'); });
+  });
+  await new Promise<void>((r) => svcServer.listen(0, '127.0.0.1', r));
+  const port = (svcServer.address() as AddressInfo).port;
+  setConversionServiceResolver(async (resource, namespace, name) => {
+    if (namespace !== 'ns' || name !== 'conv') return undefined;
+    return resource === 'services'
+      ? { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 443 }] } }
+      : { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port }] }] };
+  });
+  try {
+    const config = { service: { namespace: 'ns', name: 'conv', path: '/convert' }, caBundle: Buffer.from(ca.cert).toString('base64') };
+    assert.deepEqual(await postConversionReview('svc', config, { kind: 'ConversionReview' }), { kind: 'ConversionReview' });
+    assert.equal(hostHeader, 'conv.ns.svc:443');
+  } finally {
+    setConversionServiceResolver(async () => undefined);
+    releaseConversionClient('svc');
+    svcServer.closeAllConnections();
+    await new Promise((r) => svcServer.close(r));
+  }
 });

@@ -15,7 +15,7 @@ import { isNotFound } from '../../apimachinery/errors.js';
 import { deepEqual } from '../../fieldmanager/typed.js';
 import { customresourcedefinitions, CUSTOM_RESOURCE_CLEANUP_FINALIZER, crdCondition, setCRDCondition } from './customresourcedefinitions.js';
 import { customResourceDefs } from './custom-resource-def.js';
-import { releaseConversionClient } from './conversion-webhook-client.js';
+import { releaseConversionClient, setConversionServiceResolver } from './conversion-webhook-client.js';
 
 type CRD = Stored<CustomResourceDefinition>;
 
@@ -38,6 +38,8 @@ export class CustomResourceDefinitionController {
   constructor(private readonly store: Store, private readonly log: (m: string) => void = () => {}) {}
 
   async start(): Promise<void> {
+    // Conversion webhooks given as a Service are reached through this server's Services and Endpoints.
+    setConversionServiceResolver((resource, namespace, name) => this.store.get('', resource, namespace, name));
     const list = await this.store.list(customresourcedefinitions, '');
     for (const crd of list.items) this.enqueue(crd.metadata.name!);
     this.watch = await this.store.watch(customresourcedefinitions, '', list.revision, {}, (type, obj) => {

@@ -1,8 +1,9 @@
 /**
- * Which webhook rule matches a request (apiserver pkg/admission/plugin/webhook/predicates/rules
- * Matcher, and generic.Webhook.ShouldCallHook's rule part): scope, operation, group, version,
+ * Which admission rule matches a request, for webhooks and policies alike (apiserver
+ * pkg/admission/plugin/webhook/predicates/rules Matcher, with generic.Webhook.ShouldCallHook's and
+ * policy/matching's matchesResourceRules rule part): scope, operation, group, version,
  * resource/subresource; with matchPolicy Equivalent, a rule naming another served version of the
- * same resource matches too, and the webhook gets the object in that version.
+ * same resource matches too, and the webhook or policy gets the object in that version.
  */
 import type { RuleWithOperations } from 'kubernetes-types/admissionregistration/v1.js';
 
@@ -55,20 +56,21 @@ export function ruleMatches(rule: WebhookRule, r: RuleRequest): boolean {
 export interface Invocation { resource: GVR; kind: GVK; subresource: string }
 
 /**
- * The rule part of ShouldCallHook: the request's own resource by any rule, else (Equivalent) the
- * first rule, in order, that matches one of the equivalent resources, in the server's order.
+ * The rule part of ShouldCallHook and matchesResourceRules: the request's own resource by any rule,
+ * else (Equivalent) the first rule, in order, that matches one of the equivalent resources, in the
+ * server's order. `accepts` is what a rule adds to its match (a policy rule's resourceNames).
  */
-export function matchingInvocation(rules: readonly WebhookRule[] | undefined, matchPolicy: string | undefined,
-  r: RuleRequest, kind: GVK, equivalents: readonly { resource: GVR; kind: GVK }[]): Invocation | undefined {
+export function matchingInvocation<R extends WebhookRule>(rules: readonly R[] | undefined, matchPolicy: string | undefined,
+  r: RuleRequest, kind: GVK, equivalents: readonly { resource: GVR; kind: GVK }[], accepts: (rule: R) => boolean = () => true): Invocation | undefined {
   for (const rule of rules ?? []) {
-    if (ruleMatches(rule, r)) return { resource: r.resource, kind, subresource: r.subresource };
+    if (ruleMatches(rule, r) && accepts(rule)) return { resource: r.resource, kind, subresource: r.subresource };
   }
   if (matchPolicy !== 'Equivalent') return undefined;
   const same = (a: GVR, b: GVR) => a.group === b.group && a.version === b.version && a.resource === b.resource;
   for (const rule of rules ?? []) {
     for (const eq of equivalents) {
       if (same(eq.resource, r.resource)) continue;
-      if (ruleMatches(rule, { ...r, resource: eq.resource })) return { resource: eq.resource, kind: eq.kind, subresource: r.subresource };
+      if (ruleMatches(rule, { ...r, resource: eq.resource }) && accepts(rule)) return { resource: eq.resource, kind: eq.kind, subresource: r.subresource };
     }
   }
   return undefined;
