@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { TOKEN_ISSUER, type ServiceAccountTokens } from '../pki/service-account-tokens.js';
 import type { Lookup } from '../admission/lookup.js';
 import { validateServiceAccountToken } from './service-account-token-validator.js';
+import { serviceAccountGroups, serviceAccountUsername } from '../apimachinery/service-account-user.js';
 
 export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
 
@@ -150,8 +151,8 @@ export class Authenticator {
       ok: true,
       audiences: granted,
       user: {
-        name: `system:serviceaccount:${namespace}:${name}`, uid,
-        groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+        name: serviceAccountUsername(namespace, name), uid,
+        groups: [...serviceAccountGroups(namespace), 'system:authenticated'],
       },
     };
   }

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { forbiddenError } from '../authorization/forbidden.js';
 import { resourceAttributes, type Authorizer, type UserInfo } from '../authorization/types.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../meta/names.js';
+import { serviceAccountGroups, serviceAccountUsername } from '../apimachinery/service-account-user.js';
 
 const USER_HEADER = 'impersonate-user';
 const GROUP_HEADER = 'impersonate-group';
@@ -69,8 +70,6 @@ function asksImpersonation(req: IncomingMessage): boolean {
   return false;
 }
 
-const SERVICE_ACCOUNT_GROUPS = (ns: string) => ['system:serviceaccounts', `system:serviceaccounts:${ns}`];
-
 /**
  * The user the request goes on as: the requestor when no Impersonate-* header
  * is set. Throws the 403 StatusError for the first thing not allowed, or an
@@ -93,8 +92,8 @@ export function impersonate(req: IncomingMessage, requestor: UserInfo, authorize
     switch (r.kind) {
       case 'ServiceAccount':
         resource = 'serviceaccounts';
-        username = `system:serviceaccount:${r.namespace}:${r.name}`;
-        if (!groupsSpecified) groups = SERVICE_ACCOUNT_GROUPS(r.namespace);
+        username = serviceAccountUsername(r.namespace, r.name);
+        if (!groupsSpecified) groups = serviceAccountGroups(r.namespace);
         break;
       case 'User':
         resource = 'users';

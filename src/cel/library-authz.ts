@@ -11,6 +11,7 @@
  */
 import { celMethod, CelScalar, isCelMap, type CelFunc, type CelInput, type CelMap, type CelValue } from '@bufbuild/cel';
 import type { Authorizer, Attributes, FieldRequirement, UserInfo } from '../authorization/types.js';
+import { serviceAccountGroups, serviceAccountUsername } from '../apimachinery/service-account-user.js';
 
 const KIND = '\u0000authz.kind';
 const SESSION = '\u0000authz.session';
@@ -74,7 +75,7 @@ export const authzCelFuncs: CelFunc[] = [
   celMethod('serviceAccount', CelScalar.DYN, [CelScalar.STRING, CelScalar.STRING], CelScalar.DYN, function (ns, name) {
     // serviceaccount.ServiceAccountInfo.UserInfo(): the account's user name and its two groups.
     return value('Authorizer', of(this, 'Authorizer'), {
-      [USER]: `system:serviceaccount:${ns}:${name}`, [GROUPS]: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
+      [USER]: serviceAccountUsername(ns, name), [GROUPS]: serviceAccountGroups(ns),
     });
   }),
   celMethod('resource', CelScalar.DYN, [CelScalar.STRING], CelScalar.DYN, function (r) { return value('ResourceCheck', of(this, 'GroupCheck'), { resource: r }); }),

@@ -4,6 +4,7 @@
  * roles and bindings are written for.
  */
 import type { UserInfo } from './types.js';
+import { serviceAccountGroups, serviceAccountUsername } from '../apimachinery/service-account-user.js';
 
 const AUTHENTICATED = 'system:authenticated';
 
@@ -20,8 +21,8 @@ export function nodeUser(nodeName: string): UserInfo {
 /** A service account's user (serviceaccount.UserInfo): its name and its two groups. */
 export function serviceAccountUser(namespace: string, name: string): UserInfo {
   return {
-    name: `system:serviceaccount:${namespace}:${name}`,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, AUTHENTICATED],
+    name: serviceAccountUsername(namespace, name),
+    groups: [...serviceAccountGroups(namespace), AUTHENTICATED],
   };
 }
 

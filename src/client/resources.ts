@@ -3,7 +3,7 @@
  * `resource(ref)` and an informer factory's `forResource(ref)` take.
  * Sorted by group, then resource.
  */
-import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
+import type { MutatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { LocalSubjectAccessReview, SubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
@@ -39,6 +39,7 @@ export const replicasets: ResourceRef<ReplicaSet> = { group: 'apps', version: 'v
 export const statefulsets: ResourceRef<StatefulSet> = { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', namespaced: true };
 
 export const mutatingwebhookconfigurations: ResourceRef<MutatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false };
+export const validatingadmissionpolicies: ResourceRef<ValidatingAdmissionPolicy> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false };
 export const validatingwebhookconfigurations: ResourceRef<ValidatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false };
 
 export const subjectaccessreviews: ResourceRef<SubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };

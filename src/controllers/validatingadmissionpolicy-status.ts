@@ -6,21 +6,17 @@
  * expressions check). Upstream applies the status (server-side apply, forced); this writes it with
  * an update of the status subresource under the same field manager.
  */
-import type { ValidatingAdmissionPolicy } from 'kubernetes-types/admissionregistration/v1.js';
 import { isNotFound } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { SharedInformer } from '../client/shared-informer.js';
-import type { ResourceClient, ResourceRef } from '../client/types.js';
+import type { ResourceClient } from '../client/types.js';
+import { validatingadmissionpolicies } from '../client/resources.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { plain } from '../client/plain.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 
 /** validatingadmissionpolicystatus.ControllerName, the field manager of its writes. */
 export const VAP_STATUS_FIELD_MANAGER = 'validatingadmissionpolicy-status';
-
-const validatingadmissionpolicies: ResourceRef<ValidatingAdmissionPolicy> = {
-  group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false,
-};
 
 type PolicyObj = KObject & { status?: { observedGeneration?: number; typeChecking?: unknown } };
 

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, createHash, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { serviceAccountUsername } from '../apimachinery/service-account-user.js';
 
 /** --service-account-issuer, and so (--api-audiences' default) the one audience the API server accepts. */
 export const TOKEN_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -76,7 +77,7 @@ export class ServiceAccountTokens {
     };
     const claims: ServiceAccountClaims = {
       aud: audiences, exp: iat + expirationSeconds, iat, iss: TOKEN_ISSUER, jti: randomUUID(),
-      'kubernetes.io': kube, nbf: iat, sub: `system:serviceaccount:${namespace}:${name}`,
+      'kubernetes.io': kube, nbf: iat, sub: serviceAccountUsername(namespace, name),
     };
     const head = b64url(JSON.stringify({ alg: 'ES256', kid: this.kid }));
     const body = b64url(JSON.stringify(claims));

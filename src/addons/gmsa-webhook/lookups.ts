@@ -8,6 +8,7 @@ import { localsubjectaccessreviews } from '../../client/resources.js';
 import type { Client, ResourceRef } from '../../client/types.js';
 import { goMarshal } from '../../apimachinery/go-json.js';
 import type { GMSALookups } from './admit.js';
+import { serviceAccountGroups, serviceAccountUsername } from '../../apimachinery/service-account-user.js';
 
 export const gmsacredentialspecs: ResourceRef = { group: 'windows.k8s.io', version: 'v1', resource: 'gmsacredentialspecs', kind: 'GMSACredentialSpec', namespaced: false };
 
@@ -20,8 +21,8 @@ export function clientLookups(client: Client): GMSALookups {
         metadata: { namespace },
         spec: {
           resourceAttributes: { namespace, verb: 'use', group: 'windows.k8s.io', version: 'v1', resource: 'gmsacredentialspecs', name: credSpecName },
-          user: `system:serviceaccount:${namespace}:${serviceAccount}`,
-          groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
+          user: serviceAccountUsername(namespace, serviceAccount),
+          groups: serviceAccountGroups(namespace),
         },
       };
       try {
