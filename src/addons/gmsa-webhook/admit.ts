@@ -15,6 +15,7 @@
 import type { Pod, WindowsSecurityContextOptions } from 'kubernetes-types/core/v1.js';
 import { goQuote } from '../../apimachinery/go-quote.js';
 import { GoJSONError, goJSONParse, goTypeMismatch } from '../../patch/go-json.js';
+import { deepEqual, type JsonObject } from '../../patch/json.js';
 
 /** What the webhook reads from the API (kube_client.go). */
 export interface GMSALookups {
@@ -129,7 +130,7 @@ function compareCredSpecContents(fromPod: string, fromResource: string): boolean
 }
 
 /** json.Unmarshal into a map[string]interface{}: an object (or null), else encoding/json's error text. */
-function parseObject(text: string): Record<string, unknown> | null | string {
+function parseObject(text: string): JsonObject | null | string {
   let v;
   try {
     v = goJSONParse(text);
@@ -139,12 +140,4 @@ function parseObject(text: string): Record<string, unknown> | null | string {
   }
   if (v === null || (typeof v === 'object' && !Array.isArray(v))) return v;
   return goTypeMismatch(v, 'map[string]interface {}');
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
