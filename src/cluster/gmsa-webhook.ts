@@ -12,7 +12,8 @@
  */
 import type { Server } from 'node:https';
 import type { ClusterRole, ClusterRoleBinding } from 'kubernetes-types/rbac/v1.js';
-import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration, MutatingWebhook, RuleWithOperations, ValidatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
+import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration, MutatingWebhook, ValidatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
+import type { WebhookRule } from '../admission/rule-matching.js';
 import { isAlreadyExists } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import { serviceAccountUser } from '../client/identities.js';
@@ -32,12 +33,9 @@ const RBAC_ROLE_NAME = `${NAMESPACE}-${NAME}-rbac-role`;
 /** The webhooks' name in both configurations. */
 export const GMSA_WEBHOOK_NAME = 'admission-webhook.windows-gmsa.sigs.k8s.io';
 
-/** kubernetes-types leaves out the fields RuleWithOperations inlines from Rule. */
-type Rule = RuleWithOperations & { resources?: string[]; scope?: string };
-
 /** The template's webhook entry for one path: pods, failing closed, skipping namespaces labelled disabled. */
 function webhook(path: string, operations: string[], caBundle: string): MutatingWebhook & ValidatingWebhook {
-  const rule: Rule = { operations, apiGroups: [''], apiVersions: ['*'], resources: ['pods'] };
+  const rule: WebhookRule = { operations, apiGroups: [''], apiVersions: ['*'], resources: ['pods'] };
   return {
     name: GMSA_WEBHOOK_NAME,
     clientConfig: { service: { name: NAME, namespace: NAMESPACE, path }, caBundle },
