@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createCA, issue } from '../../src/pki/issue.js';
-import { postConversionReview, releaseConversionClient, setConversionServiceResolver } from '../../src/registry/apiextensions/conversion-webhook-client.js';
+import { ConversionWebhookClients } from '../../src/registry/apiextensions/conversion-webhook-client.js';
+import type { ObjectGetter } from '../../src/network/service-endpoint.js';
 import { WebhookConverter } from '../../src/registry/apiextensions/webhook-converter.js';
 
 let server: Server;
@@ -17,6 +18,9 @@ let caBundle: string;
 let otherCA: string;
 let lastPath = '';
 let answer: { status: number; type: string; body: string } = { status: 200, type: 'application/json', body: '{}' };
+/** What the clients read Services and Endpoints through: nothing, unless a test sets it. */
+let resolver: ObjectGetter = async () => undefined;
+const clients = new ConversionWebhookClients((resource, namespace, name) => resolver(resource, namespace, name));
 
 before(async () => {
   const ca = await createCA();
@@ -32,12 +36,12 @@ before(async () => {
   base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 after(async () => {
-  releaseConversionClient('t');
+  clients.release('t');
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 });
 
-const post = (url: string, ca = caBundle) => postConversionReview('t', { url, caBundle: ca }, { kind: 'ConversionReview' });
+const post = (url: string, ca = caBundle) => clients.post('t', { url, caBundle: ca }, { kind: 'ConversionReview' });
 
 test('answers that are not 2xx', async () => {
   answer = { status: 500, type: 'text/plain; charset=utf-8', body: 'boom\n' };
@@ -72,10 +76,10 @@ test('a Service target that cannot be resolved', async () => {
       group: 'conv.example.com', scope: 'Namespaced', names: { plural: 'gadgets', kind: 'Gadget' }, versions: [],
       conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: 'ns', name: 'conv', path: '/convert' } } } },
     },
-  });
+  }, clients);
   await assert.rejects(converter.convert([{ apiVersion: 'conv.example.com/v1', kind: 'Gadget', metadata: { name: 'a' }, spec: {} }], 'conv.example.com/v2'),
     { message: 'conversion webhook for conv.example.com/v1, Kind=Gadget failed: Post "https://conv.ns.svc:443/convert": service "conv" not found' });
-  releaseConversionClient('gadgets.conv.example.com');
+  clients.release('gadgets.conv.example.com');
 });
 
 test('a Service target is reached through its Endpoints and verified as <service>.<namespace>.svc', async () => {
@@ -89,19 +93,19 @@ test('a Service target is reached through its Endpoints and verified as <service
   });
   await new Promise<void>((r) => svcServer.listen(0, '127.0.0.1', r));
   const port = (svcServer.address() as AddressInfo).port;
-  setConversionServiceResolver(async (resource, namespace, name) => {
+  resolver = async (resource, namespace, name) => {
     if (namespace !== 'ns' || name !== 'conv') return undefined;
     return resource === 'services'
       ? { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 443 }] } }
       : { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port }] }] };
-  });
+  };
   try {
     const config = { service: { namespace: 'ns', name: 'conv', path: '/convert' }, caBundle: Buffer.from(ca.cert).toString('base64') };
-    assert.deepEqual(await postConversionReview('svc', config, { kind: 'ConversionReview' }), { kind: 'ConversionReview' });
+    assert.deepEqual(await clients.post('svc', config, { kind: 'ConversionReview' }), { kind: 'ConversionReview' });
     assert.equal(hostHeader, 'conv.ns.svc:443');
   } finally {
-    setConversionServiceResolver(async () => undefined);
-    releaseConversionClient('svc');
+    resolver = async () => undefined;
+    clients.release('svc');
     svcServer.closeAllConnections();
     await new Promise((r) => svcServer.close(r));
   }

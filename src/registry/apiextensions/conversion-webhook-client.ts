@@ -10,35 +10,6 @@ import { goQuote } from '../../apimachinery/go-quote.js';
 import type { ObjectGetter } from '../../network/service-endpoint.js';
 import { newWebhookAgent, postToWebhook, type WebhookAnswer } from '../../admission/webhook-client.js';
 
-/** Nothing found: what a server without a Service lookup resolves (`service "x" not found`). */
-const noObjects: ObjectGetter = async () => undefined;
-
-let getObject: ObjectGetter = noObjects;
-
-/** Sets how `service` targets are reached: the Services and Endpoints the server stores. */
-export function setConversionServiceResolver(get: ObjectGetter): void {
-  getObject = get;
-}
-
-/** One keep-alive agent per CRD, replaced when the CRD's client configuration changes. */
-const agents = new Map<string, { config: string; agent: https.Agent }>();
-
-function agentFor(crdName: string, config: WebhookClientConfig): https.Agent {
-  const key = JSON.stringify(config);
-  const cached = agents.get(crdName);
-  if (cached?.config === key) return cached.agent;
-  cached?.agent.destroy();
-  const agent = newWebhookAgent(config);
-  agents.set(crdName, { config: key, agent });
-  return agent;
-}
-
-/** Closes the connections of a CRD that no longer converts through a webhook. */
-export function releaseConversionClient(crdName: string): void {
-  agents.get(crdName)?.agent.destroy();
-  agents.delete(crdName);
-}
-
 /** errors.NewGenericServerResponse's message for an answer that is neither 2xx nor a Status. */
 function genericServerMessage(code: number, serverMessage: string): string {
   switch (code) {
@@ -86,10 +57,37 @@ function readAnswer({ code, contentType, body }: WebhookAnswer): unknown {
 }
 
 /**
- * Posts a ConversionReview to the CRD's webhook and returns the decoded answer; a failure throws
- * the error Go's client returns (`Post "<url>": <cause>` for transport errors).
+ * The conversion webhook clients of one server: `service` targets reached through the Services and
+ * Endpoints `getObject` reads, one keep-alive agent per CRD, replaced when the CRD's client
+ * configuration changes.
  */
-export async function postConversionReview(crdName: string, config: WebhookClientConfig, review: unknown): Promise<unknown> {
-  const answer = await postToWebhook({ clientConfig: config, agent: agentFor(crdName, config) }, getObject, JSON.stringify(review));
-  return readAnswer(answer);
+export class ConversionWebhookClients {
+  private readonly agents = new Map<string, { config: string; agent: https.Agent }>();
+
+  constructor(private readonly getObject: ObjectGetter) {}
+
+  /**
+   * Posts a ConversionReview to the CRD's webhook and returns the decoded answer; a failure throws
+   * the error Go's client returns (`Post "<url>": <cause>` for transport errors).
+   */
+  async post(crdName: string, config: WebhookClientConfig, review: unknown): Promise<unknown> {
+    const answer = await postToWebhook({ clientConfig: config, agent: this.agentFor(crdName, config) }, this.getObject, JSON.stringify(review));
+    return readAnswer(answer);
+  }
+
+  /** Closes the connections of a CRD that no longer converts through a webhook. */
+  release(crdName: string): void {
+    this.agents.get(crdName)?.agent.destroy();
+    this.agents.delete(crdName);
+  }
+
+  private agentFor(crdName: string, config: WebhookClientConfig): https.Agent {
+    const key = JSON.stringify(config);
+    const cached = this.agents.get(crdName);
+    if (cached?.config === key) return cached.agent;
+    cached?.agent.destroy();
+    const agent = newWebhookAgent(config);
+    this.agents.set(crdName, { config: key, agent });
+    return agent;
+  }
 }

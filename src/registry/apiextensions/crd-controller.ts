@@ -15,7 +15,7 @@ import { isNotFound } from '../../apimachinery/errors.js';
 import { deepEqual } from '../../fieldmanager/typed.js';
 import { customresourcedefinitions, CUSTOM_RESOURCE_CLEANUP_FINALIZER, crdCondition, setCRDCondition } from './customresourcedefinitions.js';
 import { customResourceDefs } from './custom-resource-def.js';
-import { releaseConversionClient, setConversionServiceResolver } from './conversion-webhook-client.js';
+import { ConversionWebhookClients } from './conversion-webhook-client.js';
 
 type CRD = Stored<CustomResourceDefinition>;
 
@@ -34,12 +34,14 @@ export class CustomResourceDefinitionController {
   /** CRDs whose reconciliation is queued or running; a change meanwhile runs it again. */
   private readonly queue = new Map<string, boolean>();
   private stopped = false;
+  /** Conversion webhooks given as a Service are reached through this server's Services and Endpoints. */
+  private readonly conversion: ConversionWebhookClients;
 
-  constructor(private readonly store: Store, private readonly log: (m: string) => void = () => {}) {}
+  constructor(private readonly store: Store, private readonly log: (m: string) => void = () => {}) {
+    this.conversion = new ConversionWebhookClients((resource, namespace, name) => store.get('', resource, namespace, name));
+  }
 
   async start(): Promise<void> {
-    // Conversion webhooks given as a Service are reached through this server's Services and Endpoints.
-    setConversionServiceResolver((resource, namespace, name) => this.store.get('', resource, namespace, name));
     const list = await this.store.list(customresourcedefinitions, '');
     for (const crd of list.items) this.enqueue(crd.metadata.name!);
     this.watch = await this.store.watch(customresourcedefinitions, '', list.revision, {}, (type, obj) => {
@@ -160,7 +162,7 @@ export class CustomResourceDefinitionController {
 
   private serve(crd: CRD): void {
     const name = crd.metadata.name!;
-    const defs = customResourceDefs(crd);
+    const defs = customResourceDefs(crd, this.conversion);
     const old = this.served.get(name) ?? [];
     this.served.set(name, defs);
     this.store.setResources(defs, old);
@@ -171,7 +173,7 @@ export class CustomResourceDefinitionController {
     if (!old) return;
     this.served.delete(name);
     this.store.setResources([], old);
-    releaseConversionClient(name);
+    this.conversion.release(name);
   }
 
   /**
@@ -185,7 +187,7 @@ export class CustomResourceDefinitionController {
     const ctx = inProcessWriteContext(FIELD_MANAGER);
     if (established) {
       await this.setTerminating(crd, 'InstanceDeletionInProgress', 'CustomResource deletion is in progress');
-      const defs = this.served.get(name) ?? customResourceDefs(crd);
+      const defs = this.served.get(name) ?? customResourceDefs(crd, this.conversion);
       // The finalizer lists and deletes in the storage version (no conversion webhook call) when it is served.
       const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
       const def = defs.find((d) => d.version === storageVersion) ?? defs[0];

@@ -20,7 +20,7 @@ import { schemaOf, type Schema } from '../../openapi/crd-schema.js';
 import { setResourceType } from '../../fieldmanager/index.js';
 import { customResourceType } from '../../fieldmanager/custom-type.js';
 import { WebhookConverter } from './webhook-converter.js';
-import { releaseConversionClient } from './conversion-webhook-client.js';
+import type { ConversionWebhookClients } from './conversion-webhook-client.js';
 
 /** The verbs discovery lists for a custom resource, in upstream's order. */
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -78,8 +78,8 @@ function withRuleErrors(errs: FieldError[], schema: Schema | undefined, obj: KOb
   return [...errs, ...validateCustomResourceRules(schema, obj, old)];
 }
 
-/** The ResourceDef of one served version of an established CRD. */
-export function customResourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceDef {
+/** The ResourceDef of one served version of an established CRD (`conversion`: the server's webhook clients, for Webhook conversion). */
+export function customResourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, conversion: ConversionWebhookClients): ResourceDef {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames ?? spec.names;
   const storage = spec.versions.find((x) => x.storage)!;
@@ -128,7 +128,7 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
     },
   };
   if (spec.conversion?.strategy === 'Webhook') {
-    setWebhookConversion(def, crd, schema, schemaOf(storage.schema?.openAPIV3Schema), storageApiVersion);
+    setWebhookConversion(def, crd, conversion, schema, schemaOf(storage.schema?.openAPIV3Schema), storageApiVersion);
     return registered(def, crd, v, schema);
   }
   // Upstream's storage decoder defaults what it reads (unstructuredDefaulter), so a default added to
@@ -170,9 +170,9 @@ function registered(def: ResourceDef, crd: CustomResourceDefinition, v: CustomRe
  * version, then converted; a converted object is pruned with the schema of its version
  * (schemaCoercingConverter). A failure is the error the handler gets, a 500 with its text.
  */
-function setWebhookConversion(def: ResourceDef, crd: CustomResourceDefinition, schema: Schema | undefined,
+function setWebhookConversion(def: ResourceDef, crd: CustomResourceDefinition, clients: ConversionWebhookClients, schema: Schema | undefined,
   storageSchema: Schema | undefined, storageApiVersion: string): void {
-  const converter = new WebhookConverter(crd);
+  const converter = new WebhookConverter(crd, clients);
   const apiVersion = apiVersionOf(def);
   const listKind = crd.status?.acceptedNames?.listKind ?? crd.spec.names.listKind ?? `${def.kind}List`;
   const asStatus = (e: unknown): never => {
@@ -260,10 +260,10 @@ export function checkCustomResourceFields(def: ResourceDef, body: Record<string,
 }
 
 /** The ResourceDefs of an established CRD's served versions, in version priority order (the preferred first). */
-export function customResourceDefs(crd: CustomResourceDefinition): ResourceDef[] {
-  if (crd.spec.conversion?.strategy !== 'Webhook') releaseConversionClient(crd.metadata?.name ?? '');
+export function customResourceDefs(crd: CustomResourceDefinition, conversion: ConversionWebhookClients): ResourceDef[] {
+  if (crd.spec.conversion?.strategy !== 'Webhook') conversion.release(crd.metadata?.name ?? '');
   return crd.spec.versions.filter((v) => v.served)
     .sort((a, b) => compareKubeAwareVersions(a.name, b.name))
-    .map((v) => customResourceDef(crd, v));
+    .map((v) => customResourceDef(crd, v, conversion));
 }
 

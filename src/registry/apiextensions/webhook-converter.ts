@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { applyConvertedObjects, conversionReviewRequest, convertedObjectsFromResponse, gvkString, objectsToConvert } from './conversion-review.js';
-import { postConversionReview } from './conversion-webhook-client.js';
+import type { ConversionWebhookClients } from './conversion-webhook-client.js';
 
 /** isEmptyUnstructuredObject: an object with only apiVersion and kind converts without the webhook. */
 function isEmpty(obj: KObject): boolean {
@@ -21,7 +21,7 @@ export class WebhookConverter {
   private readonly reviewVersions: string[];
   private readonly clientConfig: NonNullable<NonNullable<NonNullable<CustomResourceDefinition['spec']['conversion']>['webhook']>['clientConfig']>;
 
-  constructor(crd: CustomResourceDefinition) {
+  constructor(crd: CustomResourceDefinition, private readonly clients: ConversionWebhookClients) {
     const webhook = crd.spec.conversion?.webhook;
     this.crdName = crd.metadata?.name ?? '';
     this.reviewVersions = webhook?.conversionReviewVersions ?? [];
@@ -41,7 +41,7 @@ export class WebhookConverter {
     const inGVK = listKind ? gvkString(sent[0]!.apiVersion, listKind) : gvkString(objects[0]!.apiVersion, objects[0]!.kind);
     let converted: unknown[];
     try {
-      const answer = await postConversionReview(this.crdName, this.clientConfig, request.body);
+      const answer = await this.clients.post(this.crdName, this.clientConfig, request.body);
       converted = convertedObjectsFromResponse(request.version, uid, answer);
     } catch (e) {
       throw new Error(`conversion webhook for ${inGVK} failed: ${(e as Error).message}`, { cause: e });
