@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import type { FieldType, FieldManagerSchemaData, StructDef } from '../src/fieldmanager/schema.js';
 import { addFlowcontrolV1 } from './flowcontrol-v1.js';
 import { VALIDATING_ADMISSION_POLICY_DEFS } from './validating-admission-policy-v1.js';
+import { APISERVICE_DEFS } from './apiservice-v1.js';
 
 interface Prop {
   $ref?: string;
@@ -207,7 +208,7 @@ export function readDefinitions(dir: string): { defs: Record<string, Def>; versi
   }
   // Served kinds the recording predates.
   addFlowcontrolV1(defs as Record<string, { [key: string]: unknown }>, true);
-  Object.assign(defs, VALIDATING_ADMISSION_POLICY_DEFS);
+  Object.assign(defs, VALIDATING_ADMISSION_POLICY_DEFS, APISERVICE_DEFS);
   return { defs, version };
 }
 

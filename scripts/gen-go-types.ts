@@ -10,7 +10,8 @@
  *
  * where <dir> holds k8s.io/api's group directories under api/ (api/core/v1/types.go, ...),
  * k8s.io/apimachinery's packages under apimachinery/ (apimachinery/pkg/apis/meta/v1/*.go, ...) and
- * k8s.io/apiextensions-apiserver's under apiextensions-apiserver/ (its pkg/apis/apiextensions/v1),
+ * k8s.io/apiextensions-apiserver's under apiextensions-apiserver/ (its pkg/apis/apiextensions/v1) and
+ * k8s.io/kube-aggregator's under kube-aggregator/ (its pkg/apis/apiregistration/v1),
  * at the release the project emulates.
  *
  * Output: `fields` maps an OpenAPI definition name to { json field: Go type }
@@ -32,6 +33,7 @@ function sourceDirOf(prefix: string): string | undefined {
   if (prefix.startsWith('io.k8s.apiextensions-apiserver.')) {
     return join('apiextensions-apiserver', ...prefix.slice('io.k8s.apiextensions-apiserver.'.length).split('.'));
   }
+  if (prefix.startsWith('io.k8s.kube-aggregator.')) return join('kube-aggregator', ...prefix.slice('io.k8s.kube-aggregator.'.length).split('.'));
   return undefined;
 }
 

@@ -8,6 +8,7 @@
  */
 import type { OpenApiData, ParamData, Schema } from '../src/openapi/data.js';
 import { addFlowcontrolV1, flowcontrolV1Text } from './flowcontrol-v1.js';
+import { addAPIService } from './apiservice-v1.js';
 import { addValidatingAdmissionPolicyPaths, VALIDATING_ADMISSION_POLICY_DEFS } from './validating-admission-policy-v1.js';
 
 const CORE = 'io.k8s.api.core.v1.';
@@ -272,6 +273,7 @@ export function applyAdditions(data: OpenApiData): void {
   editDefs(data.defs);
   editPaths(data);
   addValidatingAdmissionPolicyPaths(data);
+  addAPIService(data);
   data.defs = sortObject(data.defs);
   data.version = 'v1.32.0';
 }

@@ -78,7 +78,7 @@ export function stripSchema(s: Json): Json {
 }
 
 /** An operation or path item without descriptions, for comparisons. */
-function stripDoc(s: Json): Json {
+export function stripDoc(s: Json): Json {
   if (Array.isArray(s)) return s.map(stripDoc);
   if (!isObject(s)) return s;
   const out: Record<string, Json> = {};

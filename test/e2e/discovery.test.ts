@@ -15,6 +15,7 @@ for (const [path, file] of [
   ['/apis/scheduling.k8s.io/v1', 'apis_scheduling.k8s.io_v1.json'], ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
   ['/apis/discovery.k8s.io/v1', 'apis_discovery.k8s.io_v1.json'], ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
   ['/apis/authorization.k8s.io/v1', 'apis_authorization.k8s.io_v1.json'],
+  ['/apis/apiregistration.k8s.io/v1', 'apis_apiregistration.k8s.io_v1.json'],
 ] as const) {
   test(`${path} matches upstream's resource list`, async () => {
     const golden = goldenDiscovery(file);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { applyDefaults, prune, validateCustomResource } from '../../src/registry/apiextensions/custom-resource-schema.js';
 import type { Schema } from '../../src/openapi/crd-schema.js';
 import { JSONPath } from '../../src/registry/apiextensions/jsonpath.js';
-import { compareKubeAwareVersions } from '../../src/registry/apiextensions/custom-resource-def.js';
+import { compareKubeAwareVersions } from '../../src/apimachinery/kube-version-order.js';
 import { formatFieldErrors } from '../../src/apimachinery/field-errors.js';
 
 const schema: Schema = {

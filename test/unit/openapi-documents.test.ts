@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { applyAdditions } from '../../scripts/gen-openapi-additions.js';
-import { check, compact, format, loadGolden, SERVED_GROUP_VERSIONS } from '../../scripts/gen-openapi.js';
+import { check, compact, format, loadGolden, SERVED_GROUP_VERSIONS, stripDoc, stripSchema } from '../../scripts/gen-openapi.js';
 import { openApiData, type Schema } from '../../src/openapi/data.js';
 import { OpenApiDocuments, servedPaths } from '../../src/openapi/documents.js';
-import { isObject, refsOf } from '../../src/openapi/expand.js';
+import { definitionV2, isObject, refsOf, v2Document } from '../../src/openapi/expand.js';
 import { allResources } from '../../src/registry/resources.js';
 
 const GOLDEN = new URL('../../../../shared/golden/openapi/', import.meta.url);
@@ -27,6 +27,20 @@ test('openapi data: covers every registered group version that upstream document
     assert.ok(SERVED_GROUP_VERSIONS.includes(key), `gen-openapi.ts does not keep ${key}`);
     assert.ok(openApiData.docs[key], key);
   }
+});
+
+test('openapi data: APIService, which only the v2 recording describes, gives back its recorded v2 definitions and paths', { skip: !existsSync(GOLDEN) }, () => {
+  const v2 = JSON.parse(readFileSync(new URL('v2.json', GOLDEN), 'utf8')) as { paths: Record<string, unknown>; definitions: Record<string, unknown> };
+  const names = Object.keys(v2.definitions).filter((n) => n.startsWith('io.k8s.kube-aggregator.'));
+  assert.equal(names.length, 6);
+  for (const n of names) assert.deepEqual(definitionV2(openApiData, n), stripSchema(v2.definitions[n]), n);
+  const mine = v2Document(openApiData, ['apis/apiregistration.k8s.io', 'apis/apiregistration.k8s.io/v1']).paths as Record<string, unknown>;
+  const recorded = Object.keys(v2.paths).filter((p) => p.startsWith('/apis/apiregistration.k8s.io/'));
+  assert.deepEqual(Object.keys(mine).sort(), recorded.sort());
+  // The recording predates sendInitialEvents (v1.27), which every list and watch path has since.
+  const withoutInitialEvents = (item: unknown) => JSON.parse(JSON.stringify(item), (k, v: unknown) =>
+    (Array.isArray(v) ? v.filter((x) => !(isObject(x) && x.name === 'sendInitialEvents')) : v)) as unknown;
+  for (const p of recorded) assert.deepEqual(withoutInitialEvents(stripDoc(mine[p])), stripDoc(v2.paths[p]), p);
 });
 
 /** Every schema-level "description" keyword (properties called "description" are fields, not prose). */

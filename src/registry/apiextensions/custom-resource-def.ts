@@ -21,6 +21,7 @@ import { setResourceType } from '../../fieldmanager/index.js';
 import { customResourceType } from '../../fieldmanager/custom-type.js';
 import { WebhookConverter } from './webhook-converter.js';
 import type { ConversionWebhookClients } from './conversion-webhook-client.js';
+import { compareKubeAwareVersions } from '../../apimachinery/kube-version-order.js';
 
 /** The verbs discovery lists for a custom resource, in upstream's order. */
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -190,20 +191,6 @@ function setWebhookConversion(def: ResourceDef, crd: CustomResourceDefinition, c
     if (storageSchema && out !== obj) prune(out!, storageSchema);
     return out!;
   };
-}
-
-const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
-
-/**
- * version.CompareKubeAwareVersionStrings as a sort: GA before beta before alpha, higher
- * numbers first, then versions of other shapes in lexical order.
- */
-export function compareKubeAwareVersions(a: string, b: string): number {
-  const ma = KUBE_VERSION.exec(a);
-  const mb = KUBE_VERSION.exec(b);
-  if (!ma || !mb) return ma ? -1 : mb ? 1 : a < b ? -1 : a > b ? 1 : 0;
-  const rank = (m: RegExpExecArray) => (m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0);
-  return rank(mb) - rank(ma) || Number(mb[1]) - Number(ma[1]) || Number(mb[3] ?? 0) - Number(ma[3] ?? 0);
 }
 
 /** customresource_handler.go defaultDeprecationWarning: the deprecated version, and the newest served one not deprecated. */

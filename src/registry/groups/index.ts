@@ -4,6 +4,7 @@
  * a group first and its resources in discovery order.
  */
 import type { ResourceDef } from '../types.js';
+import { apiservices } from './apiregistration/apiservices.js';
 import { controllerrevisions } from './apps/controllerrevisions.js';
 import { daemonsets } from './apps/daemonsets.js';
 import { deployments } from './apps/deployments.js';
@@ -30,6 +31,8 @@ import { validatingwebhookconfigurations } from './admissionregistration/validat
 export { systemPriorityClasses, SYSTEM_PRIORITY_CLASS_DELETE_MESSAGE } from './scheduling/priorityclasses.js';
 
 export const groupResources: ResourceDef[] = [
+  // apiregistration.k8s.io/v1
+  apiservices,
   // apps/v1
   controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
   // events.k8s.io/v1

@@ -31,6 +31,7 @@ import { replicationControllerPrinter } from './replicationcontrollers.js';
 import { resourceQuotaPrinter } from './resourcequotas.js';
 import { runtimeClassPrinter } from './runtimeclasses.js';
 import { webhookConfigurationPrinter } from './webhookconfigurations.js';
+import { apiServicePrinter } from './apiservices.js';
 import { storageClassPrinter } from './storageclasses.js';
 import { secretPrinter } from './secrets.js';
 import { serviceAccountPrinter } from './serviceaccounts.js';
@@ -74,6 +75,7 @@ export const printers: Record<string, Printer> = {
   'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
   'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyPrinter,
   'admissionregistration.k8s.io/validatingadmissionpolicybindings': validatingAdmissionPolicyBindingPrinter,
+  'apiregistration.k8s.io/apiservices': apiServicePrinter,
   'storage.k8s.io/storageclasses': storageClassPrinter,
   'scheduling.k8s.io/priorityclasses': priorityClassPrinter,
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
