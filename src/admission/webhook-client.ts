@@ -30,7 +30,7 @@ export function newWebhookAgent(cfg: { caBundle?: string }): https.Agent {
 export class CallFailure extends Error {}
 
 /** The text Go's dialer and TLS stack give for what Node reports. */
-function goNetError(e: NodeJS.ErrnoException, host: string, port: number, serverName: string): string {
+export function goNetError(e: NodeJS.ErrnoException, host: string, port: number, serverName: string): string {
   const addr = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   switch (e.code) {
     case 'ECONNREFUSED': return `dial tcp ${addr}: connect: connection refused`;

@@ -9,6 +9,13 @@ export interface ClusterPki {
   ca: PemPair;
   serving: PemPair;
   admin: PemPair;
+  /**
+   * kubeadm's front-proxy-ca and the front-proxy-client certificate it signs: the client
+   * certificate the aggregator presents to extension API servers, which trust the CA through
+   * the kube-system/extension-apiserver-authentication ConfigMap (--requestheader-client-ca-file).
+   */
+  frontProxyCA: PemPair;
+  frontProxyClient: PemPair;
 }
 
 function load(dir: string, name: string): PemPair | undefined {
@@ -55,5 +62,13 @@ export async function ensurePki(dataDir: string, serviceIP: string): Promise<Clu
   }
   let admin = fresh ? undefined : load(dir, 'admin');
   if (!admin) save(dir, 'admin', admin = await (await issuer()).issue(ca, 'CN=kubernetes-admin, O=system:masters', 'client', { dns: [], ip: [] }));
-  return { ca, serving, admin };
+  // Made for data directories of earlier versions too: the front proxy was added later.
+  let frontProxyCA = load(dir, 'front-proxy-ca');
+  const freshFrontProxy = !frontProxyCA;
+  if (!frontProxyCA) save(dir, 'front-proxy-ca', frontProxyCA = await (await issuer()).createCA('CN=front-proxy-ca'));
+  let frontProxyClient = freshFrontProxy ? undefined : load(dir, 'front-proxy-client');
+  if (!frontProxyClient) {
+    save(dir, 'front-proxy-client', frontProxyClient = await (await issuer()).issue(frontProxyCA, 'CN=front-proxy-client', 'client', { dns: [], ip: [] }));
+  }
+  return { ca, serving, admin, frontProxyCA, frontProxyClient };
 }

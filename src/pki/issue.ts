@@ -22,11 +22,12 @@ function serial(): string {
   return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
 }
 
-export async function createCA(): Promise<PemPair> {
+/** A self-signed CA; kubeadm names its front-proxy CA `CN=front-proxy-ca`. */
+export async function createCA(subject = 'CN=winkube-ca'): Promise<PemPair> {
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
   const now = new Date();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(), name: 'CN=winkube-ca', keys, signingAlgorithm: ALG,
+    serialNumber: serial(), name: subject, keys, signingAlgorithm: ALG,
     notBefore: new Date(now.getTime() - 3600_000), notAfter: new Date(now.getTime() + TEN_YEARS_MS),
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),

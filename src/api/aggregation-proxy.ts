@@ -1,0 +1,243 @@
+/**
+ * The aggregator's proxy to a service-backed APIService (kube-aggregator v0.32
+ * pkg/apiserver/handler_proxy.go proxyHandler.ServeHTTP and updateAPIService, through
+ * apimachinery's UpgradeAwareHandler, its proxy Transport and Go's httputil.ReverseProxy).
+ *
+ * A request reaches it authenticated and authorized; the user's credentials (Authorization, the
+ * Impersonate-* headers) were taken off by those filters and the user is told to the backend in
+ * X-Remote-* headers, the connection authenticated with the front-proxy client certificate. The
+ * backend is verified as `<service>.<namespace>.svc` against the APIService's caBundle (or not at
+ * all with insecureSkipTLSVerify). Path and query go on as Go rebuilds them; the backend's
+ * status, headers (hop-by-hop and CORS ones dropped) and body stream back, so watches stream.
+ * Failures answer as http.Error does: text/plain, the message and a newline.
+ *
+ * Not emulated: upgrade requests (exec, attach, port-forward to an aggregated API), the
+ * rewriting of links in text/html answers, HTTP/2 to the backend.
+ */
+import https from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import { goNetError } from '../admission/webhook-client.js';
+import { isAvailable, type APIService } from '../apimachinery/apiservice.js';
+import type { UserInfo } from '../client/types.js';
+import { dialTarget, resolveClusterAddress } from '../network/service-cluster-address.js';
+import type { ObjectGetter } from '../network/service-endpoint.js';
+import type { PemPair } from '../pki/certificates.js';
+import { caBundleError } from '../validation/webhook-client-config.js';
+import { setAuthProxyHeaders, type HeaderLines } from './auth-proxy-headers.js';
+import { goReencodeQuery, goReescapePath } from './go-url.js';
+import { writeText } from './respond.js';
+
+export interface AggregationProxyOptions {
+  /** How the Service and its Endpoints are read. */
+  resolve: ObjectGetter;
+  /** The front-proxy client certificate (kube-apiserver's --proxy-client-cert-file and key). */
+  proxyClient: PemPair;
+}
+
+/** aggregatedDiscoveryTimeout: a discovery request (`/apis/<group>/<version>`) gets five seconds. */
+const DISCOVERY_TIMEOUT_MS = 5000;
+
+/** RejectForwardingRedirects (kube-apiserver --aggregator-reject-forwarding-redirect, on by default). */
+const REDIRECT_REJECTED = 'the backend attempted to redirect this request, which is not permitted';
+
+/** Hop-by-hop headers httputil.ReverseProxy drops in both directions (RFC 7230 6.1). */
+const HOP_HEADERS = ['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+/** removeCORSHeaders: the backend's CORS answer is not passed on. */
+const CORS_HEADERS = ['access-control-allow-credentials', 'access-control-allow-headers', 'access-control-allow-methods', 'access-control-allow-origin'];
+
+/** Header lines of a raw header list, names lower-cased, values in order. */
+function headerLines(rawHeaders: string[]): HeaderLines {
+  const lines: HeaderLines = new Map();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    lines.set(name, [...(lines.get(name) ?? []), rawHeaders[i + 1]!]);
+  }
+  return lines;
+}
+
+/** removeHopByHopHeaders: the fixed list and every header the Connection header names. */
+function removeHopByHop(lines: HeaderLines): void {
+  for (const v of lines.get('connection') ?? []) {
+    for (const token of v.split(',')) if (token.trim()) lines.delete(token.trim().toLowerCase());
+  }
+  for (const h of HOP_HEADERS) lines.delete(h);
+}
+
+/** The client's address as Go's RemoteAddr host gives it (an IPv4 client of a dual-stack socket unmapped). */
+function clientIP(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+}
+
+function toOutgoing(lines: HeaderLines): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [k, v] of lines) out[k] = v.length === 1 ? v[0] : v;
+  return out;
+}
+
+/** http.Error */
+function httpError(res: ServerResponse, code: number, message: string): void {
+  writeText(res, code, `${message}\n`);
+}
+
+/** The connection settings of one APIService (updateAPIService's transport.Config). */
+interface TransportKey { serverName: string; caBundle?: string; insecure: boolean }
+
+/**
+ * The proxy of one API server: serves a request for a service-backed APIService completely. It
+ * keeps a keep-alive agent per backend TLS configuration, as upstream keeps a transport per
+ * APIService.
+ */
+export class APIServiceProxy {
+  private readonly agents = new Map<string, https.Agent>();
+
+  constructor(private readonly opts: AggregationProxyOptions) {}
+
+  /** Closes the kept connections. */
+  close(): void {
+    for (const a of this.agents.values()) a.destroy();
+    this.agents.clear();
+  }
+
+  private agentFor(key: TransportKey): https.Agent {
+    const id = JSON.stringify(key);
+    let agent = this.agents.get(id);
+    if (!agent) {
+      agent = new https.Agent({
+        keepAlive: true, cert: this.opts.proxyClient.cert, key: this.opts.proxyClient.key,
+        ...(key.caBundle ? { ca: key.caBundle } : {}), rejectUnauthorized: !key.insecure,
+      });
+      this.agents.set(id, agent);
+    }
+    return agent;
+  }
+
+  /** proxyHandler.ServeHTTP for an APIService with spec.service. */
+  async serve(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: UserInfo): Promise<void> {
+    const svc = apiService.spec?.service;
+    if (!svc) throw new Error(`APIService ${apiService.metadata?.name ?? ''} is served locally`);
+    if (!isAvailable(apiService)) { httpError(res, 503, 'service unavailable'); return; }
+    const caBundle = apiService.spec?.caBundle ? Buffer.from(apiService.spec.caBundle, 'base64').toString('latin1') : undefined;
+    // transportBuildingError: CA data TLS cannot use.
+    const caError = caBundle ? caBundleError(caBundle) : undefined;
+    if (caError) { httpError(res, 500, caError); return; }
+    const namespace = svc.namespace ?? ''; const name = svc.name ?? ''; const port = svc.port ?? 443;
+    let address;
+    try {
+      address = await resolveClusterAddress(this.opts.resolve, namespace, name, port);
+    } catch {
+      httpError(res, 503, 'service unavailable');
+      return;
+    }
+    const serverName = `${name}.${namespace}.svc`;
+    const target = await dialTarget(this.opts.resolve, address, namespace, name, port);
+
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = goReescapePath(q < 0 ? rawUrl : rawUrl.slice(0, q));
+    const query = goReencodeQuery(q < 0 ? '' : rawUrl.slice(q + 1));
+    const headers = this.outgoingHeaders(req, user, address.hostPort, path);
+    const [hostName, hostPort] = address.hostPort.startsWith('[')
+      ? [address.hostPort.slice(1, address.hostPort.indexOf(']')), Number(address.hostPort.slice(address.hostPort.indexOf(']') + 2))]
+      : [address.hostPort.slice(0, address.hostPort.lastIndexOf(':')), Number(address.hostPort.slice(address.hostPort.lastIndexOf(':') + 1))];
+    const unreachable = (e: NodeJS.ErrnoException) => `error trying to reach service: ${goNetError(e, hostName, hostPort, serverName)}`;
+    if (!target) {
+      // kube-proxy rejects a connection to a Service without endpoints.
+      httpError(res, 503, unreachable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })));
+      return;
+    }
+
+    const discovery = path.replace(/^\/+|\/+$/g, '').split('/').length === 3;
+    await new Promise<void>((resolve) => {
+      let settled = false;
+      const finish = () => { if (!settled) { settled = true; resolve(); } };
+      const upstream = https.request({
+        host: target.host, port: target.port, method: req.method, path: query ? `${path}?${query}` : path, headers,
+        servername: serverName, agent: this.agentFor({ serverName, caBundle, insecure: !!apiService.spec?.insecureSkipTLSVerify }),
+      });
+      const timer = discovery ? setTimeout(() => upstream.destroy(Object.assign(new Error('context deadline exceeded'), { code: 'DEADLINE' })), DISCOVERY_TIMEOUT_MS) : undefined;
+      upstream.on('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        if (!res.headersSent) {
+          httpError(res, 503, e.code === 'DEADLINE' ? 'error trying to reach service: context deadline exceeded' : unreachable(e));
+        } else {
+          res.destroy();
+        }
+        finish();
+      });
+      upstream.on('response', (answer) => {
+        // The discovery deadline covers the whole exchange, as the request's context does.
+        if (!discovery) clearTimeout(timer);
+        this.relay(res, answer, headers['accept-encoding'] === 'gzip' && !req.headers['accept-encoding'], () => { clearTimeout(timer); finish(); });
+      });
+      // The client went away: so does the backend request (a watch ends).
+      res.on('close', () => { if (!res.writableFinished) upstream.destroy(); clearTimeout(timer); finish(); });
+      req.pipe(upstream);
+    });
+  }
+
+  /**
+   * The headers the backend sees: the client's, less its credentials and the hop-by-hop ones,
+   * plus the proxy's (X-Forwarded-*), the user's identity and the Host of the Service address.
+   */
+  private outgoingHeaders(req: IncomingMessage, user: UserInfo, hostPort: string, path: string): OutgoingHttpHeaders {
+    const lines = headerLines(req.rawHeaders);
+    // WithAuthentication deletes Authorization once it has authenticated; WithImpersonation the Impersonate-* headers.
+    lines.delete('authorization');
+    for (const name of [...lines.keys()]) if (name.startsWith('impersonate-')) lines.delete(name);
+    lines.delete('host');
+    // ReverseProxy: a "Te: trailers" request keeps saying so.
+    const teTrailers = (lines.get('te') ?? []).some((v) => v.split(',').some((t) => t.trim().toLowerCase() === 'trailers'));
+    removeHopByHop(lines);
+    if (teTrailers) lines.set('te', ['trailers']);
+    // ReverseProxy appends the client to X-Forwarded-For.
+    const prior = lines.get('x-forwarded-for');
+    lines.set('x-forwarded-for', [prior?.length ? `${prior.join(', ')}, ${clientIP(req)}` : clientIP(req)]);
+    // The proxy Transport's headers: the path forwarded, the backend location's host and scheme.
+    lines.set('x-forwarded-uri', [path]);
+    lines.set('x-forwarded-host', [hostPort]);
+    lines.set('x-forwarded-proto', ['https']);
+    setAuthProxyHeaders(lines, user);
+    // Go's transport asks for gzip (and undoes it) when the request names no encoding.
+    if (!lines.has('accept-encoding') && !lines.has('range') && req.method !== 'HEAD') lines.set('accept-encoding', ['gzip']);
+    const out = toOutgoing(lines);
+    // NewRequestForProxy: the Host is the Service address upstream dials.
+    out.host = hostPort;
+    return out;
+  }
+
+  /** ReverseProxy's copy of the answer: a redirect refused, else status, headers and the body as it comes. */
+  private relay(res: ServerResponse, answer: IncomingMessage, gunzip: boolean, done: () => void): void {
+    const status = answer.statusCode ?? 502;
+    if (status >= 300 && status <= 399 && answer.headers.location) {
+      answer.resume();
+      res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(REDIRECT_REJECTED) });
+      res.end(REDIRECT_REJECTED, done);
+      return;
+    }
+    const lines = headerLines(answer.rawHeaders);
+    removeHopByHop(lines);
+    for (const h of CORS_HEADERS) lines.delete(h);
+    const decompress = gunzip && (answer.headers['content-encoding'] ?? '') === 'gzip';
+    if (decompress) { lines.delete('content-encoding'); lines.delete('content-length'); }
+    for (const [k, v] of lines) res.setHeader(k, v.length === 1 ? v[0]! : v);
+    res.writeHead(status);
+    // A streamed answer (a watch) is passed on as it arrives.
+    res.flushHeaders();
+    const body = decompress ? answer.pipe(createGunzip()) : answer;
+    body.on('data', (chunk: Buffer) => { res.write(chunk); });
+    body.on('end', () => res.end(done));
+    body.on('error', () => { res.destroy(); done(); });
+  }
+}
+
+/** A one-off proxy of the request: what `APIServiceProxy.serve` does without kept connections. */
+export async function proxyToAPIService(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: UserInfo, opts: AggregationProxyOptions): Promise<void> {
+  const proxy = new APIServiceProxy(opts);
+  try {
+    await proxy.serve(req, res, apiService, user);
+  } finally {
+    proxy.close();
+  }
+}
