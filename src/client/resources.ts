@@ -16,6 +16,7 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
+import type { APIService } from '../apimachinery/apiservice.js';
 import type { ResourceRef } from './types.js';
 
 export const configmaps: ResourceRef<ConfigMap> = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
@@ -41,6 +42,8 @@ export const statefulsets: ResourceRef<StatefulSet> = { group: 'apps', version: 
 export const mutatingwebhookconfigurations: ResourceRef<MutatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false };
 export const validatingadmissionpolicies: ResourceRef<ValidatingAdmissionPolicy> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false };
 export const validatingwebhookconfigurations: ResourceRef<ValidatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false };
+
+export const apiservices: ResourceRef<APIService> = { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', kind: 'APIService', namespaced: false };
 
 export const subjectaccessreviews: ResourceRef<SubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };
 export const localsubjectaccessreviews: ResourceRef<LocalSubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true };

@@ -49,6 +49,8 @@ import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../node/network.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 import { newControllerContext } from '../controllers/runtime/controller-context.js';
+import { APIServiceAvailabilityController } from '../controllers/apiservice-availability.js';
+import { ClusterAuthenticationTrustController, kubeadmAuthenticationInfo } from './cluster-authentication-trust.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -193,6 +195,13 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1', authorizer);
   await ensureFlowControlObjects(apiserver);
   const stopFlowControl = await startFlowControlConfig(apiserver, flowControl, log);
+  // kube-apiserver's own controllers on its loopback client: the extension-apiserver-authentication
+  // ConfigMap and the aggregator's availability checks of service-backed APIServices.
+  const aggregatorContext = newControllerContext({ client: new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log });
+  const authenticationTrust = new ClusterAuthenticationTrustController(aggregatorContext, kubeadmAuthenticationInfo(pki));
+  await authenticationTrust.start();
+  const apiServiceAvailability = new APIServiceAvailabilityController(aggregatorContext, { proxyClient: pki.frontProxyClient });
+  await apiServiceAvailability.start();
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
   const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager', authorizer);
@@ -223,6 +232,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       await gmsaWebhook?.stop();
       crdController.stop();
       stopFlowControl();
+      apiServiceAvailability.stop();
+      authenticationTrust.stop();
+      aggregatorContext.informers.stop();
       await controllerManager.stop();
       await stopComponents();
       await storage.close();
