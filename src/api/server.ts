@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
 import type { Authenticator, User } from './auth.js';
 import { aggregatedVersionWanted, Discovery, versionInfo } from './discovery.js';
+import { APIServiceIndex } from './apiservice-index.js';
 import { ResourceHandlers } from './handlers.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { customResourceSource } from '../registry/apiextensions/custom-resource-def.js';
@@ -59,9 +60,12 @@ export interface ApiServer extends Server {
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
 export function createApiServer(opts: ApiServerOptions): ApiServer {
-  // Rebuilt whenever the served resources change (CustomResourceDefinitions established or removed).
-  let discovery = new Discovery([...opts.store.defs]);
-  opts.store.onResourcesChanged(() => { discovery = new Discovery([...opts.store.defs]); });
+  const apiServices = APIServiceIndex.follow(opts.store, opts.log);
+  // Rebuilt whenever the served resources (CustomResourceDefinitions established or removed) or the APIServices change.
+  const newDiscovery = () => new Discovery([...opts.store.defs], apiServices.listed(opts.store.defs));
+  let discovery = newDiscovery();
+  opts.store.onResourcesChanged(() => { discovery = newDiscovery(); });
+  apiServices.onChange(() => { discovery = newDiscovery(); });
   const handlers = new ResourceHandlers(opts.store, opts.authenticator, opts.authorizer);
   const openapi = new OpenApiDocuments([...opts.store.defs]);
   // The apiextensions OpenAPI controllers' part: established CRDs' served versions in /openapi/v2 and v3

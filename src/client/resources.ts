@@ -4,6 +4,7 @@
  * Sorted by group, then resource.
  */
 import type { MutatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { LocalSubjectAccessReview, SubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
@@ -16,6 +17,7 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
+import type { APIService } from '../apimachinery/apiservice.js';
 import type { ResourceRef } from './types.js';
 
 export const configmaps: ResourceRef<ConfigMap> = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
@@ -41,6 +43,10 @@ export const statefulsets: ResourceRef<StatefulSet> = { group: 'apps', version: 
 export const mutatingwebhookconfigurations: ResourceRef<MutatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false };
 export const validatingadmissionpolicies: ResourceRef<ValidatingAdmissionPolicy> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false };
 export const validatingwebhookconfigurations: ResourceRef<ValidatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false };
+
+export const customresourcedefinitions: ResourceRef<CustomResourceDefinition> = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
+
+export const apiservices: ResourceRef<APIService> = { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', kind: 'APIService', namespaced: false };
 
 export const subjectaccessreviews: ResourceRef<SubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };
 export const localsubjectaccessreviews: ResourceRef<LocalSubjectAccessReview> = { group: 'authorization.k8s.io', version: 'v1', resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true };
