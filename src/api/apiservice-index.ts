@@ -34,6 +34,11 @@ export class APIServiceIndex {
     return this.byName.get(name);
   }
 
+  /** The APIServices served by a Service. */
+  remote(): Stored<APIService>[] {
+    return [...this.byName.values()].filter((svc) => svc.spec?.service);
+  }
+
   onChange(fn: () => void): void {
     this.listeners.push(fn);
   }
