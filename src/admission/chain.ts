@@ -54,7 +54,7 @@ import { nodeRestriction } from './node-restriction.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
-import { validatingAdmissionPolicy } from './validating-admission-policy.js';
+import { validateDeleteWithPolicies, validatingAdmissionPolicy } from './validating-admission-policy.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 import { admitWithWebhooks } from './webhook-mutating.js';
 import type { WebhookAttributes } from './webhook-request.js';
@@ -119,11 +119,13 @@ export async function admitWebhooks(a: AdmissionAttributes, redefault?: (obj: KO
 
 /**
  * DELETE admission: the mutating webhooks (which see no object and, as upstream's delete handler
- * calls them, no old object either), then the validating ones with the object being deleted.
+ * calls them, no old object either), then the validating plugins that handle deletes
+ * (ValidatingAdmissionPolicy, ValidatingAdmissionWebhook) with the object being deleted.
  */
 export async function admitDeleteWithWebhooks(a: Omit<WebhookAttributes, 'operation' | 'object' | 'oldObject'>, old: KObject,
   deleteOptions: Record<string, unknown>): Promise<void> {
   const withOptions = { ...a, deleteOptions };
   await admitWithWebhooks({ ...withOptions, operation: 'DELETE', object: null });
+  await validateDeleteWithPolicies({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
   await validateWithWebhooks({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
 }

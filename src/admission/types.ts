@@ -34,6 +34,14 @@ export interface AdmissionAttributes {
   auditAnnotations?: Record<string, string>;
 }
 
+/** What ValidatingAdmissionPolicy reads of a request, DELETE included (no object then, the deleted one as oldObject). */
+export type PolicyAttributes = Omit<AdmissionAttributes, 'operation' | 'object' | 'memo'> & {
+  operation: Operation | 'DELETE';
+  object: KObject | null;
+  /** For DELETE: the DeleteOptions fields the request gave. */
+  deleteOptions?: Record<string, unknown>;
+};
+
 export interface AdmissionPlugin {
   name: string;
   /** The mutating phase (MutationInterface.Admit); runs before the strategy's validation. */
@@ -46,8 +54,8 @@ export interface AdmissionPlugin {
  * admission.NewForbidden: 403 naming the resource and object
  * (`pods "web" is forbidden: <why>`).
  */
-export function forbidden(a: AdmissionAttributes, why: string): Error {
-  const name = a.name || a.object.metadata?.name || a.object.metadata?.generateName || 'Unknown';
+export function forbidden(a: Pick<AdmissionAttributes, 'name' | 'def'> & { object: KObject | null }, why: string): Error {
+  const name = a.name || a.object?.metadata?.name || a.object?.metadata?.generateName || 'Unknown';
   return errors.forbidden({ group: a.def.group, resource: a.def.resource }, name, why);
 }
 

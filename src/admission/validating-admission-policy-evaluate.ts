@@ -14,7 +14,8 @@ import { jsonToCel } from '../cel/values.js';
 import { authorizerSession } from '../cel/library-authz.js';
 import { parseFieldSelector } from '../selectors/fields.js';
 import type { KObject } from '../apimachinery/object.js';
-import { aggregateMessage, type AdmissionAttributes } from './types.js';
+import { aggregateMessage, type PolicyAttributes } from './types.js';
+import { operationOptions } from './webhook-review.js';
 import { userInfoJSON } from './webhook-review.js';
 import type { CompiledCondition, CompiledPolicy } from './validating-admission-policy-compile.js';
 import type { GroupVersionKind, GroupVersionResource } from './validating-admission-policy-match.js';
@@ -94,7 +95,7 @@ class LazyVariables extends Map<string, CelInput> {
 }
 
 /** The AdmissionRequest as JSON, the form `request` has (its omitempty fields left out). */
-function admissionRequest(a: AdmissionAttributes, resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> {
+function admissionRequest(a: PolicyAttributes, resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> {
   const userInfo = userInfoJSON(a.ctx.user);
   const req: Record<string, unknown> = {
     uid: '',
@@ -112,7 +113,7 @@ function admissionRequest(a: AdmissionAttributes, resource: GroupVersionResource
   req.object = null;
   req.oldObject = null;
   req.dryRun = a.ctx.dryRun;
-  req.options = { kind: a.operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' };
+  req.options = operationOptions(a.operation, a.ctx, a.deleteOptions);
   return req;
 }
 
@@ -128,7 +129,7 @@ function namespaceObject(ns: KObject | undefined): Record<string, unknown> | nul
 }
 
 export interface EvaluationInput {
-  attrs: AdmissionAttributes;
+  attrs: PolicyAttributes;
   resource: GroupVersionResource;
   kind: GroupVersionKind;
   param: KObject | null;

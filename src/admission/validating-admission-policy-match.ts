@@ -11,7 +11,7 @@ import type { ResourceInfo } from '../apimachinery/resource.js';
 import { labelSelectorAsSelector } from '../validation/common.js';
 import { matchingInvocation, type RuleRequest } from './rule-matching.js';
 import { matchNamespaceSelector, matchObjectSelector, type SelectorRequest } from './selector-matching.js';
-import type { AdmissionAttributes } from './types.js';
+import type { PolicyAttributes } from './types.js';
 
 /** kubernetes-types leaves out the fields the embedded Rule adds. */
 type NamedRuleWithOperations = NamedRuleTypes & { resources?: string[]; scope?: string };
@@ -25,23 +25,23 @@ export type MatchResult =
 
 const NOT_MATCHED: MatchResult = { matches: false };
 
-function nameMatches(rule: NamedRuleWithOperations, a: AdmissionAttributes): boolean {
+function nameMatches(rule: NamedRuleWithOperations, a: PolicyAttributes): boolean {
   const names = rule.resourceNames ?? [];
   return names.length === 0 || names.includes(a.name);
 }
 
-function requestResource(a: AdmissionAttributes): GroupVersionResource {
+function requestResource(a: PolicyAttributes): GroupVersionResource {
   return { group: a.def.group, version: a.def.version, resource: a.def.resource };
 }
 
-function requestKind(a: AdmissionAttributes): GroupVersionKind {
+function requestKind(a: PolicyAttributes): GroupVersionKind {
   const sub = a.subresource ? (a.def as Partial<ResourceInfo>).subresources?.find((s) => s.name === a.subresource) : undefined;
   if (sub) return { group: sub.group ?? a.def.group, version: sub.version ?? a.def.version, kind: sub.kind };
   return { group: a.def.group, version: a.def.version, kind: a.def.kind };
 }
 
 /** The request as the shared rule and selector matchers read it (a Namespace's namespace is its own name). */
-function matchRequest(a: AdmissionAttributes): RuleRequest & SelectorRequest {
+function matchRequest(a: PolicyAttributes): RuleRequest & SelectorRequest {
   const resource = requestResource(a);
   const isNamespace = resource.group === '' && resource.resource === 'namespaces';
   return {
@@ -51,14 +51,14 @@ function matchRequest(a: AdmissionAttributes): RuleRequest & SelectorRequest {
 }
 
 /** matchesResourceRules: the matched resource and kind, which differ from the request's when an equivalent version matched. */
-function matchesResourceRules(rules: readonly NamedRuleTypes[], matchPolicy: string | undefined, a: AdmissionAttributes, r: RuleRequest): MatchResult {
+function matchesResourceRules(rules: readonly NamedRuleTypes[], matchPolicy: string | undefined, a: PolicyAttributes, r: RuleRequest): MatchResult {
   const equivalents = a.lookup.equivalentResources?.(a.def.group, a.def.version, a.def.resource) ?? [];
   const inv = matchingInvocation(rules as readonly NamedRuleWithOperations[], matchPolicy, r, requestKind(a), equivalents, (rule) => nameMatches(rule, a));
   return inv ? { matches: true, resource: inv.resource, kind: inv.kind } : NOT_MATCHED;
 }
 
 /** matching.Matcher.Matches */
-export async function matchResources(mr: MatchResources, a: AdmissionAttributes): Promise<MatchResult> {
+export async function matchResources(mr: MatchResources, a: PolicyAttributes): Promise<MatchResult> {
   const r = matchRequest(a);
   const ns = await matchNamespaceSelector(labelSelectorAsSelector(mr.namespaceSelector), r);
   if (!ns.matches && !ns.error) return NOT_MATCHED;

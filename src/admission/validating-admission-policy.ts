@@ -15,7 +15,7 @@ import { StatusError } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceInfo } from '../apimachinery/resource.js';
 import { listAll } from './lookup.js';
-import { forbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
+import { forbidden, type PolicyAttributes, type AdmissionPlugin } from './types.js';
 import { compiledPolicy } from './validating-admission-policy-compile.js';
 import { validatePolicy, type PolicyDecision } from './validating-admission-policy-evaluate.js';
 import { matchResources } from './validating-admission-policy-match.js';
@@ -39,7 +39,7 @@ function reasonToCode(reason: string): number {
 }
 
 /** The refusal of the first denial: admission.NewForbidden's message, with the decision's reason and code. */
-function denialError(a: AdmissionAttributes, d: Denial): StatusError {
+function denialError(a: PolicyAttributes, d: Denial): StatusError {
   const message = d.binding !== undefined
     ? `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.decision.message}`
     : `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.decision.message}`;
@@ -62,7 +62,7 @@ function bindingsByPolicy(bindings: KObject[]): Map<string, ValidatingAdmissionP
   return out;
 }
 
-async function dispatch(a: AdmissionAttributes): Promise<void> {
+async function dispatch(a: PolicyAttributes): Promise<void> {
   if (a.def.group === GROUP && EXCLUDED.has(a.def.resource)) return;
   const [policies, bindings] = await Promise.all([
     listAll(a.lookup, GROUP, 'validatingadmissionpolicies', ''),
@@ -152,3 +152,6 @@ export const validatingAdmissionPolicy: AdmissionPlugin = {
   name: 'ValidatingAdmissionPolicy',
   validate: dispatch,
 };
+
+/** The plugin's Validate on a DELETE (the object being deleted as oldObject). */
+export const validateDeleteWithPolicies = (a: PolicyAttributes & { operation: 'DELETE' }): Promise<void> => dispatch(a);

@@ -2,18 +2,22 @@ import { EMULATED_VERSION } from '../apimachinery/version.js';
 import type { ResourceDef } from '../registry/types.js';
 import { ALL_VERBS } from '../registry/types.js';
 import { apiVersionOf } from '../apimachinery/object.js';
+import { APIREGISTRATION_GROUP, sortedByGroupAndVersion, type APIServiceOrderKey } from '../apimachinery/apiservice.js';
 
+/** A group version discovery lists: an APIService's, served here (local) or by its service. */
+export interface ListedVersion extends APIServiceOrderKey {
+  /** Served by a Service (its resources come from the service's own discovery). */
+  remote: boolean;
+}
 
-/** Group order as upstream's /apis lists them (it decides short name resolution). */
-const GROUP_ORDER = [
-  'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling',
-  'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
-  'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io',
-  'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io', 'resource.k8s.io', 'metrics.k8s.io',
-];
+/** What the aggregator last fetched of a service-backed group version's discovery. */
+export interface RemoteVersion {
+  resources: Record<string, unknown>[];
+  /** Stale when the last fetch failed. */
+  freshness: 'Current' | 'Stale';
+}
 
-
-interface GroupVersions { name: string; versions: string[] }
+interface GroupVersions { name: string; versions: ListedVersion[] }
 
 export function versionInfo(): Record<string, string> {
   return {
@@ -23,28 +27,34 @@ export function versionInfo(): Record<string, string> {
   };
 }
 
-/** Discovery documents, computed once from the resource definitions. */
+/** The aggregator's own group, listed first and never through an APIService (apisHandler's discoveryGroup). */
+const APIREGISTRATION: GroupVersions = {
+  name: APIREGISTRATION_GROUP,
+  versions: [{ name: `v1.${APIREGISTRATION_GROUP}`, group: APIREGISTRATION_GROUP, version: 'v1', groupPriorityMinimum: 0, versionPriority: 0, remote: false }],
+};
+
+/**
+ * Discovery documents as kube-apiserver's aggregator serves them: /apis and /apis/<group> list the
+ * APIServices (apiregistration.k8s.io first, then by group and version priority), the resources of a
+ * local group version are the ones served here, those of a service-backed one what its service's
+ * discovery said. Built for one state of the resources and APIServices.
+ */
 export class Discovery {
-  readonly groups: GroupVersions[] = [];
+  readonly groups: GroupVersions[];
   private readonly byGV = new Map<string, ResourceDef[]>();
   private aggregatedCache = new Map<string, string>();
 
-  constructor(defs: ResourceDef[]) {
+  constructor(defs: ResourceDef[], listed: ListedVersion[], private readonly remote: (gv: string) => RemoteVersion | undefined = () => undefined) {
     for (const d of defs) {
       const gv = apiVersionOf(d);
       if (!this.byGV.has(gv)) this.byGV.set(gv, []);
       this.byGV.get(gv)!.push(d);
-      if (!d.group) continue;
-      let g = this.groups.find((x) => x.name === d.group);
-      if (!g) this.groups.push(g = { name: d.group, versions: [] });
-      if (!g.versions.includes(d.version)) g.versions.push(d.version);
     }
-    const rank = (n: string) => { const i = GROUP_ORDER.indexOf(n); return i < 0 ? GROUP_ORDER.length : i; };
-    // Groups of CustomResourceDefinitions share one (low) priority and follow in name order.
-    const unranked = (a: string, b: string) => (rank(a) < GROUP_ORDER.length ? 0 : a < b ? -1 : a > b ? 1 : 0);
-    this.groups.sort((a, b) => rank(a.name) - rank(b.name) || unranked(a.name, b.name));
+    const sorted = sortedByGroupAndVersion(listed).filter((g) => g[0]!.group !== '');
+    this.groups = [APIREGISTRATION, ...sorted.map((versions) => ({ name: versions[0]!.group, versions }))];
   }
 
+  /** Whether this server serves the group version itself (its resources, /apis/<group>/<version>). */
   hasGroupVersion(group: string, version: string): boolean {
     return this.byGV.has(group ? `${group}/${version}` : version);
   }
@@ -58,7 +68,7 @@ export class Discovery {
   }
 
   private apiGroup(g: GroupVersions): Record<string, unknown> {
-    const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
+    const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v.version}`, version: v.version }));
     return { name: g.name, versions, preferredVersion: versions[0] };
   }
 
@@ -99,38 +109,43 @@ export class Discovery {
     return doc;
   }
 
+  /** A local group version's resources in aggregated discovery's form, sorted by name. */
+  private localResources(gv: string): Record<string, unknown>[] {
+    return (this.byGV.get(gv) ?? []).slice().sort((a, b) => (a.resource < b.resource ? -1 : 1)).map((d) => {
+      const r: Record<string, unknown> = {
+        resource: d.resource, responseKind: { group: '', version: '', kind: d.kind },
+        scope: d.namespaced ? 'Namespaced' : 'Cluster', singularResource: d.singular,
+        verbs: d.verbs ?? ALL_VERBS,
+      };
+      if (d.shortNames?.length) r.shortNames = d.shortNames;
+      if (d.categories?.length) r.categories = d.categories;
+      if (d.subresources?.length) {
+        r.subresources = d.subresources.map((s) => ({
+          subresource: s.name,
+          responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind },
+          verbs: s.verbs,
+        }));
+      }
+      return r;
+    });
+  }
+
   /** apidiscovery.k8s.io v2 / v2beta1 document for /api (core) or /apis (groups), serialized once. */
   aggregated(core: boolean, apiVersion: 'v2' | 'v2beta1'): string {
     const cacheKey = `${core}/${apiVersion}`;
     const hit = this.aggregatedCache.get(cacheKey);
     if (hit) return hit;
-    const groups = core ? [{ name: '', versions: ['v1'] }] : this.groups;
-    const items = groups.map((g) => ({
-      metadata: { name: g.name },
-      versions: g.versions.map((v) => ({
-        version: v,
-        resources: (this.byGV.get(g.name ? `${g.name}/${v}` : v) ?? [])
-          .slice().sort((a, b) => (a.resource < b.resource ? -1 : 1))
-          .map((d) => {
-            const r: Record<string, unknown> = {
-              resource: d.resource, responseKind: { group: '', version: '', kind: d.kind },
-              scope: d.namespaced ? 'Namespaced' : 'Cluster', singularResource: d.singular,
-              verbs: d.verbs ?? ALL_VERBS,
-            };
-            if (d.shortNames?.length) r.shortNames = d.shortNames;
-            if (d.categories?.length) r.categories = d.categories;
-            if (d.subresources?.length) {
-              r.subresources = d.subresources.map((s) => ({
-                subresource: s.name,
-                responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind },
-                verbs: s.verbs,
-              }));
-            }
-            return r;
-          }),
-        freshness: 'Current',
-      })),
-    }));
+    const items = core
+      ? [{ metadata: { name: '' }, versions: [{ version: 'v1', resources: this.localResources('v1'), freshness: 'Current' }] }]
+      : this.groups.map((g) => ({
+        metadata: { name: g.name },
+        versions: g.versions.flatMap((v) => {
+          if (!v.remote) return [{ version: v.version, resources: this.localResources(`${g.name}/${v.version}`), freshness: 'Current' }];
+          // A service-backed version appears once its service's discovery was fetched, or tried.
+          const fetched = this.remote(`${g.name}/${v.version}`);
+          return fetched ? [{ version: v.version, resources: fetched.resources, freshness: fetched.freshness }] : [];
+        }),
+      })).filter((g) => g.versions.length);
     const text = JSON.stringify({ kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${apiVersion}`, metadata: {}, items });
     this.aggregatedCache.set(cacheKey, text);
     return text;

@@ -4,6 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
 import type { Authenticator, User } from './auth.js';
 import { aggregatedVersionWanted, Discovery, versionInfo } from './discovery.js';
+import { APIServiceIndex } from './apiservice-index.js';
+import { RemoteDiscovery, type ServiceGet } from './remote-discovery.js';
+import type { APIService } from '../apimachinery/apiservice.js';
 import { ResourceHandlers } from './handlers.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { customResourceSource } from '../registry/apiextensions/custom-resource-def.js';
@@ -50,6 +53,16 @@ export interface ApiServerOptions {
   kubelets?: KubeletServers;
   /** --authorization-mode's authorizer; without it every authenticated request is allowed and Impersonate-* is ignored. */
   authorizer?: AuthorizerWithRules;
+  /** How the aggregator reaches service-backed APIServices; without it their group versions answer "service unavailable". */
+  aggregation?: AggregationTransport;
+}
+
+/** The aggregator's way to a service-backed APIService. */
+export interface AggregationTransport {
+  /** Serves one request by proxying it to the APIService's service, as `user`. */
+  proxy(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: User): Promise<void>;
+  /** A GET of the aggregator's own (discovery) to the APIService's service. */
+  get(apiService: APIService): ServiceGet;
 }
 
 export interface ApiServer extends Server {
@@ -59,9 +72,29 @@ export interface ApiServer extends Server {
 
 /** The HTTPS API server: authentication, discovery, OpenAPI and resource routes. */
 export function createApiServer(opts: ApiServerOptions): ApiServer {
-  // Rebuilt whenever the served resources change (CustomResourceDefinitions established or removed).
-  let discovery = new Discovery([...opts.store.defs]);
-  opts.store.onResourcesChanged(() => { discovery = new Discovery([...opts.store.defs]); });
+  const apiServices = APIServiceIndex.follow(opts.store, opts.log);
+  // Rebuilt whenever the served resources (CustomResourceDefinitions established or removed), the APIServices or
+  // what their services' discovery says change.
+  const newDiscovery = () => new Discovery([...opts.store.defs], apiServices.listed(opts.store.defs), (gv) => remoteDiscovery.get(gv));
+  const remoteDiscovery = new RemoteDiscovery(() => { discovery = newDiscovery(); });
+  let discovery = newDiscovery();
+  opts.store.onResourcesChanged(() => { discovery = newDiscovery(); });
+  // The discovery manager refetches a service-backed APIService's discovery at each change of it.
+  const fetchedAt = new Map<string, string>();
+  apiServices.onChange(() => {
+    const remote = apiServices.remote();
+    const gvOf = (svc: APIService) => `${svc.spec!.group ?? ''}/${svc.spec!.version ?? ''}`;
+    for (const gv of fetchedAt.keys()) {
+      if (!remote.some((svc) => gvOf(svc) === gv)) { fetchedAt.delete(gv); remoteDiscovery.set(gv, undefined); }
+    }
+    for (const svc of remote) {
+      const gv = gvOf(svc);
+      if (!opts.aggregation || fetchedAt.get(gv) === svc.metadata.resourceVersion) continue;
+      fetchedAt.set(gv, svc.metadata.resourceVersion!);
+      remoteDiscovery.set(gv, { group: svc.spec!.group ?? '', version: svc.spec!.version ?? '', get: opts.aggregation.get(svc) });
+    }
+    discovery = newDiscovery();
+  });
   const handlers = new ResourceHandlers(opts.store, opts.authenticator, opts.authorizer);
   const openapi = new OpenApiDocuments([...opts.store.defs]);
   // The apiextensions OpenAPI controllers' part: established CRDs' served versions in /openapi/v2 and v3
@@ -127,6 +160,13 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user);
     const parts = path.split('/').filter(Boolean);
     const [root, second = '', third = ''] = parts;
+    // The aggregator's proxy: everything below a service-backed APIService's group version goes to its service.
+    const aggregated = root === 'apis' && parts.length >= 3 ? apiServices.get(`${third}.${second}`) : undefined;
+    if (aggregated?.spec?.service) {
+      if (url.searchParams.get('watch') === 'true' || parts[3] === 'watch') drain.markLongRunning(res);
+      if (!opts.aggregation) return writeText(res, 503, 'service unavailable\n');
+      return opts.aggregation.proxy(req, res, aggregated, user);
+    }
     if (root === 'api' && parts.length === 2) {
       if (!discovery.hasGroupVersion('', second)) return writeText(res, 404, '404 page not found\n');
       return writeJSON(res, 200, discovery.resourceList('', second));
@@ -213,7 +253,9 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   server.on('upgrade', createUpgradeHandler({
     store: opts.store, authenticator: opts.authenticator, authorizer: opts.authorizer, containerStreams: opts.containerStreams, log: opts.log,
   }));
-  return Object.assign(server, { drain: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => drain.drain(server, timeoutMs) });
+  return Object.assign(server, {
+    drain: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => { remoteDiscovery.stop(); return drain.drain(server, timeoutMs); },
+  });
 }
 
 export type { Server };

@@ -4,6 +4,7 @@
  * Sorted by group, then resource.
  */
 import type { MutatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { LocalSubjectAccessReview, SubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
@@ -42,6 +43,8 @@ export const statefulsets: ResourceRef<StatefulSet> = { group: 'apps', version: 
 export const mutatingwebhookconfigurations: ResourceRef<MutatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false };
 export const validatingadmissionpolicies: ResourceRef<ValidatingAdmissionPolicy> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false };
 export const validatingwebhookconfigurations: ResourceRef<ValidatingWebhookConfiguration> = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false };
+
+export const customresourcedefinitions: ResourceRef<CustomResourceDefinition> = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
 
 export const apiservices: ResourceRef<APIService> = { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', kind: 'APIService', namespaced: false };
 

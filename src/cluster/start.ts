@@ -1,3 +1,5 @@
+import { APIServiceAutoRegistration } from './apiservice-autoregistration.js';
+import { LocalAPIServiceAvailability } from '../controllers/apiservice-local-availability.js';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_AUTHORIZATION_MODES, MODE_NODE, type AuthorizationMode } from '../authorization/modes.js';
 import { newAuthorizationPolicy } from '../authorization/authorizers.js';
@@ -87,6 +89,13 @@ function adminToken(dir: string): string {
   const token = randomBytes(24).toString('base64url');
   writeFileSync(file, token + '\n', { mode: 0o600 });
   return token;
+}
+
+/** The group versions the store serves, each once. */
+function servedGroupVersions(defs: readonly { group: string; version: string }[]): { group: string; version: string }[] {
+  const seen = new Map<string, { group: string; version: string }>();
+  for (const d of defs) seen.set(`${d.group}/${d.version}`, { group: d.group, version: d.version });
+  return [...seen.values()];
 }
 
 /** Opens the data directory, starts the API server and the built-in controllers. */
@@ -192,6 +201,12 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const gmsaWebhook = opts.gmsa ? await installGMSAWebhook(new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
     (user) => new LoopbackClient(store, user, 'gmsa-webhook', authorizer), pki.ca, opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress,
     (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj)) : undefined;
+  // The aggregator's controllers: an APIService for each served group version (and each CRD's), local ones Available.
+  const aggregatorClient = new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer);
+  const autoRegistration = new APIServiceAutoRegistration(aggregatorClient, servedGroupVersions(store.defs), log);
+  await autoRegistration.start();
+  const localAvailability = new LocalAPIServiceAvailability(aggregatorClient, log);
+  await localAvailability.start();
   const apiserver = new LoopbackClient(store, APISERVER_LOOPBACK, 'api-priority-and-fairness-config-producer-v1', authorizer);
   await ensureFlowControlObjects(apiserver);
   const stopFlowControl = await startFlowControlConfig(apiserver, flowControl, log);
@@ -231,6 +246,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       compactor.stop();
       await gmsaWebhook?.stop();
       crdController.stop();
+      autoRegistration.stop();
+      localAvailability.stop();
       stopFlowControl();
       apiServiceAvailability.stop();
       authenticationTrust.stop();

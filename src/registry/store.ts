@@ -599,8 +599,13 @@ export class Store implements Lookup {
     if (def.namespaced && m.namespace && m.namespace !== namespace) {
       throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
-    // Store.Update: a resourceVersion that parses as 0 ("0", as kubeadm writes on its Service) is no precondition, as an absent one.
+    // Store.Update: a resourceVersion that parses as 0 ("0", as kubeadm writes on its Service) is no precondition, as an absent one;
+    // kinds whose strategy refuses unconditional updates require one (the resource stands in for the kind in the error).
     const requestedRV = m.resourceVersion;
+    if (def.allowUnconditionalUpdate === false && (!requestedRV || /^0+$/.test(requestedRV))) {
+      throw errors.invalid({ group: def.group, kind: def.resource }, name,
+        [field.invalid('metadata.resourceVersion', { goSyntax: '0x0' }, 'must be specified for an update')]);
+    }
     if (requestedRV && !/^0+$/.test(requestedRV) && requestedRV !== current.metadata.resourceVersion) throw errors.objectModified(gr, name);
     if (m.uid && m.uid !== current.metadata.uid) {
       throw errors.conflict(gr, name, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${current.metadata.uid}`);

@@ -124,6 +124,8 @@ export interface ResourceDef<T = KObject> extends ResourceInfo {
   fieldSelectors?: Record<string, FieldReader<T>>;
   /** Seconds of graceful deletion the object gets; 0 deletes at once. */
   gracePeriod?(obj: Stored<T>, requested: number | undefined): number;
+  /** Strategy.AllowUnconditionalUpdate: false when an update must name the resourceVersion it replaces; true when absent. */
+  allowUnconditionalUpdate?: boolean;
   /** Strategy.AllowCreateOnUpdate: a PUT of a missing object creates it (the RBAC kinds). */
   allowCreateOnUpdate?: boolean;
   /** Whether DELETE answers with the object rather than a Status. */

@@ -80,6 +80,40 @@ test('a Deny binding refuses a Windows pod without the OS nodeSelector with the 
   });
 });
 
+test('a policy on DELETE sees the object being deleted as oldObject, and request.options is the DeleteOptions', async () => {
+  await kubectlOk(cluster, ['create', 'namespace', 'vap-delete']);
+  await kubectlOk(cluster, ['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: protected-configmaps
+spec:
+  matchConstraints:
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: vap-delete
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["DELETE"]
+      resources: ["configmaps"]
+  validations:
+  - expression: "object == null && !(has(oldObject.metadata.labels) && 'protected' in oldObject.metadata.labels) || has(request.options.gracePeriodSeconds) && request.options.gracePeriodSeconds == 0"
+    messageExpression: "'configmap ' + oldObject.metadata.name + ' is protected (' + request.operation + ', ' + request.options.kind + ')'"
+---
+${binding('protected-configmaps', 'protected-configmaps', 'Deny')}`);
+  await kubectlOk(cluster, ['-n', 'vap-delete', 'create', 'configmap', 'keep']);
+  await kubectlOk(cluster, ['-n', 'vap-delete', 'label', 'configmap', 'keep', 'protected=yes']);
+  await kubectlOk(cluster, ['-n', 'vap-delete', 'create', 'configmap', 'scratch']);
+  const refused = await kubectlFails(cluster, ['-n', 'vap-delete', 'delete', 'configmap', 'keep']);
+  // kubectl prints a 422 by its causes, as for the pod above.
+  assert.equal(refused.trim(), 'The configmaps "keep" is invalid: : ValidatingAdmissionPolicy \'protected-configmaps\' '
+    + 'with binding \'protected-configmaps\' denied request: configmap keep is protected (DELETE, DeleteOptions)');
+  await kubectlOk(cluster, ['-n', 'vap-delete', 'get', 'configmap', 'keep']);
+  await kubectlOk(cluster, ['-n', 'vap-delete', 'delete', 'configmap', 'scratch']);
+  // The DeleteOptions the request gave are what request.options holds.
+  await kubectlOk(cluster, ['-n', 'vap-delete', 'delete', 'configmap', 'keep', '--grace-period=0', '--force']);
+});
+
 test('a Warn binding admits the pod and kubectl prints the policy\'s warning', async () => {
   await kubectlOk(cluster, ['create', 'namespace', 'vap-warn']);
   await kubectlOk(cluster, ['apply', '-f', '-'], `${windowsPolicy('windows-os-warn', 'vap-warn')}---\n${binding('windows-os-warn', 'windows-os-warn', 'Warn, Audit')}`);

@@ -15,6 +15,7 @@ export const apiservices: ResourceDef<APIService> = {
   storageVersionHash: 'InPBPD7+PqM=',
   storagePrefix: '/apiregistration.k8s.io/apiservices',
   hasStatusSubresource: true,
+  allowUnconditionalUpdate: false,
   defaults(obj) {
     // SetDefaults_ServiceReference
     const ref = obj.spec?.service;
