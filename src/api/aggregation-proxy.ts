@@ -16,6 +16,7 @@
  */
 import https from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { goNetError } from '../admission/webhook-client.js';
 import { isAvailable, type APIService } from '../apimachinery/apiservice.js';
@@ -26,6 +27,8 @@ import type { PemPair } from '../pki/certificates.js';
 import { caBundleError } from '../validation/webhook-client-config.js';
 import { setAuthProxyHeaders, type HeaderLines } from './auth-proxy-headers.js';
 import { goReencodeQuery, goReescapePath } from './go-url.js';
+import type { ServiceGet } from './remote-discovery.js';
+import type { AggregationTransport } from './server.js';
 import { writeText } from './respond.js';
 
 export interface AggregationProxyOptions {
@@ -37,6 +40,8 @@ export interface AggregationProxyOptions {
 
 /** aggregatedDiscoveryTimeout: a discovery request (`/apis/<group>/<version>`) gets five seconds. */
 const DISCOVERY_TIMEOUT_MS = 5000;
+/** The discovery manager's http.TimeoutHandler. */
+const DISCOVERY_FETCH_TIMEOUT_MS = 5000;
 
 /** RejectForwardingRedirects (kube-apiserver --aggregator-reject-forwarding-redirect, on by default). */
 const REDIRECT_REJECTED = 'the backend attempted to redirect this request, which is not permitted';
@@ -81,6 +86,25 @@ function httpError(res: ServerResponse, code: number, message: string): void {
   writeText(res, code, `${message}\n`);
 }
 
+/** The request to pass on: the client's, or one of the aggregator's own. */
+interface ProxiedRequest { method: string; url: string; rawHeaders: string[]; clientIP: string; body?: Readable }
+
+/** Where the answer goes: the client's response, or memory. */
+interface Sink {
+  readonly headersSent: boolean;
+  /** http.Error */
+  error(code: number, message: string): void;
+  head(status: number, headers: HeaderLines): void;
+  write(chunk: Buffer): void;
+  end(done?: () => void): void;
+  destroy(): void;
+  /** Called when the receiver goes away before the answer is complete. */
+  onClose(fn: () => void): void;
+}
+
+/** The aggregator's own identity for its discovery requests. */
+const AGGREGATOR_USER: UserInfo = { name: 'system:kube-aggregator', groups: ['system:masters'] };
+
 /** The connection settings of one APIService (updateAPIService's transport.Config). */
 interface TransportKey { serverName: string; caBundle?: string; insecure: boolean }
 
@@ -89,7 +113,7 @@ interface TransportKey { serverName: string; caBundle?: string; insecure: boolea
  * keeps a keep-alive agent per backend TLS configuration, as upstream keeps a transport per
  * APIService.
  */
-export class APIServiceProxy {
+export class APIServiceProxy implements AggregationTransport {
   private readonly agents = new Map<string, https.Agent>();
 
   constructor(private readonly opts: AggregationProxyOptions) {}
@@ -113,42 +137,95 @@ export class APIServiceProxy {
     return agent;
   }
 
-  /** proxyHandler.ServeHTTP for an APIService with spec.service. */
-  async serve(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: UserInfo): Promise<void> {
+  /** proxyHandler.ServeHTTP for an APIService with spec.service: the request answered on `res`. */
+  async proxy(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: UserInfo): Promise<void> {
+    const sink: Sink = {
+      get headersSent() { return res.headersSent; },
+      error: (code, message) => httpError(res, code, message),
+      head: (status, lines) => {
+        for (const [k, v] of lines) res.setHeader(k, v.length === 1 ? v[0]! : v);
+        res.writeHead(status);
+        // A streamed answer (a watch) is passed on as it arrives.
+        res.flushHeaders();
+      },
+      write: (chunk) => { res.write(chunk); },
+      end: (done) => res.end(done),
+      destroy: () => res.destroy(),
+      onClose: (fn) => res.on('close', () => { if (!res.writableFinished) fn(); }),
+    };
+    await this.exchange({ method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders, clientIP: clientIP(req), body: req }, sink, apiService, user);
+  }
+
+  /**
+   * A GET of the aggregator's own through the same handler (handler_discovery.go
+   * fetchFreshDiscoveryForService): as system:kube-aggregator in system:masters, answered in
+   * memory, cut after five seconds (http.TimeoutHandler: 503 "request timed out").
+   */
+  get(apiService: APIService): ServiceGet {
+    return (path, accept) => new Promise((resolve) => {
+      let status = 0; let contentType = ''; const chunks: Buffer[] = [];
+      let closed: (() => void) | undefined;
+      let finished = false;
+      const timer = setTimeout(() => {
+        if (finished) return;
+        finished = true;
+        closed?.();
+        resolve({ status: 503, contentType: '', body: 'request timed out' });
+      }, DISCOVERY_FETCH_TIMEOUT_MS);
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        resolve({ status, contentType, body: Buffer.concat(chunks).toString() });
+      };
+      const sink: Sink = {
+        get headersSent() { return status !== 0; },
+        error: (code, message) => { status = code; contentType = 'text/plain; charset=utf-8'; chunks.push(Buffer.from(`${message}\n`)); done(); },
+        head: (code, lines) => { status = code; contentType = lines.get('content-type')?.[0] ?? ''; },
+        write: (chunk) => { chunks.push(chunk); },
+        end: (cb) => { done(); cb?.(); },
+        destroy: done,
+        onClose: (fn) => { closed = fn; },
+      };
+      void this.exchange({ method: 'GET', url: path, rawHeaders: ['Accept', accept], clientIP: '', body: undefined }, sink, apiService, AGGREGATOR_USER).catch(done);
+    });
+  }
+
+  private async exchange(req: ProxiedRequest, sink: Sink, apiService: APIService, user: UserInfo): Promise<void> {
     const svc = apiService.spec?.service;
     if (!svc) throw new Error(`APIService ${apiService.metadata?.name ?? ''} is served locally`);
-    if (!isAvailable(apiService)) { httpError(res, 503, 'service unavailable'); return; }
+    if (!isAvailable(apiService)) { sink.error(503, 'service unavailable'); return; }
     const caBundle = apiService.spec?.caBundle ? Buffer.from(apiService.spec.caBundle, 'base64').toString('latin1') : undefined;
     // transportBuildingError: CA data TLS cannot use.
     const caError = caBundle ? caBundleError(caBundle) : undefined;
-    if (caError) { httpError(res, 500, caError); return; }
+    if (caError) { sink.error(500, caError); return; }
     const namespace = svc.namespace ?? ''; const name = svc.name ?? ''; const port = svc.port ?? 443;
     let address;
     try {
       address = await resolveClusterAddress(this.opts.resolve, namespace, name, port);
     } catch {
-      httpError(res, 503, 'service unavailable');
+      sink.error(503, 'service unavailable');
       return;
     }
     const serverName = `${name}.${namespace}.svc`;
     const target = await dialTarget(this.opts.resolve, address, namespace, name, port);
 
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    const path = goReescapePath(q < 0 ? rawUrl : rawUrl.slice(0, q));
-    const query = goReencodeQuery(q < 0 ? '' : rawUrl.slice(q + 1));
-    const headers = this.outgoingHeaders(req, user, address.hostPort, path);
+    const q = req.url.indexOf('?');
+    const path = goReescapePath(q < 0 ? req.url : req.url.slice(0, q));
+    const query = goReencodeQuery(q < 0 ? '' : req.url.slice(q + 1));
+    const headers = outgoingHeaders(req, user, address.hostPort, path);
     const [hostName, hostPort] = address.hostPort.startsWith('[')
       ? [address.hostPort.slice(1, address.hostPort.indexOf(']')), Number(address.hostPort.slice(address.hostPort.indexOf(']') + 2))]
       : [address.hostPort.slice(0, address.hostPort.lastIndexOf(':')), Number(address.hostPort.slice(address.hostPort.lastIndexOf(':') + 1))];
     const unreachable = (e: NodeJS.ErrnoException) => `error trying to reach service: ${goNetError(e, hostName, hostPort, serverName)}`;
     if (!target) {
       // kube-proxy rejects a connection to a Service without endpoints.
-      httpError(res, 503, unreachable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })));
+      sink.error(503, unreachable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })));
       return;
     }
 
     const discovery = path.replace(/^\/+|\/+$/g, '').split('/').length === 3;
+    const gunzip = headers['accept-encoding'] === 'gzip' && !req.rawHeaders.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'accept-encoding');
     await new Promise<void>((resolve) => {
       let settled = false;
       const finish = () => { if (!settled) { settled = true; resolve(); } };
@@ -159,84 +236,82 @@ export class APIServiceProxy {
       const timer = discovery ? setTimeout(() => upstream.destroy(Object.assign(new Error('context deadline exceeded'), { code: 'DEADLINE' })), DISCOVERY_TIMEOUT_MS) : undefined;
       upstream.on('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        if (!res.headersSent) {
-          httpError(res, 503, e.code === 'DEADLINE' ? 'error trying to reach service: context deadline exceeded' : unreachable(e));
+        if (!sink.headersSent) {
+          sink.error(503, e.code === 'DEADLINE' ? 'error trying to reach service: context deadline exceeded' : unreachable(e));
         } else {
-          res.destroy();
+          sink.destroy();
         }
         finish();
       });
       upstream.on('response', (answer) => {
         // The discovery deadline covers the whole exchange, as the request's context does.
         if (!discovery) clearTimeout(timer);
-        this.relay(res, answer, headers['accept-encoding'] === 'gzip' && !req.headers['accept-encoding'], () => { clearTimeout(timer); finish(); });
+        relay(sink, answer, gunzip, () => { clearTimeout(timer); finish(); });
       });
       // The client went away: so does the backend request (a watch ends).
-      res.on('close', () => { if (!res.writableFinished) upstream.destroy(); clearTimeout(timer); finish(); });
-      req.pipe(upstream);
+      sink.onClose(() => { upstream.destroy(); clearTimeout(timer); finish(); });
+      if (req.body) req.body.pipe(upstream); else upstream.end();
     });
-  }
-
-  /**
-   * The headers the backend sees: the client's, less its credentials and the hop-by-hop ones,
-   * plus the proxy's (X-Forwarded-*), the user's identity and the Host of the Service address.
-   */
-  private outgoingHeaders(req: IncomingMessage, user: UserInfo, hostPort: string, path: string): OutgoingHttpHeaders {
-    const lines = headerLines(req.rawHeaders);
-    // WithAuthentication deletes Authorization once it has authenticated; WithImpersonation the Impersonate-* headers.
-    lines.delete('authorization');
-    for (const name of [...lines.keys()]) if (name.startsWith('impersonate-')) lines.delete(name);
-    lines.delete('host');
-    // ReverseProxy: a "Te: trailers" request keeps saying so.
-    const teTrailers = (lines.get('te') ?? []).some((v) => v.split(',').some((t) => t.trim().toLowerCase() === 'trailers'));
-    removeHopByHop(lines);
-    if (teTrailers) lines.set('te', ['trailers']);
-    // ReverseProxy appends the client to X-Forwarded-For.
-    const prior = lines.get('x-forwarded-for');
-    lines.set('x-forwarded-for', [prior?.length ? `${prior.join(', ')}, ${clientIP(req)}` : clientIP(req)]);
-    // The proxy Transport's headers: the path forwarded, the backend location's host and scheme.
-    lines.set('x-forwarded-uri', [path]);
-    lines.set('x-forwarded-host', [hostPort]);
-    lines.set('x-forwarded-proto', ['https']);
-    setAuthProxyHeaders(lines, user);
-    // Go's transport asks for gzip (and undoes it) when the request names no encoding.
-    if (!lines.has('accept-encoding') && !lines.has('range') && req.method !== 'HEAD') lines.set('accept-encoding', ['gzip']);
-    const out = toOutgoing(lines);
-    // NewRequestForProxy: the Host is the Service address upstream dials.
-    out.host = hostPort;
-    return out;
-  }
-
-  /** ReverseProxy's copy of the answer: a redirect refused, else status, headers and the body as it comes. */
-  private relay(res: ServerResponse, answer: IncomingMessage, gunzip: boolean, done: () => void): void {
-    const status = answer.statusCode ?? 502;
-    if (status >= 300 && status <= 399 && answer.headers.location) {
-      answer.resume();
-      res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(REDIRECT_REJECTED) });
-      res.end(REDIRECT_REJECTED, done);
-      return;
-    }
-    const lines = headerLines(answer.rawHeaders);
-    removeHopByHop(lines);
-    for (const h of CORS_HEADERS) lines.delete(h);
-    const decompress = gunzip && (answer.headers['content-encoding'] ?? '') === 'gzip';
-    if (decompress) { lines.delete('content-encoding'); lines.delete('content-length'); }
-    for (const [k, v] of lines) res.setHeader(k, v.length === 1 ? v[0]! : v);
-    res.writeHead(status);
-    // A streamed answer (a watch) is passed on as it arrives.
-    res.flushHeaders();
-    const body = decompress ? answer.pipe(createGunzip()) : answer;
-    body.on('data', (chunk: Buffer) => { res.write(chunk); });
-    body.on('end', () => res.end(done));
-    body.on('error', () => { res.destroy(); done(); });
   }
 }
 
-/** A one-off proxy of the request: what `APIServiceProxy.serve` does without kept connections. */
+/**
+ * The headers the backend sees: the client's, less its credentials and the hop-by-hop ones,
+ * plus the proxy's (X-Forwarded-*), the user's identity and the Host of the Service address.
+ */
+function outgoingHeaders(req: ProxiedRequest, user: UserInfo, hostPort: string, path: string): OutgoingHttpHeaders {
+  const lines = headerLines(req.rawHeaders);
+  // WithAuthentication deletes Authorization once it has authenticated; WithImpersonation the Impersonate-* headers.
+  lines.delete('authorization');
+  for (const name of [...lines.keys()]) if (name.startsWith('impersonate-')) lines.delete(name);
+  lines.delete('host');
+  // ReverseProxy: a "Te: trailers" request keeps saying so.
+  const teTrailers = (lines.get('te') ?? []).some((v) => v.split(',').some((t) => t.trim().toLowerCase() === 'trailers'));
+  removeHopByHop(lines);
+  if (teTrailers) lines.set('te', ['trailers']);
+  // ReverseProxy appends the client to X-Forwarded-For (a request of the server's own has no client).
+  const prior = lines.get('x-forwarded-for');
+  if (req.clientIP) lines.set('x-forwarded-for', [prior?.length ? `${prior.join(', ')}, ${req.clientIP}` : req.clientIP]);
+  // The proxy Transport's headers: the path forwarded, the backend location's host and scheme.
+  lines.set('x-forwarded-uri', [path]);
+  lines.set('x-forwarded-host', [hostPort]);
+  lines.set('x-forwarded-proto', ['https']);
+  setAuthProxyHeaders(lines, user);
+  // Go's transport asks for gzip (and undoes it) when the request names no encoding.
+  if (!lines.has('accept-encoding') && !lines.has('range') && req.method !== 'HEAD') lines.set('accept-encoding', ['gzip']);
+  const out = toOutgoing(lines);
+  // NewRequestForProxy: the Host is the Service address upstream dials.
+  out.host = hostPort;
+  return out;
+}
+
+/** ReverseProxy's copy of the answer: a redirect refused, else status, headers and the body as it comes. */
+function relay(sink: Sink, answer: IncomingMessage, gunzip: boolean, done: () => void): void {
+  const status = answer.statusCode ?? 502;
+  if (status >= 300 && status <= 399 && answer.headers.location) {
+    answer.resume();
+    sink.head(502, new Map([['content-type', ['text/plain; charset=utf-8']], ['content-length', [String(Buffer.byteLength(REDIRECT_REJECTED))]]]));
+    sink.write(Buffer.from(REDIRECT_REJECTED));
+    sink.end(done);
+    return;
+  }
+  const lines = headerLines(answer.rawHeaders);
+  removeHopByHop(lines);
+  for (const h of CORS_HEADERS) lines.delete(h);
+  const decompress = gunzip && (answer.headers['content-encoding'] ?? '') === 'gzip';
+  if (decompress) { lines.delete('content-encoding'); lines.delete('content-length'); }
+  sink.head(status, lines);
+  const body = decompress ? answer.pipe(createGunzip()) : answer;
+  body.on('data', (chunk: Buffer) => sink.write(chunk));
+  body.on('end', () => sink.end(done));
+  body.on('error', () => { sink.destroy(); done(); });
+}
+
+/** A one-off proxy of the request: what `APIServiceProxy.proxy` does without kept connections. */
 export async function proxyToAPIService(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: UserInfo, opts: AggregationProxyOptions): Promise<void> {
   const proxy = new APIServiceProxy(opts);
   try {
-    await proxy.serve(req, res, apiService, user);
+    await proxy.proxy(req, res, apiService, user);
   } finally {
     proxy.close();
   }

@@ -52,6 +52,7 @@ import { parseControllersFlag, runControllerManager } from '../controllers/manag
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 import { newControllerContext } from '../controllers/runtime/controller-context.js';
 import { APIServiceAvailabilityController } from '../controllers/apiservice-availability.js';
+import { APIServiceProxy } from '../api/aggregation-proxy.js';
 import { ClusterAuthenticationTrustController, kubeadmAuthenticationInfo } from './cluster-authentication-trust.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
@@ -166,6 +167,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
 
   // API Priority and Fairness: the mandatory levels until the configuration in the cluster is read.
   const flowControl = new FlowControl();
+  const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient });
   const server = createApiServer({
     store,
     flowControl,
@@ -187,6 +189,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     kubelets: farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }),
     // ReadHeaderTimeout (32 s); WINKUBE_READ_HEADER_TIMEOUT_MS shortens it, for tests of slow clients.
     readHeaderTimeoutMs: process.env.WINKUBE_READ_HEADER_TIMEOUT_MS ? Number(process.env.WINKUBE_READ_HEADER_TIMEOUT_MS) : undefined,
+    // The aggregator's proxy to service-backed APIServices, presenting the front-proxy client certificate.
+    aggregation,
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
@@ -250,6 +254,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       localAvailability.stop();
       stopFlowControl();
       apiServiceAvailability.stop();
+      aggregation.close();
       authenticationTrust.stop();
       aggregatorContext.informers.stop();
       await controllerManager.stop();

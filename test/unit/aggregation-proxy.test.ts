@@ -62,7 +62,7 @@ before(async () => {
   await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
   backendPort = (backend.address() as AddressInfo).port;
   proxy = new APIServiceProxy({ resolve: getter, proxyClient });
-  front = http.createServer((req, res) => { void proxy.serve(req, res, apiService, user); });
+  front = http.createServer((req, res) => { void proxy.proxy(req, res, apiService, user); });
   await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
   frontPort = (front.address() as AddressInfo).port;
 });
