@@ -11,12 +11,14 @@
  * status, headers (hop-by-hop and CORS ones dropped) and body stream back, so watches stream.
  * Failures answer as http.Error does: text/plain, the message and a newline.
  *
- * Not emulated: upgrade requests (exec, attach, port-forward to an aggregated API), the
- * rewriting of links in text/html answers, HTTP/2 to the backend.
+ * Upgrade requests (exec, attach, port-forward of an extension API) are joined to a connection to
+ * the backend once it switches protocols. Not emulated: the rewriting of links in text/html
+ * answers, HTTP/2 to the backend.
  */
 import https from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
 import { createGunzip } from 'node:zlib';
 import { goNetError } from '../admission/webhook-client.js';
 import { isAvailable, type APIService } from '../apimachinery/apiservice.js';
@@ -30,6 +32,7 @@ import { goReencodeQuery, goReescapePath } from './go-url.js';
 import type { ServiceGet } from './remote-discovery.js';
 import type { AggregationTransport } from './server.js';
 import { writeText } from './respond.js';
+import { writeRawError } from './streaming/handshake.js';
 
 export interface AggregationProxyOptions {
   /** How the Service and its Endpoints are read. */
@@ -101,6 +104,20 @@ interface Sink {
   /** Called when the receiver goes away before the answer is complete. */
   onClose(fn: () => void): void;
 }
+
+/** Where a request to an APIService goes. */
+interface Backend {
+  /** The endpoint to connect to; none when the Service has no endpoint. */
+  target?: { host: string; port: number };
+  /** The Service's cluster address, host:port. */
+  hostPort: string;
+  serverName: string;
+  tls: TransportKey;
+  dialError(e: NodeJS.ErrnoException): string;
+}
+
+/** What a connection to a Service without endpoints meets. */
+const REFUSED: NodeJS.ErrnoException = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 
 /** The aggregator's own identity for its discovery requests. */
 const AGGREGATOR_USER: UserInfo = { name: 'system:kube-aggregator', groups: ['system:masters'] };
@@ -191,38 +208,131 @@ export class APIServiceProxy implements AggregationTransport {
     });
   }
 
-  private async exchange(req: ProxiedRequest, sink: Sink, apiService: APIService, user: UserInfo): Promise<void> {
+  /**
+   * What every request to the APIService needs first: an Available APIService, usable CA data,
+   * the Service's cluster address (upstream's resolver) and the endpoint this host connects to.
+   */
+  private async prepare(apiService: APIService): Promise<{ error: { code: number; message: string } } | { backend: Backend }> {
     const svc = apiService.spec?.service;
     if (!svc) throw new Error(`APIService ${apiService.metadata?.name ?? ''} is served locally`);
-    if (!isAvailable(apiService)) { sink.error(503, 'service unavailable'); return; }
+    if (!isAvailable(apiService)) return { error: { code: 503, message: 'service unavailable' } };
     const caBundle = apiService.spec?.caBundle ? Buffer.from(apiService.spec.caBundle, 'base64').toString('latin1') : undefined;
     // transportBuildingError: CA data TLS cannot use.
     const caError = caBundle ? caBundleError(caBundle) : undefined;
-    if (caError) { sink.error(500, caError); return; }
+    if (caError) return { error: { code: 500, message: caError } };
     const namespace = svc.namespace ?? ''; const name = svc.name ?? ''; const port = svc.port ?? 443;
     let address;
     try {
       address = await resolveClusterAddress(this.opts.resolve, namespace, name, port);
     } catch {
-      sink.error(503, 'service unavailable');
-      return;
+      return { error: { code: 503, message: 'service unavailable' } };
     }
     const serverName = `${name}.${namespace}.svc`;
     const target = await dialTarget(this.opts.resolve, address, namespace, name, port);
+    const hp = address.hostPort;
+    const [hostName, hostPort] = hp.startsWith('[')
+      ? [hp.slice(1, hp.indexOf(']')), Number(hp.slice(hp.indexOf(']') + 2))]
+      : [hp.slice(0, hp.lastIndexOf(':')), Number(hp.slice(hp.lastIndexOf(':') + 1))];
+    return {
+      backend: {
+        target, hostPort: hp, serverName, tls: { serverName, caBundle, insecure: !!apiService.spec?.insecureSkipTLSVerify },
+        // Go's dial and TLS errors name the address upstream dials: the cluster address.
+        dialError: (e) => goNetError(e, hostName, hostPort, serverName),
+      },
+    };
+  }
+
+  /**
+   * An upgrade request (exec, attach, port-forward of an extension API): UpgradeAwareHandler's
+   * tryUpgrade. The request is sent on a connection of its own with the identity headers set
+   * beforehand and X-Forwarded-For appended, the rest of it as the client sent it; a 101 answer
+   * joins the two connections, any other answer is passed back and the connection closed.
+   */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, apiService: APIService, user: UserInfo): Promise<void> {
+    const prepared = await this.prepare(apiService);
+    if ('error' in prepared) { writeRawError(socket, prepared.error.code, prepared.error.message, true); return; }
+    const { target, hostPort, tls } = prepared.backend;
+    // DialForUpgrade's error goes back as it is (responder.Error).
+    if (!target) { writeRawError(socket, 503, prepared.backend.dialError(REFUSED), true); return; }
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = goReescapePath(q < 0 ? rawUrl : rawUrl.slice(0, q));
+    const query = goReencodeQuery(q < 0 ? '' : rawUrl.slice(q + 1));
+    const lines = headerLines(req.rawHeaders);
+    lines.delete('authorization');
+    for (const name of [...lines.keys()]) if (name.startsWith('impersonate-')) lines.delete(name);
+    lines.delete('host');
+    // utilnet.AppendForwardedForHeader
+    const prior = lines.get('x-forwarded-for');
+    const ip = clientIP(req);
+    lines.set('x-forwarded-for', [prior?.length ? `${prior.join(', ')}, ${ip}` : ip]);
+    setAuthProxyHeaders(lines, user);
+    // Request.Write names Go's client when the request names none.
+    if (!lines.has('user-agent')) lines.set('user-agent', ['Go-http-client/1.1']);
+    const requestHead = [`${req.method ?? 'GET'} ${query ? `${path}?${query}` : path} HTTP/1.1`, `Host: ${hostPort}`];
+    for (const [k, vs] of lines) for (const v of vs) requestHead.push(`${k}: ${v}`);
+
+    const backend = tlsConnect({
+      host: target.host, port: target.port, servername: tls.serverName, ALPNProtocols: ['http/1.1'],
+      cert: this.opts.proxyClient.cert, key: this.opts.proxyClient.key,
+      ...(tls.caBundle ? { ca: tls.caBundle } : {}), rejectUnauthorized: !tls.insecure,
+    });
+    await new Promise<void>((resolve) => {
+      let connected = false;
+      let answered = false;
+      const closeBoth = () => { backend.destroy(); socket.destroy(); resolve(); };
+      backend.once('secureConnect', () => {
+        connected = true;
+        backend.write(requestHead.join('\r\n') + '\r\n\r\n');
+        if (head.length) backend.write(head);
+      });
+      backend.on('error', (e: NodeJS.ErrnoException) => {
+        if (!connected) { writeRawError(socket, 503, prepared.backend.dialError(e), true); resolve(); return; }
+        closeBoth();
+      });
+      socket.on('error', closeBoth);
+      socket.on('close', () => { if (answered) closeBoth(); else { backend.destroy(); resolve(); } });
+      // The backend's response head decides: a switch joins the connections, anything else is the answer.
+      let buffered = Buffer.alloc(0);
+      const onData = (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        backend.off('data', onData);
+        answered = true;
+        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(buffered.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+        socket.write(buffered);
+        if (status === 101) {
+          backend.pipe(socket);
+          socket.pipe(backend);
+          backend.on('end', () => socket.end());
+          socket.on('end', () => backend.end());
+          backend.on('close', () => { socket.destroy(); resolve(); });
+        } else {
+          // The rest of the answer, then the connection closes.
+          backend.pipe(socket);
+          backend.on('close', () => { socket.end(); resolve(); });
+        }
+      };
+      backend.on('data', onData);
+    });
+  }
+
+  private async exchange(req: ProxiedRequest, sink: Sink, apiService: APIService, user: UserInfo): Promise<void> {
+    const prepared = await this.prepare(apiService);
+    if ('error' in prepared) { sink.error(prepared.error.code, prepared.error.message); return; }
+    const { target, hostPort, serverName, tls } = prepared.backend;
+    const unreachable = (e: NodeJS.ErrnoException) => `error trying to reach service: ${prepared.backend.dialError(e)}`;
+    if (!target) {
+      // kube-proxy rejects a connection to a Service without endpoints.
+      sink.error(503, unreachable(REFUSED));
+      return;
+    }
 
     const q = req.url.indexOf('?');
     const path = goReescapePath(q < 0 ? req.url : req.url.slice(0, q));
     const query = goReencodeQuery(q < 0 ? '' : req.url.slice(q + 1));
-    const headers = outgoingHeaders(req, user, address.hostPort, path);
-    const [hostName, hostPort] = address.hostPort.startsWith('[')
-      ? [address.hostPort.slice(1, address.hostPort.indexOf(']')), Number(address.hostPort.slice(address.hostPort.indexOf(']') + 2))]
-      : [address.hostPort.slice(0, address.hostPort.lastIndexOf(':')), Number(address.hostPort.slice(address.hostPort.lastIndexOf(':') + 1))];
-    const unreachable = (e: NodeJS.ErrnoException) => `error trying to reach service: ${goNetError(e, hostName, hostPort, serverName)}`;
-    if (!target) {
-      // kube-proxy rejects a connection to a Service without endpoints.
-      sink.error(503, unreachable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })));
-      return;
-    }
+    const headers = outgoingHeaders(req, user, hostPort, path);
 
     const discovery = path.replace(/^\/+|\/+$/g, '').split('/').length === 3;
     const gunzip = headers['accept-encoding'] === 'gzip' && !req.rawHeaders.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'accept-encoding');
@@ -231,7 +341,7 @@ export class APIServiceProxy implements AggregationTransport {
       const finish = () => { if (!settled) { settled = true; resolve(); } };
       const upstream = https.request({
         host: target.host, port: target.port, method: req.method, path: query ? `${path}?${query}` : path, headers,
-        servername: serverName, agent: this.agentFor({ serverName, caBundle, insecure: !!apiService.spec?.insecureSkipTLSVerify }),
+        servername: serverName, agent: this.agentFor(tls),
       });
       const timer = discovery ? setTimeout(() => upstream.destroy(Object.assign(new Error('context deadline exceeded'), { code: 'DEADLINE' })), DISCOVERY_TIMEOUT_MS) : undefined;
       upstream.on('error', (e: NodeJS.ErrnoException) => {

@@ -1,5 +1,6 @@
 import type { ContainerLogReader } from '../apimachinery/container-log.js';
 import { createServer as createHttpsServer, type Server } from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
 import type { Authenticator, User } from './auth.js';
@@ -63,6 +64,8 @@ export interface AggregationTransport {
   proxy(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: User): Promise<void>;
   /** A GET of the aggregator's own (discovery) to the APIService's service. */
   get(apiService: APIService): ServiceGet;
+  /** Serves an upgrade request (exec, port-forward of an extension API) on its connection, as `user`. */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer, apiService: APIService, user: User): Promise<void>;
 }
 
 export interface ApiServer extends Server {
@@ -252,6 +255,13 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   // pods/exec and pods/attach switch protocols (WebSocket or SPDY/3.1).
   server.on('upgrade', createUpgradeHandler({
     store: opts.store, authenticator: opts.authenticator, authorizer: opts.authorizer, containerStreams: opts.containerStreams, log: opts.log,
+    // Upgrades below a service-backed APIService's group version go to its service, as other requests do.
+    aggregated: (path) => {
+      const [root, group = '', version = ''] = path.split('/').filter(Boolean);
+      const svc = root === 'apis' && version ? apiServices.get(`${version}.${group}`) : undefined;
+      return svc?.spec?.service ? svc : undefined;
+    },
+    aggregation: opts.aggregation,
   }));
   return Object.assign(server, {
     drain: (timeoutMs = SHUTDOWN_TIMEOUT_MS) => { remoteDiscovery.stop(); return drain.drain(server, timeoutMs); },

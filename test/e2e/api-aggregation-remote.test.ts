@@ -14,7 +14,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { startCluster, kubectlOk, raw, rawJSON, eventually, removeDir, type TestCluster } from '../helpers/cluster.js';
+import tls from 'node:tls';
+import { startCluster, kubectlOk, raw, rawJSON, eventually, removeDir, credentials, type TestCluster } from '../helpers/cluster.js';
 import { createCA, issue } from '../../src/pki/issue.js';
 
 let cluster: TestCluster;
@@ -23,6 +24,7 @@ let port = 0;
 /** Endpoints may not name loopback (ValidateNonSpecialIP): the server listens on this machine's first non-loopback IPv4 address too. */
 let hostIP = '';
 let discoveryStatus = 200;
+let upgradeUser = '';
 const seen: { path: string; user: string; groups: string[]; extra: string[]; cn: string; authorization?: string }[] = [];
 
 const GV = '/apis/wardle.example.com/v1alpha1';
@@ -53,6 +55,12 @@ before(async () => {
     if (path === GV) return discoveryStatus === 200 ? send(200, resourceList) : send(discoveryStatus, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: discoveryStatus });
     if (path === `${GV}/namespaces/default/flunders` || path === `${GV}/flunders`) return send(200, flunders);
     send(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
+  });
+  // An upgrade (a port-forward of the extension API): switched, then an echo.
+  backend.on('upgrade', (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex) => {
+    upgradeUser = String(req.headers['x-remote-user']);
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n');
+    socket.on('data', (d: Buffer) => socket.write(`echo:${d.toString()}`));
   });
   await new Promise<void>((r) => backend.listen(0, '0.0.0.0', r));
   port = (backend.address() as AddressInfo).port;
@@ -117,6 +125,24 @@ test('the APIService becomes Available and kubectl reads through the proxy as th
     return o.trim() ? o : undefined;
   });
   assert.equal(listed.trim(), 'flunder.wardle.example.com/one');
+});
+
+test('an upgrade request reaches the extension server and is joined to it', async () => {
+  const c = credentials(cluster);
+  const socket = tls.connect({ host: '127.0.0.1', port: cluster.port, ca: c.ca, cert: c.cert, key: c.key, ALPNProtocols: ['http/1.1'] });
+  await new Promise<void>((r) => socket.once('secureConnect', () => r()));
+  socket.write(`POST ${GV}/namespaces/default/flunders/one/portforward HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n`);
+  const head = await new Promise<string>((resolve) => {
+    let got = '';
+    const onData = (d: Buffer) => { got += d.toString(); if (got.includes('\r\n\r\n')) { socket.off('data', onData); resolve(got); } };
+    socket.on('data', onData);
+  });
+  assert.match(head, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+  const echoed = new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+  socket.write('ping');
+  assert.equal(await echoed, 'echo:ping');
+  socket.destroy();
+  assert.equal(upgradeUser, 'kubernetes-admin');
 });
 
 test('a backend that answers 404 to discovery fails the check with upstream\'s message', async () => {

@@ -8,7 +8,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { APIServiceProxy } from '../../src/api/aggregation-proxy.js';
@@ -27,6 +27,7 @@ let frontPort = 0;
 let caBundle = '';
 let otherCABundle = '';
 let seen: Seen | undefined;
+let upgraded: { url: string; headers: http.IncomingHttpHeaders; peerCN: string } | undefined;
 /** What the backend answers; a test replaces it. */
 let answer: (req: http.IncomingMessage, res: http.ServerResponse) => void;
 let objects: Record<string, KObject | undefined>;
@@ -59,10 +60,20 @@ before(async () => {
       answer(req, res);
     });
   });
+  backend.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex) => {
+    upgraded = { url: req.url ?? '', headers: req.headers, peerCN: String((req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '') };
+    if (req.url?.includes('refuse')) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 7\r\n\r\ndenied!');
+      return;
+    }
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: portforward.k8s.io\r\n\r\n');
+    socket.on('data', (d: Buffer) => socket.write(`echo:${d.toString()}`));
+  });
   await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
   backendPort = (backend.address() as AddressInfo).port;
   proxy = new APIServiceProxy({ resolve: getter, proxyClient });
   front = http.createServer((req, res) => { void proxy.proxy(req, res, apiService, user); });
+  front.on('upgrade', (req, socket, head) => { void proxy.upgrade(req, socket, head, apiService, user); });
   await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
   frontPort = (front.address() as AddressInfo).port;
 });
@@ -249,4 +260,60 @@ test('a streamed answer (a watch) arrives as the backend writes it', async () =>
   assert.equal(first, '{"type":"ADDED"}\n');
   assert.equal(seen!.url, '/apis/wardle.example.com/v1alpha1/flunders?watch=true');
   release();
+});
+
+/** A raw upgrade request on its own connection: the answer's head, and the connection to go on with. */
+function upgradeRequest(path: string): Promise<{ head: string; rest: string; socket: import('node:net').Socket }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(frontPort, '127.0.0.1', () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nAuthorization: Bearer secret\r\nImpersonate-User: bob\r\nX-Stream-Protocol-Version: portforward.k8s.io\r\n\r\n`);
+    });
+    let got = '';
+    const onData = (d: Buffer) => {
+      got += d.toString();
+      const end = got.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.off('data', onData);
+      resolve({ head: got.slice(0, end), rest: got.slice(end + 4), socket });
+    };
+    socket.on('data', onData);
+    socket.on('error', reject);
+  });
+}
+
+test('an upgrade request is joined to the backend once it switches protocols, as the front proxy', async () => {
+  upgraded = undefined;
+  const { head, socket } = await upgradeRequest('/apis/wardle.example.com/v1alpha1/namespaces/ns/flunders/x/portforward?b=1&a=2');
+  assert.match(head, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+  assert.match(head, /X-Stream-Protocol-Version: portforward.k8s.io/);
+  const echoed = new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+  socket.write('ping');
+  assert.equal(await echoed, 'echo:ping');
+  socket.destroy();
+  const u = upgraded!;
+  assert.equal(u.url, '/apis/wardle.example.com/v1alpha1/namespaces/ns/flunders/x/portforward?a=2&b=1');
+  assert.equal(u.peerCN, 'front-proxy-client');
+  assert.equal(u.headers['x-remote-user'], 'jane');
+  assert.equal(u.headers['x-remote-group'], 'dev, system:authenticated');
+  assert.equal(u.headers.authorization, undefined);
+  assert.equal(u.headers['impersonate-user'], undefined);
+  assert.equal(u.headers.upgrade, 'SPDY/3.1');
+  assert.equal(u.headers.host, '10.96.0.50:443');
+  assert.equal(u.headers['x-forwarded-for'], '127.0.0.1');
+  assert.equal(u.headers['user-agent'], 'Go-http-client/1.1');
+});
+
+test('an upgrade the backend refuses comes back as its answer; an unavailable APIService as 503', async () => {
+  const { head, rest, socket } = await upgradeRequest('/apis/wardle.example.com/v1alpha1/refuse');
+  assert.match(head, /^HTTP\/1\.1 403 Forbidden\r\n/);
+  const body = rest.length >= 7 ? rest : rest + await new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+  assert.equal(body, 'denied!');
+  socket.destroy();
+  apiService.status = available('False');
+  const r = await upgradeRequest('/apis/wardle.example.com/v1alpha1/x');
+  assert.match(r.head, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+  assert.match(r.head, /Content-Type: text\/plain; charset=utf-8/);
+  const body2 = r.rest.length >= 20 ? r.rest : r.rest + await new Promise<string>((resolve) => r.socket.once('data', (d: Buffer) => resolve(d.toString())));
+  assert.equal(body2, 'service unavailable\n');
+  r.socket.destroy();
 });

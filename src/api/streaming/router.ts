@@ -7,6 +7,8 @@ import { requestAttributes } from '../request-attributes.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { KObject } from '../../apimachinery/object.js';
+import type { APIService } from '../../apimachinery/apiservice.js';
+import type { AggregationTransport } from '../server.js';
 import { pods } from '../../registry/core/pods.js';
 import type { Store } from '../../registry/store.js';
 import type { Authenticator } from '../auth.js';
@@ -45,6 +47,10 @@ export interface StreamingOptions {
   authorizer?: Authorizer;
   containerStreams?: ContainerStreams;
   log?: (msg: string) => void;
+  /** The service-backed APIService a path belongs to, if any. */
+  aggregated?: (path: string) => APIService | undefined;
+  /** How the aggregator reaches it; without it such an upgrade answers "service unavailable". */
+  aggregation?: AggregationTransport;
 }
 
 /**
@@ -78,14 +84,21 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   const info = parseResourcePath(path);
   const user = await opts.authenticator.authenticate(req);
   if (!user) throw errors.unauthorized();
+  let effective = user;
   if (opts.authorizer) {
     // Through the same filters as every request: impersonation, then authorization (a GET upgrade is the verb get).
-    const attrs = requestAttributes(impersonate(req, user, opts.authorizer), req.method ?? 'GET', path, url.searchParams);
+    effective = impersonate(req, user, opts.authorizer);
+    const attrs = requestAttributes(effective, req.method ?? 'GET', path, url.searchParams);
     const d = opts.authorizer.authorize(attrs);
     if (d.decision !== 'Allow' && d.error) return writeRawError(socket, 500, internalErrorText(req, d.error));
     if (d.decision !== 'Allow') {
       return writeRawResponse(socket, 403, JSON.stringify(forbiddenError(attrs, d.reason).status), 'application/json', { 'X-Content-Type-Options': 'nosniff' });
     }
+  }
+  const apiService = opts.aggregated?.(path);
+  if (apiService) {
+    if (!opts.aggregation?.upgrade) return writeRawError(socket, 503, 'service unavailable', true);
+    return opts.aggregation.upgrade(req, socket, head, apiService, effective);
   }
   const sub = info?.subresource;
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
