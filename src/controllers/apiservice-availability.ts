@@ -170,7 +170,7 @@ export class APIServiceAvailabilityController {
       const req = https.request({
         host: target.host, port: target.port, method: 'GET', path, agent: false, rejectUnauthorized: false,
         cert: this.opts.proxyClient.cert, key: this.opts.proxyClient.key,
-        headers: { ...Object.fromEntries([...headers].map(([k, v]) => [k, v.length === 1 ? v[0] : v])), host: address.hostPort, 'accept-encoding': 'gzip' },
+        headers: { ...Object.fromEntries([...headers].map(([k, v]) => [k, v.length === 1 ? v[0] : v])), host: address.hostPort, 'user-agent': 'Go-http-client/1.1', 'accept-encoding': 'gzip' },
       }, (res) => {
         res.resume();
         clearTimeout(timer);

@@ -53,6 +53,12 @@ before(async () => {
     const path = (req.url ?? '').split('?')[0];
     const send = (code: number, body: unknown) => { res.writeHead(code, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(body)); };
     if (path === GV) return discoveryStatus === 200 ? send(200, resourceList) : send(discoveryStatus, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: discoveryStatus });
+    if (path === `${GV}/namespaces/default/flunders` && req.method === 'POST') {
+      let body = '';
+      req.on('data', (c: Buffer) => { body += c.toString(); });
+      req.on('end', () => send(201, { ...JSON.parse(body), metadata: { name: 'two', namespace: 'default' } }));
+      return;
+    }
     if (path === `${GV}/namespaces/default/flunders` || path === `${GV}/flunders`) return send(200, flunders);
     send(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
   });
@@ -118,6 +124,11 @@ test('the APIService becomes Available and kubectl reads through the proxy as th
   assert.deepEqual(s.groups, ['system:masters', 'system:authenticated']);
   assert.equal(s.cn, 'front-proxy-client');
   assert.equal(s.authorization, undefined);
+
+  // A request body goes through as the client sent it.
+  const created = await rawJSON(cluster, 'POST', `${GV}/namespaces/default/flunders`, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', spec: { x: 1 } });
+  assert.equal(created.status, 201);
+  assert.deepEqual(created.body, { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', spec: { x: 1 }, metadata: { name: 'two', namespace: 'default' } });
 
   // Discovery lists the group version (fetched through the same proxy), so kubectl finds the resource.
   const listed = await eventually('flunders listed', async () => {
