@@ -26,6 +26,16 @@ export function newWebhookAgent(cfg: { caBundle?: string }): https.Agent {
   return new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
 }
 
+/** x509.HostnameError: the names the certificate is valid for (its IP SANs when an IP was wanted), and the one wanted. */
+function goHostnameError(subjectAltName: string | undefined, host: string): string {
+  const sans = (subjectAltName ?? '').split(', ').filter(Boolean);
+  const isIP = /^[\d.]+$|:/.test(host);
+  const valid = sans.filter((s) => s.startsWith(isIP ? 'IP Address:' : 'DNS:')).map((s) => s.slice(s.indexOf(':') + 1));
+  if (isIP && !valid.length) return `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+  if (!valid.length) return `x509: certificate is not valid for any names, but wanted to match ${host}`;
+  return `x509: certificate is valid for ${valid.join(', ')}, not ${host}`;
+}
+
 /** The call failed before an answer came: the reason as Go's client words it. */
 export class CallFailure extends Error {}
 
@@ -42,7 +52,7 @@ export function goNetError(e: NodeJS.ErrnoException, host: string, port: number,
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY': case 'UNABLE_TO_GET_ISSUER_CERT':
       return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
     case 'CERT_HAS_EXPIRED': return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
-    case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: x509: certificate is not valid for ${serverName}`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: ${goHostnameError((e as { cert?: { subjectaltname?: string } }).cert?.subjectaltname, serverName)}`;
     default: return e.message;
   }
 }

@@ -202,6 +202,15 @@ test('a backend the caBundle does not verify', async () => {
   assert.equal(r2.status, 200);
 });
 
+test('a backend whose certificate does not name <service>.<namespace>.svc', async () => {
+  objects['services/wardle/other'] = { ...objects['services/wardle/api']!, metadata: { name: 'other', namespace: 'wardle' } };
+  objects['endpoints/wardle/other'] = { ...objects['endpoints/wardle/api']!, metadata: { name: 'other', namespace: 'wardle' } };
+  apiService.spec!.service = { namespace: 'wardle', name: 'other', port: 443 };
+  const r = await request('GET', '/apis/wardle.example.com/v1alpha1');
+  assert.equal(r.status, 503);
+  assert.equal(r.body, 'error trying to reach service: tls: failed to verify certificate: x509: certificate is valid for api.wardle.svc, not other.wardle.svc\n');
+});
+
 test('a caBundle TLS cannot use: 500 with the transport building error', async () => {
   apiService.spec!.caBundle = Buffer.from('not a certificate').toString('base64');
   const r = await request('GET', '/apis/wardle.example.com/v1alpha1');
