@@ -416,13 +416,3 @@ function relay(sink: Sink, answer: IncomingMessage, gunzip: boolean, done: () =>
   body.on('end', () => sink.end(done));
   body.on('error', () => { sink.destroy(); done(); });
 }
-
-/** A one-off proxy of the request: what `APIServiceProxy.proxy` does without kept connections. */
-export async function proxyToAPIService(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: UserInfo, opts: AggregationProxyOptions): Promise<void> {
-  const proxy = new APIServiceProxy(opts);
-  try {
-    await proxy.proxy(req, res, apiService, user);
-  } finally {
-    proxy.close();
-  }
-}

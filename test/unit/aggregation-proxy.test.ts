@@ -326,3 +326,15 @@ test('an upgrade the backend refuses comes back as its answer; an unavailable AP
   assert.equal(body2, 'service unavailable\n');
   r.socket.destroy();
 });
+
+test('the discovery manager\'s GET goes through the same handler as system:kube-aggregator', async () => {
+  const got = await proxy.get(apiService)('/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+  assert.deepEqual(got, { status: 200, contentType: 'application/json', body: '{"kind":"APIResourceList"}' });
+  assert.equal(seen!.url, '/apis');
+  assert.equal(seen!.headers['x-remote-user'], 'system:kube-aggregator');
+  assert.equal(seen!.headers['x-remote-group'], 'system:masters');
+  assert.equal(seen!.headers.accept, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+  assert.equal(seen!.headers['x-forwarded-for'], undefined);
+  apiService.status = available('False');
+  assert.deepEqual(await proxy.get(apiService)('/apis', 'application/json'), { status: 503, contentType: 'text/plain; charset=utf-8', body: 'service unavailable\n' });
+});
