@@ -129,3 +129,12 @@ export async function admitDeleteWithWebhooks(a: Omit<WebhookAttributes, 'operat
   await validateDeleteWithPolicies({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
   await validateWithWebhooks({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
 }
+
+/**
+ * CONNECT admission (pods/exec, pods/attach): the mutating webhooks, which may change the options
+ * object in place, then the validating ones; no built-in plugin of this chain handles CONNECT.
+ */
+export async function admitConnectWithWebhooks(a: Omit<WebhookAttributes, 'operation' | 'oldObject'> & { object: KObject }): Promise<void> {
+  await admitWithWebhooks({ ...a, operation: 'CONNECT' });
+  await validateWithWebhooks({ ...a, operation: 'CONNECT' });
+}

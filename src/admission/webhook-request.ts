@@ -13,7 +13,7 @@ import type { GVK, GVR, Invocation } from './rule-matching.js';
 
 /** What the webhook dispatchers need of a write (CREATE, UPDATE or DELETE). */
 export interface WebhookAttributes {
-  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   def: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
   subresource: string;
   namespace: string;

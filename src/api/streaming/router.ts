@@ -23,6 +23,7 @@ import {
 } from './handshake.js';
 import { internalErrorStatus, type RemoteCommandConnection, type StreamOptions } from '../../apimachinery/remotecommand.js';
 import { parseStreamOptions } from './remotecommand.js';
+import { admitConnect } from './connect-admission.js';
 import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from './spdy-connection.js';
 import { webSocketConnection } from './ws-connection.js';
 
@@ -76,11 +77,13 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   let path: string;
   try { path = requestPath(req.url ?? '/'); } catch { return writeGoProtocolError(socket, 400); }
   const info = parseResourcePath(path);
-  const user = await opts.authenticator.authenticate(req);
-  if (!user) throw errors.unauthorized();
+  const authenticated = await opts.authenticator.authenticate(req);
+  if (!authenticated) throw errors.unauthorized();
+  let user = authenticated;
   if (opts.authorizer) {
     // Through the same filters as every request: impersonation, then authorization (a GET upgrade is the verb get).
-    const attrs = requestAttributes(impersonate(req, user, opts.authorizer), req.method ?? 'GET', path, url.searchParams);
+    user = impersonate(req, authenticated, opts.authorizer);
+    const attrs = requestAttributes(user, req.method ?? 'GET', path, url.searchParams);
     const d = opts.authorizer.authorize(attrs);
     if (d.decision !== 'Allow' && d.error) return writeRawError(socket, 500, internalErrorText(req, d.error));
     if (d.decision !== 'Allow') {
@@ -92,8 +95,8 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
     throw errors.notFoundGeneric();
   }
   checkObjectKey(pods, info.namespace, info.name);
+  const q = await admitConnect(opts.store, sub, info.namespace, info.name, url.searchParams, user);
   const pod = await opts.store.read(pods, info.namespace, info.name);
-  const q = url.searchParams;
   const container = validateContainer(q.get('container') ?? '', pod);
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);
