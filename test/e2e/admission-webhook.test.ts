@@ -55,6 +55,9 @@ function handle(path: string, review: Review): Record<string, unknown> {
     const command = (review.request.object as { command?: string[] } | null)?.command ?? [];
     return command[0] === 'rm' ? { uid, allowed: false, status: { code: 403, message: 'rm is not allowed in this namespace' } } : { uid, allowed: true };
   }
+  if (path === '/deny-subresource') {
+    return { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: `no ${review.request.kind.kind} for ${review.request.name} here` } };
+  }
   if (path === '/bad-uid') return { uid: 'wrong', allowed: true };
   if (path === '/bad-patch') {
     return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'remove', path: '/nothing/here' }])).toString('base64') };
@@ -302,6 +305,31 @@ test('a validating webhook sees CONNECT of pods/exec with the PodExecOptions and
   const admitted = await kubectl(cluster, ['exec', '-n', 'connects', 'p', '-c', 'c', '--', 'ls']);
   assert.equal(admitted.stderr, 'Error from server (BadRequest): pod p does not have a host assigned\n');
   await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'connects']);
+});
+
+test('POSTs to pods/eviction and pods/binding reach webhooks as CREATEs of Eviction and Binding', async () => {
+  await namespace('posts');
+  await kubectlOk(cluster, ['create', '-f', '-'], pod('p', 'posts'));
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Validating', 'posts', [
+    webhook('deny-subresource.example.com', { url: `https://127.0.0.1:${port}/deny-subresource` }, {
+      ...selecting('posts'), rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction', 'pods/binding'] }] })]));
+  const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'posts' } };
+  const evicted = await rawJSON(cluster, 'POST', '/api/v1/namespaces/posts/pods/p/eviction', eviction);
+  assert.equal(evicted.status, 403);
+  assert.equal(evicted.body.message, 'admission webhook "deny-subresource.example.com" denied the request: no Eviction for p here');
+  const r = seen.filter((x) => x.path === '/deny-subresource').at(-1)!.review.request as unknown as Record<string, unknown>;
+  assert.deepEqual([r.operation, r.kind, r.resource, r.subResource, r.requestKind, r.object, (r.options as { kind: string }).kind], [
+    'CREATE', { group: 'policy', version: 'v1', kind: 'Eviction' }, { group: '', version: 'v1', resource: 'pods' }, 'eviction',
+    { group: 'policy', version: 'v1', kind: 'Eviction' }, eviction, 'CreateOptions',
+  ]);
+  const bound = await rawJSON(cluster, 'POST', '/api/v1/namespaces/posts/pods/p/binding',
+    { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Node', name: 'somewhere' } });
+  assert.equal(bound.status, 403);
+  assert.equal(bound.body.message, 'admission webhook "deny-subresource.example.com" denied the request: no Binding for p here');
+  // Nothing was done: the pod is still there, unbound.
+  const stored = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/posts/pods/p')).body;
+  assert.equal(stored.spec.nodeName, undefined);
+  await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'posts']);
 });
 
 test('bad answers: a wrong uid, a patch that does not apply, an unknown CA', async () => {
