@@ -54,7 +54,7 @@ import { nodeRestriction } from './node-restriction.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
-import { validateDeleteWithPolicies, validatingAdmissionPolicy } from './validating-admission-policy.js';
+import { validateWithPolicies, validatingAdmissionPolicy } from './validating-admission-policy.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 import { admitWithWebhooks } from './webhook-mutating.js';
 import type { WebhookAttributes } from './webhook-request.js';
@@ -126,6 +126,29 @@ export async function admitDeleteWithWebhooks(a: Omit<WebhookAttributes, 'operat
   deleteOptions: Record<string, unknown>): Promise<void> {
   const withOptions = { ...a, deleteOptions };
   await admitWithWebhooks({ ...withOptions, operation: 'DELETE', object: null });
-  await validateDeleteWithPolicies({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
+  await validateWithPolicies({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
   await validateWithWebhooks({ ...withOptions, operation: 'DELETE', object: null, oldObject: old });
+}
+
+/**
+ * CONNECT admission (pods/exec, pods/attach): the mutating webhooks, which may change the options
+ * object in place, then the validating ones; no built-in plugin of this chain handles CONNECT.
+ */
+export async function admitConnectWithWebhooks(a: Omit<WebhookAttributes, 'operation' | 'oldObject'> & { object: KObject }): Promise<void> {
+  await admitWithWebhooks({ ...a, operation: 'CONNECT' });
+  await validateWithWebhooks({ ...a, operation: 'CONNECT' });
+}
+
+/** A subresource POST's attributes (pods/binding, pods/eviction): a CREATE of the subresource's own kind. */
+export type SubresourceCreate = Omit<WebhookAttributes, 'operation' | 'oldObject'> & { object: KObject };
+
+/** The mutating phase of a subresource POST (createHandler's Admit, before the REST storage's Create). */
+export async function mutateSubresourceCreate(a: SubresourceCreate): Promise<void> {
+  await admitWithWebhooks({ ...a, operation: 'CREATE' });
+}
+
+/** The validating phase of a subresource POST (the createValidation the REST storage's Create calls). */
+export async function validateSubresourceCreate(a: SubresourceCreate): Promise<void> {
+  await validateWithPolicies({ ...a, operation: 'CREATE' });
+  await validateWithWebhooks({ ...a, operation: 'CREATE' });
 }

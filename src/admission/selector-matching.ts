@@ -55,6 +55,7 @@ export async function matchNamespaceSelector(selector: Selector | undefined, r: 
 export function matchObjectSelector(selector: Selector | undefined, r: SelectorRequest): SelectorMatch {
   if (!selector) return { matches: false, error: errors.internal('invalid object selector') };
   if (selector.empty) return { matches: true };
-  const hit = (o: KObject | null) => !!o && selector.matches(o.metadata?.labels ?? {});
+  // An object without metadata (a CONNECT's options) matches no selector (meta.Accessor fails).
+  const hit = (o: KObject | null) => !!o?.metadata && selector.matches(o.metadata.labels ?? {});
   return { matches: hit(r.object) || hit(r.oldObject) };
 }

@@ -153,5 +153,5 @@ export const validatingAdmissionPolicy: AdmissionPlugin = {
   validate: dispatch,
 };
 
-/** The plugin's Validate on a DELETE (the object being deleted as oldObject). */
-export const validateDeleteWithPolicies = (a: PolicyAttributes & { operation: 'DELETE' }): Promise<void> => dispatch(a);
+/** The plugin's Validate outside the store's create and update path: DELETE (the deleted object as oldObject), subresource POSTs. */
+export const validateWithPolicies = (a: PolicyAttributes): Promise<void> => dispatch(a);

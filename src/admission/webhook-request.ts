@@ -13,7 +13,7 @@ import type { GVK, GVR, Invocation } from './rule-matching.js';
 
 /** What the webhook dispatchers need of a write (CREATE, UPDATE or DELETE). */
 export interface WebhookAttributes {
-  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   def: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
   subresource: string;
   namespace: string;
@@ -43,7 +43,9 @@ const sameGVR = (a: GVR, b: GVR) => a.group === b.group && a.version === b.versi
 
 export function webhookRequest(a: WebhookAttributes): WebhookRequest {
   const resource = gvr(a.def.group, a.def.version, a.def.resource);
-  const kind = gvk(a.def.group, a.def.version, a.def.kind);
+  // A subresource's kind is its own (pods/eviction: policy/v1 Eviction, pods/binding: v1 Binding).
+  const sub = a.subresource ? (a.def as Partial<ResourceInfo>).subresources?.find((s) => s.name === a.subresource) : undefined;
+  const kind = sub ? gvk(sub.group ?? a.def.group, sub.version ?? a.def.version, sub.kind) : gvk(a.def.group, a.def.version, a.def.kind);
   const eqs: EquivalentResource[] = a.lookup.equivalentResources?.(a.def.group, a.def.version, a.def.resource) ?? [];
   // For a Namespace, attributes carry its own name as the namespace (rules' scope and selectors read it).
   const namespace = a.def.group === '' && a.def.resource === 'namespaces' ? a.name : a.namespace;

@@ -51,6 +51,13 @@ function handle(path: string, review: Review): Record<string, unknown> {
   if (path === '/deny-delete') {
     return review.request.operation === 'DELETE' ? { uid, allowed: false, status: { message: 'deletes are not allowed' } } : { uid, allowed: true };
   }
+  if (path === '/deny-rm') {
+    const command = (review.request.object as { command?: string[] } | null)?.command ?? [];
+    return command[0] === 'rm' ? { uid, allowed: false, status: { code: 403, message: 'rm is not allowed in this namespace' } } : { uid, allowed: true };
+  }
+  if (path === '/deny-subresource') {
+    return { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: `no ${review.request.kind.kind} for ${review.request.name} here` } };
+  }
   if (path === '/bad-uid') return { uid: 'wrong', allowed: true };
   if (path === '/bad-patch') {
     return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'remove', path: '/nothing/here' }])).toString('base64') };
@@ -274,6 +281,55 @@ test('a validating webhook sees DELETE with the object being deleted and can ref
     ['DELETE', 'p', null, 'p', { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', propagationPolicy: 'Background' }]);
   await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'deletes']);
   await kubectlOk(cluster, ['delete', 'pod', 'p', '-n', 'deletes', '--grace-period=0', '--force']);
+});
+
+test('a validating webhook sees CONNECT of pods/exec with the PodExecOptions and can refuse the exec', async () => {
+  await namespace('connects');
+  await kubectlOk(cluster, ['create', '-f', '-'], pod('p', 'connects'));
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Validating', 'connects', [
+    webhook('deny-rm.example.com', { url: `https://127.0.0.1:${port}/deny-rm` }, {
+      ...selecting('connects'), rules: [{ operations: ['CONNECT'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/exec'] }] })]));
+  const refused = await kubectl(cluster, ['exec', '-n', 'connects', 'p', '-c', 'c', '--', 'rm', '-rf', '/data']);
+  assert.equal(refused.code, 1);
+  // The webhook's Status (code 403, no reason) answers the upgrade request.
+  assert.equal(refused.stderr, 'Error from server: admission webhook "deny-rm.example.com" denied the request: rm is not allowed in this namespace\n');
+  // kubectl 1.27 asks for SPDY rather than WebSocket: the same answer.
+  const spdy = await kubectl(cluster, ['exec', '-n', 'connects', 'p', '-c', 'c', '--', 'rm', '-rf', '/data'], { version: '1.27' });
+  assert.equal(spdy.stderr, refused.stderr);
+  const r = seen.filter((x) => x.path === '/deny-rm').at(-1)!.review.request as unknown as Record<string, unknown>;
+  assert.deepEqual([r.operation, r.name, r.namespace, r.kind, r.resource, r.subResource, r.object, r.oldObject, r.options], [
+    'CONNECT', 'p', 'connects', { group: '', version: 'v1', kind: 'PodExecOptions' }, { group: '', version: 'v1', resource: 'pods' }, 'exec',
+    { kind: 'PodExecOptions', apiVersion: 'v1', stdout: true, stderr: true, container: 'c', command: ['rm', '-rf', '/data'] }, null, null,
+  ]);
+  // Admitted, the exec goes on to the pod, which no node runs here.
+  const admitted = await kubectl(cluster, ['exec', '-n', 'connects', 'p', '-c', 'c', '--', 'ls']);
+  assert.equal(admitted.stderr, 'Error from server (BadRequest): pod p does not have a host assigned\n');
+  await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'connects']);
+});
+
+test('POSTs to pods/eviction and pods/binding reach webhooks as CREATEs of Eviction and Binding', async () => {
+  await namespace('posts');
+  await kubectlOk(cluster, ['create', '-f', '-'], pod('p', 'posts'));
+  await kubectlOk(cluster, ['apply', '-f', '-'], configuration('Validating', 'posts', [
+    webhook('deny-subresource.example.com', { url: `https://127.0.0.1:${port}/deny-subresource` }, {
+      ...selecting('posts'), rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction', 'pods/binding'] }] })]));
+  const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'posts' } };
+  const evicted = await rawJSON(cluster, 'POST', '/api/v1/namespaces/posts/pods/p/eviction', eviction);
+  assert.equal(evicted.status, 403);
+  assert.equal(evicted.body.message, 'admission webhook "deny-subresource.example.com" denied the request: no Eviction for p here');
+  const r = seen.filter((x) => x.path === '/deny-subresource').at(-1)!.review.request as unknown as Record<string, unknown>;
+  assert.deepEqual([r.operation, r.kind, r.resource, r.subResource, r.requestKind, r.object, (r.options as { kind: string }).kind], [
+    'CREATE', { group: 'policy', version: 'v1', kind: 'Eviction' }, { group: '', version: 'v1', resource: 'pods' }, 'eviction',
+    { group: 'policy', version: 'v1', kind: 'Eviction' }, eviction, 'CreateOptions',
+  ]);
+  const bound = await rawJSON(cluster, 'POST', '/api/v1/namespaces/posts/pods/p/binding',
+    { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Node', name: 'somewhere' } });
+  assert.equal(bound.status, 403);
+  assert.equal(bound.body.message, 'admission webhook "deny-subresource.example.com" denied the request: no Binding for p here');
+  // Nothing was done: the pod is still there, unbound.
+  const stored = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/posts/pods/p')).body;
+  assert.equal(stored.spec.nodeName, undefined);
+  await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'posts']);
 });
 
 test('bad answers: a wrong uid, a patch that does not apply, an unknown CA', async () => {

@@ -25,6 +25,7 @@ import {
 } from './handshake.js';
 import { internalErrorStatus, type RemoteCommandConnection, type StreamOptions } from '../../apimachinery/remotecommand.js';
 import { parseStreamOptions } from './remotecommand.js';
+import { admitConnect } from './connect-admission.js';
 import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from './spdy-connection.js';
 import { webSocketConnection } from './ws-connection.js';
 
@@ -82,13 +83,13 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   let path: string;
   try { path = requestPath(req.url ?? '/'); } catch { return writeGoProtocolError(socket, 400); }
   const info = parseResourcePath(path);
-  const user = await opts.authenticator.authenticate(req);
-  if (!user) throw errors.unauthorized();
-  let effective = user;
+  const authenticated = await opts.authenticator.authenticate(req);
+  if (!authenticated) throw errors.unauthorized();
+  let user = authenticated;
   if (opts.authorizer) {
     // Through the same filters as every request: impersonation, then authorization (a GET upgrade is the verb get).
-    effective = impersonate(req, user, opts.authorizer);
-    const attrs = requestAttributes(effective, req.method ?? 'GET', path, url.searchParams);
+    user = impersonate(req, authenticated, opts.authorizer);
+    const attrs = requestAttributes(user, req.method ?? 'GET', path, url.searchParams);
     const d = opts.authorizer.authorize(attrs);
     if (d.decision !== 'Allow' && d.error) return writeRawError(socket, 500, internalErrorText(req, d.error));
     if (d.decision !== 'Allow') {
@@ -98,15 +99,15 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   const apiService = opts.aggregated?.(path);
   if (apiService) {
     if (!opts.aggregation?.upgrade) return writeRawError(socket, 503, 'service unavailable', true);
-    return opts.aggregation.upgrade(req, socket, head, apiService, effective);
+    return opts.aggregation.upgrade(req, socket, head, apiService, user);
   }
   const sub = info?.subresource;
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
     throw errors.notFoundGeneric();
   }
   checkObjectKey(pods, info.namespace, info.name);
+  const q = await admitConnect(opts.store, sub, info.namespace, info.name, url.searchParams, user);
   const pod = await opts.store.read(pods, info.namespace, info.name);
-  const q = url.searchParams;
   const container = validateContainer(q.get('container') ?? '', pod);
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);

@@ -11,6 +11,7 @@ import { rfc3339 } from '../../apimachinery/time.js';
 import type { Store } from '../store.js';
 import type { ResourceDef, SubresourceWrite } from '../types.js';
 import type { WriteContext } from '../../apimachinery/write-context.js';
+import { mutateSubresourceCreate, validateSubresourceCreate, type SubresourceCreate } from '../../admission/chain.js';
 
 /** The answer of a subresource POST that has no object to return: metav1.Status{Status: Success}, with the create's 201. */
 export function createdStatus(): KObject {
@@ -43,10 +44,15 @@ export async function assignPod(store: Store, def: ResourceDef, namespace: strin
 
 /** BindingREST.Create: a Binding must name its target node. */
 export const createBinding: SubresourceWrite = async (store, def, namespace, name, body, ctx) => {
+  // createHandler's Admit (a CREATE of pods/binding, the Binding as the object), then BindingREST.Create's
+  // validation and its createValidation.
+  const admission: SubresourceCreate = { def, subresource: 'binding', namespace, name, object: body, ctx, lookup: store };
+  await mutateSubresourceCreate(admission);
   const node = (body as Partial<Binding>).target?.name;
   if (!node) {
     throw errors.invalid({ group: '', kind: 'Binding' }, name, [{ type: 'FieldValueRequired', field: 'target.name', detail: '' }]);
   }
+  await validateSubresourceCreate(admission);
   await assignPod(store, def, namespace, name, node, ctx);
   return createdStatus();
 };

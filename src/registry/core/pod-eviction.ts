@@ -16,6 +16,7 @@ import type { WriteContext } from '../../apimachinery/write-context.js';
 import { createdStatus } from './pod-binding.js';
 import { poddisruptionbudgets } from '../groups/policy/poddisruptionbudgets.js';
 import { admitNodeEviction } from '../../admission/node-restriction.js';
+import { mutateSubresourceCreate, validateSubresourceCreate, type SubresourceCreate } from '../../admission/chain.js';
 
 type StoredPod = Stored<Pod>;
 type StoredBudget = Stored<PodDisruptionBudget>;
@@ -106,6 +107,10 @@ export const createEviction: SubresourceWrite = async (store, def, namespace, na
   const eviction = body as Partial<Eviction>;
   const pod = await store.read(def, namespace, name) as StoredPod;
   admitNodeEviction(pod, ctx);
+  // The admission of the eviction itself: a CREATE of pods/eviction, the Eviction as the object.
+  const admission: SubresourceCreate = { def, subresource: 'eviction', namespace, name, object: body, ctx, lookup: store };
+  await mutateSubresourceCreate(admission);
+  await validateSubresourceCreate(admission);
   if (!canIgnoreBudget(pod)) {
     const pdbs = (await store.list(poddisruptionbudgets, namespace)).items.filter((o) => {
       const selector = o.spec?.selector;
