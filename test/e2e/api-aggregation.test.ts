@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlFails, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectlFails, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { goldenDiscovery } from '../helpers/golden.js';
 
 let cluster: TestCluster;
@@ -34,14 +34,6 @@ spec:
   - { name: v1beta1, served: true, storage: false, schema: { openAPIV3Schema: { type: object } } }
   - { name: v1alpha1, served: false, storage: false, schema: { openAPIV3Schema: { type: object } } }
 `;
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`never: ${what}`);
-}
 
 test('kube-apiserver registers a local APIService per served group version, once at start, Available as Local', async () => {
   const out = await ok(['get', 'apiservices']);
@@ -90,18 +82,18 @@ spec: { group: remote.example.com, version: v1, groupPriorityMinimum: 10, versio
 
 test('a CRD\'s served versions get continuously kept APIServices (priority 1000/100), gone with the CRD', async () => {
   await ok(['apply', '-f', '-'], CRD);
-  await eventually(async () => (await ok(['get', 'apiservices', '-o', 'name'])).includes('v1beta1.example.com'), 'CRD APIServices');
+  await eventually('CRD APIServices', async () => ((await ok(['get', 'apiservices', '-o', 'name'])).includes('v1beta1.example.com')) || undefined);
   const svc = JSON.parse(await ok(['get', 'apiservice', 'v1beta1.example.com', '-o', 'json']));
   assert.deepEqual(svc.metadata.labels, { 'kube-aggregator.kubernetes.io/automanaged': 'true' });
   assert.deepEqual(svc.spec, { group: 'example.com', version: 'v1beta1', groupPriorityMinimum: 1000, versionPriority: 100 });
   assert.doesNotMatch(await ok(['get', 'apiservices', '-o', 'name']), /v1alpha1\.example\.com/);
   // A continuously kept APIService edited by hand is put back.
   await ok(['patch', 'apiservice', 'v1.example.com', '--type=merge', '-p', '{"spec":{"versionPriority":5}}']);
-  await eventually(async () => (await ok(['get', 'apiservice', 'v1.example.com', '-o', 'jsonpath={.spec.versionPriority}'])) === '100', 'spec put back');
+  await eventually('spec put back', async () => ((await ok(['get', 'apiservice', 'v1.example.com', '-o', 'jsonpath={.spec.versionPriority}'])) === '100') || undefined);
   const group = (await rawJSON(cluster, 'GET', '/apis/example.com')).body;
   assert.deepEqual(group.versions.map((v: { version: string }) => v.version), ['v1', 'v1beta1']);
   await ok(['delete', 'crd', 'widgets.example.com']);
-  await eventually(async () => !(await ok(['get', 'apiservices', '-o', 'name'])).includes('example.com'), 'CRD APIServices deleted');
+  await eventually('CRD APIServices deleted', async () => (!(await ok(['get', 'apiservices', '-o', 'name'])).includes('example.com')) || undefined);
 });
 
 test('a user\'s local APIService is listed in discovery with no resources; deleting a built-in one unlists its group', async () => {
@@ -110,12 +102,12 @@ kind: APIService
 metadata: { name: v1alpha1.local.example.com }
 spec: { group: local.example.com, version: v1alpha1, groupPriorityMinimum: 17900, versionPriority: 10 }
 `);
-  await eventually(async () => (await rawJSON(cluster, 'GET', '/apis')).body.groups[1]?.name === 'local.example.com', 'listed by priority');
+  await eventually('listed by priority', async () => ((await rawJSON(cluster, 'GET', '/apis')).body.groups[1]?.name === 'local.example.com') || undefined);
   const agg = (await rawJSON(cluster, 'GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' })).body;
   assert.deepEqual(agg.items[1], { metadata: { name: 'local.example.com' }, versions: [{ version: 'v1alpha1', resources: [], freshness: 'Current' }] });
   assert.equal((await rawJSON(cluster, 'GET', '/apis/local.example.com/v1alpha1')).status, 404);
   await ok(['delete', 'apiservice', 'v1alpha1.local.example.com', 'v1.node.k8s.io']);
-  await eventually(async () => !(await rawJSON(cluster, 'GET', '/apis')).body.groups.some((g: { name: string }) => g.name === 'node.k8s.io'), 'node.k8s.io unlisted');
+  await eventually('node.k8s.io unlisted', async () => (!(await rawJSON(cluster, 'GET', '/apis')).body.groups.some((g: { name: string }) => g.name === 'node.k8s.io')) || undefined);
   // Still served: only discovery reads the APIServices.
   assert.equal((await rawJSON(cluster, 'GET', '/apis/node.k8s.io/v1/runtimeclasses')).status, 200);
 });
@@ -125,7 +117,7 @@ test('the local availability controller puts back a local APIService\'s Availabl
   svc.status.conditions[0] = { type: 'Available', status: 'False', reason: 'Edited', message: 'by hand' };
   const put = await rawJSON(cluster, 'PUT', '/apis/apiregistration.k8s.io/v1/apiservices/v1.batch/status', svc);
   assert.equal(put.status, 200);
-  await eventually(async () => (await ok(['get', 'apiservice', 'v1.batch', '-o', 'jsonpath={.status.conditions[0].reason}'])) === 'Local', 'condition restored');
+  await eventually('condition restored', async () => ((await ok(['get', 'apiservice', 'v1.batch', '-o', 'jsonpath={.status.conditions[0].reason}'])) === 'Local') || undefined);
   const current = (await rawJSON(cluster, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.batch')).body;
   const bad = await rawJSON(cluster, 'PUT', '/apis/apiregistration.k8s.io/v1/apiservices/v1.batch/status',
     { ...current, status: { conditions: [{ type: 'Available', status: 'Maybe' }] } });
