@@ -22,12 +22,11 @@ import { connect as tlsConnect } from 'node:tls';
 import { createGunzip } from 'node:zlib';
 import { goNetError } from '../admission/webhook-client.js';
 import { isAvailable, type APIService } from '../apimachinery/apiservice.js';
-import type { UserInfo } from '../client/types.js';
 import { dialTarget, resolveClusterAddress } from '../network/service-cluster-address.js';
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
 import { caBundleError } from '../validation/webhook-client-config.js';
-import { setAuthProxyHeaders, type HeaderLines } from './auth-proxy-headers.js';
+import { setAuthProxyHeaders, type HeaderLines, type ProxiedUser } from '../network/auth-proxy-headers.js';
 import { goReencodeQuery, goReescapePath } from './go-url.js';
 import type { ServiceGet } from './remote-discovery.js';
 import type { AggregationTransport } from './server.js';
@@ -120,7 +119,7 @@ interface Backend {
 const REFUSED: NodeJS.ErrnoException = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 
 /** The aggregator's own identity for its discovery requests. */
-const AGGREGATOR_USER: UserInfo = { name: 'system:kube-aggregator', groups: ['system:masters'] };
+const AGGREGATOR_USER: ProxiedUser = { name: 'system:kube-aggregator', groups: ['system:masters'] };
 
 /** The connection settings of one APIService (updateAPIService's transport.Config). */
 interface TransportKey { serverName: string; caBundle?: string; insecure: boolean }
@@ -155,7 +154,7 @@ export class APIServiceProxy implements AggregationTransport {
   }
 
   /** proxyHandler.ServeHTTP for an APIService with spec.service: the request answered on `res`. */
-  async proxy(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: UserInfo): Promise<void> {
+  async proxy(req: IncomingMessage, res: ServerResponse, apiService: APIService, user: ProxiedUser): Promise<void> {
     const sink: Sink = {
       get headersSent() { return res.headersSent; },
       error: (code, message) => httpError(res, code, message),
@@ -248,7 +247,7 @@ export class APIServiceProxy implements AggregationTransport {
    * beforehand and X-Forwarded-For appended, the rest of it as the client sent it; a 101 answer
    * joins the two connections, any other answer is passed back and the connection closed.
    */
-  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, apiService: APIService, user: UserInfo): Promise<void> {
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, apiService: APIService, user: ProxiedUser): Promise<void> {
     const prepared = await this.prepare(apiService);
     if ('error' in prepared) { writeRawError(socket, prepared.error.code, prepared.error.message, true); return; }
     const { target, hostPort, tls } = prepared.backend;
@@ -318,7 +317,7 @@ export class APIServiceProxy implements AggregationTransport {
     });
   }
 
-  private async exchange(req: ProxiedRequest, sink: Sink, apiService: APIService, user: UserInfo): Promise<void> {
+  private async exchange(req: ProxiedRequest, sink: Sink, apiService: APIService, user: ProxiedUser): Promise<void> {
     const prepared = await this.prepare(apiService);
     if ('error' in prepared) { sink.error(prepared.error.code, prepared.error.message); return; }
     const { target, hostPort, serverName, tls } = prepared.backend;
@@ -369,7 +368,7 @@ export class APIServiceProxy implements AggregationTransport {
  * The headers the backend sees: the client's, less its credentials and the hop-by-hop ones,
  * plus the proxy's (X-Forwarded-*), the user's identity and the Host of the Service address.
  */
-function outgoingHeaders(req: ProxiedRequest, user: UserInfo, hostPort: string, path: string): OutgoingHttpHeaders {
+function outgoingHeaders(req: ProxiedRequest, user: ProxiedUser, hostPort: string, path: string): OutgoingHttpHeaders {
   const lines = headerLines(req.rawHeaders);
   // WithAuthentication deletes Authorization once it has authenticated; WithImpersonation the Impersonate-* headers.
   lines.delete('authorization');

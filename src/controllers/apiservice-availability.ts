@@ -26,11 +26,11 @@ import { ItemExponentialFailureRateLimiter } from '../client/rate-limiter.js';
 import type { ResourceClient } from '../client/types.js';
 import { RateLimitingQueue } from '../client/work-queue.js';
 import type { TimerHandle } from '../apimachinery/clock.js';
-import { setAuthProxyHeaders, type HeaderLines } from '../api/auth-proxy-headers.js';
+import { setAuthProxyHeaders, type HeaderLines } from '../network/auth-proxy-headers.js';
 import { dialTarget, resolveClusterAddress, resolverErrorText } from '../network/service-cluster-address.js';
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
-import { semanticEqual } from '../registry/groups/shared.js';
+import { isDeepStrictEqual } from 'node:util';
 import type { ControllerContext } from './runtime/controller-context.js';
 
 const ATTEMPTS = 5;
@@ -71,7 +71,7 @@ export class APIServiceAvailabilityController {
   async start(): Promise<void> {
     this.apiServiceInformer = await this.ctx.informers.inform(apiservices, (type, obj, old) => {
       const spec = (obj as APIService).spec;
-      if (type !== 'MODIFIED' ? spec?.service : !semanticEqual(spec?.service, (old as APIService | undefined)?.spec?.service)) this.rebuildCache();
+      if (type !== 'MODIFIED' ? spec?.service : !isDeepStrictEqual(spec?.service, (old as APIService | undefined)?.spec?.service)) this.rebuildCache();
       this.queue.add(obj.metadata.name!);
     });
     const byObject = (_type: string, obj: KObject) => {
@@ -192,7 +192,7 @@ export class APIServiceAvailabilityController {
 
   /** updateAPIServiceStatus: written only when the status changed, as the lister saw it (a conflict requeues). */
   private async updateStatus(original: KObject & APIService, updated: KObject & APIService): Promise<void> {
-    if (semanticEqual(original.status ?? {}, updated.status ?? {})) return;
+    if (isDeepStrictEqual(original.status ?? {}, updated.status ?? {})) return;
     try {
       await this.apiServices.updateStatus('', original.metadata.name!, () => updated as KObject);
     } catch (e) {

@@ -3,7 +3,6 @@
  * authenticating proxy tells the server behind it about the user, read there by the request
  * header authenticator (--requestheader-username-headers and friends).
  */
-import type { UserInfo } from '../client/types.js';
 
 export const REMOTE_USER = 'X-Remote-User';
 export const REMOTE_UID = 'X-Remote-Uid';
@@ -12,6 +11,9 @@ export const REMOTE_EXTRA_PREFIX = 'X-Remote-Extra-';
 
 /** Headers as a request sends them: lower-case names, each with its values in order. */
 export type HeaderLines = Map<string, string[]>;
+
+/** The user the headers name. */
+export interface ProxiedUser { name: string; groups: string[]; extra?: Record<string, string[]> }
 
 /** net/http's isTokenTable: the bytes a header name may hold. */
 const TOKEN = /^[!#$&'*+\-.0-9A-Z^_`a-z|~]$/;
@@ -34,7 +36,7 @@ export function headerKeyEscape(key: string): string {
  * name, groups (one header each) and extra values are set. The UID header is sent only with the
  * RemoteRequestHeaderUID feature, alpha and off in v1.32, so `uid` is passed by no caller yet.
  */
-export function setAuthProxyHeaders(headers: HeaderLines, user: UserInfo, uid = ''): void {
+export function setAuthProxyHeaders(headers: HeaderLines, user: ProxiedUser, uid = ''): void {
   for (const name of [...headers.keys()]) {
     if (name === 'x-remote-user' || name === 'x-remote-uid' || name === 'x-remote-group' || name.startsWith('x-remote-extra-')) headers.delete(name);
   }
