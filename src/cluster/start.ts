@@ -48,6 +48,7 @@ import { kubeletContainerStreams } from '../node/exec/container-streams.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
 import { farmKubeletServers } from './kubelet-servers.js';
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../node/network.js';
+import { serveClusterDNS } from './cluster-dns.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 import { newControllerContext } from '../controllers/runtime/controller-context.js';
@@ -74,6 +75,8 @@ export interface ClusterOptions {
   authorizationModes?: readonly AuthorizationMode[];
   /** `--gmsa`: install the GMSACredentialSpec CRD (src/cluster/gmsa-crd.ts) and the GMSA webhook (gmsa-webhook.ts). */
   gmsa?: boolean;
+  /** `--dns-port`: serve the cluster DNS on 127.0.0.1 at this port (0 picks one); not served when absent. */
+  dnsPort?: number;
 }
 
 export interface RunningCluster {
@@ -81,6 +84,8 @@ export interface RunningCluster {
   version: string;
   kubeconfigPath: string;
   store: Store;
+  /** The cluster DNS's UDP and TCP port on 127.0.0.1, when `--dns-port` asked for it. */
+  dnsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -234,6 +239,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // (`--api-only` leaves them out, for figures of the API server alone).
   const stopComponents = opts.apiOnly ? async () => {} : await startComponents();
   const compactor = startCompactor(storage);
+  const dns = opts.dnsPort === undefined ? undefined
+    : await serveClusterDNS(new LoopbackClient(store, APISERVER_LOOPBACK, 'coredns', authorizer), '127.0.0.1', opts.dnsPort);
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
   writeFileSync(kubeconfigPath, adminKubeconfig(`https://${opts.bindAddress}:${port}`, pki), { mode: 0o600 });
@@ -244,10 +251,12 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     version: `v${EMULATED_VERSION.major}.${EMULATED_VERSION.minor}`,
     kubeconfigPath,
     store,
+    ...(dns ? { dnsPort: dns.port } : {}),
     async stop() {
       // Graceful termination first: requests in flight finish against a running cluster.
       await server.drain();
       compactor.stop();
+      await dns?.close();
       await gmsaWebhook?.stop();
       crdController.stop();
       autoRegistration.stop();

@@ -34,6 +34,7 @@ import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listeni
 import type { Pending } from '../shell/pending.js';
 import { resolveName, type ResolverConfig } from './dns-resolver.js';
 import { clusterRecords } from './dns-records.js';
+import { dnsRecordSources } from './dns-sources.js';
 
 /** What the model reads of the cluster: the kubelets' informer caches. */
 export interface NetworkLookups {
@@ -115,10 +116,7 @@ export class ClusterNetwork {
 
   /** The cluster DNS answer (A records) for a fully qualified name; undefined for NXDOMAIN. */
   lookup(fqdn: string): string[] | undefined {
-    return clusterRecords(fqdn, {
-      service: (ns, name) => this.lookups.service(ns, name),
-      readyAddresses: (ns, name) => this.endpointsOf(ns, name).map((e) => e.ip),
-    });
+    return clusterRecords(fqdn, dnsRecordSources(this.lookups));
   }
 
   /** A name by a pod's resolver rules. */
@@ -170,7 +168,7 @@ export class ClusterNetwork {
   /**
    * The endpoints kube-proxy programs for a Service port: ready ones, else
    * serving-and-terminating ones (CategorizeEndpoints). `portName`
-   * undefined: any port (for DNS, which only wants addresses).
+   * undefined: any port.
    */
   private endpointsOf(ns: string, service: string, portName?: string): { ip: string; port?: number }[] {
     const slices = this.lookups.endpointSlices(ns).filter((s) => s.metadata.labels?.[SERVICE_NAME_LABEL] === service && s.addressType === 'IPv4') as unknown as EndpointSlice[];
