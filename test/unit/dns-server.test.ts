@@ -38,6 +38,7 @@ const SLICES = [
 ];
 
 let server: RunningDNSServer;
+let generation = 0;
 let resolver: Resolver;
 
 before(async () => {
@@ -45,7 +46,7 @@ before(async () => {
     services: () => SERVICES,
     service: (ns, name) => SERVICES.find((s) => s.metadata.namespace === ns && s.metadata.name === name),
     endpointSlices: (ns) => SLICES.filter((s) => s.metadata.namespace === ns),
-  }, () => 1700000000);
+  }, { serial: () => 1700000000, generation: () => generation });
   server = await startDNSServer({ host: '127.0.0.1', port: 0, sources, domain: 'cluster.local', dnsIP: '10.96.0.10' });
   resolver = new Resolver({ timeout: 2000, tries: 1 });
   resolver.setServers([`127.0.0.1:${server.port}`]);
@@ -156,4 +157,14 @@ test('TCP answers the same; a UDP answer over 512 bytes is truncated and the res
   const full = await tcpQuery('big.default.svc.cluster.local', TYPE.A);
   assert.deepEqual([full.tc, full.an], [false, 100]);
   assert.equal((await resolver.resolve4('big.default.svc.cluster.local')).length, 100);
+});
+
+test('answers are kept until the sources change, then answered afresh', async () => {
+  assert.equal(await code(resolver.resolve4('late.default.svc.cluster.local')), 'ENOTFOUND');
+  SERVICES.push(svc('default', 'late', { clusterIP: '10.96.10.9', clusterIPs: ['10.96.10.9'], ports: [{ port: 80, protocol: 'TCP' }] }));
+  generation++;
+  assert.deepEqual(await resolver.resolve4('late.default.svc.cluster.local'), ['10.96.10.9']);
+  SERVICES.pop();
+  generation++;
+  assert.equal(await code(resolver.resolve4('late.default.svc.cluster.local')), 'ENOTFOUND');
 });

@@ -47,6 +47,8 @@ export interface RecordSources {
   readyEndpoints(namespace: string, name: string): DNSEndpoint[];
   /** The zone's serial: CoreDNS's is the Unix time the cluster's objects last changed. */
   serial?(): number;
+  /** A number that changes whenever any answer may have: lets a server keep encoded answers until then. */
+  generation?(): number;
 }
 
 /** kubeadm's Corefile: `ttl 30` (the plugin's own default is 5). */
@@ -118,6 +120,7 @@ export function answerQuery(fqdn: string, qtype: QType, src: RecordSources, doma
   const svcFqdn = `${svcName}.${ns}.svc.${domain}`;
   const headless = spec.clusterIP === 'None';
   const endpoints = headless ? src.readyEndpoints(ns, svcName) : [];
+  const wantsSRV = qtype === 'SRV' || qtype === 'ANY';
   const endpointHost = (e: DNSEndpoint) => e.hostname || e.ip.replace(/\./g, '-');
 
   if (labels.length === 3) {
@@ -126,11 +129,13 @@ export function answerQuery(fqdn: string, qtype: QType, src: RecordSources, doma
       // A headless Service without ready endpoints has no records at all (CoreDNS: NXDOMAIN).
       if (!endpoints.length) return nxdomain(domain);
       const addrs = endpoints.map((e) => rr(name, { type: 'A', address: e.ip }));
+      if (!wantsSRV) return found(domain, addrs);
       const srvs = endpoints.flatMap((e) => e.ports.map((p) => ({ p, target: `${endpointHost(e)}.${svcFqdn}` })));
       return found(domain, [...addrs, ...srvRecords(name, srvs)], endpoints.map((e) => rr(`${endpointHost(e)}.${svcFqdn}`, { type: 'A', address: e.ip })));
     }
     const ip = clusterIPv4(spec);
     if (!ip) return nxdomain(domain);
+    if (!wantsSRV) return found(domain, [rr(name, { type: 'A', address: ip })]);
     const ports = (spec.ports ?? []).map((p) => ({ p: { name: p.name ?? '', protocol: p.protocol ?? 'TCP', port: p.port }, target: svcFqdn }));
     return found(domain, [rr(name, { type: 'A', address: ip }), ...srvRecords(name, ports)], [rr(svcFqdn, { type: 'A', address: ip })]);
   }

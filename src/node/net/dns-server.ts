@@ -31,8 +31,54 @@ export interface RunningDNSServer {
 
 const QTYPES = new Map<number, QType>(Object.entries(TYPE).filter(([k]) => k !== 'OPT').map(([k, v]) => [v, k as QType]));
 
+/**
+ * Encoded answers by question, transport and the query's flags, valid while
+ * the sources' generation stays the same: a repeated question costs a copy
+ * (the role kubeadm's Corefile gives CoreDNS's `cache 30`, except that a
+ * change is seen at once, as the pods' in-process lookups see it).
+ */
+export class AnswerCache {
+  private readonly entries = new Map<string, Buffer>();
+  private generation = NaN;
+  constructor(private readonly max = 10_000) {}
+
+  /** The key of a query's answer: everything of the message but its ID. */
+  static key(msg: Buffer, udp: boolean): string {
+    return `${udp ? 'u' : 't'}${msg.toString('latin1', 2)}`;
+  }
+
+  get(key: string, generation: number): Buffer | undefined {
+    if (generation !== this.generation) { this.entries.clear(); this.generation = generation; return undefined; }
+    return this.entries.get(key);
+  }
+
+  set(key: string, generation: number, wire: Buffer): void {
+    if (generation !== this.generation) return;
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(key, Buffer.from(wire));
+  }
+}
+
 /** The response to a raw query (over UDP: cut to fit); undefined when it cannot be answered at all (not even an ID to echo). */
-export function respond(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp = false): Buffer | undefined {
+export function respond(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp = false, cache?: AnswerCache): Buffer | undefined {
+  const generation = opts.sources.generation?.();
+  const key = cache && generation !== undefined && msg.length >= 12 && msg.length <= 512 ? AnswerCache.key(msg, udp) : undefined;
+  if (key !== undefined) {
+    const hit = cache!.get(key, generation!);
+    if (hit) {
+      const out = Buffer.allocUnsafe(hit.length);
+      hit.copy(out);
+      out[0] = msg[0]!;
+      out[1] = msg[1]!;
+      return out;
+    }
+  }
+  const out = answer(msg, opts, udp);
+  if (out && key !== undefined) cache!.set(key, generation!, out);
+  return out;
+}
+
+function answer(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp: boolean): Buffer | undefined {
   let q: Query;
   try {
     q = decodeQuery(msg);
@@ -57,14 +103,15 @@ export function respond(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port
 /** Serves the cluster zone on host:port over UDP and TCP. */
 export async function startDNSServer(opts: DNSServerOptions): Promise<RunningDNSServer> {
   const answerOpts = { sources: opts.sources, ...(opts.domain ? { domain: opts.domain } : {}), ...(opts.dnsIP ? { dnsIP: opts.dnsIP } : {}) };
-  const tcp: Server = createServer((sock) => serveTcp(sock, answerOpts));
+  const cache = new AnswerCache();
+  const tcp: Server = createServer((sock) => serveTcp(sock, answerOpts, cache));
   const tcpSockets = new Set<TcpSocket>();
   tcp.on('connection', (s) => { tcpSockets.add(s); s.once('close', () => tcpSockets.delete(s)); });
   await new Promise<void>((resolve, reject) => { tcp.once('error', reject); tcp.listen(opts.port, opts.host, () => { tcp.off('error', reject); resolve(); }); });
   const port = (tcp.address() as { port: number }).port;
   const udp: Socket = createSocket(opts.host.includes(':') ? 'udp6' : 'udp4');
   udp.on('message', (msg, rinfo) => {
-    const out = respond(msg, answerOpts, true);
+    const out = respond(msg, answerOpts, true, cache);
     if (out) udp.send(out, rinfo.port, rinfo.address);
   });
   // A failed send (the requestor gone) is the requestor's loss, not the server's.
@@ -85,7 +132,7 @@ export async function startDNSServer(opts: DNSServerOptions): Promise<RunningDNS
 }
 
 /** Length-prefixed messages, answered in order, on one connection (RFC 7766 pipelining). */
-function serveTcp(sock: TcpSocket, opts: Omit<DNSServerOptions, 'host' | 'port'>): void {
+function serveTcp(sock: TcpSocket, opts: Omit<DNSServerOptions, 'host' | 'port'>, cache: AnswerCache): void {
   let pending = Buffer.alloc(0);
   sock.setNoDelay(true);
   sock.on('error', () => sock.destroy());
@@ -96,7 +143,7 @@ function serveTcp(sock: TcpSocket, opts: Omit<DNSServerOptions, 'host' | 'port'>
       if (pending.length < 2 + len) break;
       const msg = pending.subarray(2, 2 + len);
       pending = pending.subarray(2 + len);
-      const out = respond(msg, opts);
+      const out = respond(msg, opts, false, cache);
       if (!out) { sock.destroy(); return; }
       const head = Buffer.allocUnsafe(2);
       head.writeUInt16BE(out.length);

@@ -12,12 +12,13 @@ import type { NetworkLookups } from './cluster-network.js';
 /** The label that ties an EndpointSlice to its Service (discovery.k8s.io/v1 LabelServiceName). */
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
-export function dnsRecordSources(lookups: NetworkLookups, serial?: () => number): RecordSources {
+/** `serial` and `generation`: see RecordSources (a server's, which sees every change). */
+export function dnsRecordSources(lookups: NetworkLookups, changes?: { serial(): number; generation(): number }): RecordSources {
   return {
     service: (ns, name) => lookups.service(ns, name),
     services: () => lookups.services(),
     readyEndpoints: (ns, name) => readyEndpoints(lookups, ns, name),
-    ...(serial ? { serial } : {}),
+    ...(changes ? { serial: () => changes.serial(), generation: () => changes.generation() } : {}),
   };
 }
 

@@ -101,48 +101,63 @@ export function decodeQuery(buf: Buffer): Query {
   return query;
 }
 
-/** Appends names, compressing suffixes already written (RFC 1035 4.1.4). */
+/** Writes a message into one growing buffer, compressing names against suffixes already written (RFC 1035 4.1.4). */
 class Writer {
-  private chunks: Buffer[] = [];
-  private length = 0;
+  private buf = Buffer.allocUnsafe(512);
+  private pos = 0;
   private readonly names = new Map<string, number>();
 
-  get size(): number { return this.length; }
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(bigger, 0, 0, this.pos);
+    this.buf = bigger;
+  }
 
-  bytes(b: Buffer): void { this.chunks.push(b); this.length += b.length; }
-  u16(v: number): void { const b = Buffer.allocUnsafe(2); b.writeUInt16BE(v & 0xffff); this.bytes(b); }
-  u32(v: number): void { const b = Buffer.allocUnsafe(4); b.writeUInt32BE(v >>> 0); this.bytes(b); }
+  u8(v: number): void { this.room(1); this.buf[this.pos++] = v & 0xff; }
+  u16(v: number): void { this.room(2); this.buf.writeUInt16BE(v & 0xffff, this.pos); this.pos += 2; }
+  u32(v: number): void { this.room(4); this.buf.writeUInt32BE(v >>> 0, this.pos); this.pos += 4; }
+  bytes(b: Uint8Array): void { this.room(b.length); this.buf.set(b, this.pos); this.pos += b.length; }
 
   name(fqdn: string): void {
-    const labels = fqdn.replace(/\.$/, '').split('.').filter((l) => l !== '');
-    for (let i = 0; i < labels.length; i++) {
-      const suffix = labels.slice(i).join('.').toLowerCase();
+    const name = fqdn.endsWith('.') ? fqdn.slice(0, -1) : fqdn;
+    const lower = name.toLowerCase();
+    let start = 0;
+    while (start < name.length) {
+      const suffix = start === 0 ? lower : lower.slice(start);
       const at = this.names.get(suffix);
       if (at !== undefined) { this.u16(0xc000 | at); return; }
-      if (this.length < 0x4000) this.names.set(suffix, this.length);
-      const l = Buffer.from(labels[i]!, 'latin1');
-      if (l.length > 63) throw new MalformedMessage(`label too long: ${labels[i]}`);
-      this.bytes(Buffer.from([l.length]));
-      this.bytes(l);
+      if (this.pos < 0x4000) this.names.set(suffix, this.pos);
+      let dot = name.indexOf('.', start);
+      if (dot < 0) dot = name.length;
+      const len = dot - start;
+      if (len > 63) throw new MalformedMessage(`label too long: ${name.slice(start, dot)}`);
+      if (len > 0) {
+        this.room(1 + len);
+        this.buf[this.pos++] = len;
+        this.pos += this.buf.write(name.slice(start, dot), this.pos, 'latin1');
+      }
+      start = dot + 1;
     }
-    this.bytes(Buffer.from([0]));
+    this.u8(0);
   }
 
   /** Writes the record data with its RDLENGTH in front (names in it may be compressed). */
   rdata(write: () => void): void {
-    const lenAt = this.chunks.length;
+    const lenAt = this.pos;
     this.u16(0);
-    const before = this.length;
     write();
-    const len = this.length - before;
-    this.chunks[lenAt]!.writeUInt16BE(len);
+    this.buf.writeUInt16BE(this.pos - lenAt - 2, lenAt);
   }
 
-  done(): Buffer { return Buffer.concat(this.chunks, this.length); }
+  done(): Buffer { return this.buf.subarray(0, this.pos); }
 }
 
-function ipv4(address: string): Buffer {
-  return Buffer.from(address.split('.').map(Number));
+function ipv4(address: string): Uint8Array {
+  const b = new Uint8Array(4);
+  let i = 0;
+  for (const o of address.split('.')) b[i++] = Number(o);
+  return b;
 }
 
 function ipv6(address: string): Buffer {
@@ -167,7 +182,7 @@ function writeRecord(w: Writer, rr: ResourceRecord): void {
       case 'CNAME': case 'NS': case 'PTR': w.name(rr.target); break;
       case 'TXT': {
         const t = Buffer.from(rr.text, 'utf8');
-        for (let i = 0; i === 0 || i < t.length; i += 255) { const part = t.subarray(i, i + 255); w.bytes(Buffer.from([part.length])); w.bytes(part); }
+        for (let i = 0; i === 0 || i < t.length; i += 255) { const part = t.subarray(i, i + 255); w.u8(part.length); w.bytes(part); }
         break;
       }
       case 'SRV': w.u16(rr.priority); w.u16(rr.weight); w.u16(rr.port); w.name(rr.target); break;
@@ -186,10 +201,12 @@ export function encodeResponse(r: Response): Buffer {
   w.u16(r.authority.length);
   w.u16(r.additional.length + (r.ednsUdpSize === undefined ? 0 : 1));
   if (r.question) { w.name(r.question.name); w.u16(r.question.type); w.u16(r.question.class); }
-  for (const rr of [...r.answer, ...r.authority, ...r.additional]) writeRecord(w, rr);
+  for (const rr of r.answer) writeRecord(w, rr);
+  for (const rr of r.authority) writeRecord(w, rr);
+  for (const rr of r.additional) writeRecord(w, rr);
   if (r.ednsUdpSize !== undefined) {
     // OPT: root name, the payload size in CLASS, extended rcode/version/flags 0, no options.
-    w.bytes(Buffer.from([0]));
+    w.u8(0);
     w.u16(TYPE.OPT); w.u16(r.ednsUdpSize); w.u32(0); w.u16(0);
   }
   return w.done();
