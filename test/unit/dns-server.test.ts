@@ -37,6 +37,7 @@ const SLICES = [
   slice('default', 'big', [{ name: '', port: 80, protocol: 'TCP' }], BIG),
 ];
 
+const NAMESPACES = ['default', 'kube-system', 'empty'];
 let server: RunningDNSServer;
 let generation = 0;
 let resolver: Resolver;
@@ -46,7 +47,7 @@ before(async () => {
     services: () => SERVICES,
     service: (ns, name) => SERVICES.find((s) => s.metadata.namespace === ns && s.metadata.name === name),
     endpointSlices: (ns) => SLICES.filter((s) => s.metadata.namespace === ns),
-  }, { serial: () => 1700000000, generation: () => generation });
+  }, { serial: () => 1700000000, generation: () => generation, namespaceExists: (ns) => NAMESPACES.includes(ns) });
   server = await startDNSServer({ host: '127.0.0.1', port: 0, sources, domain: 'cluster.local', dnsIP: '10.96.0.10' });
   resolver = new Resolver({ timeout: 2000, tries: 1 });
   resolver.setServers([`127.0.0.1:${server.port}`]);
@@ -124,8 +125,19 @@ test('NXDOMAIN for names that do not exist, NODATA for types a name lacks, both 
   assert.deepEqual(await udpQuery('nope.default.svc.cluster.local', TYPE.A), { id: 4242, aa: true, tc: false, rd: true, ra: false, rcode: 3, qd: 1, an: 0, ns: 1, ar: 0, size: 102 });
   const nodata = await udpQuery('web.default.svc.cluster.local', TYPE.AAAA);
   assert.deepEqual([nodata.rcode, nodata.an, nodata.ns], [0, 0, 1]);
-  // A namespace with Services is an empty non-terminal: it exists.
+  // A namespace is an empty non-terminal: it exists, Services or not; one that does not exist does not.
   assert.equal(await code(resolver.resolve4('default.svc.cluster.local')), 'ENODATA');
+  assert.equal(await code(resolver.resolve4('empty.svc.cluster.local')), 'ENODATA');
+  assert.equal(await code(resolver.resolve4('nowhere.svc.cluster.local')), 'ENOTFOUND');
+  assert.equal(await code(resolver.resolve4('svc.cluster.local')), 'ENODATA');
+  // Names the schema does not know; ANY is never answered.
+  assert.equal(await code(resolver.resolve4('dns.cluster.local')), 'ENOTFOUND');
+  assert.equal(await code(resolver.resolve4('web.default.other.cluster.local')), 'ENOTFOUND');
+  assert.equal(await code(resolver.resolve4('a.b.c.web.default.svc.cluster.local')), 'ENOTFOUND');
+  assert.deepEqual((await udpQuery('web.default.svc.cluster.local', TYPE.ANY)).an, 0);
+  // SOA below the apex: NODATA even for a name that does not exist (the handler never looks it up).
+  const soaBelow = await udpQuery('nope.default.svc.cluster.local', TYPE.SOA);
+  assert.deepEqual([soaBelow.rcode, soaBelow.an, soaBelow.ns], [0, 0, 1]);
 });
 
 test("the zone's SOA as CoreDNS's kubernetes plugin gives it", async () => {
@@ -139,10 +151,14 @@ test("the zone's SOA as CoreDNS's kubernetes plugin gives it", async () => {
 test('pods, dns-version and reverse lookups', async () => {
   assert.deepEqual(await resolver.resolve4('10-244-1-5.default.pod.cluster.local'), ['10.244.1.5']);
   assert.equal(await code(resolver.resolve4('10-244-1-256.default.pod.cluster.local')), 'ENOTFOUND');
+  assert.equal(await code(resolver.resolve4('10-244-1-5.nowhere.pod.cluster.local')), 'ENOTFOUND');
+  assert.equal(await code(resolver.resolve4('010-244-1-5.default.pod.cluster.local')), 'ENOTFOUND');
   assert.deepEqual(await resolver.resolveTxt('dns-version.cluster.local'), [['1.1.0']]);
+  assert.equal(await code(resolver.resolve4('dns-version.cluster.local')), 'ENOTFOUND');
   assert.deepEqual(await resolver.reverse('10.96.10.1'), ['web.default.svc.cluster.local']);
   assert.deepEqual(await resolver.reverse('10.244.2.7'), ['db-1.db.default.svc.cluster.local']);
-  assert.equal(await code(resolver.reverse('10.1.2.3')), 'ENOTFOUND');
+  // Not the cluster's: falls through to the Corefile's forward, with nowhere to forward to.
+  assert.equal((await udpQuery('3.2.1.10.in-addr.arpa', TYPE.PTR)).rcode, 2);
 });
 
 test('names outside the cluster zone: SERVFAIL (no upstream to forward to), not authoritative', async () => {

@@ -43,6 +43,8 @@ export interface RecordSources {
   service(namespace: string, name: string): KObject | undefined;
   /** Every Service (for reverse lookups). */
   services(): KObject[];
+  /** Whether the namespace exists (CoreDNS's namespaceExposed); every namespace does without it (the pods' in-process lookups, which only want addresses). */
+  namespaceExists?(namespace: string): boolean;
   /** A Service's ready endpoints (IPv4). */
   readyEndpoints(namespace: string, name: string): DNSEndpoint[];
   /** The zone's serial: CoreDNS's is the Unix time the cluster's objects last changed. */
@@ -58,6 +60,9 @@ export const DNS_SCHEMA_VERSION = '1.1.0';
 
 export type QType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'TXT' | 'SOA' | 'NS' | 'PTR' | 'ANY' | 'OTHER';
 
+/** The TTL of dns-version.<zone>'s TXT (the kubernetes plugin's Services). */
+const DNS_VERSION_TTL = 28800;
+
 export interface ZoneAnswer {
   rcode: Rcode;
   /** Whether this server is the authority for the name (the AA flag). */
@@ -67,7 +72,8 @@ export interface ZoneAnswer {
   additional: ResourceRecord[];
 }
 
-const IPV4_DASHED = /^(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})$/;
+/** An IPv4 address with dashes, each octet as Go's net.ParseIP takes it (no leading zeros). */
+const IPV4_DASHED = /^(0|[1-9]\d{0,2})-(0|[1-9]\d{0,2})-(0|[1-9]\d{0,2})-(0|[1-9]\d{0,2})$/;
 const REVERSE_V4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.in-addr\.arpa$/;
 
 /** The answer of the cluster DNS to (name, type). */
@@ -77,41 +83,48 @@ export function answerQuery(fqdn: string, qtype: QType, src: RecordSources, doma
     name: `${zone}.`, ttl: Math.min(RECORD_TTL, 300), type: 'SOA', mname: `ns.dns.${zone}.`, rname: `hostmaster.${zone}.`,
     serial: (src.serial?.() ?? 0) >>> 0, refresh: 7200, retry: 1800, expire: 86400, minimum: RECORD_TTL,
   });
+  // Types the plugin has no records of (ANY among them) are NODATA where the name exists (handler.go's fake A lookup).
   const found = (zone: string, records: ResourceRecord[], additional: ResourceRecord[] = []): ZoneAnswer => {
-    const answer = qtype === 'ANY' ? records : records.filter((r) => r.type === qtype || r.type === 'CNAME');
-    return { rcode: 'NOERROR', authoritative: true, answer, authority: answer.length ? [] : [soa(zone)], additional: answer.some((r) => r.type === 'SRV') ? additional : [] };
+    const answer = records.filter((r) => r.type === qtype || (r.type === 'CNAME' && (qtype === 'A' || qtype === 'AAAA')));
+    return { rcode: 'NOERROR', authoritative: true, answer, authority: answer.length ? [] : [soa(zone)], additional: answer.length ? additional : [] };
   };
-  const nxdomain = (zone: string): ZoneAnswer => ({ rcode: 'NXDOMAIN', authoritative: true, answer: [], authority: [soa(zone)], additional: [] });
+  // A SOA question below the apex is never asked of the records: NODATA whether or not the name exists.
+  const nxdomain = (zone: string): ZoneAnswer => qtype === 'SOA' ? found(zone, [])
+    : { rcode: 'NXDOMAIN', authoritative: true, answer: [], authority: [soa(zone)], additional: [] };
+  // kubeadm's Corefile: `fallthrough in-addr.arpa ip6.arpa`, then `forward . /etc/resolv.conf`, with nowhere to forward to.
+  const servfail: ZoneAnswer = { rcode: 'SERVFAIL', authoritative: false, answer: [], authority: [], additional: [] };
 
   if (name === 'in-addr.arpa' || name.endsWith('.in-addr.arpa')) {
-    const m = REVERSE_V4.exec(name);
-    const target = m ? reverseName(m.slice(1).reverse().join('.'), src, domain) : undefined;
-    return target ? found('in-addr.arpa', [{ name: `${name}.`, ttl: RECORD_TTL, type: 'PTR', target }]) : nxdomain('in-addr.arpa');
+    const m = qtype === 'PTR' ? REVERSE_V4.exec(name) : null;
+    const targets = m ? reverseNames(m.slice(1).reverse().join('.'), src, domain) : [];
+    return targets.length ? found('in-addr.arpa', targets.map((target) => ({ name: `${name}.`, ttl: RECORD_TTL, type: 'PTR', target }))) : servfail;
   }
-  if (name === 'ip6.arpa' || name.endsWith('.ip6.arpa')) return nxdomain('ip6.arpa');
-  if (name !== domain && !name.endsWith(`.${domain}`)) return { rcode: 'SERVFAIL', authoritative: false, answer: [], authority: [], additional: [] };
+  if (name !== domain && !name.endsWith(`.${domain}`)) return servfail;
+  const namespaceExists = (ns: string) => src.namespaceExists?.(ns) ?? true;
 
   const rr = (owner: string, data: RecordData): ResourceRecord => ({ name: `${owner}.`, ttl: RECORD_TTL, ...data });
   if (name === domain) {
-    return found(domain, [soa(domain), rr(domain, { type: 'NS', target: `ns.dns.${domain}.` })]);
+    const nsA = dnsIP ? [rr(`ns.dns.${domain}`, { type: 'A', address: dnsIP })] : [];
+    return found(domain, [soa(domain), rr(domain, { type: 'NS', target: `ns.dns.${domain}.` })], qtype === 'NS' ? nsA : []);
   }
   const labels = name.slice(0, -(domain.length + 1)).split('.');
-  if (name === `dns-version.${domain}`) return found(domain, [rr(name, { type: 'TXT', text: DNS_SCHEMA_VERSION })]);
-  if (name === `ns.dns.${domain}`) return dnsIP ? found(domain, [rr(name, { type: 'A', address: dnsIP })]) : nxdomain(domain);
-  if (name === `dns.${domain}`) return dnsIP ? found(domain, []) : nxdomain(domain);
+  // The one TXT the plugin has; asked for another type it is a name the schema does not know.
+  if (name === `dns-version.${domain}`) return qtype === 'TXT' ? found(domain, [{ name: `${name}.`, ttl: DNS_VERSION_TTL, type: 'TXT', text: DNS_SCHEMA_VERSION }]) : nxdomain(domain);
+  if (name === `ns.dns.${domain}`) return found(domain, dnsIP ? [rr(name, { type: 'A', address: dnsIP })] : []);
 
   const kind = labels[labels.length - 1];
   if (kind === 'pod') {
     if (labels.length === 1) return found(domain, []);
+    if (!namespaceExists(labels[labels.length - 2] ?? '')) return nxdomain(domain);
     if (labels.length === 2) return found(domain, []);
     const m = labels.length === 3 ? IPV4_DASHED.exec(labels[0] ?? '') : null;
-    if (m && m.slice(1).every((o) => Number(o) <= 255)) return found(domain, [rr(name, { type: 'A', address: m.slice(1).map(Number).join('.') })]);
+    if (m && m.slice(1).every((o) => Number(o) <= 255)) return found(domain, [rr(name, { type: 'A', address: m.slice(1).join('.') })]);
     return nxdomain(domain);
   }
   if (kind !== 'svc') return nxdomain(domain);
   if (labels.length === 1) return found(domain, []);
   const ns = labels[labels.length - 2] ?? '';
-  if (labels.length === 2) return src.services().some((s) => s.metadata.namespace === ns) ? found(domain, []) : nxdomain(domain);
+  if (labels.length === 2) return namespaceExists(ns) ? found(domain, []) : nxdomain(domain);
 
   const svcName = labels[labels.length - 3] ?? '';
   const svc = src.service(ns, svcName);
@@ -120,7 +133,7 @@ export function answerQuery(fqdn: string, qtype: QType, src: RecordSources, doma
   const svcFqdn = `${svcName}.${ns}.svc.${domain}`;
   const headless = spec.clusterIP === 'None';
   const endpoints = headless ? src.readyEndpoints(ns, svcName) : [];
-  const wantsSRV = qtype === 'SRV' || qtype === 'ANY';
+  const wantsSRV = qtype === 'SRV';
   const endpointHost = (e: DNSEndpoint) => e.hostname || e.ip.replace(/\./g, '-');
 
   if (labels.length === 3) {
@@ -175,20 +188,21 @@ function clusterIPv4(spec: ServiceSpec): string | undefined {
   return ips.find((ip): ip is string => typeof ip === 'string' && ip.includes('.'));
 }
 
-/** The name a reverse lookup of an address gives: a Service's ClusterIP, else a headless Service's endpoint. */
-function reverseName(ip: string, src: RecordSources, domain: string): string | undefined {
-  for (const s of src.services()) {
+/**
+ * The names a reverse lookup of an address gives (serviceRecordForIP): the
+ * Service whose ClusterIP it is, else every endpoint with that address.
+ */
+function reverseNames(ip: string, src: RecordSources, domain: string): string[] {
+  const all = src.services();
+  for (const s of all) {
     const spec = (s.spec ?? {}) as ServiceSpec;
+    if ((Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]).includes(ip)) return [`${s.metadata.name ?? ''}.${s.metadata.namespace ?? 'default'}.svc.${domain}.`];
+  }
+  return all.flatMap((s) => {
     const ns = s.metadata.namespace ?? 'default';
     const name = s.metadata.name ?? '';
-    if (spec.clusterIP === 'None') {
-      const e = src.readyEndpoints(ns, name).find((x) => x.ip === ip);
-      if (e) return `${e.hostname || ip.replace(/\./g, '-')}.${name}.${ns}.svc.${domain}.`;
-    } else if ((Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]).includes(ip)) {
-      return `${name}.${ns}.svc.${domain}.`;
-    }
-  }
-  return undefined;
+    return src.readyEndpoints(ns, name).filter((e) => e.ip === ip).map((e) => `${e.hostname || ip.replace(/\./g, '-')}.${name}.${ns}.svc.${domain}.`);
+  });
 }
 
 /** The A records of a fully qualified name (trailing dot optional), CNAMEs not followed; undefined when it has none. */

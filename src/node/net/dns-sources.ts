@@ -12,13 +12,15 @@ import type { NetworkLookups } from './cluster-network.js';
 /** The label that ties an EndpointSlice to its Service (discovery.k8s.io/v1 LabelServiceName). */
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
-/** `serial` and `generation`: see RecordSources (a server's, which sees every change). */
-export function dnsRecordSources(lookups: NetworkLookups, changes?: { serial(): number; generation(): number }): RecordSources {
+/** What a DNS server sees besides Services and EndpointSlices: see RecordSources. */
+export interface ServerViews { serial(): number; generation(): number; namespaceExists(namespace: string): boolean }
+
+export function dnsRecordSources(lookups: NetworkLookups, server?: ServerViews): RecordSources {
   return {
     service: (ns, name) => lookups.service(ns, name),
     services: () => lookups.services(),
     readyEndpoints: (ns, name) => readyEndpoints(lookups, ns, name),
-    ...(changes ? { serial: () => changes.serial(), generation: () => changes.generation() } : {}),
+    ...(server ? { serial: () => server.serial(), generation: () => server.generation(), namespaceExists: (ns: string) => server.namespaceExists(ns) } : {}),
   };
 }
 
