@@ -92,6 +92,18 @@ test('a ClusterIP Service: its ClusterIP, authoritative, TTL 30, no recursion of
   assert.deepEqual(await udpQuery('web.default.svc.cluster.local', TYPE.A), { id: 4242, aa: true, tc: false, rd: true, ra: false, rcode: 0, qd: 1, an: 1, ns: 0, ar: 0, size: 63 });
 });
 
+test('names are matched in any case; the answer keeps the case asked', async () => {
+  assert.deepEqual(await resolver.resolve4('Web.DEFAULT.svc.Cluster.Local'), ['10.96.10.1']);
+  const sock = createSocket('udp4');
+  const reply = await new Promise<Buffer>((resolve) => {
+    sock.once('message', (m) => { sock.close(); resolve(m); });
+    sock.send(encodeQuery(7, 'Web.DEFAULT.svc.cluster.local', TYPE.A), server.port, '127.0.0.1');
+  });
+  // The question (47 bytes with the header), then the answer owned by a pointer to it: the name as asked.
+  assert.equal(reply.toString('latin1', 13, 16), 'Web');
+  assert.equal(reply.readUInt16BE(47), 0xc00c);
+});
+
 test('a headless Service: one A per ready endpoint; its endpoints by hostname; none ready is NXDOMAIN', async () => {
   assert.deepEqual((await resolver.resolve4('db.default.svc.cluster.local')).sort(), ['10.244.1.5', '10.244.2.7']);
   assert.deepEqual(await resolver.resolve4('db-1.db.default.svc.cluster.local'), ['10.244.2.7']);
