@@ -2,7 +2,10 @@
  * The DNS message format (RFC 1035 section 4, EDNS0's OPT record of RFC
  * 6891, SRV of RFC 2782): what the cluster DNS server reads (a query) and
  * writes (a response). Only the record types the cluster zone answers with
- * are encoded; a query's question may be of any type.
+ * are encoded; a query's question may be of any type. Written here rather
+ * than taken from dns-packet because responses compress names (RFC 1035
+ * 4.1.4) as CoreDNS's do, which decides when an answer outgrows 512 bytes
+ * and is truncated; dns-packet does not compress when it encodes.
  */
 
 export const TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, TXT: 16, AAAA: 28, SRV: 33, OPT: 41, ANY: 255 } as const;
