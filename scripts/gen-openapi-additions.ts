@@ -176,6 +176,8 @@ const PROPS: Record<string, Record<string, Schema | null>> = {
     fieldPath: str(), messageExpression: str(), optionalOldSelf: bool(),
     reason: str({ enum: ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'] }),
   },
+  // v1.28 removed NetworkPolicyStatus (the alpha NetworkPolicyStatus gate).
+  'io.k8s.api.networking.v1.NetworkPolicy': { status: null },
   'io.k8s.api.admissionregistration.v1.MutatingWebhook': { matchConditions: matchConditions() },
   'io.k8s.api.admissionregistration.v1.ValidatingWebhook': { matchConditions: matchConditions() },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion': {
@@ -190,6 +192,7 @@ function editDefs(defs: Record<string, Schema>): void {
   rule.required = ['action'];
   rule.properties.action = { ...rule.properties.action, enum: ['Count', 'FailIndex', 'FailJob', 'Ignore'] };
   delete defs[`${CORE}ClaimSource`];
+  delete defs['io.k8s.api.networking.v1.NetworkPolicyStatus'];
 }
 
 const sortObject = <T>(o: Record<string, T>): Record<string, T> =>
@@ -218,6 +221,8 @@ function editPaths(data: OpenApiData): void {
       }
     }
   }
+  // networkpolicies/status went with NetworkPolicyStatus (v1.28).
+  delete data.docs['apis/networking.k8s.io/v1']?.['/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status'];
   const authn = data.docs['apis/authentication.k8s.io/v1'];
   const tokenReviews = authn?.['/apis/authentication.k8s.io/v1/tokenreviews'];
   const post = tokenReviews?.ops.post;
