@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { kubectlFails, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { kubectl, kubectlFails, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(undefined, ['--api-only']); });
@@ -135,6 +135,23 @@ test('Ingress validation answers with upstream\'s texts', async () => {
     'spec.rules[0].http.paths[2].pathType: Unsupported value: "Regex": supported values: "Exact", "ImplementationSpecific", "Prefix", ' +
     'spec.rules[0].http.paths[2].backend: Invalid value: "": resource or service backend is required, ' +
     'annotations.kubernetes.io/ingress.class: Invalid value: "other": must match `ingressClassName` when both are specified]');
+});
+
+test('an Ingress classed by the deprecated annotation alone is created with v1.32\'s warning', async () => {
+  const r = await kubectl(cluster, ['create', '-f', '-'], { input: `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: { name: annotated, annotations: { kubernetes.io/ingress.class: nginx } }
+spec: { defaultBackend: { service: { name: web, port: { number: 80 } } } }
+` });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, 'Warning: annotation "kubernetes.io/ingress.class" is deprecated, please use \'spec.ingressClassName\' instead\n');
+  // Both set and equal: valid, and no warning.
+  const both = await kubectl(cluster, ['create', '-f', '-'], { input: `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: { name: both, annotations: { kubernetes.io/ingress.class: nginx } }
+spec: { ingressClassName: nginx, defaultBackend: { service: { name: web, port: { number: 80 } } } }
+` });
+  assert.deepEqual([both.code, both.stderr], [0, '']);
 });
 
 test('IngressClass: defaults, printer and validation', async () => {

@@ -1,7 +1,7 @@
 /** networking.k8s.io/v1 ingresses (pkg/registry/networking/ingress): status subresource, generation on spec change. */
 import type { Ingress } from 'kubernetes-types/networking/v1.js';
 import type { ResourceDef } from '../../types.js';
-import { ingressValidation } from '../../../validation/ingress.js';
+import { ANNOTATION_INGRESS_CLASS, ingressValidation } from '../../../validation/ingress.js';
 import { ALL_VERBS, keepStatus, statusSubresource } from '../shared.js';
 
 export const ingresses: ResourceDef<Ingress> = {
@@ -22,6 +22,12 @@ export const ingresses: ResourceDef<Ingress> = {
   },
   prepareForUpdate(obj, old) {
     keepStatus(obj, old);
+  },
+  // WarningsOnCreate (since v1.27, when a matching annotation and class name became valid together).
+  warnCreate(obj, ctx) {
+    if (obj.metadata.annotations && ANNOTATION_INGRESS_CLASS in obj.metadata.annotations && obj.spec?.ingressClassName == null) {
+      ctx.warn(`annotation "${ANNOTATION_INGRESS_CLASS}" is deprecated, please use 'spec.ingressClassName' instead`);
+    }
   },
   ...ingressValidation,
 };
