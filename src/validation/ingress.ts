@@ -35,15 +35,15 @@ export function isWildcardDNS1123Subdomain(v: string): string[] {
 
 const objs = (v: unknown): Obj[] => arr(v).map((x) => (isObj(x) ? x : {}));
 
-/** validateIngressTypedLocalObjectReference */
-function validateTypedLocalObjectReference(ref: Obj, path: string): FieldError[] {
+/** validateIngressTypedLocalObjectReference (IngressClass parameters reuse it). */
+export function validateTypedLocalObjectReference(ref: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (ref.apiGroup != null) {
     for (const m of isDNS1123Subdomain(str(ref.apiGroup))) errs.push(field.invalid(`${path}.apiGroup`, str(ref.apiGroup), m));
   }
   for (const key of ['kind', 'name'] as const) {
     const v = str(ref[key]);
-    if (v === '') errs.push(field.required(`${path}.${key}`));
+    if (v === '') errs.push(field.required(`${path}.${key}`, `${key} is required`));
     else for (const m of isValidPathSegmentName(v)) errs.push(field.invalid(`${path}.${key}`, v, m));
   }
   return errs;

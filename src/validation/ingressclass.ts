@@ -4,8 +4,8 @@
  * runs the create rules again after the immutable controller check).
  */
 import { field, type FieldError } from '../apimachinery/field-errors.js';
-import { isDNS1123Subdomain } from '../meta/names.js';
-import { immutableScalar, isObj, isValidPathSegmentName, metaCreate, metaUpdate, nameIsDNSLabel, nameIsDNSSubdomain, str, type Obj } from './common.js';
+import { validateTypedLocalObjectReference } from './ingress.js';
+import { immutableScalar, isObj, metaCreate, metaUpdate, nameIsDNSLabel, nameIsDNSSubdomain, str, type Obj } from './common.js';
 import { isDomainPrefixedPath } from './job.js';
 
 const MAX_CONTROLLER_LENGTH = 250;
@@ -13,15 +13,7 @@ const SCOPES = ['Cluster', 'Namespace'];
 
 /** validateIngressClassParametersReference */
 function validateParameters(params: Obj, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (params.apiGroup != null) {
-    for (const m of isDNS1123Subdomain(str(params.apiGroup))) errs.push(field.invalid(`${path}.apiGroup`, str(params.apiGroup), m));
-  }
-  for (const key of ['kind', 'name'] as const) {
-    const v = str(params[key]);
-    if (v === '') errs.push(field.required(`${path}.${key}`));
-    else for (const m of isValidPathSegmentName(v)) errs.push(field.invalid(`${path}.${key}`, v, m));
-  }
+  const errs = validateTypedLocalObjectReference(params, path);
   if (params.scope == null) {
     errs.push(field.required(`${path}.scope`));
     return errs;

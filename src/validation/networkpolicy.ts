@@ -6,7 +6,7 @@
  */
 import { field, goQuote, type FieldError } from '../apimachinery/field-errors.js';
 import {
-  arr, isObj, isValidPortName, isValidPortNum, metaCreate, metaUpdate, nameIsDNSSubdomain,
+  arr, isObj, isValidCIDR, isValidPortName, isValidPortNum, metaCreate, metaUpdate, nameIsDNSSubdomain,
   parseCIDRSloppy, raw, str, validateLabelSelector, type LabelSelectorOptions, type Obj,
 } from './common.js';
 
@@ -53,28 +53,28 @@ function maskSize(s: string, net: { ip: number[]; bits: number }): number {
   return net.ip.length === 4 && s.slice(0, s.indexOf('/')).includes(':') ? net.bits - 96 : net.bits;
 }
 
-/** ValidateIPBlock (v1.32: apivalidation.ValidateCIDR, "not a valid CIDR", the first bad except ends the checks). */
+/**
+ * ValidateIPBlock. Since v1.30 (validation.IsValidCIDR replacing
+ * apivalidation.ValidateCIDR) every except entry is checked: an unparsable
+ * one gets IsValidCIDR's message and is skipped.
+ */
 export function validateIPBlock(ipb: Obj, path: string): FieldError[] {
   const cidr = str(ipb.cidr);
   if (cidr === '') return [field.required(`${path}.cidr`)];
+  const errs = isValidCIDR(`${path}.cidr`, cidr);
   const net = parseCIDRSloppy(cidr);
-  if (!net) return [field.invalid(`${path}.cidr`, cidr, 'not a valid CIDR')];
-  const errs: FieldError[] = [];
-  const excepts = arr(ipb.except);
-  for (let i = 0; i < excepts.length; i++) {
+  if (!net) return errs;
+  arr(ipb.except).forEach((e, i) => {
     const p = `${path}.except[${i}]`;
-    const s = str(excepts[i]);
+    const s = str(e);
+    errs.push(...isValidCIDR(p, s));
     const ex = parseCIDRSloppy(s);
-    if (!ex) {
-      errs.push(field.invalid(p, s, 'not a valid CIDR'));
-      return errs;
-    }
+    if (!ex) return;
     // The except network's address is masked, as net.ParseCIDR returns it.
-    const exNet = maskedAddress(ex);
-    if (!cidrContains(net, exNet) || maskSize(cidr, net) >= maskSize(s, ex)) {
+    if (!cidrContains(net, maskedAddress(ex)) || maskSize(cidr, net) >= maskSize(s, ex)) {
       errs.push(field.invalid(p, s, 'must be a strict subset of `cidr`'));
     }
-  }
+  });
   return errs;
 }
 

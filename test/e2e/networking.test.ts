@@ -58,7 +58,7 @@ test('NetworkPolicy validation answers with upstream\'s texts', async () => {
     apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'bad' },
     spec: { ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0' } }] }] },
   });
-  assert.equal(bad.body.message, 'NetworkPolicy.networking.k8s.io "bad" is invalid: spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.0": not a valid CIDR');
+  assert.equal(bad.body.message, 'NetworkPolicy.networking.k8s.io "bad" is invalid: spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.0": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)');
 });
 
 test('a spec change bumps a NetworkPolicy\'s generation', async () => {

@@ -24,7 +24,7 @@ test('NetworkPolicyPort: endPort below port and out of range', () => {
   ]);
 });
 
-test('IPBlock: required cidr, strict subsets, IPv6, the first unparsable except ends the checks', () => {
+test('IPBlock: required cidr, strict subsets, IPv6, IsValidCIDR\'s message for an unparsable entry', () => {
   assert.deepEqual(messages(validateIPBlock({}, 'b')), ['b.cidr: Required value']);
   assert.deepEqual(validateIPBlock({ cidr: '10.0.0.0/8', except: ['10.1.0.0/16', '10.255.255.0/24'] }, 'b'), []);
   assert.deepEqual(messages(validateIPBlock({ cidr: '10.0.0.0/16', except: ['10.0.0.0/16', '11.0.0.0/24'] }, 'b')), [
@@ -33,7 +33,8 @@ test('IPBlock: required cidr, strict subsets, IPv6, the first unparsable except 
   ]);
   assert.deepEqual(validateIPBlock({ cidr: '2001:db8::/32', except: ['2001:db8:1::/48'] }, 'b'), []);
   assert.deepEqual(messages(validateIPBlock({ cidr: '10.0.0.0/8', except: ['x', '11.0.0.0/24'] }, 'b')), [
-    'b.except[0]: Invalid value: "x": not a valid CIDR',
+    'b.except[0]: Invalid value: "x": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+    'b.except[1]: Invalid value: "11.0.0.0/24": must be a strict subset of `cidr`',
   ]);
 });
 
@@ -86,7 +87,7 @@ test('Ingress update keeps stored invalid TLS secret names and wildcard-host rul
 test('Ingress resource backends: TypedLocalObjectReference rules', () => {
   assert.deepEqual(messages(validateIngressCreate(ingress({ defaultBackend: { resource: { apiGroup: 'Bad', kind: '', name: 'a/b' } } }))), [
     'spec.defaultBackend.resource.apiGroup: Invalid value: "Bad": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
-    'spec.defaultBackend.resource.kind: Required value',
+    'spec.defaultBackend.resource.kind: Required value: kind is required',
     'spec.defaultBackend.resource.name: Invalid value: "a/b": may not contain \'/\'',
   ]);
 });
@@ -98,6 +99,9 @@ test('IngressClass: controller length and parameters scope', () => {
   ]);
   assert.deepEqual(messages(validateIngressClass(ic({ controller: 'example.com/c', parameters: { kind: 'K', name: 'n', scope: 'Cluster', namespace: 'ns' } }))), [
     "spec.parameters.namespace: Forbidden: `parameters.scope` is set to 'Cluster'",
+  ]);
+  assert.deepEqual(messages(validateIngressClass(ic({ controller: 'example.com/c', parameters: { scope: 'Cluster' } }))), [
+    'spec.parameters.kind: Required value: kind is required', 'spec.parameters.name: Required value: name is required',
   ]);
   assert.deepEqual(messages(validateIngressClass(ic({ controller: 'example.com/c', parameters: { kind: 'K', name: 'n', scope: 'Global' } }))), [
     'spec.parameters.scope: Unsupported value: "Global": supported values: "Cluster", "Namespace"',
