@@ -1,7 +1,7 @@
 /** networking.k8s.io: printNetworkPolicy, printIngress, printIngressClass. */
 import type { Printer } from '../types.js';
 import { ageColumn, column, nameColumn } from './columns.js';
-import { ageOf, nameOf } from './cells.js';
+import { ageOf, byteOrder, nameOf } from './cells.js';
 import { formatLabelSelector } from '../../selectors/labels.js';
 
 /** extensions/v1beta1 NetworkPolicySpec's podSelector doc, which upstream's column description still quotes. */
@@ -26,15 +26,17 @@ function formatHosts(rules: any[]): string {
   return more ? `${ret} + ${rules.length - max} more...` : ret;
 }
 
-/** ingressLoadBalancerStatusStringer (not wide): sorted distinct IPs or hostnames, clipped to 16 bytes. */
+/**
+ * ingressLoadBalancerStatusStringer, wide as the server prints (its TableConvertor
+ * generates with Wide: true): distinct IPs or hostnames, sorted, never clipped.
+ */
 function loadBalancerAddresses(ingress: any[]): string {
   const set = new Set<string>();
   for (const i of ingress) {
     if (i?.ip) set.add(String(i.ip));
     else if (i?.hostname) set.add(String(i.hostname));
   }
-  const r = [...set].sort().join(',');
-  return r.length > 16 ? `${r.slice(0, 13)}...` : r;
+  return [...set].sort(byteOrder).join(',');
 }
 
 export const ingressPrinter: Printer = {
