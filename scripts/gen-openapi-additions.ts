@@ -185,8 +185,23 @@ const PROPS: Record<string, Record<string, Schema | null>> = {
   },
 };
 
+/** networking.k8s.io/v1 lists marked +listType=atomic since the recording (k8s.io/api v0.27 to v0.32). */
+const NETWORKING_ATOMIC_LISTS: [string, string][] = [
+  ['NetworkPolicySpec', 'ingress'], ['NetworkPolicySpec', 'egress'], ['NetworkPolicySpec', 'policyTypes'],
+  ['NetworkPolicyIngressRule', 'ports'], ['NetworkPolicyIngressRule', 'from'],
+  ['NetworkPolicyEgressRule', 'ports'], ['NetworkPolicyEgressRule', 'to'], ['IPBlock', 'except'],
+  ['IngressSpec', 'tls'], ['IngressSpec', 'rules'], ['IngressTLS', 'hosts'], ['IngressLoadBalancerStatus', 'ingress'],
+  ['IngressLoadBalancerIngress', 'ports'], ['HTTPIngressRuleValue', 'paths'],
+];
+
 /** Other per-definition edits: required lists and enums that changed. */
 function editDefs(defs: Record<string, Schema>): void {
+  for (const [def, prop] of NETWORKING_ATOMIC_LISTS) {
+    const props = (defs[`io.k8s.api.networking.v1.${def}`] as { properties?: Record<string, Schema> } | undefined)?.properties;
+    const list = props?.[prop];
+    if (!props || !list) throw new Error(`no networking.v1.${def}.${prop} to mark atomic`);
+    props[prop] = { ...list, 'x-kubernetes-list-type': 'atomic' };
+  }
   const rule = defs['io.k8s.api.batch.v1.PodFailurePolicyRule'] as { required?: string[]; properties: Record<string, Schema> };
   // v1.29: onPodConditions became optional; v1.28: the FailIndex action.
   rule.required = ['action'];

@@ -59,6 +59,9 @@ describe('OpenAPI endpoints', () => {
     // NetworkPolicy lost its status in v1.28.
     assert.deepEqual(Object.keys(networking.components.schemas['io.k8s.api.networking.v1.NetworkPolicy'].properties), ['apiVersion', 'kind', 'metadata', 'spec']);
     assert.equal(networking.paths['/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status'], undefined);
+    // Lists marked +listType=atomic since the recording.
+    assert.equal(networking.components.schemas['io.k8s.api.networking.v1.NetworkPolicySpec'].properties.ingress['x-kubernetes-list-type'], 'atomic');
+    assert.equal(networking.components.schemas['io.k8s.api.networking.v1.HTTPIngressRuleValue'].properties.paths['x-kubernetes-list-type'], 'atomic');
   });
 
   test('/openapi/v2: JSON, or gnostic protobuf for the protobuf Accept', async () => {
