@@ -182,6 +182,19 @@ spec:
     '* spec.parameters.namespace: Required value: `parameters.scope` is set to \'Namespace\'');
 });
 
+test('server-side apply of a NetworkPolicy manages only what was sent (no status in v1.32)', async () => {
+  await kubectlOk(cluster, ['apply', '--server-side', '-f', '-'], `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: { name: applied, namespace: default }
+spec: { podSelector: { matchLabels: { app: a } }, ingress: [ { ports: [ { port: 80 } ] } ] }
+`);
+  const np = (await rawJSON(cluster, 'GET', `${NP}/applied`)).body;
+  assert.equal(np.status, undefined);
+  assert.deepEqual(np.managedFields ?? np.metadata.managedFields.map((m: { manager: string; operation: string; fieldsV1: unknown }) => [m.manager, m.operation, m.fieldsV1]), [
+    ['kubectl', 'Apply', { 'f:spec': { 'f:ingress': {}, 'f:podSelector': {} } }],
+  ]);
+});
+
 test('kubectl explain and describe work for the networking kinds', async () => {
   const explain = await kubectlOk(cluster, ['explain', 'networkpolicy.spec.ingress']);
   assert.match(explain, /^GROUP: +networking\.k8s\.io\nKIND: +NetworkPolicy\nVERSION: +v1\n/);
