@@ -209,6 +209,9 @@ export function readDefinitions(dir: string): { defs: Record<string, Def>; versi
   // Served kinds the recording predates.
   addFlowcontrolV1(defs as Record<string, { [key: string]: unknown }>, true);
   Object.assign(defs, VALIDATING_ADMISSION_POLICY_DEFS, APISERVICE_DEFS);
+  // NetworkPolicy's status went in v1.28.
+  delete (defs['io.k8s.api.networking.v1.NetworkPolicy'] as { properties?: Record<string, unknown> } | undefined)?.properties?.status;
+  delete defs['io.k8s.api.networking.v1.NetworkPolicyStatus'];
   return { defs, version };
 }
 

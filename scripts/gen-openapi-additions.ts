@@ -176,6 +176,8 @@ const PROPS: Record<string, Record<string, Schema | null>> = {
     fieldPath: str(), messageExpression: str(), optionalOldSelf: bool(),
     reason: str({ enum: ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'] }),
   },
+  // v1.28 removed NetworkPolicyStatus (the alpha NetworkPolicyStatus gate).
+  'io.k8s.api.networking.v1.NetworkPolicy': { status: null },
   'io.k8s.api.admissionregistration.v1.MutatingWebhook': { matchConditions: matchConditions() },
   'io.k8s.api.admissionregistration.v1.ValidatingWebhook': { matchConditions: matchConditions() },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion': {
@@ -183,13 +185,29 @@ const PROPS: Record<string, Record<string, Schema | null>> = {
   },
 };
 
+/** networking.k8s.io/v1 lists marked +listType=atomic since the recording (k8s.io/api v0.27 to v0.32). */
+const NETWORKING_ATOMIC_LISTS: [string, string][] = [
+  ['NetworkPolicySpec', 'ingress'], ['NetworkPolicySpec', 'egress'], ['NetworkPolicySpec', 'policyTypes'],
+  ['NetworkPolicyIngressRule', 'ports'], ['NetworkPolicyIngressRule', 'from'],
+  ['NetworkPolicyEgressRule', 'ports'], ['NetworkPolicyEgressRule', 'to'], ['IPBlock', 'except'],
+  ['IngressSpec', 'tls'], ['IngressSpec', 'rules'], ['IngressTLS', 'hosts'], ['IngressLoadBalancerStatus', 'ingress'],
+  ['IngressLoadBalancerIngress', 'ports'], ['HTTPIngressRuleValue', 'paths'],
+];
+
 /** Other per-definition edits: required lists and enums that changed. */
 function editDefs(defs: Record<string, Schema>): void {
+  for (const [def, prop] of NETWORKING_ATOMIC_LISTS) {
+    const props = (defs[`io.k8s.api.networking.v1.${def}`] as { properties?: Record<string, Schema> } | undefined)?.properties;
+    const list = props?.[prop];
+    if (!props || !list) throw new Error(`no networking.v1.${def}.${prop} to mark atomic`);
+    props[prop] = { ...list, 'x-kubernetes-list-type': 'atomic' };
+  }
   const rule = defs['io.k8s.api.batch.v1.PodFailurePolicyRule'] as { required?: string[]; properties: Record<string, Schema> };
   // v1.29: onPodConditions became optional; v1.28: the FailIndex action.
   rule.required = ['action'];
   rule.properties.action = { ...rule.properties.action, enum: ['Count', 'FailIndex', 'FailJob', 'Ignore'] };
   delete defs[`${CORE}ClaimSource`];
+  delete defs['io.k8s.api.networking.v1.NetworkPolicyStatus'];
 }
 
 const sortObject = <T>(o: Record<string, T>): Record<string, T> =>
@@ -218,6 +236,8 @@ function editPaths(data: OpenApiData): void {
       }
     }
   }
+  // networkpolicies/status went with NetworkPolicyStatus (v1.28).
+  delete data.docs['apis/networking.k8s.io/v1']?.['/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status'];
   const authn = data.docs['apis/authentication.k8s.io/v1'];
   const tokenReviews = authn?.['/apis/authentication.k8s.io/v1/tokenreviews'];
   const post = tokenReviews?.ops.post;

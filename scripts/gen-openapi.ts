@@ -36,6 +36,7 @@ export const SERVED_GROUP_VERSIONS = [
   'apis/coordination.k8s.io/v1',
   'apis/discovery.k8s.io/v1',
   'apis/events.k8s.io/v1',
+  'apis/networking.k8s.io/v1',
   'apis/node.k8s.io/v1',
   'apis/policy/v1',
   'apis/rbac.authorization.k8s.io/v1',

@@ -127,6 +127,9 @@ if (isMain) {
   const swagger = JSON.parse(readFileSync(input, 'utf8')) as Swagger;
   // Served kinds the recording predates, their references in v2 form.
   Object.assign(swagger.definitions, JSON.parse(JSON.stringify(VALIDATING_ADMISSION_POLICY_DEFS).replaceAll('#/components/schemas/', REF)));
+  // NetworkPolicy's status went in v1.28.
+  delete (swagger.definitions['io.k8s.api.networking.v1.NetworkPolicy'] as { properties?: Record<string, unknown> } | undefined)?.properties?.status;
+  delete swagger.definitions['io.k8s.api.networking.v1.NetworkPolicyStatus'];
   const data = generate(swagger);
   writeFileSync(output, format(data));
   console.log(`${output}: ${Object.keys(data.defs).length} definitions, ${Object.keys(data.kinds).length} kinds`);

@@ -81,7 +81,7 @@ function validateGeneratedSelector(job: Obj, batchLabels: boolean): FieldError[]
 }
 
 /** validation.IsDomainPrefixedPath */
-function isDomainPrefixedPath(path: string, value: string): FieldError[] {
+export function isDomainPrefixedPath(path: string, value: string): FieldError[] {
   if (!value) return [field.required(path)];
   const i = value.indexOf('/');
   if (i <= 0 || i === value.length - 1) return [field.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];

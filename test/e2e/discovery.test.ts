@@ -11,7 +11,7 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 for (const [path, file] of [
   ['/api/v1', 'api_v1.json'], ['/apis/apps/v1', 'apis_apps_v1.json'], ['/apis/batch/v1', 'apis_batch_v1.json'],
   ['/apis/autoscaling/v1', 'apis_autoscaling_v1.json'], ['/apis/autoscaling/v2', 'apis_autoscaling_v2.json'],
-  ['/apis/policy/v1', 'apis_policy_v1.json'], ['/apis/node.k8s.io/v1', 'apis_node.k8s.io_v1.json'],
+  ['/apis/policy/v1', 'apis_policy_v1.json'], ['/apis/networking.k8s.io/v1', 'apis_networking.k8s.io_v1.json'], ['/apis/node.k8s.io/v1', 'apis_node.k8s.io_v1.json'],
   ['/apis/scheduling.k8s.io/v1', 'apis_scheduling.k8s.io_v1.json'], ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
   ['/apis/discovery.k8s.io/v1', 'apis_discovery.k8s.io_v1.json'], ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
   ['/apis/authorization.k8s.io/v1', 'apis_authorization.k8s.io_v1.json'],

@@ -17,6 +17,9 @@ import { jobs } from './batch/jobs.js';
 import { leases } from './coordination/leases.js';
 import { endpointslices } from './discovery/endpointslices.js';
 import { events } from './events/events.js';
+import { ingressclasses } from './networking/ingressclasses.js';
+import { ingresses } from './networking/ingresses.js';
+import { networkpolicies } from './networking/networkpolicies.js';
 import { runtimeclasses } from './node/runtimeclasses.js';
 import { storageclasses } from './storage/storageclasses.js';
 import { poddisruptionbudgets } from './policy/poddisruptionbudgets.js';
@@ -44,6 +47,8 @@ export const groupResources: ResourceDef[] = [
   cronjobs, jobs,
   // certificates.k8s.io/v1
   certificatesigningrequests,
+  // networking.k8s.io/v1
+  ingressclasses, ingresses, networkpolicies,
   // policy/v1
   poddisruptionbudgets,
   // storage.k8s.io/v1

@@ -17,6 +17,7 @@ import { hpaPrinter } from './hpa.js';
 import { jobPrinter } from './jobs.js';
 import { leasePrinter } from './leases.js';
 import { namespacePrinter } from './namespaces.js';
+import { ingressClassPrinter, ingressPrinter, networkPolicyPrinter } from './networking.js';
 import { nodePrinter } from './nodes.js';
 import { persistentVolumeClaimPrinter } from './persistentvolumeclaims.js';
 import { persistentVolumePrinter } from './persistentvolumes.js';
@@ -69,6 +70,9 @@ export const printers: Record<string, Printer> = {
   'events.k8s.io/events': eventsV1Printer,
   // One printer for autoscaling/v1 and v2: upstream prints both from the internal type.
   'autoscaling/horizontalpodautoscalers': hpaPrinter,
+  'networking.k8s.io/networkpolicies': networkPolicyPrinter,
+  'networking.k8s.io/ingresses': ingressPrinter,
+  'networking.k8s.io/ingressclasses': ingressClassPrinter,
   'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
