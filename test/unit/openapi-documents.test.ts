@@ -78,10 +78,10 @@ test('openapi v3: the index lists the served group versions under hashed URLs', 
   const keys = Object.keys(index.paths);
   for (const k of ['api', 'api/v1', 'apis', 'apis/apps', 'apis/apps/v1', 'apis/batch/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2',
     'apis/policy/v1', 'apis/node.k8s.io/v1', 'apis/scheduling.k8s.io/v1', 'apis/coordination.k8s.io/v1',
-    'apis/discovery.k8s.io/v1', 'apis/events.k8s.io/v1', 'version']) {
+    'apis/discovery.k8s.io/v1', 'apis/events.k8s.io/v1', 'apis/networking.k8s.io/v1', 'version']) {
     assert.ok(keys.includes(k), `index lacks ${k}`);
   }
-  assert.ok(!keys.includes('apis/networking.k8s.io/v1'));
+  assert.ok(!keys.includes('apis/storage.k8s.io/v1beta1'));
   for (const [k, { serverRelativeURL }] of Object.entries(index.paths)) {
     const m = /^\/openapi\/v3\/(.+)\?hash=([0-9A-F]{128})$/.exec(serverRelativeURL);
     assert.ok(m, serverRelativeURL);
@@ -122,13 +122,16 @@ test('openapi: only registered resources and declared subresources are described
   assert.ok(keep('/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'));
   assert.ok(keep('/api/v1/'));
   assert.ok(keep('/version/'));
-  assert.ok(!keep('/apis/networking.k8s.io/v1/ingresses'));
+  assert.ok(keep('/apis/networking.k8s.io/v1/namespaces/{namespace}/ingresses/{name}/status'));
+  // NetworkPolicy's status subresource was removed in v1.28.
+  assert.ok(!keep('/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status'));
   assert.ok(!keep('/api/v1/namespaces/{namespace}/configmaps/{name}/status'));
   const v2 = JSON.parse(docs.v2Json().body.toString());
   assert.equal(v2.swagger, '2.0');
   assert.ok(v2.paths['/apis/batch/v1/namespaces/{namespace}/cronjobs']);
   assert.ok(v2.paths['/apis/rbac.authorization.k8s.io/v1/roles']);
-  assert.ok(!v2.paths['/apis/networking.k8s.io/v1/ingresses']);
+  assert.ok(v2.paths['/apis/networking.k8s.io/v1/ingresses']);
+  assert.ok(!v2.paths['/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status']);
   for (const r of refsOf(v2)) assert.ok(v2.definitions[r], `v2: dangling reference ${r}`);
   const ports = v2.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers;
   assert.deepEqual(ports.items, { $ref: '#/definitions/io.k8s.api.core.v1.Container' });
