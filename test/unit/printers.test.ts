@@ -336,7 +336,7 @@ test('hpa rows for autoscaling v2 and v1', () => {
 });
 
 test('resources without a printer get the default table', () => {
-  assert.equal(printerFor('networking.k8s.io', 'ingresses'), defaultPrinter);
+  assert.equal(printerFor('storage.k8s.io', 'csidrivers'), defaultPrinter);
   assert.deepEqual(defaultPrinter.columns.map((c) => [c.name, c.type]), [['Name', 'string'], ['Created At', 'date']]);
   assert.deepEqual(defaultPrinter.cells({ metadata: { name: 'lr', creationTimestamp: '2026-11-22T17:27:38Z' } }, NOW), ['lr', '2026-11-22T17:27:38Z']);
 });
