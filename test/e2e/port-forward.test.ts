@@ -84,8 +84,13 @@ for (const version of ['1.27', undefined]) {
     let local = version ? 18080 : 18180;
     for (const target of [`pod/${podName}`, 'svc/win-webserver', 'deploy/win-webserver']) {
       const port = local++;
-      const fwd = await portForward([target, `${port}:80`], version);
+      // -v=6 shows how the default kubectl dialed: the WebSocket tunnel, not its SPDY fallback.
+      const fwd = await portForward([target, `${port}:80`, ...(version ? [] : ['-v=6'])], version);
       try {
+        if (!version) {
+          assert.match(fwd.err(), /negotiated protocol: portforward\.k8s\.io/);
+          assert.doesNotMatch(fwd.err(), /fallback to secondary dialer/);
+        }
         assert.equal(fwd.out(), `Forwarding from 127.0.0.1:${port} -> 80\n`);
         // Two requests on one kept-alive connection: one stream pair.
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });

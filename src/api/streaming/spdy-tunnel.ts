@@ -11,13 +11,21 @@ import { headerValues, writeRawResponse } from './handshake.js';
 
 export const TUNNEL_PROTOCOL = 'SPDY/3.1+portforward.k8s.io';
 
-const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => offered.has(TUNNEL_PROTOCOL) ? TUNNEL_PROTOCOL : false });
+/**
+ * `ws` accepts only RFC 7230 tokens as subprotocols and refuses the handshake
+ * over the `/` in this one (gorilla/websocket does not check), so the offer
+ * is renamed to a token for `ws` and answered with the real name.
+ */
+const TOKEN_STAND_IN = 'spdy-3.1-portforward.k8s.io';
+
+const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => offered.has(TOKEN_STAND_IN) ? TUNNEL_PROTOCOL : false });
 
 export function upgradeTunnel(req: IncomingMessage, socket: Duplex, head: Buffer, serve: (tunnel: Duplex) => void): void {
   if (!headerValues(req, 'sec-websocket-protocol').includes(TUNNEL_PROTOCOL)) {
     // x/net/websocket answers a failed subprotocol handshake with a bare 403.
     return writeRawResponse(socket, 403, '', 'text/plain; charset=utf-8');
   }
+  req.headers['sec-websocket-protocol'] = TOKEN_STAND_IN;
   wss.handleUpgrade(req, socket, head, (ws) => {
     const tunnel = createWebSocketStream(ws);
     tunnel.on('error', () => tunnel.destroy());
