@@ -188,7 +188,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     containerStreams: kubeletContainerStreams(
       async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(
         kubeletClient.as(nodeUser(String((pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '')), 'kubelet'), pod, container, node)),
-      containerLogs),
+      containerLogs,
+      // kubectl port-forward: the pod's listeners in the cluster network.
+      () => runningKubelet?.network),
     winkubeRoutes: nodeControlHandler(nodeOperations),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
     kubelets: farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }),

@@ -14,7 +14,11 @@ import { parseBool } from '../query.js';
 const FLAGS = ['stdin', 'stdout', 'stderr', 'tty'] as const;
 
 /** The query decoded into the subresource's options object, as the query parameter codec does (Go's field order). */
-export function connectOptions(sub: 'exec' | 'attach', q: URLSearchParams): KObject {
+export function connectOptions(sub: 'exec' | 'attach' | 'portforward', q: URLSearchParams): KObject {
+  if (sub === 'portforward') {
+    const ports = q.getAll('ports').flatMap((p) => p.split(',')).map((p) => Number(p.trim()));
+    return { kind: 'PodPortForwardOptions', apiVersion: 'v1', ...(ports.length ? { ports } : {}) } as KObject;
+  }
   const o: Record<string, unknown> = { kind: sub === 'exec' ? 'PodExecOptions' : 'PodAttachOptions', apiVersion: 'v1' };
   for (const f of FLAGS) if (parseBool(q.get(f), f)) o[f] = true;
   const container = q.get('container');
@@ -32,11 +36,12 @@ function queryOf(o: Record<string, unknown>): URLSearchParams {
   for (const f of FLAGS) if (o[f] === true) q.set(f, 'true');
   if (typeof o.container === 'string' && o.container) q.set('container', o.container);
   if (Array.isArray(o.command)) for (const c of o.command) q.append('command', String(c));
+  if (Array.isArray(o.ports)) for (const p of o.ports) q.append('ports', String(p));
   return q;
 }
 
 /** Admits the connection; its query as admission left it. */
-export async function admitConnect(store: Store, sub: 'exec' | 'attach', namespace: string, name: string,
+export async function admitConnect(store: Store, sub: 'exec' | 'attach' | 'portforward', namespace: string, name: string,
   q: URLSearchParams, user: User): Promise<URLSearchParams> {
   const object = connectOptions(sub, q);
   const before = JSON.stringify(object);

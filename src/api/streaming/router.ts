@@ -28,6 +28,9 @@ import { parseStreamOptions } from './remotecommand.js';
 import { admitConnect } from './connect-admission.js';
 import { acceptSpdyStreams, SPDY_REMOTECOMMAND_PROTOCOLS } from './spdy-connection.js';
 import { webSocketConnection } from './ws-connection.js';
+import { PORT_FORWARD_PROTOCOL, servePortForwardSpdy } from './portforward-spdy.js';
+import type { PortForwardTarget } from '../../apimachinery/port-forward.js';
+import { upgradeTunnel } from './spdy-tunnel.js';
 
 /**
  * The kubelet's half of exec and attach: what runs on the upgraded
@@ -39,6 +42,8 @@ export interface ContainerStreams {
   exec(conn: RemoteCommandConnection, command: string[], pod: KObject, container: string, node: KObject | undefined): Promise<void>;
   /** Streams the running container instance's output until it exits or the client leaves. */
   attach(conn: RemoteCommandConnection, pod: KObject, container: string, restartCount: number): void;
+  /** The pod's network namespace as port-forward reaches it; a string is the runtime's refusal. */
+  portForward?(pod: KObject, node: KObject | undefined): PortForwardTarget | string;
 }
 
 export interface StreamingOptions {
@@ -102,10 +107,12 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
     return opts.aggregation.upgrade(req, socket, head, apiService, user);
   }
   const sub = info?.subresource;
-  if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name || (sub !== 'exec' && sub !== 'attach')) {
+  if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name ||
+    (sub !== 'exec' && sub !== 'attach' && sub !== 'portforward')) {
     throw errors.notFoundGeneric();
   }
   checkObjectKey(pods, info.namespace, info.name);
+  if (sub === 'portforward') return servePortForward(req, socket, head, opts, info.namespace, info.name, url.searchParams, user);
   const q = await admitConnect(opts.store, sub, info.namespace, info.name, url.searchParams, user);
   const pod = await opts.store.read(pods, info.namespace, info.name);
   const container = validateContainer(q.get('container') ?? '', pod);
@@ -141,6 +148,39 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   if (isWebSocketUpgrade(req)) return upgradeWebSocket(req, socket, head, wss, chosen, options, start);
   if (isSpdyUpgrade(req)) return upgradeSpdy(req, socket, head, options, start, opts.log);
   writeRawError(socket, 400, 'Upgrade request required', true);
+}
+
+/**
+ * pods/portforward (PortForwardLocation, then the kubelet's
+ * ServePortForward): SPDY/3.1 with portforward.k8s.io, or the same SPDY
+ * connection tunneled over a WebSocket (kubectl ≥ 1.31, PortForwardWebsockets).
+ */
+async function servePortForward(req: IncomingMessage, socket: Duplex, head: Buffer, opts: StreamingOptions,
+  namespace: string, name: string, query: URLSearchParams, user: Parameters<typeof admitConnect>[5]): Promise<void> {
+  await admitConnect(opts.store, 'portforward', namespace, name, query, user);
+  const pod = await opts.store.read(pods, namespace, name);
+  const nodeName = pod.spec?.nodeName;
+  if (!nodeName) throw errors.badRequest(`pod ${name} does not have a host assigned`);
+  // The kubelet: a pod it does not run has no sandbox to forward into.
+  if ((pod.status as { phase?: string } | undefined)?.phase !== 'Running' || !opts.containerStreams?.portForward) {
+    return writeRawError(socket, 404, `pod not found (${JSON.stringify(`${name}_${namespace}`)})`);
+  }
+  const node = await opts.store.get('', 'nodes', '', nodeName);
+  const target = opts.containerStreams.portForward(pod, node);
+  if (typeof target === 'string') return writeRawError(socket, 500, target);
+  if (isWebSocketUpgrade(req)) {
+    return upgradeTunnel(req, socket, head, (tunnel) => { servePortForwardSpdy(tunnel, Buffer.alloc(0), target); });
+  }
+  if (!isSpdyUpgrade(req)) return writeRawError(socket, 400, 'Upgrade request required', true);
+  const offered = headerValues(req, PROTOCOL_HEADER);
+  const protocol = negotiateProtocol(offered, [PORT_FORWARD_PROTOCOL]);
+  if (!protocol) {
+    return writeRawResponse(socket, 403,
+      `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server accepts [${PORT_FORWARD_PROTOCOL}]\n`,
+      'text/plain; charset=utf-8', { 'X-Accepted-Stream-Protocol-Versions': PORT_FORWARD_PROTOCOL });
+  }
+  acceptSpdyUpgrade(socket, protocol);
+  servePortForwardSpdy(socket, head, target);
 }
 
 function upgradeWebSocket(req: IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer,

@@ -1,0 +1,121 @@
+/**
+ * kubectl port-forward to pods the emulated kubelets run: SPDY (kubectl
+ * 1.27) and SPDY tunneled over WebSocket (the default kubectl), pod/, svc/
+ * and deploy/ targets; the local port answers as the pod's application does.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { kubectl, kubectlPath, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+
+let cluster: TestCluster;
+
+const MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/windows-webserver.yaml', import.meta.url), 'utf8');
+
+let podName = '';
+let podIP = '';
+/** Requests the sample server has answered so far (its page counts them). */
+let served = 0;
+const page = () => `<html><body><H1>Windows Container Web Server</H1><p>IP ${podIP} callerCount ${++served} </body></html>`;
+
+before(async () => {
+  cluster = await startCluster();
+  // The retired Docker Hub image the guide names, declared as the cluster's local Windows image.
+  const images = await rawJSON(cluster, 'POST', '/api/v1/namespaces/kube-system/configmaps', {
+    metadata: { name: 'winkube-images' },
+    data: { windowsservercore: '- ref: microsoft/windowsservercore\n  platforms:\n  - {os: windows, architecture: amd64, os.version: 10.0.17763.1879}\n  - {os: windows, architecture: amd64, os.version: 10.0.20348.2582}\n' },
+  });
+  assert.equal(images.status, 201, JSON.stringify(images.body));
+  const r = await kubectl(cluster, ['apply', '-f', '-'], { input: MANIFEST });
+  assert.equal(r.code, 0, r.stderr);
+  for (let i = 0; i < 300 && !podIP; i++) {
+    const pods = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dwin-webserver')).body.items as any[];
+    const running = pods.find((p) => p.status?.containerStatuses?.[0]?.state?.running && p.status.podIP);
+    if (running) { podName = running.metadata.name; podIP = running.status.podIP; } else await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.ok(podIP, 'the web server pod runs');
+  // The script listens once its banner is logged.
+  for (let i = 0; i < 300; i++) {
+    const logs = await kubectl(cluster, ['logs', podName]);
+    if (logs.stdout.includes('Listening at')) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+});
+
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+
+interface Forward { proc: ChildProcess; out: () => string; err: () => string; stop(): Promise<void> }
+
+/** Starts `kubectl port-forward` and waits for its "Forwarding from" line. */
+async function portForward(args: string[], version?: string): Promise<Forward> {
+  const proc = spawn(kubectlPath(version), ['port-forward', '--address', '127.0.0.1', ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: join(cluster.dataDir, `home-${version ?? 'default'}`), KUBECONFIG: cluster.kubeconfig },
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d) => { out += d; });
+  proc.stderr!.on('data', (d) => { err += d; });
+  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
+  for (let i = 0; i < 200 && !out.includes('Forwarding from') && proc.exitCode === null; i++) await new Promise((res) => setTimeout(res, 50));
+  assert.match(out, /Forwarding from 127\.0\.0\.1:\d+ ->/, err);
+  return { proc, out: () => out, err: () => err, async stop() { proc.kill('SIGINT'); await exited; } };
+}
+
+/** GETs a path, on a connection of `agent` (a new one without). */
+function get(port: number, path: string, agent?: Agent): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', agent: agent ?? false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+for (const version of ['1.27', undefined]) {
+  const label = version ? `kubectl ${version} (SPDY)` : 'default kubectl (WebSocket tunnel)';
+  test(`${label}: pod/, svc/ and deploy/ targets answer with the Windows sample server's page`, async () => {
+    let local = version ? 18080 : 18180;
+    for (const target of [`pod/${podName}`, 'svc/win-webserver', 'deploy/win-webserver']) {
+      const port = local++;
+      // -v=6 shows how the default kubectl dialed: the WebSocket tunnel, not its SPDY fallback.
+      const fwd = await portForward([target, `${port}:80`, ...(version ? [] : ['-v=6'])], version);
+      try {
+        if (!version) {
+          assert.match(fwd.err(), /negotiated protocol: portforward\.k8s\.io/);
+          assert.doesNotMatch(fwd.err(), /fallback to secondary dialer/);
+        }
+        assert.equal(fwd.out(), `Forwarding from 127.0.0.1:${port} -> 80\n`);
+        // Two requests on one kept-alive connection: one stream pair.
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        const first = await get(port, '/', agent);
+        assert.equal(first.status, 200);
+        assert.equal(first.body, page());
+        assert.equal((await get(port, '/', agent)).body, page());
+        agent.destroy();
+        // A new connection is a new stream pair.
+        assert.equal((await get(port, '/')).body, page());
+        for (let i = 0; i < 40 && fwd.out().split('Handling').length < 3; i++) await new Promise((res) => setTimeout(res, 50));
+        assert.equal(fwd.out(), `Forwarding from 127.0.0.1:${port} -> 80\nHandling connection for ${port}\nHandling connection for ${port}\n`);
+      } finally { await fwd.stop(); }
+    }
+  });
+
+  test(`${label}: a port nothing listens on: the runtime's connection refused`, async () => {
+    const port = version ? 18090 : 18190;
+    const fwd = await portForward([`pod/${podName}`, `${port}:81`], version);
+    try {
+      await get(port, '/').catch(() => undefined);
+      for (let i = 0; i < 100 && !fwd.err().includes('an error occurred forwarding'); i++) await new Promise((res) => setTimeout(res, 50));
+      assert.match(fwd.err(), new RegExp(`an error occurred forwarding ${port} -> 81: error forwarding port 81 to pod [0-9a-f]{64}, uid : ` +
+        `failed to execute portforward in network namespace \\\\?"/var/run/netns/cni-[0-9a-f-]{36}\\\\?": failed to connect to localhost:81 inside namespace ` +
+        `\\\\?"[0-9a-f]{64}\\\\?", IPv4: dial tcp4 127.0.0.1:81: connect: connection refused IPv6 dial tcp6 \\[::1\\]:81: connect: connection refused`));
+    } finally { await fwd.stop(); }
+  });
+}
