@@ -8,12 +8,10 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { kubectl, kubectlPath, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { kubectl, kubectlPath, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { deployWindowsWebServer } from '../helpers/windows-webserver.js';
 
 let cluster: TestCluster;
-
-const MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/windows-webserver.yaml', import.meta.url), 'utf8');
 
 let podName = '';
 let podIP = '';
@@ -23,20 +21,7 @@ const page = () => `<html><body><H1>Windows Container Web Server</H1><p>IP ${pod
 
 before(async () => {
   cluster = await startCluster();
-  // The retired Docker Hub image the guide names, declared as the cluster's local Windows image.
-  const images = await rawJSON(cluster, 'POST', '/api/v1/namespaces/kube-system/configmaps', {
-    metadata: { name: 'winkube-images' },
-    data: { windowsservercore: '- ref: microsoft/windowsservercore\n  platforms:\n  - {os: windows, architecture: amd64, os.version: 10.0.17763.1879}\n  - {os: windows, architecture: amd64, os.version: 10.0.20348.2582}\n' },
-  });
-  assert.equal(images.status, 201, JSON.stringify(images.body));
-  const r = await kubectl(cluster, ['apply', '-f', '-'], { input: MANIFEST });
-  assert.equal(r.code, 0, r.stderr);
-  for (let i = 0; i < 300 && !podIP; i++) {
-    const pods = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dwin-webserver')).body.items as any[];
-    const running = pods.find((p) => p.status?.containerStatuses?.[0]?.state?.running && p.status.podIP);
-    if (running) { podName = running.metadata.name; podIP = running.status.podIP; } else await new Promise((res) => setTimeout(res, 100));
-  }
-  assert.ok(podIP, 'the web server pod runs');
+  ({ podName, podIP } = await deployWindowsWebServer(cluster));
   // The script listens once its banner is logged.
   for (let i = 0; i < 300; i++) {
     const logs = await kubectl(cluster, ['logs', podName]);

@@ -12,13 +12,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
-
-const MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/windows-webserver.yaml', import.meta.url), 'utf8');
+import { deployWindowsWebServer, WINDOWS_WEBSERVER_MANIFEST as MANIFEST } from '../helpers/windows-webserver.js';
 
 let cluster: TestCluster;
 let podName = '';
@@ -33,18 +31,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 before(async () => {
   cluster = await startCluster();
-  const images = await rawJSON(cluster, 'POST', '/api/v1/namespaces/kube-system/configmaps', {
-    metadata: { name: 'winkube-images' },
-    data: { windowsservercore: '- ref: microsoft/windowsservercore\n  platforms:\n  - {os: windows, architecture: amd64, os.version: 10.0.17763.1879}\n  - {os: windows, architecture: amd64, os.version: 10.0.20348.2582}\n' },
-  });
-  assert.equal(images.status, 201, JSON.stringify(images.body));
-  assert.equal(await ok(['apply', '-f', '-'], MANIFEST), 'service/win-webserver created\ndeployment.apps/win-webserver created\n');
-  for (let i = 0; i < 300 && !podIP; i++) {
-    const pods = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dwin-webserver')).body.items;
-    const running = pods.find((p: any) => p.status?.containerStatuses?.[0]?.state?.running && p.status.podIP);
-    if (running) { podName = running.metadata.name; podIP = running.status.podIP; } else await sleep(100);
-  }
-  assert.ok(podIP, 'the web server pod runs');
+  let applied: string;
+  ({ podName, podIP, applied } = await deployWindowsWebServer(cluster));
+  assert.equal(applied, 'service/win-webserver created\ndeployment.apps/win-webserver created\n');
 });
 
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
