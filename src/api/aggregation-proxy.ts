@@ -26,7 +26,7 @@ import { dialTarget, resolveClusterAddress } from '../network/service-cluster-ad
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
 import { caBundleError } from '../validation/webhook-client-config.js';
-import { setAuthProxyHeaders, type HeaderLines, type ProxiedUser } from '../network/auth-proxy-headers.js';
+import { KUBE_AGGREGATOR_USER, setAuthProxyHeaders, type HeaderLines, type ProxiedUser } from '../network/auth-proxy-headers.js';
 import { goReencodeQuery, goReescapePath } from './go-url.js';
 import type { ServiceGet } from './remote-discovery.js';
 import type { AggregationTransport } from './server.js';
@@ -118,9 +118,6 @@ interface Backend {
 /** What a connection to a Service without endpoints meets. */
 const REFUSED: NodeJS.ErrnoException = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 
-/** The aggregator's own identity for its discovery requests. */
-const AGGREGATOR_USER: ProxiedUser = { name: 'system:kube-aggregator', groups: ['system:masters'] };
-
 /** The connection settings of one APIService (updateAPIService's transport.Config). */
 interface TransportKey { serverName: string; caBundle?: string; insecure: boolean }
 
@@ -203,7 +200,7 @@ export class APIServiceProxy implements AggregationTransport {
         destroy: done,
         onClose: (fn) => { closed = fn; },
       };
-      void this.exchange({ method: 'GET', url: path, rawHeaders: ['Accept', accept], clientIP: '', body: undefined }, sink, apiService, AGGREGATOR_USER).catch(done);
+      void this.exchange({ method: 'GET', url: path, rawHeaders: ['Accept', accept], clientIP: '', body: undefined }, sink, apiService, KUBE_AGGREGATOR_USER).catch(done);
     });
   }
 

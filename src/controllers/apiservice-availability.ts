@@ -26,7 +26,7 @@ import { ItemExponentialFailureRateLimiter } from '../client/rate-limiter.js';
 import type { ResourceClient } from '../client/types.js';
 import { RateLimitingQueue } from '../client/work-queue.js';
 import type { TimerHandle } from '../apimachinery/clock.js';
-import { setAuthProxyHeaders, type HeaderLines } from '../network/auth-proxy-headers.js';
+import { KUBE_AGGREGATOR_USER, setAuthProxyHeaders, type HeaderLines } from '../network/auth-proxy-headers.js';
 import { dialTarget, resolveClusterAddress, resolverErrorText } from '../network/service-cluster-address.js';
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
@@ -36,8 +36,6 @@ import type { ControllerContext } from './runtime/controller-context.js';
 const ATTEMPTS = 5;
 const DISCOVERY_TIMEOUT_MS = 5000;
 const RESYNC_MS = 30_000;
-/** The identity the discovery check claims, so that it always has access. */
-const CHECKER = { name: 'system:kube-aggregator', groups: ['system:masters'] };
 
 export interface APIServiceAvailabilityOptions {
   /** The front-proxy client certificate, presented to the backends. */
@@ -165,7 +163,7 @@ export class APIServiceAvailabilityController {
     const target = await dialTarget(this.lookup, address, namespace, name, port);
     if (!target) return failing(`Get ${goQuote(url)}: dial tcp ${address.hostPort}: connect: connection refused`);
     const headers: HeaderLines = new Map();
-    setAuthProxyHeaders(headers, CHECKER);
+    setAuthProxyHeaders(headers, KUBE_AGGREGATOR_USER);
     return new Promise((resolve) => {
       const req = https.request({
         host: target.host, port: target.port, method: 'GET', path, agent: false, rejectUnauthorized: false,

@@ -15,6 +15,9 @@ export type HeaderLines = Map<string, string[]>;
 /** The user the headers name. */
 export interface ProxiedUser { name: string; groups: string[]; extra?: Record<string, string[]> }
 
+/** Who the aggregator is when it asks an extension API server itself (availability and discovery checks). */
+export const KUBE_AGGREGATOR_USER: ProxiedUser = { name: 'system:kube-aggregator', groups: ['system:masters'] };
+
 /** net/http's isTokenTable: the bytes a header name may hold. */
 const TOKEN = /^[!#$&'*+\-.0-9A-Z^_`a-z|~]$/;
 
