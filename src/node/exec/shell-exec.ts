@@ -51,6 +51,8 @@ export function execShellFor(container: ShellContext): ExecShell {
     net: {
       podIP: net.podIP,
       resolve: (name) => net.resolve(name),
+      lookup: (name) => net.lookup(name),
+      ping: (ip) => net.ping(ip),
       connect: (ip, port) => net.connect(ip, port),
       listen: (port, accept, closed) => {
         const l = net.listen(port, accept, closed);

@@ -30,9 +30,9 @@
 import type { ServicePort, ServiceSpec } from 'kubernetes-types/core/v1.js';
 import type { EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
-import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listening, PodNetAccess } from '../shell/net-types.js';
+import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
-import { resolveName, type ResolverConfig } from './dns-resolver.js';
+import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
 import { clusterRecords } from './dns-records.js';
 import { dnsRecordSources } from './dns-sources.js';
 
@@ -124,11 +124,28 @@ export class ClusterNetwork {
     return resolveName(name, resolver, (fqdn) => this.lookup(fqdn));
   }
 
+  /** The resolver's answer with the name that gave it. */
+  answer(name: string, resolver: ResolverConfig): NameAnswer | undefined {
+    return answerName(name, resolver, (fqdn) => this.lookup(fqdn));
+  }
+
+  /**
+   * An ICMP echo from `from`: a running pod's stack answers for its
+   * address; a Service ClusterIP is only a DNAT rule for TCP/UDP ports and
+   * nothing answers it; an address no pod has goes unanswered.
+   */
+  ping(from: string, ip: string): PingResult {
+    const target = isLoopback(ip) ? from : ip;
+    return target === from || this.hosts.has(target) ? { kind: 'reply', from: target } : { kind: 'timeout' };
+  }
+
   /** The network as a container of a pod reaches it; `owned` collects what its processes listen on. */
   forPod(podIP: string, resolver: ResolverConfig, owned: Set<Listening>): PodNetAccess {
     return {
       podIP,
       resolve: (name) => this.resolve(name, resolver),
+      lookup: (name) => this.answer(name, resolver),
+      ping: (ip) => this.ping(podIP, ip),
       connect: (ip, port) => this.connect(podIP, isLoopback(ip) ? podIP : ip, port),
       listen: (port, accept, closed) => {
         const l = this.listen(podIP, port, 'TCP', accept);

@@ -38,10 +38,15 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /** The addresses of `name` (an IP literal is itself); undefined when no candidate exists. */
 export function resolveName(name: string, cfg: ResolverConfig, lookup: (fqdn: string) => string[] | undefined): string[] | undefined {
-  if (IPV4.test(name) || name.includes(':')) return [name];
+  return answerName(name, cfg, lookup)?.addresses;
+}
+
+/** The candidate that answered and its addresses (an IP literal answers for itself); undefined when none does. */
+export function answerName(name: string, cfg: ResolverConfig, lookup: (fqdn: string) => string[] | undefined): { name: string; addresses: string[] } | undefined {
+  if (IPV4.test(name) || name.includes(':')) return { name, addresses: [name] };
   for (const c of candidates(name, cfg)) {
     const found = lookup(c);
-    if (found?.length) return found;
+    if (found?.length) return { name: c, addresses: found };
   }
   return undefined;
 }

@@ -47,6 +47,12 @@ export type Acceptor = (req: HttpRequest, conn: { client: Endpoint; local: Endpo
 
 export interface Listening { close(): void }
 
+/** The outcome of one ICMP echo request: a reply (from the address that answered), or nothing back. */
+export type PingResult = { kind: 'reply'; from: string } | { kind: 'timeout' };
+
+/** A name as a query tool shows it: the fully qualified name that answered and its addresses. */
+export interface NameAnswer { name: string; addresses: string[] }
+
 /** The cluster network as one container's processes reach it. */
 export interface PodNetAccess {
   /** The pod's own address (what a wildcard listener binds). */
@@ -57,6 +63,10 @@ export interface PodNetAccess {
    * resolve. IP literals are returned as they are.
    */
   resolve(name: string): string[] | undefined;
+  /** The same lookup as resolve, naming the candidate that answered (what nslookup and Resolve-DnsName print). */
+  lookup(name: string): NameAnswer | undefined;
+  /** One ICMP echo request to an address. */
+  ping(ip: string): PingResult;
   connect(ip: string, port: number): ConnectResult;
   /**
    * Binds the port on the pod's addresses; undefined when something in the

@@ -187,6 +187,8 @@ export class PowerShell {
     return {
       podIP: net.podIP,
       resolve: (name) => net.resolve(name),
+      lookup: (name) => net.lookup(name),
+      ping: (ip) => net.ping(ip),
       listen: (port, accept, closed) => net.listen(port, accept, closed),
       connect: (ip, port) => {
         const c = net.connect(ip, port);
