@@ -49,8 +49,10 @@ export async function serveApplyPatch(store: Store, def: ResourceDef, namespace:
   const sentRV = meta?.resourceVersion;
   const result = (live: KObject | undefined): KObject => {
     const obj = applyConfiguration(def, live, cfg, { manager, force, now: ctx.now });
-    // The live object's resourceVersion is no precondition: only one the configuration names is.
-    if (sentRV === undefined || sentRV === null) delete obj.metadata.resourceVersion;
+    // Unless the configuration names one, the result keeps the live object's resourceVersion, as
+    // upstream's applyPatcher does: it matches the attempt's object (so it is no precondition a client
+    // chose), and kinds that refuse unconditional updates (CRDs, custom resources) accept it.
+    if (live && (sentRV === undefined || sentRV === null)) obj.metadata.resourceVersion = live.metadata.resourceVersion;
     rememberAppliedFields(ctx, obj.metadata.managedFields);
     return obj;
   };

@@ -187,6 +187,14 @@ test('a custom resource: discovery with short names and categories, pruning, def
   assert.equal(st.body.metadata.generation, 3);
   assert.match(await ok(['get', 'widget', 'w1', '-o', 'wide']), /\nw1\s+blue\s+1\s+True\s+\d+s\n$/);
 
+  // The custom resource strategy refuses unconditional updates: a PUT must name the resourceVersion it replaces.
+  const unconditional = await rawJSON(cluster, 'PUT', `${WIDGETS_PATH}/w1`, { ...patched.body, metadata: { name: 'w1', namespace: 'default' } });
+  assert.equal(unconditional.status, 422);
+  assert.equal(unconditional.body.message, 'widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+  const crd = (await rawJSON(cluster, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com')).body;
+  const crdPut = await rawJSON(cluster, 'PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com', { ...crd, metadata: { name: crd.metadata.name } });
+  assert.equal(crdPut.body.message, 'customresourcedefinitions.apiextensions.k8s.io "widgets.example.com" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+
   // Strategic merge patch is refused for custom resources.
   const smp = await raw(cluster, 'PATCH', `${WIDGETS_PATH}/w1`, { body: '{"spec":{"color":"red"}}', headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
   assert.equal(smp.status, 415, smp.body);

@@ -107,6 +107,8 @@ export function customResourceDef(crd: CustomResourceDefinition, v: CustomResour
     // With a status subresource only spec changes count; without, everything but metadata does.
     generationInput: statusEnabled ? specOf : (o) => { const { metadata: _m, ...rest } = o; return rest; },
     hasStatusSubresource: statusEnabled,
+    // customResourceStrategy (and the status strategy embedding it): AllowUnconditionalUpdate false.
+    allowUnconditionalUpdate: false,
     printer: customResourcePrinter(v.additionalPrinterColumns),
     fieldSelectors: fieldSelectors(v),
     defaults(obj) {

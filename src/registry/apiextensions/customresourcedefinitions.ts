@@ -50,6 +50,8 @@ export const customresourcedefinitions: ResourceDef<CustomResourceDefinition> = 
   storagePrefix: '/apiextensions.k8s.io/customresourcedefinitions',
   hasGeneration: true,
   hasStatusSubresource: true,
+  // customresourcedefinition strategy and statusStrategy: AllowUnconditionalUpdate false.
+  allowUnconditionalUpdate: false,
   printer: defaultPrinter,
   /** v1 SetDefaults_CustomResourceDefinitionSpec. */
   defaults(obj) {
