@@ -10,7 +10,7 @@
  * by CoreDNS; the model has none, and the cmdlet reports it as a real
  * cluster's upstream answers an unknown name.
  */
-import type { PsObject } from './ps-values.js';
+import { display, type PsObject } from './ps-values.js';
 import type { PodNetAccess } from './net-types.js';
 
 /** kubeadm's Corefile: `ttl 30`; the DNS client shows the TTL of a fresh answer. */
@@ -33,7 +33,7 @@ const tableView = (group: PsObject[]): string => {
   const row = (vals: string[]) => vals.map((v, i) => cell(v, COLUMNS[i]![1])).join(' ').trimEnd();
   const header = row(COLUMNS.map(([n]) => n));
   const rule = row(COLUMNS.map(([n]) => '-'.repeat(n.length)));
-  const rows = group.map((o) => row(COLUMNS.map(([n]) => String(o.props[n] ?? ''))));
+  const rows = group.map((o) => row(COLUMNS.map(([n]) => display(o.props[n] ?? null))));
   return `\r\n${header}\r\n${rule}\r\n${rows.join('\r\n')}\r\n\r\n`;
 };
 
