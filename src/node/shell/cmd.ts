@@ -13,7 +13,8 @@ import { takeRedirections } from './cmd-redirect.js';
 import { fileBytes } from './fs.js';
 import type { ShellContext, Step } from './types.js';
 import { containerProcesses } from './ps-objects.js';
-import { curl, ipconfig, netstat, nslookup, ping, whoami } from './windows-net.js';
+import { curl, ipconfig, netstat, ping, whoami } from './windows-net.js';
+import { windowsNslookup } from './windows-nslookup.js';
 
 type Gen = Generator<Step, number, void>;
 /** `exit`: unwinds the script to its caller with the code (an Error so that only Errors are thrown). */
@@ -212,7 +213,7 @@ export class CmdShell {
       }
       case 'ping': return yield* ping(args, this.ctx, out);
       case 'ipconfig': yield* out(ipconfig(args, this.ctx)); return 0;
-      case 'nslookup': return yield* nslookup(args, this.ctx, out);
+      case 'nslookup': return yield* windowsNslookup(args, this.ctx, out, err);
       case 'curl': return yield* curl(args, this.ctx, out, err);
       case 'netstat': yield* out(netstat(args, this.ctx)); return 0;
       case 'tasklist': yield* out(tasklist()); return 0;

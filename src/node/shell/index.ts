@@ -27,6 +27,7 @@
  */
 import { bsdtar, windowsHasTar } from './bsdtar.js';
 import { CmdShell, cmdScript } from './cmd.js';
+import { linuxImageHas } from './linux-image-tools.js';
 import { parseShellArgs, PosixShell, type PosixFlavour } from './posix.js';
 import { PowerShell, psScript } from './powershell.js';
 import type { Program, ShellContext, Step } from './types.js';
@@ -39,7 +40,8 @@ const LINUX_SHELLS = new Set(['sh', 'ash', 'dash', 'bash']);
 const WINDOWS_SHELLS = new Set(['cmd', 'powershell', 'pwsh']);
 /** Programs every Linux image of the model has (busybox applets / coreutils). */
 const LINUX_PROGRAMS = new Set(['sleep', 'echo', 'printf', 'cat', 'ls', 'env', 'printenv', 'hostname', 'date', 'true', 'false',
-  'tail', 'head', 'pwd', 'touch', 'rm', 'mkdir', 'test', 'grep', 'wc', 'id', 'whoami', 'uname', 'kill', 'tar', 'curl', 'wget']);
+  'tail', 'head', 'pwd', 'touch', 'rm', 'mkdir', 'test', 'grep', 'wc', 'id', 'whoami', 'uname', 'kill', 'tar', 'curl', 'wget',
+  'ping', 'nslookup', 'nc', 'getent']);
 const WINDOWS_PROGRAMS = new Set(['ping', 'timeout', 'hostname', 'whoami', 'ipconfig', 'nslookup', 'curl', 'tasklist', 'netstat']);
 
 /** The program name of argv[0]: basename, `.exe` dropped, lower-cased on Windows. */
@@ -99,7 +101,7 @@ export function interpret(argv: readonly string[], ctx: ShellContext): Program {
       // No script and no stdin: the shell reads end-of-file and exits 0.
       return fromGenerator(sh.program(src ?? ctx.stdin ?? ''), () => (sh.traps.has('TERM') ? sh.trap('TERM') : undefined));
     }
-    if (LINUX_PROGRAMS.has(name)) {
+    if (LINUX_PROGRAMS.has(name) && linuxImageHas(name, ctx)) {
       const sh = new PosixShell(ctx, ctx.posixShell ?? 'ash', argv[0]);
       return fromGenerator((function* () {
         let code: number;

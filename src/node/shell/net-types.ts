@@ -65,6 +65,14 @@ export interface PodNetAccess {
   resolve(name: string): string[] | undefined;
   /** The same lookup as resolve, naming the candidate that answered (what nslookup and Resolve-DnsName print). */
   lookup(name: string): NameAnswer | undefined;
+  /**
+   * The name a PTR query of the cluster DNS gives for an address (a
+   * Service's ClusterIP: `kube-dns.kube-system.svc.cluster.local`), without
+   * the trailing dot; undefined when there is none. Optional: a network
+   * without reverse records leaves the query tools naming their server
+   * `UnKnown`, as Windows nslookup does when the PTR query fails.
+   */
+  reverse?(ip: string): string | undefined;
   /** One ICMP echo request to an address. */
   ping(ip: string): PingResult;
   connect(ip: string, port: number): ConnectResult;

@@ -7,7 +7,12 @@
  *   bash: `bash: line 1: foo: command not found` (127)
  * prefixed with $0 as the shells do (`/bin/sh: foo: not found`).
  */
+import { busyboxNc } from './busybox-nc.js';
+import { busyboxNslookup } from './busybox-nslookup.js';
+import { busyboxPing } from './busybox-ping.js';
+import { getent } from './getent.js';
 import { busyboxWget, curl, type ToolIO } from './http-tools.js';
+import { linuxImageHas } from './linux-image-tools.js';
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
 import { backslashEscapes, printf, unixDate } from './format.js';
 import type { ShellContext, Step } from './types.js';
@@ -290,7 +295,7 @@ export class PosixShell {
       const dir = abs.slice(0, abs.lastIndexOf('/')) || '/';
       prog = BIN_DIRS.includes(dir) ? abs.slice(abs.lastIndexOf('/') + 1) : '';
     }
-    const b = prog ? BUILTINS[prog] : undefined;
+    const b = prog && linuxImageHas(prog, this.ctx) ? BUILTINS[prog] : undefined;
     if (b) return (this.status = yield* b(this, args));
     if (prog && this.ctx.programs?.includes(prog)) { yield { kind: 'forever' }; return 0; }
     if (name.includes('/') && this.ctx.fs.stat(this.ctx.fs.resolve(name, this.cwd))) {
@@ -712,6 +717,10 @@ const BUILTINS: Record<string, Builtin> = {
   *test(sh, args) { return testExpr(sh, args); },
   *curl(sh, args) { return yield* curl(args, toolIO(sh)); },
   *wget(sh, args) { return yield* busyboxWget(args, toolIO(sh)); },
+  *ping(sh, args) { return yield* busyboxPing(args, toolIO(sh)); },
+  *nslookup(sh, args) { return yield* busyboxNslookup(args, toolIO(sh)); },
+  *nc(sh, args) { return yield* busyboxNc(args, toolIO(sh)); },
+  *getent(sh, args) { return yield* getent(args, toolIO(sh)); },
   *'['(sh, args) {
     if (args[args.length - 1] !== ']') { yield* sh.err(`${sh.flavour === 'ash' ? '[' : `${sh.prefix()}[`}: missing ]`); return 2; }
     return testExpr(sh, args.slice(0, -1));

@@ -27,7 +27,9 @@ import type { PodNetAccess } from './net-types.js';
 import { webResponseObject } from './ps-web.js';
 import type { Pending } from './pending.js';
 import type { ShellContext, Step } from './types.js';
-import { ADAPTER_NAME, curl, ipconfig, isLocalAddress, linkLocal, nslookup, ping, resolveLocally, whoami } from './windows-net.js';
+import { ADAPTER_NAME, curl, echoAnswered, ipconfig, isLocalAddress, linkLocal, ping, pingTarget, resolveLocally, whoami } from './windows-net.js';
+import { windowsNslookup } from './windows-nslookup.js';
+import { resolveDnsName } from './ps-resolve-dnsname.js';
 
 type Gen = Generator<Step, number, void>;
 /**
@@ -188,6 +190,7 @@ export class PowerShell {
       podIP: net.podIP,
       resolve: (name) => net.resolve(name),
       lookup: (name) => net.lookup(name),
+      ...(net.reverse ? { reverse: (ip: string) => net.reverse?.(ip) } : {}),
       ping: (ip) => net.ping(ip),
       listen: (port, accept, closed) => net.listen(port, accept, closed),
       connect: (ip, port) => {
@@ -598,6 +601,12 @@ export class PowerShell {
       }
       case 'resolve-dnsname': {
         const host = param('name') ?? positional[0] ?? '';
+        if (this.ctx.net && resolveLocally(String(this.expr(host)), this.ctx) === undefined) {
+          const r = resolveDnsName(String(this.expr(host)), this.ctx.net);
+          if (r.kind === 'records') return r.records;
+          yield* this.errorRecord(st, String(this.expr(host)), r.message, r.category, r.exception, r.fqid, 'Resolve-DnsName', st.col, text.length);
+          return undefined;
+        }
         const addr = resolveLocally(String(this.expr(host)), this.ctx);
         if (addr === undefined) {
           yield { kind: 'sleep', ms: 8000 };
@@ -632,9 +641,11 @@ export class PowerShell {
         const port = param('port');
         const ip = this.ctx.network?.podIP ?? '';
         if (this.ctx.net && port !== undefined) return yield* this.tcpTest(host, Number(this.expr(port)), ip);
-        const addr = resolveLocally(host, this.ctx);
+        const target = pingTarget(host, this.ctx);
+        const addr = target?.addr;
         if (addr === undefined) {
-          yield { kind: 'sleep', ms: 8000 };
+          // Without the model no DNS server answers; with it, the answer (NXDOMAIN) comes at once.
+          if (!this.ctx.net) yield { kind: 'sleep', ms: 8000 };
           yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: Name resolution of ${host} failed\r\n` });
           return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: null, InterfaceAlias: null, SourceAddress: null, PingSucceeded: false }, view: tncView }];
         }
@@ -644,11 +655,12 @@ export class PowerShell {
           yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: TCP connect to (${addr} : ${port}) failed\r\n` });
           return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, RemotePort: Number(port), InterfaceAlias: ADAPTER_NAME, SourceAddress: ip, TcpTestSucceeded: false }, view: tncView }];
         }
-        if (!local) {
+        const answered = echoAnswered(addr, this.ctx);
+        if (!answered) {
           yield { kind: 'sleep', ms: 4000 };
           yield tag(WARNINGS, { kind: 'stdout', text: `WARNING: Ping to ${addr} failed with status: TimedOut\r\n` });
         }
-        return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, InterfaceAlias: local && addr !== ip ? 'Loopback Pseudo-Interface 1' : ADAPTER_NAME, SourceAddress: local && addr !== ip ? addr : ip, PingSucceeded: local, 'PingReplyDetails (RTT)': local ? '0 ms' : '0 ms' }, view: tncView }];
+        return [{ kind: 'object', typeName: 'TestNetConnectionResult', props: { ComputerName: host, RemoteAddress: addr, InterfaceAlias: local && addr !== ip ? 'Loopback Pseudo-Interface 1' : ADAPTER_NAME, SourceAddress: local && addr !== ip ? addr : ip, PingSucceeded: answered, 'PingReplyDetails (RTT)': '0 ms' }, view: tncView }];
       }
       case 'get-childitem': case 'gci': case 'ls': case 'dir': {
         const p = param('path', 'literalpath') ?? positional[0] ?? '.';
@@ -1093,7 +1105,7 @@ export class PowerShell {
       }
       case 'ipconfig': yield { kind: 'stdout', text: ipconfig(rawArgs.map((a) => this.argValue(a)), this.ctx) }; this.vars.set('lastexitcode', 0); return true;
       case 'nslookup': {
-        const code = yield* nslookup(rawArgs.map((a) => this.argValue(a)), this.ctx, function* (t) { yield { kind: 'stdout', text: t }; });
+        const code = yield* windowsNslookup(rawArgs.map((a) => this.argValue(a)), this.ctx, function* (t) { yield { kind: 'stdout', text: t }; }, function* (t) { yield { kind: 'stderr', text: t }; });
         this.vars.set('lastexitcode', code);
         return code === 0;
       }

@@ -3,14 +3,13 @@
  * nslookup.exe, curl.exe) with the real programs' output, shared by cmd and
  * PowerShell.
  *
- * curl.exe reaches the cluster network model (src/node/net) when the
- * container has it. ping and nslookup do not use it yet: only what the
- * container itself decides is answered (loopback and the pod's own address
- * reply). Everything else, and curl.exe in a container without the model,
- * gets what a host whose packets go unanswered prints: a ping times out
- * (outbound ICMP from a Windows pod is not routed back in any case), a name
- * cannot be resolved because the DNS server never answers, a TCP connection
- * times out. Nothing reports a success that did not happen.
+ * ping.exe and curl.exe reach the cluster network model (src/node/net)
+ * when the container has it, nslookup.exe too (windows-nslookup.ts).
+ * Without the model only what the container itself decides is answered
+ * (loopback and the pod's own address reply); everything else gets what a
+ * host whose packets go unanswered prints: a ping times out, a name cannot
+ * be resolved because the DNS server never answers, a TCP connection times
+ * out. Nothing reports a success that did not happen.
  */
 import { curl as networkCurl } from './http-tools.js';
 import type { ShellContext, Step } from './types.js';
@@ -43,7 +42,26 @@ export function isLocalAddress(addr: string, ctx: ShellContext): boolean {
   return isLoopback(addr) || (!!ctx.network?.podIP && addr === ctx.network.podIP);
 }
 
-/** ping.exe: replies from local addresses, `Request timed out.` (4 s each) otherwise; exit 1 when nothing came back. */
+/**
+ * The address ping.exe and Test-NetConnection use for a name, and the name
+ * they show: the DNS client's answer (the pod's single suffix; a dotted name
+ * is fully qualified) names the candidate that answered.
+ */
+export function pingTarget(host: string, ctx: ShellContext): { addr: string; shown: string } | undefined {
+  const local = resolveLocally(host, ctx);
+  if (local !== undefined || !ctx.net) return local === undefined ? undefined : { addr: local, shown: host === 'localhost' ? ctx.hostname : host };
+  const a = ctx.net.lookup(host);
+  const addr = a?.addresses[0];
+  return a && addr !== undefined ? { addr, shown: a.name.replace(/\.$/, '') } : undefined;
+}
+
+/** Whether an echo request to the address comes back: the cluster network decides, else only the container's own addresses answer. */
+export function echoAnswered(addr: string, ctx: ShellContext): boolean {
+  if (ctx.net && !isLoopback(addr)) return ctx.net.ping(addr).kind === 'reply';
+  return isLocalAddress(addr, ctx);
+}
+
+/** ping.exe: `Reply from` for an answered echo, `Request timed out.` (4 s each) otherwise; exit 1 when nothing came back. */
 export function* ping(args: string[], ctx: ShellContext, out: Out): Generator<Step, number, void> {
   const forever = args.some((a) => /^[-/]t$/i.test(a));
   const ni = args.findIndex((a) => /^[-/]n$/i.test(a));
@@ -55,14 +73,15 @@ export function* ping(args: string[], ctx: ShellContext, out: Out): Generator<St
       '            [-w timeout] [-R] [-S srcaddr] [-c compartment] [-p]\r\n            [-4] [-6] target_name\r\n');
     return 1;
   }
-  const addr = resolveLocally(host, ctx);
-  if (addr === undefined) {
+  const target = pingTarget(host, ctx);
+  if (target === undefined) {
     yield* out(`Ping request could not find host ${host}. Please check the name and try again.\r\n`);
     return 1;
   }
+  const { addr, shown } = target;
   const named = addr !== host;
-  yield* out(named ? `\r\nPinging ${host === 'localhost' ? ctx.hostname : host} [${addr}] with 32 bytes of data:\r\n` : `\r\nPinging ${addr} with 32 bytes of data:\r\n`);
-  const answers = isLocalAddress(addr, ctx);
+  yield* out(named ? `\r\nPinging ${shown} [${addr}] with 32 bytes of data:\r\n` : `\r\nPinging ${addr} with 32 bytes of data:\r\n`);
+  const answers = echoAnswered(addr, ctx);
   const reply = addr.includes(':') ? `Reply from ${addr}: time<1ms\r\n` : `Reply from ${addr}: bytes=32 time<1ms TTL=128\r\n`;
   let sent = 0;
   for (let i = 0; forever || i < count; i++) {
@@ -155,27 +174,6 @@ export function ipconfig(args: string[], ctx: ShellContext): string {
     line('Default Gateway ', gateway(net.podIP, prefix)),
   ];
   return out + rows.join('\r\n') + '\r\n';
-}
-
-/** nslookup.exe against the pod's DNS server, which never answers here: each query times out after 2 s. */
-export function* nslookup(args: string[], ctx: ShellContext, out: Out): Generator<Step, number, void> {
-  const names = args.filter((a) => !a.startsWith('-'));
-  const server = names[1] ?? ctx.network?.dnsServers?.[0];
-  if (!server) {
-    yield* out('*** Default servers are not available\r\n');
-    return 1;
-  }
-  const timedOut = function* (): Generator<Step, void, void> {
-    yield { kind: 'sleep', ms: 2000 };
-    yield* out('DNS request timed out.\r\n    timeout was 2 seconds.\r\n');
-  };
-  // The reverse lookup of the server's own address comes first, and names it "UnKnown" when it fails.
-  yield* timedOut();
-  yield* out(`Server:  UnKnown\r\nAddress:  ${server}\r\n\r\n`);
-  if (!names[0]) return 0;
-  for (let i = 0; i < 4; i++) yield* timedOut();
-  yield* out('*** Request to UnKnown timed-out\r\n');
-  return 1;
 }
 
 /** curl.exe's URL target: host and port. */
