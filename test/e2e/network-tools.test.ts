@@ -87,10 +87,10 @@ async function clusterIP(name: string): Promise<string> {
 }
 
 test('nslookup.exe in a Windows pod: its own suffix search answers kubernetes.default', async () => {
-  // The network model has no reverse (PTR) lookup for the pods yet: nslookup names its server UnKnown, as when the PTR query fails.
+  // The server is named by the cluster DNS's PTR record of its address (the kube-dns Service).
   assert.deepEqual(await exec(winPod, ['nslookup', 'kubernetes.default']), {
     code: 0, stderr: '',
-    stdout: 'Server:  UnKnown\r\nAddress:  10.96.0.10\r\n\r\nName:    kubernetes.default.svc.cluster.local\r\nAddress:  10.96.0.1\r\n\r\n',
+    stdout: 'Server:  kube-dns.kube-system.svc.cluster.local\r\nAddress:  10.96.0.10\r\n\r\nName:    kubernetes.default.svc.cluster.local\r\nAddress:  10.96.0.1\r\n\r\n',
   });
 });
 

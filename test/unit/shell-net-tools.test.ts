@@ -8,8 +8,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { ClusterNetwork, type NetworkLookups } from '../../src/node/net/cluster-network.js';
-import { answerQuery } from '../../src/node/net/dns-records.js';
-import { dnsRecordSources } from '../../src/node/net/dns-sources.js';
 import { collect, ContainerFS, interpret, type ShellContext } from '../../src/node/shell/index.js';
 import type { HttpResponse, Listening, PodNetAccess } from '../../src/node/shell/net-types.js';
 import { Pending } from '../../src/node/shell/pending.js';
@@ -37,18 +35,12 @@ const net = new ClusterNetwork(lookups);
 for (const [ip, name] of [[LINUX_IP, 'client'], [WINDOWS_IP, 'win-client'], [WEB_IP, 'web-1']] as const) net.attach(ip, { namespace: 'default', name, node: 'n' });
 net.listen(WEB_IP, 80, 'TCP', () => Pending.of<HttpResponse>({ status: 200, reason: 'OK', headers: [], body: new Uint8Array() }));
 
-/** The cluster DNS's PTR answer, from the same records the DNS server serves. */
-function reverse(ip: string): string | undefined {
-  const ptr = answerQuery(`${ip.split('.').reverse().join('.')}.in-addr.arpa`, 'PTR', dnsRecordSources(lookups)).answer[0];
-  return ptr?.type === 'PTR' ? ptr.target.replace(/\.$/, '') : undefined;
-}
-
 function context(os: 'linux' | 'windows', ip: string, extra: Partial<ShellContext> = {}, withReverse = true): ShellContext {
   const access: PodNetAccess = net.forPod(ip, { os, searches: SEARCHES }, new Set<Listening>());
   return {
     os, env: {}, hostname: os === 'linux' ? 'client' : 'win-client', fs: new ContainerFS(os),
     network: { podIP: ip, prefixLength: 24, dnsServers: ['10.96.0.10'], searches: SEARCHES },
-    net: withReverse ? { ...access, reverse } : access,
+    net: withReverse ? access : { ...access, reverse: undefined },
     ...extra,
   };
 }

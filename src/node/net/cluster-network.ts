@@ -33,7 +33,7 @@ import type { KObject } from '../../apimachinery/object.js';
 import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
 import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
-import { clusterRecords } from './dns-records.js';
+import { answerQuery, clusterRecords } from './dns-records.js';
 import { dnsRecordSources } from './dns-sources.js';
 
 /** What the model reads of the cluster: the kubelets' informer caches. */
@@ -124,6 +124,12 @@ export class ClusterNetwork {
     return resolveName(name, resolver, (fqdn) => this.lookup(fqdn));
   }
 
+  /** The cluster DNS's PTR answer for an address (the name the query tools print for their server). */
+  reverse(ip: string): string | undefined {
+    const ptr = answerQuery(`${ip.split('.').reverse().join('.')}.in-addr.arpa`, 'PTR', dnsRecordSources(this.lookups)).answer[0];
+    return ptr?.type === 'PTR' ? ptr.target.replace(/\.$/, '') : undefined;
+  }
+
   /** The resolver's answer with the name that gave it. */
   answer(name: string, resolver: ResolverConfig): NameAnswer | undefined {
     return answerName(name, resolver, (fqdn) => this.lookup(fqdn));
@@ -146,6 +152,7 @@ export class ClusterNetwork {
       resolve: (name) => this.resolve(name, resolver),
       lookup: (name) => this.answer(name, resolver),
       ping: (ip) => this.ping(podIP, ip),
+      reverse: (ip) => this.reverse(ip),
       connect: (ip, port) => this.connect(podIP, isLoopback(ip) ? podIP : ip, port),
       listen: (port, accept, closed) => {
         const l = this.listen(podIP, port, 'TCP', accept);
