@@ -102,6 +102,13 @@ program.command('describe-runtime <pod>')
   .action(async (pod: string, opts: { namespace?: string; kubeconfig: string }) => {
     process.stdout.write(await describeRuntime(opts.kubeconfig, pod, opts.namespace));
   });
+program.command('describe-node-network <node>')
+  .description("print a node's network as its CNI and kube-proxy have it: the HNS network (Windows) or devices (Linux), the pods' endpoints, the CNI files, kube-proxy's command line")
+  .option('--kubeconfig <file>', 'kubeconfig to read the API with', process.env.KUBECONFIG?.split(':')[0] || './.winkube/kubeconfig.yaml')
+  .action(async (node: string, opts: { kubeconfig: string }) => {
+    const { describeNodeNetwork } = await import('../node/net/describe-node-network-client.js');
+    process.stdout.write(await describeNodeNetwork(opts.kubeconfig, node));
+  });
 registerNodeCommands(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {

@@ -34,10 +34,12 @@ import { storageclasses } from '../registry/groups/storage/storageclasses.js';
 import { clusterrolebindings, clusterroles, rolebindings, roles } from '../registry/rbac/index.js';
 import { calicoRBAC, coreDNSRBAC, flannelRBAC, kubeadmBootstrapRBAC, kubeProxyRBAC, winkubeControllersRBAC } from './kubeadm-rbac.js';
 import type { KObject } from '../apimachinery/object.js';
-import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
+import { CLUSTER_DNS_IP, DEFAULT_POD_SUBNET, SERVICE_SUBNET, DNS_DOMAIN, FLANNEL_WINDOWS_VNI, nodeNetwork, type ClusterNetwork } from '../node/network.js';
+import { flannelCNIConf, flannelNetConf, flannelWindowsCNITemplate } from '../node/net/flannel-files.js';
+import { windowsDSR } from '../node/net/kube-proxy-command.js';
 import { defaultStorageClass } from '../controllers/persistentvolume/provisioner.js';
 
-export const SERVICE_SUBNET = '10.96.0.0/12';
+export { SERVICE_SUBNET };
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.11.3';
 export const KUBE_PROXY_IMAGE = `registry.k8s.io/kube-proxy:${EMULATED_VERSION.gitVersion}`;
 export const FLANNEL_VERSION = 'v0.26.1';
@@ -181,7 +183,8 @@ function coreDNS(): Obj[] {
 }
 
 /** kubeadm's defaulted KubeProxyConfiguration, as `kubectl -n kube-system get cm kube-proxy` shows it. */
-function kubeProxyConfig(podSubnet: string, windowsNetworkName: string): string {
+function kubeProxyConfig(podSubnet: string, windowsNetworkName: string, net: ClusterNetwork): string {
+  const gates = net.kubeProxy?.featureGates;
   return toYaml({
     apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
     bindAddress: '0.0.0.0',
@@ -193,6 +196,7 @@ function kubeProxyConfig(podSubnet: string, windowsNetworkName: string): string 
     detectLocal: { bridgeInterface: '', interfaceNamePrefix: '' },
     detectLocalMode: '',
     enableProfiling: false,
+    ...(gates && Object.keys(gates).length ? { featureGates: gates } : {}),
     healthzBindAddress: '',
     hostnameOverride: '',
     iptables: { localhostNodePorts: null, masqueradeAll: false, masqueradeBit: null, minSyncPeriod: '0s', syncPeriod: '0s' },
@@ -200,13 +204,13 @@ function kubeProxyConfig(podSubnet: string, windowsNetworkName: string): string 
     kind: 'KubeProxyConfiguration',
     logging: { flushFrequency: 0, options: { json: { infoBufferSize: '0' }, text: { infoBufferSize: '0' } }, verbosity: 0 },
     metricsBindAddress: '',
-    mode: '',
+    mode: net.kubeProxy?.mode ?? '',
     nftables: { masqueradeAll: false, masqueradeBit: null, minSyncPeriod: '0s', syncPeriod: '0s' },
     nodePortAddresses: null,
     oomScoreAdj: null,
     portRange: '',
     showHiddenMetricsForVersion: '',
-    winkernel: { enableDSR: false, forwardHealthCheckVip: false, networkName: windowsNetworkName, rootHnsEndpointName: '', sourceVip: '' },
+    winkernel: { enableDSR: windowsDSR(net.plugin, net.kubeProxy), forwardHealthCheckVip: false, networkName: windowsNetworkName, rootHnsEndpointName: '', sourceVip: '' },
   }).trimEnd();
 }
 
@@ -224,7 +228,7 @@ function kubeProxy(opts: SystemWorkloadOptions, podSubnet: string, hnsNetworkNam
     {
       apiVersion: 'v1', kind: 'ConfigMap',
       metadata: { name: 'kube-proxy', namespace: NS, labels: { app: 'kube-proxy' } },
-      data: { 'kubeconfig.conf': kubeconfig, 'config.conf': kubeProxyConfig(podSubnet, '') },
+      data: { 'kubeconfig.conf': kubeconfig, 'config.conf': kubeProxyConfig(podSubnet, '', opts.network) },
     },
     {
       apiVersion: 'apps/v1', kind: 'DaemonSet',
@@ -325,34 +329,15 @@ function kubeadmConfig(podSubnet: string): Obj {
 }
 
 function flannel(net: ClusterNetwork, podSubnet: string): Obj[] {
-  const overlay = net.mode === 'overlay';
-  // Windows needs VNI 4096 and UDP port 4789 on the vxlan backend (sig-windows-tools guides/flannel.md).
-  const backend = overlay ? { Type: 'vxlan', VNI: FLANNEL_WINDOWS_VNI, Port: 4789 } : { Type: 'host-gw' };
   const labels = { tier: 'node', app: 'flannel' };
-  const windowsCNI = {
-    name: overlay ? `flannel.${FLANNEL_WINDOWS_VNI}` : 'cbr0',
-    cniVersion: '0.2.0',
-    type: 'flannel',
-    capabilities: { portMappings: true, dns: true },
-    delegate: {
-      type: overlay ? 'sdnoverlay' : 'sdnbridge',
-      AdditionalArgs: [
-        { Name: 'EndpointPolicy', Value: { Type: 'OutBoundNAT', Settings: { Exceptions: [] } } },
-        { Name: 'EndpointPolicy', Value: { Type: 'SDNROUTE', Settings: { DestinationPrefix: '', NeedEncap: overlay } } },
-        ...(overlay ? [{ Name: 'EndpointPolicy', Value: { Type: 'ProviderAddress', Settings: { ProviderAddress: '' } } }] : []),
-      ],
-    },
-  };
+  const windowsCNI = flannelWindowsCNITemplate(net.mode);
   return [
     serviceAccount('flannel'),
     {
       apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-flannel-cfg', namespace: NS, labels: { ...labels, 'k8s-app': 'flannel' } },
       data: {
-        'cni-conf.json': JSON.stringify({
-          name: 'cbr0', cniVersion: '0.3.1',
-          plugins: [{ type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } }, { type: 'portmap', capabilities: { portMappings: true } }],
-        }, null, 2) + '\n',
-        'net-conf.json': JSON.stringify({ Network: podSubnet, EnableNFTables: false, Backend: backend }, null, 2) + '\n',
+        'cni-conf.json': flannelCNIConf(),
+        'net-conf.json': flannelNetConf(podSubnet, net.mode),
       },
     },
     {

@@ -6,7 +6,10 @@
 import { parse as parseYaml } from 'yaml';
 import { isObject } from '../meta/json.js';
 import { PoolError, expandPools, type NodePool, type Taint } from './pool.js';
-import { DEFAULT_NETWORK, podSubnetCapacity, type ClusterNetwork } from './network.js';
+import {
+  DEFAULT_NETWORK, KUBE_PROXY_GATE_DEFAULTS, LINUX_PROXY_MODES, podSubnetCapacity,
+  type ClusterNetwork, type KubeProxySettings, type LinuxProxyMode, type NetworkMode,
+} from './network.js';
 
 export const CLUSTER_FILE_API_VERSION = 'winkube.io/v1alpha1';
 
@@ -90,7 +93,7 @@ function parseNetwork(raw: unknown): ClusterNetwork {
   if (raw === undefined) return { ...DEFAULT_NETWORK };
   if (!isObject(raw)) throw new PoolError('cluster file: network must be a map');
   for (const k of Object.keys(raw)) {
-    if (k !== 'plugin' && k !== 'mode' && k !== 'podSubnet') throw new PoolError(`cluster file: network: unknown field "${k}"`);
+    if (k !== 'plugin' && k !== 'mode' && k !== 'podSubnet' && k !== 'kubeProxy') throw new PoolError(`cluster file: network: unknown field "${k}"`);
   }
   const plugin = raw.plugin ?? DEFAULT_NETWORK.plugin;
   const mode = raw.mode ?? DEFAULT_NETWORK.mode;
@@ -99,7 +102,42 @@ function parseNetwork(raw: unknown): ClusterNetwork {
   if (raw.podSubnet !== undefined && (typeof raw.podSubnet !== 'string' || podSubnetCapacity(raw.podSubnet) === undefined)) {
     throw new PoolError(`cluster file: network.podSubnet must be an IPv4 CIDR from /8 to /24, not ${JSON.stringify(raw.podSubnet)}`);
   }
-  return { plugin, mode, ...(raw.podSubnet !== undefined ? { podSubnet: raw.podSubnet as string } : {}) };
+  const kubeProxy = raw.kubeProxy === undefined ? undefined : parseKubeProxy(raw.kubeProxy, mode);
+  return { plugin, mode, ...(raw.podSubnet !== undefined ? { podSubnet: raw.podSubnet as string } : {}), ...(kubeProxy ? { kubeProxy } : {}) };
+}
+
+/**
+ * `network.kubeProxy`. The gate checks are the ones kube-proxy makes when it
+ * starts on Windows (pkg/proxy/winkernel/proxier.go), refused here with
+ * kube-proxy's words because the emulated kube-proxy never starts.
+ */
+function parseKubeProxy(raw: unknown, mode: NetworkMode): KubeProxySettings {
+  if (!isObject(raw)) throw new PoolError('cluster file: network.kubeProxy must be a map');
+  for (const k of Object.keys(raw)) {
+    if (k !== 'mode' && k !== 'enableDSR' && k !== 'featureGates') throw new PoolError(`cluster file: network.kubeProxy: unknown field "${k}"`);
+  }
+  const out: KubeProxySettings = {};
+  if (raw.mode !== undefined) {
+    if (!LINUX_PROXY_MODES.includes(raw.mode as LinuxProxyMode)) throw new PoolError(`cluster file: network.kubeProxy.mode must be iptables or ipvs, not ${JSON.stringify(raw.mode)}`);
+    out.mode = raw.mode as LinuxProxyMode;
+  }
+  if (raw.enableDSR !== undefined) {
+    if (typeof raw.enableDSR !== 'boolean') throw new PoolError(`cluster file: network.kubeProxy.enableDSR must be true or false, not ${JSON.stringify(raw.enableDSR)}`);
+    out.enableDSR = raw.enableDSR;
+  }
+  if (raw.featureGates !== undefined) {
+    if (!isObject(raw.featureGates)) throw new PoolError('cluster file: network.kubeProxy.featureGates must be a map');
+    const gates: Record<string, boolean> = {};
+    for (const [k, v] of Object.entries(raw.featureGates)) {
+      if (typeof v !== 'boolean') throw new PoolError(`cluster file: network.kubeProxy.featureGates.${k} must be true or false, not ${JSON.stringify(v)}`);
+      gates[k] = v;
+    }
+    out.featureGates = gates;
+  }
+  const gate = (name: string) => out.featureGates?.[name] ?? KUBE_PROXY_GATE_DEFAULTS[name] ?? false;
+  if (out.enableDSR === true && !gate('WinDSR')) throw new PoolError('cluster file: network.kubeProxy: WinDSR feature gate not enabled');
+  if (mode === 'overlay' && !gate('WinOverlay')) throw new PoolError('cluster file: network.kubeProxy: WinOverlay feature gate not enabled');
+  return out;
 }
 
 /** The node pools of a cluster file's text, checked (expandPools' rules included), each carrying the cluster network. */

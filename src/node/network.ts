@@ -12,10 +12,23 @@ export type NetworkMode = 'overlay' | 'l2bridge';
 export const CNI_PLUGINS: readonly CNIPlugin[] = ['flannel', 'calico'];
 export const NETWORK_MODES: readonly NetworkMode[] = ['overlay', 'l2bridge'];
 
+/** kube-proxy's Linux proxier (KubeProxyConfiguration mode; '' is iptables on Linux). */
+export type LinuxProxyMode = 'iptables' | 'ipvs';
+export const LINUX_PROXY_MODES: readonly LinuxProxyMode[] = ['iptables', 'ipvs'];
+
+/** The cluster file's `network.kubeProxy`: what goes into kube-proxy's ConfigMap and the Windows kube-proxy's flags. */
+export interface KubeProxySettings {
+  mode?: LinuxProxyMode;
+  /** Windows --enable-dsr; unset is what the CNI's kube-proxy start script does (Calico's turns DSR on, flannel's does not). */
+  enableDSR?: boolean;
+  featureGates?: Record<string, boolean>;
+}
+
 export interface ClusterNetwork {
   plugin: CNIPlugin; mode: NetworkMode;
   /** The cluster CIDR the node IPAM controller cuts one /24 per node from (kubeadm's podSubnet; flannel's default 10.244.0.0/16). */
   podSubnet?: string;
+  kubeProxy?: KubeProxySettings;
 }
 
 export const DEFAULT_POD_SUBNET = '10.244.0.0/16';
@@ -71,7 +84,7 @@ export interface NodeNetwork extends ClusterNetwork {
 export function nodeNetwork(net: ClusterNetwork, windows: boolean): NodeNetwork {
   const overlay = net.mode === 'overlay';
   const backend = overlay ? 'vxlan' : net.plugin === 'flannel' ? 'host-gw' : 'bgp';
-  const base = { plugin: net.plugin, mode: net.mode, podSubnet: net.podSubnet ?? DEFAULT_POD_SUBNET };
+  const base = { plugin: net.plugin, mode: net.mode, podSubnet: net.podSubnet ?? DEFAULT_POD_SUBNET, ...(net.kubeProxy ? { kubeProxy: net.kubeProxy } : {}) };
   if (!windows) return { ...base, backend };
   return {
     ...base, backend,
@@ -90,3 +103,9 @@ export function podCIDRIndex(subnet: string, cidr: string): number | undefined {
   const index = (n.base - c.base) / 256;
   return Number.isInteger(index) && index >= 0 && index < 2 ** (NODE_CIDR_MASK - c.prefix) ? index : undefined;
 }
+
+/** v1.32's defaults of the gates kube-proxy on Windows checks (pkg/features/kube_features.go: WinDSR alpha, WinOverlay beta). */
+export const KUBE_PROXY_GATE_DEFAULTS: Readonly<Record<string, boolean>> = { WinDSR: false, WinOverlay: true };
+
+/** kubeadm's default serviceSubnet (the Service ClusterIP range the OutBoundNAT exceptions and SDN route name). */
+export const SERVICE_SUBNET = '10.96.0.0/12';

@@ -28,6 +28,9 @@ import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
 import { StatusManager } from './status-manager.js';
 import { HostDirs } from './host-dirs.js';
+import type { Node } from 'kubernetes-types/core/v1.js';
+import { nodeNetworkFiles } from '../net/node-network-model.js';
+import type { NodeFile } from '../net/flannel-files.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 
 type Obj = Record<string, any>;
@@ -250,10 +253,18 @@ export class Kubelet {
       stopTimeoutSeconds: cfg.runtime.fixedStopTimeoutSeconds,
       runtime: cfg.runtime,
       runtimeClass: (name) => this.runtimeClasses.cache.get('', name),
-      hostDirs: new HostDirs(cfg.os),
+      hostDirs: new HostDirs(cfg.os, () => this.nodeFiles(cfg)),
       network: this.network,
     };
     this.nodes.set(cfg.name, state);
+  }
+
+  /** The files the node's CNI wrote (known once the Node has its pod CIDR and address). */
+  private nodeFiles(cfg: NodeConfig): NodeFile[] {
+    const node = this.nodeObjects.cache.get('', cfg.name) as Node | undefined;
+    const podCIDR = node?.spec?.podCIDR;
+    const internalIP = node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
+    return podCIDR && internalIP ? nodeNetworkFiles({ node: { name: cfg.name, os: cfg.os, podCIDR, internalIP }, network: cfg.network }) : [];
   }
 
   /** host-local IPAM over the node's podCIDR (x.y.z.0/24: .2 to .254, round robin). */
@@ -264,6 +275,8 @@ export class Kubelet {
     const m = cidr ? /^(\d+\.\d+\.\d+)\.0\/24$/.exec(cidr) : null;
     if (!m) return undefined;
     const used = new Set(state.ips.values());
+    // On Windows .2 is the host's (flannel's source VIP or bridge endpoint, Calico_ep): pods start at .3.
+    if (state.cfg.os === 'windows') used.add(`${m[1]}.2`);
     if (preferred && preferred.startsWith(m[1] + '.') && !used.has(preferred)) { state.ips.set(uid, preferred); return preferred; }
     for (let i = 0; i < 253; i++) {
       const host = ((state.nextIP - 2 + i) % 253) + 2;
