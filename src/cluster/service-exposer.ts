@@ -132,7 +132,7 @@ export async function startServiceExposer(opts: ServiceExposerOptions): Promise<
       // Same Service, new place (a new ingress IP): the listener stays, its connections go to the new target.
       if (want && want.namespace === l.exposure.namespace && want.name === l.exposure.name) { l.exposure = want; continue; }
       await close(port);
-      opts.log(`expose: ${host}:${port} closed (${describe(l.exposure)})`);
+      opts.log(`expose: ${host}:${port} no longer exposed for ${describe(l.exposure)}`);
     }
     const wantedKeys = new Set([...plan.exposed.values()].map(exposureKey));
     for (const k of [...failed.keys()]) if (!wantedKeys.has(k)) failed.delete(k);
