@@ -10,7 +10,6 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Node, Service } from 'kubernetes-types/core/v1.js';
-import type { ForwardedReply } from '../apimachinery/port-forward.js';
 import { relayHttp } from '../api/streaming/http-relay.js';
 import { InformerFactory } from '../client/informer-factory.js';
 import { nodes, services } from '../client/resources.js';
@@ -95,7 +94,7 @@ export async function startServiceExposer(opts: ServiceExposerOptions): Promise<
       write: (b) => { socket.write(b); },
       end: () => { socket.end(); },
       reset: () => { socket.resetAndDestroy(); },
-    }, (req) => settled<HttpReply>(conn.exchange(req)) as Promise<ForwardedReply>);
+    }, (req) => settled<HttpReply>(conn.exchange(req)));
   };
 
   const close = async (port: number) => {

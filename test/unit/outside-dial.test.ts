@@ -41,7 +41,7 @@ test('the connection reaches the endpoint, from the node\'s address; no rule: th
   const slices: KObject[] = [{
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { namespace: 'default', name: 'np-x', labels: { 'kubernetes.io/service-name': 'np' } },
     addressType: 'IPv4', ports: [{ name: '', port: 80, protocol: 'TCP' }], endpoints: [{ addresses: ['10.244.1.5'], conditions: { ready: true } }],
-  } as unknown as KObject];
+  }];
   const net = new ClusterNetwork({ services: () => objects, service: () => undefined, endpointSlices: () => slices }, () => 0);
   net.attach('10.244.1.5', { namespace: 'default', name: 'web', node: 'w1' });
   const clients: string[] = [];
