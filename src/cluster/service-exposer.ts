@@ -106,7 +106,8 @@ export async function startServiceExposer(opts: ServiceExposerOptions): Promise<
   };
 
   const open = async (e: Exposure): Promise<string | undefined> => {
-    const server = createServer((socket) => accept(e.hostPort, socket));
+    // Half-open: a client that finishes sending still gets the responses to what it sent.
+    const server = createServer({ allowHalfOpen: true }, (socket) => accept(e.hostPort, socket));
     const l: Listener = { exposure: e, server, sockets: new Set() };
     try {
       await new Promise<void>((res, rej) => {

@@ -121,6 +121,14 @@ test('--expose: a host port already taken is logged and skipped; the server goes
   } finally { await new Promise((res) => taken.close(res)); }
 });
 
+test('--expose: a Service without endpoints: kube-proxy\'s REJECT ends the host connection with a reset', async () => {
+  await kubectlOk(exposed, ['apply', '-f', '-'], service('win-np', '  type: NodePort\n  ports:\n  - {port: 8080, targetPort: 80, nodePort: 31080}\n')
+    .replace('{app: win-webserver}', '{app: nothing}'));
+  await eventually('the Service has no endpoints', async () =>
+    (await kubectlOk(exposed, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=win-np', '-o', 'jsonpath={.items[*].endpoints[*].addresses[*]}'])) === '' || undefined);
+  assert.equal(await connectError(31080), 'ECONNRESET');
+});
+
 test('--expose: deleting the Service closes its listener', async () => {
   await kubectlOk(exposed, ['delete', 'svc', 'win-np']);
   await logged(exposed, 'expose: 127.0.0.1:31080 no longer exposed for Service default/win-np port 8080 (NodePort 31080)');
