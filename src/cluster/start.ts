@@ -49,6 +49,7 @@ import { Kubelet } from '../node/kubelet/kubelet.js';
 import { farmKubeletServers } from './kubelet-servers.js';
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../node/network.js';
 import { serveClusterDNS } from './cluster-dns.js';
+import { startServiceExposer } from './service-exposer.js';
 import { parseControllersFlag, runControllerManager } from '../controllers/manager.js';
 import { DEFAULT_CONTROLLERS } from '../controllers/runtime/controller-flags.js';
 import { newControllerContext } from '../controllers/runtime/controller-context.js';
@@ -77,6 +78,8 @@ export interface ClusterOptions {
   gmsa?: boolean;
   /** `--dns-port`: serve the cluster DNS on 127.0.0.1 at this port (0 picks one); not served when absent. */
   dnsPort?: number;
+  /** `--expose`: every NodePort and LoadBalancer Service on 127.0.0.1 (annotated ones are, without it). */
+  expose?: boolean;
 }
 
 export interface RunningCluster {
@@ -189,8 +192,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       async (pod, container, node) => execShellFor(runningContainerContext(runningKubelet, pod, container) ?? await execContext(
         kubeletClient.as(nodeUser(String((pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '')), 'kubelet'), pod, container, node)),
       containerLogs,
-      // kubectl port-forward: the pod's listeners in the cluster network.
-      () => runningKubelet?.network),
+      // kubectl port-forward: the pod's listeners in the cluster network, through its node's sandbox.
+      () => runningKubelet?.network, (pod) => runningKubelet?.sandboxOf(pod)),
     winkubeRoutes: nodeControlHandler(nodeOperations),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
     kubelets: farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }),
@@ -243,6 +246,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const compactor = startCompactor(storage);
   const dns = opts.dnsPort === undefined ? undefined
     : await serveClusterDNS(new LoopbackClient(store, APISERVER_LOOPBACK, 'coredns', authorizer), '127.0.0.1', opts.dnsPort);
+  // NodePort and LoadBalancer Services on this machine: all of them with --expose, else the annotated ones.
+  const exposer = opts.apiOnly ? undefined : await startServiceExposer({
+    client: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube-expose', authorizer),
+    exposeAll: opts.expose === true, network: () => runningKubelet?.network, log,
+  });
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
   writeFileSync(kubeconfigPath, adminKubeconfig(`https://${opts.bindAddress}:${port}`, pki), { mode: 0o600 });
@@ -259,6 +267,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       await server.drain();
       compactor.stop();
       await dns?.close();
+      await exposer?.stop();
       await gmsaWebhook?.stop();
       crdController.stop();
       autoRegistration.stop();

@@ -14,7 +14,7 @@ import {
 export const CLUSTER_FILE_API_VERSION = 'winkube.io/v1alpha1';
 
 const POOL_FIELDS = new Set(['name', 'count', 'os', 'role', 'windowsVersion', 'arch', 'cpu', 'memory', 'storage', 'maxPods',
-  'taints', 'labels', 'systemReserved', 'kubeReserved', 'evictionHard', 'exactName', 'containerRuntime', 'windowsPriorityClass', 'nodeLeaseDurationSeconds']);
+  'taints', 'labels', 'systemReserved', 'kubeReserved', 'evictionHard', 'exactName', 'containerRuntime', 'windowsPriorityClass', 'nodeLeaseDurationSeconds', 'sandboxImage']);
 const EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
 
 function stringMap(v: unknown, where: string): Record<string, string> {
@@ -75,6 +75,10 @@ export function parsePool(raw: unknown, i: number, network?: ClusterNetwork): No
     if (raw[f] !== undefined) p[f] = stringMap(raw[f], `${where} ${f}`);
   }
   if (raw.containerRuntime !== undefined) p.containerRuntime = str(raw.containerRuntime, `${where} containerRuntime`) as NodePool['containerRuntime'];
+  if (raw.sandboxImage !== undefined) {
+    if (typeof raw.sandboxImage !== 'string' || raw.sandboxImage === '') throw new PoolError(`${where} sandboxImage must be an image reference`);
+    p.sandboxImage = raw.sandboxImage;
+  }
   if (raw.windowsPriorityClass !== undefined) p.windowsPriorityClass = str(raw.windowsPriorityClass, `${where} windowsPriorityClass`);
   if (raw.taints !== undefined) {
     if (!Array.isArray(raw.taints)) throw new PoolError(`${where} taints must be a list`);

@@ -46,6 +46,8 @@ export interface NodePool extends KubeletReservations {
   network?: ClusterNetwork;
   /** KubeletConfiguration nodeLeaseDurationSeconds (40); the Lease is renewed at a quarter of it. */
   nodeLeaseDurationSeconds?: number;
+  /** The runtime's sandbox (pause) image (containerd's sandbox_image); registry.k8s.io/pause:3.10 when absent. */
+  sandboxImage?: string;
 }
 
 /** One node of a pool, every default filled in. */
@@ -72,6 +74,8 @@ export interface NodeConfig {
   /** Windows only: the kubelet's process priority class (NORMAL_PRIORITY_CLASS by default). */
   windowsPriorityClass?: string;
   nodeLeaseDurationSeconds: number;
+  /** The runtime's sandbox image when the pool names one (the kubelet's default otherwise). */
+  sandboxImage?: string;
 }
 
 /** The kubelet's default evictionHard (pkg/kubelet/apis/config/v1beta1 defaults_linux.go / defaults_windows.go). */
@@ -241,6 +245,7 @@ export function expandPools(pools: readonly NodePool[]): NodeConfig[] {
         runtime, network: nodeNet,
         nodeLeaseDurationSeconds: p.nodeLeaseDurationSeconds ?? 40,
         ...(windowsPriorityClass ? { windowsPriorityClass } : {}),
+        ...(p.sandboxImage !== undefined ? { sandboxImage: p.sandboxImage } : {}),
       });
     }
   }

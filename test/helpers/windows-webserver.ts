@@ -9,11 +9,14 @@ import { kubectl, rawJSON, type TestCluster } from './cluster.js';
 
 export const WINDOWS_WEBSERVER_MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/windows-webserver.yaml', import.meta.url), 'utf8');
 
-/** Deploys the sample and waits for its running pod; `applied` is what `kubectl apply` printed. */
-export async function deployWindowsWebServer(cluster: TestCluster): Promise<{ podName: string; podIP: string; applied: string }> {
+/**
+ * Deploys the sample and waits for its running pod; `applied` is what `kubectl apply` printed.
+ * `extraImages`: more winkube-images entries (key to YAML list), e.g. a node's own sandbox image.
+ */
+export async function deployWindowsWebServer(cluster: TestCluster, extraImages: Record<string, string> = {}): Promise<{ podName: string; podIP: string; applied: string }> {
   const images = await rawJSON(cluster, 'POST', '/api/v1/namespaces/kube-system/configmaps', {
     metadata: { name: 'winkube-images' },
-    data: { windowsservercore: '- ref: microsoft/windowsservercore\n  platforms:\n  - {os: windows, architecture: amd64, os.version: 10.0.17763.1879}\n  - {os: windows, architecture: amd64, os.version: 10.0.20348.2582}\n' },
+    data: { windowsservercore: '- ref: microsoft/windowsservercore\n  platforms:\n  - {os: windows, architecture: amd64, os.version: 10.0.17763.1879}\n  - {os: windows, architecture: amd64, os.version: 10.0.20348.2582}\n', ...extraImages },
   });
   assert.equal(images.status, 201, JSON.stringify(images.body));
   const r = await kubectl(cluster, ['apply', '-f', '-'], { input: WINDOWS_WEBSERVER_MANIFEST });

@@ -144,3 +144,18 @@ test('quantities and kubelet reservations are checked as the kubelet parses them
   assert.equal(ok.maxPods, 250);
   assert.deepEqual(ok.evictionHard, { 'memory.available': '200Mi' });
 });
+
+test('sandboxImage: a pool\'s own sandbox (pause) image, the kubelet\'s default without it', () => {
+  const nodes = expandPools(parseClusterFile(`apiVersion: winkube.io/v1alpha1
+kind: Cluster
+nodePools:
+  - { name: cp, os: linux, role: control-plane, exactName: true }
+  - { name: win, os: windows, windowsVersion: ltsc2022, sandboxImage: "mypause:1.0" }
+`));
+  assert.deepEqual(nodes.map((n) => [n.name, n.sandboxImage]), [['cp', undefined], ['win-1', 'mypause:1.0']]);
+  assert.throws(() => parseClusterFile(`apiVersion: winkube.io/v1alpha1
+kind: Cluster
+nodePools:
+  - { name: win, os: windows, sandboxImage: 3 }
+`), { message: 'node pool win: sandboxImage must be an image reference' });
+});

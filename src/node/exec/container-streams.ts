@@ -9,14 +9,14 @@ import type { RemoteCommandConnection } from '../../apimachinery/remotecommand.j
 import { runAttach } from './attach-session.js';
 import { runExec, type ExecShell } from './exec-session.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
-import { dialPodPort, sandboxID } from './port-forward.js';
+import { dialPodPort, sandboxID, type PodSandbox } from './port-forward.js';
 import type { PortForwardTarget } from '../../apimachinery/port-forward.js';
 
 /** Builds the shell a command runs in: the container's env, hostname, files, and its node's OS. */
 export type ExecShellFactory = (pod: KObject, container: string, node: KObject | undefined) => ExecShell | Promise<ExecShell>;
 
 export function kubeletContainerStreams(execShell: ExecShellFactory | undefined, logs: ContainerLogReader,
-  network: () => ClusterNetwork | undefined = () => undefined) {
+  network: () => ClusterNetwork | undefined = () => undefined, sandbox: (pod: KObject) => PodSandbox | undefined = () => undefined) {
   return {
     async exec(conn: RemoteCommandConnection, command: string[], pod: KObject, container: string, node: KObject | undefined): Promise<void> {
       if (!execShell) throw new Error('this node cannot run commands');
@@ -27,7 +27,7 @@ export function kubeletContainerStreams(execShell: ExecShellFactory | undefined,
     },
     /** The CRI streaming server names the sandbox and leaves the uid empty. */
     portForward(pod: KObject): PortForwardTarget {
-      return { pod: sandboxID(pod), uid: '', dial: async (port) => dialPodPort(network(), pod, port) };
+      return { pod: sandboxID(pod), uid: '', dial: async (port) => dialPodPort(network(), pod, port, sandbox(pod)) };
     },
   };
 }

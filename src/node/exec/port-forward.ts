@@ -10,6 +10,10 @@ import type { ForwardedReply, PortForwardResult } from '../../apimachinery/port-
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import type { HttpReply } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
+import { portForwardSandboxError } from '../../os/wincat.js';
+
+/** The pod's sandbox as its node's runtime made it: the node's OS and its sandbox (pause) image. */
+export interface PodSandbox { os: 'linux' | 'windows'; image: string }
 
 /** The pod's sandbox id as the CRI runtime names it (64 hex digits, stable per pod). */
 export function sandboxID(pod: KObject): string {
@@ -22,12 +26,15 @@ function netnsPath(pod: KObject): string {
   return `/var/run/netns/cni-${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-function settled<T>(p: Pending<T>): Promise<T> {
+/** A Pending's value as a Promise (for relays outside the shells' runners). */
+export function settled<T>(p: Pending<T>): Promise<T> {
   return new Promise((resolve) => { p.onSettle(() => resolve(p.value)); });
 }
 
-/** Dials `port` on localhost inside the pod. */
-export function dialPodPort(network: ClusterNetwork | undefined, pod: KObject, port: number): PortForwardResult {
+/** Dials `port` on localhost inside the pod (through wincat in a Windows sandbox, which must have it). */
+export function dialPodPort(network: ClusterNetwork | undefined, pod: KObject, port: number, sandbox?: PodSandbox): PortForwardResult {
+  const sandboxErr = sandbox && portForwardSandboxError(sandbox.os, sandbox.image);
+  if (sandboxErr) return { kind: 'failed', message: sandboxErr };
   const podIP = (pod.status as { podIP?: string } | undefined)?.podIP;
   const conn = network && podIP ? network.connect(podIP, podIP, port) : { kind: 'refused' as const };
   if (conn.kind === 'connected') {

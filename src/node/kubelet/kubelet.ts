@@ -32,6 +32,7 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import { nodeNetworkFiles } from '../net/node-network-model.js';
 import type { NodeFile } from '../net/flannel-files.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
+import type { PodSandbox } from '../exec/port-forward.js';
 
 type Obj = Record<string, any>;
 
@@ -202,6 +203,12 @@ export class Kubelet {
     return this.nodes.get(nodeName)?.ctx.images.images();
   }
 
+  /** The sandbox a pod's node gives it: the node's OS and sandbox image (undefined for a node this kubelet does not run). */
+  sandboxOf(pod: KObject): PodSandbox | undefined {
+    const n = this.nodes.get(String((pod.spec as Obj | undefined)?.nodeName ?? ''));
+    return n ? { os: n.cfg.os, image: n.ctx.pauseImage } : undefined;
+  }
+
   /** The worker of a pod (for exec: its containers' env and filesystem). */
   worker(namespace: string, name: string): PodWorker | undefined {
     for (const n of this.nodes.values()) for (const w of n.workers.values()) {
@@ -239,7 +246,7 @@ export class Kubelet {
         const ip = addrs.find((a) => a.type === 'InternalIP')?.address;
         return ip ? [ip] : [];
       },
-      images, pauseImage: PAUSE_IMAGE,
+      images, pauseImage: cfg.sandboxImage ?? PAUSE_IMAGE,
       allocIP: (uid, preferred) => this.allocIP(state, uid, preferred),
       releaseIP: (uid) => { state.ips.delete(uid); },
       sources: this.sources, token: this.opts.token,
