@@ -5,27 +5,10 @@
  * a forwarded connection is a sequence of request/response pairs.
  */
 
-export interface ForwardedRequest {
-  method: string;
-  /** Path and query as sent. */
-  target: string;
-  /** Header fields in the order sent, names as the client wrote them. */
-  headers: [string, string][];
-  body: Uint8Array;
-}
-
-export interface ForwardedResponse {
-  status: number;
-  reason: string;
-  headers: [string, string][];
-  body: Uint8Array;
-}
-
-/** The response, or a RST when the serving process went away before it answered. */
-export type ForwardedReply = ForwardedResponse | 'reset';
+import type { HttpReply, HttpRequest } from './http-exchange.js';
 
 export type PortForwardResult =
-  | { kind: 'connected'; exchange(req: ForwardedRequest): Promise<ForwardedReply> }
+  | { kind: 'connected'; exchange(req: HttpRequest): Promise<HttpReply> }
   /** The runtime's own text for a failed connection (containerd: "failed to execute portforward in network namespace ..."). */
   | { kind: 'failed'; message: string };
 

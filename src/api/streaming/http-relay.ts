@@ -5,15 +5,15 @@
  * responses in request order). Bodies are framed by Content-Length or
  * chunked transfer coding, as net/http's client sends them.
  */
-import type { ForwardedReply, ForwardedRequest, ForwardedResponse } from '../../apimachinery/port-forward.js';
+import type { HttpReply, HttpRequest, HttpResponse } from '../../apimachinery/http-exchange.js';
 
 export class HttpRequestParser {
   private buf = Buffer.alloc(0);
 
   /** Adds bytes; returns the requests now complete. Throws on a malformed message. */
-  push(chunk: Buffer): ForwardedRequest[] {
+  push(chunk: Buffer): HttpRequest[] {
     this.buf = Buffer.concat([this.buf, chunk]);
-    const out: ForwardedRequest[] = [];
+    const out: HttpRequest[] = [];
     for (;;) {
       const r = this.next();
       if (!r) return out;
@@ -24,7 +24,7 @@ export class HttpRequestParser {
   /** Whether bytes of an unfinished request are buffered. */
   get partial(): boolean { return this.buf.length > 0; }
 
-  private next(): ForwardedRequest | undefined {
+  private next(): HttpRequest | undefined {
     // Stray CRLFs between requests are ignored (RFC 9112 §2.2).
     while (this.buf.length >= 2 && this.buf[0] === 0x0d && this.buf[1] === 0x0a) this.buf = this.buf.subarray(2);
     const end = this.buf.indexOf('\r\n\r\n');
@@ -81,7 +81,7 @@ function decodeChunked(b: Buffer): { body: Buffer; consumed: number } | undefine
 }
 
 /** The response as bytes; a Content-Length is added when the application set neither it nor a transfer coding. */
-export function serializeResponse(res: ForwardedResponse, headRequest: boolean): Buffer {
+export function serializeResponse(res: HttpResponse, headRequest: boolean): Buffer {
   const has = (n: string) => res.headers.some(([k]) => k.toLowerCase() === n);
   const lines = [`HTTP/1.1 ${res.status} ${res.reason}`, ...res.headers.map(([k, v]) => `${k}: ${v}`)];
   if (!has('content-length') && !has('transfer-encoding')) lines.push(`Content-Length: ${res.body.length}`);
@@ -90,7 +90,7 @@ export function serializeResponse(res: ForwardedResponse, headRequest: boolean):
 }
 
 /** Whether the connection ends after this exchange (Connection: close on either side). */
-function closes(req: ForwardedRequest, res: ForwardedResponse): boolean {
+function closes(req: HttpRequest, res: HttpResponse): boolean {
   const close = (h: [string, string][]) => h.some(([k, v]) => k.toLowerCase() === 'connection' && v.toLowerCase().split(',').some((t) => t.trim() === 'close'));
   return close(req.headers) || close(res.headers);
 }
@@ -107,19 +107,19 @@ export interface ByteConnection {
 }
 
 /** Relays one forwarded connection to an application reached through `exchange`. */
-export function relayHttp(conn: ByteConnection, exchange: (req: ForwardedRequest) => Promise<ForwardedReply>): void {
+export function relayHttp(conn: ByteConnection, exchange: (req: HttpRequest) => Promise<HttpReply>): void {
   const parser = new HttpRequestParser();
   let chain: Promise<boolean> = Promise.resolve(true);
   let done = false;
   const finish = (how: 'end' | 'reset') => { if (done) return; done = true; if (how === 'end') conn.end(); else conn.reset(); };
   conn.onData((chunk) => {
     if (done) return;
-    let reqs: ForwardedRequest[];
+    let reqs: HttpRequest[];
     try { reqs = parser.push(chunk); } catch { return finish('end'); }
     for (const req of reqs) {
       chain = chain.then(async (open) => {
         if (!open || done) return false;
-        const reply = await exchange(req).catch((): ForwardedReply => 'reset');
+        const reply = await exchange(req).catch((): HttpReply => 'reset');
         if (reply === 'reset') { finish('reset'); return false; }
         conn.write(serializeResponse(reply, req.method === 'HEAD'));
         if (closes(req, reply)) { finish('end'); return false; }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KObject } from '../../apimachinery/object.js';
-import type { ForwardedReply, PortForwardResult } from '../../apimachinery/port-forward.js';
+import type { PortForwardResult } from '../../apimachinery/port-forward.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import type { HttpReply } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
@@ -38,7 +38,7 @@ export function dialPodPort(network: ClusterNetwork | undefined, pod: KObject, p
   const podIP = (pod.status as { podIP?: string } | undefined)?.podIP;
   const conn = network && podIP ? network.connect(podIP, podIP, port) : { kind: 'refused' as const };
   if (conn.kind === 'connected') {
-    return { kind: 'connected', exchange: (req) => settled<HttpReply>(conn.exchange(req)) as Promise<ForwardedReply> };
+    return { kind: 'connected', exchange: (req) => settled<HttpReply>(conn.exchange(req)) as Promise<HttpReply> };
   }
   const id = sandboxID(pod);
   const v4 = `dial tcp4 127.0.0.1:${port}: connect: connection refused`;

@@ -7,28 +7,12 @@
  * A connection carries HTTP/1.1 exchanges: the model's applications and
  * clients speak HTTP, so a request and its response are whole messages.
  */
+import type { HttpReply, HttpRequest } from '../../apimachinery/http-exchange.js';
 import type { Pending } from './pending.js';
 
+export type { HttpReply, HttpRequest, HttpResponse } from '../../apimachinery/http-exchange.js';
+
 export interface Endpoint { ip: string; port: number }
-
-export interface HttpRequest {
-  method: string;
-  /** The request target as sent: path and query (`/`, `/healthz?x=1`). */
-  target: string;
-  /** Header fields in the order sent, names as the client wrote them. */
-  headers: [string, string][];
-  body: Uint8Array;
-}
-
-export interface HttpResponse {
-  status: number;
-  reason: string;
-  headers: [string, string][];
-  body: Uint8Array;
-}
-
-/** What comes back for a request: the response, or a RST (the serving process went away before it answered). */
-export type HttpReply = HttpResponse | 'reset';
 
 /** The outcome of a TCP connect. */
 export type ConnectResult =

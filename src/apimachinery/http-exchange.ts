@@ -1,0 +1,25 @@
+/**
+ * One HTTP/1.1 exchange as whole messages: what the cluster network model
+ * carries between a pod's programs, what port-forward relays from a local
+ * socket, and what the host's exposed ports relay. Low so that the API's
+ * streaming handlers and the node's network share one shape.
+ */
+
+export interface HttpRequest {
+  method: string;
+  /** The request target as sent: path and query (`/`, `/healthz?x=1`). */
+  target: string;
+  /** Header fields in the order sent, names as the client wrote them. */
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+export interface HttpResponse {
+  status: number;
+  reason: string;
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+/** What comes back for a request: the response, or a RST (the serving process went away before it answered). */
+export type HttpReply = HttpResponse | 'reset';
