@@ -28,8 +28,11 @@ import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
 import { StatusManager } from './status-manager.js';
 import { HostDirs } from './host-dirs.js';
-import type { Node } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Node } from 'kubernetes-types/core/v1.js';
 import { nodeNetworkFiles } from '../net/node-network-model.js';
+import { CoreDNS } from '../net/coredns.js';
+import { egressContext } from '../net/outside-access.js';
+import { OutsideWorld } from '../net/outside-world.js';
 import type { NodeFile } from '../net/flannel-files.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 import type { PodSandbox } from '../exec/port-forward.js';
@@ -143,11 +146,20 @@ export class Kubelet {
     this.nodeObjects = this.informers.forResource(nodeResource);
     // kube-proxy's view: Services and their EndpointSlices.
     this.endpointSlices = this.informers.forResource(endpointslices);
+    const world = new OutsideWorld();
     this.network = new ClusterNetwork({
       services: () => this.services.cache.list('*'),
       service: (ns, name) => this.services.cache.get(ns, name),
       endpointSlices: (ns) => this.endpointSlices.cache.list(ns),
-    }, Math.random, opts.apiServer);
+    }, Math.random, opts.apiServer, {
+      world,
+      coreDNS: new CoreDNS(() => this.configMaps.cache.get('kube-system', 'coredns') as ConfigMap | undefined, world, (m) => this.log(`coredns: ${m}`)),
+      egress: (pod) => {
+        const cfg = this.nodes.get(pod.node)?.cfg;
+        const ip = (this.nodeObjects.cache.get('', pod.node) as Node | undefined)?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
+        return cfg && ip ? egressContext(cfg.os, ip, cfg.network) : undefined;
+      },
+    });
     this.sources = {
       configMap: (ns, name) => this.configMaps.cache.get(ns, name),
       secret: (ns, name) => this.secrets.cache.get(ns, name),

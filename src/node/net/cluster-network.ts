@@ -22,6 +22,11 @@
  *   reaches the real API server over TLS (its certificate issued by the
  *   cluster CA), so a pod can use its service account token.
  *
+ * - anything else no running pod has: the outside world (outside-world.ts),
+ *   reached with the source address the pod's node's SNAT rules leave
+ *   (outbound-nat.ts); names outside the cluster zone go where CoreDNS's
+ *   Corefile sends them (coredns.ts).
+ *
  * Services and EndpointSlices are read through the kubelets' informer
  * caches (the lookups), never the store. The Windows data plane's own
  * rules (VIPs unreachable from nodes, DSR, session affinity) are later
@@ -35,6 +40,8 @@ import type { Pending } from '../shell/pending.js';
 import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
 import { answerQuery, clusterRecords } from './dns-records.js';
 import { dnsRecordSources } from './dns-sources.js';
+import type { OutsideAccess } from './outside-access.js';
+import { outboundSource } from './outbound-nat.js';
 
 /** What the model reads of the cluster: the kubelets' informer caches. */
 export interface NetworkLookups {
@@ -68,7 +75,7 @@ export class ClusterNetwork {
   private nextPort = EPHEMERAL.first;
 
   constructor(private readonly lookups: NetworkLookups, private readonly random: () => number = Math.random,
-    private readonly apiServer?: APIServerEndpoint) {}
+    private readonly apiServer?: APIServerEndpoint, private readonly outside?: OutsideAccess) {}
 
   /** The pod's sandbox has this address; returns its removal (the sandbox is torn down). */
   attach(ip: string, host: PodHost): () => void {
@@ -105,7 +112,7 @@ export class ClusterNetwork {
     if (r.kind !== 'pod') return r;
     const apiServer = r.service?.namespace === 'default' && r.service.name === 'kubernetes' ? this.apiServer : undefined;
     const accept = apiServer?.accept ?? this.listeners.get(listenerKey(r.ip, r.port, 'TCP'));
-    if (!accept) return { kind: this.hosts.has(r.ip) ? 'refused' : 'timeout' };
+    if (!accept) return this.hosts.has(r.ip) ? { kind: 'refused' } : r.service ? { kind: 'timeout' } : this.connectOutside(from, ip, port);
     const local: Endpoint = { ip: from, port: this.ephemeralPort() };
     const server: Endpoint = { ip: r.ip, port: r.port };
     return {
@@ -116,7 +123,8 @@ export class ClusterNetwork {
 
   /** The cluster DNS answer (A records) for a fully qualified name; undefined for NXDOMAIN. */
   lookup(fqdn: string): string[] | undefined {
-    return clusterRecords(fqdn, dnsRecordSources(this.lookups));
+    const sources = dnsRecordSources(this.lookups);
+    return this.outside ? this.outside.coreDNS.addresses(fqdn, sources) : clusterRecords(fqdn, sources);
   }
 
   /** A name by a pod's resolver rules. */
@@ -142,7 +150,22 @@ export class ClusterNetwork {
    */
   ping(from: string, ip: string): PingResult {
     const target = isLoopback(ip) ? from : ip;
-    return target === from || this.hosts.has(target) ? { kind: 'reply', from: target } : { kind: 'timeout' };
+    if (target === from || this.hosts.has(target)) return { kind: 'reply', from: target };
+    const host = this.hosts.get(from);
+    const egress = host && this.outside?.egress(host);
+    if (egress && !outboundSource(from, target, egress).replies) return { kind: 'timeout' };
+    return this.outside?.world.ping(target) ?? { kind: 'timeout' };
+  }
+
+  /** A connection leaving the cluster: the outside host sees the source the node's SNAT gives it. */
+  private connectOutside(from: string, ip: string, port: number): ConnectResult {
+    if (!this.outside) return { kind: 'timeout' };
+    const host = this.hosts.get(from);
+    const egress = host && this.outside.egress(host);
+    const nat = egress ? outboundSource(from, ip, egress) : { source: from, replies: true };
+    if (!nat.replies) return { kind: 'timeout' };
+    const local: Endpoint = { ip: from, port: this.ephemeralPort() };
+    return this.outside.world.connect(local, { ip: nat.source, port: local.port }, ip, port);
   }
 
   /** The network as a container of a pod reaches it; `owned` collects what its processes listen on. */
