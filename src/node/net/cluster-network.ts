@@ -41,7 +41,7 @@ import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js'
 import { answerQuery, clusterRecords } from './dns-records.js';
 import { dnsRecordSources } from './dns-sources.js';
 import type { OutsideAccess } from './outside-access.js';
-import { outboundSource } from './outbound-nat.js';
+import { destinationKind, outboundSource } from './outbound-nat.js';
 
 /** What the model reads of the cluster: the kubelets' informer caches. */
 export interface NetworkLookups {
@@ -154,6 +154,8 @@ export class ClusterNetwork {
     const host = this.hosts.get(from);
     const egress = host && this.outside?.egress(host);
     if (egress && !outboundSource(from, target, egress).replies) return { kind: 'timeout' };
+    // win-overlay and win-bridge do not transpose outbound ICMP: nothing outside the cluster's networks answers a Windows pod.
+    if (egress?.os === 'windows' && destinationKind(target, egress) === 'external') return { kind: 'timeout' };
     return this.outside?.world.ping(target) ?? { kind: 'timeout' };
   }
 
