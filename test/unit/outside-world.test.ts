@@ -64,7 +64,7 @@ const LOOKUPS = {
 };
 const SOURCES = dnsRecordSources(LOOKUPS);
 
-function coreDNS(corefile: string | undefined, logs: string[] = []): { dns: CoreDNS; set(text: string): void } {
+function coreDNS(corefile: string | undefined, logs: string[] = []): { dns: CoreDNS; set: (text: string) => void } {
   let cm: ConfigMap | undefined = corefile === undefined ? undefined : { metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: corefile } };
   return {
     dns: new CoreDNS(() => cm, new OutsideWorld(), (l) => logs.push(l)),
