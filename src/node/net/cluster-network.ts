@@ -17,6 +17,10 @@
  *   endpoints, `a-b-c-d.<ns>.pod`), reached through each pod's resolver
  *   rules (dns-resolver.ts).
  *
+ * - NetworkPolicy, where the nodes' plugin enforces it (policy-enforcement.ts):
+ *   a connection or echo request it denies is dropped (a timeout), judged
+ *   against the backend after the DNAT.
+ *
  * - the `kubernetes` Service of `default`: its endpoints are the API
  *   server's own address, outside the pod network; a connection to it
  *   reaches the real API server over TLS (its certificate issued by the
@@ -42,6 +46,7 @@ import { answerQuery, clusterRecords } from './dns-records.js';
 import { dnsRecordSources } from './dns-sources.js';
 import type { OutsideAccess } from './outside-access.js';
 import { destinationKind, outboundSource } from './outbound-nat.js';
+import { policyVerdict, type PolicyLookups } from './policy-enforcement.js';
 
 /** What the model reads of the cluster: the kubelets' informer caches. */
 export interface NetworkLookups {
@@ -50,6 +55,8 @@ export interface NetworkLookups {
   service(namespace: string, name: string): KObject | undefined;
   /** The EndpointSlices of a namespace. */
   endpointSlices(namespace: string): KObject[];
+  /** NetworkPolicy enforcement's reads; without them no policy is applied. */
+  policy?: PolicyLookups;
 }
 
 /** A pod's address as the network knows it. */
@@ -110,6 +117,8 @@ export class ClusterNetwork {
   connect(from: string, ip: string, port: number): ConnectResult {
     const r = this.route(ip, port);
     if (r.kind !== 'pod') return r;
+    // A dropped SYN: the client's retries time out. A pod reaching its own address never leaves its loopback.
+    if (ip !== from && !this.policyAdmits(from, r.ip, 'TCP', r.port)) return { kind: 'timeout' };
     const apiServer = r.service?.namespace === 'default' && r.service.name === 'kubernetes' ? this.apiServer : undefined;
     const accept = apiServer?.accept ?? this.listeners.get(listenerKey(r.ip, r.port, 'TCP'));
     if (!accept) return this.hosts.has(r.ip) ? { kind: 'refused' } : r.service ? { kind: 'timeout' } : this.connectOutside(from, ip, port);
@@ -150,7 +159,9 @@ export class ClusterNetwork {
    */
   ping(from: string, ip: string): PingResult {
     const target = isLoopback(ip) ? from : ip;
-    if (target === from || this.hosts.has(target)) return { kind: 'reply', from: target };
+    if (target === from) return { kind: 'reply', from: target };
+    if (!this.policyAdmits(from, target, 'ICMP', 0)) return { kind: 'timeout' };
+    if (this.hosts.has(target)) return { kind: 'reply', from: target };
     const host = this.hosts.get(from);
     const egress = host && this.outside?.egress(host);
     if (egress && !outboundSource(from, target, egress).replies) return { kind: 'timeout' };
@@ -196,6 +207,11 @@ export class ClusterNetwork {
         return handle;
       },
     };
+  }
+
+  private policyAdmits(from: string, to: string, protocol: 'TCP' | 'ICMP', port: number): boolean {
+    const policy = this.lookups.policy;
+    return !policy || policyVerdict(policy, (ip) => this.hosts.get(ip), from, to, protocol, port) === 'allowed';
   }
 
   private serviceByClusterIP(ip: string): KObject | undefined {
