@@ -19,7 +19,7 @@ const SERVICE: KObject = { apiVersion: 'v1', kind: 'Service', metadata: { namesp
   spec: { clusterIP: '10.96.50.1', clusterIPs: ['10.96.50.1'], ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] } };
 const SLICE: KObject = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
   metadata: { namespace: 'app', name: 'web-abcde', labels: { 'kubernetes.io/service-name': 'web' } },
-  addressType: 'IPv4', ports: [{ name: '', port: 8080, protocol: 'TCP' }], endpoints: [{ addresses: ['10.244.1.10'], conditions: { ready: true } }] } as KObject;
+  addressType: 'IPv4', ports: [{ name: '', port: 8080, protocol: 'TCP' }], endpoints: [{ addresses: ['10.244.1.10'], conditions: { ready: true } }] };
 
 const pod = (name: string, labels: Record<string, string>): Pod => ({ metadata: { namespace: 'app', name, labels }, spec: { containers: [{ name: 'main' }] } });
 const PODS = [pod('web', { app: 'web' }), pod('client', { role: 'client' }), pod('other', { role: 'other' })];

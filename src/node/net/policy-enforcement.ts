@@ -37,7 +37,7 @@ export function policyVerdict(lookups: PolicyLookups, ownerOf: (ip: string) => A
   if (!egress && !ingress) return 'allowed';
   return judgeFlow({ src: end(lookups, from, src), dst: end(lookups, to, dst), protocol, port }, {
     policies: (ns) => lookups.networkPolicies(ns),
-    namespaceLabels: (ns) => lookups.namespace(ns)?.metadata?.labels ?? (lookups.namespace(ns) ? {} : undefined),
+    namespaceLabels: (ns) => { const n = lookups.namespace(ns); return n ? n.metadata?.labels ?? {} : undefined; },
   }, { egress, ingress });
 }
 
