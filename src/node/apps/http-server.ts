@@ -5,7 +5,7 @@
  * what each request makes the server log. A request is answered at once;
  * its log lines are written by the process in arrival order.
  */
-import type { Acceptor, Endpoint, HttpRequest, HttpResponse, Listening } from '../shell/net-types.js';
+import type { Acceptor, Endpoint, HttpReply, HttpRequest, HttpResponse, Listening } from '../shell/net-types.js';
 import { Pending } from '../shell/pending.js';
 import type { Program, Step } from '../shell/types.js';
 import type { AppContext } from './app-context.js';
@@ -14,7 +14,13 @@ import type { AppContext } from './app-context.js';
 export type Output = { kind: 'stdout' | 'stderr'; text: string };
 
 /** What one request produces: the response, the server's log output, and whether the process then exits. */
-export interface Served { response: HttpResponse; log?: Output[]; exitCode?: number }
+export interface Served {
+  response: HttpResponse;
+  /** The process ends before it answers: the client sees the connection go away. */
+  reset?: boolean;
+  log?: Output[];
+  exitCode?: number;
+}
 
 export interface ServerBehaviour {
   /** Written before the ports are bound (an entrypoint's lines). */
@@ -25,8 +31,9 @@ export interface ServerBehaviour {
   /** A port is taken: what the server writes (and how long it retries first), and its exit code. */
   bindFailed(port: number): { steps: Step[]; code: number };
   serve(req: HttpRequest, conn: { client: Endpoint; local: Endpoint }): Served;
-  /** SIGTERM: the server's shutdown output; it then exits 0. */
-  stopping?(): Output[];
+  /** SIGTERM: what the server does before it exits (its shutdown lines, a wait); it then exits with `stopCode` (0). */
+  stopping?(): Step[];
+  stopCode?: number;
 }
 
 export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
@@ -40,7 +47,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     const a = arrival;
     arrival = undefined;
     a?.settle(undefined);
-    return Pending.of(served.response);
+    return Pending.of<HttpReply>(served.reset ? 'reset' : served.response);
   };
   function* run(): Generator<Step, void> {
     yield* b.startup();
@@ -67,7 +74,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
   const gen = run();
   return {
     next: () => gen.next(),
-    terminate: () => [...(b.stopping?.() ?? []), { kind: 'exit', code: 0 } as Step][Symbol.iterator](),
+    terminate: () => [...(b.stopping?.() ?? []), { kind: 'exit', code: b.stopCode ?? 0 } as Step][Symbol.iterator](),
   };
 }
 

@@ -11,6 +11,7 @@
  */
 import { parseImageReference } from '../../os/images.js';
 import type { Application } from './app-context.js';
+import { agnhost, parseAgnhost } from './agnhost.js';
 import { nginx } from './nginx.js';
 
 export interface ContainerCommand {
@@ -26,6 +27,7 @@ export function applicationFor(c: ContainerCommand): Application | undefined {
   if (!ref) return undefined;
   switch (ref.name) {
     case 'docker.io/library/nginx': return nginxApp(ref.tag, c);
+    case 'registry.k8s.io/e2e-test-images/agnhost': return agnhostApp(c);
     default: return undefined;
   }
 }
@@ -41,4 +43,11 @@ function nginxApp(tag: string, c: ContainerCommand): Application | undefined {
     return isNginx(base(rest[0])) ? (ctx) => nginx(ctx, { tag, entrypoint: true }) : undefined;
   }
   return isNginx(base(c.command[0])) ? (ctx) => nginx(ctx, { tag, entrypoint: false }) : undefined;
+}
+
+/** ENTRYPOINT ["/agnhost"]: args are the subcommand; a command naming agnhost runs it with the rest. */
+function agnhostApp(c: ContainerCommand): Application | undefined {
+  const argv = !c.command.length ? c.args : base(c.command[0]) === 'agnhost' ? [...c.command.slice(1), ...c.args] : undefined;
+  if (!argv || !parseAgnhost(argv)) return undefined;
+  return (ctx) => agnhost(ctx, argv)!;
 }
