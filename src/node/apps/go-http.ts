@@ -25,7 +25,7 @@ export const goLog = (now: Date, text: string): Output => ({ kind: 'stderr', tex
 
 /** http.DetectContentType for text bodies: the HTML signatures, else UTF-8 text. */
 export function detectContentType(body: Uint8Array): string {
-  const head = Buffer.from(body.subarray(0, 512)).toString('latin1').replace(/^[\t\n\x0c\r ]+/, '');
+  const head = Buffer.from(body.subarray(0, 512)).toString('latin1').replace(/^[\t\n\f\r ]+/, '');
   if (/^<(?:!DOCTYPE HTML|HTML|HEAD|SCRIPT|IFRAME|H1|DIV|FONT|TABLE|A|STYLE|TITLE|B|BODY|BR|P|!--)[ >]/i.test(head)) return 'text/html; charset=utf-8';
   if (/^<\?xml/.test(head)) return 'text/xml; charset=utf-8';
   return 'text/plain; charset=utf-8';
