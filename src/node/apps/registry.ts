@@ -12,6 +12,8 @@
 import { parseImageReference } from '../../os/images.js';
 import type { Application } from './app-context.js';
 import { agnhost, parseAgnhost } from './agnhost.js';
+import { httpd } from './httpd.js';
+import { iis } from './iis.js';
 import { nginx } from './nginx.js';
 
 export interface ContainerCommand {
@@ -28,6 +30,8 @@ export function applicationFor(c: ContainerCommand): Application | undefined {
   switch (ref.name) {
     case 'docker.io/library/nginx': return nginxApp(ref.tag, c);
     case 'registry.k8s.io/e2e-test-images/agnhost': return agnhostApp(c);
+    case 'docker.io/library/httpd': case 'registry.k8s.io/e2e-test-images/httpd': return httpdApp(ref.tag, c);
+    case 'mcr.microsoft.com/windows/servercore/iis': return iisApp(c);
     default: return undefined;
   }
 }
@@ -50,4 +54,17 @@ function agnhostApp(c: ContainerCommand): Application | undefined {
   const argv = !c.command.length ? c.args : base(c.command[0]) === 'agnhost' ? [...c.command.slice(1), ...c.args] : undefined;
   if (!argv || !parseAgnhost(argv)) return undefined;
   return (ctx) => agnhost(ctx, argv)!;
+}
+
+/** CMD ["httpd-foreground"] (no ENTRYPOINT): the script, or `httpd -DFOREGROUND` itself. */
+function httpdApp(tag: string, c: ContainerCommand): Application | undefined {
+  const argv = c.command.length ? [...c.command, ...c.args] : c.args;
+  const prog = base(argv[0]);
+  return argv.length === 0 || prog === 'httpd-foreground' || prog === 'httpd' ? (ctx) => httpd(ctx, tag) : undefined;
+}
+
+/** ENTRYPOINT ["C:\\ServiceMonitor.exe", "w3svc"]. */
+function iisApp(c: ContainerCommand): Application | undefined {
+  if (!c.command.length) return (ctx) => iis(ctx);
+  return base(c.command[0]).toLowerCase() === 'servicemonitor.exe' ? (ctx) => iis(ctx) : undefined;
 }

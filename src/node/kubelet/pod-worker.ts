@@ -26,6 +26,7 @@ import { ContainerConfigError, podHostname, processEnv, type EnvSources, type Po
 import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
 import { ContainerFS } from '../shell/fs.js';
 import { applicationFor } from '../apps/registry.js';
+import { listenScripted } from '../apps/scripted-http.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
@@ -575,7 +576,7 @@ export class PodWorker implements PodStatusSource {
     // An init container's own program (an installer the model cannot know, such as flannel's `cp` or
     // calico's `install`) runs to completion: init containers exist to finish.
     const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
-    const app = exitCode === undefined ? applicationFor({ image: c.spec.image, ...this.commandAndArgs(c, env) }) : undefined;
+    const app = exitCode === undefined && !c.script?.http ? applicationFor({ image: c.spec.image, ...this.commandAndArgs(c, env) }) : undefined;
     c.served = !!app;
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
       : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env })
@@ -600,6 +601,8 @@ export class PodWorker implements PodStatusSource {
       },
     }, timersOf(this.clock));
     c.runner.start();
+    // A scripted server is the container's process's socket: bound now, closed with the process (c.listening).
+    if (c.script?.http && ctx.net) listenScripted(ctx.net, c.script.http, () => this.nowDate());
     const postStart: Obj | undefined = c.spec.lifecycle?.postStart;
     if (postStart) { this.runPostStart(c, postStart); return; }
     this.afterStart(c);
