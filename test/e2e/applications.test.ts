@@ -3,12 +3,16 @@
  * server process: an nginx Deployment behind a Service serves its default
  * page to curl in another pod and logs the request (`kubectl logs`); an
  * agnhost netexec pod behind a Service answers /hostname and /clientip
- * with the client's address as the pod sees it.
+ * with the client's address as the pod sees it; IIS on a Windows node
+ * answers a Linux pod through its Service; httpd logs its common log line;
+ * a `winkube.io/script` http server answers on its port while it runs.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { ENTRYPOINT_LINES, NGINX_INDEX } from '../../src/node/apps/nginx.js';
+import { IIS_START_PAGE } from '../../src/node/apps/iis.js';
+import { IT_WORKS } from '../../src/node/apps/httpd.js';
 
 let cluster: TestCluster;
 
@@ -71,6 +75,50 @@ spec:
 apiVersion: v1
 kind: Pod
 metadata:
+  name: iis
+  labels: {app: iis}
+spec:
+  nodeSelector: {kubernetes.io/os: windows}
+  containers:
+  - name: iis
+    image: mcr.microsoft.com/windows/servercore/iis
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: iis
+spec:
+  selector: {app: iis}
+  ports:
+  - port: 80
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: httpd
+  labels: {app: httpd}
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: httpd
+    image: httpd:2.4
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: scripted
+  annotations:
+    winkube.io/script: '{"app": {"http": {"port": 8080, "body": "scripted answer\\n"}}}'
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: app
+    image: busybox
+    command: ["sleep", "3600"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
   name: client
 spec:
   nodeSelector: {kubernetes.io/os: linux}
@@ -105,7 +153,8 @@ const untimed = (s: string) => s.replace(/\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d/g, 'T
 before(async () => {
   cluster = await startCluster();
   assert.equal(await ok(['apply', '-f', '-'], MANIFEST),
-    'deployment.apps/web created\nservice/web created\npod/netexec created\nservice/netexec created\npod/client created\n');
+    'deployment.apps/web created\nservice/web created\npod/netexec created\nservice/netexec created\npod/iis created\nservice/iis created\n' +
+    'pod/httpd created\npod/scripted created\npod/client created\n');
 });
 
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
@@ -144,4 +193,35 @@ test('agnhost netexec behind a Service: /hostname is the pod, /clientip the clie
   assert.equal(await ok(['exec', 'client', '--', 'curl', '-s', 'http://netexec/echo?msg=hello+there']), 'hello there');
   const logs = untimed(await ok(['logs', 'netexec']));
   assert.equal(logs, 'TIME Started HTTP server on port 8080\nTIME Started UDP server on port  8081\nTIME GET /hostname\nTIME GET /clientip\nTIME GET /echo?msg=hello there&code=\n');
+});
+
+test('IIS on a Windows node answers curl from a Linux pod through its Service; it logs nothing', async () => {
+  const iis = await runningPod('app=iis');
+  const r = await curlFromClient('http://iis/');
+  assert.deepEqual([r.code, r.stdout], [0, IIS_START_PAGE]);
+  const head = await ok(['exec', 'client', '--', 'curl', '-sI', `http://${iis.ip}/`]);
+  assert.equal(head.replace(/^Date: .*\r\n/m, ''), 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLast-Modified: Wed, 04 Nov 2020 05:35:35 GMT\r\nAccept-Ranges: bytes\r\n' +
+    'ETag: "965c9516cb2d61:0"\r\nServer: Microsoft-IIS/10.0\r\nX-Powered-By: ASP.NET\r\nContent-Length: 703\r\n\r\n');
+  assert.equal(await ok(['logs', 'iis']), '');
+});
+
+test('httpd answers It works! and logs the request in the common format', async () => {
+  const client = await clientIP();
+  const httpdPod = await runningPod('app=httpd');
+  const r = await curlFromClient(`http://${httpdPod.ip}/`);
+  assert.deepEqual([r.code, r.stdout], [0, IT_WORKS]);
+  const warn = `AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using ${httpdPod.ip}. Set the 'ServerName' directive globally to suppress this message\n`;
+  assert.equal(untimed(await ok(['logs', 'httpd'])), `${warn}${warn}${client} - - [CLF] "GET / HTTP/1.1" 200 45\n`);
+});
+
+test('a scripted http server answers on its port while the container runs', async () => {
+  const scripted = await eventually('the scripted pod', async () => {
+    const p = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/scripted')).body as PodView;
+    return p.status?.containerStatuses?.[0]?.state?.running && p.status.podIP ? p.status.podIP : undefined;
+  });
+  await clientIP();
+  const r = await curlFromClient(`http://${scripted}:8080/`);
+  assert.deepEqual([r.code, r.stdout], [0, 'scripted answer\n']);
+  const other = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${scripted}:80/`]);
+  assert.equal(other.code, 7);
 });

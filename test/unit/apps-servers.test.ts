@@ -49,11 +49,13 @@ test('the scripted http server: parsed from the annotation, answers while bound,
   assert.deepEqual(parseHttpScript({}), { port: 80, status: 200, body: '', contentType: 'text/plain; charset=utf-8' });
   assert.equal(parseHttpScript({ port: 70000 }), undefined);
   assert.equal(parseHttpScript('x'), undefined);
+  const http = script?.http;
+  assert.ok(http);
   const n = appNetwork(8080);
-  const l = listenScripted(n.server().net!, script!.http!, () => NOW);
+  const l = listenScripted(n.server().net!, http, () => NOW);
   assert.ok(l);
   assert.equal(n.curl('-si', 'http://web/anything').stdout, `HTTP/1.1 201 Created\r\nContent-Type: text/plain; charset=utf-8\r\n${DATE}Content-Length: 5\r\n\r\nmade\n`);
-  assert.equal(listenScripted(n.server().net!, script!.http!, () => NOW), undefined, 'the port is taken');
+  assert.equal(listenScripted(n.server().net!, http, () => NOW), undefined, 'the port is taken');
   l.close();
   const refused = n.curl('-sS', `http://${SERVER_IP}:8080/`);
   assert.equal(refused.code, 7);
