@@ -225,3 +225,23 @@ test('a scripted http server answers on its port while the container runs', asyn
   const other = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${scripted}:80/`]);
   assert.equal(other.code, 7);
 });
+
+test('netexec /exit ends the process: its port closes, the kubelet restarts it and the new process listens again', async () => {
+  await runningPod('app=netexec');
+  await curlFromClient('http://netexec/hostname');
+  const exit = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', 'http://netexec/exit?code=3']);
+  assert.deepEqual([exit.code, exit.stdout], [56, '']);
+  const restarted = await eventually('netexec restarted', async () => {
+    const p = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/netexec')).body as { status?: { containerStatuses?: { restartCount: number; lastState?: { terminated?: { exitCode: number } }; state?: { running?: unknown } }[] } };
+    const s = p.status?.containerStatuses?.[0];
+    return s && s.restartCount === 1 && s.state?.running ? s : undefined;
+  }, 60_000);
+  assert.equal(restarted.lastState?.terminated?.exitCode, 3);
+  const again = await curlFromClient('http://netexec/hostname');
+  assert.deepEqual([again.code, again.stdout], [0, 'netexec']);
+  // The first process served the previous test's requests, this test's first /hostname, then /exit.
+  assert.equal(untimed(await ok(['logs', 'netexec', '--previous'])), 'TIME Started HTTP server on port 8080\nTIME Started UDP server on port  8081\n' +
+    'TIME GET /hostname\nTIME GET /clientip\nTIME GET /echo?msg=hello there&code=\nTIME GET /hostname\n' +
+    'TIME GET /exit?code=3&timeout=&wait=\nTIME Will begin shutdown in 0s, allowing 0s for connections to close, then will exit with 3\n');
+  assert.equal(untimed(await ok(['logs', 'netexec'])), 'TIME Started HTTP server on port 8080\nTIME Started UDP server on port  8081\nTIME GET /hostname\n');
+});
