@@ -40,6 +40,24 @@ spec:
         image: nginx:1.27
         ports:
         - containerPort: 80
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+          periodSeconds: 1
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-8080
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: nginx
+    image: nginx
+    ports:
+    - containerPort: 8080
+    readinessProbe:
+      httpGet: {path: /, port: 8080}
+      periodSeconds: 1
 ---
 apiVersion: v1
 kind: Service
@@ -153,7 +171,7 @@ const untimed = (s: string) => s.replace(/\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d/g, 'T
 before(async () => {
   cluster = await startCluster();
   assert.equal(await ok(['apply', '-f', '-'], MANIFEST),
-    'deployment.apps/web created\nservice/web created\npod/netexec created\nservice/netexec created\npod/iis created\nservice/iis created\n' +
+    'deployment.apps/web created\npod/nginx-8080 created\nservice/web created\npod/netexec created\nservice/netexec created\npod/iis created\nservice/iis created\n' +
     'pod/httpd created\npod/scripted created\npod/client created\n');
 });
 
@@ -244,4 +262,15 @@ test('netexec /exit ends the process: its port closes, the kubelet restarts it a
     'TIME GET /hostname\nTIME GET /clientip\nTIME GET /echo?msg=hello there&code=\nTIME GET /hostname\n' +
     'TIME GET /exit?code=3&timeout=&wait=\nTIME Will begin shutdown in 0s, allowing 0s for connections to close, then will exit with 3\n');
   assert.equal(untimed(await ok(['logs', 'netexec'])), 'TIME Started HTTP server on port 8080\nTIME Started UDP server on port  8081\nTIME GET /hostname\n');
+});
+
+test('nginx listens on 80 whatever containerPorts say: a readiness probe on 80 passes, one on the declared 8080 does not', async () => {
+  const ready = async (name: string) => ((await rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`)).body as { status?: { containerStatuses?: { ready: boolean }[] } }).status?.containerStatuses?.[0]?.ready === true;
+  const web = await runningPod('app=web');
+  await eventually('the web pod ready', async () => ((await ready(web.name)) ? true : undefined));
+  const other = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/nginx-8080')).body as { status: { containerStatuses: { ready: boolean; state: { running?: unknown } }[] } };
+  assert.equal(other.status.containerStatuses[0]!.ready, false);
+  assert.ok(other.status.containerStatuses[0]!.state.running, 'the container runs');
+  const refused = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${web.ip}:8080/`]);
+  assert.equal(refused.code, 7);
 });
