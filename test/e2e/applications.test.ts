@@ -40,9 +40,32 @@ spec:
         image: nginx:1.27
         ports:
         - containerPort: 80
-        readinessProbe:
-          httpGet: {path: /, port: 80}
-          periodSeconds: 1
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-80
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: nginx
+    image: nginx
+    readinessProbe:
+      httpGet: {path: /, port: 80}
+      periodSeconds: 1
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-healthz
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: nginx
+    image: nginx
+    readinessProbe:
+      httpGet: {path: /healthz, port: 80}
+      periodSeconds: 1
 ---
 apiVersion: v1
 kind: Pod
@@ -171,7 +194,7 @@ const untimed = (s: string) => s.replace(/\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d/g, 'T
 before(async () => {
   cluster = await startCluster();
   assert.equal(await ok(['apply', '-f', '-'], MANIFEST),
-    'deployment.apps/web created\npod/nginx-8080 created\nservice/web created\npod/netexec created\nservice/netexec created\npod/iis created\nservice/iis created\n' +
+    'deployment.apps/web created\npod/nginx-80 created\npod/nginx-healthz created\npod/nginx-8080 created\nservice/web created\npod/netexec created\nservice/netexec created\npod/iis created\nservice/iis created\n' +
     'pod/httpd created\npod/scripted created\npod/client created\n');
 });
 
@@ -264,13 +287,23 @@ test('netexec /exit ends the process: its port closes, the kubelet restarts it a
   assert.equal(untimed(await ok(['logs', 'netexec'])), 'TIME Started HTTP server on port 8080\nTIME Started UDP server on port  8081\nTIME GET /hostname\n');
 });
 
-test('nginx listens on 80 whatever containerPorts say: a readiness probe on 80 passes, one on the declared 8080 does not', async () => {
-  const ready = async (name: string) => ((await rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`)).body as { status?: { containerStatuses?: { ready: boolean }[] } }).status?.containerStatuses?.[0]?.ready === true;
-  const web = await runningPod('app=web');
-  await eventually('the web pod ready', async () => ((await ready(web.name)) ? true : undefined));
-  const other = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/nginx-8080')).body as { status: { containerStatuses: { ready: boolean; state: { running?: unknown } }[] } };
-  assert.equal(other.status.containerStatuses[0]!.ready, false);
-  assert.ok(other.status.containerStatuses[0]!.state.running, 'the container runs');
-  const refused = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${web.ip}:8080/`]);
+test('readiness probes reach nginx: / on 80 passes and is logged, /healthz gets nginx\'s 404, the declared 8080 refuses', async () => {
+  const pod = (name: string) => rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`).then((r) => r.body as
+    { status?: { podIP?: string; containerStatuses?: { ready: boolean; state: { running?: unknown } }[] } });
+  const probed = await eventually('nginx-80 ready', async () => { const p = await pod('nginx-80'); return p.status?.containerStatuses?.[0]?.ready ? p : undefined; });
+  const ip = probed.status!.podIP!;
+  const firstProbe = untimed(await ok(['logs', 'nginx-80'])).split('\n').find((l) => l.includes('kube-probe'));
+  assert.equal(firstProbe, `${ip.replace(/\.\d+$/, '.1')} - - [CLF] "GET / HTTP/1.1" 200 615 "-" "kube-probe/1.32" "-"`);
+  const failed = await eventually('the /healthz probe failure event', async () => {
+    const events = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dnginx-healthz')).body.items as { reason: string; message: string }[];
+    return events.find((e) => e.reason === 'Unhealthy');
+  });
+  assert.equal(failed.message, 'Readiness probe failed: HTTP probe failed with statuscode: 404');
+  for (const name of ['nginx-healthz', 'nginx-8080']) {
+    const p = await pod(name);
+    assert.equal(p.status?.containerStatuses?.[0]?.ready, false, `${name} is not ready`);
+    assert.ok(p.status?.containerStatuses?.[0]?.state.running, `${name} runs`);
+  }
+  const refused = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${ip}:8080/`]);
   assert.equal(refused.code, 7);
 });
