@@ -138,5 +138,6 @@ async function summary(view: KubeletView, now: Date) {
   return buildSummary({
     cfg: view.cfg, bootTime: view.bootTime, kubeletStartTime: view.kubeletStartTime, now,
     pods: await view.pods(), imageBytes: view.imageBytes(),
+    ...(view.nodeCPUTime ? { nodeCPUTime: (nowMs: number, nanoCores: number) => view.nodeCPUTime!(nowMs, nanoCores) } : {}),
   });
 }
