@@ -26,6 +26,8 @@ export interface KubeletView {
   pods(): Promise<KObject[]>;
   /** Bytes of the images the node's runtime holds. */
   imageBytes(): number;
+  /** The node's cumulative CPU time (core-nanoseconds) given its rate now; see stats-summary.ts. */
+  nodeCPUTime?(nowMs: number, nanoCores: number): number;
 }
 
 export interface KubeletResponse { status: number; headers: Record<string, string>; body: string }
