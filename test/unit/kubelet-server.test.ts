@@ -36,8 +36,8 @@ test('summary: node capacities from the pool, the node\'s own idle use, sample t
   const s = buildSummary({ cfg: node('linux-1'), bootTime: BOOT, kubeletStartTime: BOOT, now: NOW, pods: [], imageBytes: 1000 });
   assert.equal(s.node.nodeName, 'linux-1');
   assert.equal(s.node.startTime, '2026-01-02T00:00:00Z');
-  // A Debian node idles at 45m and 420Mi; its CPU time is that rate over the 11045.678 s since boot.
-  assert.deepEqual(s.node.cpu, { time: '2026-01-02T03:04:05Z', usageNanoCores: 45_000_000, usageCoreNanoSeconds: 497_055_510_000 });
+  // A Debian node idles at 45m and 420Mi; its CPU time is that rate over the 11045 s from boot to the sample time.
+  assert.deepEqual(s.node.cpu, { time: '2026-01-02T03:04:05Z', usageNanoCores: 45_000_000, usageCoreNanoSeconds: 497_025_000_000 });
   const ws = 420 * 1024 ** 2;
   assert.deepEqual(s.node.memory, { time: '2026-01-02T03:04:05Z', availableBytes: 16 * 1024 ** 3 - ws, usageBytes: ws, workingSetBytes: ws, rssBytes: ws, pageFaults: 0, majorPageFaults: 0 });
   const cap = 100 * 1024 ** 3;
@@ -115,8 +115,8 @@ test('resource metrics: the kubelet series from a summary', () => {
   assert.equal(resourceMetricsText(s), [
     '# HELP container_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the container in core-seconds',
     '# TYPE container_cpu_usage_seconds_total counter',
-    // nginx's idle 0.3m for the 7444.678 s since it started.
-    `container_cpu_usage_seconds_total{container="app",namespace="default",pod="web"} 2.2334034 ${t}`,
+    // nginx's idle 0.3m for the 7444 s from its start to the sample time.
+    `container_cpu_usage_seconds_total{container="app",namespace="default",pod="web"} 2.2332 ${t}`,
     '# HELP container_memory_working_set_bytes [STABLE] Current working set of the container in bytes',
     '# TYPE container_memory_working_set_bytes gauge',
     `container_memory_working_set_bytes{container="app",namespace="default",pod="web"} 3.145728e+06 ${t}`,
@@ -125,14 +125,14 @@ test('resource metrics: the kubelet series from a summary', () => {
     'container_start_time_seconds{container="app",namespace="default",pod="web"} 1.767315601e+09',
     '# HELP node_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the node in core-seconds',
     '# TYPE node_cpu_usage_seconds_total counter',
-    // The node's 45m and nginx's 0.3m over the 11045.678 s since boot.
-    `node_cpu_usage_seconds_total 500.3692134 ${t}`,
+    // The node's 45m and nginx's 0.3m over the 11045 s since boot.
+    `node_cpu_usage_seconds_total 500.3385 ${t}`,
     '# HELP node_memory_working_set_bytes [STABLE] Current working set of the node in bytes',
     '# TYPE node_memory_working_set_bytes gauge',
     `node_memory_working_set_bytes 4.43547648e+08 ${t}`,
     '# HELP pod_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the pod in core-seconds',
     '# TYPE pod_cpu_usage_seconds_total counter',
-    `pod_cpu_usage_seconds_total{namespace="default",pod="web"} 2.2334034 ${t}`,
+    `pod_cpu_usage_seconds_total{namespace="default",pod="web"} 2.2332 ${t}`,
     '# HELP pod_memory_working_set_bytes [STABLE] Current working set of the pod in bytes',
     '# TYPE pod_memory_working_set_bytes gauge',
     `pod_memory_working_set_bytes{namespace="default",pod="web"} 3.145728e+06 ${t}`,

@@ -143,7 +143,7 @@ function podStats(input: SummaryInput, pod: KObject, t: string, nodefsBytes: num
   const { cfg } = input;
   const containers: ContainerStats[] = [];
   let podUse = NO_USE;
-  const usage: RunningContainerUsage[] = podContainerUsage(pod, nodeFacts(cfg), input.now.getTime());
+  const usage: RunningContainerUsage[] = podContainerUsage(pod, nodeFacts(cfg), Date.parse(t));
   for (const u of usage) {
     const limit = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].find((c) => c.name === u.name)?.resources?.limits?.memory;
     podUse = addUse(podUse, u);
@@ -175,7 +175,8 @@ function podStats(input: SummaryInput, pod: KObject, t: string, nodefsBytes: num
 export function buildSummary(input: SummaryInput): Summary {
   const { cfg } = input;
   const t = time(input.now);
-  const nowMs = input.now.getTime();
+  // Usage at the sample time the stats report (to the second), so rates between two samples are exact.
+  const nowMs = Date.parse(t);
   const memoryBytes = parseBytes(cfg.memory);
   const nodefsBytes = parseBytes(cfg.storage);
   const boot = time(input.bootTime);
