@@ -11,9 +11,9 @@
  * addresses), so its Service has no selector and hand-written Endpoints
  * point at the local port it listens on; it reaches each kubelet's
  * `/metrics/resource` through the kubelet's in-process server rather than
- * over port 10250. On by default, as k3s and most managed clusters ship it;
- * `winkube up --no-metrics-server` leaves it out (`kubectl top` then says
- * `error: Metrics API not available`).
+ * over port 10250. Installed by `winkube up --metrics-server`, as k3s and
+ * managed clusters ship it; without it the cluster is kubeadm's, where
+ * `kubectl top` says `error: Metrics API not available`.
  */
 import type { APIService } from '../apimachinery/apiservice.js';
 import type { ClusterRole, ClusterRoleBinding, RoleBinding } from 'kubernetes-types/rbac/v1.js';
@@ -114,9 +114,10 @@ export async function installMetricsServer(o: MetricsServerInstall): Promise<{ s
       apiVersion: 'v1', kind: 'Service', metadata: { name: NAME, namespace: NAMESPACE, labels: LABELS },
       spec: { ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 'https' }] },
     });
-    // On loopback, which validation refuses in Endpoints: written as the API server writes its own.
+    // On loopback, which validation refuses in Endpoints: written as the API server writes its own, and
+    // kept out of EndpointSlice mirroring as its own are (a slice may not name a loopback address).
     await o.writeEndpoints(NAMESPACE, {
-      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: NAME, namespace: NAMESPACE, labels: LABELS },
+      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: NAME, namespace: NAMESPACE, labels: { ...LABELS, 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
       subsets: [{ addresses: [{ ip: o.bindAddress }], ports: [{ name: 'https', port: server.port, protocol: 'TCP' }] }],
     });
     const apiService: APIService = {

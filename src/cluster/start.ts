@@ -82,7 +82,7 @@ export interface ClusterOptions {
   dnsPort?: number;
   /** `--expose`: every NodePort and LoadBalancer Service on 127.0.0.1 (annotated ones are, without it). */
   expose?: boolean;
-  /** `--no-metrics-server` sets false: no metrics-server (src/cluster/metrics-server.ts); on otherwise, except with `apiOnly`. */
+  /** `--metrics-server`: run metrics-server behind the aggregator (src/cluster/metrics-server.ts); not with `apiOnly`. */
   metricsServer?: boolean;
 }
 
@@ -249,7 +249,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // (`--api-only` leaves them out, for figures of the API server alone).
   const stopComponents = opts.apiOnly ? async () => {} : await startComponents();
   // metrics-server behind the aggregator; WINKUBE_METRIC_RESOLUTION (a Go duration) shortens its 15 s scrape period for tests.
-  const metricsServer = opts.apiOnly || opts.metricsServer === false ? undefined : await installMetricsServer({
+  const metricsServer = opts.apiOnly || !opts.metricsServer ? undefined : await installMetricsServer({
     installer: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
     client: new LoopbackClient(store, serviceAccountUser('kube-system', 'metrics-server'), 'metrics-server', authorizer),
     ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress, kubelets,

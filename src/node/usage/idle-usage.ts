@@ -34,6 +34,10 @@ const IDLE_BY_REPOSITORY: Record<string, IdleUsage> = {
   'docker.io/flannel/flannel': { nanoCores: 4 * milli, workingSetBytes: 12 * Mi },
   'docker.io/calico/node': { nanoCores: 25 * milli, workingSetBytes: 90 * Mi },
   'docker.io/calico/kube-controllers': { nanoCores: 2 * milli, workingSetBytes: 18 * Mi },
+  // sig-windows-tools' HostProcess images: PowerShell starting the node's own service.
+  'docker.io/sigwindowstools/kube-proxy': { nanoCores: 3 * milli, workingSetBytes: 28 * Mi },
+  'docker.io/sigwindowstools/flannel': { nanoCores: 3 * milli, workingSetBytes: 32 * Mi },
+  'docker.io/sigwindowstools/calico-node': { nanoCores: 20 * milli, workingSetBytes: 75 * Mi },
   'mcr.microsoft.com/windows/nanoserver': { nanoCores: 1 * milli, workingSetBytes: 8 * Mi },
   'mcr.microsoft.com/windows/servercore': { nanoCores: 4 * milli, workingSetBytes: 40 * Mi },
   'mcr.microsoft.com/windows/server': { nanoCores: 5 * milli, workingSetBytes: 55 * Mi },
