@@ -63,7 +63,9 @@ export function cappedIntegral(knots: readonly Knot[], cap: number, T: number): 
     if (p.t >= T) return sum;
     if (q.t === p.t) continue;
     const end = Math.min(q.t, T);
-    sum += cappedPiece(p.v, valueAt(knots, end), end - p.t, cap);
+    // The piece's own line (valueAt would give the value after a jump at its end).
+    const endValue = p.v + ((q.v - p.v) * (end - p.t)) / (q.t - p.t);
+    sum += cappedPiece(p.v, endValue, end - p.t, cap);
     if (q.t >= T) return sum;
   }
   const last = knots[knots.length - 1]!;
