@@ -19,7 +19,6 @@ import type { APIService } from '../apimachinery/apiservice.js';
 import type { ClusterRole, ClusterRoleBinding, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import { isAlreadyExists } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
-import { serviceAccountUser } from '../client/identities.js';
 import { InformerFactory } from '../client/informer-factory.js';
 import { apiservices, clusterrolebindings, clusterroles, nodes, pods, rolebindings, serviceaccounts, services } from '../client/resources.js';
 import type { Client, ResourceRef } from '../client/types.js';
@@ -107,7 +106,7 @@ export async function installMetricsServer(o: MetricsServerInstall): Promise<{ s
       return r.status === 200 ? r.body : undefined;
     },
     metricResolutionMs: o.metricResolutionMs,
-    log: o.log,
+    log: (message) => o.log(message),
   });
   try {
     await ensure(o.installer, services, NAMESPACE, {
