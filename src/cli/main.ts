@@ -50,11 +50,12 @@ program.command('up')
   .option('--authorization-mode <modes>', "kube-apiserver's --authorization-mode: the authorizers, in order, comma-separated (Node, RBAC, AlwaysAllow, AlwaysDeny); kubeadm's Node,RBAC by default", authorizationModes, [...DEFAULT_AUTHORIZATION_MODES])
   .option('--gmsa', "install sig-windows' GMSACredentialSpec CRD (windows.k8s.io) and GMSA admission webhook, as AKS's --enable-windows-gmsa does")
   .option('--dns-port <port>', 'serve the cluster DNS (the cluster.local zone, UDP and TCP) on 127.0.0.1 at this port (0 picks a free one)', port)
+  .option('--metrics-server', 'run metrics-server (v1beta1.metrics.k8s.io behind the aggregator), so kubectl top works, as k3s and managed clusters ship it')
   .option('--expose', 'listen on 127.0.0.1 for every NodePort Service (on its nodePort) and LoadBalancer Service (on its port); without it, only for Services annotated winkube.io/expose: "true"')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean; dnsPort?: number; expose?: boolean }) => {
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean; dnsPort?: number; expose?: boolean; metricsServer?: boolean }) => {
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa, dnsPort: opts.dnsPort, expose: opts.expose });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa, dnsPort: opts.dnsPort, expose: opts.expose, metricsServer: opts.metricsServer });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     if (cluster.dnsPort !== undefined && !opts.quiet) console.log(`cluster DNS: 127.0.0.1:${cluster.dnsPort} (udp, tcp)`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);

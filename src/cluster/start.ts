@@ -17,6 +17,8 @@ import { ServiceAccountTokens, TOKEN_ISSUER } from '../pki/service-account-token
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
 import { installGMSAWebhook } from './gmsa-webhook.js';
+import { installMetricsServer } from './metrics-server.js';
+import { parseDuration } from '../apimachinery/duration.js';
 import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
 import { allResources } from '../registry/resources.js';
 import { Store } from '../registry/store.js';
@@ -40,7 +42,7 @@ import { EventRecorder } from '../events/recorder.js';
 import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { SCHEDULER, Scheduler } from '../scheduler/scheduler.js';
 import { LoopbackClient } from '../client/loopback.js';
-import { APISERVER_LOOPBACK, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, nodeUser } from '../client/identities.js';
+import { APISERVER_LOOPBACK, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, nodeUser, serviceAccountUser } from '../client/identities.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { execContext, runningContainerContext } from '../node/exec/container-context.js';
 import { execShellFor } from '../node/exec/shell-exec.js';
@@ -80,6 +82,8 @@ export interface ClusterOptions {
   dnsPort?: number;
   /** `--expose`: every NodePort and LoadBalancer Service on 127.0.0.1 (annotated ones are, without it). */
   expose?: boolean;
+  /** `--metrics-server`: run metrics-server behind the aggregator (src/cluster/metrics-server.ts); not with `apiOnly`. */
+  metricsServer?: boolean;
 }
 
 export interface RunningCluster {
@@ -175,6 +179,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
 
   // API Priority and Fairness: the mandatory levels until the configuration in the cluster is read.
   const flowControl = new FlowControl();
+  const kubelets = farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN });
   const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient });
   const server = createApiServer({
     store,
@@ -196,7 +201,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       () => runningKubelet?.network, (pod) => runningKubelet?.sandboxOf(pod)),
     winkubeRoutes: nodeControlHandler(nodeOperations),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
-    kubelets: farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }),
+    kubelets,
     // ReadHeaderTimeout (32 s); WINKUBE_READ_HEADER_TIMEOUT_MS shortens it, for tests of slow clients.
     readHeaderTimeoutMs: process.env.WINKUBE_READ_HEADER_TIMEOUT_MS ? Number(process.env.WINKUBE_READ_HEADER_TIMEOUT_MS) : undefined,
     // The aggregator's proxy to service-backed APIServices, presenting the front-proxy client certificate.
@@ -243,6 +248,15 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // Everything but the API server: the emulated nodes, the scheduler and the controllers
   // (`--api-only` leaves them out, for figures of the API server alone).
   const stopComponents = opts.apiOnly ? async () => {} : await startComponents();
+  // metrics-server behind the aggregator; WINKUBE_METRIC_RESOLUTION (a Go duration) shortens its 15 s scrape period for tests.
+  const metricsServer = opts.apiOnly || !opts.metricsServer ? undefined : await installMetricsServer({
+    installer: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
+    client: new LoopbackClient(store, serviceAccountUser('kube-system', 'metrics-server'), 'metrics-server', authorizer),
+    ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress, kubelets,
+    writeEndpoints: (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj),
+    metricResolutionMs: process.env.WINKUBE_METRIC_RESOLUTION ? parseDuration(process.env.WINKUBE_METRIC_RESOLUTION) : undefined,
+    log,
+  });
   const compactor = startCompactor(storage);
   const dns = opts.dnsPort === undefined ? undefined
     : await serveClusterDNS(new LoopbackClient(store, APISERVER_LOOPBACK, 'coredns', authorizer), '127.0.0.1', opts.dnsPort, log);
@@ -269,6 +283,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       await dns?.close();
       await exposer?.stop();
       await gmsaWebhook?.stop();
+      await metricsServer?.stop();
       crdController.stop();
       autoRegistration.stop();
       localAvailability.stop();

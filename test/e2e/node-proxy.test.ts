@@ -65,13 +65,17 @@ describe('nodes/NAME/proxy reaches the node kubelet', () => {
     assert.equal(await getRaw('/api/v1/nodes/linux-1/proxy/healthz?verbose'), '[+]ping ok\n[+]log ok\n[+]syncloop ok\nhealthz check passed\n');
   });
 
-  test('stats/summary is the Summary API of the node: capacities from its pool, usage zero, its running pods', async () => {
+  test('stats/summary is the Summary API of the node: capacities from its pool, the usage model\'s use, its running pods', async () => {
     const summary = JSON.parse(await getRaw('/api/v1/nodes/win2022-1/proxy/stats/summary'));
     assert.equal(summary.node.nodeName, 'win2022-1');
     assert.deepEqual(summary.node.systemContainers.map((c: { name: string }) => c.name), ['pods', 'windows-global-commit-memory']);
-    assert.equal(summary.node.memory.availableBytes, 16 * 1024 ** 3);
-    assert.equal(summary.node.memory.workingSetBytes, 0);
-    assert.equal(summary.node.cpu.usageCoreNanoSeconds, 0);
+    // The node's own idle use (a Windows host: 120m, 1400Mi) and its pods'.
+    type Use = { cpu: { usageNanoCores: number }; memory: { workingSetBytes: number } };
+    const podsUse = (summary.pods as Use[]).reduce((sum, p) => ({ cpu: sum.cpu + p.cpu.usageNanoCores, ws: sum.ws + p.memory.workingSetBytes }), { cpu: 0, ws: 0 });
+    assert.equal(summary.node.memory.workingSetBytes, 1400 * 1024 ** 2 + podsUse.ws);
+    assert.equal(summary.node.memory.availableBytes, 16 * 1024 ** 3 - summary.node.memory.workingSetBytes);
+    assert.equal(summary.node.cpu.usageNanoCores, 120_000_000 + podsUse.cpu);
+    assert.ok(summary.node.cpu.usageCoreNanoSeconds > 0);
     assert.equal(summary.node.fs.capacityBytes, 127 * 1024 ** 3);
     assert.equal(summary.node.fs.inodes, undefined, 'NTFS reports no inodes');
     assert.equal(summary.node.network.name, 'vEthernet (Ethernet)');
@@ -92,8 +96,9 @@ describe('nodes/NAME/proxy reaches the node kubelet', () => {
 
   test('metrics/resource is the resource metrics text with HELP and TYPE lines', async () => {
     const text = await getRaw('/api/v1/nodes/linux-1/proxy/metrics/resource');
-    assert.match(text, /^# HELP node_cpu_usage_seconds_total \[STABLE\] Cumulative cpu time consumed by the node in core-seconds\n# TYPE node_cpu_usage_seconds_total counter\nnode_cpu_usage_seconds_total 0 \d{13}\n/m);
-    assert.match(text, /^# TYPE node_memory_working_set_bytes gauge\nnode_memory_working_set_bytes 0 \d{13}\n/m);
+    assert.match(text, /^# HELP node_cpu_usage_seconds_total \[STABLE\] Cumulative cpu time consumed by the node in core-seconds\n# TYPE node_cpu_usage_seconds_total counter\nnode_cpu_usage_seconds_total \S+ \d{13}\n/m);
+    assert.ok(Number(/^node_cpu_usage_seconds_total (\S+)/m.exec(text)?.[1]) > 0, 'the node has used CPU since it booted');
+    assert.match(text, /^# TYPE node_memory_working_set_bytes gauge\nnode_memory_working_set_bytes [1-9][0-9.e+]* \d{13}\n/m);
     assert.match(text, /# HELP resource_scrape_error \[STABLE\] 1 if there was an error while getting container metrics, 0 otherwise\n# TYPE resource_scrape_error gauge\nresource_scrape_error 0\n$/);
     assert.doesNotMatch(text, /^scrape_error/m, 'deprecated in 1.29.0: hidden in v1.32');
   });

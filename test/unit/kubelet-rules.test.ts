@@ -145,7 +145,7 @@ test('the winkube.io/script annotation', () => {
   const ann = { 'winkube.io/script': JSON.stringify({ app: { exitCode: [1, 1, 0], memory: '1Gi', readiness: { failAfterSeconds: 5 } }, '*': { listen: [80] } }) };
   const s = containerScript(ann, 'app')!;
   assert.deepEqual([scriptedExitCode(s, 0), scriptedExitCode(s, 2), scriptedExitCode(s, 9)], [1, 0, 0]);
-  assert.equal(s.memoryBytes, 2 ** 30);
+  assert.deepEqual(s.memory, { kind: 'step', atSeconds: 0, value: 2 ** 30 });
   assert.deepEqual([scriptedProbe(s.readiness, 1000), scriptedProbe(s.readiness, 6000)], [true, false]);
   assert.deepEqual(containerScript(ann, 'other'), { listen: [80] });
   assert.equal(containerScript({ 'winkube.io/script': '{bad' }, 'app'), undefined);

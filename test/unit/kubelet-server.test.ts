@@ -32,12 +32,14 @@ function pod(name: string, extra: { phase?: string; running?: string[]; waiting?
   } as KObject;
 }
 
-test('summary: node capacities from the pool, usage zero, sample times now', () => {
+test('summary: node capacities from the pool, the node\'s own idle use, sample times now', () => {
   const s = buildSummary({ cfg: node('linux-1'), bootTime: BOOT, kubeletStartTime: BOOT, now: NOW, pods: [], imageBytes: 1000 });
   assert.equal(s.node.nodeName, 'linux-1');
   assert.equal(s.node.startTime, '2026-01-02T00:00:00Z');
-  assert.deepEqual(s.node.cpu, { time: '2026-01-02T03:04:05Z', usageNanoCores: 0, usageCoreNanoSeconds: 0 });
-  assert.deepEqual(s.node.memory, { time: '2026-01-02T03:04:05Z', availableBytes: 16 * 1024 ** 3, usageBytes: 0, workingSetBytes: 0, rssBytes: 0, pageFaults: 0, majorPageFaults: 0 });
+  // A Debian node idles at 45m and 420Mi; its CPU time is that rate over the 11045 s from boot to the sample time.
+  assert.deepEqual(s.node.cpu, { time: '2026-01-02T03:04:05Z', usageNanoCores: 45_000_000, usageCoreNanoSeconds: 497_025_000_000 });
+  const ws = 420 * 1024 ** 2;
+  assert.deepEqual(s.node.memory, { time: '2026-01-02T03:04:05Z', availableBytes: 16 * 1024 ** 3 - ws, usageBytes: ws, workingSetBytes: ws, rssBytes: ws, pageFaults: 0, majorPageFaults: 0 });
   const cap = 100 * 1024 ** 3;
   assert.deepEqual(s.node.fs!, { time: '2026-01-02T03:04:05Z', availableBytes: cap - 1000, capacityBytes: cap, usedBytes: 1000, inodesFree: cap / 16384, inodes: cap / 16384, inodesUsed: 0 });
   assert.deepEqual(s.node.runtime!.imageFs, s.node.fs);
@@ -77,7 +79,10 @@ test('summary: live pods with their running containers, memory limit as availabl
   assert.deepEqual(p.podRef, { name: 'web', namespace: 'default', uid: 'uid-web' });
   assert.deepEqual(p.containers.map((c) => c.name), ['a', 'b']);
   assert.equal(p.containers[0]?.startTime, '2026-01-02T01:00:01Z');
-  assert.equal(p.containers[0]?.memory!.availableBytes, 128 * 1024 ** 2);
+  // nginx idles at 3Mi: the rest of its limit is available.
+  assert.equal(p.containers[0]?.memory!.availableBytes, 125 * 1024 ** 2);
+  assert.equal(p.containers[0]?.memory!.workingSetBytes, 3 * 1024 ** 2);
+  assert.equal(p.memory.workingSetBytes, 6 * 1024 ** 2);
   assert.equal(p.memory.availableBytes, undefined);
   assert.deepEqual(p.volume!.map((v) => v.name), ['cache']);
   assert.deepEqual(p.process_stats, { process_count: 0 });
@@ -110,25 +115,27 @@ test('resource metrics: the kubelet series from a summary', () => {
   assert.equal(resourceMetricsText(s), [
     '# HELP container_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the container in core-seconds',
     '# TYPE container_cpu_usage_seconds_total counter',
-    `container_cpu_usage_seconds_total{container="app",namespace="default",pod="web"} 0 ${t}`,
+    // nginx's idle 0.3m for the 7444 s from its start to the sample time.
+    `container_cpu_usage_seconds_total{container="app",namespace="default",pod="web"} 2.2332 ${t}`,
     '# HELP container_memory_working_set_bytes [STABLE] Current working set of the container in bytes',
     '# TYPE container_memory_working_set_bytes gauge',
-    `container_memory_working_set_bytes{container="app",namespace="default",pod="web"} 0 ${t}`,
+    `container_memory_working_set_bytes{container="app",namespace="default",pod="web"} 3.145728e+06 ${t}`,
     '# HELP container_start_time_seconds [STABLE] Start time of the container since unix epoch in seconds',
     '# TYPE container_start_time_seconds gauge',
     'container_start_time_seconds{container="app",namespace="default",pod="web"} 1.767315601e+09',
     '# HELP node_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the node in core-seconds',
     '# TYPE node_cpu_usage_seconds_total counter',
-    `node_cpu_usage_seconds_total 0 ${t}`,
+    // The node's 45m and nginx's 0.3m over the 11045 s since boot.
+    `node_cpu_usage_seconds_total 500.3385 ${t}`,
     '# HELP node_memory_working_set_bytes [STABLE] Current working set of the node in bytes',
     '# TYPE node_memory_working_set_bytes gauge',
-    `node_memory_working_set_bytes 0 ${t}`,
+    `node_memory_working_set_bytes 4.43547648e+08 ${t}`,
     '# HELP pod_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the pod in core-seconds',
     '# TYPE pod_cpu_usage_seconds_total counter',
-    `pod_cpu_usage_seconds_total{namespace="default",pod="web"} 0 ${t}`,
+    `pod_cpu_usage_seconds_total{namespace="default",pod="web"} 2.2332 ${t}`,
     '# HELP pod_memory_working_set_bytes [STABLE] Current working set of the pod in bytes',
     '# TYPE pod_memory_working_set_bytes gauge',
-    `pod_memory_working_set_bytes{namespace="default",pod="web"} 0 ${t}`,
+    `pod_memory_working_set_bytes{namespace="default",pod="web"} 3.145728e+06 ${t}`,
     '# HELP resource_scrape_error [STABLE] 1 if there was an error while getting container metrics, 0 otherwise',
     '# TYPE resource_scrape_error gauge',
     'resource_scrape_error 0',

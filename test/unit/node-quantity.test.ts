@@ -26,9 +26,9 @@ test('a malformed quantity throws ParseQuantity\'s error', () => {
 
 test('an OOM kill compares the script\'s bytes with the limit\'s rounded-up value', () => {
   const c = (memory: string) => ({ resources: { limits: { memory } } });
-  assert.equal(oomKillAfterMs('linux', { memoryBytes: 1536 } as never, c('1.5Ki')), undefined);
-  assert.equal(oomKillAfterMs('linux', { memoryBytes: 1537 } as never, c('1.5Ki')), 0);
-  assert.equal(oomKillAfterMs('linux', { memoryBytes: 1537 } as never, c('not-a-quantity')), undefined);
+  assert.equal(oomKillAfterMs('linux', { memory: { kind: 'step', atSeconds: 0, value: 1536 } }, c('1.5Ki')), undefined);
+  assert.equal(oomKillAfterMs('linux', { memory: { kind: 'step', atSeconds: 0, value: 1537 } }, c('1.5Ki')), 0);
+  assert.equal(oomKillAfterMs('linux', { memory: { kind: 'step', atSeconds: 0, value: 1537 } }, c('not-a-quantity')), undefined);
 });
 
 test('a pool with a malformed or non-positive quantity is refused with the kubelet\'s texts', () => {

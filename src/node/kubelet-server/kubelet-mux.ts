@@ -26,6 +26,8 @@ export interface KubeletView {
   pods(): Promise<KObject[]>;
   /** Bytes of the images the node's runtime holds. */
   imageBytes(): number;
+  /** The node's cumulative CPU time (core-nanoseconds) given its rate now; see stats-summary.ts. */
+  nodeCPUTime?(nowMs: number, nanoCores: number): number;
 }
 
 export interface KubeletResponse { status: number; headers: Record<string, string>; body: string }
@@ -138,5 +140,6 @@ async function summary(view: KubeletView, now: Date) {
   return buildSummary({
     cfg: view.cfg, bootTime: view.bootTime, kubeletStartTime: view.kubeletStartTime, now,
     pods: await view.pods(), imageBytes: view.imageBytes(),
+    ...(view.nodeCPUTime ? { nodeCPUTime: (nowMs: number, nanoCores: number) => view.nodeCPUTime!(nowMs, nanoCores) } : {}),
   });
 }

@@ -6,6 +6,7 @@
  *
  *   {"app": {"exitCode": 1, "runSeconds": 5,
  *            "memory": "600Mi", "memoryAfterSeconds": 2,
+ *            "cpu": [[0, "100m"], [60, "900m"]],
  *            "readiness": "fail", "liveness": {"failAfterSeconds": 30}, "startup": "pass",
  *            "listen": [8080], "sigterm": "ignore", "stdout": ["started"],
  *            "http": {"port": 8080, "status": 200, "body": "hello\n"}}}
@@ -14,9 +15,13 @@
  *   runSeconds (0 = exits at once) and exits with exitCode; a list of exit
  *   codes is indexed by restart count (the last one repeats). Without
  *   exitCode the command runs as the shell model interprets it.
- * - memory: working set reached after memoryAfterSeconds; above
- *   limits.memory a Linux container is OOMKilled (137); Windows does not
- *   kill (job objects fail allocations instead).
+ * - cpu / memory: what the container demands (src/node/usage): a quantity
+ *   from cpuAfterSeconds / memoryAfterSeconds on (idle before), or a ramp,
+ *   a list of [seconds, quantity] points joined by straight lines (idle
+ *   before the first point, the last value held). CPU is capped at the
+ *   limit (Linux CFS quota, Windows CpuMaximum); memory above
+ *   limits.memory OOM-kills a Linux container (137) and is paged on
+ *   Windows (the working set stays at the limit, nothing is killed).
  * - readiness / liveness / startup: "pass", "fail", or
  *   {"failAfterSeconds": n} / {"passAfterSeconds": n} counted from start;
  *   overrides what the probe would find.
@@ -30,8 +35,9 @@
  *   (nginx, agnhost...) is then not started.
  */
 import { parseQuantity } from '../../apimachinery/quantity.js';
-import { value } from '../../meta/resource-lists.js';
+import { milliValue, value } from '../../meta/resource-lists.js';
 import { parseHttpScript, type HttpScript } from '../apps/scripted-http.js';
+import type { Demand } from '../usage/demand.js';
 
 export const SCRIPT_ANNOTATION = 'winkube.io/script';
 
@@ -40,8 +46,10 @@ export type ProbeScript = 'pass' | 'fail' | { failAfterSeconds: number } | { pas
 export interface ContainerScript {
   exitCode?: number | number[];
   runSeconds?: number;
-  memoryBytes?: number;
-  memoryAfterSeconds?: number;
+  /** CPU demand in nanocores. */
+  cpu?: Demand;
+  /** Memory demand in bytes. */
+  memory?: Demand;
   readiness?: ProbeScript;
   liveness?: ProbeScript;
   startup?: ProbeScript;
@@ -63,10 +71,10 @@ export function containerScript(annotations: Record<string, string> | undefined,
   const out: ContainerScript = {};
   if (typeof s.exitCode === 'number' || (Array.isArray(s.exitCode) && s.exitCode.every((x: unknown) => typeof x === 'number'))) out.exitCode = s.exitCode;
   if (typeof s.runSeconds === 'number') out.runSeconds = s.runSeconds;
-  if (typeof s.memory === 'string' || typeof s.memory === 'number') {
-    try { out.memoryBytes = Number(value(parseQuantity(s.memory))); } catch { /* ignored */ }
-  }
-  if (typeof s.memoryAfterSeconds === 'number') out.memoryAfterSeconds = s.memoryAfterSeconds;
+  const cpu = demand(s.cpu, s.cpuAfterSeconds, (q) => Number(milliValue(parseQuantity(q))) * 1e6);
+  if (cpu) out.cpu = cpu;
+  const memory = demand(s.memory, s.memoryAfterSeconds, (q) => Number(value(parseQuantity(q))));
+  if (memory) out.memory = memory;
   for (const p of ['readiness', 'liveness', 'startup'] as const) {
     const v = s[p];
     if (v === 'pass' || v === 'fail' || (v && typeof v === 'object' && (typeof v.failAfterSeconds === 'number' || typeof v.passAfterSeconds === 'number'))) out[p] = v;
@@ -77,6 +85,23 @@ export function containerScript(annotations: Record<string, string> | undefined,
   const http = parseHttpScript(s.http);
   if (http) out.http = http;
   return out;
+}
+
+/** A `cpu` or `memory` entry: a quantity (from afterSeconds on) or a ramp of [seconds, quantity] points; undefined when malformed. */
+function demand(raw: unknown, afterSeconds: unknown, amount: (q: string | number) => number): Demand | undefined {
+  const isQuantity = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number';
+  try {
+    if (isQuantity(raw)) return { kind: 'step', atSeconds: typeof afterSeconds === 'number' ? afterSeconds : 0, value: amount(raw) };
+    if (!Array.isArray(raw) || !raw.length) return undefined;
+    const points: Array<[number, number]> = [];
+    for (const p of raw as unknown[]) {
+      if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'number' || !isQuantity(p[1])) return undefined;
+      points.push([p[0], amount(p[1])]);
+    }
+    return { kind: 'ramp', points };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The scripted exit code of an attempt (restartCount), undefined when not scripted. */

@@ -9,7 +9,7 @@
  * job object fails allocations and the process pages instead).
  */
 import type { ContainerScript } from './script.js';
-import { parseBytes } from '../quantity.js';
+import { oomKillAfterMs as memoryOOMKillAfterMs } from '../usage/usage-model.js';
 
 export type NodeOS = 'linux' | 'windows';
 /** The pod spec field a grace period reads. */
@@ -75,23 +75,12 @@ export function afterSignal(i: StopInput, reacts: boolean, exited: boolean): Aft
   return { kill: { afterMs: seconds * 1000, exitCode: GRACE_KILL_EXIT[i.os] } };
 }
 
-/** Bytes of a memory limit; undefined for what is not a quantity (the API server has validated it). */
-function quantityBytes(q: unknown): number | undefined {
-  if (typeof q !== 'string' && typeof q !== 'number') return undefined;
-  try { return parseBytes(q); } catch { return undefined; }
-}
-
 /**
- * The kernel's OOM kill of a container whose scripted memory use exceeds
+ * The kernel's OOM kill of a container whose scripted memory use rises above
  * limits.memory: when (ms after start), or undefined when it is not killed
  * (no script, no limit, within the limit, or a Windows node).
  */
 export function oomKillAfterMs(os: NodeOS, script: ContainerScript | undefined, container: MemoryLimited): number | undefined {
-  const bytes = script?.memoryBytes;
-  if (bytes === undefined || os !== 'linux') return undefined;
   const limit = container.resources?.limits?.memory;
-  if (limit === undefined) return undefined;
-  const limitBytes = quantityBytes(limit);
-  if (limitBytes === undefined || bytes <= limitBytes) return undefined;
-  return Math.round((script?.memoryAfterSeconds ?? 0) * 1000);
+  return memoryOOMKillAfterMs(os, script?.memory, typeof limit === 'string' || typeof limit === 'number' ? limit : undefined);
 }
