@@ -80,11 +80,11 @@ const FLOWS: Flow[] = [
   { name: 'Pod → external (DNS)', target: () => 'http://example.com/', linux: EXAMPLE, windows: EXAMPLE },
 ];
 
-async function clusterFile(mode: 'overlay' | 'l2bridge', dir: string): Promise<string> {
+async function clusterFile(plugin: 'flannel' | 'calico', mode: 'overlay' | 'l2bridge', dir: string): Promise<string> {
   const file = join(dir, 'cluster.yaml');
   writeFileSync(file, `apiVersion: winkube.io/v1alpha1
 kind: Cluster
-network: {plugin: flannel, mode: ${mode}}
+network: {plugin: ${plugin}, mode: ${mode}}
 nodePools:
   - {name: cp, os: linux, role: control-plane, exactName: true}
   - {name: lin, os: linux, count: 1}
@@ -93,15 +93,15 @@ nodePools:
   return file;
 }
 
-for (const mode of ['overlay', 'l2bridge'] as const) {
-  describe(`flannel ${mode}`, () => {
+for (const [plugin, mode] of [['flannel', 'overlay'], ['flannel', 'l2bridge'], ['calico', 'overlay'], ['calico', 'l2bridge']] as const) {
+  describe(`${plugin} ${mode}`, () => {
     let cluster: TestCluster;
     let dir = '';
     const ips = new Map<string, string>();
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'winkube-flows-'));
-      cluster = await startCluster(undefined, ['--config', await clusterFile(mode, dir)]);
+      cluster = await startCluster(undefined, ['--config', await clusterFile(plugin, mode, dir)]);
       await kubectlOk(cluster, ['apply', '-f', '-'], WORKLOADS);
       for (const pod of ['web', 'iis', 'linux-client', 'windows-client']) {
         const ip = await eventually(`${pod} runs`, async () => {
