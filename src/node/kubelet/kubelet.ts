@@ -18,6 +18,7 @@ import type { EventRecorder } from '../../events/recorder.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { LINUX_KERNEL_VERSION } from '../node-object.js';
+import { DEFAULT_NETWORK } from '../network.js';
 import type { NodeConfig } from '../pool.js';
 import type { EnvSources } from '../runtime/env.js';
 import type { TokenSource } from '../runtime/volumes.js';
@@ -147,7 +148,11 @@ export class Kubelet {
       services: () => this.services.cache.list('*'),
       service: (ns, name) => this.services.cache.get(ns, name),
       endpointSlices: (ns) => this.endpointSlices.cache.list(ns),
-    }, Math.random, opts.apiServer);
+      nodes: () => this.nodeObjects.cache.list('*'),
+      // One CNI and mode for the whole cluster: any node's says it.
+      podNetwork: () => nodes[0]?.network ?? this.nodes.values().next().value?.cfg.network ?? DEFAULT_NETWORK,
+      onChange: (changed) => { for (const i of [this.services, this.endpointSlices, this.nodeObjects]) i.onEvent(() => changed()); },
+    }, Math.random, opts.apiServer, { now: () => (opts.clock ?? REAL_CLOCK).now() });
     this.sources = {
       configMap: (ns, name) => this.configMaps.cache.get(ns, name),
       secret: (ns, name) => this.secrets.cache.get(ns, name),
