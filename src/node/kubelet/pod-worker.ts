@@ -25,6 +25,8 @@ import { podNetwork } from '../exec/pod-network.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
 import { ContainerFS } from '../shell/fs.js';
+import { applicationFor } from '../apps/registry.js';
+import { listenScripted } from '../apps/scripted-http.js';
 import { admitPod, type Rejection } from './admission.js';
 import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
@@ -117,6 +119,8 @@ interface CRun {
   env?: Record<string, string>;
   /** The program is a known application (image entrypoint): it listens on its ports. */
   application: boolean;
+  /** The application is one the model serves (apps/registry.ts): it listens where it binds, not on containerPorts. */
+  served?: boolean;
   script?: ContainerScript;
   probes: ProbeWorker[];
   timers: Set<Timer>;
@@ -572,7 +576,11 @@ export class PodWorker implements PodStatusSource {
     // An init container's own program (an installer the model cannot know, such as flannel's `cp` or
     // calico's `install`) runs to completion: init containers exist to finish.
     const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
-    const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode) : interpret(argv, ctx);
+    const app = exitCode === undefined && !c.script?.http ? applicationFor({ image: c.spec.image, ...this.commandAndArgs(c, env) }) : undefined;
+    c.served = !!app;
+    const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
+      : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env })
+      : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
     const now = this.nowDate();
     const started = !c.spec.startupProbe;
@@ -593,6 +601,8 @@ export class PodWorker implements PodStatusSource {
       },
     }, timersOf(this.clock));
     c.runner.start();
+    // A scripted server is the container's process's socket: bound now, closed with the process (c.listening).
+    if (c.script?.http && ctx.net) listenScripted(ctx.net, c.script.http, () => this.nowDate());
     const postStart: Obj | undefined = c.spec.lifecycle?.postStart;
     if (postStart) { this.runPostStart(c, postStart); return; }
     this.afterStart(c);
@@ -673,12 +683,16 @@ export class PodWorker implements PodStatusSource {
 
   /** command/args as the runtime execs them: $(VAR) expanded (ExpandContainerCommandAndArgs); none = the image's entrypoint. */
   private argv(c: CRun, env: Record<string, string>): string[] {
-    const exp = (s: string) => s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, n?: string) => (m === '$$' ? '$' : env[n!] ?? m));
-    const cmd: string[] = (c.spec.command ?? []).map(exp);
-    const args: string[] = (c.spec.args ?? []).map(exp);
+    const { command: cmd, args } = this.commandAndArgs(c, env);
     if (cmd.length) return [...cmd, ...args];
     // Args without command run under the image's entrypoint; for the model's images that is a shell-less exec of args.
     return args;
+  }
+
+  /** command and args with $(VAR) expanded (ExpandContainerCommandAndArgs). */
+  private commandAndArgs(c: CRun, env: Record<string, string>): { command: string[]; args: string[] } {
+    const exp = (s: string) => s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, n?: string) => (m === '$$' ? '$' : env[n!] ?? m));
+    return { command: (c.spec.command ?? []).map(exp), args: (c.spec.args ?? []).map(exp) };
   }
 
   private scriptedProgram(c: CRun, code: number): Program {
@@ -872,7 +886,8 @@ export class PodWorker implements PodStatusSource {
     for (const c of this.cs.values()) {
       if (!c.runner || c.runner.exited) continue;
       if (c.script?.listen) { if (c.script.listen.includes(port)) return true; continue; }
-      if (!c.application) continue;
+      // A served application listens where it bound (the network answered above), not where containerPorts say.
+      if (!c.application || c.served) continue;
       const ports: Obj[] = c.spec.ports ?? [];
       if (!ports.length || ports.some((p) => p.containerPort === port)) return true;
     }

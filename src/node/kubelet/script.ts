@@ -7,7 +7,8 @@
  *   {"app": {"exitCode": 1, "runSeconds": 5,
  *            "memory": "600Mi", "memoryAfterSeconds": 2,
  *            "readiness": "fail", "liveness": {"failAfterSeconds": 30}, "startup": "pass",
- *            "listen": [8080], "sigterm": "ignore", "stdout": ["started"]}}
+ *            "listen": [8080], "sigterm": "ignore", "stdout": ["started"],
+ *            "http": {"port": 8080, "status": 200, "body": "hello\n"}}}
  *
  * - exitCode / runSeconds: the container writes `stdout` lines, runs
  *   runSeconds (0 = exits at once) and exits with exitCode; a list of exit
@@ -23,9 +24,14 @@
  *   tcpSocket, grpc probes).
  * - sigterm: "ignore" (runs until the grace period ends) or "exit" (exits
  *   0 at once).
+ * - http: the container's process answers HTTP on `port` (80) with
+ *   `status` (200), `body` and `contentType` (text/plain; charset=utf-8)
+ *   while it runs (apps/scripted-http.ts); an image server the model knows
+ *   (nginx, agnhost...) is then not started.
  */
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import { value } from '../../meta/resource-lists.js';
+import { parseHttpScript, type HttpScript } from '../apps/scripted-http.js';
 
 export const SCRIPT_ANNOTATION = 'winkube.io/script';
 
@@ -42,6 +48,7 @@ export interface ContainerScript {
   listen?: number[];
   sigterm?: 'ignore' | 'exit';
   stdout?: string[];
+  http?: HttpScript;
 }
 
 /** The script for one container, or undefined (bad JSON is ignored, as an unknown annotation would be). */
@@ -67,6 +74,8 @@ export function containerScript(annotations: Record<string, string> | undefined,
   if (Array.isArray(s.listen)) out.listen = s.listen.filter((x: unknown) => typeof x === 'number');
   if (s.sigterm === 'ignore' || s.sigterm === 'exit') out.sigterm = s.sigterm;
   if (Array.isArray(s.stdout)) out.stdout = s.stdout.map(String);
+  const http = parseHttpScript(s.http);
+  if (http) out.http = http;
   return out;
 }
 

@@ -1,0 +1,97 @@
+/**
+ * The process shape every modelled HTTP server shares: start-up output, the
+ * bind of its ports (the listener lives while the process does: the kubelet
+ * closes the container's sockets when it exits), then a loop that writes
+ * what each request makes the server log. A request is answered at once;
+ * its log lines are written by the process in arrival order.
+ */
+import type { Acceptor, Endpoint, HttpReply, HttpRequest, HttpResponse, Listening } from '../shell/net-types.js';
+import { Pending } from '../shell/pending.js';
+import type { Program, Step } from '../shell/types.js';
+import type { AppContext } from './app-context.js';
+
+/** A line (or partial output) the server writes. */
+export type Output = { kind: 'stdout' | 'stderr'; text: string };
+
+/** What one request produces: the response, the server's log output, and whether the process then exits. */
+export interface Served {
+  response: HttpResponse;
+  /** The process ends before it answers: the client sees the connection go away. */
+  reset?: boolean;
+  log?: Output[];
+  exitCode?: number;
+}
+
+export interface ServerBehaviour {
+  /** Written before the ports are bound (an entrypoint's lines). */
+  startup(): Output[];
+  ports: number[];
+  /** Written after every port is bound (the server's own start-up notices). */
+  bound(): Output[];
+  /** A port is taken: what the server writes (and how long it retries first), and its exit code. */
+  bindFailed(port: number): { steps: Step[]; code: number };
+  serve(req: HttpRequest, conn: { client: Endpoint; local: Endpoint }): Served;
+  /** SIGTERM: what the server does before it exits (its shutdown lines, a wait); it then exits with `stopCode` (0). */
+  stopping?(): Step[];
+  stopCode?: number;
+}
+
+export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
+  const queue: Step[] = [];
+  let arrival: Pending<unknown> | undefined;
+  const bound: Listening[] = [];
+  const accept: Acceptor = (req, conn) => {
+    const served = b.serve(req, conn);
+    queue.push(...(served.log ?? []));
+    if (served.exitCode !== undefined) queue.push({ kind: 'exit', code: served.exitCode });
+    const a = arrival;
+    arrival = undefined;
+    a?.settle(undefined);
+    return Pending.of<HttpReply>(served.reset ? 'reset' : served.response);
+  };
+  function* run(): Generator<Step, void> {
+    yield* b.startup();
+    if (ctx.net) {
+      for (const port of b.ports) {
+        const l = ctx.net.listen(port, accept);
+        if (!l) {
+          for (const x of bound) x.close();
+          const failed = b.bindFailed(port);
+          yield* failed.steps;
+          yield { kind: 'exit', code: failed.code };
+          return;
+        }
+        bound.push(l);
+      }
+    }
+    yield* b.bound();
+    for (;;) {
+      while (queue.length) yield queue.shift()!;
+      arrival = new Pending<unknown>();
+      yield { kind: 'wait', on: arrival };
+    }
+  }
+  const gen = run();
+  return {
+    next: () => gen.next(),
+    terminate: () => [...(b.stopping?.() ?? []), { kind: 'exit', code: b.stopCode ?? 0 } as Step][Symbol.iterator](),
+  };
+}
+
+/** RFC 1123 date as HTTP's Date and Last-Modified headers carry it. */
+export const httpDate = (d: Date) => d.toUTCString();
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** Common Log Format time (`$time_local`, Apache's `%t` without brackets) in UTC: `11/Dec/2024:09:53:17 +0000`. */
+export const clfTime = (d: Date) =>
+  `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+
+export const headerOf = (req: HttpRequest, name: string) => req.headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+
+/** The request line as servers log it (the model's clients speak HTTP/1.1). */
+export const requestLine = (req: HttpRequest) => `${req.method} ${req.target} HTTP/1.1`;
+
+/** The path of a request target, without its query. */
+export const pathOf = (target: string) => target.split('?')[0] ?? '/';

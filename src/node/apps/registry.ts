@@ -1,0 +1,70 @@
+/**
+ * Which image programs the model knows as servers: an image reference and
+ * the container's command and args (after $(VAR) expansion) to the
+ * application that runs, or undefined when the container runs something
+ * else (a shell, sleep, a program the model cannot know), which the shell
+ * model interprets.
+ *
+ * Kubernetes' `command` replaces the image's ENTRYPOINT and `args` its CMD
+ * (the image's CMD when neither is set), so whether an entrypoint script
+ * runs, and what it execs, follows from which of the two is given.
+ */
+import { parseImageReference } from '../../os/images.js';
+import type { Application } from './app-context.js';
+import { agnhost, parseAgnhost } from './agnhost.js';
+import { httpd } from './httpd.js';
+import { iis } from './iis.js';
+import { nginx } from './nginx.js';
+
+export interface ContainerCommand {
+  image: string;
+  command: readonly string[];
+  args: readonly string[];
+}
+
+const base = (p: string | undefined) => (p ?? '').replace(/^.*[\\/]/, '');
+
+export function applicationFor(c: ContainerCommand): Application | undefined {
+  const ref = parseImageReference(c.image);
+  if (!ref) return undefined;
+  switch (ref.name) {
+    case 'docker.io/library/nginx': return nginxApp(ref.tag, c);
+    case 'registry.k8s.io/e2e-test-images/agnhost': return agnhostApp(c);
+    case 'docker.io/library/httpd': case 'registry.k8s.io/e2e-test-images/httpd': return httpdApp(ref.tag, c);
+    case 'mcr.microsoft.com/windows/servercore/iis': return iisApp(c);
+    default: return undefined;
+  }
+}
+
+/** ENTRYPOINT ["/docker-entrypoint.sh"], CMD ["nginx", "-g", "daemon off;"]. */
+function nginxApp(tag: string, c: ContainerCommand): Application | undefined {
+  const isNginx = (p: string | undefined) => p === 'nginx' || p === 'nginx-debug';
+  if (!c.command.length) {
+    return c.args.length === 0 || isNginx(base(c.args[0])) ? (ctx) => nginx(ctx, { tag, entrypoint: true }) : undefined;
+  }
+  if (base(c.command[0]) === 'docker-entrypoint.sh') {
+    const rest = [...c.command.slice(1), ...c.args];
+    return isNginx(base(rest[0])) ? (ctx) => nginx(ctx, { tag, entrypoint: true }) : undefined;
+  }
+  return isNginx(base(c.command[0])) ? (ctx) => nginx(ctx, { tag, entrypoint: false }) : undefined;
+}
+
+/** ENTRYPOINT ["/agnhost"]: args are the subcommand; a command naming agnhost runs it with the rest. */
+function agnhostApp(c: ContainerCommand): Application | undefined {
+  const argv = !c.command.length ? c.args : base(c.command[0]) === 'agnhost' ? [...c.command.slice(1), ...c.args] : undefined;
+  if (!argv || !parseAgnhost(argv)) return undefined;
+  return (ctx) => agnhost(ctx, argv)!;
+}
+
+/** CMD ["httpd-foreground"] (no ENTRYPOINT): the script, or `httpd -DFOREGROUND` itself. */
+function httpdApp(tag: string, c: ContainerCommand): Application | undefined {
+  const argv = c.command.length ? [...c.command, ...c.args] : c.args;
+  const prog = base(argv[0]);
+  return argv.length === 0 || prog === 'httpd-foreground' || prog === 'httpd' ? (ctx) => httpd(ctx, tag) : undefined;
+}
+
+/** ENTRYPOINT ["C:\\ServiceMonitor.exe", "w3svc"]. */
+function iisApp(c: ContainerCommand): Application | undefined {
+  if (!c.command.length) return (ctx) => iis(ctx);
+  return base(c.command[0]).toLowerCase() === 'servicemonitor.exe' ? (ctx) => iis(ctx) : undefined;
+}
