@@ -43,7 +43,8 @@ import { inCIDR } from './ipv4.js';
 import { iptablesDecision } from './iptables-rules.js';
 import { windowsDSR } from './kube-proxy-command.js';
 import type { NetNode } from './net-node.js';
-import type { Frontend, ProxyDecision, SourceKind } from './proxy-decision.js';
+import { servicePortName, type Frontend, type ProxyDecision, type SourceKind } from './proxy-decision.js';
+import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, ruleHop, stopHop, type NetTrace } from './route-trace.js';
 import { AffinityTable } from './session-affinity.js';
 import { ServiceIndex } from './service-index.js';
 import { linuxNodeAddress, windowsSourceVip } from './source-address.js';
@@ -159,6 +160,33 @@ export class ClusterNetwork {
   connectFromOutside(entryNodeIP: string, client: string, ip: string, port: number): ConnectResult {
     const entry = this.index().nodeByIP(entryNodeIP);
     return this.open({ kind: 'outside', ip: client, ...(entry ? { entry } : {}) }, ip, port);
+  }
+
+  /**
+   * The hops a connection from `from` to ip:port takes and where it ends,
+   * without opening it (nothing is remembered: no session affinity entry,
+   * no kube-proxy log line).
+   */
+  trace(from: string, ip: string, port: number): NetTrace {
+    const src = this.sourceOf(from);
+    const net = this.settings();
+    const hops = [src.kind === 'pod' ? podSourceHop(this.hosts.get(src.ip), src.ip, src.node, net)
+      : src.kind === 'host' ? hostSourceHop(src.node) : outsideSourceHop(src.ip, src.entry)];
+    const r = this.routeFrom(src, ip, port, hops);
+    if (r.kind === 'outside') {
+      hops.push(`${ip} is outside the cluster`);
+      return { hops, result: 'outside' };
+    }
+    if (r.kind !== 'pod') return { hops, result: r.kind };
+    const pod = this.hosts.get(r.ip);
+    const node = this.index().nodeByIP(r.ip);
+    const owner = pod ? `pod ${pod.namespace}/${pod.name}` : node ? `node ${node.name}` : undefined;
+    if (!this.listeners.has(listenerKey(r.ip, r.port, 'TCP')) && !(r.service?.namespace === 'default' && r.service.name === 'kubernetes' && this.apiServer)) {
+      hops.push(owner ? `${owner} ${r.ip}: nothing listens on ${r.port}/tcp: RST` : stopHop(`no host has ${r.ip}`));
+      return { hops, result: owner ? 'refused' : 'timeout' };
+    }
+    hops.push(`${owner ?? r.ip} listens on ${r.ip}:${r.port}, sees the client as ${r.client}`);
+    return { hops, result: 'connected' };
   }
 
   /** Whether a node has this address (the lookups hold its Node object). */
@@ -296,29 +324,31 @@ export class ClusterNetwork {
     return owner === src.node.name;
   }
 
-  private routeFrom(src: Source, ip: string, port: number): Route {
+  private routeFrom(src: Source, ip: string, port: number, hops?: string[]): Route {
     const idx = this.index();
+    const stop = (why: string): Route => { hops?.push(stopHop(why)); return { kind: 'timeout' }; };
     const svc = idx.byClusterIP(ip);
     if (svc) {
       // The Service CIDR is routed nowhere outside the nodes; Windows nodes do not reach Service VIPs themselves.
-      if (src.kind === 'outside' || (src.kind === 'host' && src.node.os === 'windows')) return { kind: 'timeout' };
-      return this.throughProxy(src.node, src, svc, tcpPort(svc, (p) => p.port === port), 'clusterIP', src.kind === 'pod' ? 'pod' : 'local');
+      if (src.kind === 'outside') return stop('the Service CIDR is not routed outside the nodes');
+      if (src.kind === 'host' && src.node.os === 'windows') return stop('Service VIPs are not reachable from Windows nodes');
+      return this.throughProxy(src.node, src, svc, tcpPort(svc, (p) => p.port === port), 'clusterIP', src.kind === 'pod' ? 'pod' : 'local', ip, port, hops);
     }
     const ext = idx.byExternalAddress(ip);
     if (ext) {
       // Inside the cluster the client's own node intercepts the address; from outside, the node the packets enter by.
       const node = src.kind === 'outside' ? src.entry : src.node;
-      if (!node) return { kind: 'timeout' };
-      return this.throughProxy(node, src, ext.service, tcpPort(ext.service, (p) => p.port === port), ext.frontend, sourceKind(src, node));
+      if (!node) return stop(`no node routes ${ip}`);
+      return this.throughProxy(node, src, ext.service, tcpPort(ext.service, (p) => p.port === port), ext.frontend, sourceKind(src, node), ip, port, hops);
     }
     const target = idx.nodeByIP(ip);
     const np = target ? idx.byNodePort(port) : undefined;
     if (target && np) {
-      if (src.kind === 'host' && src.node.name === target.name && target.os === 'windows') return { kind: 'timeout' };
-      return this.throughProxy(target, src, np.service, np.port, 'nodePort', sourceKind(src, target));
+      if (src.kind === 'host' && src.node.name === target.name && target.os === 'windows') return stop('a Windows node does not reach its own nodePorts');
+      return this.throughProxy(target, src, np.service, np.port, 'nodePort', sourceKind(src, target), ip, port, hops);
     }
     if (target || this.hosts.has(ip) || this.isClusterAddress(ip)) {
-      if (!this.hostReachesPod(src, ip)) return { kind: 'timeout' };
+      if (!this.hostReachesPod(src, ip)) return stop('a Windows node on flannel VXLAN reaches only its own pods');
       return { kind: 'pod', ip, port, client: src.kind === 'host' ? this.hostAddress(src.node, ip) : src.ip };
     }
     return { kind: 'outside' };
@@ -332,31 +362,42 @@ export class ClusterNetwork {
 
   private isPodAddress(ip: string): boolean { return this.hosts.has(ip) || !!this.index().nodeOfPodIP(ip); }
 
-  private throughProxy(node: NetNode, src: Source, service: Service, svcPort: ServicePort | undefined, frontend: Frontend, source: SourceKind): Route {
-    if (!svcPort) return { kind: 'timeout' };
+  private throughProxy(node: NetNode, src: Source, service: Service, svcPort: ServicePort | undefined, frontend: Frontend, source: SourceKind,
+    vip: string, vport: number, hops?: string[]): Route {
+    if (!svcPort) {
+      hops?.push(stopHop(`${vip} has no rule for port ${vport}/tcp: dropped`));
+      return { kind: 'timeout' };
+    }
     const idx = this.index();
     const endpoints = idx.endpoints(service, svcPort.name ?? '');
     const settings = this.settings();
     const input = { node, mode: settings.mode, dsr: this.windowsDSR(), service, port: svcPort, frontend, source, endpoints };
     const d: ProxyDecision = node.os === 'windows' ? winkernelDecision(input) : iptablesDecision(input);
-    if (d.kind !== 'refused' && d.log) this.recordLog(node.name, d.log);
+    const spn = servicePortName(service, svcPort);
+    const spec = service.spec ?? {};
+    const localOnly = frontend === 'clusterIP' ? spec.internalTrafficPolicy === 'Local' : spec.externalTrafficPolicy === 'Local' && source === 'external';
+    hops?.push(ruleHop(node, frontend, spn, vip, vport, d, localOnly));
+    if (!hops && d.kind !== 'refused' && d.log) this.recordLog(node.name, d.log);
     if (d.kind !== 'balance') return d.kind === 'refused' ? { kind: 'refused' } : { kind: 'timeout' };
     const ns = service.metadata?.namespace ?? 'default';
     const name = service.metadata?.name ?? '';
-    const pick = this.pick(node, `${ns}/${name}`, svcPort.port, src.ip, d);
+    const pick = this.pick(node, `${ns}/${name}`, svcPort.port, src.ip, d, !hops);
     const port = d.backendPort ?? pick.port ?? targetPortNumber(svcPort);
-    return { kind: 'pod', ip: pick.ip, port, client: this.clientSeen(node, src, d, pick.ip), service: { namespace: ns, name } };
+    const client = this.clientSeen(node, src, d, pick.ip);
+    hops?.push(endpointHop(node, spn, pick.ip, port, client, client !== src.ip));
+    return { kind: 'pod', ip: pick.ip, port, client, service: { namespace: ns, name } };
   }
 
   /** One endpoint: the client's pinned one under session affinity, else one at random (`statistic --mode random`, HNS's hash). */
-  private pick(node: NetNode, service: string, port: number, client: string, d: Extract<ProxyDecision, { kind: 'balance' }>): { ip: string; port?: number } {
+  private pick(node: NetNode, service: string, port: number, client: string, d: Extract<ProxyDecision, { kind: 'balance' }>,
+    remember: boolean): { ip: string; port?: number } {
     const eps = d.endpoints;
     const key = { node: node.name, service, port, client };
     const now = this.now();
     const pinned = d.affinity ? this.affinity.lookup(key, eps, now, d.affinity.timeoutSeconds) : undefined;
     const pick = (pinned !== undefined ? eps.find((e) => e.ip === pinned) : undefined)
       ?? eps[Math.min(eps.length - 1, Math.floor(this.random() * eps.length))]!;
-    if (d.affinity) this.affinity.pin(key, pick.ip, now);
+    if (d.affinity && remember) this.affinity.pin(key, pick.ip, now);
     return pick;
   }
 

@@ -20,7 +20,7 @@
  *   timeoutSeconds (10800 by default).
  */
 import type { ProxyEndpoint } from './proxy-endpoints.js';
-import { isLocalEndpoint, type ProxyDecision, type ProxyInput } from './proxy-decision.js';
+import { isLocalEndpoint, servicePortName, type ProxyDecision, type ProxyInput } from './proxy-decision.js';
 
 /** The endpoints a chain balances over: ready ones, else serving terminating ones (ProxyTerminatingEndpoints). */
 export function usableEndpoints(eps: readonly ProxyEndpoint[]): ProxyEndpoint[] {
@@ -34,12 +34,13 @@ export const DEFAULT_AFFINITY_TIMEOUT_SECONDS = 10800;
 export function iptablesDecision(i: ProxyInput): ProxyDecision {
   const spec = i.service.spec ?? {};
   const cluster = usableEndpoints(i.endpoints);
-  if (!cluster.length) return { kind: 'refused' };
+  const spn = servicePortName(i.service, i.port);
+  if (!cluster.length) return { kind: 'refused', rule: `REJECT "${spn} has no endpoints"` };
   const local = usableEndpoints(i.endpoints.filter(isLocalEndpoint(i.node)));
   const affinity = spec.sessionAffinity === 'ClientIP'
     ? { affinity: { timeoutSeconds: spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_AFFINITY_TIMEOUT_SECONDS } } : {};
   const balance = (endpoints: ProxyEndpoint[], snat: boolean): ProxyDecision =>
-    (endpoints.length ? { kind: 'balance', endpoints, snat, ...affinity } : { kind: 'timeout' });
+    (endpoints.length ? { kind: 'balance', endpoints, snat, ...affinity } : { kind: 'timeout', rule: `DROP "${spn} has no local endpoints"` });
   if (i.frontend === 'clusterIP') {
     if (spec.internalTrafficPolicy === 'Local') return balance(local, false);
     return balance(cluster, i.source === 'external');

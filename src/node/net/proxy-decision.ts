@@ -50,9 +50,15 @@ export type ProxyDecision =
     /** kube-proxy's log lines about the Service on this node. */
     log?: string[];
   }
-  /** iptables' REJECT: the Service has no endpoints at all. */
-  | { kind: 'refused' }
+  /** iptables' REJECT: the Service has no endpoints at all. `rule` says which rule stopped it (for traces). */
+  | { kind: 'refused'; rule: string }
   /** No rule or a DROP: the SYNs go unanswered. */
-  | { kind: 'timeout'; log?: string[] };
+  | { kind: 'timeout'; rule: string; log?: string[] };
 
 export const isLocalEndpoint = (node: NetNode) => (e: ProxyEndpoint): boolean => e.nodeName === node.name;
+
+/** proxy.ServicePortName's String(): `<ns>/<name>`, and `:<port name>` when the port has one. */
+export function servicePortName(service: { metadata?: { namespace?: string; name?: string } }, port: { name?: string }): string {
+  const base = `${service.metadata?.namespace ?? 'default'}/${service.metadata?.name ?? ''}`;
+  return port.name ? `${base}:${port.name}` : base;
+}

@@ -28,7 +28,7 @@
  */
 import { SESSION_AFFINITY_MIN_BUILD } from './net-node.js';
 import type { ProxyEndpoint } from './proxy-endpoints.js';
-import { isLocalEndpoint, type Frontend, type ProxyDecision, type ProxyInput } from './proxy-decision.js';
+import { isLocalEndpoint, servicePortName, type Frontend, type ProxyDecision, type ProxyInput } from './proxy-decision.js';
 
 /** The most destinations one VFP load-balancer rule takes. */
 export const MAX_LB_DESTINATIONS = 64;
@@ -47,12 +47,6 @@ const FAILURE_MESSAGE: Record<Frontend, string> = {
 /** klog's structured form of a message and its key/value pairs (values quoted as klog quotes strings). */
 const klogText = (msg: string, kv: Record<string, string>): string =>
   [JSON.stringify(msg), ...Object.entries(kv).map(([k, v]) => `${k}=${JSON.stringify(v)}`)].join(' ');
-
-/** proxy.ServicePortName's String(): `<ns>/<name>` and `:<port name>` when the port has one. */
-function servicePortName(i: ProxyInput): string {
-  const base = `${i.service.metadata?.namespace ?? 'default'}/${i.service.metadata?.name ?? ''}`;
-  return i.port.name ? `${base}:${i.port.name}` : base;
-}
 
 export function winkernelDecision(i: ProxyInput): ProxyDecision {
   const spec = i.service.spec ?? {};
@@ -76,7 +70,10 @@ export function winkernelDecision(i: ProxyInput): ProxyDecision {
     return true;
   });
   if (!hns.length) {
-    return { kind: 'timeout', log: [klogText('Endpoint information not available for service, not applying any policy', { serviceName: servicePortName(i) })] };
+    return {
+      kind: 'timeout', rule: 'no HNS load balancer: no usable endpoint',
+      log: [klogText('Endpoint information not available for service, not applying any policy', { serviceName: servicePortName(i.service, i.port) })],
+    };
   }
   const log: string[] = [];
   const wantsAffinity = spec.sessionAffinity === 'ClientIP';
@@ -101,11 +98,15 @@ export function winkernelDecision(i: ProxyInput): ProxyDecision {
     if (programmed && step.endpoints.length > MAX_LB_DESTINATIONS) {
       log.push(`${JSON.stringify(FAILURE_MESSAGE[step.frontend])} err=${JSON.stringify(HCN_INVALID_DESTINATIONS)}`);
       // ClusterIP and NodePort failures skip the rest of the Service; an externalIP's or ingress IP's only that address.
-      if (step.frontend === 'clusterIP' || step.frontend === 'nodePort' || step.frontend === i.frontend) return { kind: 'timeout', log };
+      const rule = `no HNS load balancer: ${FAILURE_MESSAGE[step.frontend]} (more than ${MAX_LB_DESTINATIONS} destinations)`;
+      if (step.frontend === 'clusterIP' || step.frontend === 'nodePort' || step.frontend === i.frontend) return { kind: 'timeout', rule, log };
       continue;
     }
     if (step.frontend !== i.frontend) continue;
-    if (!programmed) return { kind: 'timeout', ...(log.length ? { log } : {}) };
+    if (!programmed) {
+      const why = step.created ? 'no local endpoint' : 'every endpoint is terminating';
+      return { kind: 'timeout', rule: `no HNS load balancer for the ${step.frontend}: ${why}`, ...(log.length ? { log } : {}) };
+    }
     const firstPort = hns.find((e) => e.port !== undefined)?.port;
     return {
       kind: 'balance', endpoints: step.endpoints, snat: !step.dsr,
@@ -114,5 +115,5 @@ export function winkernelDecision(i: ProxyInput): ProxyDecision {
       ...(log.length ? { log } : {}),
     };
   }
-  return { kind: 'timeout', ...(log.length ? { log } : {}) };
+  return { kind: 'timeout', rule: `no HNS load balancer for the ${i.frontend}`, ...(log.length ? { log } : {}) };
 }
