@@ -4,11 +4,18 @@
  * the pod sees it) through a ClusterIP and through nodePorts with
  * externalTrafficPolicy Cluster and Local, asked with curl from a Linux
  * pod, a hostNetwork Linux pod, a Windows pod and a Windows HostProcess
- * pod, so each node's kube-proxy rules and their source NAT show.
+ * pod, so each node's kube-proxy rules and their source NAT show; `winkube
+ * net check` traces the same paths.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { eventually, kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { endpointChain, serviceChain } from '../../src/node/net/iptables-chains.js';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 
 let cluster: TestCluster;
 
@@ -92,6 +99,7 @@ const nodes = new Map<string, NodeAddr>();
 const host = (cidr: string, n: number) => cidr.replace(/\.0\/24$/, `.${n}`);
 let clusterIP = '';
 let clientIP = '';
+let netexecIP = '';
 
 before(async () => {
   cluster = await startCluster();
@@ -108,6 +116,7 @@ before(async () => {
       return p.status?.containerStatuses?.[0]?.state?.running && p.status.podIP ? String(p.status.podIP) : undefined;
     }, 60_000);
     if (pod === 'client') clientIP = ip;
+    if (pod === 'netexec') netexecIP = ip;
   }
   // The kubelets' informers see the EndpointSlice a moment after the API does: until then the Service refuses (exit 7).
   await eventually('the Service routed', async () => {
@@ -155,4 +164,32 @@ test('Windows HostProcess pod: Service VIPs and the node\'s own nodePort time ou
       `${ip}:${port}`);
   }
   assert.equal(await clientAddress('hpc', 'curl.exe', `http://${lin1.ip}:30091/clientip`), host(lin1.podCIDR, 0));
+});
+
+function winkube(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => execFile(process.execPath, [MAIN, ...args, '--kubeconfig', cluster.kubeconfig],
+    (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr })));
+}
+
+test('winkube net check: the hops of a connection, the rule that stops one, an unknown pod', async () => {
+  const win = nodes.get('win2022-1')!;
+  const traced = await winkube(['net', 'check', 'client', 'svc/netexec']);
+  assert.deepEqual(traced, { code: 0, stderr: '', stdout: [
+    `pod default/client ${clientIP} on linux-1 (linux): veth`,
+    `linux-1 iptables: KUBE-SERVICES ${clusterIP}:80/tcp → ${serviceChain('KUBE-SVC', 'default/netexec', 'TCP')} (default/netexec)`,
+    `${endpointChain('default/netexec', 'TCP', `${netexecIP}:8080`)}: DNAT to ${netexecIP}:8080`,
+    `pod default/netexec listens on ${netexecIP}:8080, sees the client as ${clientIP}`,
+    'connected', ''].join('\n') });
+  const stopped = await winkube(['net', 'check', 'hpc', `${clusterIP}:80`]);
+  assert.deepEqual(stopped, { code: 1, stderr: '', stdout: [
+    `node win2022-1 ${win.ip} (windows 10.0.20348): host network`,
+    'stopped: Service VIPs are not reachable from Windows nodes',
+    'timeout', ''].join('\n') });
+  const refused = await winkube(['net', 'check', 'client', `${netexecIP}:9999`]);
+  assert.deepEqual(refused, { code: 1, stderr: '', stdout: [
+    `pod default/client ${clientIP} on linux-1 (linux): veth`,
+    `pod default/netexec ${netexecIP}: nothing listens on 9999/tcp: RST`,
+    'refused', ''].join('\n') });
+  const unknown = await winkube(['net', 'check', 'nope', 'svc/netexec']);
+  assert.deepEqual(unknown, { code: 1, stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n' });
 });
