@@ -13,6 +13,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { ConfigMap, Endpoints, Event, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicationController, ResourceQuota, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
+import type { NetworkPolicy } from 'kubernetes-types/networking/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1.js';
@@ -60,6 +61,8 @@ export const endpointslices: ResourceRef<EndpointSlice> = { group: 'discovery.k8
 
 export const flowschemas: ResourceRef<FlowSchema> = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false };
 export const prioritylevelconfigurations: ResourceRef<PriorityLevelConfiguration> = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false };
+
+export const networkpolicies: ResourceRef<NetworkPolicy> = { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true };
 
 export const runtimeclasses: ResourceRef<RuntimeClass> = { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false };
 

@@ -247,7 +247,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const stopComponents = opts.apiOnly ? async () => {} : await startComponents();
   const compactor = startCompactor(storage);
   const dns = opts.dnsPort === undefined ? undefined
-    : await serveClusterDNS(new LoopbackClient(store, APISERVER_LOOPBACK, 'coredns', authorizer), '127.0.0.1', opts.dnsPort);
+    : await serveClusterDNS(new LoopbackClient(store, APISERVER_LOOPBACK, 'coredns', authorizer), '127.0.0.1', opts.dnsPort, log);
   // NodePort and LoadBalancer Services on this machine: all of them with --expose, else the annotated ones.
   const exposer = opts.apiOnly ? undefined : await startServiceExposer({
     client: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube-expose', authorizer),

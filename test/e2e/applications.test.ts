@@ -42,6 +42,47 @@ spec:
         - containerPort: 80
 ---
 apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-80
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: nginx
+    image: nginx
+    readinessProbe:
+      httpGet: {path: /, port: 80}
+      periodSeconds: 1
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-healthz
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: nginx
+    image: nginx
+    readinessProbe:
+      httpGet: {path: /healthz, port: 80}
+      periodSeconds: 1
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-8080
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: nginx
+    image: nginx
+    ports:
+    - containerPort: 8080
+    readinessProbe:
+      httpGet: {path: /, port: 8080}
+      periodSeconds: 1
+---
+apiVersion: v1
 kind: Service
 metadata:
   name: web
@@ -153,7 +194,7 @@ const untimed = (s: string) => s.replace(/\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d/g, 'T
 before(async () => {
   cluster = await startCluster();
   assert.equal(await ok(['apply', '-f', '-'], MANIFEST),
-    'deployment.apps/web created\nservice/web created\npod/netexec created\nservice/netexec created\npod/iis created\nservice/iis created\n' +
+    'deployment.apps/web created\npod/nginx-80 created\npod/nginx-healthz created\npod/nginx-8080 created\nservice/web created\npod/netexec created\nservice/netexec created\npod/iis created\nservice/iis created\n' +
     'pod/httpd created\npod/scripted created\npod/client created\n');
 });
 
@@ -224,4 +265,45 @@ test('a scripted http server answers on its port while the container runs', asyn
   assert.deepEqual([r.code, r.stdout], [0, 'scripted answer\n']);
   const other = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${scripted}:80/`]);
   assert.equal(other.code, 7);
+});
+
+test('netexec /exit ends the process: its port closes, the kubelet restarts it and the new process listens again', async () => {
+  await runningPod('app=netexec');
+  await curlFromClient('http://netexec/hostname');
+  const exit = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', 'http://netexec/exit?code=3']);
+  assert.deepEqual([exit.code, exit.stdout], [56, '']);
+  const restarted = await eventually('netexec restarted', async () => {
+    const p = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/pods/netexec')).body as { status?: { containerStatuses?: { restartCount: number; lastState?: { terminated?: { exitCode: number } }; state?: { running?: unknown } }[] } };
+    const s = p.status?.containerStatuses?.[0];
+    return s && s.restartCount === 1 && s.state?.running ? s : undefined;
+  }, 60_000);
+  assert.equal(restarted.lastState?.terminated?.exitCode, 3);
+  const again = await curlFromClient('http://netexec/hostname');
+  assert.deepEqual([again.code, again.stdout], [0, 'netexec']);
+  // The first process served the previous test's requests, this test's first /hostname, then /exit.
+  assert.equal(untimed(await ok(['logs', 'netexec', '--previous'])), 'TIME Started HTTP server on port 8080\nTIME Started UDP server on port  8081\n' +
+    'TIME GET /hostname\nTIME GET /clientip\nTIME GET /echo?msg=hello there&code=\nTIME GET /hostname\n' +
+    'TIME GET /exit?code=3&timeout=&wait=\nTIME Will begin shutdown in 0s, allowing 0s for connections to close, then will exit with 3\n');
+  assert.equal(untimed(await ok(['logs', 'netexec'])), 'TIME Started HTTP server on port 8080\nTIME Started UDP server on port  8081\nTIME GET /hostname\n');
+});
+
+test('readiness probes reach nginx: / on 80 passes and is logged, /healthz gets nginx\'s 404, the declared 8080 refuses', async () => {
+  const pod = (name: string) => rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`).then((r) => r.body as
+    { status?: { podIP?: string; containerStatuses?: { ready: boolean; state: { running?: unknown } }[] } });
+  const probed = await eventually('nginx-80 ready', async () => { const p = await pod('nginx-80'); return p.status?.containerStatuses?.[0]?.ready ? p : undefined; });
+  const ip = probed.status!.podIP!;
+  const firstProbe = untimed(await ok(['logs', 'nginx-80'])).split('\n').find((l) => l.includes('kube-probe'));
+  assert.equal(firstProbe, `${ip.replace(/\.\d+$/, '.1')} - - [CLF] "GET / HTTP/1.1" 200 615 "-" "kube-probe/1.32" "-"`);
+  const failed = await eventually('the /healthz probe failure event', async () => {
+    const events = (await rawJSON(cluster, 'GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dnginx-healthz')).body.items as { reason: string; message: string }[];
+    return events.find((e) => e.reason === 'Unhealthy');
+  });
+  assert.equal(failed.message, 'Readiness probe failed: HTTP probe failed with statuscode: 404');
+  for (const name of ['nginx-healthz', 'nginx-8080']) {
+    const p = await pod(name);
+    assert.equal(p.status?.containerStatuses?.[0]?.ready, false, `${name} is not ready`);
+    assert.ok(p.status?.containerStatuses?.[0]?.state.running, `${name} runs`);
+  }
+  const refused = await kubectl(cluster, ['exec', 'client', '--', 'curl', '-sS', `http://${ip}:8080/`]);
+  assert.equal(refused.code, 7);
 });

@@ -58,11 +58,12 @@ test('a headless Service created through the API: its ready endpoints, then NXDO
   });
 });
 
-test('an ExternalName Service is a CNAME; a name outside the zone is SERVFAIL', async () => {
+test('an ExternalName Service is a CNAME; a name outside the zone goes to the nodes\' resolver', async () => {
   const svc = await rawJSON(cluster, 'POST', '/api/v1/namespaces/default/services', {
     apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext' }, spec: { type: 'ExternalName', externalName: 'db.example.com' },
   });
   assert.equal(svc.status, 201, JSON.stringify(svc.body));
   assert.deepEqual(await eventually(() => resolver.resolveCname('ext.default.svc.cluster.local')), ['db.example.com']);
-  await assert.rejects(resolver.resolve4('example.com'), { code: 'ESERVFAIL' });
+  assert.deepEqual(await resolver.resolve4('example.com'), ['203.0.113.10']);
+  await assert.rejects(resolver.resolve4('no-such-name.invalid'), { code: 'ENOTFOUND' });
 });

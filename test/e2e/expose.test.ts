@@ -140,7 +140,9 @@ test('without --expose: only a Service annotated winkube.io/expose: "true" liste
   await kubectlOk(custom, ['apply', '-f', '-'], service('opted-in', '  type: NodePort\n  ports:\n  - {port: 8080, targetPort: 80, nodePort: 31091}\n',
     '  annotations: {winkube.io/expose: "true"}\n'));
   await logged(custom, 'expose: 127.0.0.1:31091 -> Service default/opted-in port 8080 (NodePort 31091)');
-  assert.deepEqual(await get(31091), { status: 200, body: page(web.custom.podIP, ++web.custom.served) });
+  // The listener opens with the Service; until its EndpointSlice lists the pod, kube-proxy REJECTs (a reset).
+  const answered = await eventually('the opted-in Service has its endpoint', () => get(31091).catch(() => undefined));
+  assert.deepEqual(answered, { status: 200, body: page(web.custom.podIP, ++web.custom.served) });
   assert.equal(await connectError(31090), 'ECONNREFUSED');
   assert.doesNotMatch(custom.output(), /expose: 127\.0\.0\.1:31090/);
 });

@@ -7,6 +7,9 @@
  */
 import type { KObject } from '../../src/apimachinery/object.js';
 import { ClusterNetwork, type DataPlaneOptions } from '../../src/node/net/cluster-network.js';
+import { CoreDNS } from '../../src/node/net/coredns.js';
+import { egressContext } from '../../src/node/net/outside-access.js';
+import { OutsideWorld } from '../../src/node/net/outside-world.js';
 import type { ClusterNetwork as PodNetworkSettings } from '../../src/node/network.js';
 import { Pending } from '../../src/node/shell/pending.js';
 import type { HttpResponse } from '../../src/node/shell/net-types.js';
@@ -81,17 +84,22 @@ export interface Model {
   pod(name: string, node: string, ip: string, ports?: number[]): void;
 }
 
-export function model(opts: { network?: PodNetworkSettings; random?: () => number; data?: DataPlaneOptions; nodes?: TestNode[] } = {}): Model {
+/**
+ * `outside`: the emulated outside world beyond the cluster, reached with
+ * each pod's node's SNAT rules (none by default: outside addresses time out).
+ */
+export function model(opts: { network?: PodNetworkSettings; random?: () => number; data?: DataPlaneOptions; nodes?: TestNode[]; outside?: boolean } = {}): Model {
   const services: KObject[] = [];
   const slices: KObject[] = [];
   const nodes = (opts.nodes ?? NODES).map(nodeObject);
+  const network = opts.network ?? { plugin: 'flannel', mode: 'overlay' };
   const net = new ClusterNetwork({
     services: () => services,
     service: (ns, name) => services.find((s) => s.metadata.namespace === ns && s.metadata.name === name),
     endpointSlices: (ns) => slices.filter((s) => s.metadata.namespace === ns),
     nodes: () => nodes,
-    podNetwork: () => opts.network ?? { plugin: 'flannel', mode: 'overlay' },
-  }, opts.random ?? (() => 0), undefined, opts.data);
+    podNetwork: () => network,
+  }, opts.random ?? (() => 0), undefined, opts.outside ? outsideAccess(opts.nodes ?? NODES, network) : undefined, opts.data);
   let last = '';
   const finish = (c: ReturnType<ClusterNetwork['connect']>): string => {
     if (c.kind !== 'connected') return c.kind;
@@ -111,6 +119,18 @@ export function model(opts: { network?: PodNetworkSettings; random?: () => numbe
           return Pending.of<HttpResponse>({ status: 200, reason: 'OK', headers: [], body: new Uint8Array() });
         });
       }
+    },
+  };
+}
+
+function outsideAccess(nodes: TestNode[], network: PodNetworkSettings) {
+  const world = new OutsideWorld();
+  return {
+    world,
+    coreDNS: new CoreDNS(() => undefined, world, () => {}),
+    egress: (pod: { node: string }) => {
+      const n = nodes.find((x) => x.name === pod.node);
+      return n ? egressContext(n.os, n.ip, network) : undefined;
     },
   };
 }

@@ -21,8 +21,8 @@ function cluster(opts: Parameters<typeof model>[0] = {}) {
 }
 
 test('ping from Linux and Windows pods and nodes (iptables)', () => {
-  const outsideHost = '203.0.113.7';
-  const m = cluster({ data: { outside: { connect: () => undefined, ping: (_from, ip) => (ip === outsideHost ? { kind: 'reply', from: ip } : undefined) } } });
+  const outsideHost = '203.0.113.10';
+  const m = cluster({ outside: true });
   const cases: [string, string, string, string][] = [
     ['Linux pod → pod', '10.244.0.5', '10.244.1.5', 'reply from 10.244.1.5'],
     ['Linux pod → itself by loopback', '10.244.0.5', '127.0.0.1', 'reply from 10.244.0.5'],
@@ -49,18 +49,19 @@ test('IPVS binds Service addresses to kube-ipvs0: Linux nodes answer them, Windo
   assert.equal(show(m.net.ping('10.244.2.9', '10.96.0.80')), 'timeout');
 });
 
-test('TCP to an address beyond the cluster: the outside network answers, or nothing', () => {
-  const seen: string[] = [];
-  const m = cluster({
-    data: {
-      outside: {
-        connect: (from, ip, port) => { seen.push(`${from.ip} → ${ip}:${port}`); return ip === '203.0.113.7' ? { kind: 'refused' } : undefined; },
-        ping: () => undefined,
-      },
-    },
-  });
-  assert.equal(m.dial('10.244.0.5', '203.0.113.7', 443), 'refused');
-  assert.equal(m.dial('10.244.2.9', '203.0.113.9', 443), 'timeout');
-  assert.equal(m.dial('10.244.0.5', '10.244.9.9', 443), 'timeout', 'an unused pod address is the cluster\'s, not the outside\'s');
-  assert.deepEqual(seen, ['10.244.0.5 → 203.0.113.7:443', '10.244.2.9 → 203.0.113.9:443']);
+test('TCP to an address beyond the cluster: the outside world sees the node\'s SNAT, nodes their own address', () => {
+  const m = cluster({ outside: true });
+  const body = (from: string) => {
+    const c = m.net.connect(from, '203.0.113.20', 80);
+    if (c.kind !== 'connected') return c.kind;
+    const r = c.exchange({ method: 'GET', target: '/', headers: [], body: new Uint8Array() }).value;
+    return r && r !== 'reset' ? new TextDecoder().decode(r.body) : String(r);
+  };
+  assert.equal(body('10.244.0.5'), '172.18.0.2\n', 'a Linux pod: masqueraded to its node');
+  assert.equal(body('10.244.2.9'), '172.18.0.4\n', 'a Windows pod: OutBoundNAT to its node');
+  assert.equal(body('172.18.0.3'), '172.18.0.3\n', 'a node itself');
+  assert.equal(m.dial('10.244.0.5', '203.0.113.10', 443), 'no exchange', 'another port of an outside host');
+  assert.equal(m.dial('10.244.0.5', '203.0.113.9', 80), 'timeout');
+  assert.equal(m.dial('10.244.0.5', '10.244.9.9', 80), 'timeout', 'an unused pod address is the cluster\'s, not the outside\'s');
+  assert.equal(cluster().dial('10.244.0.5', '203.0.113.10', 80), 'timeout', 'a model without the outside world');
 });

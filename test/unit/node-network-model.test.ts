@@ -87,6 +87,8 @@ test('Windows flannel host-gw: sdnbridge, no provider address, no encapsulation'
   assert.equal(conf.delegate.type, 'sdnbridge');
   assert.deepEqual(conf.delegate.AdditionalArgs.map((a: { Value: { Type: string } }) => a.Value.Type), ['OutBoundNAT', 'SDNROUTE']);
   assert.equal(conf.delegate.AdditionalArgs[1].Value.Settings.NeedEncap, false);
+  // On l2bridge the management (node) subnet is excepted from OutBoundNAT too, else pod→node replies are lost.
+  assert.deepEqual(conf.delegate.AdditionalArgs[0].Value.Settings.Exceptions, ['10.96.0.0/12', '10.244.0.0/16', '172.18.0.0/16']);
 });
 
 test('Linux flannel: the conflist kube-flannel copies and subnet.env with --ip-masq', () => {

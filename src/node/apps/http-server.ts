@@ -49,20 +49,20 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     a?.settle(undefined);
     return Pending.of<HttpReply>(served.reset ? 'reset' : served.response);
   };
+  // The sockets are bound as the process starts, so that a probe right after the container's start finds them.
+  let taken: number | undefined;
+  for (const port of ctx.net ? b.ports : []) {
+    const l = ctx.net!.listen(port, accept);
+    if (!l) { taken = port; for (const x of bound) x.close(); break; }
+    bound.push(l);
+  }
   function* run(): Generator<Step, void> {
     yield* b.startup();
-    if (ctx.net) {
-      for (const port of b.ports) {
-        const l = ctx.net.listen(port, accept);
-        if (!l) {
-          for (const x of bound) x.close();
-          const failed = b.bindFailed(port);
-          yield* failed.steps;
-          yield { kind: 'exit', code: failed.code };
-          return;
-        }
-        bound.push(l);
-      }
+    if (taken !== undefined) {
+      const failed = b.bindFailed(taken);
+      yield* failed.steps;
+      yield { kind: 'exit', code: failed.code };
+      return;
     }
     yield* b.bound();
     for (;;) {

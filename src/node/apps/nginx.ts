@@ -81,8 +81,16 @@ export const ENTRYPOINT_LINES = [
 /** The error log's time format: `2024/12/11 09:53:17`. */
 export const errorLogTime = (d: Date) => d.toISOString().slice(0, 19).replace(/-/g, '/').replace('T', ' ');
 
-/** The first worker's pid: the entrypoint's processes come before the master (pid 1) forks its workers. */
-const FIRST_WORKER_PID = 29;
+/**
+ * What differs between the Debian and the Alpine images: the compiler line
+ * (NGX_COMPILER is `gcc -v`'s version text, trailing space included) and the
+ * first worker's pid (the entrypoint's processes come before the master,
+ * pid 1, forks its workers).
+ */
+const BUILDS = {
+  debian: { compiler: 'gcc 12.2.0 (Debian 12.2.0-14) ', firstWorker: 29 },
+  alpine: { compiler: 'gcc 13.2.1 20240309 (Alpine 13.2.1_git20240309) ', firstWorker: 21 },
+};
 
 export interface NginxOptions {
   tag: string;
@@ -92,7 +100,8 @@ export interface NginxOptions {
 
 export function nginx(ctx: AppContext, o: NginxOptions): ReturnType<typeof httpServer> {
   const version = nginxVersion(o.tag);
-  const alpine = /alpine/.test(o.tag);
+  const build = /alpine/.test(o.tag) ? BUILDS.alpine : BUILDS.debian;
+  const worker = build.firstWorker;
   const now = () => ctx.now();
   const notice = (pid: string, text: string): Output => ({ kind: 'stderr', text: `${errorLogTime(now())} [notice] ${pid}: ${text}\n` });
   const workers = Math.max(1, ctx.cpus);
@@ -104,16 +113,15 @@ export function nginx(ctx: AppContext, o: NginxOptions): ReturnType<typeof httpS
   return httpServer(ctx, {
     ports: [80],
     startup: () => (o.entrypoint && !ctx.env.NGINX_ENTRYPOINT_QUIET_LOGS ? ENTRYPOINT_LINES.map((text) => ({ kind: 'stdout' as const, text: `${text}\n` })) : []),
-    bound: () => (alpine ? [] : [
+    bound: () => [
       notice('1#1', 'using the "epoll" event method'),
       notice('1#1', `nginx/${version}`),
-      // NGX_COMPILER is `gcc -v`'s version text, trailing space included.
-      notice('1#1', 'built by gcc 12.2.0 (Debian 12.2.0-14) '),
+      notice('1#1', `built by ${build.compiler}`),
       notice('1#1', `OS: Linux ${ctx.kernelVersion ?? ''}`),
       notice('1#1', 'getrlimit(RLIMIT_NOFILE): 1048576:1048576'),
       notice('1#1', 'start worker processes'),
-      ...Array.from({ length: workers }, (_, i) => notice('1#1', `start worker process ${FIRST_WORKER_PID + i}`)),
-    ]),
+      ...Array.from({ length: workers }, (_, i) => notice('1#1', `start worker process ${worker + i}`)),
+    ],
     bindFailed: () => {
       // Five tries 500 ms apart (IPv4 and the IPv6 listen the entrypoint added), then the master gives up.
       const steps: Step[] = [];
@@ -130,7 +138,7 @@ export function nginx(ctx: AppContext, o: NginxOptions): ReturnType<typeof httpS
       const body = served.response.body.length;
       const log: Output[] = [];
       if (served.missing) {
-        log.push({ kind: 'stderr', text: `${errorLogTime(now())} [error] ${FIRST_WORKER_PID}#${FIRST_WORKER_PID}: *${connection} open() "/usr/share/nginx/html${served.missing}" failed (2: No such file or directory), client: ${conn.client.ip}, server: localhost, request: "${requestLine(req)}", host: "${headerOf(req, 'Host') ?? conn.local.ip}"\n` });
+        log.push({ kind: 'stderr', text: `${errorLogTime(now())} [error] ${worker}#${worker}: *${connection} open() "/usr/share/nginx/html${served.missing}" failed (2: No such file or directory), client: ${conn.client.ip}, server: localhost, request: "${requestLine(req)}", host: "${headerOf(req, 'Host') ?? conn.local.ip}"\n` });
       }
       const dash = (v: string | undefined) => (v === undefined || v === '' ? '-' : v);
       log.push({ kind: 'stdout', text: `${conn.client.ip} - - [${clfTime(now())}] "${requestLine(req)}" ${served.response.status} ${body} "${dash(headerOf(req, 'Referer'))}" "${dash(headerOf(req, 'User-Agent'))}" "${dash(headerOf(req, 'X-Forwarded-For'))}"\n` });

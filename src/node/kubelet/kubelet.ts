@@ -9,7 +9,8 @@
 import { nodeUser } from '../../client/identities.js';
 import { InformerFactory } from '../../client/informer-factory.js';
 import {
-  configmaps, endpointslices, nodes as nodeResource, persistentvolumeclaims, persistentvolumes, pods as podResource, runtimeclasses, secrets, services,
+  configmaps, endpointslices, namespaces, networkpolicies, nodes as nodeResource, persistentvolumeclaims, persistentvolumes, pods as podResource, runtimeclasses,
+  secrets, services,
 } from '../../client/resources.js';
 import { ClusterNetwork, type APIServerEndpoint } from '../net/cluster-network.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
@@ -29,8 +30,12 @@ import { REAL_CLOCK, type Clock } from './clock.js';
 import { NodeImages, type ContainerImage } from './images.js';
 import { StatusManager } from './status-manager.js';
 import { HostDirs } from './host-dirs.js';
-import type { Node } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Namespace, Node, Pod } from 'kubernetes-types/core/v1.js';
+import type { NetworkPolicy } from 'kubernetes-types/networking/v1.js';
 import { nodeNetworkFiles } from '../net/node-network-model.js';
+import { CoreDNS } from '../net/coredns.js';
+import { egressContext } from '../net/outside-access.js';
+import { OutsideWorld } from '../net/outside-world.js';
 import type { NodeFile } from '../net/flannel-files.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 import type { PodSandbox } from '../exec/port-forward.js';
@@ -117,6 +122,8 @@ export class Kubelet {
   private readonly runtimeClasses: SharedInformer;
   private readonly nodeObjects: SharedInformer;
   private readonly endpointSlices: SharedInformer;
+  private readonly networkPolicies: SharedInformer;
+  private readonly namespaces: SharedInformer;
   /** The pod network of every node: what the containers listen on and connect to. */
   readonly network: ClusterNetwork;
   private readonly log: (m: string) => void;
@@ -144,6 +151,11 @@ export class Kubelet {
     this.nodeObjects = this.informers.forResource(nodeResource);
     // kube-proxy's view: Services and their EndpointSlices.
     this.endpointSlices = this.informers.forResource(endpointslices);
+    const world = new OutsideWorld();
+    // The policy engine's view (calico-node's Felix): pods, namespaces and NetworkPolicies.
+    this.networkPolicies = this.informers.forResource(networkpolicies);
+    this.namespaces = this.informers.forResource(namespaces);
+    const podCache = this.informers.forResource(podResource).cache;
     this.network = new ClusterNetwork({
       services: () => this.services.cache.list('*'),
       service: (ns, name) => this.services.cache.get(ns, name),
@@ -152,7 +164,21 @@ export class Kubelet {
       // One CNI and mode for the whole cluster: any node's says it.
       podNetwork: () => nodes[0]?.network ?? this.nodes.values().next().value?.cfg.network ?? DEFAULT_NETWORK,
       onChange: (changed) => { for (const i of [this.services, this.endpointSlices, this.nodeObjects]) i.onEvent(() => changed()); },
-    }, Math.random, opts.apiServer, { now: () => (opts.clock ?? REAL_CLOCK).now() });
+      policy: {
+        enforces: (node) => this.nodes.get(node)?.cfg.network.plugin === 'calico',
+        pod: (ns, name) => podCache.get(ns, name) as Pod | undefined,
+        namespace: (name) => this.namespaces.cache.get('', name) as Namespace | undefined,
+        networkPolicies: (ns) => this.networkPolicies.cache.list(ns) as unknown as NetworkPolicy[],
+      },
+    }, Math.random, opts.apiServer, {
+      world,
+      coreDNS: new CoreDNS(() => this.configMaps.cache.get('kube-system', 'coredns') as ConfigMap | undefined, world, (m) => this.log(`coredns: ${m}`)),
+      egress: (pod) => {
+        const cfg = this.nodes.get(pod.node)?.cfg;
+        const ip = (this.nodeObjects.cache.get('', pod.node) as Node | undefined)?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
+        return cfg && ip ? egressContext(cfg.os, ip, cfg.network) : undefined;
+      },
+    }, { now: () => (opts.clock ?? REAL_CLOCK).now() });
     this.sources = {
       configMap: (ns, name) => this.configMaps.cache.get(ns, name),
       secret: (ns, name) => this.secrets.cache.get(ns, name),
@@ -164,7 +190,8 @@ export class Kubelet {
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.configMaps, this.secrets, this.services, this.claims, this.volumes, this.runtimeClasses, this.nodeObjects, this.endpointSlices]
+    await Promise.all([this.configMaps, this.secrets, this.services, this.claims, this.volumes, this.runtimeClasses, this.nodeObjects, this.endpointSlices,
+      this.networkPolicies, this.namespaces]
       .map((i) => i.start()));
     this.started = true;
     await this.informers.inform(podResource, (type, o) => this.onPod(type, o));

@@ -24,8 +24,13 @@
  *   server's own address, outside the pod network; a connection to it
  *   reaches the real API server over TLS (its certificate issued by the
  *   cluster CA), so a pod can use its service account token.
- * - anything else is not a cluster address: the `outside` network answers
- *   it when there is one.
+ * - NetworkPolicy, where the nodes' plugin enforces it (policy-enforcement.ts):
+ *   a connection or echo request it denies is dropped (a timeout), judged
+ *   against the backend after the DNAT and SNAT.
+ * - anything else is not a cluster address: the outside world
+ *   (outside-world.ts), reached with the source address the pod's node's
+ *   SNAT rules leave (outbound-nat.ts); names outside the cluster zone go
+ *   where CoreDNS's Corefile sends them (coredns.ts).
  *
  * Services, EndpointSlices and Nodes are read through the kubelets'
  * informer caches (the lookups), never the store, and indexed until they
@@ -39,10 +44,12 @@ import type { Pending } from '../shell/pending.js';
 import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
 import { answerQuery, clusterRecords } from './dns-records.js';
 import { dnsRecordSources } from './dns-sources.js';
-import { inCIDR } from './ipv4.js';
 import { iptablesDecision } from './iptables-rules.js';
 import { windowsDSR } from './kube-proxy-command.js';
 import type { NetNode } from './net-node.js';
+import type { OutsideAccess } from './outside-access.js';
+import { destinationKind, inRange, outboundSource } from './outbound-nat.js';
+import { policyVerdict, type PolicyLookups } from './policy-enforcement.js';
 import { servicePortName, type Frontend, type ProxyDecision, type SourceKind } from './proxy-decision.js';
 import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, ruleHop, stopHop, type NetTrace } from './route-trace.js';
 import { AffinityTable } from './session-affinity.js';
@@ -63,18 +70,13 @@ export interface NetworkLookups {
   podNetwork?(): PodNetworkSettings;
   /** Calls back whenever Services, EndpointSlices or Nodes change; without it the model re-reads them for every connection. */
   onChange?(listener: () => void): void;
-}
-
-/** Addresses beyond the cluster (another part of the model): what answers there, or undefined for nothing. */
-export interface OutsideNetwork {
-  connect(from: Endpoint, ip: string, port: number): ConnectResult | undefined;
-  ping(from: string, ip: string): PingResult | undefined;
+  /** NetworkPolicy enforcement's reads; without them no policy is applied. */
+  policy?: PolicyLookups;
 }
 
 export interface DataPlaneOptions {
   /** Milliseconds; iptables' session affinity expires by it. */
   now?: () => number;
-  outside?: OutsideNetwork;
 }
 
 /** A pod's address as the network knows it. */
@@ -112,7 +114,7 @@ export class ClusterNetwork {
   private readonly now: () => number;
 
   constructor(private readonly lookups: NetworkLookups, private readonly random: () => number = Math.random,
-    private readonly apiServer?: APIServerEndpoint, private readonly opts: DataPlaneOptions = {}) {
+    private readonly apiServer?: APIServerEndpoint, private readonly outside?: OutsideAccess, opts: DataPlaneOptions = {}) {
     this.now = opts.now ?? Date.now;
     lookups.onChange?.(() => { this.indexed = undefined; });
   }
@@ -195,8 +197,10 @@ export class ClusterNetwork {
   private open(src: Source, ip: string, port: number): ConnectResult {
     const r = this.routeFrom(src, ip, port);
     const local: Endpoint = { ip: src.ip, port: this.ephemeralPort() };
-    if (r.kind === 'outside') return this.opts.outside?.connect(local, ip, port) ?? { kind: 'timeout' };
+    if (r.kind === 'outside') return this.connectOutside(src, local, ip, port);
     if (r.kind !== 'pod') return r;
+    // A dropped SYN: the client's retries time out. A pod reaching its own address never leaves its loopback.
+    if (ip !== src.ip && !this.policyAdmits(r.client, r.ip, 'TCP', r.port)) return { kind: 'timeout' };
     const apiServer = r.service?.namespace === 'default' && r.service.name === 'kubernetes' ? this.apiServer : undefined;
     const accept = apiServer?.accept ?? this.listeners.get(listenerKey(r.ip, r.port, 'TCP'));
     if (!accept) return { kind: this.hosts.has(r.ip) || this.index().nodeByIP(r.ip) ? 'refused' : 'timeout' };
@@ -210,7 +214,8 @@ export class ClusterNetwork {
 
   /** The cluster DNS answer (A records) for a fully qualified name; undefined for NXDOMAIN. */
   lookup(fqdn: string): string[] | undefined {
-    return clusterRecords(fqdn, dnsRecordSources(this.lookups));
+    const sources = dnsRecordSources(this.lookups);
+    return this.outside ? this.outside.coreDNS.addresses(fqdn, sources) : clusterRecords(fqdn, sources);
   }
 
   /** A name by a pod's resolver rules. */
@@ -245,11 +250,32 @@ export class ClusterNetwork {
       const node = src.kind === 'outside' ? undefined : src.node;
       return node?.os === 'linux' && this.settings().kubeProxy?.mode === 'ipvs' ? { kind: 'reply', from: ip } : { kind: 'timeout' };
     }
+    if (!this.policyAdmits(from, ip, 'ICMP', 0)) return { kind: 'timeout' };
     if (idx.nodeByIP(ip)) return { kind: 'reply', from: ip };
     if (this.hosts.has(ip)) return this.hostReachesPod(src, ip) ? { kind: 'reply', from: ip } : { kind: 'timeout' };
     if (this.isClusterAddress(ip)) return { kind: 'timeout' };
-    if (src.kind === 'pod' && src.node.os === 'windows') return { kind: 'timeout' };
-    return this.opts.outside?.ping(from, ip) ?? { kind: 'timeout' };
+    const host = this.hosts.get(from);
+    const egress = host && this.outside?.egress(host);
+    if (egress && !outboundSource(from, ip, egress).replies) return { kind: 'timeout' };
+    // win-overlay and win-bridge do not transpose outbound ICMP: nothing outside the cluster's networks answers a Windows pod.
+    const windowsPod = egress ? egress.os === 'windows' : src.kind === 'pod' && src.node.os === 'windows';
+    if (windowsPod && (!egress || destinationKind(ip, egress) === 'external')) return { kind: 'timeout' };
+    return this.outside?.world.ping(ip) ?? { kind: 'timeout' };
+  }
+
+  /** A connection leaving the cluster: the outside host sees the source the node's SNAT gives it (a node's own address as it is). */
+  private connectOutside(src: Source, local: Endpoint, ip: string, port: number): ConnectResult {
+    if (!this.outside || src.kind === 'outside') return { kind: 'timeout' };
+    const host = this.hosts.get(src.ip);
+    const egress = host && this.outside.egress(host);
+    const nat = egress ? outboundSource(src.ip, ip, egress) : { source: src.ip, replies: true };
+    if (!nat.replies) return { kind: 'timeout' };
+    return this.outside.world.connect(local, { ip: nat.source, port: local.port }, ip, port);
+  }
+
+  private policyAdmits(from: string, to: string, protocol: 'TCP' | 'ICMP', port: number): boolean {
+    const policy = this.lookups.policy;
+    return !policy || policyVerdict(policy, (ip) => this.hosts.get(ip), from, to, protocol, port) === 'allowed';
   }
 
   /** The network as a container of a pod reaches it; `owned` collects what its processes listen on. */
@@ -312,7 +338,7 @@ export class ClusterNetwork {
   /** Pod CIDR, Service CIDR and the nodes' own addresses: what the cluster answers for, rather than the outside. */
   private isClusterAddress(ip: string): boolean {
     const net = this.settings();
-    return inCIDR(ip, net.podSubnet ?? DEFAULT_POD_SUBNET) || inCIDR(ip, SERVICE_SUBNET) || !!this.index().nodeByIP(ip);
+    return inRange(ip, net.podSubnet ?? DEFAULT_POD_SUBNET) || inRange(ip, SERVICE_SUBNET) || !!this.index().nodeByIP(ip);
   }
 
   /** flannel on Windows (VXLAN): a node reaches only its own pods (windows-networking.md). */

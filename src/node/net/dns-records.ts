@@ -67,6 +67,8 @@ export interface ZoneAnswer {
   rcode: Rcode;
   /** Whether this server is the authority for the name (the AA flag). */
   authoritative: boolean;
+  /** The RA flag: answers that came through a recursive resolver have it. */
+  recursionAvailable?: boolean;
   answer: ResourceRecord[];
   authority: ResourceRecord[];
   additional: ResourceRecord[];

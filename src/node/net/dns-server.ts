@@ -13,6 +13,8 @@ import { createServer, type Server, type Socket as TcpSocket } from 'node:net';
 import { answerQuery, type QType, type RecordSources } from './dns-records.js';
 import { decodeQuery, encodeResponse, MalformedMessage, RCODE, TYPE, type Query, type Response } from './dns-wire.js';
 import { DNS_DOMAIN } from '../network.js';
+import type { CoreDNS } from './coredns.js';
+import type { CoreDNSAnswer } from './coredns-routing.js';
 
 export interface DNSServerOptions {
   host: string;
@@ -21,6 +23,8 @@ export interface DNSServerOptions {
   domain?: string;
   /** The cluster DNS Service's address: the A record of ns.dns.<zone>. */
   dnsIP?: string;
+  /** CoreDNS's Corefile and the outside world: where names outside the cluster zone go. Without it they are SERVFAIL. */
+  coreDNS?: CoreDNS;
 }
 
 export interface RunningDNSServer {
@@ -61,6 +65,11 @@ export class AnswerCache {
 
 /** The response to a raw query (over UDP: cut to fit); undefined when it cannot be answered at all (not even an ID to echo). */
 export function respond(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp = false, cache?: AnswerCache): Buffer | undefined {
+  return respondLater(msg, opts, udp, cache).wire;
+}
+
+/** The response and how long the server takes to send it (a forward whose upstreams never answer). */
+export function respondLater(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp = false, cache?: AnswerCache): { wire: Buffer | undefined; delayMs: number } {
   const generation = opts.sources.generation?.();
   const key = cache && generation !== undefined && msg.length >= 12 && msg.length <= 512 ? AnswerCache.key(msg, udp) : undefined;
   if (key !== undefined) {
@@ -70,15 +79,17 @@ export function respond(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port
       hit.copy(out);
       out[0] = msg[0]!;
       out[1] = msg[1]!;
-      return out;
+      return { wire: out, delayMs: 0 };
     }
   }
-  const out = answer(msg, opts, udp);
-  if (out && key !== undefined) cache!.set(key, generation!, out);
-  return out;
+  const late = { delayMs: 0 };
+  const out = answer(msg, opts, udp, late);
+  // A timed-out forward is asked again next time, as CoreDNS's cache does not keep it.
+  if (out && key !== undefined && !late.delayMs) cache!.set(key, generation!, out);
+  return { wire: out, delayMs: late.delayMs };
 }
 
-function answer(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp: boolean): Buffer | undefined {
+function answer(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp: boolean, late: { delayMs: number }): Buffer | undefined {
   let q: Query;
   try {
     q = decodeQuery(msg);
@@ -91,8 +102,12 @@ function answer(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp:
   if (q.opcode !== 0) res = { ...base, aa: false, rcode: RCODE.NOTIMP, answer: [], authority: [], additional: [] };
   else if (!q.question) res = { ...base, aa: false, rcode: RCODE.FORMERR, answer: [], authority: [], additional: [] };
   else {
-    const z = answerQuery(q.question.name, QTYPES.get(q.question.type) ?? 'OTHER', opts.sources, opts.domain ?? DNS_DOMAIN, opts.dnsIP);
-    res = { ...base, aa: z.authoritative, rcode: RCODE[z.rcode], answer: z.answer, authority: z.authority, additional: z.additional };
+    const qtype = QTYPES.get(q.question.type) ?? 'OTHER';
+    const z: CoreDNSAnswer = opts.coreDNS
+      ? opts.coreDNS.answer(q.question.name, qtype, opts.sources, opts.dnsIP)
+      : answerQuery(q.question.name, qtype, opts.sources, opts.domain ?? DNS_DOMAIN, opts.dnsIP);
+    late.delayMs = z.delayMs ?? 0;
+    res = { ...base, aa: z.authoritative, ...(z.recursionAvailable ? { ra: true } : {}), rcode: RCODE[z.rcode], answer: z.answer, authority: z.authority, additional: z.additional };
   }
   const wire = encodeResponse(res);
   if (!udp) return wire;
@@ -102,17 +117,23 @@ function answer(msg: Buffer, opts: Omit<DNSServerOptions, 'host' | 'port'>, udp:
 
 /** Serves the cluster zone on host:port over UDP and TCP. */
 export async function startDNSServer(opts: DNSServerOptions): Promise<RunningDNSServer> {
-  const answerOpts = { sources: opts.sources, ...(opts.domain ? { domain: opts.domain } : {}), ...(opts.dnsIP ? { dnsIP: opts.dnsIP } : {}) };
+  const answerOpts = { sources: opts.sources, ...(opts.domain ? { domain: opts.domain } : {}), ...(opts.dnsIP ? { dnsIP: opts.dnsIP } : {}), ...(opts.coreDNS ? { coreDNS: opts.coreDNS } : {}) };
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (delayMs: number, send: () => void) => {
+    if (!delayMs) { send(); return; }
+    const t = setTimeout(() => { timers.delete(t); send(); }, delayMs);
+    timers.add(t);
+  };
   const cache = new AnswerCache();
-  const tcp: Server = createServer((sock) => serveTcp(sock, answerOpts, cache));
+  const tcp: Server = createServer((sock) => serveTcp(sock, answerOpts, cache, later));
   const tcpSockets = new Set<TcpSocket>();
   tcp.on('connection', (s) => { tcpSockets.add(s); s.once('close', () => tcpSockets.delete(s)); });
   await new Promise<void>((resolve, reject) => { tcp.once('error', reject); tcp.listen(opts.port, opts.host, () => { tcp.off('error', reject); resolve(); }); });
   const port = (tcp.address() as { port: number }).port;
   const udp: Socket = createSocket(opts.host.includes(':') ? 'udp6' : 'udp4');
   udp.on('message', (msg, rinfo) => {
-    const out = respond(msg, answerOpts, true, cache);
-    if (out) udp.send(out, rinfo.port, rinfo.address);
+    const { wire, delayMs } = respondLater(msg, answerOpts, true, cache);
+    if (wire) later(delayMs, () => udp.send(wire, rinfo.port, rinfo.address));
   });
   // A failed send (the requestor gone) is the requestor's loss, not the server's.
   udp.on('error', () => {});
@@ -125,6 +146,8 @@ export async function startDNSServer(opts: DNSServerOptions): Promise<RunningDNS
   return {
     port,
     close: async () => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
       for (const s of tcpSockets) s.destroy();
       await Promise.all([new Promise<void>((r) => tcp.close(() => r())), new Promise<void>((r) => udp.close(() => r()))]);
     },
@@ -132,7 +155,7 @@ export async function startDNSServer(opts: DNSServerOptions): Promise<RunningDNS
 }
 
 /** Length-prefixed messages, answered in order, on one connection (RFC 7766 pipelining). */
-function serveTcp(sock: TcpSocket, opts: Omit<DNSServerOptions, 'host' | 'port'>, cache: AnswerCache): void {
+function serveTcp(sock: TcpSocket, opts: Omit<DNSServerOptions, 'host' | 'port'>, cache: AnswerCache, later: (delayMs: number, send: () => void) => void): void {
   let pending = Buffer.alloc(0);
   sock.setNoDelay(true);
   sock.on('error', () => sock.destroy());
@@ -143,11 +166,11 @@ function serveTcp(sock: TcpSocket, opts: Omit<DNSServerOptions, 'host' | 'port'>
       if (pending.length < 2 + len) break;
       const msg = pending.subarray(2, 2 + len);
       pending = pending.subarray(2 + len);
-      const out = respond(msg, opts, false, cache);
+      const { wire: out, delayMs } = respondLater(msg, opts, false, cache);
       if (!out) { sock.destroy(); return; }
       const head = Buffer.allocUnsafe(2);
       head.writeUInt16BE(out.length);
-      sock.write(Buffer.concat([head, out]));
+      later(delayMs, () => { if (!sock.destroyed) sock.write(Buffer.concat([head, out])); });
     }
   });
 }

@@ -41,6 +41,8 @@ export interface Response {
   rd: boolean;
   aa: boolean;
   tc?: boolean;
+  /** RA: set by a recursive resolver's answers (forwarded ones carry the upstream's). */
+  ra?: boolean;
   rcode: number;
   question?: Question;
   answer: ResourceRecord[];
@@ -198,7 +200,7 @@ function writeRecord(w: Writer, rr: ResourceRecord): void {
 export function encodeResponse(r: Response): Buffer {
   const w = new Writer();
   w.u16(r.id);
-  w.u16(0x8000 | ((r.opcode & 0xf) << 11) | (r.aa ? 0x0400 : 0) | (r.tc ? 0x0200 : 0) | (r.rd ? 0x0100 : 0) | (r.rcode & 0xf));
+  w.u16(0x8000 | ((r.opcode & 0xf) << 11) | (r.aa ? 0x0400 : 0) | (r.tc ? 0x0200 : 0) | (r.rd ? 0x0100 : 0) | (r.ra ? 0x0080 : 0) | (r.rcode & 0xf));
   w.u16(r.question ? 1 : 0);
   w.u16(r.answer.length);
   w.u16(r.authority.length);

@@ -12,6 +12,8 @@
  *   writes it as C:\etc\cni\net.d\10-flannel.conf with PowerShell 5.1's
  *   ConvertTo-Json; flanneld (no --ip-masq there) writes C:\run\flannel\subnet.env.
  */
+import { defaultExceptionList } from './outbound-nat.js';
+import { NODE_SUBNET } from './outside-world.js';
 import { FLANNEL_WINDOWS_VNI, type NetworkMode } from '../network.js';
 import { convertToJsonPS51, type PSJsonValue } from './powershell-json.js';
 
@@ -55,12 +57,17 @@ export function flannelWindowsCNITemplate(mode: NetworkMode): Json {
   };
 }
 
-/** start.ps1's edits of the template, in its order: exceptions, route, provider address. */
+/**
+ * start.ps1's edits of the template, in its order: exceptions, route,
+ * provider address. The OutBoundNAT exceptions are the ones the network
+ * model NATs by (outbound-nat.ts): on l2bridge the management subnet too,
+ * as the Windows troubleshooting guide's ExceptionList has it.
+ */
 export function flannelWindowsCNIConf(mode: NetworkMode, podSubnet: string, serviceSubnet: string, managementIP: string): Json {
   const conf = flannelWindowsCNITemplate(mode);
   const args = (conf.delegate as Json).AdditionalArgs as Json[];
   const settings = (i: number) => (args[i]!.Value as Json).Settings as Json;
-  settings(0).Exceptions = [serviceSubnet, podSubnet];
+  settings(0).Exceptions = defaultExceptionList(mode, serviceSubnet, podSubnet, NODE_SUBNET);
   settings(1).DestinationPrefix = serviceSubnet;
   if (args[2]) settings(2).ProviderAddress = managementIP;
   return conf;
