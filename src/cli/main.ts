@@ -111,6 +111,18 @@ program.command('describe-node-network <node>')
     const { describeNodeNetwork } = await import('../node/net/describe-node-network-client.js');
     process.stdout.write(await describeNodeNetwork(opts.kubeconfig, node));
   });
+program.command('net').description('the cluster network model').command('check <from> <to>')
+  .description('trace one TCP connection through the nodes\' data plane: FROM is a pod (NAME, NS/NAME), node/NAME or an IP; TO also svc/NAME, with :PORT (80)')
+  .option('-n, --namespace <ns>', 'the namespace of pod and Service names', 'default')
+  .option('--data-dir <dir>', 'the data directory of the cluster (its kubeconfig.yaml is used)')
+  .option('--kubeconfig <file>', 'an admin kubeconfig of the cluster (default: --data-dir\'s, $KUBECONFIG, ./.winkube/kubeconfig.yaml)')
+  .action(async (from: string, to: string, opts: { namespace?: string; dataDir?: string; kubeconfig?: string }) => {
+    const { netCheck } = await import('../node/net/net-check-client.js');
+    const r = await netCheck(from, to, opts);
+    process.stdout.write(r.out);
+    process.stderr.write(r.err);
+    process.exitCode = r.code;
+  });
 registerNodeCommands(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {

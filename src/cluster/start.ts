@@ -34,7 +34,8 @@ import { PodTokenIssuer } from '../registry/auth/pod-tokens.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { NodeOperations } from '../node/control/operations.js';
-import { nodeControlHandler } from './node-control-endpoint.js';
+import { nodeControlHandler, type NodeControlHandler } from './node-control-endpoint.js';
+import { NET_CHECK_PATH, netCheckHandler } from './net-check-endpoint.js';
 import { applyNodeChanges, loadNodeChanges } from '../node/control/node-changes.js';
 import { DEFAULT_NETWORK } from '../node/network.js';
 import { ContainerLogs } from '../node/logs/container-logs.js';
@@ -199,7 +200,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       containerLogs,
       // kubectl port-forward: the pod's listeners in the cluster network, through its node's sandbox.
       () => runningKubelet?.network, (pod) => runningKubelet?.sandboxOf(pod)),
-    winkubeRoutes: nodeControlHandler(nodeOperations),
+    winkubeRoutes: winkubeRoutes(nodeControlHandler(nodeOperations),
+      netCheckHandler(() => runningKubelet?.network, (resource, ns, name) => store.get('', resource, ns, name))),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
     kubelets,
     // ReadHeaderTimeout (32 s); WINKUBE_READ_HEADER_TIMEOUT_MS shortens it, for tests of slow clients.
@@ -297,4 +299,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       await storage.close();
     },
   };
+}
+
+/** winkube's own endpoints by path: `winkube net check`'s, else node control's. */
+function winkubeRoutes(nodeControl: NodeControlHandler, netCheck: NodeControlHandler): NodeControlHandler {
+  return (req, res, path, user) => (path === NET_CHECK_PATH ? netCheck(req, res, path, user) : nodeControl(req, res, path, user));
 }

@@ -19,6 +19,7 @@ import type { EventRecorder } from '../../events/recorder.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { LINUX_KERNEL_VERSION } from '../node-object.js';
+import { DEFAULT_NETWORK } from '../network.js';
 import type { NodeConfig } from '../pool.js';
 import type { EnvSources } from '../runtime/env.js';
 import type { TokenSource } from '../runtime/volumes.js';
@@ -159,6 +160,10 @@ export class Kubelet {
       services: () => this.services.cache.list('*'),
       service: (ns, name) => this.services.cache.get(ns, name),
       endpointSlices: (ns) => this.endpointSlices.cache.list(ns),
+      nodes: () => this.nodeObjects.cache.list('*'),
+      // One CNI and mode for the whole cluster: any node's says it.
+      podNetwork: () => nodes[0]?.network ?? this.nodes.values().next().value?.cfg.network ?? DEFAULT_NETWORK,
+      onChange: (changed) => { for (const i of [this.services, this.endpointSlices, this.nodeObjects]) i.onEvent(() => changed()); },
       policy: {
         enforces: (node) => this.nodes.get(node)?.cfg.network.plugin === 'calico',
         pod: (ns, name) => podCache.get(ns, name) as Pod | undefined,
@@ -173,7 +178,7 @@ export class Kubelet {
         const ip = (this.nodeObjects.cache.get('', pod.node) as Node | undefined)?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
         return cfg && ip ? egressContext(cfg.os, ip, cfg.network) : undefined;
       },
-    });
+    }, { now: () => (opts.clock ?? REAL_CLOCK).now() });
     this.sources = {
       configMap: (ns, name) => this.configMaps.cache.get(ns, name),
       secret: (ns, name) => this.secrets.cache.get(ns, name),

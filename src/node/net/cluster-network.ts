@@ -1,52 +1,61 @@
 /**
  * The cluster's pod network, one per node farm: which pod owns which
- * address, what listens on which (pod IP, port, protocol), and how a
- * connection from a pod reaches its destination:
+ * address, what listens on which (address, port, protocol), and how a
+ * connection from a pod, a node or the outside reaches its destination
+ * through the rules of the node it meets:
  *
  * - a pod IP (on any node): the listener on that port, else a RST
  *   (connection refused); an address no running pod has goes unanswered.
- * - a Service ClusterIP and port: kube-proxy's rule for it picks one
- *   endpoint of the Service's EndpointSlices (ready ones; serving and
- *   terminating ones when none is ready, as ProxyTerminatingEndpoints
- *   does) at random, as the iptables proxier's `statistic --mode random`
- *   rules do, on the slice's port (the targetPort the EndpointSlice
- *   controller resolved for that pod, named ports included); a Service
- *   port without endpoints is REJECTed (connection refused); a port the
- *   Service does not define has no rule and its packets are dropped.
+ *   A Windows node on flannel's VXLAN reaches only its own pods.
+ * - a Service's addresses (ClusterIP, nodePort on any node's address,
+ *   externalIPs, LoadBalancer ingress IPs): kube-proxy's rules on the node
+ *   the packet meets them (the client's own node for the ClusterIP,
+ *   externalIPs and ingress IPs; the addressed node for a nodePort; the
+ *   node an outside client's packets enter by), per OS: iptables-rules.ts
+ *   and winkernel-rules.ts decide the endpoints or the failure, the
+ *   backend sees the client's address or the node's (source-address.ts),
+ *   sessionAffinity ClientIP pins a client (session-affinity.ts). Windows
+ *   nodes themselves (hostNetwork, HostProcess) reach no Service VIP and not
+ *   their own nodePorts (windows-networking.md's limitations).
  * - names: the cluster DNS records (Service A records, headless Services'
  *   endpoints, `a-b-c-d.<ns>.pod`), reached through each pod's resolver
  *   rules (dns-resolver.ts).
- *
- * - NetworkPolicy, where the nodes' plugin enforces it (policy-enforcement.ts):
- *   a connection or echo request it denies is dropped (a timeout), judged
- *   against the backend after the DNAT.
- *
  * - the `kubernetes` Service of `default`: its endpoints are the API
  *   server's own address, outside the pod network; a connection to it
  *   reaches the real API server over TLS (its certificate issued by the
  *   cluster CA), so a pod can use its service account token.
+ * - NetworkPolicy, where the nodes' plugin enforces it (policy-enforcement.ts):
+ *   a connection or echo request it denies is dropped (a timeout), judged
+ *   against the backend after the DNAT and SNAT.
+ * - anything else is not a cluster address: the outside world
+ *   (outside-world.ts), reached with the source address the pod's node's
+ *   SNAT rules leave (outbound-nat.ts); names outside the cluster zone go
+ *   where CoreDNS's Corefile sends them (coredns.ts).
  *
- * - anything else no running pod has: the outside world (outside-world.ts),
- *   reached with the source address the pod's node's SNAT rules leave
- *   (outbound-nat.ts); names outside the cluster zone go where CoreDNS's
- *   Corefile sends them (coredns.ts).
- *
- * Services and EndpointSlices are read through the kubelets' informer
- * caches (the lookups), never the store. The Windows data plane's own
- * rules (VIPs unreachable from nodes, DSR, session affinity) are later
- * slices of the network model and not applied here.
+ * Services, EndpointSlices and Nodes are read through the kubelets'
+ * informer caches (the lookups), never the store, and indexed until they
+ * change (service-index.ts).
  */
-import type { ServicePort, ServiceSpec } from 'kubernetes-types/core/v1.js';
-import type { EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
+import { DEFAULT_NETWORK, DEFAULT_POD_SUBNET, KUBE_PROXY_GATE_DEFAULTS, SERVICE_SUBNET, type ClusterNetwork as PodNetworkSettings } from '../network.js';
 import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
 import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
 import { answerQuery, clusterRecords } from './dns-records.js';
 import { dnsRecordSources } from './dns-sources.js';
+import { iptablesDecision } from './iptables-rules.js';
+import { windowsDSR } from './kube-proxy-command.js';
+import type { NetNode } from './net-node.js';
 import type { OutsideAccess } from './outside-access.js';
-import { destinationKind, outboundSource } from './outbound-nat.js';
+import { destinationKind, inRange, outboundSource } from './outbound-nat.js';
 import { policyVerdict, type PolicyLookups } from './policy-enforcement.js';
+import { servicePortName, type Frontend, type ProxyDecision, type SourceKind } from './proxy-decision.js';
+import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, ruleHop, stopHop, type NetTrace } from './route-trace.js';
+import { AffinityTable } from './session-affinity.js';
+import { ServiceIndex } from './service-index.js';
+import { linuxNodeAddress, windowsSourceVip } from './source-address.js';
+import { winkernelDecision } from './winkernel-rules.js';
 
 /** What the model reads of the cluster: the kubelets' informer caches. */
 export interface NetworkLookups {
@@ -55,15 +64,23 @@ export interface NetworkLookups {
   service(namespace: string, name: string): KObject | undefined;
   /** The EndpointSlices of a namespace. */
   endpointSlices(namespace: string): KObject[];
+  /** The Node objects (addresses, OS and build, pod CIDRs); without them every pod is on an unnamed Linux node. */
+  nodes?(): KObject[];
+  /** The cluster file's network (CNI plugin, mode, kube-proxy settings); flannel overlay when absent. */
+  podNetwork?(): PodNetworkSettings;
+  /** Calls back whenever Services, EndpointSlices or Nodes change; without it the model re-reads them for every connection. */
+  onChange?(listener: () => void): void;
   /** NetworkPolicy enforcement's reads; without them no policy is applied. */
   policy?: PolicyLookups;
 }
 
+export interface DataPlaneOptions {
+  /** Milliseconds; iptables' session affinity expires by it. */
+  now?: () => number;
+}
+
 /** A pod's address as the network knows it. */
 export interface PodHost { namespace: string; name: string; node: string }
-
-/** The label that ties an EndpointSlice to its Service (discovery.k8s.io/v1 LabelServiceName). */
-const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
 /** Linux's ephemeral port range (net.ipv4.ip_local_port_range). */
 const EPHEMERAL = { first: 32768, last: 60999 };
@@ -71,18 +88,36 @@ const EPHEMERAL = { first: 32768, last: 60999 };
 /** The API server as pods reach it through the kubernetes Service: its handler, and the CA of its serving certificate. */
 export interface APIServerEndpoint { accept: Acceptor; ca: string }
 
+/** Where a connection goes: an address and port with the client address the backend sees, how it fails, or beyond the cluster. */
 export type Route =
-  | { kind: 'pod'; ip: string; port: number; service?: { namespace: string; name: string } }
+  | { kind: 'pod'; ip: string; port: number; client: string; service?: { namespace: string; name: string } }
   | { kind: 'refused' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  | { kind: 'outside' };
+
+/** Where a connection comes from. */
+type Source =
+  | { kind: 'pod'; ip: string; node: NetNode }
+  | { kind: 'host'; ip: string; node: NetNode }
+  | { kind: 'outside'; ip: string; entry?: NetNode };
+
+/** A node the lookups do not know (no Node objects): Linux, with no addresses of its own. */
+const UNKNOWN_NODE: NetNode = { name: '', os: 'linux', internalIP: '' };
 
 export class ClusterNetwork {
   private readonly hosts = new Map<string, PodHost>();
   private readonly listeners = new Map<string, Acceptor>();
   private nextPort = EPHEMERAL.first;
+  private indexed?: ServiceIndex;
+  private readonly affinity = new AffinityTable();
+  private readonly proxyLogs = new Map<string, Set<string>>();
+  private readonly now: () => number;
 
   constructor(private readonly lookups: NetworkLookups, private readonly random: () => number = Math.random,
-    private readonly apiServer?: APIServerEndpoint, private readonly outside?: OutsideAccess) {}
+    private readonly apiServer?: APIServerEndpoint, private readonly outside?: OutsideAccess, opts: DataPlaneOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    lookups.onChange?.(() => { this.indexed = undefined; });
+  }
 
   /** The pod's sandbox has this address; returns its removal (the sandbox is torn down). */
   attach(ip: string, host: PodHost): () => void {
@@ -103,30 +138,77 @@ export class ClusterNetwork {
     return this.listeners.has(listenerKey(ip, port, protocol));
   }
 
-  /** Where a TCP connection to ip:port goes: an address and port (after kube-proxy's rules), or how it fails there. */
-  route(ip: string, port: number): Route {
-    const svc = this.serviceByClusterIP(ip);
-    if (svc) return this.serviceRoute(svc, port);
-    return { kind: 'pod', ip, port };
+  /** kube-proxy's log lines on a node about the Services it could not program as asked (each once). */
+  kubeProxyLog(node: string): string[] { return [...this.proxyLogs.get(node) ?? []]; }
+
+  /**
+   * Where a TCP connection from `from` (a pod's or a node's address; a pod
+   * on an unknown node when omitted) to ip:port goes after the rules it meets.
+   */
+  route(ip: string, port: number, from?: string): Route {
+    return this.routeFrom(from === undefined ? { kind: 'pod', ip: '', node: UNKNOWN_NODE } : this.sourceOf(from), ip, port);
   }
 
   /**
-   * A TCP connection from `from` (a pod's address) to ip:port: the listener
-   * there, else a RST from a running pod's stack, else silence.
+   * A TCP connection from `from` (a pod's address, or a node's own for
+   * hostNetwork pods) to ip:port: the listener there, else a RST from a
+   * running pod's stack, else silence.
    */
   connect(from: string, ip: string, port: number): ConnectResult {
-    const r = this.route(ip, port);
+    return this.open(this.sourceOf(from), ip, port);
+  }
+
+  /** A connection from `client` outside the cluster whose packets enter by the node with address `entryNodeIP`. */
+  connectFromOutside(entryNodeIP: string, client: string, ip: string, port: number): ConnectResult {
+    const entry = this.index().nodeByIP(entryNodeIP);
+    return this.open({ kind: 'outside', ip: client, ...(entry ? { entry } : {}) }, ip, port);
+  }
+
+  /**
+   * The hops a connection from `from` to ip:port takes and where it ends,
+   * without opening it (nothing is remembered: no session affinity entry,
+   * no kube-proxy log line).
+   */
+  trace(from: string, ip: string, port: number): NetTrace {
+    const src = this.sourceOf(from);
+    const net = this.settings();
+    const hops = [src.kind === 'pod' ? podSourceHop(this.hosts.get(src.ip), src.ip, src.node, net)
+      : src.kind === 'host' ? hostSourceHop(src.node) : outsideSourceHop(src.ip, src.entry)];
+    const r = this.routeFrom(src, ip, port, hops);
+    if (r.kind === 'outside') {
+      hops.push(`${ip} is outside the cluster`);
+      return { hops, result: 'outside' };
+    }
+    if (r.kind !== 'pod') return { hops, result: r.kind };
+    const pod = this.hosts.get(r.ip);
+    const node = this.index().nodeByIP(r.ip);
+    const owner = pod ? `pod ${pod.namespace}/${pod.name}` : node ? `node ${node.name}` : undefined;
+    if (!this.listeners.has(listenerKey(r.ip, r.port, 'TCP')) && !(r.service?.namespace === 'default' && r.service.name === 'kubernetes' && this.apiServer)) {
+      hops.push(owner ? `${owner} ${r.ip}: nothing listens on ${r.port}/tcp: RST` : stopHop(`no host has ${r.ip}`));
+      return { hops, result: owner ? 'refused' : 'timeout' };
+    }
+    hops.push(`${owner ?? r.ip} listens on ${r.ip}:${r.port}, sees the client as ${r.client}`);
+    return { hops, result: 'connected' };
+  }
+
+  /** Whether a node has this address (the lookups hold its Node object). */
+  knowsNode(ip: string): boolean { return !!this.index().nodeByIP(ip); }
+
+  private open(src: Source, ip: string, port: number): ConnectResult {
+    const r = this.routeFrom(src, ip, port);
+    const local: Endpoint = { ip: src.ip, port: this.ephemeralPort() };
+    if (r.kind === 'outside') return this.connectOutside(src, local, ip, port);
     if (r.kind !== 'pod') return r;
     // A dropped SYN: the client's retries time out. A pod reaching its own address never leaves its loopback.
-    if (ip !== from && !this.policyAdmits(from, r.ip, 'TCP', r.port)) return { kind: 'timeout' };
+    if (ip !== src.ip && !this.policyAdmits(r.client, r.ip, 'TCP', r.port)) return { kind: 'timeout' };
     const apiServer = r.service?.namespace === 'default' && r.service.name === 'kubernetes' ? this.apiServer : undefined;
     const accept = apiServer?.accept ?? this.listeners.get(listenerKey(r.ip, r.port, 'TCP'));
-    if (!accept) return this.hosts.has(r.ip) ? { kind: 'refused' } : r.service ? { kind: 'timeout' } : this.connectOutside(from, ip, port);
-    const local: Endpoint = { ip: from, port: this.ephemeralPort() };
+    if (!accept) return { kind: this.hosts.has(r.ip) || this.index().nodeByIP(r.ip) ? 'refused' : 'timeout' };
+    const client: Endpoint = { ip: r.client, port: local.port };
     const server: Endpoint = { ip: r.ip, port: r.port };
     return {
       kind: 'connected', local, remote: { ip, port }, ...(apiServer ? { tlsCA: apiServer.ca } : {}),
-      exchange: (req: HttpRequest): Pending<HttpReply> => accept(req, { client: local, local: server }),
+      exchange: (req: HttpRequest): Pending<HttpReply> => accept(req, { client, local: server }),
     };
   }
 
@@ -153,32 +235,47 @@ export class ClusterNetwork {
   }
 
   /**
-   * An ICMP echo from `from`: a running pod's stack answers for its
-   * address; a Service ClusterIP is only a DNAT rule for TCP/UDP ports and
-   * nothing answers it; an address no pod has goes unanswered.
+   * An ICMP echo from `from`: a running pod's stack and a node answer for
+   * their addresses; a Service VIP is only DNAT rules for TCP/UDP ports and
+   * nothing answers it, except under IPVS, which binds every Service
+   * address to kube-ipvs0; an address no pod has goes unanswered. A
+   * Windows pod's echo to a remote network never comes back (VFP does not
+   * translate ICMP on win-overlay and win-bridge).
    */
   ping(from: string, ip: string): PingResult {
-    const target = isLoopback(ip) ? from : ip;
-    if (target === from) return { kind: 'reply', from: target };
-    if (!this.policyAdmits(from, target, 'ICMP', 0)) return { kind: 'timeout' };
-    if (this.hosts.has(target)) return { kind: 'reply', from: target };
+    if (isLoopback(ip) || ip === from) return { kind: 'reply', from: isLoopback(ip) ? from : ip };
+    const src = this.sourceOf(from);
+    const idx = this.index();
+    if (idx.byClusterIP(ip) || idx.byExternalAddress(ip)) {
+      const node = src.kind === 'outside' ? undefined : src.node;
+      return node?.os === 'linux' && this.settings().kubeProxy?.mode === 'ipvs' ? { kind: 'reply', from: ip } : { kind: 'timeout' };
+    }
+    if (!this.policyAdmits(from, ip, 'ICMP', 0)) return { kind: 'timeout' };
+    if (idx.nodeByIP(ip)) return { kind: 'reply', from: ip };
+    if (this.hosts.has(ip)) return this.hostReachesPod(src, ip) ? { kind: 'reply', from: ip } : { kind: 'timeout' };
+    if (this.isClusterAddress(ip)) return { kind: 'timeout' };
     const host = this.hosts.get(from);
     const egress = host && this.outside?.egress(host);
-    if (egress && !outboundSource(from, target, egress).replies) return { kind: 'timeout' };
+    if (egress && !outboundSource(from, ip, egress).replies) return { kind: 'timeout' };
     // win-overlay and win-bridge do not transpose outbound ICMP: nothing outside the cluster's networks answers a Windows pod.
-    if (egress?.os === 'windows' && destinationKind(target, egress) === 'external') return { kind: 'timeout' };
-    return this.outside?.world.ping(target) ?? { kind: 'timeout' };
+    const windowsPod = egress ? egress.os === 'windows' : src.kind === 'pod' && src.node.os === 'windows';
+    if (windowsPod && (!egress || destinationKind(ip, egress) === 'external')) return { kind: 'timeout' };
+    return this.outside?.world.ping(ip) ?? { kind: 'timeout' };
   }
 
-  /** A connection leaving the cluster: the outside host sees the source the node's SNAT gives it. */
-  private connectOutside(from: string, ip: string, port: number): ConnectResult {
-    if (!this.outside) return { kind: 'timeout' };
-    const host = this.hosts.get(from);
+  /** A connection leaving the cluster: the outside host sees the source the node's SNAT gives it (a node's own address as it is). */
+  private connectOutside(src: Source, local: Endpoint, ip: string, port: number): ConnectResult {
+    if (!this.outside || src.kind === 'outside') return { kind: 'timeout' };
+    const host = this.hosts.get(src.ip);
     const egress = host && this.outside.egress(host);
-    const nat = egress ? outboundSource(from, ip, egress) : { source: from, replies: true };
+    const nat = egress ? outboundSource(src.ip, ip, egress) : { source: src.ip, replies: true };
     if (!nat.replies) return { kind: 'timeout' };
-    const local: Endpoint = { ip: from, port: this.ephemeralPort() };
     return this.outside.world.connect(local, { ip: nat.source, port: local.port }, ip, port);
+  }
+
+  private policyAdmits(from: string, to: string, protocol: 'TCP' | 'ICMP', port: number): boolean {
+    const policy = this.lookups.policy;
+    return !policy || policyVerdict(policy, (ip) => this.hosts.get(ip), from, to, protocol, port) === 'allowed';
   }
 
   /** The network as a container of a pod reaches it; `owned` collects what its processes listen on. */
@@ -209,52 +306,142 @@ export class ClusterNetwork {
     };
   }
 
-  private policyAdmits(from: string, to: string, protocol: 'TCP' | 'ICMP', port: number): boolean {
-    const policy = this.lookups.policy;
-    return !policy || policyVerdict(policy, (ip) => this.hosts.get(ip), from, to, protocol, port) === 'allowed';
+  private index(): ServiceIndex {
+    if (this.indexed) return this.indexed;
+    const idx = new ServiceIndex(this.lookups);
+    // Without change notifications nothing says when to drop it: keep none.
+    if (this.lookups.onChange) this.indexed = idx;
+    return idx;
   }
 
-  private serviceByClusterIP(ip: string): KObject | undefined {
-    return this.lookups.services().find((s) => clusterIPsOf(s).includes(ip));
+  private settings(): PodNetworkSettings { return this.lookups.podNetwork?.() ?? DEFAULT_NETWORK; }
+
+  /** Windows kube-proxy's DSR: --enable-dsr as its start script passes it, with the WinDSR gate on. */
+  private windowsDSR(): boolean {
+    const net = this.settings();
+    const dsr = windowsDSR(net.plugin, net.kubeProxy);
+    const gates = { ...KUBE_PROXY_GATE_DEFAULTS, ...(dsr ? { WinDSR: true } : {}), ...net.kubeProxy?.featureGates };
+    return dsr && gates.WinDSR === true;
   }
 
-  private serviceRoute(svc: KObject, port: number): Route {
-    const spec = (svc.spec ?? {}) as ServiceSpec;
-    const svcPort = (spec.ports ?? []).find((p) => p.port === port && (p.protocol ?? 'TCP') === 'TCP');
-    if (!svcPort) return { kind: 'timeout' };
-    const ns = svc.metadata.namespace ?? 'default';
-    const name = svc.metadata.name ?? '';
-    const endpoints = this.endpointsOf(ns, name, svcPort.name ?? '');
-    if (!endpoints.length) return { kind: 'refused' };
-    const pick = endpoints[Math.min(endpoints.length - 1, Math.floor(this.random() * endpoints.length))]!;
-    return { kind: 'pod', ip: pick.ip, port: pick.port ?? targetPortNumber(svcPort), service: { namespace: ns, name } };
+  private sourceOf(ip: string): Source {
+    const idx = this.index();
+    const node = idx.nodeByIP(ip);
+    if (node) return { kind: 'host', ip, node };
+    const host = this.hosts.get(ip);
+    if (host) return { kind: 'pod', ip, node: idx.nodeByName(host.node) ?? idx.nodeOfPodIP(ip) ?? UNKNOWN_NODE };
+    const owner = idx.nodeOfPodIP(ip);
+    if (owner) return { kind: 'pod', ip, node: owner };
+    return idx.hasNodes ? { kind: 'outside', ip } : { kind: 'pod', ip, node: UNKNOWN_NODE };
   }
 
-  /**
-   * The endpoints kube-proxy programs for a Service port: ready ones, else
-   * serving-and-terminating ones (CategorizeEndpoints). `portName`
-   * undefined: any port.
-   */
-  private endpointsOf(ns: string, service: string, portName?: string): { ip: string; port?: number }[] {
-    const slices = this.lookups.endpointSlices(ns).filter((s) => s.metadata.labels?.[SERVICE_NAME_LABEL] === service && s.addressType === 'IPv4') as unknown as EndpointSlice[];
-    const ready: { ip: string; port?: number }[] = [];
-    const terminating: { ip: string; port?: number }[] = [];
-    const seen = new Set<string>();
-    for (const s of slices) {
-      const p: EndpointPort | undefined = portName === undefined ? undefined : (s.ports ?? []).find((x) => (x.name ?? '') === portName && (x.protocol ?? 'TCP') === 'TCP');
-      if (portName !== undefined && !p) continue;
-      for (const e of s.endpoints ?? []) {
-        const ip: string | undefined = e.addresses?.[0];
-        if (!ip || seen.has(ip)) continue;
-        seen.add(ip);
-        const c = e.conditions ?? {};
-        // A nil ready condition means ready (discovery/v1 EndpointConditions).
-        const entry = { ip, ...(typeof p?.port === 'number' ? { port: p.port } : {}) };
-        if (c.ready !== false) ready.push(entry);
-        else if (c.serving === true && c.terminating === true) terminating.push(entry);
-      }
+  /** Pod CIDR, Service CIDR and the nodes' own addresses: what the cluster answers for, rather than the outside. */
+  private isClusterAddress(ip: string): boolean {
+    const net = this.settings();
+    return inRange(ip, net.podSubnet ?? DEFAULT_POD_SUBNET) || inRange(ip, SERVICE_SUBNET) || !!this.index().nodeByIP(ip);
+  }
+
+  /** flannel on Windows (VXLAN): a node reaches only its own pods (windows-networking.md). */
+  private hostReachesPod(src: Source, podIP: string): boolean {
+    if (src.kind !== 'host' || src.node.os !== 'windows') return true;
+    const net = this.settings();
+    if (net.plugin !== 'flannel' || net.mode !== 'overlay') return true;
+    const owner = this.hosts.get(podIP)?.node ?? this.index().nodeOfPodIP(podIP)?.name;
+    return owner === src.node.name;
+  }
+
+  private routeFrom(src: Source, ip: string, port: number, hops?: string[]): Route {
+    const idx = this.index();
+    const stop = (why: string): Route => { hops?.push(stopHop(why)); return { kind: 'timeout' }; };
+    const svc = idx.byClusterIP(ip);
+    if (svc) {
+      // The Service CIDR is routed nowhere outside the nodes; Windows nodes do not reach Service VIPs themselves.
+      if (src.kind === 'outside') return stop('the Service CIDR is not routed outside the nodes');
+      if (src.kind === 'host' && src.node.os === 'windows') return stop('Service VIPs are not reachable from Windows nodes');
+      return this.throughProxy(src.node, src, svc, tcpPort(svc, (p) => p.port === port), 'clusterIP', src.kind === 'pod' ? 'pod' : 'local', ip, port, hops);
     }
-    return ready.length ? ready : terminating;
+    const ext = idx.byExternalAddress(ip);
+    if (ext) {
+      // Inside the cluster the client's own node intercepts the address; from outside, the node the packets enter by.
+      const node = src.kind === 'outside' ? src.entry : src.node;
+      if (!node) return stop(`no node routes ${ip}`);
+      return this.throughProxy(node, src, ext.service, tcpPort(ext.service, (p) => p.port === port), ext.frontend, sourceKind(src, node), ip, port, hops);
+    }
+    const target = idx.nodeByIP(ip);
+    const np = target ? idx.byNodePort(port) : undefined;
+    if (target && np) {
+      if (src.kind === 'host' && src.node.name === target.name && target.os === 'windows') return stop('a Windows node does not reach its own nodePorts');
+      return this.throughProxy(target, src, np.service, np.port, 'nodePort', sourceKind(src, target), ip, port, hops);
+    }
+    if (target || this.hosts.has(ip) || this.isClusterAddress(ip)) {
+      if (!this.hostReachesPod(src, ip)) return stop('a Windows node on flannel VXLAN reaches only its own pods');
+      return { kind: 'pod', ip, port, client: src.kind === 'host' ? this.hostAddress(src.node, ip) : src.ip };
+    }
+    return { kind: 'outside' };
+  }
+
+  /** The address a node's own connection to `to` leaves with. */
+  private hostAddress(node: NetNode, to: string): string {
+    if (node.os === 'windows' || !node.internalIP) return node.internalIP;
+    return linuxNodeAddress(node, to, this.settings(), this.isPodAddress(to));
+  }
+
+  private isPodAddress(ip: string): boolean { return this.hosts.has(ip) || !!this.index().nodeOfPodIP(ip); }
+
+  private throughProxy(node: NetNode, src: Source, service: Service, svcPort: ServicePort | undefined, frontend: Frontend, source: SourceKind,
+    vip: string, vport: number, hops?: string[]): Route {
+    if (!svcPort) {
+      hops?.push(stopHop(`${vip} has no rule for port ${vport}/tcp: dropped`));
+      return { kind: 'timeout' };
+    }
+    const idx = this.index();
+    const endpoints = idx.endpoints(service, svcPort.name ?? '');
+    const settings = this.settings();
+    const input = { node, mode: settings.mode, dsr: this.windowsDSR(), service, port: svcPort, frontend, source, endpoints };
+    const d: ProxyDecision = node.os === 'windows' ? winkernelDecision(input) : iptablesDecision(input);
+    const spn = servicePortName(service, svcPort);
+    const spec = service.spec ?? {};
+    const localOnly = frontend === 'clusterIP' ? spec.internalTrafficPolicy === 'Local' : spec.externalTrafficPolicy === 'Local' && source === 'external';
+    hops?.push(ruleHop(node, frontend, spn, vip, vport, d, localOnly));
+    if (!hops && d.kind !== 'refused' && d.log) this.recordLog(node.name, d.log);
+    if (d.kind !== 'balance') return d.kind === 'refused' ? { kind: 'refused' } : { kind: 'timeout' };
+    const ns = service.metadata?.namespace ?? 'default';
+    const name = service.metadata?.name ?? '';
+    const pick = this.pick(node, `${ns}/${name}`, svcPort.port, src.ip, d, !hops);
+    const port = d.backendPort ?? pick.port ?? targetPortNumber(svcPort);
+    const client = this.clientSeen(node, src, d, pick.ip);
+    hops?.push(endpointHop(node, spn, pick.ip, port, client, client !== src.ip));
+    return { kind: 'pod', ip: pick.ip, port, client, service: { namespace: ns, name } };
+  }
+
+  /** One endpoint: the client's pinned one under session affinity, else one at random (`statistic --mode random`, HNS's hash). */
+  private pick(node: NetNode, service: string, port: number, client: string, d: Extract<ProxyDecision, { kind: 'balance' }>,
+    remember: boolean): { ip: string; port?: number } {
+    const eps = d.endpoints;
+    const key = { node: node.name, service, port, client };
+    const now = this.now();
+    const pinned = d.affinity ? this.affinity.lookup(key, eps, now, d.affinity.timeoutSeconds) : undefined;
+    const pick = (pinned !== undefined ? eps.find((e) => e.ip === pinned) : undefined)
+      ?? eps[Math.min(eps.length - 1, Math.floor(this.random() * eps.length))]!;
+    if (d.affinity && remember) this.affinity.pin(key, pick.ip, now);
+    return pick;
+  }
+
+  /** The source address the backend sees after the node's rules. */
+  private clientSeen(node: NetNode, src: Source, d: Extract<ProxyDecision, { kind: 'balance' }>, backend: string): string {
+    if (node.os === 'windows') {
+      if (d.snat) return windowsSourceVip(node, this.settings().mode, d.endpoints.some((e) => !this.isPodAddress(e.ip)));
+      return src.kind === 'host' ? src.node.internalIP : src.ip;
+    }
+    // A pod reaching itself through a Service is masqueraded too (KUBE-SEP's hairpin rule).
+    if (d.snat || backend === src.ip) return node.internalIP ? linuxNodeAddress(node, backend, this.settings(), this.isPodAddress(backend)) : src.ip;
+    return src.kind === 'host' ? this.hostAddress(src.node, backend) : src.ip;
+  }
+
+  private recordLog(node: string, lines: string[]): void {
+    let set = this.proxyLogs.get(node);
+    if (!set) this.proxyLogs.set(node, set = new Set());
+    for (const l of lines) set.add(l);
   }
 
   private ephemeralPort(): number {
@@ -268,10 +455,14 @@ const listenerKey = (ip: string, port: number, protocol: string) => `${ip}|${por
 
 const isLoopback = (ip: string) => /^127\./.test(ip) || ip === '::1' || ip === 'localhost';
 
-function clusterIPsOf(svc: KObject): string[] {
-  const spec = (svc.spec ?? {}) as ServiceSpec;
-  const ips: readonly string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : spec.clusterIP ? [spec.clusterIP] : [];
-  return ips.filter((ip) => ip && ip !== 'None');
+function tcpPort(svc: Service, match: (p: ServicePort) => boolean): ServicePort | undefined {
+  return (svc.spec?.ports ?? []).find((p) => match(p) && (p.protocol ?? 'TCP') === 'TCP');
+}
+
+/** How the node whose rules apply sees the source: a pod, itself, or anything else. */
+function sourceKind(src: Source, node: NetNode): SourceKind {
+  if (src.kind === 'pod') return 'pod';
+  return src.kind === 'host' && src.node.name === node.name ? 'local' : 'external';
 }
 
 /** A Service port's numeric targetPort (its port when unset); a name only the endpoints can resolve. */

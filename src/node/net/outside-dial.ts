@@ -3,12 +3,13 @@
  * `winkube up --expose`) to a node's address and a nodePort, or to a
  * LoadBalancer ingress IP and a Service port.
  *
- * Fallback until the cluster network model routes node ports and
- * LoadBalancer IPs through kube-proxy's rules itself: both are taken to the
- * Service's ClusterIP and port, whose rule picks the endpoint, and the
- * connection comes from the node's address, as kube-proxy masquerades
- * external traffic with externalTrafficPolicy Cluster. Once the model
- * routes them, this is `network.connect(nodeIP, ip, port)`.
+ * The network model routes it through the entry node's kube-proxy rules
+ * (externalTrafficPolicy, Windows DSR, the client address the backend
+ * sees); the client is this machine, which the nodes see as the gateway of
+ * their network. A network that does not know the node (no Node objects)
+ * falls back to the Service's ClusterIP and port, from the node's address,
+ * as kube-proxy masquerades external traffic with externalTrafficPolicy
+ * Cluster.
  */
 import type { Service } from 'kubernetes-types/core/v1.js';
 import type { ConnectResult } from '../shell/net-types.js';
@@ -32,9 +33,13 @@ export function outsideServiceAddress(services: readonly Service[], nodeIPs: Rea
   return undefined;
 }
 
+/** This machine as the nodes see it: the gateway of the machines' network 172.18.0.0/16 (node-object.ts). */
+export const OUTSIDE_CLIENT = '172.18.0.1';
+
 /** Connects from `nodeIP` (the node the connection entered by) to ip:port as an outside client's packets go. */
 export function dialFromOutside(network: ClusterNetwork, services: readonly Service[], nodeIPs: ReadonlySet<string>,
   nodeIP: string, ip: string, port: number): ConnectResult {
+  if (network.knowsNode(nodeIP)) return network.connectFromOutside(nodeIP, OUTSIDE_CLIENT, ip, port);
   const to = outsideServiceAddress(services, nodeIPs, ip, port);
   // No rule for the address: the packets are dropped.
   if (!to) return { kind: 'timeout' };
