@@ -48,7 +48,8 @@ import { iptablesDecision } from './iptables-rules.js';
 import { windowsDSR } from './kube-proxy-command.js';
 import type { NetNode } from './net-node.js';
 import type { OutsideAccess } from './outside-access.js';
-import { destinationKind, inRange, outboundSource } from './outbound-nat.js';
+import { destinationKind, outboundSource } from './outbound-nat.js';
+import { ipv4InCIDR } from './ipv4-cidr.js';
 import { policyVerdict, type PolicyLookups } from './policy-enforcement.js';
 import { servicePortName, type Frontend, type ProxyDecision, type SourceKind } from './proxy-decision.js';
 import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, ruleHop, stopHop, type NetTrace } from './route-trace.js';
@@ -338,7 +339,7 @@ export class ClusterNetwork {
   /** Pod CIDR, Service CIDR and the nodes' own addresses: what the cluster answers for, rather than the outside. */
   private isClusterAddress(ip: string): boolean {
     const net = this.settings();
-    return inRange(ip, net.podSubnet ?? DEFAULT_POD_SUBNET) || inRange(ip, SERVICE_SUBNET) || !!this.index().nodeByIP(ip);
+    return ipv4InCIDR(ip, net.podSubnet ?? DEFAULT_POD_SUBNET) || ipv4InCIDR(ip, SERVICE_SUBNET) || !!this.index().nodeByIP(ip);
   }
 
   /** flannel on Windows (VXLAN): a node reaches only its own pods (windows-networking.md). */

@@ -1,4 +1,4 @@
-/** IPv4 addresses and CIDRs as numbers, for matching an address against a NetworkPolicy ipBlock. */
+/** IPv4 addresses and CIDRs as numbers: NetworkPolicy ipBlocks, OutBoundNAT exceptions, the cluster's ranges. */
 
 /** The address as an unsigned 32-bit number; undefined when it is not a dotted IPv4 address. */
 export function ipv4Number(ip: string): number | undefined {
@@ -10,14 +10,14 @@ export function ipv4Number(ip: string): number | undefined {
 }
 
 /**
- * Whether the CIDR holds the address. A CIDR of another family (an IPv6
- * ipBlock) or one that does not parse holds no IPv4 address.
+ * Whether the CIDR holds the address; a bare address is a /32 (as HNS reads
+ * an ExceptionList entry). A CIDR of another family (an IPv6 ipBlock) or
+ * one that does not parse holds no IPv4 address.
  */
 export function ipv4InCIDR(ip: string, cidr: string): boolean {
   const slash = cidr.indexOf('/');
-  if (slash < 0) return false;
-  const base = ipv4Number(cidr.slice(0, slash));
-  const bits = cidr.slice(slash + 1);
+  const base = ipv4Number(slash < 0 ? cidr : cidr.slice(0, slash));
+  const bits = slash < 0 ? '32' : cidr.slice(slash + 1);
   const addr = ipv4Number(ip);
   if (base === undefined || addr === undefined || !/^\d{1,2}$/.test(bits) || Number(bits) > 32) return false;
   const size = 2 ** (32 - Number(bits));

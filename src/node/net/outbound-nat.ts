@@ -24,32 +24,7 @@
  *   10.0.0.0/8, or the external IP itself): its packets leave with the pod's
  *   address, which the outside cannot route back to: no reply.
  */
-
-export interface IPv4Range { base: number; bits: number }
-
-/** A dotted IPv4 address as a number; undefined when it is not one. */
-export function ipv4ToNumber(ip: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return undefined;
-  const o = m.slice(1).map(Number);
-  if (o.some((x) => x > 255)) return undefined;
-  return (((o[0] ?? 0) << 24) >>> 0) + ((o[1] ?? 0) << 16) + ((o[2] ?? 0) << 8) + (o[3] ?? 0);
-}
-
-/** `a.b.c.d/n` (or a bare address, a /32); undefined for anything else. */
-export function parseIPv4Range(cidr: string): IPv4Range | undefined {
-  const [addr = '', bitsText] = cidr.trim().split('/');
-  const ip = ipv4ToNumber(addr);
-  const bits = bitsText === undefined ? 32 : /^\d{1,2}$/.test(bitsText) ? Number(bitsText) : NaN;
-  if (ip === undefined || !(bits >= 0 && bits <= 32)) return undefined;
-  return { base: bits === 0 ? 0 : ip - (ip % 2 ** (32 - bits)), bits };
-}
-
-export function inRange(ip: string, cidr: string): boolean {
-  const n = ipv4ToNumber(ip);
-  const r = parseIPv4Range(cidr);
-  return n !== undefined && r !== undefined && (r.bits === 0 || Math.floor(n / 2 ** (32 - r.bits)) === Math.floor(r.base / 2 ** (32 - r.bits)));
-}
+import { ipv4InCIDR } from './ipv4-cidr.js';
 
 /** What the node's SNAT rules are made from. */
 export interface EgressContext {
@@ -85,8 +60,8 @@ export function defaultExceptionList(mode: 'overlay' | 'l2bridge', serviceCIDR: 
 
 /** What kind of address `ip` is for a pod on this node. */
 export function destinationKind(ip: string, ctx: Pick<EgressContext, 'clusterCIDR' | 'nodeSubnet'>): Destination {
-  if (inRange(ip, ctx.clusterCIDR)) return 'pod';
-  if (inRange(ip, ctx.nodeSubnet)) return 'node';
+  if (ipv4InCIDR(ip, ctx.clusterCIDR)) return 'pod';
+  if (ipv4InCIDR(ip, ctx.nodeSubnet)) return 'node';
   return 'external';
 }
 
@@ -96,7 +71,7 @@ export function outboundSource(podIP: string, dest: string, ctx: EgressContext):
   if (ctx.os === 'linux') {
     return kind === 'pod' ? { source: podIP, natted: false, replies: true } : { source: ctx.nodeIP, natted: true, replies: true };
   }
-  const excepted = (ctx.exceptionList ?? []).some((c) => inRange(dest, c));
+  const excepted = (ctx.exceptionList ?? []).some((c) => ipv4InCIDR(dest, c));
   if (excepted) {
     // Un-NATed, the pod's address is routable only inside the cluster's networks.
     return { source: podIP, natted: false, replies: kind !== 'external' };
