@@ -184,6 +184,7 @@ test('winkube net check: the hops of a connection, the rule that stops one, an u
   assert.deepEqual(stopped, { code: 1, stderr: '', stdout: [
     `node win2022-1 ${win.ip} (windows 10.0.20348): host network`,
     'stopped: Service VIPs are not reachable from Windows nodes',
+    'fix: connect from a pod (pod → Service works), or from the node to an endpoint\'s pod IP',
     'timeout', ''].join('\n') });
   const refused = await winkube(['net', 'check', 'client', `${netexecIP}:9999`]);
   assert.deepEqual(refused, { code: 1, stderr: '', stdout: [

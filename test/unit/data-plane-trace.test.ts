@@ -49,10 +49,12 @@ test('traces from Linux and Windows pods and nodes', () => {
       'stopped: 10.96.0.50 has no rule for port 81/tcp: dropped']],
     ['172.18.0.4', '10.96.0.50', 80, 'timeout', [
       'node win22 172.18.0.4 (windows 10.0.20348): host network',
-      'stopped: Service VIPs are not reachable from Windows nodes']],
+      'stopped: Service VIPs are not reachable from Windows nodes',
+      'fix: connect from a pod (pod → Service works), or from the node to an endpoint\'s pod IP']],
     ['172.18.0.4', '10.244.1.5', 80, 'timeout', [
       'node win22 172.18.0.4 (windows 10.0.20348): host network',
-      'stopped: a Windows node on flannel VXLAN reaches only its own pods']],
+      'stopped: a Windows node on flannel VXLAN reaches only its own pods',
+      'fix: reach the pod from a pod or through its Service, or run flannel host-gw (l2bridge)']],
     ['10.244.0.5', '10.244.1.5', 81, 'refused', [
       'pod default/client 10.244.0.5 on lin1 (linux): veth',
       'pod default/web-1 10.244.1.5: nothing listens on 81/tcp: RST']],

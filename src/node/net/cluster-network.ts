@@ -52,7 +52,7 @@ import { destinationKind, outboundSource } from './outbound-nat.js';
 import { ipv4InCIDR } from './ipv4-cidr.js';
 import { policyVerdict, type PolicyLookups } from './policy-enforcement.js';
 import { servicePortName, type Frontend, type ProxyDecision, type SourceKind } from './proxy-decision.js';
-import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, ruleHop, stopHop, type NetTrace } from './route-trace.js';
+import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, fixHop, ruleHop, stopHop, type NetTrace } from './route-trace.js';
 import { AffinityTable } from './session-affinity.js';
 import { ServiceIndex } from './service-index.js';
 import { linuxNodeAddress, windowsSourceVip } from './source-address.js';
@@ -353,12 +353,16 @@ export class ClusterNetwork {
 
   private routeFrom(src: Source, ip: string, port: number, hops?: string[]): Route {
     const idx = this.index();
-    const stop = (why: string): Route => { hops?.push(stopHop(why)); return { kind: 'timeout' }; };
+    const stop = (why: string, fix?: string): Route => {
+      hops?.push(stopHop(why), ...(fix ? [fixHop(fix)] : []));
+      return { kind: 'timeout' };
+    };
     const svc = idx.byClusterIP(ip);
     if (svc) {
       // The Service CIDR is routed nowhere outside the nodes; Windows nodes do not reach Service VIPs themselves.
       if (src.kind === 'outside') return stop('the Service CIDR is not routed outside the nodes');
-      if (src.kind === 'host' && src.node.os === 'windows') return stop('Service VIPs are not reachable from Windows nodes');
+      if (src.kind === 'host' && src.node.os === 'windows') return stop('Service VIPs are not reachable from Windows nodes',
+        'connect from a pod (pod → Service works), or from the node to an endpoint\'s pod IP');
       return this.throughProxy(src.node, src, svc, tcpPort(svc, (p) => p.port === port), 'clusterIP', src.kind === 'pod' ? 'pod' : 'local', ip, port, hops);
     }
     const ext = idx.byExternalAddress(ip);
@@ -371,11 +375,13 @@ export class ClusterNetwork {
     const target = idx.nodeByIP(ip);
     const np = target ? idx.byNodePort(port) : undefined;
     if (target && np) {
-      if (src.kind === 'host' && src.node.name === target.name && target.os === 'windows') return stop('a Windows node does not reach its own nodePorts');
+      if (src.kind === 'host' && src.node.name === target.name && target.os === 'windows') return stop('a Windows node does not reach its own nodePorts',
+        'use another node\'s address for the nodePort, or the Service from a pod (local NodePort access from the node itself is not supported on Windows)');
       return this.throughProxy(target, src, np.service, np.port, 'nodePort', sourceKind(src, target), ip, port, hops);
     }
     if (target || this.hosts.has(ip) || this.isClusterAddress(ip)) {
-      if (!this.hostReachesPod(src, ip)) return stop('a Windows node on flannel VXLAN reaches only its own pods');
+      if (!this.hostReachesPod(src, ip)) return stop('a Windows node on flannel VXLAN reaches only its own pods',
+        'reach the pod from a pod or through its Service, or run flannel host-gw (l2bridge)');
       return { kind: 'pod', ip, port, client: src.kind === 'host' ? this.hostAddress(src.node, ip) : src.ip };
     }
     return { kind: 'outside' };

@@ -47,3 +47,6 @@ export function endpointHop(node: NetNode, spn: string, ip: string, port: number
 }
 
 export const stopHop = (why: string): string => `stopped: ${why}`;
+
+/** What to do instead, for the limits the Windows networking docs list. */
+export const fixHop = (fix: string): string => `fix: ${fix}`;
