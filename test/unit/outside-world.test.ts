@@ -11,6 +11,7 @@ import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { ClusterNetwork } from '../../src/node/net/cluster-network.js';
 import { CorefileError, parseCorefile } from '../../src/node/net/corefile.js';
+import { corefile } from '../../src/cluster/system-workloads.js';
 import { CoreDNS, nodeResolvConf } from '../../src/node/net/coredns.js';
 import { FORWARD_TIMEOUT_MS } from '../../src/node/net/coredns-routing.js';
 import type { QType } from '../../src/node/net/dns-records.js';
@@ -22,31 +23,8 @@ import { defaultExceptionList, outboundSource, type EgressContext } from '../../
 import { EXAMPLE_PAGE, INTRANET_PAGE, OutsideWorld } from '../../src/node/net/outside-world.js';
 import type { HttpResponse } from '../../src/node/shell/net-types.js';
 
-/** kubeadm's Corefile (src/cluster/system-workloads.ts corefile()). */
-const KUBEADM = `.:53 {
-    errors
-    health {
-       lameduck 5s
-    }
-    ready
-    kubernetes cluster.local in-addr.arpa ip6.arpa {
-       pods insecure
-       fallthrough in-addr.arpa ip6.arpa
-       ttl 30
-    }
-    prometheus :9153
-    forward . /etc/resolv.conf {
-       max_concurrent 1000
-    }
-    cache 30 {
-       disable success cluster.local
-       disable denial cluster.local
-    }
-    loop
-    reload
-    loadbalance
-}
-`;
+/** kubeadm's Corefile, as the cluster's coredns ConfigMap carries it. */
+const KUBEADM = corefile();
 const withStub = (target: string) => `${KUBEADM}corp.example:53 {
     errors
     cache 30
