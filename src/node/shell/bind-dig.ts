@@ -42,7 +42,7 @@ export function* bindDig(args: readonly string[], io: ToolIO): Generator<Step, n
     return 9;
   }
   const ptr = q.reverse !== undefined ? reverseQueryName(q.reverse) : undefined;
-  let data: string[] = [];
+  let data: string[];
   if (ptr) {
     const target = net.reverse?.(q.reverse!);
     data = target ? [`${target}.`] : [];
