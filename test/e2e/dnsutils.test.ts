@@ -72,6 +72,19 @@ test('dnsutils: bind9 nslookup kubernetes.default through the search list', asyn
   assert.deepEqual(await exec('dnsutils', ['dig', '+short', '+search', 'kubernetes.default']), { code: 0, stderr: '', stdout: '10.96.0.1\n' });
 });
 
+test('dnsutils: dig without +search asks the name as typed; its whole reply shows why kubernetes.default fails', async () => {
+  const full = await exec('dnsutils', ['dig', 'kubernetes.default.svc.cluster.local']);
+  assert.equal(full.code, 0);
+  assert.match(full.stdout, /^\n; <<>> DiG 9\.9\.5-9\+deb8u19-Debian <<>> kubernetes\.default\.svc\.cluster\.local\n;; global options: \+cmd\n;; Got answer:\n;; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: \d+\n;; flags: qr aa rd; QUERY: 1, ANSWER: 1, AUTHORITY: 0, ADDITIONAL: 1\n/);
+  assert.ok(full.stdout.includes(';; ANSWER SECTION:\nkubernetes.default.svc.cluster.local. 30 IN A\t10.96.0.1\n\n;; Query time: 0 msec\n;; SERVER: 10.96.0.10#53(10.96.0.10)\n'), full.stdout);
+  assert.match(full.stdout, /;; MSG SIZE {2}rcvd: 81\n\n$/);
+  const typed = await exec('dnsutils', ['dig', 'kubernetes.default']);
+  assert.equal(typed.code, 0);
+  assert.match(typed.stdout, /status: NXDOMAIN, id: \d+\n/);
+  assert.ok(typed.stdout.includes(';; QUESTION SECTION:\n;kubernetes.default.\t\tIN\tA\n\n'), typed.stdout);
+  assert.ok(!typed.stdout.includes('ANSWER SECTION'), typed.stdout);
+});
+
 test('busybox:1.28: the old nslookup applet resolves kubernetes.default', async () => {
   assert.deepEqual(await exec('busybox', ['nslookup', 'kubernetes.default']), {
     code: 0, stderr: '',

@@ -92,6 +92,43 @@ test('bind9 dig +short: no search list unless +search; -x gives the PTR target',
   assert.deepEqual(dnsutils(['dig', '@10.0.0.53', '+short', 'kubernetes']), { stdout: ';; connection timed out; no servers could be reached\n', stderr: '', code: 9, slept: 15_000 });
 });
 
+test('bind9 dig without +short prints the whole reply: flags, EDNS, sections in master-file columns, statistics', () => {
+  const at = new Date('2026-11-28T19:56:58Z');
+  const dig = (argv: string[]) => {
+    const r = collect(interpret(argv, { ...context(DNSUTILS, 'dash'), now: () => at }));
+    return { ...r, stdout: r.stdout.replace(/, id: \d+\n/, ', id: ID\n') };
+  };
+  const stats = (size: number) => `;; Query time: 0 msec\n;; SERVER: 10.96.0.10#53(10.96.0.10)\n;; WHEN: Sat Nov 28 19:56:58 UTC 2026\n;; MSG SIZE  rcvd: ${size}\n\n`;
+  const head = (args: string, status: string, answer: number, authority: number) =>
+    `\n; <<>> DiG 9.9.5-9+deb8u19-Debian <<>> ${args}\n;; global options: +cmd\n;; Got answer:\n` +
+    `;; ->>HEADER<<- opcode: QUERY, status: ${status}, id: ID\n` +
+    `;; flags: qr aa rd; QUERY: 1, ANSWER: ${answer}, AUTHORITY: ${authority}, ADDITIONAL: 1\n;; WARNING: recursion requested but not available\n\n` +
+    ';; OPT PSEUDOSECTION:\n; EDNS: version: 0, flags:; udp: 4096\n';
+  assert.deepEqual(dig(['dig', 'kubernetes.default.svc.cluster.local']), {
+    stdout: head('kubernetes.default.svc.cluster.local', 'NOERROR', 1, 0) +
+      ';; QUESTION SECTION:\n;kubernetes.default.svc.cluster.local. IN A\n\n' +
+      ';; ANSWER SECTION:\nkubernetes.default.svc.cluster.local. 30 IN A\t10.96.0.1\n\n' + stats(81),
+    stderr: '', code: 0, slept: 0,
+  });
+  // An NXDOMAIN in the cluster zone: CoreDNS's SOA in the authority section (serial: the records' generation, 0 here).
+  assert.deepEqual(dig(['dig', 'nosuch.default.svc.cluster.local']), {
+    stdout: head('nosuch.default.svc.cluster.local', 'NXDOMAIN', 0, 1) +
+      ';; QUESTION SECTION:\n;nosuch.default.svc.cluster.local. IN\tA\n\n' +
+      ';; AUTHORITY SECTION:\ncluster.local.\t\t30\tIN\tSOA\tns.dns.cluster.local. hostmaster.cluster.local. 0 7200 1800 86400 30\n\n' + stats(115),
+    stderr: '', code: 0, slept: 0,
+  });
+  assert.deepEqual(dig(['dig', '-x', '10.96.0.10']), {
+    stdout: head('-x 10.96.0.10', 'NOERROR', 1, 0) +
+      ';; QUESTION SECTION:\n;10.0.96.10.in-addr.arpa.\tIN\tPTR\n\n' +
+      ';; ANSWER SECTION:\n10.0.96.10.in-addr.arpa. 30\tIN\tPTR\tkube-dns.kube-system.svc.cluster.local.\n\n' + stats(104),
+    stderr: '', code: 0, slept: 0,
+  });
+  assert.deepEqual(dig(['dig', '@10.0.0.53', 'kubernetes']), {
+    stdout: '\n; <<>> DiG 9.9.5-9+deb8u19-Debian <<>> @10.0.0.53 kubernetes\n; (1 server found)\n;; global options: +cmd\n;; connection timed out; no servers could be reached\n',
+    stderr: '', code: 9, slept: 15_000,
+  });
+});
+
 test('busybox:1.28 nslookup: the old applet through getaddrinfo, reverse names beside the addresses', () => {
   assert.deepEqual(busybox128(['nslookup', 'kubernetes.default']), {
     stdout: 'Server:    10.96.0.10\nAddress 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local\n\n' +

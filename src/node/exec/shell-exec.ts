@@ -49,12 +49,7 @@ export function execShellFor(container: ShellContext): ExecShell {
   const ctx: ShellContext = net ? {
     ...container,
     net: {
-      podIP: net.podIP,
-      resolve: (name) => net.resolve(name),
-      lookup: (name) => net.lookup(name),
-      ...(net.reverse ? { reverse: (ip: string) => net.reverse?.(ip) } : {}),
-      ping: (ip) => net.ping(ip),
-      connect: (ip, port) => net.connect(ip, port),
+      ...net,
       listen: (port, accept, closed) => {
         const l = net.listen(port, accept, closed);
         if (l) listening.add(l);
