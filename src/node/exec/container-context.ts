@@ -22,7 +22,7 @@ function posixShellOf(image: string): 'ash' | 'dash' {
 
 /** What a kubelet offers exec about the containers it runs (Kubelet.worker(...).execContext). */
 export interface RunningContainers {
-  worker(namespace: string, name: string): { pod: KObject; execContext(container: string): Omit<ShellContext, 'posixShell'> | undefined } | undefined;
+  worker(namespace: string, name: string): { pod: KObject; execContext(container: string): Omit<ShellContext, 'posixShell' | 'image'> | undefined } | undefined;
 }
 
 /**
@@ -37,7 +37,8 @@ export function runningContainerContext(kubelet: RunningContainers | undefined, 
   if (!live) return undefined;
   const spec = pod.spec as Obj;
   const container = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])].find((c: Obj) => c.name === containerName);
-  return { ...live, posixShell: posixShellOf(String(container?.image ?? '')), network: live.network ?? podNetwork(pod) };
+  const image = String(container?.image ?? '');
+  return { ...live, posixShell: posixShellOf(image), image, network: live.network ?? podNetwork(pod) };
 }
 
 /**
@@ -78,6 +79,7 @@ export async function execContext(client: Client, pod: KObject, containerName: s
     fs: containerFS(pod, container, os, { sources, net }),
     kernelVersion: nodeStatus.nodeInfo?.kernelVersion,
     posixShell: posixShellOf(String(container.image ?? '')),
+    image: String(container.image ?? ''),
     network: podNetwork(pod),
   };
 }

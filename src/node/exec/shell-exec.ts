@@ -33,7 +33,7 @@ function execStartFailure(argv: string[], ctx: ShellContext): string | undefined
   const name = programName(command, ctx.os);
   const unknown = startErr !== undefined || (!LONG_RUNNING.test(name) && (() => {
     // Probed in a scratch filesystem: the probe must not change the container's files.
-    const r = collect(interpret(argv, { os: ctx.os, env: {}, hostname: ctx.hostname, fs: new ContainerFS(ctx.os), ...(ctx.posixShell ? { posixShell: ctx.posixShell } : {}) }), 3);
+    const r = collect(interpret(argv, { os: ctx.os, env: {}, hostname: ctx.hostname, fs: new ContainerFS(ctx.os), ...(ctx.posixShell ? { posixShell: ctx.posixShell } : {}), ...(ctx.image ? { image: ctx.image } : {}) }), 3);
     return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0;
   })());
   if (!unknown) return undefined;
@@ -49,12 +49,7 @@ export function execShellFor(container: ShellContext): ExecShell {
   const ctx: ShellContext = net ? {
     ...container,
     net: {
-      podIP: net.podIP,
-      resolve: (name) => net.resolve(name),
-      lookup: (name) => net.lookup(name),
-      ...(net.reverse ? { reverse: (ip: string) => net.reverse?.(ip) } : {}),
-      ping: (ip) => net.ping(ip),
-      connect: (ip, port) => net.connect(ip, port),
+      ...net,
       listen: (port, accept, closed) => {
         const l = net.listen(port, accept, closed);
         if (l) listening.add(l);

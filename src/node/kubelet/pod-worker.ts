@@ -555,7 +555,8 @@ export class PodWorker implements PodStatusSource {
     }
     const argv = this.argv(c, env);
     const ctx = { os: this.os, env, hostname: podHostname(this.pod), fs, kernelVersion: this.node.kernelVersion,
-      posixShell: /busybox|alpine/.test(c.spec.image) ? 'ash' as const : /nginx|ubuntu|debian|agnhost/.test(c.spec.image) ? 'dash' as const : 'ash' as const,
+      posixShell: /busybox|alpine/.test(c.spec.image) ? 'ash' as const : /nginx|ubuntu|debian|agnhost|jessie/.test(c.spec.image) ? 'dash' as const : 'ash' as const,
+      image: c.spec.image,
       ...this.podNet(c) };
     const startErr = startError(argv, ctx);
     c.containerID = `containerd://${runtimeID(this.uid, c.spec.name, c.restartCount)}`;

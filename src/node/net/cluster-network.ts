@@ -39,10 +39,11 @@
 import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { DEFAULT_NETWORK, DEFAULT_POD_SUBNET, KUBE_PROXY_GATE_DEFAULTS, SERVICE_SUBNET, type ClusterNetwork as PodNetworkSettings } from '../network.js';
-import type { Acceptor, ConnectResult, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess } from '../shell/net-types.js';
+import type { Acceptor, ConnectResult, DNSReply, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess, QueryType } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
 import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
 import { answerQuery, clusterRecords } from './dns-records.js';
+import { presentReply } from './dns-presentation.js';
 import { dnsRecordSources } from './dns-sources.js';
 import { iptablesDecision } from './iptables-rules.js';
 import { windowsDSR } from './kube-proxy-command.js';
@@ -219,6 +220,12 @@ export class ClusterNetwork {
     return this.outside ? this.outside.coreDNS.addresses(fqdn, sources) : clusterRecords(fqdn, sources);
   }
 
+  /** The cluster DNS's whole reply to one query. */
+  query(fqdn: string, type: QueryType): DNSReply {
+    const sources = dnsRecordSources(this.lookups);
+    return presentReply(fqdn, type, this.outside ? this.outside.coreDNS.answer(fqdn, type, sources) : answerQuery(fqdn, type, sources));
+  }
+
   /** A name by a pod's resolver rules. */
   resolve(name: string, resolver: ResolverConfig): string[] | undefined {
     return resolveName(name, resolver, (fqdn) => this.lookup(fqdn));
@@ -287,6 +294,7 @@ export class ClusterNetwork {
       lookup: (name) => this.answer(name, resolver),
       ping: (ip) => this.ping(podIP, ip),
       reverse: (ip) => this.reverse(ip),
+      query: (fqdn, type) => this.query(fqdn, type),
       connect: (ip, port) => this.connect(podIP, isLoopback(ip) ? podIP : ip, port),
       listen: (port, accept, closed) => {
         const l = this.listen(podIP, port, 'TCP', accept);

@@ -37,6 +37,27 @@ export type PingResult = { kind: 'reply'; from: string } | { kind: 'timeout' };
 /** A name as a query tool shows it: the fully qualified name that answered and its addresses. */
 export interface NameAnswer { name: string; addresses: string[] }
 
+/** A resource record in presentation form: `data` as a zone file writes it (`0 100 80 target.` for SRV). */
+export interface PresentedRecord { name: string; ttl: number; type: string; data: string }
+
+/** The query types the query tools can ask the model's DNS for. */
+export type QueryType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'TXT' | 'SOA' | 'NS' | 'PTR' | 'ANY';
+
+/** A DNS server's reply to one query, as dig prints it. */
+export interface DNSReply {
+  status: 'NOERROR' | 'FORMERR' | 'SERVFAIL' | 'NXDOMAIN' | 'NOTIMP' | 'REFUSED';
+  /** The AA and RA flags (QR is always set; RD echoes the query's). */
+  aa: boolean;
+  ra: boolean;
+  answer: PresentedRecord[];
+  authority: PresentedRecord[];
+  additional: PresentedRecord[];
+  /** The message's size on the wire, with the EDNS0 OPT record the query carried echoed back. */
+  size: number;
+  /** How long the server took to answer (a forward to an upstream that does not answer). */
+  delayMs: number;
+}
+
 /** The cluster network as one container's processes reach it. */
 export interface PodNetAccess {
   /** The pod's own address (what a wildcard listener binds). */
@@ -57,6 +78,11 @@ export interface PodNetAccess {
    * `UnKnown`, as Windows nslookup does when the PTR query fails.
    */
   reverse?(ip: string): string | undefined;
+  /**
+   * One query to the pod's DNS server for a fully qualified name, without
+   * a search list (dig's). Optional: without it the tools can only resolve.
+   */
+  query?(fqdn: string, type: QueryType): DNSReply;
   /** One ICMP echo request to an address. */
   ping(ip: string): PingResult;
   connect(ip: string, port: number): ConnectResult;

@@ -8,11 +8,15 @@
  * prefixed with $0 as the shells do (`/bin/sh: foo: not found`).
  */
 import { busyboxNc } from './busybox-nc.js';
+import { bindDig } from './bind-dig.js';
+import { bindHost } from './bind-host.js';
+import { bindNslookup } from './bind-nslookup.js';
+import { busyboxLegacyNslookup } from './busybox-legacy-nslookup.js';
 import { busyboxNslookup } from './busybox-nslookup.js';
 import { busyboxPing } from './busybox-ping.js';
 import { getent } from './getent.js';
 import { busyboxWget, curl, type ToolIO } from './http-tools.js';
-import { linuxImageHas } from './linux-image-tools.js';
+import { linuxImageHas, nslookupFlavour } from './linux-image-tools.js';
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
 import { backslashEscapes, printf, unixDate } from './format.js';
 import type { ShellContext, Step } from './types.js';
@@ -718,7 +722,13 @@ const BUILTINS: Record<string, Builtin> = {
   *curl(sh, args) { return yield* curl(args, toolIO(sh)); },
   *wget(sh, args) { return yield* busyboxWget(args, toolIO(sh)); },
   *ping(sh, args) { return yield* busyboxPing(args, toolIO(sh)); },
-  *nslookup(sh, args) { return yield* busyboxNslookup(args, toolIO(sh)); },
+  *nslookup(sh, args) {
+    const flavour = nslookupFlavour(sh.ctx);
+    const tool = flavour === 'bind9' ? bindNslookup : flavour === 'busybox-legacy' ? busyboxLegacyNslookup : busyboxNslookup;
+    return yield* tool(args, toolIO(sh));
+  },
+  *dig(sh, args) { return yield* bindDig(args, toolIO(sh)); },
+  *host(sh, args) { return yield* bindHost(args, toolIO(sh)); },
   *nc(sh, args) { return yield* busyboxNc(args, toolIO(sh)); },
   *getent(sh, args) { return yield* getent(args, toolIO(sh)); },
   *'['(sh, args) {

@@ -49,6 +49,8 @@ export interface ShellContext {
   kernelVersion?: string;
   /** Which /bin/sh the image has (busybox/alpine: ash; Debian-based: dash). Default ash. */
   posixShell?: 'ash' | 'dash';
+  /** The container's image reference (`busybox:1.28`): some tools differ by image and release. */
+  image?: string;
   /** The pod's address, subnet and DNS settings, as ipconfig and the network tools show them. */
   network?: PodNetwork;
   /** The cluster network as this container reaches it; without it only the container itself answers. */
