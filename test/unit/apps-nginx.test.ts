@@ -60,6 +60,9 @@ test('a missing file: the 404 page, the error log line on stderr, the access log
   const post = n.curl('-s', '-X', 'POST', 'http://web/');
   assert.equal(post.stdout, nginxErrorPage(405, '1.27.3'));
   assert.match(nginxErrorPage(405, '1.27.3'), /<title>405 Not Allowed<\/title>/);
+  // --fail exits 22 and still writes -w: the status that failed.
+  const failed = n.curl('-s', '-f', '-o', '/dev/null', '-w', '%{http_code}', 'http://web/favicon.ico');
+  assert.deepEqual([failed.stdout, failed.code], ['404', 22]);
 });
 
 test('a second nginx in the pod cannot bind port 80: five tries, then it exits 1', () => {

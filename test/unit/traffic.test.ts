@@ -94,6 +94,8 @@ test('the clients\' errors: unresolvable names, refused ports, connect timeouts'
   assert.deepEqual(await linux('curl -s http://no-such-svc; echo $?'), { stdout: '6\n', stderr: '', code: 0 });
   assert.deepEqual(await linux(`curl -sS http://${SERVER_IP}:8080/`),
     { stdout: '', stderr: `curl: (7) Failed to connect to ${SERVER_IP} port 8080 after 0 ms: Couldn't connect to server\n`, code: 7 });
+  // -w is written for a failed transfer too: scripts that test %{http_code} read 000.
+  assert.deepEqual(await linux(`curl -s -o /dev/null -w '%{http_code}' http://${SERVER_IP}:8080/`), { stdout: '000', stderr: '', code: 7 });
   assert.deepEqual(await linux('curl -sS --connect-timeout 3 http://10.244.9.9/'),
     { stdout: '', stderr: 'curl: (28) Failed to connect to 10.244.9.9 port 80 after 3000 ms: Timeout was reached\n', code: 28 });
   assert.deepEqual(await linux('wget -qO- http://no-such-svc'), { stdout: '', stderr: "wget: bad address 'no-such-svc'\n", code: 1 });

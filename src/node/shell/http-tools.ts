@@ -139,8 +139,10 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
     return parsed.code;
   }
   const o = parsed.opts;
-  const error = function* (code: number, message: string): Generator<Step, number, void> {
+  // A transfer that fails still writes its -w output: http_code 000 when no response came.
+  const error = function* (code: number, message: string, reply?: Extract<FetchOutcome, { kind: 'response' }>): Generator<Step, number, void> {
     if (!o.silent || o.showError) yield* io.err(`curl: (${code}) ${message}${eol}`);
+    if (o.writeOut !== undefined) yield* io.out(writeOut(o.writeOut, reply, 0));
     return code;
   };
   if (o.url === undefined) {
@@ -195,9 +197,9 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
 }
 
 function* curlResponse(r: Extract<FetchOutcome, { kind: 'response' }>, o: CurlOptions, io: ToolIO, eol: string,
-  error: (code: number, message: string) => Generator<Step, number, void>): Generator<Step, number, void> {
+  error: (code: number, message: string, reply?: typeof r) => Generator<Step, number, void>): Generator<Step, number, void> {
   const res = r.response;
-  if (o.fail && res.status >= 400) return yield* error(22, `The requested URL returned error: ${res.status}`);
+  if (o.fail && res.status >= 400) return yield* error(22, `The requested URL returned error: ${res.status}`, r);
   const body = Buffer.from(res.body).toString('utf8');
   let text = (o.include || o.head ? responseHead(res) : '') + (o.head ? '' : body);
   if (o.output !== undefined && o.output !== '-') {
@@ -212,11 +214,12 @@ function* curlResponse(r: Extract<FetchOutcome, { kind: 'response' }>, o: CurlOp
 }
 
 /** -w: the variables scripts use, and `\n`/`\t` escapes. */
-function writeOut(fmt: string, r: Extract<FetchOutcome, { kind: 'response' }>, size: number): string {
+function writeOut(fmt: string, r: Extract<FetchOutcome, { kind: 'response' }> | undefined, size: number): string {
+  const code = String(r?.response.status ?? 0).padStart(3, '0');
   const vars: Record<string, string> = {
-    http_code: String(r.response.status).padStart(3, '0'), response_code: String(r.response.status).padStart(3, '0'),
-    remote_ip: r.remote.ip, remote_port: String(r.remote.port), local_ip: r.local.ip, local_port: String(r.local.port),
-    size_download: String(size), content_type: r.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '',
+    http_code: code, response_code: code,
+    remote_ip: r?.remote.ip ?? '', remote_port: String(r?.remote.port ?? 0), local_ip: r?.local.ip ?? '', local_port: String(r?.local.port ?? 0),
+    size_download: String(size), content_type: r?.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '',
   };
   return fmt.replace(/%\{([a-z_]+)\}|\\n|\\t|\\r/g, (m, v?: string) => (v !== undefined ? vars[v] ?? '' : m === '\\n' ? '\n' : m === '\\t' ? '\t' : '\r'));
 }
