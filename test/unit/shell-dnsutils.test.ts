@@ -11,6 +11,8 @@ import { ClusterNetwork, type NetworkLookups } from '../../src/node/net/cluster-
 import { collect, ContainerFS, interpret, type ShellContext } from '../../src/node/shell/index.js';
 import type { Listening } from '../../src/node/shell/net-types.js';
 import { linuxImageHas, nslookupFlavour } from '../../src/node/shell/linux-image-tools.js';
+import { ExecStartError } from '../../src/node/exec/exec-session.js';
+import { execShellFor } from '../../src/node/exec/shell-exec.js';
 
 const SEARCHES = ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'];
 const POD_IP = '10.244.1.4';
@@ -82,6 +84,15 @@ test('bind9 host: the owner name that answered; NXDOMAIN exits 1', () => {
     stdout: 'Using domain server:\nName: 10.96.0.10\nAddress: 10.96.0.10#53\nAliases: \n\nkubernetes.default.svc.cluster.local has address 10.96.0.1\n',
     stderr: '', code: 0, slept: 0,
   });
+});
+
+test('kubectl exec of a tool the image lacks does not start: ping in a Debian image, dig in busybox', () => {
+  for (const [image, shell, tool] of [['debian:12', 'dash', 'ping'], ['busybox:1.36', 'ash', 'dig']] as const) {
+    const exec = execShellFor({ ...context(image, shell) });
+    assert.throws(() => exec.program([tool, '10.96.0.1'], undefined),
+      (e: unknown) => e instanceof ExecStartError && new RegExp(`exec: "${tool}": executable file not found in \\$PATH: unknown$`).test(e.message), tool);
+  }
+  assert.ok(execShellFor(context('busybox:1.36', 'ash')).program(['ping', '-c', '1', '10.96.0.1'], undefined));
 });
 
 test('bind9 dig +short: no search list unless +search; -x gives the PTR target', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { collect, ContainerFS, interpret, openSession, programName, startError, type SessionShell, type ShellContext } from '../shell/index.js';
+import { collect, ContainerFS, interpret, linuxImageLacks, openSession, programName, startError, type SessionShell, type ShellContext } from '../shell/index.js';
 import { ExecStartError, type ExecShell } from './exec-session.js';
 import type { Listening } from '../shell/net-types.js';
 
@@ -31,7 +31,7 @@ function execStartFailure(argv: string[], ctx: ShellContext): string | undefined
   const execID = randomBytes(32).toString('hex');
   const startErr = startError(argv, ctx);
   const name = programName(command, ctx.os);
-  const unknown = startErr !== undefined || (!LONG_RUNNING.test(name) && (() => {
+  const unknown = startErr !== undefined || linuxImageLacks(name, ctx) || (!LONG_RUNNING.test(name) && (() => {
     // Probed in a scratch filesystem: the probe must not change the container's files.
     const r = collect(interpret(argv, { os: ctx.os, env: {}, hostname: ctx.hostname, fs: new ContainerFS(ctx.os), ...(ctx.posixShell ? { posixShell: ctx.posixShell } : {}), ...(ctx.image ? { image: ctx.image } : {}) }), 3);
     return r.code === 'forever' && r.stdout === '' && r.stderr === '' && r.slept === 0;

@@ -78,6 +78,11 @@ function application(): Program {
     () => [{ kind: 'exit', code: 0 } as Step][Symbol.iterator]());
 }
 
+/** Whether a Linux image lacks a program the model knows (`ping` in a Debian image): exec of it does not start. */
+export function linuxImageLacks(name: string, ctx: ShellContext): boolean {
+  return ctx.os === 'linux' && LINUX_PROGRAMS.has(name) && !linuxImageHas(name, ctx);
+}
+
 export function interpret(argv: readonly string[], ctx: ShellContext): Program {
   const [command] = argv;
   if (command === undefined) return application();
