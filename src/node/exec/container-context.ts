@@ -4,7 +4,7 @@ import type { Client, ResourceRef } from '../../client/types.js';
 import { processEnv, podHostname, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS } from '../runtime/volumes.js';
 import { podNetwork } from './pod-network.js';
-import type { ShellContext } from '../shell/index.js';
+import { posixShellOf, type ShellContext } from '../shell/index.js';
 
 type Obj = Record<string, any>;
 
@@ -13,11 +13,6 @@ export function nodeOS(pod: KObject, node: KObject | undefined): 'linux' | 'wind
   const label = node?.metadata.labels?.['kubernetes.io/os'] ?? (node?.status as Obj | undefined)?.nodeInfo?.operatingSystem;
   const os = label ?? (pod.spec as Obj)?.os?.name;
   return os === 'windows' ? 'windows' : 'linux';
-}
-
-/** /bin/sh of the image: busybox and Alpine have ash, Debian-based images dash. */
-function posixShellOf(image: string): 'ash' | 'dash' {
-  return /(^|\/)(busybox|alpine)([:@]|$)/.test(image) || /agnhost/.test(image) ? 'ash' : 'dash';
 }
 
 /** What a kubelet offers exec about the containers it runs (Kubelet.worker(...).execContext). */

@@ -17,7 +17,7 @@ import { hintFor, type ImageFailure } from '../../os/images.js';
 import { isHostProcessContainer } from '../../os/windows-rules.js';
 import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceClient } from '../../client/types.js';
-import { collect, interpret, LineSplitter, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
+import { collect, interpret, LineSplitter, posixShellOf, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
 import type { Listening, PodNetAccess } from '../shell/net-types.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
@@ -555,7 +555,7 @@ export class PodWorker implements PodStatusSource {
     }
     const argv = this.argv(c, env);
     const ctx = { os: this.os, env, hostname: podHostname(this.pod), fs, kernelVersion: this.node.kernelVersion,
-      posixShell: /busybox|alpine/.test(c.spec.image) ? 'ash' as const : /nginx|ubuntu|debian|agnhost|jessie/.test(c.spec.image) ? 'dash' as const : 'ash' as const,
+      posixShell: posixShellOf(c.spec.image),
       image: c.spec.image,
       ...this.podNet(c) };
     const startErr = startError(argv, ctx);

@@ -28,6 +28,7 @@
 import { bsdtar, windowsHasTar } from './bsdtar.js';
 import { CmdShell, cmdScript } from './cmd.js';
 import { linuxImageHas } from './linux-image-tools.js';
+export { posixShellOf } from './linux-image-tools.js';
 import { parseShellArgs, PosixShell, type PosixFlavour } from './posix.js';
 import { PowerShell, psScript } from './powershell.js';
 import type { Program, ShellContext, Step } from './types.js';

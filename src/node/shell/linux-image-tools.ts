@@ -24,6 +24,15 @@ export type NslookupFlavour = 'bind9' | 'busybox' | 'busybox-legacy';
 
 type ImageFacts = Pick<ShellContext, 'posixShell' | 'image'>;
 
+/**
+ * The image's /bin/sh: busybox and Alpine-based images (agnhost is built on
+ * alpine) have busybox ash; Debian-based images and, as most images are,
+ * images the model does not know have dash.
+ */
+export function posixShellOf(image: string): 'ash' | 'dash' {
+  return /(^|\/)(busybox|alpine|agnhost)([:@]|$)/.test(image) ? 'ash' : 'dash';
+}
+
 /** Whether the image is the dnsutils image (bind9's dnsutils on Debian jessie). */
 function hasDnsutils(ctx: ImageFacts): boolean {
   return /(^|\/)jessie-dnsutils([:@]|$)/.test(ctx.image ?? '');
