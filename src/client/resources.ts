@@ -6,6 +6,7 @@
 import type { MutatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
 import type { LocalSubjectAccessReview, SubjectAccessReview } from 'kubernetes-types/authorization/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
@@ -74,3 +75,6 @@ export const rolebindings: ResourceRef<RoleBinding> = { group: 'rbac.authorizati
 export const roles: ResourceRef<Role> = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', namespaced: true };
 
 export const storageclasses: ResourceRef<StorageClass> = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', namespaced: false };
+export const horizontalpodautoscalers: ResourceRef<HorizontalPodAutoscaler> = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true };
+/** metrics-server's PodMetrics (metrics.k8s.io/v1beta1), served through the aggregator. */
+export const podmetrics: ResourceRef = { group: 'metrics.k8s.io', version: 'v1beta1', resource: 'pods', kind: 'PodMetrics', namespaced: true };

@@ -18,6 +18,7 @@ import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
 import { installGMSAWebhook } from './gmsa-webhook.js';
 import { installMetricsServer } from './metrics-server.js';
+import { hpaResourceMetrics } from './hpa-metrics.js';
 import { parseDuration } from '../apimachinery/duration.js';
 import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
 import { allResources } from '../registry/resources.js';
@@ -241,10 +242,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
   const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager', authorizer);
+  const apiURL = new URL(`https://${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${port}`);
   const kcmEvents = new EventRecorder(kcm, log);
   const controllerManager = await runControllerManager({
     client: kcm, newContext: () => newControllerContext({ client: kcm, events: kcmEvents, log }), events: kcmEvents, log, ca: pki.ca,
-    workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL) },
+    workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL), resourceMetrics: await hpaResourceMetrics(apiURL, pki.ca) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });
   // Everything but the API server: the emulated nodes, the scheduler and the controllers

@@ -16,10 +16,9 @@
 import { setMaxListeners } from 'node:events';
 import type { Client } from '../client/types.js';
 import type { EventRecorder } from '../events/recorder.js';
-import type { LBPool } from '../network/lb-pool.js';
 import type { PemPair } from '../pki/certificates.js';
 import { componentElector, type LeaderElector } from './leader-election.js';
-import { controllerRegistry, LOCAL_PROVISIONER } from './registry.js';
+import { controllerRegistry, LOCAL_PROVISIONER, type RegistryConfig } from './registry.js';
 import type { ControllerContext } from './runtime/controller-context.js';
 import { DEFAULT_CONTROLLERS, parseControllers, type ControllerSelection } from './runtime/controller-flags.js';
 
@@ -40,7 +39,7 @@ export interface ControllerManagerOptions {
    * pool for LoadBalancer Services); without, only the namespace, garbage
    * collector and resource quota controllers (`winkube up --api-only`).
    */
-  workloads?: { lbPool: LBPool };
+  workloads?: RegistryConfig['workloads'];
   /** `--controllers`; `*` (every controller on by default) when absent. */
   controllers?: ControllerSelection;
 }

@@ -47,6 +47,7 @@ const UPSTREAM_SERVICE_ACCOUNTS: Record<string, string> = {
   'ttl-after-finished-controller': 'ttl-after-finished-controller',
   'statefulset-controller': 'statefulset-controller',
   'daemonset-controller': 'daemon-set-controller',
+  'horizontal-pod-autoscaler-controller': 'horizontal-pod-autoscaler',
   'persistentvolume-binder-controller': 'persistent-volume-binder',
   'winkube-local-provisioner': 'winkube-local-provisioner',
 };
@@ -69,7 +70,7 @@ test('the controller manager runs each controller as its upstream service accoun
   setMaxListeners(0, abort.signal);
   try {
     const seen: Record<string, string> = {};
-    for (const c of controllerRegistry({ ca: { cert: 'CA', key: '' }, workloads: { lbPool: LBPool.parse('192.0.2.0/29') } })) {
+    for (const c of controllerRegistry({ ca: { cert: 'CA', key: '' }, workloads: { lbPool: LBPool.parse('192.0.2.0/29'), resourceMetrics: { resourceMetric: () => Promise.reject(new Error('metrics are not read here')) } } })) {
       const given: { user: string; groups: string[]; fieldManager: string }[] = [];
       const manager: Client = Object.create(root);
       manager.as = (user: UserInfo, fieldManager: string) => {
