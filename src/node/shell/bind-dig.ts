@@ -10,7 +10,7 @@
  * master-file columns, and the statistics; +short prints only the answer
  * records' data, one a line.
  */
-import { reverseQueryName } from './cluster-zone.js';
+import { queryServer, reverseQueryName } from './cluster-zone.js';
 import { unixDate } from './format.js';
 import type { ToolIO } from './http-tools.js';
 import type { DNSReply, PresentedRecord, QueryType } from './net-types.js';
@@ -49,17 +49,15 @@ const queryType = (word: string | undefined): QueryType | undefined =>
 
 export function* bindDig(args: readonly string[], io: ToolIO): Generator<Step, number, void> {
   const q = parse(args);
-  const servers = io.ctx.network?.dnsServers ?? [];
-  const server = q.server ?? servers[0] ?? '127.0.0.1';
+  const { server, net } = queryServer(io.ctx, q.server);
   const banner = `\n; <<>> DiG ${DIG_VERSION} <<>> ${args.join(' ')}\n${q.server !== undefined ? '; (1 server found)\n' : ''};; global options: +cmd\n`;
-  const net = io.ctx.net;
   const ptr = q.reverse !== undefined ? reverseQueryName(q.reverse) : undefined;
   // Without a name dig asks for the root's NS records.
   const typed = ptr ?? q.name ?? '.';
   const fqdn = q.search && !ptr ? (net?.lookup(typed)?.name ?? typed) : typed;
   const asked = fqdn.endsWith('.') ? fqdn : `${fqdn}.`;
   const type: QueryType = q.type ?? (ptr ? 'PTR' : q.name === undefined ? 'NS' : 'A');
-  const reply = net?.query && servers.includes(server) ? net.query(asked, type) : undefined;
+  const reply = net?.query?.(asked, type);
   if (!reply || reply.delayMs >= TRY_MS) {
     yield { kind: 'sleep', ms: UNANSWERED_MS };
     yield* io.out(`${q.short ? '' : banner};; connection timed out; no servers could be reached\n`);

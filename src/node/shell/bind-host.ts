@@ -9,7 +9,7 @@
  * a PTR query (`... domain name pointer NAME.`). A SERVER argument is
  * announced first (`Using domain server:`).
  */
-import { reverseQueryName } from './cluster-zone.js';
+import { queryServer, reverseQueryName } from './cluster-zone.js';
 import type { ToolIO } from './http-tools.js';
 import type { Step } from './types.js';
 
@@ -22,10 +22,8 @@ export function* bindHost(args: readonly string[], io: ToolIO): Generator<Step, 
     yield* io.err(USAGE);
     return 1;
   }
-  const servers = io.ctx.network?.dnsServers ?? [];
-  const server = serverArg ?? servers[0] ?? '127.0.0.1';
-  const net = io.ctx.net;
-  if (!net || !servers.includes(server)) {
+  const { server, net } = queryServer(io.ctx, serverArg);
+  if (!net) {
     yield { kind: 'sleep', ms: UNANSWERED_MS };
     yield* io.out(';; connection timed out; no servers could be reached\n');
     return 1;

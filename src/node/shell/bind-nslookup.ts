@@ -19,7 +19,7 @@
  * the cluster zone (CoreDNS forwarded it) is headed `Non-authoritative
  * answer:`. An address is a PTR query of its in-addr.arpa name.
  */
-import { answeredAuthoritatively, reverseQueryName } from './cluster-zone.js';
+import { answeredAuthoritatively, queryServer, reverseQueryName } from './cluster-zone.js';
 import type { ToolIO } from './http-tools.js';
 import type { Step } from './types.js';
 
@@ -34,11 +34,8 @@ export function* bindNslookup(args: readonly string[], io: ToolIO): Generator<St
     yield* io.out('\n');
     return 0;
   }
-  const servers = io.ctx.network?.dnsServers ?? [];
-  const server = serverArg ?? servers[0] ?? '127.0.0.1';
-  const net = io.ctx.net;
-  // Only the cluster DNS answers: another server (or no network model) never replies.
-  if (!net || !servers.includes(server)) {
+  const { server, net } = queryServer(io.ctx, serverArg);
+  if (!net) {
     yield { kind: 'sleep', ms: UNANSWERED_MS };
     yield* io.out(';; connection timed out; no servers could be reached\n\n');
     return 1;

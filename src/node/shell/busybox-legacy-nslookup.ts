@@ -17,6 +17,7 @@
  * resolve 'NAME'` on stderr (VERBOSE_RESOLUTION_ERRORS is off in the
  * defconfig), exit 1.
  */
+import { queryServer } from './cluster-zone.js';
 import type { ToolIO } from './http-tools.js';
 import type { Step } from './types.js';
 
@@ -30,20 +31,17 @@ export function* busyboxLegacyNslookup(args: readonly string[], io: ToolIO): Gen
     yield* io.err('BusyBox v1.28.4 (2018-05-22 17:00:17 UTC) multi-call binary.\n\nUsage: nslookup [HOST] [SERVER]\n\nQuery the nameserver for the IP address of the given HOST\noptionally using a specified DNS server\n');
     return 1;
   }
-  const servers = io.ctx.network?.dnsServers ?? [];
-  const server = serverArg ?? servers[0] ?? '127.0.0.1';
-  const net = io.ctx.net;
-  const reachable = net !== undefined && servers.includes(server);
+  const { server, net } = queryServer(io.ctx, serverArg);
   const addressLines = (ips: readonly string[]) => ips.map((ip, i) => {
-    const host = reachable ? net.reverse?.(ip) : undefined;
+    const host = net?.reverse?.(ip);
     return `Address ${i + 1}: ${ip}${host ? ` ${host}` : ''}\n`;
   }).join('');
   // The server line's reverse lookup goes to that server too: unanswered, it waits out the resolver.
-  if (!reachable) yield { kind: 'sleep', ms: UNANSWERED_MS };
+  if (!net) yield { kind: 'sleep', ms: UNANSWERED_MS };
   yield* io.out(`${'Server:'.padEnd(10)} ${server}\n${addressLines([server])}\n`);
-  const ips = IPV4.test(name) ? [name] : reachable ? net.lookup(name)?.addresses : undefined;
+  const ips = IPV4.test(name) ? [name] : net?.lookup(name)?.addresses;
   if (!ips) {
-    if (!reachable) yield { kind: 'sleep', ms: UNANSWERED_MS };
+    if (!net) yield { kind: 'sleep', ms: UNANSWERED_MS };
     yield* io.err(`nslookup: can't resolve '${name}'\n`);
     return 1;
   }

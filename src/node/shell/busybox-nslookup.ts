@@ -22,6 +22,7 @@
  * the model has no upstream, and nslookup reports it as a real cluster's
  * upstream answers an unknown name, NXDOMAIN.
  */
+import { queryServer } from './cluster-zone.js';
 import type { ToolIO } from './http-tools.js';
 import type { Step } from './types.js';
 
@@ -35,11 +36,8 @@ export function* busyboxNslookup(args: readonly string[], io: ToolIO): Generator
     yield* io.err('BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]\n');
     return 1;
   }
-  const servers = io.ctx.network?.dnsServers ?? [];
-  const server = serverArg ?? servers[0] ?? '127.0.0.1';
-  const net = io.ctx.net;
-  // Only the cluster DNS answers: another server (or no network model) never replies.
-  if (!net || !servers.includes(server)) {
+  const { server, net } = queryServer(io.ctx, serverArg);
+  if (!net) {
     yield { kind: 'sleep', ms: UNANSWERED_MS };
     yield* io.out(';; connection timed out; no servers could be reached\n\n');
     return 1;

@@ -5,6 +5,7 @@
  * (nslookup's `Non-authoritative answer:`). The pod's resolv.conf tells the
  * domain: the kubelet's first search suffix is `<namespace>.svc.<domain>`.
  */
+import type { PodNetAccess } from './net-types.js';
 import type { ShellContext } from './types.js';
 
 export function clusterDomain(ctx: Pick<ShellContext, 'network'>): string | undefined {
@@ -28,4 +29,16 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 export function reverseQueryName(text: string): string | undefined {
   const m = IPV4.exec(text);
   return m ? `${m.slice(1).reverse().join('.')}.in-addr.arpa.` : undefined;
+}
+
+/**
+ * The server a query tool asks (the one named, else resolv.conf's first)
+ * and, when it is the cluster DNS, the network that answers for it. Only
+ * the cluster DNS answers: another server (or no network model) never
+ * replies, and the tools wait out their retries.
+ */
+export function queryServer(ctx: Pick<ShellContext, 'network' | 'net'>, named: string | undefined): { server: string; net?: PodNetAccess } {
+  const servers = ctx.network?.dnsServers ?? [];
+  const server = named ?? servers[0] ?? '127.0.0.1';
+  return { server, ...(ctx.net && servers.includes(server) ? { net: ctx.net } : {}) };
 }
