@@ -10,8 +10,9 @@ import type { ClusterDNS } from '../node/kubelet-server/kubelet-config.js';
 import { serveKubelet, type KubeletView } from '../node/kubelet-server/kubelet-mux.js';
 import { NodeCPUCounter } from '../node/kubelet-server/node-cpu-counter.js';
 import { NODE_IDLE } from '../node/usage/idle-usage.js';
+import type { ServedWorkStore } from '../node/usage/served-work.js';
 
-export function farmKubeletServers(farm: NodeFarm, store: Store, dns: ClusterDNS): KubeletServers {
+export function farmKubeletServers(farm: NodeFarm, store: Store, dns: ClusterDNS, served?: ServedWorkStore): KubeletServers {
   // One CPU counter per boot of each node: it restarts from zero when the machine does.
   const counters = new Map<string, NodeCPUCounter>();
   return (name) => {
@@ -30,6 +31,7 @@ export function farmKubeletServers(farm: NodeFarm, store: Store, dns: ClusterDNS
         .filter((p) => (p.spec as { nodeName?: string } | undefined)?.nodeName === name),
       imageBytes: () => farm.heldImages(name).reduce((sum, i) => sum + i.sizeBytes, 0),
       nodeCPUTime: (nowMs, nanoCores) => cpu.read(nowMs, nanoCores),
+      ...(served ? { served } : {}),
     };
     return (path, query, now, method) => serveKubelet(view, path, query, now, method);
   };

@@ -19,6 +19,7 @@ import { ensurePki } from '../pki/certificates.js';
 import { installGMSAWebhook } from './gmsa-webhook.js';
 import { installMetricsServer } from './metrics-server.js';
 import { hpaResourceMetrics } from './hpa-metrics.js';
+import { ServedWorkStore } from '../node/usage/served-work.js';
 import { parseDuration } from '../apimachinery/duration.js';
 import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
 import { allResources } from '../registry/resources.js';
@@ -132,6 +133,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const crdController = new CustomResourceDefinitionController(store, log);
   await crdController.start();
   const containerLogs = new ContainerLogs();
+  // The CPU the containers' servers spend on requests: written by the pod workers, read by the kubelets' stats.
+  const servedWork = new ServedWorkStore();
   // The emulated nodes' events.
   const events = new EventRecorder(new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet', authorizer), log);
   let ready = false;
@@ -155,7 +158,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     const podTokens = await PodTokenIssuer.start(store, new ServiceAccountTokens(join(dataDir, 'pki')));
     // The farm's current machines: nodes added at run time included, removed ones not.
     const kubelet = new Kubelet(kubeletClient, farm.nodeConfigs, {
-      logs: containerLogs, events, log,
+      logs: containerLogs, servedWork, events, log,
       // Simulated first-pull time per image and node (ms); WINKUBE_IMAGE_PULL_MS=0 for benchmarks.
       pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
       // Nodes report the images their runtime holds in status.images.
@@ -181,7 +184,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
 
   // API Priority and Fairness: the mandatory levels until the configuration in the cluster is read.
   const flowControl = new FlowControl();
-  const kubelets = farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN });
+  const kubelets = farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }, servedWork);
   const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient });
   const server = createApiServer({
     store,

@@ -19,6 +19,8 @@ export interface AppContext {
   /** The node's CPUs as a process in the container sees them (nginx's `worker_processes auto`). */
   cpus: number;
   env: Record<string, string>;
+  /** Counts CPU time (ns) the server spent answering a request, toward the container's usage. */
+  served?: (cpuNs: number) => void;
 }
 
 export type Application = (ctx: AppContext) => Program;

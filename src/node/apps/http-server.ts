@@ -34,6 +34,8 @@ export interface ServerBehaviour {
   /** SIGTERM: what the server does before it exits (its shutdown lines, a wait); it then exits with `stopCode` (0). */
   stopping?(): Step[];
   stopCode?: number;
+  /** The CPU time (ns) answering one request costs the container (its usage model counts it). */
+  cpuPerRequestNs?: number;
 }
 
 export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
@@ -42,6 +44,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
   const bound: Listening[] = [];
   const accept: Acceptor = (req, conn) => {
     const served = b.serve(req, conn);
+    if (b.cpuPerRequestNs) ctx.served?.(b.cpuPerRequestNs);
     queue.push(...(served.log ?? []));
     if (served.exitCode !== undefined) queue.push({ kind: 'exit', code: served.exitCode });
     const a = arrival;

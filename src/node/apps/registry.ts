@@ -12,6 +12,7 @@
 import { parseImageReference } from '../../os/images.js';
 import type { Application } from './app-context.js';
 import { agnhost, parseAgnhost } from './agnhost.js';
+import { hpaExample } from './hpa-example.js';
 import { httpd } from './httpd.js';
 import { iis } from './iis.js';
 import { nginx } from './nginx.js';
@@ -32,6 +33,7 @@ export function applicationFor(c: ContainerCommand): Application | undefined {
     case 'registry.k8s.io/e2e-test-images/agnhost': return agnhostApp(c);
     case 'docker.io/library/httpd': case 'registry.k8s.io/e2e-test-images/httpd': return httpdApp(ref.tag, c);
     case 'mcr.microsoft.com/windows/servercore/iis': return iisApp(c);
+    case 'registry.k8s.io/hpa-example': return c.command.length || c.args.length ? undefined : (ctx) => hpaExample(ctx);
     default: return undefined;
   }
 }

@@ -14,6 +14,7 @@ import { kubeletConfiguration, type ClusterDNS } from './kubelet-config.js';
 import { resourceMetricsText } from './resource-metrics.js';
 import { PROMETHEUS_TEXT_CONTENT_TYPE } from './prometheus-text.js';
 import { buildSummary, cpuAndMemoryOnly } from './stats-summary.js';
+import type { ServedWorkStore } from '../usage/served-work.js';
 
 /** What the kubelet's server reads from its node. */
 export interface KubeletView {
@@ -24,6 +25,8 @@ export interface KubeletView {
   dns: ClusterDNS;
   /** The pods bound to the node. */
   pods(): Promise<KObject[]>;
+  /** The CPU the containers' servers spent on requests. */
+  served?: ServedWorkStore;
   /** Bytes of the images the node's runtime holds. */
   imageBytes(): number;
   /** The node's cumulative CPU time (core-nanoseconds) given its rate now; see stats-summary.ts. */
@@ -139,7 +142,7 @@ export async function serveKubelet(view: KubeletView, path: string, query: URLSe
 async function summary(view: KubeletView, now: Date) {
   return buildSummary({
     cfg: view.cfg, bootTime: view.bootTime, kubeletStartTime: view.kubeletStartTime, now,
-    pods: await view.pods(), imageBytes: view.imageBytes(),
+    pods: await view.pods(), imageBytes: view.imageBytes(), ...(view.served ? { served: view.served } : {}),
     ...(view.nodeCPUTime ? { nodeCPUTime: (nowMs: number, nanoCores: number) => view.nodeCPUTime!(nowMs, nanoCores) } : {}),
   });
 }

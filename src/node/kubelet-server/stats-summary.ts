@@ -13,6 +13,7 @@ import type { NodeConfig } from '../pool.js';
 import { parseBytes, parseMilliCPU } from '../quantity.js';
 import { KUBELET_IDLE, NODE_IDLE } from '../usage/idle-usage.js';
 import { podContainerUsage, type NodeFacts, type RunningContainerUsage } from '../usage/pod-usage.js';
+import type { ServedWorkStore } from '../usage/served-work.js';
 
 export interface CPUStats { time: string; usageNanoCores: number; usageCoreNanoSeconds: number }
 export interface MemoryStats {
@@ -64,6 +65,8 @@ export interface SummaryInput {
   pods: readonly KObject[];
   /** Bytes of the images the runtime holds (the image filesystem's use). */
   imageBytes: number;
+  /** The CPU the containers' servers spent on requests. */
+  served?: ServedWorkStore;
   /**
    * The node's CPU time so far (core-nanoseconds) given its rate now: a counter that only grows,
    * as the root cgroup's does, though pods come and go. Without one: the rate times the uptime.
@@ -143,7 +146,7 @@ function podStats(input: SummaryInput, pod: KObject, t: string, nodefsBytes: num
   const { cfg } = input;
   const containers: ContainerStats[] = [];
   let podUse = NO_USE;
-  const usage: RunningContainerUsage[] = podContainerUsage(pod, nodeFacts(cfg), Date.parse(t));
+  const usage: RunningContainerUsage[] = podContainerUsage(pod, nodeFacts(cfg), Date.parse(t), input.served);
   for (const u of usage) {
     const limit = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].find((c) => c.name === u.name)?.resources?.limits?.memory;
     podUse = addUse(podUse, u);

@@ -17,6 +17,7 @@ import type { SharedInformer } from '../../client/shared-informer.js';
 import type { Client } from '../../client/types.js';
 import type { EventRecorder } from '../../events/recorder.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
+import type { ServedWorkStore } from '../usage/served-work.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { LINUX_KERNEL_VERSION } from '../node-object.js';
 import { DEFAULT_NETWORK } from '../network.js';
@@ -77,6 +78,8 @@ export function prePulledImages(cfg: NodeConfig): ContainerImage[] {
 
 export interface KubeletOptions {
   logs: ContainerLogs;
+  /** Where the pods' servers count the CPU their requests cost (the stats read it). */
+  servedWork?: ServedWorkStore;
   events: EventRecorder;
   log?: (m: string) => void;
   /** Simulated time of a first image pull on a node (ms); 0 = instant. Default 100. */
@@ -282,10 +285,10 @@ export class Kubelet {
       allocIP: (uid, preferred) => this.allocIP(state, uid, preferred),
       releaseIP: (uid) => { state.ips.delete(uid); },
       sources: this.sources, token: this.opts.token,
-      events: this.opts.events.as(nodeUser(cfg.name)), logs: this.opts.logs,
+      events: this.opts.events.as(nodeUser(cfg.name)), logs: this.opts.logs, servedWork: this.opts.servedWork,
       pods, log: this.log,
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
-      finished: (uid) => { state.workers.delete(uid); },
+      finished: (uid) => { state.workers.delete(uid); this.opts.servedWork?.forget(uid); },
       backoff: this.backoff,
       status: new StatusManager(pods, this.opts.clock ?? REAL_CLOCK, this.log),
       clock: this.opts.clock ?? REAL_CLOCK,

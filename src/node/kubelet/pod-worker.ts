@@ -11,6 +11,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
+import type { ServedWorkStore } from '../usage/served-work.js';
 import type { EventRecorder, EventType, ObjectReference } from '../../events/recorder.js';
 import { referenceTo } from '../../events/recorder.js';
 import { hintFor, type ImageFailure } from '../../os/images.js';
@@ -67,6 +68,7 @@ export interface NodeContext {
   token?: TokenSource;
   events: EventRecorder;
   logs: ContainerLogs;
+  servedWork?: ServedWorkStore;
   /** The pods, written as this node's kubelet. */
   pods: ResourceClient<Pod>;
   log(m: string): void;
@@ -579,8 +581,11 @@ export class PodWorker implements PodStatusSource {
     const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
     const app = exitCode === undefined && !c.script?.http ? applicationFor({ image: c.spec.image, ...this.commandAndArgs(c, env) }) : undefined;
     c.served = !!app;
+    const startedAtMs = this.nowDate().getTime();
+    const work = app ? this.node.servedWork?.start(this.uid, c.spec.name, c.restartCount) : undefined;
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
-      : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env })
+      : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env,
+        ...(work ? { served: (cpuNs: number) => work.record((this.nowDate().getTime() - startedAtMs) / 1000, cpuNs) } : {}) })
       : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
     const now = this.nowDate();

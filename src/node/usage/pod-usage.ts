@@ -7,6 +7,7 @@
 import type { KObject } from '../../apimachinery/object.js';
 import { containerScript } from '../kubelet/script.js';
 import { idleUsage } from './idle-usage.js';
+import type { ServedWorkStore } from './served-work.js';
 import { containerUsage, type ContainerLimits, type ContainerUsage, type UsageOS } from './usage-model.js';
 
 export interface NodeFacts { os: UsageOS; logicalCPUs: number; memoryBytes: number }
@@ -14,10 +15,10 @@ export interface NodeFacts { os: UsageOS; logicalCPUs: number; memoryBytes: numb
 export interface RunningContainerUsage extends ContainerUsage { name: string; startedAt: string }
 
 interface ContainerSpecLike { name: string; image?: string; resources?: { limits?: Record<string, string | number> } }
-interface StatusLike { name: string; image?: string; state?: { running?: { startedAt?: string } } }
+interface StatusLike { name: string; image?: string; restartCount?: number; state?: { running?: { startedAt?: string } } }
 
 /** Usage of each running container (regular and init: a running init container is a sidecar), by name. */
-export function podContainerUsage(pod: KObject, node: NodeFacts, nowMs: number): RunningContainerUsage[] {
+export function podContainerUsage(pod: KObject, node: NodeFacts, nowMs: number, served?: ServedWorkStore): RunningContainerUsage[] {
   const spec = (pod.spec ?? {}) as { containers?: ContainerSpecLike[]; initContainers?: ContainerSpecLike[] };
   const status = (pod.status ?? {}) as { containerStatuses?: StatusLike[]; initContainerStatuses?: StatusLike[] };
   const specs = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
@@ -31,7 +32,7 @@ export function podContainerUsage(pod: KObject, node: NodeFacts, nowMs: number):
     const usage = containerUsage({
       os: node.os, logicalCPUs: node.logicalCPUs, nodeMemoryBytes: node.memoryBytes,
       idle: idleUsage(c?.image ?? cs.image, node.os), cpu: script?.cpu, memory: script?.memory, limits,
-      startedAtMs: Date.parse(startedAt),
+      startedAtMs: Date.parse(startedAt), served: served?.get(pod.metadata.uid ?? '', cs.name, cs.restartCount ?? 0),
     }, nowMs);
     out.push({ name: cs.name, startedAt, ...usage });
   }

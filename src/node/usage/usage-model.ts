@@ -20,6 +20,7 @@
 import { milliCPUToQuota, QUOTA_PERIOD, toBytes, toMilliCPU, windowsCpuMaximum, type CPUAmount, type MemoryAmount } from '../../os/cpu-limits.js';
 import { cappedIntegral, demandKnots, firstAbove, valueAt, type Demand } from './demand.js';
 import type { IdleUsage } from './idle-usage.js';
+import { withServedWork, type ServedWork } from './served-work.js';
 
 export type UsageOS = 'linux' | 'windows';
 const NANO = 1e9;
@@ -36,6 +37,8 @@ export interface ContainerUsageInput {
   memory?: Demand;
   limits?: ContainerLimits;
   startedAtMs: number;
+  /** CPU its requests cost the container's server (served-work.ts). */
+  served?: ServedWork;
 }
 
 export interface ContainerUsage {
@@ -75,7 +78,7 @@ function memoryLimitBytes(limit: MemoryAmount | undefined): number | undefined {
 /** Usage at `nowMs` (before the container started: none). */
 export function containerUsage(input: ContainerUsageInput, nowMs: number): ContainerUsage {
   const t = Math.max(0, (nowMs - input.startedAtMs) / 1000);
-  const cpuKnots = demandKnots(input.cpu, input.idle.nanoCores);
+  const cpuKnots = withServedWork(demandKnots(input.cpu, input.idle.nanoCores), input.served);
   const cap = cpuCapNanoCores(input.os, input.limits?.cpu, input.logicalCPUs);
   const cpuDemand = valueAt(cpuKnots, t);
   const memDemand = valueAt(demandKnots(input.memory, input.idle.workingSetBytes), t);
