@@ -179,6 +179,43 @@ describe('kubectl top without metrics-server', () => {
   before(async () => { cluster = await startCluster(); });
   after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
+  test('kubectl describe node: Allocated resources sum the requests of the node\'s running pods, as percentages of allocatable', async () => {
+    await eventually('system pods running', async () => {
+      const phases = await kubectlOk(cluster, ['get', 'pods', '-n', 'kube-system', '-o', 'jsonpath={.items[*].status.phase}']);
+      return phases.split(' ').length >= 14 && phases.split(' ').every((p) => p === 'Running') ? true : undefined;
+    }, 60_000);
+    interface P { spec: { nodeName?: string; containers: Array<{ resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }> }; status: { phase: string } }
+    const pods = (JSON.parse(await kubectlOk(cluster, ['get', 'pods', '-A', '-o', 'json'])) as { items: P[] }).items;
+    const nodes = JSON.parse(await kubectlOk(cluster, ['get', 'nodes', '-o', 'json'])) as { items: Array<{ metadata: { name: string; labels: Record<string, string> }; status: { allocatable: { cpu: string; memory: string } } }> };
+    for (const n of nodes.items) {
+      const mine = pods.filter((p) => p.spec.nodeName === n.metadata.name && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed');
+      const sum = (key: string, unit: RegExp, kind: 'requests' | 'limits' = 'requests') => mine.flatMap((p) => p.spec.containers).reduce((a, c) => {
+        const q = c.resources?.[kind]?.[key];
+        if (q === undefined) return a;
+        const m = unit.exec(q);
+        assert.ok(m, `request ${key}=${q}`);
+        return a + Number(m[1]);
+      }, 0);
+      const cpu = sum('cpu', /^(\d+)m$/);
+      const mi = sum('memory', /^(\d+)Mi$/);
+      const cpuLimit = sum('cpu', /^(\d+)m$/, 'limits');
+      const miLimit = sum('memory', /^(\d+)Mi$/, 'limits');
+      const allocMilli = Number.parseInt(n.status.allocatable.cpu, 10) * 1000;
+      const row = (v: number, text: string, alloc: number) => (v === 0 ? '0 (0%)' : `${text} (${Math.trunc((v / alloc) * 100)}%)`);
+      const out = await kubectlOk(cluster, ['describe', 'node', n.metadata.name]);
+      const block = /Allocated resources:\n([\s\S]*?)\nEvents:/.exec(out)?.[1]?.split('\n').map((l) => l.trim().split(/\s{2,}/));
+      assert.deepEqual(block?.slice(0, 5), [
+        ['(Total limits may be over 100 percent, i.e., overcommitted.)'],
+        ['Resource', 'Requests', 'Limits'], ['--------', '--------', '------'],
+        ['cpu', row(cpu, `${cpu}m`, allocMilli), row(cpuLimit, `${cpuLimit}m`, allocMilli)],
+        ['memory', row(mi, `${mi}Mi`, bytes(n.status.allocatable.memory) / 2 ** 20), row(miLimit, `${miLimit}Mi`, bytes(n.status.allocatable.memory) / 2 ** 20)],
+      ], n.metadata.name);
+      // Windows nodes report no hugepages.
+      assert.deepEqual(block?.slice(5).map((r) => r[0]), n.metadata.labels['kubernetes.io/os'] === 'windows'
+        ? ['ephemeral-storage'] : ['ephemeral-storage', 'hugepages-1Gi', 'hugepages-2Mi'], n.metadata.name);
+    }
+  });
+
   test('says what it says on a kubeadm cluster', async () => {
     for (const args of [['top', 'nodes'], ['top', 'pods']]) {
       const r = await kubectl(cluster, args);
