@@ -156,6 +156,20 @@ describe('kubectl top with metrics-server', () => {
     assert.deepEqual(containers.slice(1).map((r) => r.slice(1)), [['coredns', '3m', '13Mi'], ['coredns', '3m', '13Mi']]);
   });
 
+  test('kubectl get nodemetrics / podmetrics: metrics-server\'s Tables (Name, one column per resource, Window)', async () => {
+    const list = JSON.parse(await ok(['get', 'nodemetrics', '-o', 'json'])) as { items: Array<{ metadata: { name: string }; usage: { cpu: string; memory: string }; window: string }> };
+    const table = cells(await ok(['get', 'nodemetrics']));
+    assert.deepEqual(table[0], ['NAME', 'CPU', 'MEMORY', 'WINDOW']);
+    assert.deepEqual(table.slice(1), list.items.map((i) => [i.metadata.name, i.usage.cpu, i.usage.memory, i.window]));
+    // A pod's cells sum its containers; kube-system's idle pods do not change between the two reads.
+    const pods = JSON.parse(await ok(['get', 'podmetrics', '-n', 'kube-system', '-o', 'json'])) as { items: Array<{ metadata: { name: string }; containers: Array<{ usage: { cpu: string; memory: string } }>; window: string }> };
+    const podTable = cells(await ok(['get', 'podmetrics', '-n', 'kube-system']));
+    assert.deepEqual(podTable[0], ['NAME', 'CPU', 'MEMORY', 'WINDOW']);
+    assert.deepEqual(podTable.slice(1).map((r) => r[0]), pods.items.map((i) => i.metadata.name));
+    const one = pods.items.find((i) => i.containers.length === 1)!;
+    assert.deepEqual(podTable.find((r) => r[0] === one.metadata.name), [one.metadata.name, one.containers[0]!.usage.cpu, one.containers[0]!.usage.memory, one.window]);
+  });
+
   test('the view role lets a user read metrics (system:aggregated-metrics-reader is aggregated into it)', async () => {
     await ok(['create', 'rolebinding', 'viewer', '--clusterrole=view', '--user=viewer']);
     await eventually('aggregated', async () => ((await ok(['get', 'clusterrole', 'view', '-o', 'jsonpath={.rules}'])).includes('metrics.k8s.io') ? true : undefined));

@@ -97,6 +97,23 @@ test('metrics.k8s.io: NodeMetrics and PodMetrics as metrics-server v0.7 writes t
     [['nodes', 'NodeMetrics', false], ['pods', 'PodMetrics', true]]);
 });
 
+test('Tables: as kubectl get asks for them (Accept as=Table), the columns and cells of metrics-server\'s ConvertToTable', () => {
+  const st = new MetricsStorage(15_000);
+  st.store(batch(s(60_000), 100, 10));
+  st.store(batch(s(75_000), 101.5, 13));
+  const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+  const get = (path: string, query = '') => JSON.parse(serveMetricsAPI('GET', path, new URLSearchParams(query), source(st), new Date(s(80_000)), accept).body);
+  const nodes = get('/apis/metrics.k8s.io/v1beta1/nodes');
+  assert.deepEqual([nodes.kind, nodes.apiVersion], ['Table', 'meta.k8s.io/v1']);
+  assert.deepEqual(nodes.columnDefinitions.map((c: { name: string; format: string }) => [c.name, c.format]), [['Name', 'name'], ['cpu', 'quantity'], ['memory', 'quantity'], ['Window', 'duration']]);
+  assert.deepEqual(nodes.rows.map((r: { cells: unknown[] }) => r.cells), [['linux-1', '100m', '440000000', '15s']]);
+  assert.deepEqual(nodes.rows[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'linux-1', creationTimestamp: '2026-01-01T00:01:20Z', labels: { 'kubernetes.io/os': 'linux' } } });
+  assert.equal(get('/apis/metrics.k8s.io/v1beta1/nodes', 'includeObject=None').rows[0].object, null);
+  assert.deepEqual(get('/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web').rows.map((r: { cells: unknown[] }) => r.cells), [['web', '200m', '3Mi', '15s']]);
+  // Without the Table media type: the objects.
+  assert.equal(JSON.parse(serveMetricsAPI('GET', '/apis/metrics.k8s.io/v1beta1/nodes', new URLSearchParams(), source(st), new Date(s(80_000)), 'application/json').body).kind, 'NodeMetricsList');
+});
+
 test('usage quantities: CPU in nanocores and memory in bytes, in canonical form', () => {
   assert.deepEqual(usageList({ nanoCores: 192519503, memoryBytes: 1743408 * 1024 }), { cpu: '192519503n', memory: '1743408Ki' });
   assert.deepEqual(usageList({ nanoCores: 250_000_000, memoryBytes: 1000 }), { cpu: '250m', memory: '1k' });

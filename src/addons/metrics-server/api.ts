@@ -12,6 +12,7 @@ import { parseLabelSelector, type LabelSelector } from '../../selectors/labels.j
 import { parseFieldSelector, type FieldSelector } from '../../selectors/fields.js';
 import { apiGroup, apiResourceList, METRICS_GROUP, metricsList, nodeMetrics, podMetrics } from './objects.js';
 import type { MetricsStorage } from './storage.js';
+import { metricsTable, tableVersion } from './table.js';
 
 export interface MetricsSource {
   /** The node lister. */
@@ -70,7 +71,7 @@ function podItem(src: MetricsSource, pod: KObject, now: Date): Json | undefined 
   return u ? podMetrics(pod.metadata, { ...u, containers: [...u.containers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) }, now) : undefined;
 }
 
-function resources(method: string, rest: string, query: URLSearchParams, src: MetricsSource, now: Date): MetricsResponse {
+function resources(method: string, rest: string, query: URLSearchParams, src: MetricsSource, now: Date, table: 'v1' | 'v1beta1' | undefined): MetricsResponse {
   const parts = rest.split('/').filter((p) => p !== '');
   let namespace = '';
   if (parts[0] === 'namespaces' && parts.length >= 3) { namespace = parts[1]!; parts.splice(0, 2); }
@@ -81,32 +82,35 @@ function resources(method: string, rest: string, query: URLSearchParams, src: Me
     if (name === undefined) {
       const s = selectors(query);
       const items = src.nodes().filter((n) => selected(n, s)).sort(byName).map((n) => nodeItem(src, n, now)).filter((x): x is Json => x !== undefined);
-      return json(metricsList('NodeMetricsList', items));
+      return json(table ? metricsTable('NodeMetrics', items, table, query) : metricsList('NodeMetricsList', items));
     }
     const node = src.nodes().find((n) => n.metadata.name === name);
     if (!node) return statusError(errors.notFound({ group: '', resource: 'node' }, name));
     const item = nodeItem(src, node, now);
-    return item ? json(item) : statusError(errors.notFound(NODE_METRICS, name));
+    if (!item) return statusError(errors.notFound(NODE_METRICS, name));
+    return json(table ? metricsTable('NodeMetrics', [item], table, query) : item);
   }
   if (name === undefined) {
     const s = selectors(query);
     const items = src.pods(namespace).filter((p) => selected(p, s)).sort(byNamespaceName).map((p) => podItem(src, p, now)).filter((x): x is Json => x !== undefined);
-    return json(metricsList('PodMetricsList', items));
+    return json(table ? metricsTable('PodMetrics', items, table, query) : metricsList('PodMetricsList', items));
   }
   const pod = src.pods(namespace).find((p) => p.metadata.name === name);
   if (!pod) return statusError(errors.notFound({ group: '', resource: 'pods' }, name));
   const item = podItem(src, pod, now);
-  return item ? json(item) : statusError(errors.notFound(POD_METRICS, `${namespace}/${name}`));
+  if (!item) return statusError(errors.notFound(POD_METRICS, `${namespace}/${name}`));
+  return json(table ? metricsTable('PodMetrics', [item], table, query) : item);
 }
 
 /** The answer to one request that reached metrics-server. */
-export function serveMetricsAPI(method: string, path: string, query: URLSearchParams, src: MetricsSource, now: Date): MetricsResponse {
+/** `accept`: the request's Accept header (a Table when it asks for one, as kubectl get does). */
+export function serveMetricsAPI(method: string, path: string, query: URLSearchParams, src: MetricsSource, now: Date, accept?: string): MetricsResponse {
   try {
     if (path === '/healthz' || path === '/livez' || path === '/readyz') return text(200, 'ok');
     if (path === '/apis' || path === '/apis/') return json({ kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup()] });
     if (path === `/apis/${METRICS_GROUP}` || path === `/apis/${METRICS_GROUP}/`) return json(apiGroup());
     if (path === PREFIX || path === `${PREFIX}/`) return json(apiResourceList());
-    if (path.startsWith(`${PREFIX}/`)) return resources(method, path.slice(PREFIX.length), query, src, now);
+    if (path.startsWith(`${PREFIX}/`)) return resources(method, path.slice(PREFIX.length), query, src, now, tableVersion(accept));
     return text(404, '404 page not found\n');
   } catch (e) {
     if (e instanceof StatusError) return statusError(e);

@@ -63,7 +63,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Ru
       res.writeHead(403, { 'Content-Type': 'application/json' }).end(JSON.stringify(denied.status));
       return;
     }
-    const answer = serveMetricsAPI(req.method ?? 'GET', url.pathname, url.searchParams, source, new Date());
+    const answer = serveMetricsAPI(req.method ?? 'GET', url.pathname, url.searchParams, source, new Date(), req.headers.accept);
     res.writeHead(answer.status, { 'Content-Type': answer.contentType }).end(answer.body);
   };
   const server: Server = createServer({
