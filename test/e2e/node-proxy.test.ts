@@ -66,7 +66,12 @@ describe('nodes/NAME/proxy reaches the node kubelet', () => {
   });
 
   test('stats/summary is the Summary API of the node: capacities from its pool, the usage model\'s use, its running pods', async () => {
-    const summary = JSON.parse(await getRaw('/api/v1/nodes/win2022-1/proxy/stats/summary'));
+    // Samples are timed to the second: a node read in the second it booted has counted no CPU time yet.
+    let summary = JSON.parse(await getRaw('/api/v1/nodes/win2022-1/proxy/stats/summary'));
+    for (let i = 0; i < 20 && !(summary.node.cpu.usageCoreNanoSeconds > 0); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      summary = JSON.parse(await getRaw('/api/v1/nodes/win2022-1/proxy/stats/summary'));
+    }
     assert.equal(summary.node.nodeName, 'win2022-1');
     assert.deepEqual(summary.node.systemContainers.map((c: { name: string }) => c.name), ['pods', 'windows-global-commit-memory']);
     // The node's own idle use (a Windows host: 120m, 1400Mi) and its pods'.
