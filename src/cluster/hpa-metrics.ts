@@ -1,5 +1,5 @@
 /**
- * How the HPA controller reads metrics.k8s.io: as kube-controller-manager
+ * How the HPA controller reads metrics.k8s.io and its targets' scale subresources: as kube-controller-manager
  * does, over HTTPS through the API server, whose aggregator proxies to
  * metrics-server (the in-process loopback client serves only the
  * registry's own resources). It authenticates as its service account
@@ -9,15 +9,17 @@
  */
 import { controllerServiceAccount } from '../client/identities.js';
 import { HttpsClient } from '../client/https.js';
-import { apiResourceMetrics, type ResourceMetricsClient } from '../controllers/podautoscaler/metrics-client.js';
+import type { HPAApi } from '../controllers/podautoscaler/controller.js';
+import { apiResourceMetrics } from '../controllers/podautoscaler/metrics-client.js';
+import { apiScales } from '../controllers/podautoscaler/scale-client.js';
 import type { PemPair } from '../pki/certificates.js';
 import { issue } from '../pki/issue.js';
 
-export async function hpaResourceMetrics(server: URL, ca: PemPair): Promise<ResourceMetricsClient> {
+export async function hpaApi(server: URL, ca: PemPair): Promise<HPAApi> {
   const user = controllerServiceAccount('horizontal-pod-autoscaler');
   // As Go's pkix.Name: the organizations in one RDN, then the common name.
   const credentials = await issue(ca, [{ O: user.groups }, { CN: [user.name] }], 'client', { dns: [], ip: [] });
   const client = new HttpsClient({ server, ca: Buffer.from(ca.cert), cert: Buffer.from(credentials.cert), key: Buffer.from(credentials.key) },
     user, 'kube-controller-manager');
-  return apiResourceMetrics(client);
+  return { metrics: apiResourceMetrics(client), scales: apiScales(client) };
 }

@@ -18,7 +18,7 @@ import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { ensurePki } from '../pki/certificates.js';
 import { installGMSAWebhook } from './gmsa-webhook.js';
 import { installMetricsServer } from './metrics-server.js';
-import { hpaResourceMetrics } from './hpa-metrics.js';
+import { hpaApi } from './hpa-metrics.js';
 import { ServedWorkStore } from '../node/usage/served-work.js';
 import { parseDuration } from '../apimachinery/duration.js';
 import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
@@ -249,7 +249,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const kcmEvents = new EventRecorder(kcm, log);
   const controllerManager = await runControllerManager({
     client: kcm, newContext: () => newControllerContext({ client: kcm, events: kcmEvents, log }), events: kcmEvents, log, ca: pki.ca,
-    workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL), resourceMetrics: await hpaResourceMetrics(apiURL, pki.ca) },
+    workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL), hpa: await hpaApi(apiURL, pki.ca) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });
   // Everything but the API server: the emulated nodes, the scheduler and the controllers

@@ -30,9 +30,8 @@ import { TaintEvictionController } from './node-lifecycle/taint-eviction.js';
 import { PersistentVolumeController } from './persistentvolume/controller.js';
 import { LocalProvisioner } from './persistentvolume/provisioner.js';
 import { PodGCController } from './podgc.js';
-import { HorizontalPodAutoscalerController } from './podautoscaler/controller.js';
+import { HorizontalPodAutoscalerController, type HPAApi } from './podautoscaler/controller.js';
 import { hpaSettingsFromEnv } from './podautoscaler/settings.js';
-import type { ResourceMetricsClient } from './podautoscaler/metrics-client.js';
 import { ReplicaSetController } from './replicaset.js';
 import { ResourceQuotaController } from './resource-quota.js';
 import type { Controller, ControllerContext } from './runtime/controller-context.js';
@@ -85,7 +84,7 @@ export interface RegistryConfig {
    * LoadBalancer Services; without (`winkube up --api-only`), only the
    * namespace, garbage collector, resource quota, ClusterRole aggregation, admission policy status and certificate controllers.
    */
-  workloads?: { lbPool: LBPool; resourceMetrics?: ResourceMetricsClient };
+  workloads?: { lbPool: LBPool; hpa?: HPAApi };
 }
 
 /**
@@ -129,8 +128,8 @@ export function controllerRegistry(config: RegistryConfig): Controller[] {
     controller('ttl-after-finished-controller', 'ttl-after-finished-controller', (ctx) => new TTLAfterFinishedController(ctx)),
     controller('statefulset-controller', 'statefulset-controller', (ctx) => new StatefulSetController(ctx), 'statefulset-controller'),
     controller('daemonset-controller', 'daemon-set-controller', (ctx) => new DaemonSetController(ctx), 'daemonset-controller'),
-    ...(workloads.resourceMetrics ? [controller('horizontal-pod-autoscaler-controller', 'horizontal-pod-autoscaler',
-      (ctx) => new HorizontalPodAutoscalerController(ctx, workloads.resourceMetrics!, hpaSettingsFromEnv()))] : []),
+    ...(workloads.hpa ? [controller('horizontal-pod-autoscaler-controller', 'horizontal-pod-autoscaler',
+      (ctx) => new HorizontalPodAutoscalerController(ctx, workloads.hpa!, hpaSettingsFromEnv()))] : []),
     // Volumes.
     controller('persistentvolume-binder-controller', 'persistent-volume-binder', (ctx) => new PersistentVolumeController(ctx)),
     controller(LOCAL_PROVISIONER, LOCAL_PROVISIONER, (ctx) => new LocalProvisioner(ctx)),

@@ -70,7 +70,7 @@ test('the controller manager runs each controller as its upstream service accoun
   setMaxListeners(0, abort.signal);
   try {
     const seen: Record<string, string> = {};
-    for (const c of controllerRegistry({ ca: { cert: 'CA', key: '' }, workloads: { lbPool: LBPool.parse('192.0.2.0/29'), resourceMetrics: { resourceMetric: () => Promise.reject(new Error('metrics are not read here')) } } })) {
+    for (const c of controllerRegistry({ ca: { cert: 'CA', key: '' }, workloads: { lbPool: LBPool.parse('192.0.2.0/29'), hpa: { metrics: { resourceMetric: () => Promise.reject(new Error('metrics are not read here')) }, scales: { get: () => Promise.reject(new Error('scales are not read here')), update: () => Promise.reject(new Error('scales are not written here')) } } } })) {
       const given: { user: string; groups: string[]; fieldManager: string }[] = [];
       const manager: Client = Object.create(root);
       manager.as = (user: UserInfo, fieldManager: string) => {

@@ -72,7 +72,7 @@ test('with behavior: a Pods policy limits each period; Disabled stops a directio
   const behavior = { scaleDown: { stabilizationWindowSeconds: 0, policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } };
   const first = normalizeWithBehaviors(h, behavior, 5, 1, 1, 10, 300_000, NOW);
   assert.deepEqual([first.replicas, first.conditions[1]?.reason], [4, 'ScaleDownLimit']);
-  h.record(behavior, 5, 4, NOW);
+  h.recordScaleEvent(behavior, 5, 4, NOW);
   // Within the same 60 s period the one pod allowed is spent.
   assert.equal(normalizeWithBehaviors(h, behavior, 4, 1, 1, 10, 300_000, NOW + 10_000).replicas, 4);
   assert.equal(normalizeWithBehaviors(h, behavior, 4, 1, 1, 10, 300_000, NOW + 61_000).replicas, 3);

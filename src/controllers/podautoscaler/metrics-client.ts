@@ -2,8 +2,9 @@
  * The HPA's resource metrics client (pkg/controller/podautoscaler/metrics,
  * resourceMetricsClient): PodMetrics of the pods a selector picks, from
  * metrics.k8s.io through the API server's aggregator, each pod's usage the
- * sum of its containers' (or one container's), in thousandths. A pod a
- * container's usage is missing from is left out, as upstream leaves it.
+ * sum of its containers' (or one container's), in thousandths. A pod
+ * whose usage of the resource is missing is left out, as upstream leaves
+ * it; a pod without the named container is an error.
  */
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import { podmetrics } from '../../client/resources.js';
@@ -19,7 +20,7 @@ export interface ResourceMetricsClient {
 }
 
 interface ContainerMetrics { name: string; usage?: Record<string, string> }
-interface PodMetricsObject { metadata: { name?: string }; timestamp?: string; window?: string; containers?: ContainerMetrics[] }
+interface PodMetricsObject { metadata: { name?: string; namespace?: string }; timestamp?: string; window?: string; containers?: ContainerMetrics[] }
 
 /** Reads metrics.k8s.io with `client` (one that reaches aggregated APIs: over HTTPS). */
 export function apiResourceMetrics(client: Client): ResourceMetricsClient {
@@ -34,10 +35,14 @@ export function apiResourceMetrics(client: Client): ResourceMetricsClient {
       if (items.length === 0) throw new Error('no metrics returned from resource metrics API');
       const metrics: PodMetrics = new Map();
       for (const m of items) {
-        const containers = (m.containers ?? []).filter((c) => container === undefined || c.name === container);
-        if (containers.length === 0) continue;
+        const containers = (m.containers ?? [])
+          .filter((c) => container === undefined || c.name === container).slice(0, container === undefined ? undefined : 1);
+        if (container !== undefined && containers.length === 0) {
+          throw new Error(`failed to get container metrics: container ${container} not present in metrics for pod ${m.metadata.namespace ?? ''}/${m.metadata.name ?? ''}`);
+        }
         let sum = 0;
-        let missing = false;
+        // getPodMetrics: a pod without containers has no usage to report.
+        let missing = containers.length === 0;
         for (const c of containers) {
           const q = c.usage?.[resource];
           if (q === undefined) { missing = true; break; }

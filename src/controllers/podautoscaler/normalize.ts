@@ -14,7 +14,7 @@ import type { HorizontalPodAutoscalerBehavior, HPAScalingRules } from 'kubernete
 export interface Condition { type: 'AbleToScale' | 'ScalingActive' | 'ScalingLimited'; status: 'True' | 'False'; reason: string; message: string }
 
 interface Recommendation { atMs: number; replicas: number }
-interface ScaleEvent { atMs: number; change: number; outdated: boolean }
+interface ScaleEvent { atMs: number; change: number }
 
 /** The controller's memory of one HPA (its key's recommendations and scale events). */
 export class ScaleHistory {
@@ -22,15 +22,20 @@ export class ScaleHistory {
   scaleUpEvents: ScaleEvent[] = [];
   scaleDownEvents: ScaleEvent[] = [];
 
-  /** storeScaleEvent: with a behavior, the change is kept for the policies' periods (the longest). */
-  record(behavior: HorizontalPodAutoscalerBehavior | undefined, prev: number, next: number, nowMs: number): void {
+  /** recordInitialRecommendation: the first sync remembers the current count, so a new HPA does not scale down before a window passes. */
+  recordInitialRecommendation(currentReplicas: number, nowMs: number): void {
+    if (this.recommendations.length === 0) this.recommendations = [{ atMs: nowMs, replicas: currentReplicas }];
+  }
+
+  /** storeScaleEvent: with a behavior, each change is kept for the longest period of its direction's policies. */
+  recordScaleEvent(behavior: HorizontalPodAutoscalerBehavior | undefined, prev: number, next: number, nowMs: number): void {
     if (!behavior) return;
     const up = next > prev;
     const rules = up ? behavior.scaleUp : behavior.scaleDown;
     const longest = Math.max(0, ...(rules?.policies ?? []).map((p) => p.periodSeconds)) * 1000;
-    const events = up ? this.scaleUpEvents : this.scaleDownEvents;
-    const kept = events.filter((e) => !e.outdated && e.atMs + longest > nowMs);
-    kept.push({ atMs: nowMs, change: Math.abs(next - prev), outdated: false });
+    // markScaleEventsOutdated: older than the longest period, no policy counts it any more.
+    const kept = (up ? this.scaleUpEvents : this.scaleDownEvents).filter((e) => e.atMs >= nowMs - longest);
+    kept.push({ atMs: nowMs, change: Math.abs(next - prev) });
     if (up) this.scaleUpEvents = kept; else this.scaleDownEvents = kept;
   }
 }
@@ -67,26 +72,31 @@ export function normalizeDesiredReplicas(h: ScaleHistory, currentReplicas: numbe
 /** getReplicasChangePerPeriod. */
 function changeInPeriod(periodSeconds: number, events: readonly ScaleEvent[], nowMs: number): number {
   const start = nowMs - periodSeconds * 1000;
-  return events.reduce((sum, e) => (e.atMs > start && !e.outdated ? sum + e.change : sum), 0);
+  return events.reduce((sum, e) => (e.atMs > start ? sum + e.change : sum), 0);
 }
 
-function scaleUpLimit(current: number, events: readonly ScaleEvent[], rules: HPAScalingRules | undefined, nowMs: number): number {
+/**
+ * calculateScaleUpLimitWithScalingRules: each policy's limit from the count at the start of its period (the
+ * changes in both directions within it undone), the largest (Max) or smallest (Min) of them.
+ */
+function scaleUpLimit(current: number, h: ScaleHistory, rules: HPAScalingRules | undefined, nowMs: number): number {
   if (rules?.selectPolicy === 'Disabled') return current;
   const pick = rules?.selectPolicy === 'Min' ? Math.min : Math.max;
   let result = rules?.selectPolicy === 'Min' ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
   for (const p of rules?.policies ?? []) {
-    const periodStart = current - changeInPeriod(p.periodSeconds, events, nowMs);
+    const periodStart = current - changeInPeriod(p.periodSeconds, h.scaleUpEvents, nowMs) + changeInPeriod(p.periodSeconds, h.scaleDownEvents, nowMs);
     result = pick(result, p.type === 'Pods' ? periodStart + p.value : Math.ceil(periodStart * (1 + p.value / 100)));
   }
   return result;
 }
 
-function scaleDownLimit(current: number, events: readonly ScaleEvent[], rules: HPAScalingRules | undefined, nowMs: number): number {
+/** calculateScaleDownLimitWithBehaviors: as the scale-up limit, the smallest count (Max) or the largest (Min). */
+function scaleDownLimit(current: number, h: ScaleHistory, rules: HPAScalingRules | undefined, nowMs: number): number {
   if (rules?.selectPolicy === 'Disabled') return current;
   const pick = rules?.selectPolicy === 'Min' ? Math.max : Math.min;
   let result = rules?.selectPolicy === 'Min' ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
   for (const p of rules?.policies ?? []) {
-    const periodStart = current + changeInPeriod(p.periodSeconds, events, nowMs);
+    const periodStart = current - changeInPeriod(p.periodSeconds, h.scaleUpEvents, nowMs) + changeInPeriod(p.periodSeconds, h.scaleDownEvents, nowMs);
     result = pick(result, p.type === 'Pods' ? periodStart - p.value : Math.trunc(periodStart * (1 - p.value / 100)));
   }
   return result;
@@ -114,13 +124,13 @@ export function normalizeWithBehaviors(h: ScaleHistory, behavior: HorizontalPodA
   // convertDesiredReplicasWithBehaviorRate.
   let replicas = stabilized; let reason = 'DesiredWithinRange'; let message = 'the desired count is within the acceptable range';
   if (stabilized > currentReplicas) {
-    const limit = Math.max(scaleUpLimit(currentReplicas, h.scaleUpEvents, behavior.scaleUp, nowMs), currentReplicas);
+    const limit = Math.max(scaleUpLimit(currentReplicas, h, behavior.scaleUp, nowMs), currentReplicas);
     const [allowed, r, m] = maxReplicas > limit
       ? [limit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate']
       : [maxReplicas, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
     if (stabilized > allowed) { replicas = allowed; reason = r; message = m; }
   } else if (stabilized < currentReplicas) {
-    const limit = Math.min(scaleDownLimit(currentReplicas, h.scaleDownEvents, behavior.scaleDown, nowMs), currentReplicas);
+    const limit = Math.min(scaleDownLimit(currentReplicas, h, behavior.scaleDown, nowMs), currentReplicas);
     const [allowed, r, m] = minReplicas < limit
       ? [limit, 'ScaleDownLimit', 'the desired replica count is decreasing faster than the maximum scale rate']
       : [minReplicas, 'TooFewReplicas', 'the desired replica count is less than the minimum replica count'];

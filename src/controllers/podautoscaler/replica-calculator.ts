@@ -61,12 +61,16 @@ function groupPods(pods: readonly Pod[], metrics: PodMetrics, resource: string, 
   return g;
 }
 
-/** calculatePodRequests: each pod's request of the resource (one container's, or all of them). */
+/**
+ * calculatePodRequests: each pod's request of the resource (one container's, or all of them), sidecars
+ * (restartable init containers) included, as they run beside the others for the pod's life.
+ */
 function podRequests(pods: readonly Pod[], container: string | undefined, resource: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const pod of pods) {
     let sum = 0;
-    for (const c of pod.spec?.containers ?? []) {
+    const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
+    for (const c of [...(pod.spec?.containers ?? []), ...sidecars]) {
       if (container !== undefined && c.name !== container) continue;
       const q = c.resources?.requests?.[resource];
       if (q === undefined) throw new Error(`missing request for ${resource} in container ${c.name} of Pod ${pod.metadata?.name ?? ''}`);
@@ -141,7 +145,7 @@ export function rawResourceReplicas(currentReplicas: number, targetAverage: numb
     if (Math.abs(1 - first.ratio) <= s.tolerance) return keep;
     return { ...keep, replicas: Math.ceil(first.ratio * g.readyPodCount) };
   }
-  if (first.ratio !== 1) for (const name of g.missing) metrics.set(name, { timestampMs: 0, windowMs: 0, value: first.ratio < 1 ? targetAverage : 0 });
+  for (const name of g.missing) metrics.set(name, { timestampMs: 0, windowMs: 0, value: first.ratio < 1 ? targetAverage : 0 });
   if (scaleUpWithUnready) for (const name of g.unready) metrics.set(name, { timestampMs: 0, windowMs: 0, value: 0 });
   return rebalanced(first.ratio, usageRatio(metrics, targetAverage).ratio, metrics.size, keep, s);
 }
