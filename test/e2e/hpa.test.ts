@@ -46,6 +46,40 @@ spec:
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 100}}
 `;
 
+// A custom resource with a scale subresource: its replicas at .spec.replicas, its pods' selector at .status.selector.
+const WEBAPP_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: webapps.example.com}
+spec:
+  group: example.com
+  names: {kind: WebApp, plural: webapps, singular: webapp}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    subresources:
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector}
+`;
+const WEBAPP = `apiVersion: example.com/v1
+kind: WebApp
+metadata: {name: crhog}
+spec: {replicas: 1}
+status: {replicas: 1, selector: app=crhog}
+`;
+const WEBAPP_HPA = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: crhog}
+spec:
+  scaleTargetRef: {apiVersion: example.com/v1, kind: WebApp, name: crhog}
+  minReplicas: 1
+  maxReplicas: 3
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+`;
+
 interface Hpa { status?: { currentReplicas?: number; desiredReplicas?: number; conditions?: { type: string; status: string; reason: string; message: string }[] } }
 
 describe('the horizontal pod autoscaler', () => {
@@ -58,7 +92,7 @@ describe('the horizontal pod autoscaler', () => {
     Object.assign(process.env, { WINKUBE_METRIC_RESOLUTION: '2s', WINKUBE_HPA_SYNC_PERIOD: '2s', WINKUBE_HPA_DOWNSCALE_STABILIZATION: '12s' });
     cluster = await startCluster(undefined, ['--metrics-server']);
   });
-  after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+  after(async () => { (await import("node:fs")).writeFileSync("/tmp/hpa-server.log", cluster.output()); await cluster.stop(); removeDir(cluster.dataDir); });
 
   test('kubectl autoscale: out under load to maxReplicas, back in after the stabilization window', async () => {
     await ok(['apply', '-f', '-'], LINUX);
@@ -106,7 +140,40 @@ describe('the horizontal pod autoscaler', () => {
     const c = await eventually('missing request', async () => (await hpa('nometrics')).status?.conditions
       ?.find((x) => x.type === 'ScalingActive' && x.status === 'False' && x.message.includes('missing request')), 60_000);
     assert.equal(c.reason, 'FailedGetResourceMetric');
-    assert.match(c.message, /^the HPA was unable to compute the replica count: missing request for cpu in container app of Pod nometrics-[a-z0-9]+-[a-z0-9]{5}$/);
-    assert.match((await events('nometrics')).join('\n'), /^FailedComputeMetricsReplicas: invalid metrics \(1 invalid out of 1\), first error is: failed to get cpu utilization: missing request for cpu in container app of Pod nometrics-/m);
+    assert.match(c.message, /^the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container app of Pod nometrics-[a-z0-9]+-[a-z0-9]{5}$/);
+    const e = (await events('nometrics')).join('\n');
+    assert.match(e, /^FailedGetResourceMetric: failed to get cpu utilization: missing request for cpu in container app of Pod nometrics-[a-z0-9]+-[a-z0-9]{5}$/m);
+    assert.match(e, /^FailedComputeMetricsReplicas: invalid metrics \(1 invalid out of 1\), first error is: failed to get cpu resource metric value: failed to get cpu utilization: missing request for cpu in container app of Pod nometrics-[a-z0-9]+-[a-z0-9]{5}$/m);
+  });
+
+  test('a custom resource with a scale subresource is scaled through it', async () => {
+    await ok(['apply', '-f', '-'], WEBAPP_CRD);
+    await eventually('WebApp served', async () => ((await kubectl(cluster, ['get', 'webapps'])).code === 0 ? true : undefined), 30_000);
+    // The pods the WebApp's selector picks: one, at 300m of a 100m request (300 % against 50 %).
+    await ok(['apply', '-f', '-'], deployment('crhog', 'linux', 'busybox', '{"app": {"cpu": "300m"}}', '{requests: {cpu: 100m}}') + '---\n' + WEBAPP + '---\n' + WEBAPP_HPA);
+    const rescale = await eventually('WebApp rescaled', async () => (await events('crhog')).find((l) => l.startsWith('SuccessfulRescale')), 90_000);
+    // Six times the one pod, at most max(2 × 1, 4), and at most maxReplicas 3.
+    assert.equal(rescale, 'SuccessfulRescale: New size: 3; reason: cpu resource utilization (percentage of request) above target');
+    assert.equal(await ok(['get', 'webapp', 'crhog', '-o', 'jsonpath={.spec.replicas}']), '3');
+    assert.equal(await ok(['get', 'webapp', 'crhog', '--subresource=scale', '-o', 'jsonpath={.spec.replicas} {.status.selector}']), '3 app=crhog');
+    // REPLICAS is the count the HPA read before it scaled: 3 from the next sync on.
+    const row = await eventually('REPLICAS 3', async () => {
+      const r = (await ok(['get', 'hpa', 'crhog'])).split('\n')[1]!;
+      return /\s3\s+\d+s$/.test(r) ? r : undefined;
+    }, 30_000);
+    assert.match(row, /^crhog {3}WebApp\/crhog {3}cpu: \d+%\/50% {3}1 {9}3 {9}3 {10}\d+s$/);
+  });
+
+  test('a target that is not there, or of a kind not served: FailedGetScale, AbleToScale False', async () => {
+    // kubectl autoscale would refuse a missing target itself: the HPA is applied as it is.
+    await ok(['apply', '-f', '-'], WEBAPP_HPA.replace('name: crhog}', 'name: missing}').replace('apiVersion: example.com/v1, kind: WebApp, name: crhog', 'apiVersion: apps/v1, kind: Deployment, name: missing'));
+    const able = async (name: string) => eventually(`${name}: AbleToScale False`, async () => (await hpa(name)).status?.conditions
+      ?.find((x) => x.type === 'AbleToScale' && x.status === 'False'), 30_000);
+    const c = await able('missing');
+    assert.deepEqual([c.reason, c.message], ['FailedGetScale', 'the HPA controller was unable to get the target\'s current scale: deployments.apps "missing" not found']);
+    assert.ok((await events('missing')).includes('FailedGetScale: deployments.apps "missing" not found'));
+    await ok(['apply', '-f', '-'], WEBAPP_HPA.replace('name: crhog}', 'name: nokind}').replace('kind: WebApp', 'kind: Gadget'));
+    const k = await able('nokind');
+    assert.deepEqual([k.reason, k.message], ['FailedGetScale', 'the HPA controller was unable to get the target\'s current scale: no matches for kind "Gadget" in group "example.com"']);
   });
 });
