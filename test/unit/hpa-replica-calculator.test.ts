@@ -79,3 +79,47 @@ test('with behavior: a Pods policy limits each period; Disabled stops a directio
   const disabled = normalizeWithBehaviors(new ScaleHistory(), { scaleUp: { selectPolicy: 'Disabled', policies: [] } }, 2, 6, 1, 10, 0, NOW);
   assert.deepEqual([disabled.replicas, disabled.conditions[1]?.reason], [2, 'ScaleUpLimit']);
 });
+
+test('upstream cases: unready, failed and deleted pods, superfluous metrics (replica_calculator_test.go)', () => {
+  const neverReady = new Date(Date.parse(LONG_AGO) + 10_000).toISOString();
+  // TestReplicaCalcScaleUpUnreadyLessScale: a never-ready pod left out (60 %), then counted as idle on the way up (40 %): 4.
+  const unready = [pod('a', '1', 'False', neverReady), pod('b', '1'), pod('c', '1')];
+  assert.deepEqual(calc(3, 30, unready, { a: 300, b: 500, c: 700 }), { replicas: 4, utilization: 60, rawAverage: 600, timestampMs: NOW - 1000 });
+  // TestReplicaCalcScaleUpIgnoresFailedPods / ...DeletionPods: failed and deleting pods are not counted at all: 4.
+  const failed = [pod('a', '1'), pod('b', '1'), { ...pod('c', '1'), status: { phase: 'Failed' } }, { ...pod('d', '1'), status: { phase: 'Failed' } }];
+  assert.deepEqual(calc(2, 30, failed, { a: 500, b: 700, c: 1000, d: 1000 }), { replicas: 4, utilization: 60, rawAverage: 600, timestampMs: NOW - 1000 });
+  const deleting = [pod('a', '1'), pod('b', '1'), { ...pod('c', '1'), metadata: { name: 'c', deletionTimestamp: LONG_AGO } }];
+  assert.equal(calc(2, 30, deleting, { a: 500, b: 700, c: 1000 }).replicas, 4);
+  // TestReplicaCalcSuperfluousMetrics: metrics of pods the selector does not pick are ignored: 587 % of 4 pods, 24.
+  const four = ['a', 'b', 'c', 'd'].map((n) => pod(n, '1'));
+  const superfluous = calc(4, 100, four, { a: 4000, b: 9500, c: 3000, d: 7000, e: 3200, f: 2000 });
+  assert.deepEqual([superfluous.replicas, superfluous.utilization], [24, 587]);
+});
+
+test('a pending pod counts as unready; a pod still starting whose sample predates a whole window is unready', () => {
+  const pending = { ...pod('c', '1'), status: { phase: 'Pending' } };
+  // 2000m of 2 CPU in metrics (100 %), against 50 %: with c at 0, 2000m of 3 (66 %): 4.
+  assert.equal(calc(3, 50, [pod('a', '1'), pod('b', '1'), pending], { a: 1000, b: 1000 }).replicas, 4);
+  // Started 1 min ago, ready 10 s ago: its 30 s sample was not all taken while ready, so it is left out on the way up.
+  const starting: Pod = {
+    metadata: { name: 'c' }, spec: { containers: [{ name: 'app', resources: { requests: { cpu: '1' } } }] },
+    status: { phase: 'Running', startTime: new Date(NOW - 60_000).toISOString(), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(NOW - 10_000).toISOString() }] },
+  };
+  assert.equal(calc(3, 50, [pod('a', '1'), pod('b', '1'), starting], { a: 1000, b: 1000, c: 3000 }).replicas, 4);
+});
+
+test('a container resource: only the named container, sidecars counted in the request', () => {
+  const p = (name: string): Pod => ({
+    metadata: { name },
+    spec: {
+      initContainers: [{ name: 'proxy', restartPolicy: 'Always', resources: { requests: { cpu: '100m' } } }],
+      containers: [{ name: 'app', resources: { requests: { cpu: '500m' } } }, { name: 'log', resources: { requests: { cpu: '100m' } } }],
+    },
+    status: { phase: 'Running', startTime: LONG_AGO, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: LONG_AGO }] },
+  });
+  // app uses 400m of its 500m (80 %) against 40 %: 2 × 2 = 4.
+  assert.deepEqual(resourceReplicas(2, 40, 'cpu', [p('a'), p('b')], sample({ a: 400, b: 400 }), 'app', DEFAULT_CALCULATOR, NOW),
+    { replicas: 4, utilization: 80, rawAverage: 400, timestampMs: NOW - 1000 });
+  // The whole pod: 700m requested with the sidecar; 700m used is 100 %, against 50 %: 4.
+  assert.equal(resourceReplicas(2, 50, 'cpu', [p('a'), p('b')], sample({ a: 700, b: 700 }), undefined, DEFAULT_CALCULATOR, NOW).utilization, 100);
+});

@@ -1,10 +1,10 @@
 /**
  * The HPA's scale client (client-go's scale.ScalesGetter) and REST mapper:
  * a target's `scale` subresource read and written as autoscaling/v1 Scale
- * over the API, so Deployments, ReplicaSets, StatefulSets,
- * ReplicationControllers and custom resources with a scale subresource are
- * all scaled the same way, and the API server admits each write as
- * `<resource>/scale`.
+ * over the API (as kube-controller-manager's scale client does), so
+ * Deployments, ReplicaSets, StatefulSets, ReplicationControllers and custom
+ * resources with a scale subresource are all scaled the same way, each
+ * request authorized as `<resource>/scale`.
  */
 import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import type { ResourceRef } from '../../client/types.js';
@@ -15,11 +15,11 @@ export interface RestCaller {
 }
 
 export interface ScaleClient {
-  get(target: ResourceRef, namespace: string, name: string): Promise<Scale>;
-  update(target: ResourceRef, namespace: string, scale: Scale): Promise<Scale>;
+  get(target: ResourceRef<unknown>, namespace: string, name: string): Promise<Scale>;
+  update(target: ResourceRef<unknown>, namespace: string, scale: Scale): Promise<Scale>;
 }
 
-function scalePath(target: ResourceRef, namespace: string, name: string): string {
+function scalePath(target: ResourceRef<unknown>, namespace: string, name: string): string {
   const base = target.group ? `/apis/${target.group}/${target.version}` : `/api/${target.version}`;
   const ns = target.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : '';
   return `${base}${ns}/${target.resource}/${encodeURIComponent(name)}/scale`;
@@ -41,7 +41,7 @@ export function apiScales(rest: RestCaller): ScaleClient {
  * RESTMapper.RESTMappings for a group and kind, over the served resources
  * (discovery's preferred version first). Subresources are not kinds of their own.
  */
-export function restMappings(served: readonly ResourceRef[], group: string, kind: string): ResourceRef[] {
+export function restMappings<R extends ResourceRef<unknown>>(served: readonly R[], group: string, kind: string): R[] {
   const found = served.filter((r) => r.group === group && r.kind === kind && !r.resource.includes('/'));
   // meta.NoKindMatchError without searched versions.
   if (found.length === 0) throw new Error(`no matches for kind "${kind}" in group "${group}"`);
