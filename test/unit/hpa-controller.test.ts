@@ -48,7 +48,7 @@ async function pod(f: Fixture, name: string): Promise<void> {
   });
 }
 
-test('the HPA controller: scale out, stabilized scale in, limits, a refused write, a target at zero', async () => {
+test('the HPA controller: scale out, stabilized scale in, limits, a refused write, a target at zero, two HPAs over the same pods', async () => {
   const f = await fixture();
   const clock = new FakeClock(START);
   const scales = new FakeScales();
@@ -121,6 +121,28 @@ test('the HPA controller: scale out, stabilized scale in, limits, a refused writ
   // No metrics were read: currentMetrics is null, as Go writes a nil slice without omitempty.
   assert.deepEqual([off.status?.desiredReplicas, off.status?.currentMetrics], [0, null]);
   assert.deepEqual((await conditions())?.[1], ['ScalingActive', 'False', 'ScalingDisabled', 'scaling is disabled since the replica count of the target is zero']);
+
+  // A second HPA over the same pods: once it has read its selector, neither scales.
+  scales.replicas = 3;
+  const hpas = f.def('autoscaling', 'horizontalpodautoscalers');
+  const spec = (await hpa()).spec;
+  await f.store.create(hpas, 'ns', { metadata: { name: 'web2' }, spec }, f.ctx('ns'));
+  const ambiguous = 'pods by selector app=web are controlled by multiple HPAs: [ns/web ns/web2]';
+  clock.step(15_000);
+  const web2 = await eventually(async () => {
+    const h = (await f.store.get('autoscaling', 'horizontalpodautoscalers', 'ns', 'web2')) as HorizontalPodAutoscaler;
+    return h.status?.conditions?.find((x) => x.type === 'ScalingActive') ? h : undefined;
+  }, 'web2 synced');
+  assert.deepEqual(web2.status?.conditions?.map((x) => [x.type, x.status, x.reason, x.message]), [
+    ['AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale"],
+    ['ScalingActive', 'False', 'AmbiguousSelector', ambiguous],
+  ]);
+  assert.ok((await events()).includes(`Warning AmbiguousSelector: ${ambiguous}`));
+  assert.ok((await events()).includes(`Warning FailedComputeMetricsReplicas: ${ambiguous}`));
+  await sync(15_000, (h) => h.status?.conditions?.[1]?.reason === 'AmbiguousSelector');
+  // Gone again: the first one scales on its own.
+  await f.store.delete(hpas, 'ns', 'web2', {}, f.ctx('ns'));
+  await sync(15_000, (h) => h.status?.conditions?.[1]?.reason === 'ValidMetricFound');
   c.stop();
   await f.close();
 });

@@ -56,6 +56,8 @@ interface Computed { replicas: number; metricName: string; statuses: MetricStatu
 export class HorizontalPodAutoscalerController {
   private readonly loop: RateLimitingQueue;
   private readonly history = new Map<string, ScaleHistory>();
+  /** hpaSelectors: each HPA's selector once it has been read, to find pods two HPAs would both scale. */
+  private readonly selectors = new Map<string, { namespace: string; selector: LabelSelector }>();
   private hpas?: SharedInformer;
   private podCache?: SharedInformer;
 
@@ -68,7 +70,8 @@ export class HorizontalPodAutoscalerController {
     this.podCache = await this.ctx.informers.inform(pods, () => {});
     // enqueueHPA: always after the sync period (upstream's FixedItemIntervalRateLimiter); one pending request per HPA.
     this.hpas = await this.ctx.informers.inform(horizontalpodautoscalers, (type, hpa) => {
-      if (type !== 'DELETED') this.loop.addAfter(keyOf(hpa), this.settings.syncPeriodMs);
+      if (type === 'DELETED') this.selectors.delete(keyOf(hpa));
+      else this.loop.addAfter(keyOf(hpa), this.settings.syncPeriodMs);
     });
     this.loop.run(1, (k) => this.sync(k), (k, e) => this.ctx.log(`${COMPONENT}: ${k}: ${(e as Error).message}`));
   }
@@ -83,6 +86,7 @@ export class HorizontalPodAutoscalerController {
     const hpa = this.hpas?.cache.get(ns, name) as HPA | undefined;
     if (!hpa?.spec) {
       this.history.delete(key);
+      this.selectors.delete(key);
       return;
     }
     try {
@@ -205,7 +209,7 @@ export class HorizontalPodAutoscalerController {
     throw first ?? new Error('unrecognized resource');
   }
 
-  /** validateAndParseSelector: the scale's selector, which must be there and parse. */
+  /** validateAndParseSelector: the scale's selector, which must be there, parse, and pick pods no other HPA picks. */
   private async selectorOf(hpa: HPA, scale: Scale): Promise<Selector> {
     const selector = scale.status?.selector ?? '';
     if (selector === '') {
@@ -213,14 +217,33 @@ export class HorizontalPodAutoscalerController {
       this.setCondition(hpa, { type: 'ScalingActive', status: 'False', reason: 'InvalidSelector', message: "the HPA target's scale is missing a selector" });
       throw new Error('selector is required');
     }
+    let parsed: LabelSelector;
     try {
-      return { parsed: parseLabelSelector(selector), text: selector };
+      parsed = parseLabelSelector(selector);
     } catch (e) {
       const message = `couldn't convert selector into a corresponding internal selector object: ${(e as Error).message}`;
       await this.event(hpa, 'Warning', 'InvalidSelector', message);
       this.setCondition(hpa, { type: 'ScalingActive', status: 'False', reason: 'InvalidSelector', message });
       throw new Error(message, { cause: e });
     }
+    const namespace = hpa.metadata?.namespace ?? '';
+    this.selectors.set(keyOf(hpa as unknown as KObject), { namespace, selector: parsed });
+    const selecting = this.hpasControllingPods(namespace, parsed);
+    if (selecting.length > 1) {
+      // Go prints the keys as a slice ([ns/a ns/b]); upstream's order is a map's, here it is sorted.
+      const message = `pods by selector ${selector} are controlled by multiple HPAs: [${selecting.join(' ')}]`;
+      await this.event(hpa, 'Warning', 'AmbiguousSelector', message);
+      this.setCondition(hpa, { type: 'ScalingActive', status: 'False', reason: 'AmbiguousSelector', message });
+      throw new Error(message);
+    }
+    return { parsed, text: selector };
+  }
+
+  /** hpasControllingPodsUnderSelector: the HPAs (namespace/name) whose selectors pick any of the pods this one picks. */
+  private hpasControllingPods(namespace: string, selector: LabelSelector): string[] {
+    const podLabels = (this.podCache?.cache.list(namespace) ?? []).map((p) => p.metadata.labels).filter((l) => selector.matches(l));
+    const keys = [...this.selectors].filter(([, s]) => s.namespace === namespace && podLabels.some((l) => s.selector.matches(l))).map(([k]) => k);
+    return keys.sort();
   }
 
   /** computeReplicasForMetrics: the highest proposal of the valid metrics; replicas -1 when it must not scale. */
