@@ -101,7 +101,7 @@ function modeFacts(o: ClusterObjects): Pick<ClusterFacts, 'plugin' | 'mode' | 'u
     const where = `${o.flannelConfig.metadata?.namespace ?? 'kube-system'}/${o.flannelConfig.metadata?.name ?? 'kube-flannel-cfg'} net-conf.json`;
     const type = flannelBackendType(o.flannelConfig);
     const plugin = { value: 'flannel' as const, source: where };
-    if (type !== 'vxlan' && type !== 'host-gw') return { plugin, unsupportedBackend: { value: String(type ?? ''), source: `${where} Backend.Type` } };
+    if (type !== 'vxlan' && type !== 'host-gw') return { plugin, unsupportedBackend: { value: typeof type === 'string' ? type : JSON.stringify(type ?? null), source: `${where} Backend.Type` } };
     return { plugin, mode: { value: flannelBackendMode(type), source: `${where} Backend.Type ${type}` } };
   }
   if (o.calicoNode) {

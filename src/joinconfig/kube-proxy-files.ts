@@ -65,7 +65,8 @@ export function startKubeProxyScript(s: JoinSettings): string {
     `while (-not (Get-HnsNetwork | ? Name -EQ ${psString(network)})) { Start-Sleep 1 }`,
     ...sourceVipLines(s, network),
     // kube-proxy resyncs badly over policies a previous run left (Calico's start.ps1 clears them too).
-    'Get-HnsPolicyList | Remove-HnsPolicyList',
+    '$policyLists = Get-HnsPolicyList',
+    'if ($policyLists) { $policyLists | Remove-HnsPolicyList }',
     '$proxyArgs = @(',
     ...flags.map((f, i) => `    ${f.includes('$') ? `"${f}"` : psString(f)}${i < flags.length - 1 ? ',' : ''}`),
     ')',
