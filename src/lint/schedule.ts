@@ -6,11 +6,14 @@
  * ephemeral volumes) are left out, so VolumeBinding never rejects a claim
  * that the same manifests create.
  */
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { defaultPodTemplateSpec } from '../component-helpers/pod-defaults.js';
 import { explain, type Explanation } from '../scheduler/explain.js';
 import { defaultConfig } from '../scheduler/profile.js';
-import type { Framework } from '../scheduler/framework.js';
+import { FitError, type Framework } from '../scheduler/framework.js';
+import { SchedulerCache } from '../scheduler/cache.js';
+import { InformerListers } from '../scheduler/listers.js';
+import { PodInfo } from '../scheduler/pod-info.js';
+import { preempt } from '../scheduler/preemption.js';
 import type { PodTemplate } from './workload.js';
 import type { ClusterDescription, Obj } from './types.js';
 
@@ -27,8 +30,44 @@ const defaultFramework = (): Framework => {
 /** The template as stored: a deep copy, defaulted as the API server defaults it. */
 export function defaultedTemplate(t: PodTemplate): Obj {
   const copy: Obj = structuredClone({ metadata: t.meta, spec: t.spec });
-  defaultPodTemplateSpec(copy as PodTemplateSpec);
+  defaultPodTemplateSpec(copy);
   return copy;
+}
+
+/** The pod the scheduler would get for the template (its claims left out, see above). */
+function podFor(t: PodTemplate, namespace: string | undefined): Obj {
+  const tpl = defaultedTemplate(t);
+  const spec: Obj = { ...tpl.spec, nodeName: undefined };
+  if (Array.isArray(spec.volumes)) spec.volumes = spec.volumes.filter((v: Obj) => !v?.persistentVolumeClaim && !v?.ephemeral);
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name: 'lint', namespace: namespace ?? 'default', uid: 'lint', labels: tpl.metadata?.labels ?? {} },
+    spec,
+  };
+}
+
+/**
+ * The FailedScheduling message kube-scheduler records for the template's pod
+ * on an otherwise empty cluster (schedule_one.go: the FitError's text after
+ * the PostFilter, i.e. preemption, has added its part); undefined when a
+ * node fits.
+ */
+export function failedScheduling(t: PodTemplate, namespace: string | undefined, cluster: ClusterDescription): string | undefined {
+  const listers = InformerListers.fromLists({});
+  const cache = new SchedulerCache(listers.namespaceLabels, listers);
+  for (const n of [...cluster.nodes].sort((a, b) => (a.name < b.name ? -1 : 1))) cache.setNode(n.node);
+  const pod = new PodInfo(podFor(t, namespace));
+  const fw = defaultFramework();
+  try {
+    fw.schedule(pod, cache);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof FitError)) throw e;
+    if (e.numAllNodes === 0) return 'no nodes available to schedule pods';
+    // Preemption runs (the default profile has it) and finds no victims: the cluster holds no other pods.
+    e.diagnosis.postFilterMsg = preempt(fw, pod, cache, e.diagnosis, [], () => 0).message;
+    return e.text();
+  }
 }
 
 const verdicts = new WeakMap<Obj, WeakMap<ClusterDescription, Explanation>>();
@@ -39,15 +78,7 @@ export function scheduling(t: PodTemplate, namespace: string | undefined, cluste
   if (!byCluster) verdicts.set(t.spec, (byCluster = new WeakMap()));
   const known = byCluster.get(cluster);
   if (known) return known;
-  const tpl = defaultedTemplate(t);
-  const spec: Obj = { ...tpl.spec, nodeName: undefined };
-  if (Array.isArray(spec.volumes)) spec.volumes = spec.volumes.filter((v: Obj) => !v?.persistentVolumeClaim && !v?.ephemeral);
-  const pod = {
-    apiVersion: 'v1', kind: 'Pod',
-    metadata: { name: 'lint', namespace: namespace ?? 'default', uid: 'lint', labels: tpl.metadata?.labels ?? {} },
-    spec,
-  };
-  const e = explain(defaultFramework(), pod, { nodes: cluster.nodes.map((n) => n.node), pods: [], others: {} });
+  const e = explain(defaultFramework(), podFor(t, namespace), { nodes: cluster.nodes.map((n) => n.node), pods: [], others: {} });
   byCluster.set(cluster, e);
   return e;
 }

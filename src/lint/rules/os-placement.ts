@@ -12,7 +12,7 @@ import { HCS_OS_MISMATCH, HCS_OS_MISMATCH_HRESULT } from '../../os/images.js';
 import { isHostProcessContainer } from '../../os/windows-rules.js';
 import { windowsNodes } from '../cluster-description.js';
 import { imageOS } from '../image-os.js';
-import { feasibleNodes, scheduling } from '../schedule.js';
+import { failedScheduling, feasibleNodes, scheduling } from '../schedule.js';
 import { containersOf } from '../workload.js';
 import type { Rule } from '../types.js';
 import { onTemplates } from './template-rule.js';
@@ -129,12 +129,12 @@ export const wouldNotSchedule: Rule = {
   help: "kube-scheduler's Filter plugins (src/scheduler, v1.32's default profile) reject every node; the message is the FailedScheduling text the scheduler would record. "
     + 'DaemonSets are not checked (a DaemonSet with no matching node runs no pod, by design).',
   check: onTemplates((t, _target, m, ctx) => {
-    if (t.kind === 'DaemonSet' || !ctx.cluster.nodes.length) return [];
-    const e = scheduling(t, m.obj.metadata?.namespace, ctx.cluster);
-    if (!e.failureMessage) return [];
+    if (t.kind === 'DaemonSet') return [];
+    const failure = failedScheduling(t, m.obj.metadata?.namespace, ctx.cluster);
+    if (!failure) return [];
     return [{
       path: t.specPath,
-      message: `would not schedule: ${e.failureMessage}`,
+      message: `would not schedule: ${failure}`,
       fix: "relax the pod's node selectors, affinity, tolerations or requests to fit a node of the cluster",
     }];
   }),
