@@ -19,6 +19,13 @@ export interface ImageOS {
 
 const WINDOWS_BASE = /(^|[-_./])(nanoserver|servercore|windowsservercore)([-_./]|$)/i;
 
+/**
+ * Microsoft's Docker Hub repositories of the Docker EE era, built on Windows
+ * Server Core only (their Docker Hub pages, before the move to mcr.microsoft.com).
+ */
+const LEGACY_WINDOWS_REPOSITORIES = new Set(['microsoft/iis', 'microsoft/aspnet', 'microsoft/dotnet-framework',
+  'microsoft/windowsservercore', 'microsoft/nanoserver']);
+
 export function imageOS(image: string): ImageOS | undefined {
   const ref = parseImageReference(image);
   if (!ref) return undefined;
@@ -35,6 +42,7 @@ export function imageOS(image: string): ImageOS | undefined {
   const token = ref.tag ? windowsTokenOf(ref.tag) : undefined;
   const build = token ? buildOfWindowsTagToken(token) : undefined;
   if (build !== undefined) return { linux: false, windows: true, windowsBuilds: [build], basis: 'tag' };
+  if (ref.registry === 'docker.io' && LEGACY_WINDOWS_REPOSITORIES.has(ref.repository)) return { linux: false, windows: true, windowsBuilds: [], basis: 'catalog' };
   if (WINDOWS_BASE.test(ref.repository) || WINDOWS_BASE.test(ref.tag)) return { linux: false, windows: true, windowsBuilds: [], basis: 'tag' };
   return undefined;
 }

@@ -24,11 +24,14 @@ export const windowsUnpinned: Rule = {
   title: 'Windows pod template without a kubernetes.io/os nodeSelector or RuntimeClass',
   help: 'A Windows pod that nothing pins to Windows nodes can be scheduled on a Linux node, where its image cannot run. '
     + 'Source: concepts/windows/user-guide.md, "Ensuring OS-specific workloads land on the appropriate container host".',
-  check: onTemplates((t, target) => {
+  check: onTemplates((t, target, m, ctx) => {
     if (target.os !== 'windows' || target.pinnedBy || !target.inferredFrom) return [];
+    const feasible = feasibleNodes(scheduling(t, m.obj.metadata?.namespace, ctx.cluster));
+    const linux = ctx.cluster.nodes.filter((n) => n.os === 'linux' && feasible.has(n.name)).map((n) => n.name);
     return [{
       path: `${t.specPath}.nodeSelector`,
-      message: `Windows pod (${target.inferredFrom}) has no kubernetes.io/os nodeSelector, node affinity or RuntimeClass: it can be scheduled on a Linux node`,
+      message: `Windows pod (${target.inferredFrom}) has no kubernetes.io/os nodeSelector, node affinity or RuntimeClass`
+        + (linux.length ? `: the scheduler can place it on the Linux nodes ${linux.join(', ')}` : ''),
       fix: OS_SELECTOR_FIX,
     }];
   }),
@@ -123,13 +126,20 @@ export const buildMismatch: Rule = {
   }),
 };
 
+/** Filter plugins whose verdict depends on the pods already placed. */
+const POD_DEPENDENT = new Set(['InterPodAffinity', 'PodTopologySpread']);
+
 export const wouldNotSchedule: Rule = {
   id: 'WK121', severity: 'error',
   title: 'no node of the cluster accepts the pod',
   help: "kube-scheduler's Filter plugins (src/scheduler, v1.32's default profile) reject every node; the message is the FailedScheduling text the scheduler would record. "
-    + 'DaemonSets are not checked (a DaemonSet with no matching node runs no pod, by design).',
+    + 'DaemonSets are not checked (a DaemonSet with no matching node runs no pod, by design), nor pods that a node refuses only for the pods on it (inter-pod affinity, topology spread).',
   check: onTemplates((t, _target, m, ctx) => {
     if (t.kind === 'DaemonSet') return [];
+    // A node refused only for the pods on it (affinity to pods, spreading) may take the pod once those exist:
+    // the manifests do not say what runs in the cluster, so only placement that no pod can change is reported.
+    const e = scheduling(t, m.obj.metadata?.namespace, ctx.cluster);
+    if (e.verdicts.some((v) => v.rejections.length && v.rejections.every((r) => r.plugin !== undefined && POD_DEPENDENT.has(r.plugin)))) return [];
     const failure = failedScheduling(t, m.obj.metadata?.namespace, ctx.cluster);
     if (!failure) return [];
     return [{
