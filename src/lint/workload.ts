@@ -34,9 +34,16 @@ const objAt = (o: unknown, ...keys: string[]): Obj | undefined => {
   return isObject(cur) ? cur : undefined;
 };
 
-/** The pod template of a built-in workload, undefined for every other object. */
+const templates = new WeakMap<Obj, PodTemplate | null>();
+
+/** The pod template of a built-in workload, undefined for every other object (memoized: every rule asks). */
 export function podTemplateOf(m: Manifest): PodTemplate | undefined {
-  const { obj } = m;
+  let t = templates.get(m.obj);
+  if (t === undefined) templates.set(m.obj, (t = findPodTemplate(m.obj) ?? null));
+  return t ?? undefined;
+}
+
+function findPodTemplate(obj: Obj): PodTemplate | undefined {
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   if (!WORKLOAD_GROUPS.has(String(obj.apiVersion))) return undefined;
   if (kind === 'Pod') {

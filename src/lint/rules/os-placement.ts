@@ -139,6 +139,7 @@ export const wouldNotSchedule: Rule = {
     // A node refused only for the pods on it (affinity to pods, spreading) may take the pod once those exist:
     // the manifests do not say what runs in the cluster, so only placement that no pod can change is reported.
     const e = scheduling(t, m.obj.metadata?.namespace, ctx.cluster);
+    if (!e.failureMessage) return [];
     if (e.verdicts.some((v) => v.rejections.length && v.rejections.every((r) => r.plugin !== undefined && POD_DEPENDENT.has(r.plugin)))) return [];
     const failure = failedScheduling(t, m.obj.metadata?.namespace, ctx.cluster);
     if (!failure) return [];
