@@ -3,8 +3,8 @@
  * suppression by annotation, and parse problems as findings.
  *
  * Suppression follows kube-linter's idea (an annotation on the object names
- * the checks to skip) with one key for several ids, as Datree's
- * `datree.io/skip` does: `winkube.io/lint-ignore: WK101,WK105` (`*` for all).
+ * the checks to skip, `ignore-check.kube-linter.io/<check>`), with one key
+ * listing several ids: `winkube.io/lint-ignore: WK101,WK105` (`*` for all).
  */
 import { isObject } from '../meta/json.js';
 import type { ParseProblem } from './parse-manifests.js';

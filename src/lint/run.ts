@@ -14,7 +14,7 @@ import { formatJSON } from './format-json.js';
 import { formatJUnit } from './format-junit.js';
 import { formatSARIF } from './format-sarif.js';
 import { parseManifests, type ParseProblem } from './parse-manifests.js';
-import { InputError, readInputs } from './read-inputs.js';
+import { readInputs } from './read-inputs.js';
 import { PARSE_ERROR, RULES } from './rules/index.js';
 import type { LintCommandOptions } from './command.js';
 import type { ClusterDescription, Manifest } from './types.js';
@@ -45,9 +45,9 @@ export async function runLint(paths: readonly string[], opts: LintCommandOptions
     inputs = readInputs(paths, env.stdin ?? (() => readFileSync(0, 'utf8')));
     cluster = await describeCluster(opts);
   } catch (e) {
-    if (e instanceof InputError || (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as Error).name === 'PoolError' || e instanceof Error) {
-      return { stdout: '', code: 1, usageError: (e as Error).message };
-    }
+    // A missing input, a cluster file refused by its parser, a kubeconfig or server that cannot be read:
+    // the command cannot start, as with a bad flag.
+    if (e instanceof Error) return { stdout: '', code: 1, usageError: e.message };
     throw e;
   }
   const manifests: Manifest[] = [];
