@@ -82,8 +82,9 @@ try { files = readdirSync(corpus); } catch { /* no corpus beside the repository 
 if (files.length) {
   const c = time(() => {
     const manifests: Manifest[] = [];
-    for (const input of readInputs([corpus], () => '')) manifests.push(...parseManifests(input.text, input.file).manifests);
-    return { n: manifests.length, findings: lint(manifests, [], cluster).length };
+    const inputs = readInputs([corpus], () => '');
+    for (const input of inputs) manifests.push(...parseManifests(input.text, input.file).manifests);
+    return { n: manifests.length, files: inputs.length, findings: lint(manifests, [], cluster).length };
   });
-  console.log(`lint the corpus (${c.value.n} manifests, ${(files.length)} entries): ${c.ms.toFixed(0)} ms (${c.value.findings} findings)`);
+  console.log(`lint the corpus (${c.value.n} manifests in ${c.value.files} files): ${c.ms.toFixed(0)} ms (${c.value.findings} findings)`);
 }
