@@ -7,6 +7,7 @@ import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
+import { registerLintCommand } from '../lint/command.js';
 import { parseControllersFlag } from '../controllers/manager.js';
 import { DEFAULT_AUTHORIZATION_MODES, parseAuthorizationModes, type AuthorizationMode } from '../authorization/modes.js';
 
@@ -149,6 +150,7 @@ program.command('join-config')
     process.exitCode = r.code;
   });
 registerNodeCommands(program);
+registerLintCommand(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${(e as Error).message}`);
