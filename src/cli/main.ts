@@ -7,6 +7,7 @@ import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
+import { registerLintCommand } from '../lint/command.js';
 import { parseControllersFlag } from '../controllers/manager.js';
 import { DEFAULT_AUTHORIZATION_MODES, parseAuthorizationModes, type AuthorizationMode } from '../authorization/modes.js';
 
@@ -123,7 +124,33 @@ program.command('net').description('the cluster network model').command('check <
     process.stderr.write(r.err);
     process.exitCode = r.code;
   });
+program.command('join-config')
+  .description('write the files a Windows node needs to join the cluster (kubelet, kube-proxy, containerd, flannel, install.ps1), checked against the cluster')
+  .requiredOption('--kubeconfig <file>', 'a kubeconfig of the cluster the node joins')
+  .option('--node-name <name>', "the node's name (default: the machine's host name, lowercased)")
+  .option('--windows-version <version>', 'Windows Server version of the node: 2019, 2022, 2025, ltsc2019, 1809, 20H2, ... (default 2022)')
+  .option('--network <plugin>', "the cluster's CNI: flannel or calico (default: the cluster's)")
+  .option('--mode <mode>', 'overlay or l2bridge (default: the cluster\'s)')
+  .option('--runtime <runtime>', 'the container runtime: containerd', 'containerd')
+  .option('--kubernetes-version <version>', "kubelet and kube-proxy version, such as 1.32.0 (default: the cluster's)")
+  .option('--service-cidr <cidr>', "the cluster's service CIDR (needed when the cluster does not show it)")
+  .option('--pod-cidr <cidr>', "the cluster's pod CIDR")
+  .option('--cluster-dns <ip>', "the cluster DNS Service's address")
+  .option('--cluster-domain <domain>', "the cluster's DNS domain")
+  .option('--sandbox-image <image>', 'the pause image (containerd sandbox_image, kubelet --pod-infra-container-image)')
+  .option('--system-reserved <list>', "the kubelet's --system-reserved (default memory=2Gi)")
+  .option('--kube-reserved <list>', "the kubelet's --kube-reserved")
+  .option('--windows-priorityclass <class>', "the kubelet's --windows-priorityclass (default ABOVE_NORMAL_PRIORITY_CLASS)")
+  .option('--out <dir>', 'where to write the files', './join-config')
+  .action(async (opts: import('../joinconfig/command.js').JoinConfigOptions) => {
+    const { runJoinConfig } = await import('../joinconfig/command.js');
+    const r = await runJoinConfig(opts);
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    process.exitCode = r.code;
+  });
 registerNodeCommands(program);
+registerLintCommand(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${(e as Error).message}`);
