@@ -81,7 +81,8 @@ class EventRecorder implements AuditEventRecorder {
       ref.resourceVersion ||= m.resourceVersion;
     }
     if (!levelAtLeast(this.ev.level, 'Request')) return;
-    this.ev.requestObject = this.config.omitManagedFields ? withoutManagedFields(obj) : obj;
+    // A copy: the registry goes on to default and fill in the object it was given.
+    this.ev.requestObject = structuredClone(this.config.omitManagedFields ? withoutManagedFields(obj) : obj);
   }
 
   responseObject(obj: unknown): void {
@@ -95,7 +96,7 @@ class EventRecorder implements AuditEventRecorder {
       this.ev.responseStatus = s;
     }
     if (!levelAtLeast(this.ev.level, 'RequestResponse')) return;
-    this.ev.responseObject = this.config.omitManagedFields ? withoutManagedFields(obj) : obj;
+    this.ev.responseObject = structuredClone(this.config.omitManagedFields ? withoutManagedFields(obj) : obj);
   }
 
   responseStarted(code: number): void {

@@ -101,3 +101,8 @@ export function auditRequestBody(req: IncomingMessage, body: Buffer): void {
     // YAML and protobuf bodies are not logged.
   }
 }
+
+/** The decoded body of a create or update (whatever its wire format): the event's requestObject. */
+export function auditRequestObject(req: IncomingMessage, obj: unknown): void {
+  recorders.get(req)?.requestObject(obj);
+}
