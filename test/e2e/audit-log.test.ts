@@ -108,7 +108,7 @@ test('a component writes as its own user: the service account controller creates
 test('a forbidden request is logged with decision forbid and its 403 Status', async () => {
   const file = join(dataDir, 'dev.kubeconfig');
   await new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, [MAIN, 'kubeconfig', '--user', 'dev', '--data-dir', dataDir, '--output', file], (err) => (err ? reject(err) : resolve()));
+    execFile(process.execPath, [MAIN, 'kubeconfig', '--user', 'dev', '--data-dir', dataDir, '--output', file], (err) => (err ? reject(new Error(err.message)) : resolve()));
   });
   const r = await kubectl(cluster, ['--kubeconfig', file, 'get', 'pods']);
   assert.notEqual(r.code, 0);

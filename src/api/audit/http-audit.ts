@@ -57,7 +57,7 @@ function followResponse(res: ServerResponse, recorder: AuditEventRecorder): void
   };
   const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
-    started(args[0] as number);
+    started(Number(args[0]));
     return writeHead(...args);
   }) as typeof res.writeHead;
   const write = res.write.bind(res) as (...a: unknown[]) => boolean;
