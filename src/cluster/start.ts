@@ -61,6 +61,9 @@ import { newControllerContext } from '../controllers/runtime/controller-context.
 import { APIServiceAvailabilityController } from '../controllers/apiservice-availability.js';
 import { APIServiceProxy } from '../api/aggregation-proxy.js';
 import { ClusterAuthenticationTrustController, kubeadmAuthenticationInfo } from './cluster-authentication-trust.js';
+import { TransformingStorage } from '../storage/transformers/transforming-storage.js';
+import type { EncryptionConfiguration } from '../storage/transformers/encryption-config.js';
+import { openAuditLog, type AuditLogOptions } from '../api/audit/log-backend.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -87,6 +90,10 @@ export interface ClusterOptions {
   expose?: boolean;
   /** `--metrics-server`: run metrics-server behind the aggregator (src/cluster/metrics-server.ts); not with `apiOnly`. */
   metricsServer?: boolean;
+  /** `--encryption-provider-config`: the resources whose values are encrypted at rest; stored as given when absent. */
+  encryptionConfig?: EncryptionConfiguration;
+  /** `--audit-policy-file` with `--audit-log-path`: the audit log; nothing is audited when absent. */
+  auditLog?: AuditLogOptions;
 }
 
 export interface RunningCluster {
@@ -121,8 +128,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const dataDir = resolve(opts.dataDir);
   prepareDataDir(dataDir);
   const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
-  const storage = new SqliteStorage(join(dataDir, 'state.db'));
+  const backend = new SqliteStorage(join(dataDir, 'state.db'));
+  const storage = opts.encryptionConfig ? new TransformingStorage(backend, opts.encryptionConfig) : backend;
   const store = new Store(storage, allResources());
+  const auditLog = opts.auditLog && openAuditLog(opts.auditLog);
+  if (auditLog) store.audit = auditLog.auditor;
   // The authorizer every request meets, the in-process clients' too; RBAC reads the roles and bindings in memory.
   const modes = opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
   // The Node mode's graph of what each node's pods name, followed only when the mode is on.
@@ -304,6 +314,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       await controllerManager.stop();
       await stopComponents();
       await storage.close();
+      auditLog?.close();
     },
   };
 }
