@@ -13,19 +13,23 @@ const IDLE = { nanoCores: 1_000_000, workingSetBytes: 8 << 20 };
 
 test('each second\'s work is a step of demand over that second', () => {
   const w = new ServedWork();
-  w.record(2.3, 30_000_000);
-  w.record(2.9, 30_000_000);
-  w.record(4.5, 10_000_000);
-  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], w), [
+  w.record(2_300, 30_000_000);
+  w.record(2_900, 30_000_000);
+  w.record(4_500, 10_000_000);
+  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], w, 0), [
     { t: 0, v: 1 }, { t: 2, v: 1 }, { t: 2, v: 60_000_001 }, { t: 3, v: 60_000_001 }, { t: 3, v: 1 },
     { t: 4, v: 1 }, { t: 4, v: 10_000_001 }, { t: 5, v: 10_000_001 }, { t: 5, v: 1 },
   ]);
-  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], undefined), [{ t: 0, v: 1 }]);
+  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], undefined, 0), [{ t: 0, v: 1 }]);
+  // Work is kept by the clock's second: a container that started at 1 s counts a request at 2.3 s in its second second.
+  const late = new ServedWork();
+  late.record(2_300, 5);
+  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], late, 1_000), [{ t: 0, v: 1 }, { t: 1, v: 1 }, { t: 1, v: 6 }, { t: 2, v: 6 }, { t: 2, v: 1 }]);
 });
 
 test('php-apache under 100 requests a second: saturated at its 500m CFS quota on Linux, at CpuMaximum on Windows', () => {
   const w = new ServedWork();
-  for (let i = 0; i < 1000; i++) w.record(i / 100, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
+  for (let i = 0; i < 1000; i++) w.record(i * 10, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
   const linux = containerUsage({ os: 'linux', logicalCPUs: 4, nodeMemoryBytes: 8 << 30, idle: IDLE, limits: { cpu: '500m' }, startedAtMs: 0, served: w }, 9_500);
   assert.deepEqual([linux.nanoCores, linux.cpuThrottled], [500_000_000, true]);
   // 9.5 s at the cap.

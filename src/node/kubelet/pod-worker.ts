@@ -581,11 +581,10 @@ export class PodWorker implements PodStatusSource {
     const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
     const app = exitCode === undefined && !c.script?.http ? applicationFor({ image: c.spec.image, ...this.commandAndArgs(c, env) }) : undefined;
     c.served = !!app;
-    const startedAtMs = this.nowDate().getTime();
     const work = app ? this.node.servedWork?.start(this.uid, c.spec.name, c.restartCount) : undefined;
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
       : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env,
-        ...(work ? { served: (cpuNs: number) => work.record((this.nowDate().getTime() - startedAtMs) / 1000, cpuNs) } : {}) })
+        ...(work ? { served: (cpuNs: number) => work.record(this.nowDate().getTime(), cpuNs) } : {}) })
       : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
     const now = this.nowDate();
