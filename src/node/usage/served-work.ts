@@ -54,11 +54,9 @@ function rightValue(knots: readonly Knot[], t: number): number {
 export function withServedWork(knots: readonly Knot[], work: ServedWork | undefined): Knot[] {
   const steps = work?.steps() ?? [];
   if (!steps.length) return [...knots];
-  const stepAt = (t: number, left: boolean): number => {
-    // The step whose second holds t (for the left limit: the one ending at or after t).
-    const s = left ? Math.ceil(t) - 1 : Math.floor(t);
-    return steps.find((x) => x.from === s)?.nanoCores ?? 0;
-  };
+  const bySecond = new Map(steps.map((x) => [x.from, x.nanoCores]));
+  // The step whose second holds t (for the left limit: the one ending at or after t); a map, as a long load has many.
+  const stepAt = (t: number, left: boolean): number => bySecond.get(left ? Math.ceil(t) - 1 : Math.floor(t)) ?? 0;
   const times = [...new Set([...knots.map((k) => k.t), ...steps.flatMap((s) => [s.from, s.from + 1])])].sort((a, b) => a - b);
   const out: Knot[] = [];
   for (const t of times) {
