@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { errors } from '../apimachinery/errors.js';
 import { PROTOBUF_MEDIA_TYPE, decodeProtobufRequest, summarizeData } from '../protobuf/request.js';
 import { goTypes } from '../openapi/go-types.js';
+import { auditRequestBody } from './audit/http-audit.js';
 import { exceededDepthAt, goDecode, normalizeDecoded, MAX_NESTING_DEPTH, maxDepthMessage } from '../openapi/go-decode.js';
 
 /** Upstream's request body limit (3 MiB). */
@@ -41,7 +42,10 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     const onEnd = () => {
       done();
       const [only] = chunks;
-      if (!tooLarge) resolve(chunks.length === 1 && only ? only : Buffer.concat(chunks));
+      if (tooLarge) return;
+      const body = chunks.length === 1 && only ? only : Buffer.concat(chunks);
+      auditRequestBody(req, body);
+      resolve(body);
     };
     // A request aborted before its end: what for-await reported as a premature close.
     const onClose = () => { if (!req.readableEnded) done(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })); };

@@ -8,6 +8,7 @@ import { apiVersionOf } from '../apimachinery/object.js';
 import { type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
 import { decodeObject, mediaType, readBody } from './body.js';
+import { auditRequestObject } from './audit/http-audit.js';
 import { negotiate, type Shape } from './negotiate.js';
 import { parseDryRun, requestedOptions } from './query.js';
 import { parseInt64, queryBool } from '../apimachinery/go-strconv.js';
@@ -269,6 +270,7 @@ export class ResourceHandlers {
     const fieldValidation = fieldValidationOf(q, 'CreateOptions');
     const raw = await readBody(req);
     const body = decodeObject(raw, req.headers['content-type'], def.kind, def);
+    auditRequestObject(req, body);
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     checkCustomResourceFields(def, body, fieldValidation, ctx.warn);
@@ -290,6 +292,7 @@ export class ResourceHandlers {
     const fieldValidation = fieldValidationOf(q, 'UpdateOptions');
     const raw = await readBody(req);
     const body = decodeObject(raw, req.headers['content-type'], def.kind, def) as KObject;
+    auditRequestObject(req, body);
     checkTypeMeta(def, body);
     checkBodyFields(def, raw, req.headers['content-type'], body, fieldValidation, ctx.warn);
     checkCustomResourceFields(def, body, fieldValidation, ctx.warn);

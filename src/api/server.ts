@@ -30,6 +30,8 @@ import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
 import type { AuthorizerWithRules } from '../authorization/types.js';
 import { impersonate, ImpersonationRequestError } from './impersonation.js';
 import { authorizeRequest, internalErrorText } from './authorization-filter.js';
+import { auditHttpRequest } from './audit/http-audit.js';
+import { requestAttributes } from './request-attributes.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -119,10 +121,13 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     const authenticated = await opts.authenticator.authenticate(req, (w) => addWarning(res, w));
     if (!authenticated) return writeStatus(res, errors.unauthorized().status);
     let user: User = authenticated;
+    // WithAudit sits between authentication and impersonation: the event names the authenticated user.
+    const audit = opts.store.audit && auditHttpRequest(opts.store.audit, req, res, requestAttributes(user, req.method ?? 'GET', decodedPath, url.searchParams));
     const authorizer = opts.authorizer;
     if (authorizer) {
       try {
         user = impersonate(req, user, authorizer);
+        if (audit && user !== authenticated) audit.impersonated(user);
       } catch (e) {
         if (e instanceof ImpersonationRequestError) return writeText(res, 500, internalErrorText(req, e.message));
         if (e instanceof StatusError) res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -131,7 +136,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     }
     // Upstream's chain: authentication, impersonation, priority and fairness, then authorization.
     const authorizedRoute = async (): Promise<void> => {
-      if (authorizer && !authorizeRequest(authorizer, req, res, user, decodedPath, url.searchParams)) return;
+      if (authorizer && !authorizeRequest(authorizer, req, res, user, decodedPath, url.searchParams, audit)) return;
       return route(req, res, url, path, user, decodedPath);
     };
     if (!apf) return authorizedRoute();

@@ -7,7 +7,11 @@ import { DEFAULT_LB_POOL, LBPool } from '../network/lb-pool.js';
 import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
+import { registerLintCommand } from '../lint/command.js';
 import { parseControllersFlag } from '../controllers/manager.js';
+import { loadEncryptionConfig } from '../storage/transformers/encryption-config.js';
+import { loadAuditPolicy } from '../api/audit/policy.js';
+import { validateAuditLogLimits, type AuditLogOptions } from '../api/audit/log-backend.js';
 import { DEFAULT_AUTHORIZATION_MODES, parseAuthorizationModes, type AuthorizationMode } from '../authorization/modes.js';
 
 function port(v: string): number {
@@ -33,6 +37,22 @@ function authorizationModes(v: string): AuthorizationMode[] {
   try { return parseAuthorizationModes(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); }
 }
 
+/** An int flag (pflag's IntVar): the sign is checked later, as upstream does. */
+function integer(v: string): number {
+  const n = Number(v);
+  if (!/^[+-]?\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`invalid argument "${v}": strconv.ParseInt: parsing "${v}": invalid syntax`);
+  return n;
+}
+
+/** The audit log backend: a policy and a path (upstream audits nothing without either), limits checked first. */
+function auditLogOptions(o: { auditPolicyFile?: string; auditLogPath?: string; auditLogMaxage: number; auditLogMaxbackup: number; auditLogMaxsize: number }): AuditLogOptions | undefined {
+  const limits = { maxAgeDays: o.auditLogMaxage, maxBackups: o.auditLogMaxbackup, maxSizeMB: o.auditLogMaxsize };
+  const errs = validateAuditLogLimits(limits);
+  if (errs.length) throw new Error(errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
+  if (o.auditPolicyFile === undefined || o.auditLogPath === undefined) return undefined;
+  return { ...limits, policy: loadAuditPolicy(o.auditPolicyFile), path: o.auditLogPath };
+}
+
 const program = new Command('winkube')
   .description('A Kubernetes control plane with emulated Windows and Linux nodes');
 
@@ -51,11 +71,19 @@ program.command('up')
   .option('--gmsa', "install sig-windows' GMSACredentialSpec CRD (windows.k8s.io) and GMSA admission webhook, as AKS's --enable-windows-gmsa does")
   .option('--dns-port <port>', 'serve the cluster DNS (the cluster.local zone, UDP and TCP) on 127.0.0.1 at this port (0 picks a free one)', port)
   .option('--metrics-server', 'run metrics-server (v1beta1.metrics.k8s.io behind the aggregator), so kubectl top works, as k3s and managed clusters ship it')
+.option('--encryption-provider-config <file>', "kube-apiserver's --encryption-provider-config: an EncryptionConfiguration (apiserver.config.k8s.io/v1) of the resources to encrypt at rest (aescbc, aesgcm, secretbox, identity)")
+  .option('--audit-policy-file <file>', "kube-apiserver's --audit-policy-file: an audit.k8s.io/v1 Policy of what the audit log records")
+  .option('--audit-log-path <file>', "kube-apiserver's --audit-log-path: the audit log file (- for standard output); nothing is audited without it")
+  .option('--audit-log-maxage <days>', 'the days to keep rotated audit log files (0: no limit)', integer, 0)
+  .option('--audit-log-maxbackup <count>', 'the rotated audit log files to keep (0: no limit)', integer, 0)
+  .option('--audit-log-maxsize <megabytes>', 'the size at which the audit log is rotated (0: 100 MB)', integer, 0)
   .option('--expose', 'listen on 127.0.0.1 for every NodePort Service (on its nodePort) and LoadBalancer Service (on its port); without it, only for Services annotated winkube.io/expose: "true"')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean; dnsPort?: number; expose?: boolean; metricsServer?: boolean }) => {
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean; dnsPort?: number; expose?: boolean; metricsServer?: boolean; encryptionProviderConfig?: string; auditPolicyFile?: string; auditLogPath?: string; auditLogMaxage: number; auditLogMaxbackup: number; auditLogMaxsize: number }) => {
+    const encryptionConfig = opts.encryptionProviderConfig === undefined ? undefined : loadEncryptionConfig(opts.encryptionProviderConfig);
+    const auditLog = auditLogOptions(opts);
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa, dnsPort: opts.dnsPort, expose: opts.expose, metricsServer: opts.metricsServer });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa, dnsPort: opts.dnsPort, expose: opts.expose, metricsServer: opts.metricsServer, encryptionConfig, auditLog });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     if (cluster.dnsPort !== undefined && !opts.quiet) console.log(`cluster DNS: 127.0.0.1:${cluster.dnsPort} (udp, tcp)`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
@@ -123,7 +151,33 @@ program.command('net').description('the cluster network model').command('check <
     process.stderr.write(r.err);
     process.exitCode = r.code;
   });
+program.command('join-config')
+  .description('write the files a Windows node needs to join the cluster (kubelet, kube-proxy, containerd, flannel, install.ps1), checked against the cluster')
+  .requiredOption('--kubeconfig <file>', 'a kubeconfig of the cluster the node joins')
+  .option('--node-name <name>', "the node's name (default: the machine's host name, lowercased)")
+  .option('--windows-version <version>', 'Windows Server version of the node: 2019, 2022, 2025, ltsc2019, 1809, 20H2, ... (default 2022)')
+  .option('--network <plugin>', "the cluster's CNI: flannel or calico (default: the cluster's)")
+  .option('--mode <mode>', 'overlay or l2bridge (default: the cluster\'s)')
+  .option('--runtime <runtime>', 'the container runtime: containerd', 'containerd')
+  .option('--kubernetes-version <version>', "kubelet and kube-proxy version, such as 1.32.0 (default: the cluster's)")
+  .option('--service-cidr <cidr>', "the cluster's service CIDR (needed when the cluster does not show it)")
+  .option('--pod-cidr <cidr>', "the cluster's pod CIDR")
+  .option('--cluster-dns <ip>', "the cluster DNS Service's address")
+  .option('--cluster-domain <domain>', "the cluster's DNS domain")
+  .option('--sandbox-image <image>', 'the pause image (containerd sandbox_image, kubelet --pod-infra-container-image)')
+  .option('--system-reserved <list>', "the kubelet's --system-reserved (default memory=2Gi)")
+  .option('--kube-reserved <list>', "the kubelet's --kube-reserved")
+  .option('--windows-priorityclass <class>', "the kubelet's --windows-priorityclass (default ABOVE_NORMAL_PRIORITY_CLASS)")
+  .option('--out <dir>', 'where to write the files', './join-config')
+  .action(async (opts: import('../joinconfig/command.js').JoinConfigOptions) => {
+    const { runJoinConfig } = await import('../joinconfig/command.js');
+    const r = await runJoinConfig(opts);
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    process.exitCode = r.code;
+  });
 registerNodeCommands(program);
+registerLintCommand(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${(e as Error).message}`);

@@ -6,7 +6,10 @@
  */
 import { errors, unlessNotFound } from '../apimachinery/errors.js';
 import { forbiddenError } from '../authorization/forbidden.js';
-import { resourceAttributes, type Authorizer } from '../authorization/types.js';
+import { resourceAttributes, type Attributes, type Authorizer } from '../authorization/types.js';
+import { EMULATED_VERSION } from '../apimachinery/version.js';
+import { StatusError } from '../apimachinery/errors.js';
+import type { AuditEventRecorder } from '../registry/request-audit.js';
 import type { KObject } from '../apimachinery/object.js';
 import { applyPatch, type JsonObject } from '../patch/index.js';
 import { withTypeMeta } from '../registry/codec.js';
@@ -47,6 +50,37 @@ function listRequest(opts: ListOptions | undefined): ListRequest {
   return req;
 }
 
+/** The in-process components reach the server on the loopback interface. */
+const LOOPBACK_SOURCE_IPS = ['127.0.0.1'];
+/** The commit /version reports, in client-go's User-Agent. */
+const EMULATED_GIT_COMMIT = '70d3cc986aa8221cd1dfb1121852688902d3bf53';
+
+function annotateDecision(audit: AuditEventRecorder | undefined, decision: 'allow' | 'forbid', reason: string): void {
+  audit?.annotate('authorization.k8s.io/decision', decision);
+  audit?.annotate('authorization.k8s.io/reason', reason);
+}
+
+/** A failed call ends its audit event with the Status it answered. */
+function failed(audit: AuditEventRecorder | undefined, e: unknown): unknown {
+  if (!audit) return e;
+  const status = e instanceof StatusError ? e.status : errors.internal((e as Error).message ?? String(e)).status;
+  audit.responseStarted(status.code);
+  audit.responseObject(status);
+  audit.complete();
+  return e;
+}
+
+/** The query a list or watch request would carry. */
+function listQuery(opts: ListOptions | undefined, watch: boolean): string {
+  const q = new URLSearchParams();
+  if (opts?.fieldSelector) q.set('fieldSelector', opts.fieldSelector);
+  if (opts?.labelSelector) q.set('labelSelector', opts.labelSelector);
+  if (opts?.limit) q.set('limit', String(opts.limit));
+  if (opts?.resourceVersion !== undefined) q.set('resourceVersion', opts.resourceVersion);
+  if (watch) q.set('watch', 'true');
+  return q.toString();
+}
+
 class LoopbackResource<T> implements ResourceClient<T> {
   constructor(private readonly client: LoopbackClient, private readonly def: ResourceDef, readonly ref: ResourceRef<T>) {}
 
@@ -57,17 +91,53 @@ class LoopbackResource<T> implements ResourceClient<T> {
    * would have: a namespace's own URL is in that namespace, and a list or
    * watch pinned by `metadata.name=` names that object.
    */
-  private authorize(verb: string, namespace: string, name: string, subresource = '', fieldSelector?: readonly FieldTerm[]): void {
+  private authorize(verb: string, namespace: string, name: string, subresource = '', fieldSelector?: readonly FieldTerm[],
+    query = ''): AuditEventRecorder | undefined {
     const authorizer = this.client.authorizer;
-    if (!authorizer) return;
     const d = this.def;
     const ns = d.group === '' && d.resource === 'namespaces' ? name : d.namespaced ? namespace : '';
     const attrs = resourceAttributes(this.client.user, {
       verb, apiGroup: d.group, apiVersion: d.version, namespace: ns, resource: d.resource, subresource, name, fieldSelector,
     });
+    const audit = this.beginAudit(attrs, namespace, query);
+    if (!authorizer) return audit;
     const decision = authorizer.authorize(attrs);
-    if (decision.decision === 'Allow') return;
-    throw decision.error ? errors.internal(decision.error) : forbiddenError(attrs, decision.reason);
+    if (decision.decision === 'Allow') {
+      annotateDecision(audit, 'allow', decision.reason);
+      return audit;
+    }
+    const error = decision.error ? errors.internal(decision.error) : forbiddenError(attrs, decision.reason);
+    if (decision.error) audit?.annotate('authorization.k8s.io/reason', 'internal error');
+    else annotateDecision(audit, 'forbid', decision.reason);
+    throw failed(audit, error);
+  }
+
+  /** The audit event of this call, as the request over HTTPS would have it (its URI, the component's user agent). */
+  private beginAudit(attrs: Attributes, namespace: string, query: string): AuditEventRecorder | undefined {
+    const audit = this.store.audit;
+    if (!audit) return undefined;
+    const d = this.def;
+    const base = d.group ? `/apis/${d.group}/${d.version}` : `/api/${d.version}`;
+    const nsPart = d.namespaced && namespace ? `/namespaces/${namespace}` : '';
+    const uri = `${base}${nsPart}/${d.resource}${attrs.name ? `/${attrs.name}` : ''}` +
+      `${attrs.subresource ? `/${attrs.subresource}` : ''}${query ? `?${query}` : ''}`;
+    return audit.begin(attrs, { requestURI: uri, userAgent: this.client.userAgent, sourceIPs: LOOPBACK_SOURCE_IPS, received: new Date() },
+      attrs.verb === 'watch');
+  }
+
+  /** The call's answer ends its audit event. */
+  private async audited<R>(audit: AuditEventRecorder | undefined, code: number, call: R | Promise<R>): Promise<R> {
+    if (!audit) return await call;
+    let out: R;
+    try {
+      out = await call;
+    } catch (e) {
+      throw failed(audit, e);
+    }
+    audit.responseStarted(code);
+    if (audit.logsResponseObject) audit.responseObject(out);
+    audit.complete();
+    return out;
   }
 
   private context(namespace: string, opts: WriteOptions | DeleteOptions | undefined): WriteContext {
@@ -80,8 +150,8 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async get(namespace: string, name: string, opts?: CallOptions): Promise<T> {
     aborted(opts?.signal);
-    this.authorize('get', namespace, name);
-    return await this.store.read(this.def, namespace, name) as T;
+    const audit = this.authorize('get', namespace, name);
+    return await this.audited(audit, 200, this.store.read(this.def, namespace, name)) as T;
   }
 
   find(namespace: string, name: string, opts?: CallOptions): Promise<T | undefined> {
@@ -91,8 +161,8 @@ class LoopbackResource<T> implements ResourceClient<T> {
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList<T>> {
     aborted(opts?.signal);
     const sel = listSelection(opts);
-    this.authorize('list', namespace, sel.name, '', sel.fieldSelector);
-    const l = await this.store.list(this.def, namespace, listRequest(opts));
+    const audit = this.authorize('list', namespace, sel.name, '', sel.fieldSelector, listQuery(opts, false));
+    const l = await this.audited(audit, 200, this.store.list(this.def, namespace, listRequest(opts)));
     const out: ObjectList<T> = { items: l.items as T[], resourceVersion: String(l.revision) };
     if (l.continueToken) out.continue = l.continueToken;
     return out;
@@ -101,11 +171,19 @@ class LoopbackResource<T> implements ResourceClient<T> {
   async watch(namespace: string, opts: WatchOptions, sink: WatchSink<T>): Promise<Watch> {
     aborted(opts.signal);
     const sel = listSelection(opts);
-    this.authorize('watch', namespace, sel.name, '', sel.fieldSelector);
+    const audit = this.authorize('watch', namespace, sel.name, '', sel.fieldSelector, listQuery(opts, true));
     let end!: () => void;
     const done = new Promise<void>((resolve) => { end = resolve; });
-    const handle = await this.store.watch(this.def, namespace, Number(opts.resourceVersion) || 0, listRequest(opts),
-      (type, obj) => sink(type, obj as T));
+    let handle: Awaited<ReturnType<Store['watch']>>;
+    try {
+      handle = await this.store.watch(this.def, namespace, Number(opts.resourceVersion) || 0, listRequest(opts),
+        (type, obj) => sink(type, obj as T));
+    } catch (e) {
+      throw failed(audit, e);
+    }
+    audit?.responseStarted(200);
+    // A watch's event is complete when it ends.
+    if (audit) void done.then(() => audit.complete());
     const stop = () => { handle.cancel(); end(); };
     opts.signal?.addEventListener('abort', stop, { once: true });
     return { stop, done };
@@ -113,16 +191,17 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async create(namespace: string, obj: T, opts?: WriteOptions): Promise<T> {
     aborted(opts?.signal);
-    this.authorize('create', namespace, '');
+    const audit = this.authorize('create', namespace, '');
+    audit?.requestObject(obj);
     const ctx = this.context(namespace, opts);
     // Access reviews are answers, not stored objects; in process only the authorizer's (a TokenReview needs the HTTP layer's authenticator).
     if (this.def.review) {
-      return await this.def.review(withTypeMeta(this.def, obj as KObject), ctx, {
+      return await this.audited(audit, 201, this.def.review(withTypeMeta(this.def, obj as KObject), ctx, {
         authenticateToken: async () => ({ ok: false, error: 'token authentication is served over HTTPS only' }),
         ...(this.store.authorization ? { authorizer: this.store.authorization.authorizer } : {}),
-      }) as T;
+      })) as T;
     }
-    return await this.store.create(this.def, namespace, obj as KObject, ctx) as T;
+    return await this.audited(audit, 201, this.store.create(this.def, namespace, obj as KObject, ctx)) as T;
   }
 
   update(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, opts?: UpdateOptions): Promise<T> {
@@ -133,9 +212,13 @@ class LoopbackResource<T> implements ResourceClient<T> {
   private async write(verb: 'update' | 'patch', namespace: string, name: string, mutate: (current: T) => T | Promise<T>,
     opts?: UpdateOptions): Promise<T> {
     aborted(opts?.signal);
-    this.authorize(verb, namespace, name, opts?.subresource);
-    return await this.store.update(this.def, namespace, name, async (cur) => await mutate(cur as T) as KObject,
-      this.context(namespace, opts), opts?.subresource) as T;
+    const audit = this.authorize(verb, namespace, name, opts?.subresource);
+    return await this.audited(audit, 200, this.store.update(this.def, namespace, name, async (cur) => {
+      const next = await mutate(cur as T) as KObject;
+      // What a PUT would have sent (for a patch, the patched object: the patch itself is not kept).
+      audit?.requestObject(next);
+      return next;
+    }, this.context(namespace, opts), opts?.subresource)) as T;
   }
 
   updateStatus(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, opts?: WriteOptions): Promise<T> {
@@ -150,28 +233,33 @@ class LoopbackResource<T> implements ResourceClient<T> {
 
   async delete(namespace: string, name: string, opts?: DeleteOptions): Promise<DeleteResult<T>> {
     aborted(opts?.signal);
-    this.authorize('delete', namespace, name);
-    const r = await this.store.delete(this.def, namespace, name, {
+    const audit = this.authorize('delete', namespace, name);
+    const r = await this.audited(audit, 200, this.store.delete(this.def, namespace, name, {
       gracePeriodSeconds: opts?.gracePeriodSeconds, propagationPolicy: opts?.propagationPolicy,
       preconditions: opts?.preconditions, dryRun: opts?.dryRun,
-    }, this.context(namespace, opts));
+    }, this.context(namespace, opts)));
     return { object: r.obj as T, deleted: r.deleted };
   }
 
   async createSubresource(namespace: string, name: string, subresource: string, body: KObject, opts?: WriteOptions): Promise<KObject> {
     aborted(opts?.signal);
-    this.authorize('create', namespace, name, subresource);
+    const audit = this.authorize('create', namespace, name, subresource);
+    audit?.requestObject(body);
     const write = this.def.subresourceWrites?.[subresource];
     if (!write) throw new Error(`${this.ref.resource}/${subresource} takes no POST`);
-    return write(this.store, this.def, namespace, name, body, this.context(namespace, opts));
+    return this.audited(audit, 201, write(this.store, this.def, namespace, name, body, this.context(namespace, opts)));
   }
 }
 
 export class LoopbackClient implements Client {
   private readonly handles = new Map<string, ResourceClient<unknown>>();
+  /** client-go's default User-Agent for the component (its field manager standing for its binary name), as audit events show it. */
+  readonly userAgent: string;
 
   /** `authorizer`: the server's, so that components are authorized as their requests over HTTPS would be. */
-  constructor(readonly store: Store, readonly user: UserInfo, readonly fieldManager: string, readonly authorizer?: Authorizer) {}
+  constructor(readonly store: Store, readonly user: UserInfo, readonly fieldManager: string, readonly authorizer?: Authorizer) {
+    this.userAgent = `${fieldManager}/${EMULATED_VERSION.gitVersion} (linux/amd64) kubernetes/${EMULATED_GIT_COMMIT.slice(0, 7)}`;
+  }
 
   resource<T>(ref: ResourceRef<T>): ResourceClient<T> {
     const key = `${ref.group}/${ref.version}/${ref.resource}`;

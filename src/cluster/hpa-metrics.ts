@@ -13,11 +13,20 @@ import { apiResourceMetrics, type ResourceMetricsClient } from '../controllers/p
 import type { PemPair } from '../pki/certificates.js';
 import { issue } from '../pki/issue.js';
 
-export async function hpaResourceMetrics(server: URL, ca: PemPair): Promise<ResourceMetricsClient> {
-  const user = controllerServiceAccount('horizontal-pod-autoscaler');
-  // As Go's pkix.Name: the organizations in one RDN, then the common name.
-  const credentials = await issue(ca, [{ O: user.groups }, { CN: [user.name] }], 'client', { dns: [], ip: [] });
-  const client = new HttpsClient({ server, ca: Buffer.from(ca.cert), cert: Buffer.from(credentials.cert), key: Buffer.from(credentials.key) },
-    user, 'kube-controller-manager');
-  return apiResourceMetrics(client);
+/** The client is made (its certificate issued) on the first read: a cluster without HPAs pays nothing at start. */
+export function hpaResourceMetrics(server: URL, ca: PemPair): ResourceMetricsClient {
+  let reader: Promise<ResourceMetricsClient> | undefined;
+  const connect = async (): Promise<ResourceMetricsClient> => {
+    const user = controllerServiceAccount('horizontal-pod-autoscaler');
+    // As Go's pkix.Name: the organizations in one RDN, then the common name.
+    const credentials = await issue(ca, [{ O: user.groups }, { CN: [user.name] }], 'client', { dns: [], ip: [] });
+    const client = new HttpsClient({ server, ca: Buffer.from(ca.cert), cert: Buffer.from(credentials.cert), key: Buffer.from(credentials.key) },
+      user, 'kube-controller-manager');
+    return apiResourceMetrics(client);
+  };
+  return {
+    async resourceMetric(resource, namespace, selector, container) {
+      return (await (reader ??= connect())).resourceMetric(resource, namespace, selector, container);
+    },
+  };
 }

@@ -61,6 +61,9 @@ import { newControllerContext } from '../controllers/runtime/controller-context.
 import { APIServiceAvailabilityController } from '../controllers/apiservice-availability.js';
 import { APIServiceProxy } from '../api/aggregation-proxy.js';
 import { ClusterAuthenticationTrustController, kubeadmAuthenticationInfo } from './cluster-authentication-trust.js';
+import { TransformingStorage } from '../storage/transformers/transforming-storage.js';
+import type { EncryptionConfiguration } from '../storage/transformers/encryption-config.js';
+import { openAuditLog, type AuditLogOptions } from '../api/audit/log-backend.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -87,6 +90,10 @@ export interface ClusterOptions {
   expose?: boolean;
   /** `--metrics-server`: run metrics-server behind the aggregator (src/cluster/metrics-server.ts); not with `apiOnly`. */
   metricsServer?: boolean;
+  /** `--encryption-provider-config`: the resources whose values are encrypted at rest; stored as given when absent. */
+  encryptionConfig?: EncryptionConfiguration;
+  /** `--audit-policy-file` with `--audit-log-path`: the audit log; nothing is audited when absent. */
+  auditLog?: AuditLogOptions;
 }
 
 export interface RunningCluster {
@@ -121,8 +128,11 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const dataDir = resolve(opts.dataDir);
   prepareDataDir(dataDir);
   const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
-  const storage = new SqliteStorage(join(dataDir, 'state.db'));
+  const backend = new SqliteStorage(join(dataDir, 'state.db'));
+  const storage = opts.encryptionConfig ? new TransformingStorage(backend, opts.encryptionConfig) : backend;
   const store = new Store(storage, allResources());
+  const auditLog = opts.auditLog && openAuditLog(opts.auditLog);
+  if (auditLog) store.audit = auditLog.auditor;
   // The authorizer every request meets, the in-process clients' too; RBAC reads the roles and bindings in memory.
   const modes = opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
   // The Node mode's graph of what each node's pods name, followed only when the mode is on.
@@ -139,6 +149,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const events = new EventRecorder(new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet', authorizer), log);
   let ready = false;
   let port = opts.port;
+  // This machine's address of the server: the loopback one when it listens on every address.
+  const localHost = opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress;
+  const apiURL = () => new URL(`https://${localHost}:${port}`);
   // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
   const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
   // The kubelets' shared reads, in process; each node writes as system:node:<name>.
@@ -164,7 +177,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       // Nodes report the images their runtime holds in status.images.
       onImagesChanged: (node) => farm.imagesChanged(node),
       // The pods' kubernetes Service leads to this server (a wildcard bind is reached on loopback).
-      apiServer: apiServerEndpoint(new URL(`https://${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${port}`), pki.ca.cert),
+      apiServer: apiServerEndpoint(apiURL(), pki.ca.cert),
       token: (pod, audience, expirationSeconds) => podTokens.issue(pod, audience ? [audience] : [TOKEN_ISSUER], expirationSeconds, new Date()),
     });
     await kubelet.start();
@@ -224,7 +237,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   await ensureRBACPolicy(new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log);
   // `--gmsa`: sig-windows' GMSA admission webhook too, run in process as its service account.
   const gmsaWebhook = opts.gmsa ? await installGMSAWebhook(new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
-    (user) => new LoopbackClient(store, user, 'gmsa-webhook', authorizer), pki.ca, opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress,
+    (user) => new LoopbackClient(store, user, 'gmsa-webhook', authorizer), pki.ca, localHost,
     (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj)) : undefined;
   // The aggregator's controllers: an APIService for each served group version (and each CRD's), local ones Available.
   const aggregatorClient = new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer);
@@ -245,11 +258,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.
   const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager', authorizer);
-  const apiURL = new URL(`https://${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${port}`);
   const kcmEvents = new EventRecorder(kcm, log);
   const controllerManager = await runControllerManager({
     client: kcm, newContext: () => newControllerContext({ client: kcm, events: kcmEvents, log }), events: kcmEvents, log, ca: pki.ca,
-    workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL), resourceMetrics: await hpaResourceMetrics(apiURL, pki.ca) },
+    workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL), resourceMetrics: hpaResourceMetrics(apiURL(), pki.ca) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
   });
   // Everything but the API server: the emulated nodes, the scheduler and the controllers
@@ -259,7 +271,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const metricsServer = opts.apiOnly || !opts.metricsServer ? undefined : await installMetricsServer({
     installer: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
     client: new LoopbackClient(store, serviceAccountUser('kube-system', 'metrics-server'), 'metrics-server', authorizer),
-    ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress, kubelets,
+    ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: localHost, kubelets,
     writeEndpoints: (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj),
     metricResolutionMs: process.env.WINKUBE_METRIC_RESOLUTION ? parseDuration(process.env.WINKUBE_METRIC_RESOLUTION) : undefined,
     log,
@@ -302,6 +314,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       await controllerManager.stop();
       await stopComponents();
       await storage.close();
+      auditLog?.close();
     },
   };
 }

@@ -18,6 +18,7 @@ import { fieldValue } from './field-values.js';
 import { Lister } from './lister.js';
 import { KeyQueue } from './key-queue.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
+import type { RequestAudit } from './request-audit.js';
 import { parseResourceVersion, parseResourceVersionForStorage } from '../storage/resource-version.js';
 import type { FinishFunc, ResourceDef, Stored } from './types.js';
 import type { Lookup } from '../admission/lookup.js';
@@ -144,6 +145,9 @@ export class Store implements Lookup {
    * list finds it written since (served as stored).
    */
   private readonly olderServed = new WeakMap<ResourceDef, Map<string, { revision: number; value: string }>>();
+
+  /** The audit log requests are recorded in (--audit-policy-file), when one is set. */
+  audit?: RequestAudit;
 
   constructor(readonly storage: Storage, defs: ResourceDef[]) {
     this.served = [...defs];
@@ -634,8 +638,9 @@ export class Store implements Lookup {
     if (!subresource) def.warnUpdate?.(next, current, ctx);
     await validateAdmission(admission);
     next.metadata.resourceVersion = current.metadata.resourceVersion;
-    // A new generation already tells the objects apart; only otherwise is the whole object compared.
-    if (next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
+    // A new generation already tells the objects apart; only otherwise is the whole object compared. A value
+    // stored with a key being rotated away from is rewritten even so (GuaranteedUpdate's stale check).
+    if (!kv.stale && next.metadata.generation === current.metadata.generation && deepEqual(next, current)) return current;
     if (shouldDeleteNow(def, next)) {
       if (ctx.dryRun) return next;
       try {

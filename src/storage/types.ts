@@ -14,6 +14,11 @@ export interface KeyValue {
   createRevision: number;
   /** Revision of the last write to the key. */
   modRevision: number;
+  /**
+   * The value was read through an encryption provider or key other than the one that writes:
+   * an update rewrites it even when the object is unchanged.
+   */
+  stale?: boolean;
 }
 
 export type WatchEventType = 'PUT' | 'DELETE';

@@ -12,7 +12,7 @@ import type { Lookup } from '../../src/admission/lookup.js';
 import type { ResourceDef } from '../../src/registry/types.js';
 import type { WriteContext } from '../../src/apimachinery/write-context.js';
 import { coreResources } from '../../src/registry/core/index.js';
-import { defaultPodTemplateSpec } from '../../src/registry/core/pod-defaults.js';
+import { defaultPodTemplateSpec } from '../../src/component-helpers/pod-defaults.js';
 import { serviceAccountLookup } from '../../src/registry/core/pod-admission.js';
 import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { GOLDEN_DIR } from '../helpers/golden.js';

@@ -24,6 +24,8 @@
  *    10   scheduler
  *    11   controllers, node, addons    controllers; emulated nodes and kubelets; add-ons (the GMSA webhook)
  *    12   cluster                      wires servers, clients and components together
+ *         lint                         `winkube lint`'s rules over manifests (validation, os, scheduler plugins, node pools)
+ *         joinconfig                   `winkube join-config`: a Windows node's files for a real cluster, from the node's builders
  *    13   cli                          the `winkube` commands
  *
  * The components (events, scheduler, controllers, node, addons) reach the API through
@@ -51,11 +53,12 @@ const RANKS: Record<string, number> = {
   events: 9,
   scheduler: 10,
   controllers: 11, node: 11, addons: 11,
-  cluster: 12,
+  cluster: 12, lint: 12, joinconfig: 12,
   cli: 13,
 };
 
-const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons']);
+// lint and joinconfig read a real cluster over HTTPS as a client does, so they are held to the components' rule.
+const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons', 'lint', 'joinconfig']);
 /** Folders (or, with a file name, single files) a component must not import. */
 const FORBIDDEN_TO_COMPONENTS = ['registry', 'api', 'storage', 'flowcontrol', 'cluster', 'client/loopback.ts'];
 

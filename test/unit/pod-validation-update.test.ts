@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
-import { defaultPod } from '../../src/registry/core/pod-defaults.js';
+import { defaultPod } from '../../src/component-helpers/pod-defaults.js';
 import { cmpDiff, difference } from '../../src/validation/go-cmp.js';
 import { convert, goSyntaxOf, goType, internalPodSpec } from '../../src/validation/go-types.js';
 import { UPDATABLE_POD_SPEC_FIELDS, validatePodEphemeralContainersUpdate, validatePodUpdate } from '../../src/validation/pod-update.js';

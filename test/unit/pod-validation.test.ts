@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorBody, type FieldError } from '../../src/apimachinery/field-errors.js';
-import { defaultPod, defaultPodTemplateSpec } from '../../src/registry/core/pod-defaults.js';
+import { defaultPod, defaultPodTemplateSpec } from '../../src/component-helpers/pod-defaults.js';
 import { validatePodCreate, validatePodSpec, validatePodTemplateSpec } from '../../src/validation/pod-spec.js';
 import { podCreateWarnings, podTemplateWarnings } from '../../src/validation/pod-warnings.js';
 

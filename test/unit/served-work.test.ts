@@ -14,19 +14,23 @@ const IDLE = { nanoCores: 1_000_000, workingSetBytes: 8 << 20 };
 
 test('each second\'s work is a step of demand over that second', () => {
   const w = new ServedWork();
-  w.record(2.3, 30_000_000);
-  w.record(2.9, 30_000_000);
-  w.record(4.5, 10_000_000);
-  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], w), [
+  w.record(2_300, 30_000_000);
+  w.record(2_900, 30_000_000);
+  w.record(4_500, 10_000_000);
+  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], w, 0), [
     { t: 0, v: 1 }, { t: 2, v: 1 }, { t: 2, v: 60_000_001 }, { t: 3, v: 60_000_001 }, { t: 3, v: 1 },
     { t: 4, v: 1 }, { t: 4, v: 10_000_001 }, { t: 5, v: 10_000_001 }, { t: 5, v: 1 },
   ]);
-  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], undefined), [{ t: 0, v: 1 }]);
+  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], undefined, 0), [{ t: 0, v: 1 }]);
+  // Work is kept by the clock's second: a container that started at 1 s counts a request at 2.3 s in its second second.
+  const late = new ServedWork();
+  late.record(2_300, 5);
+  assert.deepEqual(withServedWork([{ t: 0, v: 1 }], late, 1_000), [{ t: 0, v: 1 }, { t: 1, v: 1 }, { t: 1, v: 6 }, { t: 2, v: 6 }, { t: 2, v: 1 }]);
 });
 
 test('php-apache under 100 requests a second: saturated at its 500m CFS quota on Linux, at CpuMaximum on Windows', () => {
   const w = new ServedWork();
-  for (let i = 0; i < 1000; i++) w.record(i / 100, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
+  for (let i = 0; i < 1000; i++) w.record(i * 10, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
   const linux = containerUsage({ os: 'linux', logicalCPUs: 4, nodeMemoryBytes: 8 << 30, idle: IDLE, limits: { cpu: '500m' }, startedAtMs: 0, served: w }, 9_500);
   assert.deepEqual([linux.nanoCores, linux.cpuThrottled], [500_000_000, true]);
   // 9.5 s at the cap.
@@ -52,7 +56,7 @@ test('the store keeps one record per container run and forgets a pod', () => {
 test('the walkthrough\'s wget loop: 25 answers a second of 30 ms each is 750m of work, held at the 500m quota; 10 a second is below it', () => {
   const at = (rate: number) => {
     const w = new ServedWork();
-    for (let i = 0; i < 10 * rate; i++) w.record(i / rate, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
+    for (let i = 0; i < 10 * rate; i++) w.record(i * 1000 / rate, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
     return containerUsage({ os: 'linux', logicalCPUs: 2, nodeMemoryBytes: 4 << 30, idle: IDLE, limits: { cpu: '500m' }, startedAtMs: 0, served: w }, 5_000);
   };
   const busy = at(25);
@@ -64,7 +68,7 @@ test('the walkthrough\'s wget loop: 25 answers a second of 30 ms each is 750m of
 test('IIS on Windows: its light requests add up, and CpuMaximum caps them (20m on 4 CPUs: CpuMaximum 50)', () => {
   const w = new ServedWork();
   // 100 requests a second for 10 s: 25m of work on the 5m idle servercore/iis.
-  for (let i = 0; i < 1000; i++) w.record(i / 100, IIS_CPU_PER_REQUEST_NS);
+  for (let i = 0; i < 1000; i++) w.record(i * 10, IIS_CPU_PER_REQUEST_NS);
   const iisIdle = { nanoCores: 5_000_000, workingSetBytes: 85 << 20 };
   const input = { os: 'windows' as const, logicalCPUs: 4, nodeMemoryBytes: 16 << 30, idle: iisIdle, startedAtMs: 0, served: w };
   assert.deepEqual([containerUsage(input, 4_000).nanoCores, containerUsage(input, 4_000).cpuThrottled], [30_000_000, false]);
@@ -75,8 +79,8 @@ test('IIS on Windows: its light requests add up, and CpuMaximum caps them (20m o
 
 test('an hour of load: a jump at every second boundary, back to idle after the last', () => {
   const w = new ServedWork();
-  for (let s = 0; s < 3600; s++) w.record(s + 0.5, s % 2 ? 30_000_000 : 60_000_000);
-  const knots = withServedWork([{ t: 0, v: 1 }], w);
+  for (let s = 0; s < 3600; s++) w.record(s * 1000 + 500, s % 2 ? 30_000_000 : 60_000_000);
+  const knots = withServedWork([{ t: 0, v: 1 }], w, 0);
   // Every second boundary is a jump (two knots), then idle after the last second.
   assert.equal(knots.length, 2 * 3600 + 1);
   assert.deepEqual(knots.slice(-3), [{ t: 3599, v: 30_000_001 }, { t: 3600, v: 30_000_001 }, { t: 3600, v: 1 }]);

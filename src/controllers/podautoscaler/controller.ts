@@ -220,32 +220,24 @@ export class HorizontalPodAutoscalerController {
     const wrap = (status: MetricStatus['resource']): MetricStatus => (spec.type === 'ContainerResource'
       ? { type: 'ContainerResource', containerResource: { name, container: container ?? '', current: status!.current } }
       : { type: 'Resource', resource: status });
-    if (source.target.averageValue !== undefined) {
-      try {
-        const sample = await this.metrics.resourceMetric(name, ns, scale.selector, container)
-          .catch((e: Error) => { throw new Error(`unable to get metrics for resource ${name}: ${e.message}`); });
-        const target = Number(milli(source.target.averageValue));
-        const p = rawResourceReplicas(scale.replicas, target, name, podList, sample, this.settings.calculator, now);
-        return { replicas: p.replicas, metricName: `${name} resource`, status: wrap({ name, current: { averageValue: fromMilli(p.rawAverage) } }) };
-      } catch (e) {
-        if (e instanceof MetricError) throw e;
-        return await fail(e, 'usage');
-      }
-    }
+    const byValue = source.target.averageValue !== undefined;
     const utilizationTarget = source.target.averageUtilization;
-    if (utilizationTarget === undefined) {
+    if (!byValue && utilizationTarget === undefined) {
       const message = 'invalid resource metric source: neither an average utilization target nor an average value (usage) target was set';
       throw new MetricError(message, { type: 'ScalingActive', status: 'False', reason: 'InvalidMetricSourceType', message: `the HPA was unable to compute the replica count: ${message}` });
     }
     try {
       const sample = await this.metrics.resourceMetric(name, ns, scale.selector, container)
         .catch((e: Error) => { throw new Error(`unable to get metrics for resource ${name}: ${e.message}`); });
-      const p = resourceReplicas(scale.replicas, utilizationTarget, name, podList, sample, container, this.settings.calculator, now);
+      if (byValue) {
+        const p = rawResourceReplicas(scale.replicas, Number(milli(source.target.averageValue!)), name, podList, sample, this.settings.calculator, now);
+        return { replicas: p.replicas, metricName: `${name} resource`, status: wrap({ name, current: { averageValue: fromMilli(p.rawAverage) } }) };
+      }
+      const p = resourceReplicas(scale.replicas, utilizationTarget!, name, podList, sample, container, this.settings.calculator, now);
       const metricName = spec.type === 'ContainerResource' ? `${name} container resource utilization (percentage of request)` : `${name} resource utilization (percentage of request)`;
       return { replicas: p.replicas, metricName, status: wrap({ name, current: { averageUtilization: p.utilization, averageValue: fromMilli(p.rawAverage) } }) };
     } catch (e) {
-      if (e instanceof MetricError) throw e;
-      return await fail(e, 'utilization');
+      return await fail(e, byValue ? 'usage' : 'utilization');
     }
   }
 

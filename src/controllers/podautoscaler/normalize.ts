@@ -40,6 +40,16 @@ const SCALE_UP_LIMIT_MINIMUM = 4;
 
 export interface Normalized { replicas: number; conditions: Condition[] }
 
+const READY_FOR_NEW_SCALE: Condition = { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' };
+const SCALE_DOWN_STABILIZED: Condition = { type: 'AbleToScale', status: 'True', reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' };
+
+/** The most replicas allowed, and why when it binds: the scale-up rate, or maxReplicas when that is lower. */
+function upperBound(maxReplicas: number, rateLimit: number): [number, string, string] {
+  return maxReplicas > rateLimit
+    ? [rateLimit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate']
+    : [maxReplicas, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
+}
+
 /** normalizeDesiredReplicas: no spec.behavior. */
 export function normalizeDesiredReplicas(h: ScaleHistory, currentReplicas: number, desired: number, minReplicas: number, maxReplicas: number,
   downscaleStabilizationMs: number, nowMs: number): Normalized {
@@ -49,13 +59,11 @@ export function normalizeDesiredReplicas(h: ScaleHistory, currentReplicas: numbe
   for (const r of h.recommendations) if (r.atMs >= cutoff && r.replicas > stabilized) stabilized = r.replicas;
   h.recommendations = [...h.recommendations.filter((r) => r.atMs >= cutoff), { atMs: nowMs, replicas: desired }];
   const conditions: Condition[] = [stabilized !== desired
-    ? { type: 'AbleToScale', status: 'True', reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' }
-    : { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' }];
+    ? SCALE_DOWN_STABILIZED
+    : READY_FOR_NEW_SCALE];
   // convertDesiredReplicasWithRules.
   const scaleUpLimit = Math.max(SCALE_UP_LIMIT_FACTOR * currentReplicas, SCALE_UP_LIMIT_MINIMUM);
-  const [maxAllowed, limitReason, limitMessage] = maxReplicas > scaleUpLimit
-    ? [scaleUpLimit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate']
-    : [maxReplicas, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
+  const [maxAllowed, limitReason, limitMessage] = upperBound(maxReplicas, scaleUpLimit);
   const minAllowed = minReplicas === 0 ? 1 : minReplicas;
   let replicas = stabilized; let reason = 'DesiredWithinRange'; let message = 'the desired count is within the acceptable range';
   if (stabilized < minAllowed) { replicas = minAllowed; reason = 'TooFewReplicas'; message = 'the desired replica count is less than the minimum replica count'; }
@@ -109,15 +117,13 @@ export function normalizeWithBehaviors(h: ScaleHistory, behavior: HorizontalPodA
   const conditions: Condition[] = [stabilized !== desired
     ? desired >= currentReplicas
       ? { type: 'AbleToScale', status: 'True', reason: 'ScaleUpStabilized', message: 'recent recommendations were lower than current one, applying the lowest recent recommendation' }
-      : { type: 'AbleToScale', status: 'True', reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' }
-    : { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' }];
+      : SCALE_DOWN_STABILIZED
+    : READY_FOR_NEW_SCALE];
   // convertDesiredReplicasWithBehaviorRate.
   let replicas = stabilized; let reason = 'DesiredWithinRange'; let message = 'the desired count is within the acceptable range';
   if (stabilized > currentReplicas) {
     const limit = Math.max(scaleUpLimit(currentReplicas, h.scaleUpEvents, behavior.scaleUp, nowMs), currentReplicas);
-    const [allowed, r, m] = maxReplicas > limit
-      ? [limit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate']
-      : [maxReplicas, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
+    const [allowed, r, m] = upperBound(maxReplicas, limit);
     if (stabilized > allowed) { replicas = allowed; reason = r; message = m; }
   } else if (stabilized < currentReplicas) {
     const limit = Math.min(scaleDownLimit(currentReplicas, h.scaleDownEvents, behavior.scaleDown, nowMs), currentReplicas);

@@ -78,7 +78,7 @@ function podRequests(pods: readonly Pod[], container: string | undefined, resour
 }
 
 /** metricsclient.GetResourceUtilizationRatio. */
-function utilizationRatio(metrics: PodMetrics, requests: Map<string, number>, target: number): { ratio: number; utilization: number; rawAverage: number } {
+function utilizationRatio(metrics: PodMetrics, requests: Map<string, number>, target: number): Measured {
   let metricsTotal = 0; let requestsTotal = 0; let n = 0;
   for (const [name, m] of metrics) {
     const r = requests.get(name);
@@ -92,58 +92,55 @@ function utilizationRatio(metrics: PodMetrics, requests: Map<string, number>, ta
 }
 
 /** metricsclient.GetMetricUsageRatio: the average over the pods against the target average. */
-function usageRatio(metrics: PodMetrics, target: number): { ratio: number; utilization: number } {
+function usageRatio(metrics: PodMetrics, target: number): Measured {
   let total = 0;
   for (const m of metrics.values()) total += m.value;
   const utilization = Math.trunc(total / metrics.size);
-  return { ratio: utilization / target, utilization };
+  return { ratio: utilization / target, utilization, rawAverage: utilization };
 }
 
+interface Measured { ratio: number; utilization: number; rawAverage: number }
 interface Sample { metrics: PodMetrics; timestampMs: number }
 
-/** GetResourceReplicas: the count for a target utilization (percent of request). */
-export function resourceReplicas(currentReplicas: number, targetUtilization: number, resource: string, pods: readonly Pod[], sample: Sample,
-  container: string | undefined, s: CalculatorSettings, nowMs: number): Proposal {
+/**
+ * The calculation both target kinds share: group the pods, measure the
+ * ready ones; with missing or (on a scale-up) unready pods, fill them in
+ * (missing ones at `fallback` on a scale-down, at nothing on a scale-up;
+ * unready ones at nothing) and measure again.
+ */
+function proposal(currentReplicas: number, resource: string, pods: readonly Pod[], sample: Sample, s: CalculatorSettings, nowMs: number,
+  measure: (metrics: PodMetrics) => Measured, fallback: (pod: string) => number): Proposal {
   if (pods.length === 0) throw new Error('no pods returned by selector while calculating replica count');
   const metrics = new Map(sample.metrics);
   const g = groupPods(pods, metrics, resource, s, nowMs);
   for (const name of [...g.ignored, ...g.unready]) metrics.delete(name);
-  const requests = podRequests(pods, container, resource);
   if (metrics.size === 0) throw new Error('did not receive metrics for targeted pods (pods might be unready)');
-  const first = utilizationRatio(metrics, requests, targetUtilization);
+  const first = measure(metrics);
   const keep = { replicas: currentReplicas, utilization: first.utilization, rawAverage: first.rawAverage, timestampMs: sample.timestampMs };
   const scaleUpWithUnready = g.unready.size > 0 && first.ratio > 1;
   if (!scaleUpWithUnready && g.missing.size === 0) {
     if (Math.abs(1 - first.ratio) <= s.tolerance) return keep;
     return { ...keep, replicas: Math.ceil(first.ratio * g.readyPodCount) };
   }
-  if (first.ratio !== 1) {
-    // Scale-down: missing pods at their request (or the target, above 100 %); scale-up: at nothing.
-    const fallback = Math.max(100, targetUtilization);
-    for (const name of g.missing) metrics.set(name, { timestampMs: 0, windowMs: 0, value: first.ratio < 1 ? Math.trunc((requests.get(name) ?? 0) * fallback / 100) : 0 });
-  }
+  if (first.ratio !== 1) for (const name of g.missing) metrics.set(name, { timestampMs: 0, windowMs: 0, value: first.ratio < 1 ? fallback(name) : 0 });
   if (scaleUpWithUnready) for (const name of g.unready) metrics.set(name, { timestampMs: 0, windowMs: 0, value: 0 });
-  return rebalanced(first.ratio, utilizationRatio(metrics, requests, targetUtilization).ratio, metrics.size, keep, s);
+  return rebalanced(first.ratio, measure(metrics).ratio, metrics.size, keep, s);
+}
+
+/** GetResourceReplicas: the count for a target utilization (percent of request). */
+export function resourceReplicas(currentReplicas: number, targetUtilization: number, resource: string, pods: readonly Pod[], sample: Sample,
+  container: string | undefined, s: CalculatorSettings, nowMs: number): Proposal {
+  const requests = podRequests(pods, container, resource);
+  // On a scale-down a missing pod uses its request, or the target when that is above 100 %.
+  const fallback = Math.max(100, targetUtilization);
+  return proposal(currentReplicas, resource, pods, sample, s, nowMs, (m) => utilizationRatio(m, requests, targetUtilization),
+    (name) => Math.trunc((requests.get(name) ?? 0) * fallback / 100));
 }
 
 /** GetRawResourceReplicas: the count for a target average value (thousandths) per pod. */
 export function rawResourceReplicas(currentReplicas: number, targetAverage: number, resource: string, pods: readonly Pod[], sample: Sample,
   s: CalculatorSettings, nowMs: number): Proposal {
-  if (pods.length === 0) throw new Error('no pods returned by selector while calculating replica count');
-  const metrics = new Map(sample.metrics);
-  const g = groupPods(pods, metrics, resource, s, nowMs);
-  for (const name of [...g.ignored, ...g.unready]) metrics.delete(name);
-  if (metrics.size === 0) throw new Error('did not receive metrics for targeted pods (pods might be unready)');
-  const first = usageRatio(metrics, targetAverage);
-  const keep = { replicas: currentReplicas, utilization: first.utilization, rawAverage: first.utilization, timestampMs: sample.timestampMs };
-  const scaleUpWithUnready = g.unready.size > 0 && first.ratio > 1;
-  if (!scaleUpWithUnready && g.missing.size === 0) {
-    if (Math.abs(1 - first.ratio) <= s.tolerance) return keep;
-    return { ...keep, replicas: Math.ceil(first.ratio * g.readyPodCount) };
-  }
-  if (first.ratio !== 1) for (const name of g.missing) metrics.set(name, { timestampMs: 0, windowMs: 0, value: first.ratio < 1 ? targetAverage : 0 });
-  if (scaleUpWithUnready) for (const name of g.unready) metrics.set(name, { timestampMs: 0, windowMs: 0, value: 0 });
-  return rebalanced(first.ratio, usageRatio(metrics, targetAverage).ratio, metrics.size, keep, s);
+  return proposal(currentReplicas, resource, pods, sample, s, nowMs, (m) => usageRatio(m, targetAverage), () => targetAverage);
 }
 
 /** The second pass: no change when it is within the tolerance or would reverse the direction of the first. */

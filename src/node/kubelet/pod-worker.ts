@@ -581,17 +581,14 @@ export class PodWorker implements PodStatusSource {
     const exitCode = scripted ?? (c.init && !c.sidecar && c.application ? 0 : undefined);
     const app = exitCode === undefined && !c.script?.http ? applicationFor({ image: c.spec.image, ...this.commandAndArgs(c, env) }) : undefined;
     c.served = !!app;
-    const now = this.nowDate();
-    // The usage model counts a container's time from its status' startedAt, which is to the second: the served
-    // work is placed on the same scale, or a request would land in a second the stats have already read.
-    const startedAtMs = Date.parse(rfc3339(now));
     const work = app ? this.node.servedWork?.start(this.uid, c.spec.name, c.restartCount) : undefined;
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
       : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env,
         after: (ms: number, fn: () => void) => this.later(ms, fn, c),
-        ...(work ? { served: (cpuNs: number) => work.record((this.nowDate().getTime() - startedAtMs) / 1000, cpuNs) } : {}) })
+        ...(work ? { served: (cpuNs: number) => work.record(this.nowDate().getTime(), cpuNs) } : {}) })
       : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
+    const now = this.nowDate();
     const started = !c.spec.startupProbe;
     // Readiness is the prober's, which knows regular containers and sidecars only.
     c.state = { kind: 'running', startedAt: rfc3339(now), startedAtMs: now.getTime(), started, ready: started && !c.spec.readinessProbe && !(c.init && !c.sidecar) && !c.ephemeral };

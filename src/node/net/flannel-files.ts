@@ -63,11 +63,11 @@ export function flannelWindowsCNITemplate(mode: NetworkMode): Json {
  * model NATs by (outbound-nat.ts): on l2bridge the management subnet too,
  * as the Windows troubleshooting guide's ExceptionList has it.
  */
-export function flannelWindowsCNIConf(mode: NetworkMode, podSubnet: string, serviceSubnet: string, managementIP: string): Json {
+export function flannelWindowsCNIConf(mode: NetworkMode, podSubnet: string, serviceSubnet: string, managementIP: string, nodeSubnet = NODE_SUBNET): Json {
   const conf = flannelWindowsCNITemplate(mode);
   const args = (conf.delegate as Json).AdditionalArgs as Json[];
   const settings = (i: number) => (args[i]!.Value as Json).Settings as Json;
-  settings(0).Exceptions = defaultExceptionList(mode, serviceSubnet, podSubnet, NODE_SUBNET);
+  settings(0).Exceptions = defaultExceptionList(mode, serviceSubnet, podSubnet, nodeSubnet);
   settings(1).DestinationPrefix = serviceSubnet;
   if (args[2]) settings(2).ProviderAddress = managementIP;
   return conf;

@@ -36,14 +36,19 @@ export function windowsDSR(plugin: CNIPlugin, settings: KubeProxySettings = {}):
   return settings.enableDSR ?? plugin === 'calico';
 }
 
+/** The Windows kube-proxy's --feature-gates as the start scripts pass them: WinDSR with DSR, WinOverlay on overlay, then the cluster's own. */
+export function windowsKubeProxyGates(mode: NetworkMode, dsr: boolean, settings: KubeProxySettings = {}): Record<string, boolean> {
+  const gates: Record<string, boolean> = {};
+  if (dsr) gates.WinDSR = true;
+  if (mode === 'overlay') gates.WinOverlay = true;
+  return Object.assign(gates, settings.featureGates);
+}
+
 export function windowsKubeProxyCommand(plugin: CNIPlugin, mode: NetworkMode, nodeName: string, networkName: string, sourceVIP: string,
   settings: KubeProxySettings = {}): KubeProxyCommand {
   const overlay = mode === 'overlay';
   const dsr = windowsDSR(plugin, settings);
-  const gates: Record<string, boolean> = {};
-  if (dsr) gates.WinDSR = true;
-  if (overlay) gates.WinOverlay = true;
-  Object.assign(gates, settings.featureGates);
+  const gates = windowsKubeProxyGates(mode, dsr, settings);
   const gateFlag = Object.keys(gates).length ? [`--feature-gates=${Object.entries(gates).map(([k, v]) => `${k}=${v}`).join(',')}`] : [];
   const exe = `${SANDBOX}/kube-proxy/kube-proxy.exe`;
   const command = plugin === 'calico'

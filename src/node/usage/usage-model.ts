@@ -78,7 +78,7 @@ function memoryLimitBytes(limit: MemoryAmount | undefined): number | undefined {
 /** Usage at `nowMs` (before the container started: none). */
 export function containerUsage(input: ContainerUsageInput, nowMs: number): ContainerUsage {
   const t = Math.max(0, (nowMs - input.startedAtMs) / 1000);
-  const cpuKnots = withServedWork(demandKnots(input.cpu, input.idle.nanoCores), input.served);
+  const cpuKnots = withServedWork(demandKnots(input.cpu, input.idle.nanoCores), input.served, input.startedAtMs);
   const cap = cpuCapNanoCores(input.os, input.limits?.cpu, input.logicalCPUs);
   const cpuDemand = valueAt(cpuKnots, t);
   const memDemand = valueAt(demandKnots(input.memory, input.idle.workingSetBytes), t);

@@ -17,18 +17,9 @@ export function decoding<T>(kind: string, fn: () => T, version = 'v1'): T {
   }
 }
 
-import { isObject } from '../../meta/json.js';
+import { isObject, pruneEmpty } from '../../meta/json.js';
 
-export { isObject };
-
-/** Deletes `key` when it holds an empty array or map: Go's omitempty drops it on the way out. */
-export function pruneEmpty(obj: Record<string, any> | undefined, ...keys: string[]): void {
-  if (!obj) return;
-  for (const k of keys) {
-    const v = obj[k];
-    if (v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)) delete obj[k];
-  }
-}
+export { isObject, pruneEmpty };
 
 /** ObjectMeta as Go writes it back: empty maps, lists and strings of omitempty fields disappear. */
 export function normalizeMeta(obj: { metadata?: Record<string, any> }): void {

@@ -7,7 +7,7 @@ import { decoding, isObject, normalizeMeta } from './decode.js';
 import { listAll } from '../../admission/lookup.js';
 import { persistentVolumeClaimValidation } from '../../validation/persistentvolume.js';
 import { defaultResourceList } from '../../apimachinery/quantity.js';
-import { defaultPVCSpec } from './volume-defaults.js';
+import { defaultPVCSpec } from '../../component-helpers/volume-defaults.js';
 import { isDefaultStorageClass } from '../../meta/storage-class.js';
 
 /** SetObjectDefaults_PersistentVolumeClaim. */

@@ -7,7 +7,7 @@ import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { persistentVolumeValidation } from '../../validation/persistentvolume.js';
 import { defaultResourceList } from '../../apimachinery/quantity.js';
-import { defaultPersistentVolumeSource } from './volume-defaults.js';
+import { defaultPersistentVolumeSource } from '../../component-helpers/volume-defaults.js';
 
 /** SetObjectDefaults_PersistentVolume: phase Pending, reclaim Retain, Filesystem mode, source defaults. */
 export function defaultPersistentVolume(pv: Record<string, any>): void {

@@ -11,7 +11,7 @@ import { admitPodCreate } from './pod-admission.js';
 import { createBinding } from './pod-binding.js';
 import { createEviction } from './pod-eviction.js';
 import { admitNodePodDelete } from '../../admission/node-restriction.js';
-import { defaultPod } from './pod-defaults.js';
+import { defaultPod } from '../../component-helpers/pod-defaults.js';
 import { preparePodForCreate, preparePodForUpdate } from './pod-prepare.js';
 
 /**

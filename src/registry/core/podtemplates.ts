@@ -4,7 +4,7 @@ import { ALL_VERBS, type ResourceDef } from '../types.js';
 import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { podTemplateValidation } from '../../validation/podtemplate.js';
-import { defaultPodTemplateSpec } from './pod-defaults.js';
+import { defaultPodTemplateSpec } from '../../component-helpers/pod-defaults.js';
 import { dropDisabledTemplateFields } from './pod-drop-fields.js';
 
 export const podtemplates: ResourceDef<PodTemplate> = {

@@ -5,7 +5,7 @@ import { type KObject } from '../../apimachinery/object.js';
 import { decoding, isObject, normalizeMeta } from './decode.js';
 import { replicationControllerValidation } from '../../validation/replicationcontroller.js';
 import { workloadWarnings } from '../../validation/workload-warnings.js';
-import { defaultPodTemplateSpec } from './pod-defaults.js';
+import { defaultPodTemplateSpec } from '../../component-helpers/pod-defaults.js';
 import { dropDisabledTemplateFields } from './pod-drop-fields.js';
 
 /**

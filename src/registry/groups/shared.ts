@@ -1,5 +1,5 @@
 /** Pieces the group resource modules share. */
-import { defaultPodTemplateSpec } from '../core/pod-defaults.js';
+import { defaultPodTemplateSpec } from '../../component-helpers/pod-defaults.js';
 import type { SubresourceDef } from '../../apimachinery/resource.js';
 
 /** Every non-core resource here serves all eight verbs. */

@@ -3,8 +3,8 @@
  * markers in zz_generated.defaults.go, v1.32), shared by pods, pod templates
  * and persistent volumes.
  */
-import { isObject } from './decode.js';
-import { canonicalQuantity, defaultResourceList } from '../../apimachinery/quantity.js';
+import { isObject } from '../meta/json.js';
+import { canonicalQuantity, defaultResourceList } from '../apimachinery/quantity.js';
 
 /** Every VolumeSource member; a volume naming none of them becomes an emptyDir. */
 const VOLUME_SOURCES = [

@@ -10,9 +10,9 @@
  * ./decode.js to answer with upstream's 400.
  */
 import type { PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
-import { isObject, pruneEmpty } from './decode.js';
-import { imageTag } from '../../meta/image-ref.js';
-import { defaultResourceList } from '../../apimachinery/quantity.js';
+import { isObject, pruneEmpty } from '../meta/json.js';
+import { imageTag } from '../meta/image-ref.js';
+import { defaultResourceList } from '../apimachinery/quantity.js';
 import { defaultFieldRef, defaultVolume } from './volume-defaults.js';
 
 /** Go drops zero scalars of omitempty fields when it writes an object back. */

@@ -1,0 +1,108 @@
+/**
+ * The audit filter on the HTTP path (WithAudit): after authentication, the
+ * request's event is begun; the response's status line and body are watched
+ * for its responseStatus (and responseObject at RequestResponse); the request
+ * body, once read, is its requestObject. Exec, attach and port-forward
+ * upgrades are not audited yet.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Attributes } from '../../authorization/types.js';
+import type { AuditEventRecorder, RequestAudit } from '../../registry/request-audit.js';
+
+const recorders = new WeakMap<IncomingMessage, AuditEventRecorder>();
+
+/** LongRunningRequestCheck: watches, proxies and the streaming subresources. */
+function isLongRunningRequest(attrs: Attributes): boolean {
+  return attrs.verb === 'watch' || attrs.verb === 'proxy' || ['attach', 'exec', 'proxy', 'log', 'portforward'].includes(attrs.subresource);
+}
+
+/** utilnet.SourceIPs: X-Forwarded-For, then X-Real-Ip, then the peer. */
+function sourceIPs(req: IncomingMessage): string[] {
+  const ips: string[] = [];
+  const forwarded = req.headers['x-forwarded-for'];
+  if (typeof forwarded === 'string') ips.push(...forwarded.split(',').map((s) => s.trim()).filter(Boolean));
+  const real = req.headers['x-real-ip'];
+  if (typeof real === 'string' && real.trim() && !ips.includes(real.trim())) ips.push(real.trim());
+  const peer = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  if (peer && !ips.includes(peer)) ips.push(peer);
+  return ips;
+}
+
+/** Begins the request's event (none when the policy says None) and follows its response. */
+export function auditHttpRequest(audit: RequestAudit, req: IncomingMessage, res: ServerResponse, attrs: Attributes): AuditEventRecorder | undefined {
+  const header = req.headers['audit-id'];
+  const recorder = audit.begin(attrs, {
+    requestURI: req.url ?? '/', userAgent: req.headers['user-agent'] ?? '', sourceIPs: sourceIPs(req), received: new Date(),
+    ...(typeof header === 'string' && header ? { auditID: header } : {}),
+  }, isLongRunningRequest(attrs));
+  if (!recorder) return undefined;
+  recorders.set(req, recorder);
+  res.setHeader('Audit-Id', recorder.auditID);
+  followResponse(res, recorder);
+  return recorder;
+}
+
+function followResponse(res: ServerResponse, recorder: AuditEventRecorder): void {
+  const chunks: Buffer[] = [];
+  // Bodies are kept only where the event logs them: a failure's Status, or every answer at RequestResponse.
+  let capturing = false;
+  const started = (code: number) => {
+    recorder.responseStarted(code);
+    capturing ||= recorder.logsResponseObject || code >= 300;
+  };
+  const capture = (chunk: unknown) => {
+    if (!capturing || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
+    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  };
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    started(Number(args[0]));
+    return writeHead(...args);
+  }) as typeof res.writeHead;
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  res.write = ((...args: unknown[]) => {
+    if (!res.headersSent) started(res.statusCode);
+    capture(args[0]);
+    return write(...args);
+  }) as typeof res.write;
+  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    if (!res.headersSent) started(res.statusCode);
+    capture(args[0]);
+    return end(...args);
+  }) as typeof res.end;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    capturing = false;
+    const type = String(res.getHeader('content-type') ?? '');
+    if (chunks.length && type.startsWith('application/json')) {
+      try {
+        recorder.responseObject(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        // A stream of watch events, or a body that is not one JSON document, has no response object.
+      }
+    }
+    recorder.complete();
+  };
+  res.on('finish', finish);
+  res.on('close', finish);
+}
+
+/** The request body as the handler read it: the event's requestObject when it is one JSON document. */
+export function auditRequestBody(req: IncomingMessage, body: Buffer): void {
+  const recorder = recorders.get(req);
+  if (!recorder || body.length === 0) return;
+  try {
+    recorder.requestObject(JSON.parse(body.toString('utf8')));
+  } catch {
+    // YAML and protobuf bodies are not logged.
+  }
+}
+
+/** The decoded body of a create or update (whatever its wire format): the event's requestObject. */
+export function auditRequestObject(req: IncomingMessage, obj: unknown): void {
+  recorders.get(req)?.requestObject(obj);
+}
