@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { ServedWork, ServedWorkStore, withServedWork } from '../../src/node/usage/served-work.js';
 import { containerUsage } from '../../src/node/usage/usage-model.js';
 import { HPA_EXAMPLE_CPU_PER_REQUEST_NS } from '../../src/node/apps/hpa-example.js';
+import { IIS_CPU_PER_REQUEST_NS } from '../../src/node/apps/iis.js';
 
 const IDLE = { nanoCores: 1_000_000, workingSetBytes: 8 << 20 };
 
@@ -50,4 +51,37 @@ test('the store keeps one record per container run and forgets a pod', () => {
   assert.notEqual(s.start('uid', 'app', 1), first);
   s.forget('uid');
   assert.equal(s.get('uid', 'app', 1), undefined);
+});
+
+test('the walkthrough\'s wget loop: 25 answers a second of 30 ms each is 750m of work, held at the 500m quota; 10 a second is below it', () => {
+  const at = (rate: number) => {
+    const w = new ServedWork();
+    for (let i = 0; i < 10 * rate; i++) w.record(i * 1000 / rate, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
+    return containerUsage({ os: 'linux', logicalCPUs: 2, nodeMemoryBytes: 4 << 30, idle: IDLE, limits: { cpu: '500m' }, startedAtMs: 0, served: w }, 5_000);
+  };
+  const busy = at(25);
+  assert.deepEqual([busy.nanoCores, busy.cpuThrottled, busy.usageCoreNanoSeconds], [500_000_000, true, 2_500_000_000]);
+  const light = at(10);
+  assert.deepEqual([light.nanoCores, light.cpuThrottled, light.usageCoreNanoSeconds], [301_000_000, false, 1_505_000_000]);
+});
+
+test('IIS on Windows: its light requests add up, and CpuMaximum caps them (20m on 4 CPUs: CpuMaximum 50)', () => {
+  const w = new ServedWork();
+  // 100 requests a second for 10 s: 25m of work on the 5m idle servercore/iis.
+  for (let i = 0; i < 1000; i++) w.record(i * 10, IIS_CPU_PER_REQUEST_NS);
+  const iisIdle = { nanoCores: 5_000_000, workingSetBytes: 85 << 20 };
+  const input = { os: 'windows' as const, logicalCPUs: 4, nodeMemoryBytes: 16 << 30, idle: iisIdle, startedAtMs: 0, served: w };
+  assert.deepEqual([containerUsage(input, 4_000).nanoCores, containerUsage(input, 4_000).cpuThrottled], [30_000_000, false]);
+  const capped = containerUsage({ ...input, limits: { cpu: '20m' } }, 4_000);
+  assert.deepEqual([capped.nanoCores, capped.cpuCapNanoCores, capped.cpuThrottled], [20_000_000, 20_000_000, true]);
+  assert.equal(Math.round(capped.usageCoreNanoSeconds), 80_000_000);
+});
+
+test('an hour of load: a jump at every second boundary, back to idle after the last', () => {
+  const w = new ServedWork();
+  for (let s = 0; s < 3600; s++) w.record(s * 1000 + 500, s % 2 ? 30_000_000 : 60_000_000);
+  const knots = withServedWork([{ t: 0, v: 1 }], w, 0);
+  // Every second boundary is a jump (two knots), then idle after the last second.
+  assert.equal(knots.length, 2 * 3600 + 1);
+  assert.deepEqual(knots.slice(-3), [{ t: 3599, v: 30_000_001 }, { t: 3600, v: 30_000_001 }, { t: 3600, v: 1 }]);
 });

@@ -21,6 +21,8 @@ export interface AppContext {
   env: Record<string, string>;
   /** Counts CPU time (ns) the server spent answering a request, toward the container's usage. */
   served?: (cpuNs: number) => void;
+  /** Runs `fn` after `ms` of the node's clock, unless the container has ended by then (a request's work). */
+  after?: (ms: number, fn: () => void) => void;
 }
 
 export type Application = (ctx: AppContext) => Program;

@@ -2,8 +2,13 @@
  * The process shape every modelled HTTP server shares: start-up output, the
  * bind of its ports (the listener lives while the process does: the kubelet
  * closes the container's sockets when it exits), then a loop that writes
- * what each request makes the server log. A request is answered at once;
- * its log lines are written by the process in arrival order.
+ * what each request makes the server log. A request that costs CPU
+ * (`cpuPerRequestNs`) is answered once that work is done, its CPU time later
+ * (one core per request, as a prefork child or a worker thread runs it), so a
+ * client that waits for each answer (the walkthrough's wget loop) runs at the
+ * rate the server allows; other requests are answered at once. Log lines are
+ * written as requests are answered. A request still in work when the process
+ * ends is reset.
  */
 import type { Acceptor, Endpoint, HttpReply, HttpRequest, HttpResponse, Listening } from '../shell/net-types.js';
 import { Pending } from '../shell/pending.js';
@@ -38,24 +43,44 @@ export interface ServerBehaviour {
   cpuPerRequestNs?: number;
 }
 
+/** Work shorter than this is answered at once: a timer would cost the model more than the wait is worth. */
+const ANSWER_AT_ONCE_BELOW_NS = 1_000_000;
+
 export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
   const queue: Step[] = [];
   let arrival: Pending<unknown> | undefined;
   const bound: Listening[] = [];
-  const accept: Acceptor = (req, conn) => {
-    const served = b.serve(req, conn);
-    if (b.cpuPerRequestNs) ctx.served?.(b.cpuPerRequestNs);
+  const inWork = new Set<Pending<HttpReply>>();
+  const answer = (served: Served) => {
     queue.push(...(served.log ?? []));
     if (served.exitCode !== undefined) queue.push({ kind: 'exit', code: served.exitCode });
     const a = arrival;
     arrival = undefined;
     a?.settle(undefined);
-    return Pending.of<HttpReply>(served.reset ? 'reset' : served.response);
   };
+  const accept: Acceptor = (req, conn) => {
+    const served = b.serve(req, conn);
+    const cost = b.cpuPerRequestNs ?? 0;
+    if (cost) ctx.served?.(cost);
+    if (cost < ANSWER_AT_ONCE_BELOW_NS || !ctx.after) {
+      answer(served);
+      return Pending.of<HttpReply>(served.reset ? 'reset' : served.response);
+    }
+    const reply = new Pending<HttpReply>();
+    inWork.add(reply);
+    ctx.after(cost / 1e6, () => {
+      if (!inWork.delete(reply)) return;
+      answer(served);
+      reply.settle(served.reset ? 'reset' : served.response);
+    });
+    return reply;
+  };
+  // The process is gone (its sockets closed): what it was still working on is reset.
+  const closed = () => { for (const r of inWork) r.settle('reset'); inWork.clear(); };
   // The sockets are bound as the process starts, so that a probe right after the container's start finds them.
   let taken: number | undefined;
   for (const port of ctx.net ? b.ports : []) {
-    const l = ctx.net!.listen(port, accept);
+    const l = ctx.net!.listen(port, accept, closed);
     if (!l) { taken = port; for (const x of bound) x.close(); break; }
     bound.push(l);
   }

@@ -121,6 +121,13 @@ export function iisServe(target: string, method: string, now: Date): HttpRespons
   };
 }
 
+/**
+ * CPU per request: http.sys and w3wp answering a static file on a new
+ * connection, about a quarter of a millisecond (a model default of the order
+ * IIS's static-file throughput on one core gives, not a measurement).
+ */
+export const IIS_CPU_PER_REQUEST_NS = 250_000;
+
 export function iis(ctx: AppContext): Program {
   return httpServer(ctx, {
     ports: [80],
@@ -128,6 +135,7 @@ export function iis(ctx: AppContext): Program {
     bound: () => [],
     // W3SVC reports a failed binding to the event log, not to the container's output; ServiceMonitor runs on.
     bindFailed: () => ({ steps: [{ kind: 'forever' }], code: 0 }),
+    cpuPerRequestNs: IIS_CPU_PER_REQUEST_NS,
     serve: (req) => ({ response: iisServe(req.target, req.method, ctx.now()) }),
   });
 }

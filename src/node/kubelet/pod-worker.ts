@@ -584,6 +584,7 @@ export class PodWorker implements PodStatusSource {
     const work = app ? this.node.servedWork?.start(this.uid, c.spec.name, c.restartCount) : undefined;
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
       : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env,
+        after: (ms: number, fn: () => void) => this.later(ms, fn, c),
         ...(work ? { served: (cpuNs: number) => work.record(this.nowDate().getTime(), cpuNs) } : {}) })
       : interpret(argv, ctx);
     c.env = env; c.fs = fs; c.program = program;
