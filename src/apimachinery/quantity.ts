@@ -100,8 +100,27 @@ function roundUpTo(q: Quantity, minScale: number): Quantity {
   return { ...q, unscaled: v, scale: minScale, s: undefined };
 }
 
+/**
+ * Parsed quantities by input: the same few strings ("100m", "128Mi") are
+ * parsed for every container of every stats read and scheduling pass.
+ * Entries are frozen (callers copy, never mutate); the cache is emptied
+ * when full rather than kept in order, since the working set is small.
+ */
+const parsed = new Map<string, Quantity>();
+const PARSED_MAX = 4096;
+
 /** resource.ParseQuantity. Throws DecodeError with upstream's messages. */
 export function parseQuantity(input: string | number): Quantity {
+  if (typeof input === 'number') return parseUncached(input);
+  const hit = parsed.get(input);
+  if (hit) return hit;
+  const q = Object.freeze(parseUncached(input));
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(input, q);
+  return q;
+}
+
+function parseUncached(input: string | number): Quantity {
   const str = typeof input === 'number' ? String(input) : input.trim();
   if (str.length === 0) throw new DecodeError(ERR_FORMAT_WRONG);
   if (str === '0') return { neg: false, unscaled: 0n, scale: 0, format: 'DecimalSI', s: str };

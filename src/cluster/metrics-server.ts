@@ -9,9 +9,10 @@
  * What differs: it runs in this process as its service account, not as a
  * Deployment's pod (as the GMSA webhook does: the host cannot reach pod
  * addresses), so its Service has no selector and hand-written Endpoints
- * point at the local port it listens on; it reaches each kubelet's
- * `/metrics/resource` through the kubelet's in-process server rather than
- * over port 10250. Installed by `winkube up --metrics-server`, as k3s and
+ * point at the local port it listens on; it reads each kubelet's
+ * `/metrics/resource` samples in process rather than over port 10250 (the
+ * same batch its decoder makes of the endpoint's text, without printing and
+ * parsing every pod's lines each resolution). Installed by `winkube up --metrics-server`, as k3s and
  * managed clusters ship it; without it the cluster is kubeadm's, where
  * `kubectl top` says `error: Metrics API not available`.
  */
@@ -22,7 +23,7 @@ import type { KObject } from '../apimachinery/object.js';
 import { InformerFactory } from '../client/informer-factory.js';
 import { apiservices, clusterrolebindings, clusterroles, nodes, pods, rolebindings, serviceaccounts, services } from '../client/resources.js';
 import type { Client, ResourceRef } from '../client/types.js';
-import type { KubeletServers } from '../api/node-proxy.js';
+import type { MetricFamily } from '../exposition/prometheus-text.js';
 import { startMetricsServer } from '../addons/metrics-server/server.js';
 import { issue } from '../pki/issue.js';
 import type { PemPair } from '../pki/certificates.js';
@@ -79,7 +80,8 @@ export interface MetricsServerInstall {
   ca: PemPair;
   frontProxyCA: PemPair;
   bindAddress: string;
-  kubelets: KubeletServers;
+  /** A node's kubelet `/metrics/resource` samples, read in process; undefined when its kubelet does not run. */
+  resourceMetrics(nodeName: string, now: Date): Promise<readonly MetricFamily[] | undefined>;
   writeEndpoints(namespace: string, obj: KObject): Promise<void>;
   metricResolutionMs?: number;
   log(message: string): void;
@@ -99,12 +101,7 @@ export async function installMetricsServer(o: MetricsServerInstall): Promise<{ s
     serving, requestHeaderCA: o.frontProxyCA.cert, allowedNames: ['front-proxy-client'], bindAddress: o.bindAddress,
     nodes: () => nodeInformer.cache.list(''),
     pods: (namespace) => podInformer.cache.list(namespace || '*'),
-    scrape: async (node) => {
-      const kubelet = o.kubelets(node);
-      if (!kubelet) return undefined;
-      const r = await kubelet('/metrics/resource', new URLSearchParams(), new Date(), 'GET');
-      return r.status === 200 ? r.body : undefined;
-    },
+    scrape: (node, now) => o.resourceMetrics(node, now),
     metricResolutionMs: o.metricResolutionMs,
     log: (message) => o.log(message),
   });

@@ -51,7 +51,7 @@ import { execContext, runningContainerContext } from '../node/exec/container-con
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { kubeletContainerStreams } from '../node/exec/container-streams.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
-import { farmKubeletServers } from './kubelet-servers.js';
+import { farmKubelets } from './kubelet-servers.js';
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../node/network.js';
 import { serveClusterDNS } from './cluster-dns.js';
 import { startServiceExposer } from './service-exposer.js';
@@ -197,7 +197,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
 
   // API Priority and Fairness: the mandatory levels until the configuration in the cluster is read.
   const flowControl = new FlowControl();
-  const kubelets = farmKubeletServers(farm, store, { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }, servedWork);
+  const kubelets = farmKubelets(farm, (node) => runningKubelet?.podsOn(node) ?? [], { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }, servedWork);
   const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient });
   const server = createApiServer({
     store,
@@ -220,7 +220,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     winkubeRoutes: winkubeRoutes(nodeControlHandler(nodeOperations),
       netCheckHandler(() => runningKubelet?.network, (resource, ns, name) => store.get('', resource, ns, name))),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
-    kubelets,
+    kubelets: kubelets.servers,
     // ReadHeaderTimeout (32 s); WINKUBE_READ_HEADER_TIMEOUT_MS shortens it, for tests of slow clients.
     readHeaderTimeoutMs: process.env.WINKUBE_READ_HEADER_TIMEOUT_MS ? Number(process.env.WINKUBE_READ_HEADER_TIMEOUT_MS) : undefined,
     // The aggregator's proxy to service-backed APIServices, presenting the front-proxy client certificate.
@@ -271,7 +271,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const metricsServer = opts.apiOnly || !opts.metricsServer ? undefined : await installMetricsServer({
     installer: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
     client: new LoopbackClient(store, serviceAccountUser('kube-system', 'metrics-server'), 'metrics-server', authorizer),
-    ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: localHost, kubelets,
+    ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: localHost, resourceMetrics: (node, now) => kubelets.resourceMetrics(node, now),
     writeEndpoints: (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj),
     metricResolutionMs: process.env.WINKUBE_METRIC_RESOLUTION ? parseDuration(process.env.WINKUBE_METRIC_RESOLUTION) : undefined,
     log,

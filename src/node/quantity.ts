@@ -9,13 +9,25 @@ import { milliValue, value } from '../meta/resource-lists.js';
 
 const BINARY: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50 };
 
+// The same few quantities (pool sizes, container limits) are read for every pod at every stats read.
+const bytes = new Map<string | number, number>();
+const milliCPU = new Map<string | number, number>();
+function memo(cache: Map<string | number, number>, q: string | number, compute: () => number): number {
+  const hit = cache.get(q);
+  if (hit !== undefined) return hit;
+  const v = compute();
+  if (cache.size >= 4096) cache.clear();
+  cache.set(q, v);
+  return v;
+}
+
 /**
  * Bytes (or a plain count) of a quantity such as `16Gi`, `500M`, `1024`:
  * resource.ParseQuantity then Quantity.Value(), which rounds a fraction up
  * (`0.5` is 1). Throws DecodeError with ParseQuantity's message.
  */
 export function parseBytes(q: string | number): number {
-  return Number(value(parseQuantity(q)));
+  return memo(bytes, q, () => Number(value(parseQuantity(q))));
 }
 
 /**
@@ -23,7 +35,7 @@ export function parseBytes(q: string | number): number {
  * Quantity.MilliValue(), which rounds up (`0.1m` is 1m).
  */
 export function parseMilliCPU(q: string | number): number {
-  return Number(milliValue(parseQuantity(q)));
+  return memo(milliCPU, q, () => Number(milliValue(parseQuantity(q))));
 }
 
 /**

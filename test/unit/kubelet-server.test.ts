@@ -4,7 +4,7 @@ import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { buildSummary } from '../../src/node/kubelet-server/stats-summary.js';
 import { resourceMetricsText } from '../../src/node/kubelet-server/resource-metrics.js';
-import { goFloat, writePrometheusText } from '../../src/node/kubelet-server/prometheus-text.js';
+import { goFloat, writePrometheusText } from '../../src/exposition/prometheus-text.js';
 import { serveKubelet, type KubeletView } from '../../src/node/kubelet-server/kubelet-mux.js';
 
 const nodes = expandPools(DEFAULT_POOLS);

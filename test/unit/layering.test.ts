@@ -11,8 +11,9 @@
  *     1   meta, storage, patch,        names, object helpers, write options; storage; patches;
  *         authorization                RBAC rule evaluation, authorizers, the 403 text, escalation checks
  *     2   selectors, pki, protobuf,    label and field selectors (label keys are validated as names),
- *         network, cel                 certificates, wire formats, address pools; the CEL
- *                                      environment (functions beyond cel's standard library)
+ *         network, cel, exposition     certificates, wire formats, address pools; the CEL
+ *                                      environment (functions beyond cel's standard library);
+ *                                      the Prometheus text exposition format
  *     3   openapi, os,                 schemas and decoding; the OS rules as pure functions;
  *         component-helpers            object rules components share with the server (PV binding)
  *     4   validation, fieldmanager     per-kind validation; managedFields and apply
@@ -43,7 +44,7 @@ import ts from 'typescript';
 const RANKS: Record<string, number> = {
   apimachinery: 0,
   meta: 1, storage: 1, patch: 1, authorization: 1,
-  selectors: 2, pki: 2, protobuf: 2, network: 2, cel: 2,
+  selectors: 2, pki: 2, protobuf: 2, network: 2, cel: 2, exposition: 2,
   openapi: 3, os: 3, 'component-helpers': 3,
   validation: 4, fieldmanager: 4,
   admission: 5,

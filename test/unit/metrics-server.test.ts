@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject } from '../../src/apimachinery/object.js';
-import { decodeBatch, mergeBatches, type MetricsBatch } from '../../src/addons/metrics-server/decode.js';
+import { decodeBatch, decodeFamilies, mergeBatches, type MetricsBatch } from '../../src/addons/metrics-server/decode.js';
+import { resourceMetricFamilies, resourceMetricsText } from '../../src/node/kubelet-server/resource-metrics.js';
+import { buildSummary } from '../../src/node/kubelet-server/stats-summary.js';
+import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { MetricsStorage } from '../../src/addons/metrics-server/storage.js';
 import { serveMetricsAPI, type MetricsSource } from '../../src/addons/metrics-server/api.js';
 import { usageList } from '../../src/addons/metrics-server/objects.js';
@@ -42,6 +45,39 @@ test('decode: node and container points with the samples\' timestamps; incomplet
 function batch(at: number, nodeCPU: number, cpuSeconds: number, start = s(0)): MetricsBatch {
   return mergeBatches([decodeBatch(kubeletText(at, nodeCPU, [{ pod: 'web', name: 'app', cpuSeconds, ws: 3145728, start }]), at, 'linux-1')]);
 }
+
+test('decode: a line\'s labels in any order, escaped values, no timestamp; what is not a sample is skipped', () => {
+  const text = [
+    'container_cpu_usage_seconds_total{pod="a\\"b",namespace="n\\\\s",container="c\\nd"} 2 1000',
+    'container_memory_working_set_bytes{container="c\\nd",namespace="n\\\\s",pod="a\\"b",} 7',
+    'container_memory_working_set_bytes{container="x" 7',
+    'node_cpu_usage_seconds_total 1 2 3',
+    'not a sample',
+  ].join('\n');
+  const b = decodeBatch(text, 5000, 'n');
+  assert.deepEqual([...b.pods.keys()], ['n\\s/a"b']);
+  assert.deepEqual(b.pods.get('n\\s/a"b')?.get('c\nd'), { startTimeMs: 0, timestampMs: 5000, cumulativeCPUUsed: 2e9, memoryUsage: 7 });
+  assert.equal(b.nodes.size, 0);
+});
+
+test('decode: a kubelet\'s samples read in process make the batch their text makes, Linux and Windows nodes', () => {
+  const nodes = expandPools(DEFAULT_POOLS);
+  const started = '2026-01-01T00:00:10Z';
+  const pod = (name: string, node: string, containers: string[]): KObject => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: `uid-${name}` },
+    spec: { nodeName: node, containers: containers.map((c) => ({ name: c, image: 'nginx', resources: { limits: { memory: '64Mi', cpu: '250m' } } })) },
+    status: { phase: 'Running', startTime: started, containerStatuses: containers.map((c) => ({ name: c, state: { running: { startedAt: started } } })) },
+  } as KObject);
+  for (const cfg of [nodes.find((n) => n.os === 'linux' && n.pool === 'linux')!, nodes.find((n) => n.os === 'windows')!]) {
+    const summary = buildSummary({
+      cfg, bootTime: new Date(T0), kubeletStartTime: new Date(T0), now: new Date(s(61_234)), imageBytes: 0, cpuAndMemoryOnly: true,
+      pods: [pod('web', cfg.name, ['app', 'sidecar']), pod('one', cfg.name, ['app'])],
+    });
+    const fromText = decodeBatch(resourceMetricsText(summary), s(62_000), cfg.name);
+    assert.equal(fromText.pods.size, 2);
+    assert.deepEqual(decodeFamilies(resourceMetricFamilies(summary), s(62_000), cfg.name), fromText);
+  }
+});
 
 test('storage: usage is the CPU time between the last two points over their window', () => {
   const st = new MetricsStorage(15_000);

@@ -84,9 +84,8 @@ export class MetricsStorage {
   private storePods(batch: MetricsBatch): void {
     const last = new Map<string, Map<string, MetricsPoint>>(); const prev = new Map<string, Map<string, MetricsPoint>>();
     for (const [key, containers] of batch.pods) {
-      const newLast = new Map<string, MetricsPoint>(); const newPrev = new Map<string, MetricsPoint>();
+      const newPrev = new Map<string, MetricsPoint>();
       for (const [c, point] of containers) {
-        newLast.set(c, point);
         const age = point.timestampMs - point.startTimeMs;
         if (point.startTimeMs < point.timestampMs && age < this.metricResolutionMs && age >= FRESH_CONTAINER_MIN_MS) {
           newPrev.set(c, { ...point, timestampMs: point.startTimeMs, cumulativeCPUUsed: 0 });
@@ -102,7 +101,8 @@ export class MetricsStorage {
         }
       }
       if (newPrev.size) prev.set(key, newPrev);
-      last.set(key, newLast);
+      // The batch is this scrape's own: its points are kept as they are.
+      last.set(key, containers);
     }
     this.lastPods = last; this.prevPods = prev;
   }

@@ -11,9 +11,9 @@
 import type { KObject } from '../../apimachinery/object.js';
 import type { NodeConfig } from '../pool.js';
 import { kubeletConfiguration, type ClusterDNS } from './kubelet-config.js';
-import { resourceMetricsText } from './resource-metrics.js';
-import { PROMETHEUS_TEXT_CONTENT_TYPE } from './prometheus-text.js';
-import { buildSummary, cpuAndMemoryOnly } from './stats-summary.js';
+import { resourceMetricFamilies } from './resource-metrics.js';
+import { PROMETHEUS_TEXT_CONTENT_TYPE, writePrometheusText, type MetricFamily } from '../../exposition/prometheus-text.js';
+import { buildSummary } from './stats-summary.js';
 import type { ServedWorkStore } from '../usage/served-work.js';
 
 /** What the kubelet's server reads from its node. */
@@ -105,6 +105,12 @@ async function logs(view: KubeletView, rest: string): Promise<KubeletResponse> {
   }
 }
 
+/** `/metrics/resource`'s samples, for a scraper in this process (the text is their exposition, nothing more). */
+export async function resourceMetrics(view: KubeletView, now = new Date()): Promise<MetricFamily[]> {
+  // The resource metrics collector reads GetCPUAndMemoryStats.
+  return resourceMetricFamilies(await summary(view, now, true));
+}
+
 /** The kubelet's answer to GET `path` (its own path, after the API server's proxy prefix). */
 export async function serveKubelet(view: KubeletView, path: string, query: URLSearchParams, now = new Date(),
   method = 'GET'): Promise<KubeletResponse> {
@@ -120,12 +126,11 @@ export async function serveKubelet(view: KubeletView, path: string, query: URLSe
   if (path === '/stats/summary' || path === '/stats/summary/') {
     // only_cpu_and_memory=true (exactly one value): GetCPUAndMemoryStats.
     const only = query.getAll('only_cpu_and_memory');
-    const full = await summary(view, now);
-    return restfulJSON(only.length === 1 && only[0] === 'true' ? cpuAndMemoryOnly(full) : full);
+    return restfulJSON(await summary(view, now, only.length === 1 && only[0] === 'true'));
   }
   if (path.startsWith('/stats/') || path === '/stats') return restfulNotFound();
   if (path === '/metrics/resource') {
-    return { status: 200, headers: { 'Content-Type': PROMETHEUS_TEXT_CONTENT_TYPE }, body: resourceMetricsText(await summary(view, now)) };
+    return { status: 200, headers: { 'Content-Type': PROMETHEUS_TEXT_CONTENT_TYPE }, body: writePrometheusText(await resourceMetrics(view, now)) };
   }
   if (path === '/configz') {
     // configz.write: json.Marshal of the registered configs.
@@ -139,8 +144,9 @@ export async function serveKubelet(view: KubeletView, path: string, query: URLSe
   return goNotFound();
 }
 
-async function summary(view: KubeletView, now: Date) {
+async function summary(view: KubeletView, now: Date, cpuAndMemoryOnly = false) {
   return buildSummary({
+    cpuAndMemoryOnly,
     cfg: view.cfg, bootTime: view.bootTime, kubeletStartTime: view.kubeletStartTime, now,
     pods: await view.pods(), imageBytes: view.imageBytes(), ...(view.served ? { served: view.served } : {}),
     ...(view.nodeCPUTime ? { nodeCPUTime: (nowMs: number, nanoCores: number) => view.nodeCPUTime!(nowMs, nanoCores) } : {}),

@@ -7,18 +7,21 @@
  * which a node without swap does not have.
  */
 import type { Summary } from './stats-summary.js';
-import { writePrometheusText, type MetricFamily } from './prometheus-text.js';
+import { writePrometheusText, type MetricFamily } from '../../exposition/prometheus-text.js';
 
 const NANOS_PER_SECOND = 1e9;
 
-function ms(time: string): number { return Date.parse(time); }
 
 /** component-base prefixes HELP with the metric's stability level. */
 function family(name: string, help: string, type: 'counter' | 'gauge'): MetricFamily {
   return { name, help: `[STABLE] ${help}`, type, samples: [] };
 }
 
-export function resourceMetricsText(summary: Summary): string {
+/** The endpoint's samples (what an in-process scraper reads without the text round trip). */
+export function resourceMetricFamilies(summary: Summary): MetricFamily[] {
+  // Every stat of one summary has the same sample time: parsed once.
+  let lastTime = ''; let lastMs = 0;
+  const ms = (time: string): number => (time === lastTime ? lastMs : (lastMs = Date.parse(lastTime = time)));
   const nodeCPU = family('node_cpu_usage_seconds_total', 'Cumulative cpu time consumed by the node in core-seconds', 'counter');
   const nodeMemory = family('node_memory_working_set_bytes', 'Current working set of the node in bytes', 'gauge');
   const containerStart = family('container_start_time_seconds', 'Start time of the container since unix epoch in seconds', 'gauge');
@@ -45,5 +48,9 @@ export function resourceMetricsText(summary: Summary): string {
     podMemory.samples.push({ labels, value: pod.memory.workingSetBytes, timestampMs: ms(pod.memory.time) });
   }
   scrapeError.samples.push({ labels: [], value: 0 });
-  return writePrometheusText([nodeCPU, nodeMemory, containerStart, containerCPU, containerMemory, podCPU, podMemory, scrapeError]);
+  return [nodeCPU, nodeMemory, containerStart, containerCPU, containerMemory, podCPU, podMemory, scrapeError];
+}
+
+export function resourceMetricsText(summary: Summary): string {
+  return writePrometheusText(resourceMetricFamilies(summary));
 }

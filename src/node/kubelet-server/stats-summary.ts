@@ -72,6 +72,8 @@ export interface SummaryInput {
    * as the root cgroup's does, though pods come and go. Without one: the rate times the uptime.
    */
   nodeCPUTime?: (nowMs: number, nanoCores: number) => number;
+  /** GetCPUAndMemoryStats: only the CPU and memory stats of the node, its system containers, pods and containers. */
+  cpuAndMemoryOnly?: boolean;
 }
 
 /** ext4's default bytes-per-inode ratio (mke2fs.conf inode_ratio): the inode count of a Linux node's root filesystem. */
@@ -150,18 +152,18 @@ function podStats(input: SummaryInput, pod: KObject, t: string, nodefsBytes: num
   for (const u of usage) {
     const limit = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].find((c) => c.name === u.name)?.resources?.limits?.memory;
     podUse = addUse(podUse, u);
-    containers.push({
-      name: u.name, startTime: u.startedAt,
-      cpu: cpu(t, u), memory: memory(t, limit !== undefined ? parseBytes(limit) : undefined, u),
-      rootfs: fs(t, cfg, nodefsBytes, 0), logs: fs(t, cfg, nodefsBytes, 0),
-    });
+    const c: ContainerStats = { name: u.name, startTime: u.startedAt, cpu: cpu(t, u), memory: memory(t, limit !== undefined ? parseBytes(limit) : undefined, u) };
+    if (!input.cpuAndMemoryOnly) { c.rootfs = fs(t, cfg, nodefsBytes, 0); c.logs = fs(t, cfg, nodefsBytes, 0); }
+    containers.push(c);
   }
   containers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const podRef = { name: pod.metadata.name!, namespace: pod.metadata.namespace!, uid: pod.metadata.uid! };
+  if (input.cpuAndMemoryOnly) return { stats: { podRef, startTime: status.startTime, containers, cpu: cpu(t, podUse), memory: memory(t, undefined, podUse) }, use: podUse };
   const volumes = (spec.volumes ?? [])
     .filter((v) => MEASURED_VOLUMES.some((k) => v[k] !== undefined))
     .map((v) => ({ ...fs(t, cfg, nodefsBytes, 0), name: v.name }));
   const stats: PodStats = {
-    podRef: { name: pod.metadata.name!, namespace: pod.metadata.namespace!, uid: pod.metadata.uid! },
+    podRef,
     startTime: status.startTime,
     containers,
     cpu: cpu(t, podUse),
@@ -208,25 +210,14 @@ export function buildSummary(input: SummaryInput): Summary {
       { name: 'kubelet', startTime: time(input.kubeletStartTime), cpu: cpu(t, kubeletUse), memory: memory(t, undefined, kubeletUse) },
       { name: 'pods', startTime: boot, cpu: cpu(t, podsUse), memory: memory(t, memoryBytes, podsUse) },
     ];
-  const node: NodeStats = {
-    nodeName: cfg.name,
-    systemContainers,
-    startTime: boot,
-    cpu: cpu(t, nodeUse),
-    memory: memory(t, memoryBytes, nodeUse),
+  const node: NodeStats = { nodeName: cfg.name, systemContainers, startTime: boot, cpu: cpu(t, nodeUse), memory: memory(t, memoryBytes, nodeUse) };
+  if (input.cpuAndMemoryOnly) return { node, pods: measured.map((p) => p.stats) };
+  Object.assign(node, {
     network: network(t, defaultInterface(cfg)),
     fs: fs(t, cfg, nodefsBytes, input.imageBytes),
     // containerd keeps images and writable layers on the root filesystem: imageFs and containerFs are nodefs.
     runtime: { imageFs: fs(t, cfg, nodefsBytes, input.imageBytes), containerFs: fs(t, cfg, nodefsBytes, input.imageBytes) },
     ...(cfg.os === 'linux' ? { rlimit: { time: t, maxpid: LINUX_PID_MAX, curproc: 0 } } : {}),
-  };
+  });
   return { node, pods: measured.map((p) => p.stats) };
-}
-
-/** GetCPUAndMemoryStats: the same summary with only the CPU and memory stats of the node, its system containers, pods and containers. */
-export function cpuAndMemoryOnly(s: Summary): Summary {
-  const container = (c: ContainerStats): ContainerStats => ({ name: c.name, startTime: c.startTime, ...(c.cpu ? { cpu: c.cpu } : {}), ...(c.memory ? { memory: c.memory } : {}) });
-  const node = { nodeName: s.node.nodeName, systemContainers: s.node.systemContainers.map(container), startTime: s.node.startTime, cpu: s.node.cpu, memory: s.node.memory };
-  const pods = s.pods.map((p) => ({ podRef: p.podRef, startTime: p.startTime, containers: p.containers.map(container), cpu: p.cpu, memory: p.memory }));
-  return { node, pods };
 }

@@ -116,6 +116,8 @@ export class Kubelet {
   private readonly nodes = new Map<string, NodeState>();
   /** The pods bound to this kubelet's nodes, by UID. */
   private readonly pods = new Map<string, KObject>();
+  /** The same pods by spec.nodeName (immutable once bound): each node's kubelet server reads its own. */
+  private readonly podsByNode = new Map<string, Map<string, KObject>>();
   private readonly informers: InformerFactory;
   private readonly configMaps: SharedInformer;
   private readonly secrets: SharedInformer;
@@ -238,6 +240,11 @@ export class Kubelet {
     return this.nodes.get(nodeName)?.ctx.images.images();
   }
 
+  /** The pods bound to a node, as its kubelet knows them (its pod manager's pods: what `/pods` and the stats list). */
+  podsOn(nodeName: string): KObject[] {
+    return [...(this.podsByNode.get(nodeName)?.values() ?? [])];
+  }
+
   /** The sandbox a pod's node gives it: the node's OS and sandbox image (undefined for a node this kubelet does not run). */
   sandboxOf(pod: KObject): PodSandbox | undefined {
     const n = this.nodes.get(String((pod.spec as Obj | undefined)?.nodeName ?? ''));
@@ -332,7 +339,7 @@ export class Kubelet {
     const uid = pod.metadata.uid!;
     const nodeName = (pod.spec as Obj)?.nodeName as string | undefined;
     if (type === 'DELETED') {
-      this.pods.delete(uid);
+      this.forgetPod(uid);
       this.toStart.delete(uid);
       for (const n of this.nodes.values()) {
         const w = n.workers.get(uid);
@@ -340,13 +347,24 @@ export class Kubelet {
       }
       return;
     }
-    if (!nodeName || !this.nodes.has(nodeName)) { this.pods.delete(uid); this.toStart.delete(uid); return; }
+    if (!nodeName || !this.nodes.has(nodeName)) { this.forgetPod(uid); this.toStart.delete(uid); return; }
     this.pods.set(uid, pod);
+    let onNode = this.podsByNode.get(nodeName);
+    if (!onNode) this.podsByNode.set(nodeName, onNode = new Map());
+    onNode.set(uid, pod);
     const n = this.nodes.get(nodeName)!;
     if (!n.running) return;
     const w = n.workers.get(uid);
     if (w) { w.update(pod); return; }
     this.queueStart(n, pod);
+  }
+
+  private forgetPod(uid: string): void {
+    const nodeName = (this.pods.get(uid)?.spec as Obj | undefined)?.nodeName as string | undefined;
+    this.pods.delete(uid);
+    const onNode = nodeName === undefined ? undefined : this.podsByNode.get(nodeName);
+    onNode?.delete(uid);
+    if (onNode?.size === 0) this.podsByNode.delete(nodeName!);
   }
 
   /** The pod's worker starts from the queue, with the pod's latest version then (an update meanwhile replaces it in place). */

@@ -20,13 +20,18 @@ export function goFloat(v: number): string {
   if (v === Infinity) return '+Inf';
   if (v === -Infinity) return '-Inf';
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  // Whole numbers below 1e6 print as themselves in both languages.
+  if (Number.isInteger(v) && v > -1e6 && v < 1e6) return String(v);
   const [mantissa, e] = v.toExponential().split('e');
   const exponent = Number(e);
   if (exponent < -4 || exponent >= 6) return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
   return String(v);
 }
 
+const NEEDS_ESCAPE = /[\\\n"]/;
+
 function escapeLabelValue(v: string): string {
+  if (!NEEDS_ESCAPE.test(v)) return v;
   return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 }
 
@@ -44,13 +49,19 @@ function compareSamples(a: Sample, b: Sample): number {
   return a.labels.length - b.labels.length;
 }
 
+function namesSorted(labels: ReadonlyArray<[string, string]>): boolean {
+  for (let i = 1; i < labels.length; i++) if (labels[i - 1]![0] > labels[i]![0]) return false;
+  return true;
+}
+
 /** The text of the families that have samples (an empty family is not written). */
 export function writePrometheusText(families: readonly MetricFamily[]): string {
   let out = '';
   const sorted = families.filter((f) => f.samples.length).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const f of sorted) {
     out += `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
-    const samples = f.samples.map((s) => ({ ...s, labels: [...s.labels].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) })).sort(compareSamples);
+    const samples = f.samples.map((s) => (namesSorted(s.labels) ? s : { ...s, labels: [...s.labels].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) }))
+      .sort(compareSamples);
     for (const s of samples) {
       const labels = s.labels.length ? `{${s.labels.map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',')}}` : '';
       out += `${f.name}${labels} ${goFloat(s.value)}${s.timestampMs !== undefined ? ` ${s.timestampMs}` : ''}\n`;
