@@ -9,31 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { kubectlOk, removeDir, startCluster, type TestCluster } from '../test/helpers/cluster.js';
+import { PHP_APACHE_MANIFEST } from '../test/helpers/php-apache.js';
 
 const SECONDS = Number(process.env.SECONDS_PER_PHASE ?? 30);
-const PHP_APACHE = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: php-apache}
-spec:
-  selector: {matchLabels: {run: php-apache}}
-  template:
-    metadata: {labels: {run: php-apache}}
-    spec:
-      nodeSelector: {kubernetes.io/os: linux}
-      containers:
-      - name: php-apache
-        image: registry.k8s.io/hpa-example
-        ports: [{containerPort: 80}]
-        resources: {limits: {cpu: 500m}, requests: {cpu: 200m}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: php-apache, labels: {run: php-apache}}
-spec:
-  ports: [{port: 80}]
-  selector: {run: php-apache}
-`;
-
 /** utime + stime of a process, in seconds (Linux /proc; clock ticks of 100 Hz). */
 function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -54,7 +32,7 @@ async function main(): Promise<void> {
   const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
   try {
     const pid = cluster.proc.pid!;
-    await ok(['apply', '-f', '-'], PHP_APACHE);
+    await ok(['apply', '-f', '-'], PHP_APACHE_MANIFEST);
     await ok(['rollout', 'status', 'deployment/php-apache', '--timeout=60s']);
     await sleep(5_000);
     const idle0 = cpuSeconds(pid);

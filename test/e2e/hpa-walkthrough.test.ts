@@ -12,29 +12,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
-
-const PHP_APACHE = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: php-apache}
-spec:
-  selector: {matchLabels: {run: php-apache}}
-  template:
-    metadata: {labels: {run: php-apache}}
-    spec:
-      nodeSelector: {kubernetes.io/os: linux}
-      containers:
-      - name: php-apache
-        image: registry.k8s.io/hpa-example
-        ports: [{containerPort: 80}]
-        resources: {limits: {cpu: 500m}, requests: {cpu: 200m}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: php-apache, labels: {run: php-apache}}
-spec:
-  ports: [{port: 80}]
-  selector: {run: php-apache}
-`;
+import { PHP_APACHE_MANIFEST } from '../helpers/php-apache.js';
 
 let cluster: TestCluster;
 const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
@@ -45,7 +23,7 @@ before(async () => {
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 test('php-apache scales out under the load generator and back in after it stops', async () => {
-  await ok(['apply', '-f', '-'], PHP_APACHE);
+  await ok(['apply', '-f', '-'], PHP_APACHE_MANIFEST);
   await ok(['rollout', 'status', 'deployment/php-apache', '--timeout=60s']);
   assert.equal(await ok(['autoscale', 'deployment', 'php-apache', '--cpu-percent=50', '--min=1', '--max=10']), 'horizontalpodautoscaler.autoscaling/php-apache autoscaled\n');
   // Idle: a fraction of its request.

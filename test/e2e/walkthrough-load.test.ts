@@ -15,29 +15,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, kubectl, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
-
-const PHP_APACHE = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: php-apache}
-spec:
-  selector: {matchLabels: {run: php-apache}}
-  template:
-    metadata: {labels: {run: php-apache}}
-    spec:
-      nodeSelector: {kubernetes.io/os: linux}
-      containers:
-      - name: php-apache
-        image: registry.k8s.io/hpa-example
-        ports: [{containerPort: 80}]
-        resources: {limits: {cpu: 500m}, requests: {cpu: 200m}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: php-apache, labels: {run: php-apache}}
-spec:
-  ports: [{port: 80}]
-  selector: {run: php-apache}
-`;
+import { PHP_APACHE_MANIFEST } from '../helpers/php-apache.js';
 
 const iis = (name: string, resources: string) => `apiVersion: apps/v1
 kind: Deployment
@@ -98,7 +76,7 @@ async function cpuUntil(selector: string, until: number): Promise<number[]> {
 }
 
 test('php-apache idles at 1m and sits at its 500m CFS quota under the walkthrough\'s load generator', async () => {
-  await ok(['apply', '-f', '-'], PHP_APACHE);
+  await ok(['apply', '-f', '-'], PHP_APACHE_MANIFEST);
   await ok(['rollout', 'status', 'deployment/php-apache', '--timeout=60s']);
   const pod = (await ok(['get', 'pods', '-l', 'run=php-apache', '-o', 'jsonpath={.items[0].metadata.name}']));
   assert.deepEqual(await topRow('run=php-apache'), [pod, '1m', '9Mi']);
