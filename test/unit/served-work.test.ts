@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ServedWork, ServedWorkStore, withServedWork } from '../../src/node/usage/served-work.js';
+import { SERVED_WORK_DETAIL_SECONDS, ServedWork, ServedWorkStore, withServedWork } from '../../src/node/usage/served-work.js';
 import { containerUsage } from '../../src/node/usage/usage-model.js';
 import { HPA_EXAMPLE_CPU_PER_REQUEST_NS } from '../../src/node/apps/hpa-example.js';
 import { IIS_CPU_PER_REQUEST_NS } from '../../src/node/apps/iis.js';
@@ -84,4 +84,31 @@ test('an hour of load: a jump at every second boundary, back to idle after the l
   // Every second boundary is a jump (two knots), then idle after the last second.
   assert.equal(knots.length, 2 * 3600 + 1);
   assert.deepEqual(knots.slice(-3), [{ t: 3599, v: 30_000_001 }, { t: 3600, v: 30_000_001 }, { t: 3600, v: 1 }]);
+});
+
+test('a long run under load: seconds older than the detail window are folded, the CPU time the same as counted whole', () => {
+  const startedAtMs = 1_000_000;
+  const load = (w: ServedWork, untilS: number, fromS = 0) => {
+    // 30 ms requests at 10 to 40 a second (a 500m cap is reached some seconds and not others).
+    for (let s = fromS; s < untilS; s++) for (let i = 0; i < 10 + (s % 31); i++) w.record(startedAtMs + s * 1000 + i * 20, HPA_EXAMPLE_CPU_PER_REQUEST_NS);
+  };
+  const input = (served: ServedWork) => ({ os: 'linux' as const, logicalCPUs: 2, nodeMemoryBytes: 4 << 30, idle: IDLE, limits: { cpu: '500m' }, startedAtMs, served });
+  const whole = new ServedWork();
+  load(whole, 3600);
+  // Read every 15 s while the load runs: the record folds as it goes.
+  const folding = new ServedWork();
+  for (let s = 0; s < 3600; s += 15) {
+    load(folding, s + 15, s);
+    containerUsage(input(folding), startedAtMs + (s + 15) * 1000);
+  }
+  assert.equal(folding.seconds().length, SERVED_WORK_DETAIL_SECONDS);
+  assert.equal(folding.foldedCPUTime().before, startedAtMs / 1000 + 3600 - SERVED_WORK_DETAIL_SECONDS);
+  const at = startedAtMs + 3600_000 + 500;
+  const expected = containerUsage(input(whole), at);
+  const got = containerUsage(input(folding), at);
+  assert.equal(got.nanoCores, expected.nanoCores);
+  assert.ok(Math.abs(got.usageCoreNanoSeconds - expected.usageCoreNanoSeconds) < 1, `${got.usageCoreNanoSeconds} vs ${expected.usageCoreNanoSeconds}`);
+  // Work reported for a second already folded is not counted again.
+  folding.record(startedAtMs, 1e9);
+  assert.equal(containerUsage(input(folding), at).usageCoreNanoSeconds, got.usageCoreNanoSeconds);
 });

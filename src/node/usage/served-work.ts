@@ -8,17 +8,36 @@
  * CpuMaximum. The store keeps one record per container run (pod UID,
  * container, restart count), dropped with the run.
  */
-import { valueAt, type Knot } from './demand.js';
+import { cappedIntegral, valueAt, type Knot } from './demand.js';
+
+/** Seconds of work kept one by one behind the latest read; older ones are folded into a running total. */
+export const SERVED_WORK_DETAIL_SECONDS = 300;
 
 export class ServedWork {
   /** CPU ns of work per second of the clock (epoch seconds). */
   private readonly perSecond = new Map<number, number>();
+  /**
+   * The container's capped CPU time (core-ns) up to `before` (an epoch second), counted when the
+   * seconds before it were folded: a run under load for days keeps a bounded record.
+   */
+  private folded = { before: -Infinity, cpuTimeNs: 0 };
 
   /** `cpuNs` of CPU time for a request served at `atMs` (the clock's time). */
   record(atMs: number, cpuNs: number): void {
     if (cpuNs <= 0) return;
     const s = Math.floor(atMs / 1000);
+    // A second already folded was counted: work reported that late is not.
+    if (s < this.folded.before) return;
     this.perSecond.set(s, (this.perSecond.get(s) ?? 0) + cpuNs);
+  }
+
+  /** The folded total and the second it runs to. */
+  foldedCPUTime(): { before: number; cpuTimeNs: number } { return this.folded; }
+
+  /** Drops the seconds before `before`, whose capped CPU time with everything earlier is `cpuTimeNs`. */
+  fold(before: number, cpuTimeNs: number): void {
+    for (const s of this.perSecond.keys()) if (s < before) this.perSecond.delete(s);
+    this.folded = { before, cpuTimeNs };
   }
 
   /** The seconds of the clock that served requests, in time order. */
@@ -65,6 +84,28 @@ export function withServedWork(knots: readonly Knot[], work: ServedWork | undefi
     out.push({ t, v: right });
   }
   return out;
+}
+
+/**
+ * The container's CPU demand with the served work added (`knots`), and its CPU time (core-ns) from
+ * its start to `t` seconds after it: their capped integral. Seconds of work older than
+ * SERVED_WORK_DETAIL_SECONDS before `t` are first folded into the record's total, so each read
+ * costs the recent seconds only. Reads are expected in clock order, as stats are read.
+ */
+export function cpuWithServedWork(base: readonly Knot[], work: ServedWork | undefined, startedAtMs: number, cap: number, t: number):
+  { knots: Knot[]; cpuTimeNs: number } {
+  if (!work) return { knots: [...base], cpuTimeNs: cappedIntegral(base, cap, t) };
+  const start = startedAtMs / 1000;
+  // The integral over [from, to] (seconds since start) of what the record holds now: exact where it still has every second.
+  const span = (knots: readonly Knot[], from: number, to: number) => cappedIntegral(knots, cap, to) - cappedIntegral(knots, cap, Math.max(0, from));
+  const old = work.foldedCPUTime();
+  const foldAt = Math.floor(start + t) - SERVED_WORK_DETAIL_SECONDS;
+  if (foldAt > old.before && foldAt - start > 0) {
+    work.fold(foldAt, old.cpuTimeNs + span(withServedWork(base, work, startedAtMs), old.before - start, foldAt - start));
+  }
+  const folded = work.foldedCPUTime();
+  const knots = withServedWork(base, work, startedAtMs);
+  return { knots, cpuTimeNs: folded.cpuTimeNs + span(knots, folded.before - start, t) };
 }
 
 /** One record per container run, as the kubelet's pods serve requests and its stats read them. */

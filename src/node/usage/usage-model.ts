@@ -18,9 +18,9 @@
  * a scripted demand above the limit kills.
  */
 import { milliCPUToQuota, QUOTA_PERIOD, toBytes, toMilliCPU, windowsCpuMaximum, type CPUAmount, type MemoryAmount } from '../../os/cpu-limits.js';
-import { cappedIntegral, demandKnots, firstAbove, valueAt, type Demand } from './demand.js';
+import { demandKnots, firstAbove, valueAt, type Demand } from './demand.js';
 import type { IdleUsage } from './idle-usage.js';
-import { withServedWork, type ServedWork } from './served-work.js';
+import { cpuWithServedWork, type ServedWork } from './served-work.js';
 
 export type UsageOS = 'linux' | 'windows';
 const NANO = 1e9;
@@ -78,15 +78,15 @@ function memoryLimitBytes(limit: MemoryAmount | undefined): number | undefined {
 /** Usage at `nowMs` (before the container started: none). */
 export function containerUsage(input: ContainerUsageInput, nowMs: number): ContainerUsage {
   const t = Math.max(0, (nowMs - input.startedAtMs) / 1000);
-  const cpuKnots = withServedWork(demandKnots(input.cpu, input.idle.nanoCores), input.served, input.startedAtMs);
   const cap = cpuCapNanoCores(input.os, input.limits?.cpu, input.logicalCPUs);
+  const { knots: cpuKnots, cpuTimeNs } = cpuWithServedWork(demandKnots(input.cpu, input.idle.nanoCores), input.served, input.startedAtMs, cap, t);
   const cpuDemand = valueAt(cpuKnots, t);
   const memDemand = valueAt(demandKnots(input.memory, input.idle.workingSetBytes), t);
   const memLimit = memoryLimitBytes(input.limits?.memory);
   const memCap = Math.min(memLimit ?? Infinity, input.nodeMemoryBytes);
   return {
     nanoCores: Math.min(cpuDemand, cap),
-    usageCoreNanoSeconds: cappedIntegral(cpuKnots, cap, t),
+    usageCoreNanoSeconds: cpuTimeNs,
     workingSetBytes: Math.min(memDemand, memCap),
     cpuCapNanoCores: cap,
     cpuThrottled: cpuDemand > cap,
