@@ -33,6 +33,23 @@ export function lintObject(obj: Obj, cluster: ClusterDescription, opts: LintOpti
   return lint([m], [], cluster, { enable, disable });
 }
 
+/**
+ * The built-in controllers whose objects come from a template this webhook
+ * already checked when the owner was created or updated: a Deployment's
+ * ReplicaSets, a ReplicaSet's, StatefulSet's, DaemonSet's, Job's or
+ * ReplicationController's pods, a CronJob's Jobs. Checking them again would
+ * only turn an owner admitted before the webhook (or before a rule) into
+ * FailedCreate events on scale-up or rescheduling, which no one reads as a
+ * lint finding. Owners of other kinds (operators' custom resources) had no
+ * template checked, so their objects are.
+ */
+const TEMPLATE_OWNERS = new Set(['apps/v1/Deployment', 'apps/v1/ReplicaSet', 'apps/v1/StatefulSet', 'apps/v1/DaemonSet', 'batch/v1/Job', 'batch/v1/CronJob', 'v1/ReplicationController']);
+
+export function controlledByCheckedTemplate(obj: Obj): boolean {
+  const owners: unknown = obj.metadata?.ownerReferences;
+  return Array.isArray(owners) && owners.some((o: Obj) => o?.controller === true && TEMPLATE_OWNERS.has(`${String(o.apiVersion)}/${String(o.kind)}`));
+}
+
 const key = (f: Finding): string => `${f.rule}\u0000${f.path}\u0000${f.message}`;
 
 /** One finding as a line of the refusal or as a warning: `[WK103] spec.containers[1].image: <message>`. */
@@ -47,6 +64,7 @@ export function denyMessage(errors: readonly Finding[]): string {
 export function validateRequest(req: AdmissionRequest, cluster: ClusterDescription, opts: ValidateOptions = {}): Decision {
   // Subresources (status, binding, eviction, ephemeral containers) do not carry the object's template; deletes have no new object.
   if (req.subResource || (req.operation !== 'CREATE' && req.operation !== 'UPDATE') || !req.object) return { allowed: true };
+  if (controlledByCheckedTemplate(req.object)) return { allowed: true };
   let findings = lintObject(req.object, cluster, opts);
   if (req.operation === 'UPDATE' && req.oldObject) {
     const before = new Set(lintObject(req.oldObject, cluster, opts).map(key));

@@ -82,6 +82,16 @@ test('deletes, subresources and requests without an object are allowed unchecked
   assert.deepEqual(validateRequest({ uid: 'u', kind: 'Pod', operation: 'CREATE' }, cluster), { allowed: true });
 });
 
+test("objects of built-in controllers are not checked again (their template was); other owners' are", () => {
+  const owned = (apiVersion: string, kind: string, controller = true) => ({
+    ...mixed, metadata: { ...mixed.metadata, ownerReferences: [{ apiVersion, kind, name: 'o', uid: 'x', controller }] },
+  });
+  assert.deepEqual(validateRequest(create(owned('apps/v1', 'ReplicaSet')), cluster), { allowed: true });
+  assert.deepEqual(validateRequest(create(owned('batch/v1', 'Job')), cluster), { allowed: true });
+  assert.equal(validateRequest(create(owned('apps/v1', 'ReplicaSet', false)), cluster).allowed, false);
+  assert.equal(validateRequest(create(owned('argoproj.io/v1alpha1', 'Rollout')), cluster).allowed, false);
+});
+
 test('rule selection and the suppression annotation', () => {
   assert.deepEqual(validateRequest(create(mixed), cluster, { disable: ['WK103'] }), { allowed: true });
   assert.deepEqual(validateRequest(create(mixed), cluster, { enable: ['WK108'] }), { allowed: true });
