@@ -10,7 +10,7 @@ import { ClusterSource } from './cluster-source.js';
 import type { WebhookCommandOptions } from './command.js';
 import { inCluster, inClusterTarget } from './in-cluster.js';
 import { startWebhookServer, WebhookHandler } from './server.js';
-import { readKeyPair, watchKeyPair, type KeyPair } from './tls-files.js';
+import { readKeyPair, reloadKeyPairOnChange, type KeyPair } from './tls-files.js';
 
 /** How often the key pair's files are looked at. */
 const TLS_POLL_MS = 5_000;
@@ -57,14 +57,7 @@ export async function runWebhook(opts: WebhookCommandOptions): Promise<string | 
     return (e as Error).message;
   }
   const { server } = running;
-  const stopWatching = watchKeyPair(opts.tlsCertFile, opts.tlsPrivateKeyFile, TLS_POLL_MS, (p) => {
-    try {
-      server.setSecureContext({ cert: p.cert, key: p.key });
-      log('reloaded the serving certificate');
-    } catch (e) {
-      log(`keeping the serving certificate: the new key pair does not load: ${(e as Error).message}`);
-    }
-  }, (e) => log(`keeping the serving certificate: ${e.message}`));
+  const stopWatching = reloadKeyPairOnChange(server, opts.tlsCertFile, opts.tlsPrivateKeyFile, TLS_POLL_MS, log);
   const paths = opts.mutate ? '/validate, /mutate' : '/validate';
   const mode = opts.warnOnly ? ', warn-only' : '';
   console.log(`winkube webhook serving ${paths} on https://${opts.bindAddress}:${running.port} (cluster: ${source.current()?.origin ?? 'not read yet'}${mode})`);

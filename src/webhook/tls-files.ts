@@ -6,6 +6,7 @@
  * swapped symlink where fs.watch would keep watching the old inode.
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import type { Server } from 'node:https';
 
 export interface KeyPair { cert: string; key: string }
 
@@ -25,4 +26,16 @@ export function watchKeyPair(certFile: string, keyFile: string, intervalMs: numb
   };
   for (const f of [certFile, keyFile]) watchFile(f, { interval: intervalMs, persistent: false }, reload);
   return () => { for (const f of [certFile, keyFile]) unwatchFile(f, reload); };
+}
+
+/** The server's key pair replaced whenever its files change; a pair that does not load leaves the current one serving. */
+export function reloadKeyPairOnChange(server: Server, certFile: string, keyFile: string, intervalMs: number, log: (line: string) => void): () => void {
+  return watchKeyPair(certFile, keyFile, intervalMs, (p) => {
+    try {
+      server.setSecureContext({ cert: p.cert, key: p.key });
+      log('reloaded the serving certificate');
+    } catch (e) {
+      log(`keeping the serving certificate: the new key pair does not load: ${(e as Error).message}`);
+    }
+  }, (e) => log(`keeping the serving certificate: ${e.message}`));
 }

@@ -34,11 +34,11 @@ async function startWebhook(extra: string[]): Promise<Webhook> {
   const proc = spawn(process.execPath, [MAIN, 'webhook', '--tls-cert-file', join(certs, 'tls.crt'), '--tls-private-key-file', join(certs, 'tls.key'),
     '--port', '0', '--bind-address', '127.0.0.1', '--kubeconfig', cluster.kubeconfig, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { out += d; });
+  proc.stdout.on('data', (d) => { out += d; });
+  proc.stderr.on('data', (d) => { out += d; });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`webhook did not start:\n${out}`)), 30_000);
-    proc.stdout!.on('data', () => {
+    proc.stdout.on('data', () => {
       const m = /^winkube webhook serving .* on https:\/\/127\.0\.0\.1:(\d+) \(cluster: (.*)\)$/m.exec(out);
       if (m) { clearTimeout(timer); resolve(Number(m[1])); }
     });

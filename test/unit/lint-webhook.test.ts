@@ -20,6 +20,8 @@ import { inCluster, inClusterTarget } from '../../src/webhook/in-cluster.js';
 import { ClusterSource } from '../../src/webhook/cluster-source.js';
 import { startWebhookServer, WebhookHandler } from '../../src/webhook/server.js';
 import { createCA, issue } from '../../src/pki/issue.js';
+import { readKeyPair, reloadKeyPairOnChange } from '../../src/webhook/tls-files.js';
+import { connect } from 'node:tls';
 
 const cluster = describePools();
 const WIN = 'mcr.microsoft.com/windows/nanoserver:ltsc2022';
@@ -243,5 +245,50 @@ test('the HTTPS handler: health, readiness, 400s for malformed requests, a revie
   } finally {
     server.close();
     server.closeAllConnections();
+  }
+});
+
+/** The subject CN of the certificate the server at port presents. */
+function servedCN(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sock = connect({ host: '127.0.0.1', port, ca, servername: undefined }, () => {
+      const cn = sock.getPeerCertificate().subject.CN;
+      sock.end();
+      resolve(Array.isArray(cn) ? cn.join(',') : String(cn));
+    });
+    sock.on('error', reject);
+  });
+}
+
+test('the key pair is reloaded when its files change; a broken pair keeps the current one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tls-'));
+  const ca = await createCA();
+  const write = async (cn: string) => {
+    const p = await issue(ca, `CN=${cn}`, 'server', { dns: [], ip: ['127.0.0.1'] });
+    writeFileSync(join(dir, 'tls.crt'), p.cert);
+    writeFileSync(join(dir, 'tls.key'), p.key);
+  };
+  await write('first');
+  const source = new ClusterSource(async () => cluster, () => {});
+  const { server, port } = await startWebhookServer(readKeyPair(join(dir, 'tls.crt'), join(dir, 'tls.key')), new WebhookHandler(source, {}), 0, '127.0.0.1', () => {});
+  const logged: string[] = [];
+  const stop = reloadKeyPairOnChange(server, join(dir, 'tls.crt'), join(dir, 'tls.key'), 20, (l) => logged.push(l));
+  /** Polls until cond holds: the files are looked at every 20 ms. */
+  const until = async (cond: () => Promise<boolean> | boolean) => { while (!(await cond())) await new Promise((r) => setTimeout(r, 10)); };
+  try {
+    assert.equal(await servedCN(port, ca.cert), 'first');
+    await write('second');
+    await until(async () => (await servedCN(port, ca.cert)) === 'second');
+    assert.equal(logged.at(-1), 'reloaded the serving certificate');
+    const before = logged.length;
+    writeFileSync(join(dir, 'tls.key'), 'not a key');
+    await until(() => logged.length > before);
+    assert.match(logged.at(-1)!, /^keeping the serving certificate: the new key pair does not load: /);
+    assert.equal(await servedCN(port, ca.cert), 'second');
+  } finally {
+    stop();
+    server.close();
+    server.closeAllConnections();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
