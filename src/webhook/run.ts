@@ -43,7 +43,7 @@ export async function runWebhook(opts: WebhookCommandOptions): Promise<string | 
   try {
     pair = readKeyPair(opts.tlsCertFile, opts.tlsPrivateKeyFile);
   } catch (e) {
-    return (e as Error).message;
+    return `reading the serving key pair: ${(e as Error).message}`;
   }
   const reader = clusterReader(opts);
   const source = new ClusterSource(reader.describe, log);
