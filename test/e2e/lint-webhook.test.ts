@@ -174,3 +174,24 @@ test('the deploy manifests: winkube lint finds nothing, and the server accepts t
     '',
   ].join('\n'));
 });
+
+test('gen-certs.sh --install: the TLS Secret created and the caBundle of the webhook configuration set', async () => {
+  await kubectlOk(cluster, ['apply', '-f', join(DEPLOY, 'validating-webhook.yaml')]);
+  const out = mkdtempSync(join(tmpdir(), 'webhook-install-'));
+  try {
+    const stdout = execFileSync(join(DEPLOY, 'gen-certs.sh'), ['-o', out, '--install'], {
+      encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: join(cluster.dataDir, 'home-default'), KUBECONFIG: cluster.kubeconfig },
+    });
+    assert.equal(stdout, `wrote ${out}/ca.crt, ${out}/tls.crt, ${out}/tls.key and ${out}/ca-bundle.b64 for winkube-webhook.winkube-webhook.svc\n`
+      + 'secret/winkube-webhook-tls created\n'
+      + 'validatingwebhookconfiguration.admissionregistration.k8s.io/winkube-lint patched\n');
+    const secret = JSON.parse(await kubectlOk(cluster, ['get', 'secret', 'winkube-webhook-tls', '-n', 'winkube-webhook', '-o', 'json'])) as { type: string; data: Record<string, string> };
+    assert.equal(secret.type, 'kubernetes.io/tls');
+    assert.equal(Buffer.from(secret.data['tls.crt']!, 'base64').toString(), readFileSync(join(out, 'tls.crt'), 'utf8'));
+    assert.equal(await kubectlOk(cluster, ['get', 'validatingwebhookconfiguration', 'winkube-lint', '-o', 'jsonpath={.webhooks[0].clientConfig.caBundle}']),
+      readFileSync(join(out, 'ca-bundle.b64'), 'utf8'));
+  } finally {
+    removeDir(out);
+    await kubectlOk(cluster, ['delete', 'validatingwebhookconfiguration', 'winkube-lint']);
+  }
+});
