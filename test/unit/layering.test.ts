@@ -27,7 +27,8 @@
  *    12   cluster                      wires servers, clients and components together
  *         lint                         `winkube lint`'s rules over manifests (validation, os, scheduler plugins, node pools)
  *         joinconfig                   `winkube join-config`: a Windows node's files for a real cluster, from the node's builders
- *    13   cli                          the `winkube` commands
+ *    13   webhook                      `winkube webhook`: the lint rules as an admission webhook
+ *    14   cli                          the `winkube` commands
  *
  * The components (events, scheduler, controllers, node, addons) reach the API through
  * `src/client` only, as upstream's do through client-go: they must not import
@@ -55,7 +56,8 @@ const RANKS: Record<string, number> = {
   scheduler: 10,
   controllers: 11, node: 11, addons: 11,
   cluster: 12, lint: 12, joinconfig: 12,
-  cli: 13,
+  webhook: 13,
+  cli: 14,
 };
 
 // lint and joinconfig read a real cluster over HTTPS as a client does, so they are held to the components' rule.
