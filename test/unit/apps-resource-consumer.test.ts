@@ -13,6 +13,8 @@ import { answerConsumer, metricsText } from '../../src/node/apps/resource-consum
 import { goAtoi, goFloatF, goFloatV, goParseFloat } from '../../src/node/apps/go-strconv.js';
 import { parseGoForm } from '../../src/node/apps/go-form.js';
 import { applicationFor } from '../../src/node/apps/registry.js';
+import { catalogRepository } from '../../src/os/image-catalog.js';
+import { formatPlatform } from '../../src/os/images.js';
 import { ServedWork } from '../../src/node/usage/served-work.js';
 import { containerUsage } from '../../src/node/usage/usage-model.js';
 import { appNetwork, CLIENT_IP, drain, SERVER_IP } from '../helpers/app-network.js';
@@ -83,6 +85,9 @@ test('the image\'s entrypoint runs the consumer, with -port; other commands are 
   assert.equal(typeof applicationFor({ image, command: [], args: [] }), 'function');
   assert.equal(typeof applicationFor({ image, command: ['/consumer.exe'], args: ['-port=9000'] }), 'function');
   assert.equal(applicationFor({ image, command: ['/bin/sh'], args: ['-c', 'sleep 1'] }), undefined);
+  // A manifest list with Linux architectures and both Windows LTSC builds, as the e2e images have.
+  assert.deepEqual(catalogRepository('registry.k8s.io/e2e-test-images/resource-consumer')!.resolveTag('1.13')!.platforms.map(formatPlatform),
+    ['linux/amd64', 'linux/arm', 'linux/arm64', 'linux/ppc64le', 'linux/s390x', 'windows/amd64 10.0.17763.1879', 'windows/amd64 10.0.20348.2582']);
   assert.deepEqual([parseConsumerFlags([]), parseConsumerFlags(['--port', '9000']), parseConsumerFlags(['-port=x']), parseConsumerFlags(['-v'])],
     [{ port: 8080 }, { port: 9000 }, undefined, undefined]);
   // Bound on the port it was given.
