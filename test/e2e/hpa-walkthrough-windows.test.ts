@@ -105,6 +105,8 @@ test('resource-consumer on Windows scales out under the load generator, capped a
 
   // What `kubectl get hpa -w` printed along the way: the header, then a row per change.
   const lines = watched().trim().split('\n');
+  watcher?.kill();
+  watcher = undefined;
   assert.match(lines[0] ?? '', /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
   const rows = lines.slice(1).map((l) => l.split(/\s+/));
   for (const r of rows) {

@@ -94,6 +94,9 @@ test('the image\'s entrypoint runs the consumer, with -port; other commands are 
   const n = appNetwork(9000);
   drain(resourceConsumer(n.server(), 9000));
   assert.equal(n.curl('-s', '-X', 'POST', 'http://web/GetCurrentStatus').stdout, 'Warning: not implemented!\nGetCurrentStatus');
+  // A second consumer on the taken port: log.Fatal of ListenAndServe's error.
+  assert.deepEqual(drain(resourceConsumer(n.server(), 9000)),
+    { stdout: '', stderr: '2026/11/28 17:16:21 listen tcp :9000: bind: address already in use\n', code: 1, slept: 0 });
 });
 
 test('a ConsumeCPU run counts millicores/1000 of a core for each of its seconds, on the container\'s clock', () => {
