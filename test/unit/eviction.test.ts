@@ -18,7 +18,7 @@ const Mi = 1024 * 1024;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
 function nodeOf(os: 'linux' | 'windows', memory: string) {
-  const pool: NodePool = { name: `small-${os}`, os, count: 1, memory, cpu: '2' } as NodePool;
+  const pool: NodePool = { name: `small-${os}`, os, count: 1, memory, cpu: '2' };
   return expandPools([pool])[0]!;
 }
 

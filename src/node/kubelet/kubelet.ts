@@ -208,7 +208,7 @@ export class Kubelet {
       this.networkPolicies, this.namespaces]
       .map((i) => i.start()));
     this.started = true;
-    for (const n of this.nodes.values()) if (n.running) n.eviction.start();
+    for (const n of this.nodes.values()) if (n.running) this.startEviction(n);
     await this.informers.inform(podResource, (type, o) => this.onPod(type, o));
   }
 
@@ -223,7 +223,7 @@ export class Kubelet {
   addNode(cfg: NodeConfig): void {
     if (this.nodes.has(cfg.name)) return;
     this.addNodeState(cfg);
-    if (this.started) this.nodes.get(cfg.name)!.eviction.start();
+    if (this.started) this.startEviction(this.nodes.get(cfg.name)!);
     this.resyncNode(cfg.name);
   }
 
@@ -243,7 +243,7 @@ export class Kubelet {
     if (!n || n.running === running) return;
     n.running = running;
     if (!running) { n.eviction.stop(); for (const w of n.workers.values()) w.stop(); this.dropQueued(n); return; }
-    if (this.started) n.eviction.start();
+    if (this.started) this.startEviction(n);
     for (const w of n.workers.values()) w.restartAfterNodeStop();
     this.resyncNode(name);
   }
@@ -322,6 +322,18 @@ export class Kubelet {
       network: this.network,
     };
     this.nodes.set(cfg.name, state);
+  }
+
+  /**
+   * Starts a node's eviction loop, its first sync at a point of the first
+   * period that depends on the node's name: thousands of nodes do not all
+   * read their stats in the same tick.
+   */
+  private startEviction(n: NodeState): void {
+    const period = this.opts.eviction?.monitoringPeriodMs ?? DEFAULT_EVICTION_MONITORING_PERIOD_MS;
+    let h = 0;
+    for (const ch of n.cfg.name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+    n.eviction.start(1 + (h % period));
   }
 
   /** The node's eviction manager, reading the node's Summary and acting on its pod workers. */

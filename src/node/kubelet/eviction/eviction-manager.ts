@@ -55,9 +55,11 @@ export class EvictionManager {
 
   constructor(private readonly node: EvictionNode, private readonly clock: Clock, private readonly timings: EvictionTimings) {}
 
-  start(): void {
+  /** The loop starts; its first sync after `firstSyncMs` (kubelets started at different times sync at different times). */
+  start(firstSyncMs = this.timings.monitoringPeriodMs): void {
+    this.stop();
     this.stopped = false;
-    this.next(this.timings.monitoringPeriodMs);
+    this.next(firstSyncMs);
   }
 
   stop(): void {
