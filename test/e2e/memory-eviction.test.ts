@@ -82,6 +82,8 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   });
   assert.equal(terminated, 'Error 137');
   assert.equal(await jsonpath('steady', '{.status.phase}'), 'Running');
+  // printPod: a terminated container's reason replaces the pod's, so an evicted pod whose container was killed shows Error.
+  assert.match(await ok(['get', 'pod', 'hog', '--no-headers']), /^hog +0\/1 +Error +0 +\S+\n$/);
 
   const podEvents = await ok(['get', 'events', '--field-selector', 'involvedObject.name=hog', '-o', 'jsonpath={range .items[*]}{.type} {.reason} {.source.component}: {.message}{"\\n"}{end}']);
   assert.ok(podEvents.includes(`Warning Evicted kubelet: The node was low on resource: memory. Threshold quantity: 100Mi, available: ${available / Mi}Mi. ` +
