@@ -98,9 +98,21 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   assert.match(described, /^ {2}MemoryPressure {3}True {4}.+ {2}KubeletHasInsufficientMemory {3}kubelet has insufficient memory available$/m);
   assert.match(described, /^ {2}Warning {2}EvictionThresholdMet +\S+ +kubelet +Attempting to reclaim memory$/m);
   assert.match(described, /^ {2}Normal {3}NodeHasInsufficientMemory +\S+ +kubelet +Node small-linux-1 status is now: NodeHasInsufficientMemory$/m);
+  // Under memory pressure the kubelet admits no BestEffort pod (one with a memory request still runs).
+  await ok(['apply', '-f', '-'], [
+    podYAML('late-besteffort', 'small-linux-1', 'busybox:1.36', {}, '{}', '\n    command: ["sleep", "3600"]'),
+    podYAML('late-burstable', 'small-linux-1', 'busybox:1.36', {}, '{requests: {memory: 16Mi}}', '\n    command: ["sleep", "3600"]'),
+  ].join('---\n'));
+  const rejected = await eventually('BestEffort rejected', async () => {
+    const r = await jsonpath('late-besteffort', '{.status.phase}|{.status.reason}|{.status.message}|');
+    return r.startsWith('Failed') ? r : undefined;
+  });
+  assert.equal(rejected, 'Failed|Evicted|Pod was rejected: The node had condition: [MemoryPressure]. |');
+  await eventually('Burstable Running', async () => ((await jsonpath('late-burstable', '{.status.phase}')) === 'Running' ? true : undefined));
   // One pod per interval, and the pressure relieved after it: nothing more is evicted.
-  const nodeEvents = await ok(['get', 'events', '--field-selector', 'reason=Evicted', '-o', 'jsonpath={range .items[*]}{.involvedObject.name}{"\\n"}{end}']);
-  assert.equal(nodeEvents, 'hog\n');
+  const evictedEvents = await ok(['get', 'events', '--field-selector', 'reason=Evicted', '-o', 'jsonpath={range .items[*]}{.involvedObject.name}: {.message}{"\\n"}{end}']);
+  assert.deepEqual(evictedEvents.split('\n').filter(Boolean).map((l) => l.slice(0, l.indexOf(':'))).sort(), ['hog', 'late-besteffort']);
+  assert.ok(evictedEvents.includes('late-besteffort: The node had condition: [MemoryPressure]. \n'), evictedEvents);
 
   // Windows: the working sets at the 1Gi limits (the rest paged), so the commit memory left stays above the 500Mi threshold.
   const summary = JSON.parse(await ok(['get', '--raw', '/api/v1/nodes/small-windows-1/proxy/stats/summary']));

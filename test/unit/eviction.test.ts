@@ -12,6 +12,7 @@ import { observePressure } from '../../src/node/kubelet/eviction/pressure.js';
 import { evictionTimingsFromEnv } from '../../src/node/kubelet/eviction/timings.js';
 import { EvictionManager, type ActivePod } from '../../src/node/kubelet/eviction/eviction-manager.js';
 import { FakeClock } from '../../src/node/kubelet/clock.js';
+import { evictionAdmission } from '../../src/node/kubelet/eviction/admission.js';
 import { conditionEvents, healthyConditions } from '../../src/node/conditions.js';
 
 const Mi = 1024 * 1024;
@@ -174,4 +175,14 @@ test('the manager: one pod per sync, events on the node and the pod, and it wait
   clock.step(300_000);
   assert.equal(pressure.at(-1), false);
   manager.stop();
+});
+
+test('admission under memory pressure: BestEffort pods are rejected unless critical or tolerating the memory-pressure taint', () => {
+  const bestEffort: Pod = { metadata: { name: 'be' }, spec: { containers: [{ name: 'app' }] } };
+  const burstable: Pod = { metadata: { name: 'b' }, spec: { containers: [{ name: 'app', resources: { requests: { memory: '64Mi' } } }] } };
+  const tolerating: Pod = { metadata: { name: 't' }, spec: { containers: [{ name: 'app' }], tolerations: [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' }] } };
+  const critical: Pod = { metadata: { name: 'c' }, spec: { containers: [{ name: 'app' }], priority: 2000001000 } };
+  assert.equal(evictionAdmission(bestEffort, false), undefined);
+  assert.deepEqual(evictionAdmission(bestEffort, true), { reason: 'Evicted', message: 'The node had condition: [MemoryPressure]. ' });
+  for (const p of [burstable, tolerating, critical]) assert.equal(evictionAdmission(p, true), undefined, p.metadata!.name);
 });

@@ -40,6 +40,7 @@ import { OutsideWorld } from '../net/outside-world.js';
 import type { NodeFile } from '../net/flannel-files.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
 import { EvictionManager } from './eviction/eviction-manager.js';
+import { evictionAdmission } from './eviction/admission.js';
 import { DEFAULT_EVICTION_MONITORING_PERIOD_MS, DEFAULT_PRESSURE_TRANSITION_PERIOD_MS, type EvictionTimings } from './eviction/timings.js';
 import { buildSummary } from '../kubelet-server/stats-summary.js';
 import { referenceTo, type ObjectReference } from '../../events/recorder.js';
@@ -311,6 +312,7 @@ export class Kubelet {
       events: this.opts.events.as(nodeUser(cfg.name)), logs: this.opts.logs, servedWork: this.opts.servedWork,
       pods, log: this.log,
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
+      evictionAdmission: (pod) => evictionAdmission(pod as unknown as Pod, state.eviction.isUnderMemoryPressure()),
       finished: (uid) => { state.workers.delete(uid); this.opts.servedWork?.forget(uid); },
       backoff: this.backoff,
       status: new StatusManager(pods, this.opts.clock ?? REAL_CLOCK, this.log),

@@ -74,6 +74,8 @@ export interface NodeContext {
   log(m: string): void;
   /** The node's other admitted, non-terminal pods. */
   admitted(except: string): KObject[];
+  /** The eviction manager's admission, asked before the others (undefined: admitted). */
+  evictionAdmission?(pod: KObject): { reason: string; message: string } | undefined;
   /** The worker is finished with the pod (deleted from the API). */
   finished(uid: string): void;
   backoff: Backoff;
@@ -257,7 +259,8 @@ export class PodWorker implements PodStatusSource {
     }
     if (this.pod.metadata.deletionTimestamp) { this.admitted = true; this.terminate(); return; }
     const node = this.node.node();
-    const rej = node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' };
+    const rej = this.node.evictionAdmission?.(this.pod) ??
+      (node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' });
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
     this.startTime ??= rfc3339(this.nowDate());

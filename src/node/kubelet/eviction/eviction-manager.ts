@@ -52,8 +52,12 @@ export class EvictionManager {
   private state: PressureState = {};
   private timer?: Timer;
   private stopped = false;
+  private underPressure = false;
 
   constructor(private readonly node: EvictionNode, private readonly clock: Clock, private readonly timings: EvictionTimings) {}
+
+  /** IsUnderMemoryPressure: what the last sync decided (what admission and the MemoryPressure setter read). */
+  isUnderMemoryPressure(): boolean { return this.underPressure; }
 
   /** The loop starts; its first sync after `firstSyncMs` (kubelets started at different times sync at different times). */
   start(firstSyncMs = this.timings.monitoringPeriodMs): void {
@@ -64,6 +68,9 @@ export class EvictionManager {
 
   stop(): void {
     this.stopped = true;
+    // A stopped kubelet forgets what it observed; it starts again from no pressure.
+    this.underPressure = false;
+    this.state = {};
     this.timer?.stop();
     this.timer = undefined;
   }
@@ -100,6 +107,7 @@ export class EvictionManager {
     const met = thresholdMet(threshold, observation);
     const decision = observePressure(this.state, met, observation.time, now, this.timings.pressureTransitionPeriodMs);
     this.state = decision.state;
+    this.underPressure = decision.underPressure;
     this.node.setMemoryPressure(decision.underPressure);
     if (!decision.evict) return undefined;
     this.node.nodeEvent('Warning', 'EvictionThresholdMet', 'Attempting to reclaim memory');
