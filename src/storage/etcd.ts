@@ -1,0 +1,229 @@
+import {
+  CompareResult, CompareTarget, Etcd3,
+  type IKeyValue, type IRangeRequest, type IRangeResponse, type IResponseHeader, type IWatchResponse, type Watcher,
+} from 'etcd3';
+import {
+  CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError, prefixEnd,
+  type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
+  type StorageEventBatch, type WatchHandle,
+} from './types.js';
+import { etcdKey } from './etcd-keys.js';
+import { etcdClientOptions, etcdPrefix, type EtcdOptions } from './etcd-options.js';
+
+/**
+ * The key kube-apiserver's compactor keeps the last compacted revision in
+ * (k8s.io/apiserver/pkg/storage/etcd3/compact.go), outside the prefix: every
+ * API server on the etcd reads the same one.
+ */
+const COMPACT_REV_KEY = 'compact_rev_key';
+/**
+ * How often the newest revision is read when nothing else brought it: other
+ * API servers' writes, and the revision bookmarks carry, as etcd's progress
+ * notifications would (those come every 10 minutes by default).
+ */
+const REVISION_POLL_MS = 1000;
+const COMPACTED = 'required revision has been compacted';
+
+const bytes = (s: string) => Buffer.from(s);
+
+/**
+ * The storage contract on etcd v3, as k8s.io/apiserver/pkg/storage/etcd3's
+ * store does it: resourceVersion is the etcd mod revision, a create is a
+ * transaction on create_revision == 0, an update or a guarded delete one on
+ * mod_revision, lists read a range at one revision, and a watch is an etcd
+ * watch from the revision after the one asked for, with previous values.
+ * Values are kept as the SQLite backend keeps them (JSON, where upstream
+ * writes protobuf for the built-in kinds).
+ */
+export class EtcdStorage implements Storage {
+  private rev = 0;
+  private compactRev = 0;
+  private readonly watchers = new Set<Watcher>();
+  private readonly poller: NodeJS.Timeout;
+  private closed = false;
+
+  private constructor(private readonly client: Etcd3, private readonly prefix: string) {
+    this.poller = setInterval(() => { this.refresh().catch(() => {}); }, REVISION_POLL_MS);
+    this.poller.unref();
+  }
+
+  /** Connects and reads the newest and the compacted revision; fails when no member answers. */
+  static async open(opts: EtcdOptions): Promise<EtcdStorage> {
+    const storage = new EtcdStorage(new Etcd3(etcdClientOptions(opts)), etcdPrefix(opts));
+    try {
+      await storage.refresh();
+    } catch (e) {
+      await storage.close();
+      throw new Error(`failed to reach etcd at ${opts.servers.join(',')}: ${(e as Error).message}`);
+    }
+    return storage;
+  }
+
+  currentRevision(): number { return this.rev; }
+  compactedRevision(): number { return this.compactRev; }
+
+  private async refresh(): Promise<void> {
+    const r = await this.client.kv.range({ key: bytes(COMPACT_REV_KEY) });
+    this.seen(r.header);
+    const kv = r.kvs[0];
+    if (kv) this.compactRev = Math.max(this.compactRev, Number(kv.value.toString()));
+  }
+
+  private seen(header: IResponseHeader): void {
+    const rev = Number(header.revision);
+    if (rev > this.rev) this.rev = rev;
+  }
+
+  private key(storeKey: string): string { return etcdKey(this.prefix, storeKey); }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    const r = await this.client.kv.range({ key: bytes(this.key(key)) });
+    this.seen(r.header);
+    return r.kvs[0] && toKV(key, r.kvs[0]);
+  }
+
+  async create(key: string, value: string): Promise<KeyValue> {
+    const k = bytes(this.key(key));
+    const r = await this.client.kv.txn({
+      compare: [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
+      success: [{ request_put: { key: k, value: bytes(value) } }],
+    });
+    this.seen(r.header);
+    if (!r.succeeded) throw new KeyExistsError(key);
+    const rev = Number(r.header.revision);
+    return { key, value, createRevision: rev, modRevision: rev };
+  }
+
+  async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    const k = bytes(this.key(key));
+    const r = await this.client.kv.txn({
+      compare: [{ key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision }],
+      success: [{ request_put: { key: k, value: bytes(value), prev_kv: true } }],
+      failure: [{ request_range: { key: k } }],
+    });
+    this.seen(r.header);
+    if (!r.succeeded) throw this.preconditionFailure(key, r.responses[0]?.response_range);
+    const rev = Number(r.header.revision);
+    const prev = r.responses[0]?.response_put.prev_kv;
+    return { key, value, createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
+    const k = bytes(this.key(key));
+    const r = await this.client.kv.txn({
+      compare: [expectedModRevision === undefined
+        ? { key: k, target: CompareTarget.Create, result: CompareResult.Greater, create_revision: 0 }
+        : { key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision }],
+      success: [{ request_delete_range: { key: k, prev_kv: true } }],
+      failure: [{ request_range: { key: k } }],
+    });
+    this.seen(r.header);
+    const prev = r.responses[0]?.response_delete_range?.prev_kvs[0];
+    if (!r.succeeded || !prev) throw this.preconditionFailure(key, r.responses[0]?.response_range);
+    return { prev: toKV(key, prev), revision: Number(r.header.revision) };
+  }
+
+  /** What a failed guard found: no key, or the key at another revision. */
+  private preconditionFailure(key: string, found: IRangeResponse | undefined): Error {
+    const kv = found?.kvs[0];
+    return kv ? new RevisionMismatchError(key, Number(kv.mod_revision)) : new NotFoundError(key);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const base = this.key(prefix);
+    // Strictly after a key: from the key followed by the smallest byte, as upstream's continue does.
+    const start = opts.after !== undefined && opts.after >= prefix ? `${this.key(opts.after)}\x00` : base;
+    const req: IRangeRequest = { key: bytes(start), range_end: bytes(prefixEnd(base)) };
+    if (opts.limit && opts.limit > 0) req.limit = opts.limit;
+    if (opts.revision) req.revision = opts.revision;
+    const r = await this.rangeAt(req, opts.revision ?? 0);
+    return {
+      items: r.kvs.map((kv) => toKV(prefix + kv.key.toString().slice(base.length), kv)),
+      revision: opts.revision || Number(r.header.revision),
+      more: r.more,
+    };
+  }
+
+  private async rangeAt(req: IRangeRequest, revision: number): Promise<IRangeResponse> {
+    try {
+      const r = await this.client.kv.range(req);
+      this.seen(r.header);
+      return r;
+    } catch (e) {
+      if (!(e instanceof Error) || !e.message.includes(COMPACTED)) throw e;
+      await this.refresh();
+      throw new CompactedError(revision, this.compactRev);
+    }
+  }
+
+  async count(prefix: string): Promise<number> {
+    const base = this.key(prefix);
+    const r = await this.client.kv.range({ key: bytes(base), range_end: bytes(prefixEnd(base)), count_only: true });
+    this.seen(r.header);
+    return Number(r.count);
+  }
+
+  async watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): Promise<WatchHandle> {
+    if (fromRevision < this.compactRev) throw new CompactedError(fromRevision, this.compactRev);
+    const base = this.key(prefix);
+    let builder = this.client.watch().prefix(base).withPreviousKV();
+    // Upstream's watcher starts at the revision after the one asked for.
+    if (fromRevision > 0) builder = builder.startRevision(String(fromRevision + 1));
+    const watcher = await builder.create();
+    this.watchers.add(watcher);
+    const toStoreKey = (kv: IKeyValue) => prefix + kv.key.toString().slice(base.length);
+    watcher.on('data', (res: IWatchResponse) => {
+      this.seen(res.header);
+      if (res.events.length === 0) return;
+      onEvents(res.events.map((ev): StorageEvent => {
+        const prev = ev.prev_kv ?? undefined;
+        const event: StorageEvent = { type: ev.type === 'Delete' ? 'DELETE' : 'PUT', key: toStoreKey(ev.kv), revision: Number(ev.kv.mod_revision) };
+        if (ev.type !== 'Delete') event.value = ev.kv.value.toString();
+        if (prev) {
+          event.prevValue = prev.value.toString();
+          event.prevModRevision = Number(prev.mod_revision);
+        }
+        return event;
+      }));
+    });
+    // A watch etcd cancels (its revision compacted while it was reconnecting) stops delivering; the
+    // 'error' listener keeps that from being an uncaught emitter error.
+    watcher.on('error', () => { this.watchers.delete(watcher); });
+    return {
+      cancel: () => {
+        if (!this.watchers.delete(watcher)) return;
+        watcher.cancel().catch(() => {});
+      },
+    };
+  }
+
+  /**
+   * As upstream's compactor: the revision goes into compact_rev_key first
+   * (other API servers read it there), then etcd forgets the history.
+   */
+  async compact(revision: number): Promise<void> {
+    const r = Math.min(revision, this.rev);
+    if (r <= this.compactRev) return;
+    const put = await this.client.kv.txn({ success: [{ request_put: { key: bytes(COMPACT_REV_KEY), value: bytes(String(r)) } }] });
+    this.seen(put.header);
+    try {
+      await this.client.kv.compact({ revision: r });
+    } catch (e) {
+      if (!(e instanceof Error) || !e.message.includes(COMPACTED)) throw e;
+    }
+    this.compactRev = r;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.poller);
+    await Promise.all([...this.watchers].map((w) => w.cancel().catch(() => {})));
+    this.watchers.clear();
+    this.client.close();
+  }
+}
+
+function toKV(key: string, kv: IKeyValue): KeyValue {
+  return { key, value: kv.value.toString(), createRevision: Number(kv.create_revision), modRevision: Number(kv.mod_revision) };
+}
