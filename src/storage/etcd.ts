@@ -8,6 +8,7 @@ import {
   type StorageEventBatch, type WatchHandle,
 } from './types.js';
 import { etcdKey } from './etcd-keys.js';
+import { storedValueBytes, storedValueFromBytes } from './transformers/stored-value.js';
 import { etcdClientOptions, etcdPrefix, type EtcdOptions } from './etcd-options.js';
 
 /**
@@ -33,7 +34,8 @@ const bytes = (s: string) => Buffer.from(s);
  * mod_revision, lists read a range at one revision, and a watch is an etcd
  * watch from the revision after the one asked for, with previous values.
  * Values are kept as the SQLite backend keeps them (JSON, where upstream
- * writes protobuf for the built-in kinds).
+ * writes protobuf for the built-in kinds); encrypted ones are the bytes
+ * kube-apiserver writes.
  */
 export class EtcdStorage implements Storage {
   private rev = 0;
@@ -86,7 +88,7 @@ export class EtcdStorage implements Storage {
     const k = bytes(this.key(key));
     const r = await this.client.kv.txn({
       compare: [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
-      success: [{ request_put: { key: k, value: bytes(value) } }],
+      success: [{ request_put: { key: k, value: storedValueBytes(value) } }],
     });
     this.seen(r.header);
     if (!r.succeeded) throw new KeyExistsError(key);
@@ -98,7 +100,7 @@ export class EtcdStorage implements Storage {
     const k = bytes(this.key(key));
     const r = await this.client.kv.txn({
       compare: [{ key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision }],
-      success: [{ request_put: { key: k, value: bytes(value), prev_kv: true } }],
+      success: [{ request_put: { key: k, value: storedValueBytes(value), prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
     });
     this.seen(r.header);
@@ -152,7 +154,8 @@ export class EtcdStorage implements Storage {
     } catch (e) {
       if (!(e instanceof Error) || !e.message.includes(COMPACTED)) throw e;
       await this.refresh();
-      throw new CompactedError(revision, this.compactRev);
+      // Compacted by someone who did not record it in compact_rev_key: at least past the revision asked for.
+      throw new CompactedError(revision, Math.max(this.compactRev, revision + 1));
     }
   }
 
@@ -166,6 +169,11 @@ export class EtcdStorage implements Storage {
   async watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): Promise<WatchHandle> {
     if (fromRevision < this.compactRev) throw new CompactedError(fromRevision, this.compactRev);
     const base = this.key(prefix);
+    // etcd cancels a watch from a compacted revision only after creating it: a read at that revision
+    // finds the compaction first (one made by a compactor compact_rev_key does not name too).
+    if (fromRevision > 0 && fromRevision < this.rev) {
+      await this.rangeAt({ key: bytes(base), range_end: bytes(prefixEnd(base)), revision: fromRevision, limit: 1, keys_only: true }, fromRevision);
+    }
     let builder = this.client.watch().prefix(base).withPreviousKV();
     // Upstream's watcher starts at the revision after the one asked for.
     if (fromRevision > 0) builder = builder.startRevision(String(fromRevision + 1));
@@ -178,9 +186,9 @@ export class EtcdStorage implements Storage {
       onEvents(res.events.map((ev): StorageEvent => {
         const prev = ev.prev_kv ?? undefined;
         const event: StorageEvent = { type: ev.type === 'Delete' ? 'DELETE' : 'PUT', key: toStoreKey(ev.kv), revision: Number(ev.kv.mod_revision) };
-        if (ev.type !== 'Delete') event.value = ev.kv.value.toString();
+        if (ev.type !== 'Delete') event.value = storedValueFromBytes(ev.kv.value);
         if (prev) {
-          event.prevValue = prev.value.toString();
+          event.prevValue = storedValueFromBytes(prev.value);
           event.prevModRevision = Number(prev.mod_revision);
         }
         return event;
@@ -225,5 +233,5 @@ export class EtcdStorage implements Storage {
 }
 
 function toKV(key: string, kv: IKeyValue): KeyValue {
-  return { key, value: kv.value.toString(), createRevision: Number(kv.create_revision), modRevision: Number(kv.mod_revision) };
+  return { key, value: storedValueFromBytes(kv.value), createRevision: Number(kv.create_revision), modRevision: Number(kv.mod_revision) };
 }
