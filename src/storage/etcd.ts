@@ -56,7 +56,7 @@ export class EtcdStorage implements Storage {
       await storage.refresh();
     } catch (e) {
       await storage.close();
-      throw new Error(`failed to reach etcd at ${opts.servers.join(',')}: ${(e as Error).message}`);
+      throw new Error(`failed to reach etcd at ${opts.servers.join(',')}: ${(e as Error).message}`, { cause: e });
     }
     return storage;
   }
