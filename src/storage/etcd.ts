@@ -3,9 +3,9 @@ import {
   type IKeyValue, type IRangeRequest, type IRangeResponse, type IResponseHeader, type IWatchResponse, type Watcher,
 } from 'etcd3';
 import {
-  CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError, prefixEnd,
+  CompactedError, KeyExistsError, NotFoundError, RevisionMismatchError, StorageError, prefixEnd,
   type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
-  type StorageEventBatch, type WatchHandle,
+  type StorageEventBatch, type StorageWatchEnd, type WatchHandle,
 } from './types.js';
 import { etcdKey } from './etcd-keys.js';
 import { storedValueBytes, storedValueFromBytes } from './transformers/stored-value.js';
@@ -24,6 +24,8 @@ const COMPACT_REV_KEY = 'compact_rev_key';
  */
 const REVISION_POLL_MS = 1000;
 const COMPACTED = 'required revision has been compacted';
+/** The etcd3 client's error for a watch etcd canceled with no reason given: a compaction's. */
+const CANCELED_COMPACTED = /^Watcher canceled: ?$/;
 
 const bytes = (s: string) => Buffer.from(s);
 
@@ -166,7 +168,7 @@ export class EtcdStorage implements Storage {
     return Number(r.count);
   }
 
-  async watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): Promise<WatchHandle> {
+  async watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch, onEnd?: StorageWatchEnd): Promise<WatchHandle> {
     if (fromRevision < this.compactRev) throw new CompactedError(fromRevision, this.compactRev);
     const base = this.key(prefix);
     // etcd cancels a watch from a compacted revision only after creating it: a read at that revision
@@ -180,9 +182,11 @@ export class EtcdStorage implements Storage {
     const watcher = await builder.create();
     this.watchers.add(watcher);
     const toStoreKey = (kv: IKeyValue) => prefix + kv.key.toString().slice(base.length);
+    let delivered = fromRevision;
     watcher.on('data', (res: IWatchResponse) => {
       this.seen(res.header);
       if (res.events.length === 0) return;
+      delivered = Number(res.events[res.events.length - 1]!.kv.mod_revision);
       onEvents(res.events.map((ev): StorageEvent => {
         const prev = ev.prev_kv ?? undefined;
         const event: StorageEvent = { type: ev.type === 'Delete' ? 'DELETE' : 'PUT', key: toStoreKey(ev.kv), revision: Number(ev.kv.mod_revision) };
@@ -194,9 +198,16 @@ export class EtcdStorage implements Storage {
         return event;
       }));
     });
-    // A watch etcd cancels (its revision compacted while it was reconnecting) stops delivering; the
-    // 'error' listener keeps that from being an uncaught emitter error.
-    watcher.on('error', () => { this.watchers.delete(watcher); });
+    // etcd cancels a watch whose next revision was compacted while it reconnected, without a reason
+    // (the compact_revision it sends does not reach the client's error).
+    watcher.on('error', (err: Error) => {
+      if (!this.watchers.delete(watcher)) return;
+      if (!CANCELED_COMPACTED.test(err.message)) {
+        onEnd?.(new StorageError(err.message));
+        return;
+      }
+      void this.refresh().catch(() => {}).then(() => onEnd?.(new CompactedError(delivered, Math.max(this.compactRev, delivered + 1))));
+    });
     return {
       cancel: () => {
         if (!this.watchers.delete(watcher)) return;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { Etcd3 } from 'etcd3';
 import { EtcdStorage } from '../../src/storage/etcd.js';
 import { etcdKey } from '../../src/storage/etcd-keys.js';
-import { startEtcd, type EtcdServer } from '../helpers/etcd-server.js';
+import { otherClientUrl, startEtcd, type EtcdServer } from '../helpers/etcd-server.js';
+import { CompactedError } from '../../src/storage/types.js';
 import { storageContractTests } from '../helpers/storage-contract.js';
 
 let etcd: EtcdServer;
@@ -58,4 +59,31 @@ test('etcd: values are stored as written under the prefix, and compaction is rec
 test('etcd: a member nobody answers at fails to open with the address', async () => {
   await assert.rejects(EtcdStorage.open({ servers: ['http://127.0.0.1:1'] }), (e: unknown) =>
     e instanceof Error && e.message.startsWith('failed to reach etcd at http://127.0.0.1:1: '));
+});
+
+test('etcd: a watch whose history was compacted while it reconnected ends with CompactedError', async () => {
+  const storage = await EtcdStorage.open({ servers: [etcd.url], prefix: '/reconnect' });
+  try {
+    const first = await storage.create('/core/configmaps/ns/a', '1');
+    const seen: number[] = [];
+    let ended!: (e: unknown) => void;
+    const end = new Promise<unknown>((resolve) => { ended = resolve; });
+    await storage.watch('/core/configmaps/', first.modRevision - 1, (evs) => seen.push(...evs.map((e) => e.revision)), ended);
+    while (!seen.length) await new Promise((r) => setTimeout(r, 5));
+    // Written and compacted while the member answers elsewhere: the watch cannot reconnect meanwhile.
+    const elsewhere = await otherClientUrl();
+    await etcd.restart(elsewhere);
+    const other = await EtcdStorage.open({ servers: [elsewhere], prefix: '/reconnect' });
+    let compactTo: number;
+    try {
+      const missed = await other.update('/core/configmaps/ns/a', '2', first.modRevision);
+      await other.update('/core/configmaps/ns/a', '3', missed.modRevision);
+      compactTo = other.currentRevision();
+      await other.compact(compactTo);
+    } finally { await other.close(); }
+    await etcd.restart();
+    const err = await end;
+    assert.ok(err instanceof CompactedError);
+    assert.deepEqual([err.requested, err.compacted, seen], [first.modRevision, compactTo, [first.modRevision]]);
+  } finally { await storage.close(); }
 });
