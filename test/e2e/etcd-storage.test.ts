@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Etcd3 } from 'etcd3';
 import { kubectl, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
-import { startEtcd, type EtcdServer } from '../helpers/etcd-server.js';
+import { otherClientUrl, startEtcd, type EtcdServer } from '../helpers/etcd-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'winkube-test-'));
 const encryptionConfig = join(dataDir, 'encryption.yaml');
@@ -134,4 +134,39 @@ test('a compaction another server recorded in compact_rev_key makes older versio
     type: 'ERROR',
     object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${oldRV} (${compactTo})`, reason: 'Expired', code: 410 },
   });
+});
+
+test('a watch whose history etcd compacted while it reconnected ends with a 410 ERROR event', async () => {
+  await kubectlOk(cluster, ['create', 'configmap', 'w0', '--from-literal=a=1']);
+  const from = await kubectlOk(cluster, ['get', 'configmap', 'w0', '-o', 'jsonpath={.metadata.resourceVersion}']);
+  const watch = spawn('kubectl', ['--kubeconfig', cluster.kubeconfig, 'get', '--raw', `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${from}`],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  watch.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => watch.once('exit', resolve));
+  try {
+    await kubectlOk(cluster, ['create', 'configmap', 'w1', '--from-literal=a=1']);
+    while (!out.includes('\n')) await new Promise((r) => setTimeout(r, 10));
+    // Writes and a compaction (as another API server's compactor makes them) while the member answers
+    // where this server cannot reach it; then it is back where it was.
+    const elsewhere = await otherClientUrl();
+    await etcd.restart(elsewhere);
+    const ctl = (args: string[]) => promisify(execFile)('etcdctl', ['--endpoints', elsewhere, ...args], { env: { ...process.env, ETCDCTL_API: '3' } });
+    await ctl(['put', '/elsewhere', '1']);
+    await ctl(['put', '/elsewhere', '2']);
+    const rev = (JSON.parse((await ctl(['get', '/elsewhere', '-w', 'json'])).stdout) as { header: { revision: number } }).header.revision;
+    await ctl(['put', 'compact_rev_key', String(rev)]);
+    await ctl(['compaction', String(rev)]);
+    await etcd.restart();
+    assert.equal(await exited, 0);
+  } finally {
+    watch.kill();
+  }
+  const [added, error, rest] = out.split('\n');
+  assert.deepEqual((JSON.parse(added!) as { type: string; object: { metadata: { name: string } } }).object.metadata.name, 'w1');
+  assert.deepEqual(JSON.parse(error!), {
+    type: 'ERROR',
+    object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410 },
+  });
+  assert.equal(rest, '');
 });
