@@ -8,6 +8,7 @@ import {
   type StorageEventBatch, type StorageWatchEnd, type WatchHandle,
 } from './types.js';
 import { etcdKey } from './etcd-keys.js';
+import { DeliveryTracker } from './etcd-delivery.js';
 import { storedValueBytes, storedValueFromBytes } from './transformers/stored-value.js';
 import { etcdClientOptions, etcdPrefix, type EtcdOptions } from './etcd-options.js';
 
@@ -43,6 +44,7 @@ export class EtcdStorage implements Storage {
   private rev = 0;
   private compactRev = 0;
   private readonly watchers = new Set<Watcher>();
+  private readonly delivery = new DeliveryTracker();
   private readonly poller: NodeJS.Timeout;
   private closed = false;
 
@@ -95,6 +97,7 @@ export class EtcdStorage implements Storage {
     this.seen(r.header);
     if (!r.succeeded) throw new KeyExistsError(key);
     const rev = Number(r.header.revision);
+    await this.delivery.reached(k.toString(), rev);
     return { key, value, createRevision: rev, modRevision: rev };
   }
 
@@ -109,6 +112,7 @@ export class EtcdStorage implements Storage {
     if (!r.succeeded) throw this.preconditionFailure(key, r.responses[0]?.response_range);
     const rev = Number(r.header.revision);
     const prev = r.responses[0]?.response_put.prev_kv;
+    await this.delivery.reached(k.toString(), rev);
     return { key, value, createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
   }
 
@@ -124,6 +128,7 @@ export class EtcdStorage implements Storage {
     this.seen(r.header);
     const prev = r.responses[0]?.response_delete_range?.prev_kvs[0];
     if (!r.succeeded || !prev) throw this.preconditionFailure(key, r.responses[0]?.response_range);
+    await this.delivery.reached(k.toString(), Number(r.header.revision));
     return { prev: toKV(key, prev), revision: Number(r.header.revision) };
   }
 
@@ -181,6 +186,7 @@ export class EtcdStorage implements Storage {
     if (fromRevision > 0) builder = builder.startRevision(String(fromRevision + 1));
     const watcher = await builder.create();
     this.watchers.add(watcher);
+    const progress = this.delivery.track(base, fromRevision > 0 ? fromRevision : this.rev);
     const toStoreKey = (kv: IKeyValue) => prefix + kv.key.toString().slice(base.length);
     let delivered = fromRevision;
     watcher.on('data', (res: IWatchResponse) => {
@@ -197,10 +203,12 @@ export class EtcdStorage implements Storage {
         }
         return event;
       }));
+      progress.advance(delivered);
     });
     // etcd cancels a watch whose next revision was compacted while it reconnected, without a reason
     // (the compact_revision it sends does not reach the client's error).
     watcher.on('error', (err: Error) => {
+      progress.end();
       if (!this.watchers.delete(watcher)) return;
       if (!CANCELED_COMPACTED.test(err.message)) {
         onEnd?.(new StorageError(err.message));
@@ -210,6 +218,7 @@ export class EtcdStorage implements Storage {
     });
     return {
       cancel: () => {
+        progress.end();
         if (!this.watchers.delete(watcher)) return;
         watcher.cancel().catch(() => {});
       },

@@ -101,6 +101,18 @@ export function storageContractTests(backend: string, open: OpenStorage): void {
     ]);
   }));
 
+  test(`${backend}: a write resolves once the watches of its key have its event`, withStorage(async (s, base) => {
+    const seen: string[] = [];
+    const h = await s.watch('/rw/', s.currentRevision(), (evs) => seen.push(...evs.map((e) => `${e.type} ${e.key} ${e.revision}`)));
+    try {
+      await s.create('/rw/a', '1');
+      assert.deepEqual(seen, [`PUT /rw/a ${base + 1}`]);
+      await s.update('/rw/a', '2', base + 1);
+      await s.delete('/rw/a');
+      assert.deepEqual(seen, [`PUT /rw/a ${base + 1}`, `PUT /rw/a ${base + 2}`, `DELETE /rw/a ${base + 3}`]);
+    } finally { h.cancel(); }
+  }));
+
   test(`${backend}: compaction makes older revisions unanswerable`, withStorage(async (s, base) => {
     await s.create('/k/a', '1');
     await s.update('/k/a', '2', base + 1);
