@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { Connection, runLoad } from './load.js';
 import { startServer } from './server.js';
+import { startEtcd } from '../test/helpers/etcd-server.js';
 
 const CONCURRENCY = 32;
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
@@ -68,9 +69,12 @@ function rssMB(pid: number): number {
 }
 
 async function main(): Promise<void> {
+  // BENCH_STORAGE=etcd: the server's state in an etcd member started here (Debian's etcd-server), not SQLite.
+  const etcd = process.env.BENCH_STORAGE === 'etcd' ? await startEtcd() : undefined;
   const t0 = performance.now();
   const server = await startServer({
-    upArgs: WHOLE_CLUSTER ? [] : ['--api-only'], nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    upArgs: [...WHOLE_CLUSTER ? [] : ['--api-only'], ...etcd ? ['--storage', 'etcd', '--etcd-servers', etcd.url] : []],
+    nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   });
   const { port, ca, cert, key } = server.target;
   const agent = new Agent({ ca, cert, key, keepAlive: true, maxSockets: CONCURRENCY });
@@ -86,6 +90,7 @@ async function main(): Promise<void> {
   });
   const stop = async () => {
     await server.stop();
+    await etcd?.stop();
     agent.destroy();
   };
   while ((await call('GET', '/readyz')).status !== 200) await new Promise((r) => setTimeout(r, 5));

@@ -95,7 +95,12 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
     // An event that cannot be converted to the watched version ends the stream (watch.go stops serving).
     handle = await store.watch(def, namespace, from, opts, (type: WatchEventType, obj: KObject) => {
       send(type, encodeObject(obj));
-    }, stop);
+    }, (err) => {
+      // A watch storage ended (its history compacted while etcd's watch reconnected) gets the ERROR
+      // event clients relist on; one whose event could not be converted just stops, as upstream's.
+      if (err instanceof StatusError && err.status.code === 410 && !res.writableEnded) send('ERROR', err.status);
+      stop();
+    });
   } catch (e) {
     if (e instanceof StatusError) {
       send('ERROR', e.status);

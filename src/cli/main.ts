@@ -11,6 +11,8 @@ import { registerLintCommand } from '../lint/command.js';
 import { registerWebhookCommand } from '../webhook/command.js';
 import { parseControllersFlag } from '../controllers/manager.js';
 import { loadEncryptionConfig } from '../storage/transformers/encryption-config.js';
+import { DEFAULT_ETCD_PREFIX } from '../storage/etcd-keys.js';
+import { STORAGE_BACKENDS, type StorageBackendOptions } from '../cluster/storage-backend.js';
 import { loadAuditPolicy } from '../api/audit/policy.js';
 import { validateAuditLogLimits, type AuditLogOptions } from '../api/audit/log-backend.js';
 import { DEFAULT_AUTHORIZATION_MODES, parseAuthorizationModes, type AuthorizationMode } from '../authorization/modes.js';
@@ -54,11 +56,31 @@ function auditLogOptions(o: { auditPolicyFile?: string; auditLogPath?: string; a
   return { ...limits, policy: loadAuditPolicy(o.auditPolicyFile), path: o.auditLogPath };
 }
 
+function storageBackend(v: string): StorageBackendOptions['kind'] {
+  if (!(STORAGE_BACKENDS as readonly string[]).includes(v)) throw new InvalidArgumentError(`must be one of ${STORAGE_BACKENDS.join(', ')}.`);
+  return v as StorageBackendOptions['kind'];
+}
+
+interface StorageFlags {
+  storage: StorageBackendOptions['kind']; etcdServers?: string[]; etcdPrefix: string;
+  etcdCafile?: string; etcdCertfile?: string; etcdKeyfile?: string;
+}
+
+function storageOptions(o: StorageFlags): StorageBackendOptions {
+  if (o.storage === 'sqlite') return { kind: 'sqlite' };
+  // kube-apiserver's EtcdOptions.Validate.
+  if (!o.etcdServers?.length) throw new Error('--etcd-servers must be specified');
+  return {
+    kind: 'etcd',
+    etcd: { servers: o.etcdServers, prefix: o.etcdPrefix, caFile: o.etcdCafile, certFile: o.etcdCertfile, keyFile: o.etcdKeyfile },
+  };
+}
+
 const program = new Command('winkube')
   .description('A Kubernetes control plane with emulated Windows and Linux nodes');
 
 program.command('up')
-  .description('start the cluster: an HTTPS Kubernetes API server on 127.0.0.1 with state in one SQLite file')
+  .description('start the cluster: an HTTPS Kubernetes API server on 127.0.0.1 with state in one SQLite file (or etcd)')
   .option('--port <port>', 'port of the API server (0 picks a free one)', port, 6443)
   .option('--data-dir <dir>', 'where the state, certificates and kubeconfig live', './.winkube')
   .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
@@ -78,13 +100,19 @@ program.command('up')
   .option('--audit-log-maxage <days>', 'the days to keep rotated audit log files (0: no limit)', integer, 0)
   .option('--audit-log-maxbackup <count>', 'the rotated audit log files to keep (0: no limit)', integer, 0)
   .option('--audit-log-maxsize <megabytes>', 'the size at which the audit log is rotated (0: 100 MB)', integer, 0)
+  .option('--storage <backend>', 'where the cluster state lives: sqlite (one file in the data directory) or etcd (the --etcd-servers)', storageBackend, 'sqlite')
+  .option('--etcd-servers <urls>', 'List of etcd servers to connect with (scheme://ip:port), comma separated.', (v: string) => v.split(',').filter((s) => s !== ''))
+  .option('--etcd-prefix <prefix>', 'The prefix to prepend to all resource paths in etcd.', DEFAULT_ETCD_PREFIX)
+  .option('--etcd-cafile <file>', 'SSL Certificate Authority file used to secure etcd communication.')
+  .option('--etcd-certfile <file>', 'SSL certification file used to secure etcd communication.')
+  .option('--etcd-keyfile <file>', 'SSL key file used to secure etcd communication.')
   .option('--expose', 'listen on 127.0.0.1 for every NodePort Service (on its nodePort) and LoadBalancer Service (on its port); without it, only for Services annotated winkube.io/expose: "true"')
-  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean; dnsPort?: number; expose?: boolean; metricsServer?: boolean; encryptionProviderConfig?: string; auditPolicyFile?: string; auditLogPath?: string; auditLogMaxage: number; auditLogMaxbackup: number; auditLogMaxsize: number }) => {
+  .action(async (opts: { port: number; dataDir: string; bindAddress: string; config?: string; quiet?: boolean; lbPool: string; schedulerConfig?: string; apiOnly?: boolean; controllers?: string[]; authorizationMode: AuthorizationMode[]; gmsa?: boolean; dnsPort?: number; expose?: boolean; metricsServer?: boolean; encryptionProviderConfig?: string; auditPolicyFile?: string; auditLogPath?: string; auditLogMaxage: number; auditLogMaxbackup: number; auditLogMaxsize: number } & StorageFlags) => {
     const encryptionConfig = opts.encryptionProviderConfig === undefined ? undefined : loadEncryptionConfig(opts.encryptionProviderConfig);
     const auditLog = auditLogOptions(opts);
     const nodePools = opts.config === undefined ? undefined : parseClusterFile(readFileSync(opts.config, 'utf8'));
     const schedulerConfig = opts.schedulerConfig === undefined ? undefined : parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8'));
-    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa, dnsPort: opts.dnsPort, expose: opts.expose, metricsServer: opts.metricsServer, encryptionConfig, auditLog });
+    const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa, dnsPort: opts.dnsPort, expose: opts.expose, metricsServer: opts.metricsServer, encryptionConfig, auditLog, storage: storageOptions(opts) });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     if (cluster.dnsPort !== undefined && !opts.quiet) console.log(`cluster DNS: 127.0.0.1:${cluster.dnsPort} (udp, tcp)`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);

@@ -24,7 +24,7 @@ import { parseDuration } from '../apimachinery/duration.js';
 import { CustomResourceDefinitionController } from '../registry/apiextensions/index.js';
 import { allResources } from '../registry/resources.js';
 import { Store } from '../registry/store.js';
-import { SqliteStorage } from '../storage/sqlite.js';
+import { openStorageBackend, type StorageBackendOptions } from './storage-backend.js';
 import { startCompactor } from '../storage/compactor.js';
 import { bootstrapCluster, reconcileOwnEndpoints } from './bootstrap.js';
 import { FlowControl } from '../flowcontrol/controller.js';
@@ -95,6 +95,8 @@ export interface ClusterOptions {
   encryptionConfig?: EncryptionConfiguration;
   /** `--audit-policy-file` with `--audit-log-path`: the audit log; nothing is audited when absent. */
   auditLog?: AuditLogOptions;
+  /** `--storage` with the `--etcd-*` flags: SQLite in the data directory when absent. */
+  storage?: StorageBackendOptions;
 }
 
 export interface RunningCluster {
@@ -129,7 +131,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const dataDir = resolve(opts.dataDir);
   prepareDataDir(dataDir);
   const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
-  const backend = new SqliteStorage(join(dataDir, 'state.db'));
+  const backend = await openStorageBackend(opts.storage ?? { kind: 'sqlite' }, dataDir);
   const storage = opts.encryptionConfig ? new TransformingStorage(backend, opts.encryptionConfig) : backend;
   const store = new Store(storage, allResources());
   const auditLog = opts.auditLog && openAuditLog(opts.auditLog);

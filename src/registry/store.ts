@@ -65,6 +65,8 @@ const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display 
 
 /** etcd3's answer to a list that is too old to serve (errors.go `expired`). */
 const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
+/** k8s.io/apiserver/pkg/storage/etcd3: interpretWatchError of etcd's ErrCompacted. */
+const WATCH_EXPIRED = 'The resourceVersion for the provided watch is too old.';
 
 /** etcd's answer to a read at a revision it has not reached, which the registry passes through as a 500. */
 const FUTURE_REVISION = 'etcdserver: mvcc: required revision is a future revision';
@@ -855,7 +857,7 @@ export class Store implements Lookup {
       const obj = this.eventObject(def, ev);
       const type = this.watchEventType(def, ev, () => obj, req, filtered);
       if (type) sink(type, obj);
-    });
+    }, onEnd);
   }
 
   /**
@@ -872,10 +874,14 @@ export class Store implements Lookup {
   }
 
   /** The storage watch of def's objects after `fromRevision` (a watch from a version not reached yet starts after it, as the cache's watchers do). */
-  private async watchStorage(def: ResourceDef, namespace: string, fromRevision: number, onEvent: (ev: StorageEvent) => void): Promise<WatchHandle> {
+  private async watchStorage(def: ResourceDef, namespace: string, fromRevision: number, onEvent: (ev: StorageEvent) => void,
+    onEnd?: WatchEnd): Promise<WatchHandle> {
     try {
       return await this.storage.watch(this.prefix(def, namespace), fromRevision, (events) => {
         for (const ev of events) if (ev.revision > fromRevision) onEvent(ev);
+      }, (err) => {
+        // etcd3's watcher (interpretWatchError): a compaction met mid-stream ends the watch with a 410 to relist from.
+        onEnd?.(err instanceof CompactedError ? errors.expired(WATCH_EXPIRED) : err);
       });
     } catch (e) {
       if (e instanceof CompactedError) throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
@@ -926,6 +932,13 @@ export class Store implements Lookup {
       const stored = () => decodeValue(def, ev.type === 'DELETE' ? ev.prevValue! : ev.value!, ev.revision);
       const type = this.watchEventType(def, ev, stored, req, filtered);
       if (type) send(type, ev);
+    }, (err) => {
+      // After the events already being converted.
+      chain = chain.then(() => {
+        if (ended) return;
+        ended = true;
+        onEnd?.(err);
+      });
     });
     if (ended) handle.cancel();
     return {

@@ -57,6 +57,11 @@ export interface WatchHandle {
 }
 
 export type StorageEventBatch = (events: StorageEvent[]) => void;
+/**
+ * A watch the backend ended after it started (etcd cancels one whose history was compacted while it
+ * reconnected: CompactedError); no events follow.
+ */
+export type StorageWatchEnd = (err: StorageError) => void;
 
 export interface Storage {
   /** The newest revision written. */
@@ -82,7 +87,7 @@ export interface Storage {
    * retained history, then live ones, without gaps. Rejects with
    * CompactedError when fromRevision is older than the retained history.
    */
-  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): Promise<WatchHandle>;
+  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch, onEnd?: StorageWatchEnd): Promise<WatchHandle>;
   /** Forgets history up to and including revision. */
   compact(revision: number): Promise<void>;
   close(): Promise<void>;

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
+import { startEtcd } from './etcd-server.js';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 
@@ -19,9 +20,14 @@ export interface TestCluster {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the real `winkube up` process on a free port with a fresh data directory (or the given one), plus any extra flags. */
+/**
+ * Starts the real `winkube up` process on a free port with a fresh data directory (or the given one), plus any extra flags.
+ * With WINKUBE_TEST_STORAGE=etcd (and no --storage among the flags), on an etcd member of its own that stop() stops.
+ */
 export async function startCluster(dataDir = mkdtempSync(join(tmpdir(), 'winkube-test-')), extraArgs: string[] = []): Promise<TestCluster> {
-  const proc = spawn(process.execPath, [MAIN, 'up', '--port', '0', '--data-dir', dataDir, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const etcd = process.env.WINKUBE_TEST_STORAGE === 'etcd' && !extraArgs.includes('--storage') ? await startEtcd() : undefined;
+  const storageArgs = etcd ? ['--storage', 'etcd', '--etcd-servers', etcd.url] : [];
+  const proc = spawn(process.execPath, [MAIN, 'up', '--port', '0', '--data-dir', dataDir, ...storageArgs, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => { out += d; });
   proc.stderr!.on('data', (d) => { out += d; });
@@ -33,7 +39,7 @@ export async function startCluster(dataDir = mkdtempSync(join(tmpdir(), 'winkube
     };
     proc.stdout!.on('data', check);
     proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${out}`)); });
-  });
+  }).catch(async (e: unknown) => { await etcd?.stop(); throw e; });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return {
     dataDir, port, proc,
@@ -41,7 +47,9 @@ export async function startCluster(dataDir = mkdtempSync(join(tmpdir(), 'winkube
     output: () => out,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      return exited;
+      const code = await exited;
+      await etcd?.stop();
+      return code;
     },
   };
 }

@@ -7,7 +7,7 @@
  * nothing else changed (the documented key rotation: replace every object).
  */
 import type {
-  KeyValue, ListOptions, ListResult, Storage, StorageEvent, StorageEventBatch, WatchHandle,
+  KeyValue, ListOptions, ListResult, Storage, StorageEvent, StorageEventBatch, StorageWatchEnd, WatchHandle,
 } from '../types.js';
 import type { EncryptionConfiguration } from './encryption-config.js';
 import { groupResourceOfKey } from './group-resource.js';
@@ -101,10 +101,10 @@ export class TransformingStorage implements Storage {
 
   count(prefix: string): Promise<number> { return this.inner.count(prefix); }
 
-  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch): Promise<WatchHandle> {
+  watch(prefix: string, fromRevision: number, onEvents: StorageEventBatch, onEnd?: StorageWatchEnd): Promise<WatchHandle> {
     return this.inner.watch(prefix, fromRevision, (events) => {
       onEvents(events.some((ev) => this.transformerOf(ev.key)) ? events.map((ev) => this.readEvent(ev)) : events);
-    });
+    }, onEnd);
   }
 
   compact(revision: number): Promise<void> { return this.inner.compact(revision); }
