@@ -4,4 +4,7 @@ import { render } from 'preact';
 import './styles.css';
 import { App } from './view/app.js';
 
-render(html`<${App} />`, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The "Loading…" placeholder is static markup, not Preact's: render would keep it beside the app.
+root.replaceChildren();
+render(html`<${App} />`, root);
