@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import type { Event, PodCondition } from 'kubernetes-types/core/v1.js';
 import { eventually, kubectlOk, raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { launchChromium, screenshotPath, uiContext } from '../helpers/ui-browser.js';
 
@@ -63,7 +64,7 @@ before(async () => {
   }, 60_000);
   await eventually('too-big is unschedulable', async () => {
     const pod = JSON.parse(await kubectlOk(cluster, ['get', 'pod', 'too-big', '-o', 'json']));
-    return pod.status?.conditions?.some((c: any) => c.type === 'PodScheduled' && c.reason === 'Unschedulable') ? true : undefined;
+    return pod.status?.conditions?.some((c: PodCondition) => c.type === 'PodScheduled' && c.reason === 'Unschedulable') ? true : undefined;
   }, 60_000);
 });
 
@@ -158,7 +159,7 @@ test('pod detail of the failing pod: the runtime error upstream writes and the W
   await detail.locator('.fixes li').first().waitFor();
   const fixes = await texts(page, '.fixes li');
   const events = JSON.parse(await kubectlOk(cluster, ['get', 'events', '--field-selector', `involvedObject.name=${name},reason=WinkubeHint`, '-o', 'json'])).items;
-  assert.deepEqual(fixes, events.map((e: any) => e.message));
+  assert.deepEqual(fixes, events.map((e: Event) => e.message));
   assert.match(fixes[0] ?? '', /use "mcr\.microsoft\.com\/windows\/servercore:ltsc2019"/);
   assert.deepEqual(await texts(page, '.containers tbody tr'), ['app mcr.microsoft.com/windows/servercore:ltsc2022 Waiting: CreateContainerError false 0']);
   const reasons = await page.locator('.events tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reason')));

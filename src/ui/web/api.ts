@@ -32,9 +32,9 @@ interface List<T> { items: T[]; metadata: { resourceVersion?: string } }
 
 export interface WatchHandlers<T> {
   /** The whole list, at the start and after each relist. */
-  synced(items: T[]): void;
-  event(e: WatchEvent<T>): void;
-  failed(e: ApiError): void;
+  synced: (items: T[]) => void;
+  event: (e: WatchEvent<T>) => void;
+  failed: (e: ApiError) => void;
 }
 
 function withQuery(path: string, query: Record<string, string>): string {

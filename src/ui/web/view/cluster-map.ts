@@ -6,7 +6,7 @@ import { osColumns } from '../model/os-columns.js';
 import { NodeCard } from './node-card.js';
 import { PodChip } from './pod-chip.js';
 
-export function ClusterMap(props: { nodes: Node[]; pods: Pod[]; filter: Filter; selected?: string; onSelect(key: string): void }) {
+export function ClusterMap(props: { nodes: Node[]; pods: Pod[]; filter: Filter; selected?: string; onSelect: (key: string) => void }) {
   const byNode = new Map<string, Pod[]>();
   const unscheduled: Pod[] = [];
   for (const p of [...props.pods].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))) {

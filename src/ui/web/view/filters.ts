@@ -5,7 +5,7 @@ import type { Filter } from '../model/filter.js';
 
 export type { Filter };
 
-export function FilterBar(props: { namespaces: string[]; filter: Filter; onChange(f: Filter): void }) {
+export function FilterBar(props: { namespaces: string[]; filter: Filter; onChange: (f: Filter) => void }) {
   const { filter } = props;
   return html`<form class="filters" role="search" aria-label="Filter pods" onSubmit=${(e: Event) => e.preventDefault()}>
     <label>Namespace

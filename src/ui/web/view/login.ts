@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
-export function Login(props: { message?: string; onToken(token: string): void }) {
+export function Login(props: { message?: string; onToken: (token: string) => void }) {
   const [token, setToken] = useState('');
   return html`<main class="login">
     <h1>winkube</h1>

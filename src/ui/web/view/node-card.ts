@@ -4,7 +4,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { formatCpu, formatMemory, nodeUsage, percent, type Usage } from '../model/node-resources.js';
 import { PodChip } from './pod-chip.js';
 
-function Bar(props: { label: string; usage: Usage; format(n: number): string }) {
+function Bar(props: { label: string; usage: Usage; format: (n: number) => string }) {
   const p = percent(props.usage);
   const text = `${props.format(props.usage.requested)} of ${props.format(props.usage.allocatable)} requested (${p}%)`;
   return html`<div class="bar-row">
@@ -23,7 +23,7 @@ export function readyCondition(node: Node): string {
   return ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown';
 }
 
-export function NodeCard(props: { node: Node; pods: Pod[]; shown: Pod[]; selected?: string; onSelect(key: string): void }) {
+export function NodeCard(props: { node: Node; pods: Pod[]; shown: Pod[]; selected?: string; onSelect: (key: string) => void }) {
   const { node } = props;
   const name = node.metadata?.name ?? '';
   const usage = nodeUsage(node, props.pods);

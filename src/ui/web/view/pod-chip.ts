@@ -4,7 +4,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { podChip } from '../model/pod-status.js';
 import { keyOf } from '../model/watch-state.js';
 
-export function PodChip(props: { pod: Pod; selected: boolean; onSelect(key: string): void }) {
+export function PodChip(props: { pod: Pod; selected: boolean; onSelect: (key: string) => void }) {
   const { pod } = props;
   const chip = podChip(pod);
   const name = pod.metadata?.name ?? '';

@@ -74,7 +74,7 @@ function FilterTable(props: { view: SchedulingView }) {
   </table>`;
 }
 
-export function PodDetail(props: { session: Session; pod: Pod; onClose(): void }) {
+export function PodDetail(props: { session: Session; pod: Pod; onClose: () => void }) {
   const { pod } = props;
   const chip = podChip(pod);
   const events = useEvents(props.session, pod);
