@@ -15,8 +15,13 @@ export interface ApiEndpoint {
   ca: string;
 }
 
+// One agent per server: it holds only the CA. No keep-alive, so no connection to the server outlives a request
+// and holds up its graceful stop.
+const agents = new WeakMap<ApiEndpoint, Agent>();
+
 export function userGetter(api: ApiEndpoint, authorization: string | undefined): (path: string) => Promise<unknown> {
-  const agent = new Agent({ ca: api.ca, keepAlive: true, maxSockets: 8 });
+  let agent = agents.get(api);
+  if (!agent) agents.set(api, agent = new Agent({ ca: api.ca, keepAlive: false }));
   return (path) => new Promise((resolve, reject) => {
     const url = new URL(path, `https://${api.address()}`);
     const req = request(url, {

@@ -123,3 +123,32 @@ test('filters: namespace exactly, name as a piece of the pod\'s or its node\'s n
   assert.equal(nodeMatches(node('linux-1', {}), [], { namespace: '', name: 'linux' }), true);
   assert.equal(nodeMatches(node('linux-1', {}), [p], { namespace: '', name: 'iis' }), true);
 });
+
+test('the filter table\'s view of an explanation: first rejection per node, the rest beside it, the terminal text too', async () => {
+  const { schedulingView } = await import('../../src/ui/scheduling-view.js');
+  const { PodInfo } = await import('../../src/scheduler/pod-info.js');
+  const pending = new PodInfo({ metadata: { name: 'p', namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'app' }] } });
+  const view = schedulingView({
+    pod: pending, skipped: [], pluginsWithNodes: [], scores: [],
+    verdicts: [
+      { node: 'linux-1', rejections: [{ code: 2, reasons: ['Insufficient cpu'], plugin: 'NodeResourcesFit' }] },
+      { node: 'win2019-1', rejections: [{ code: 3, reasons: ["node(s) didn't match Pod's node affinity/selector"], plugin: 'NodeAffinity' }, { code: 2, reasons: ['Insufficient cpu'], plugin: 'NodeResourcesFit' }] },
+    ],
+    failureMessage: '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn\'t match Pod\'s node affinity/selector.',
+  });
+  assert.deepEqual(view.filter, [
+    { node: 'linux-1', feasible: false, rejectedBy: { plugin: 'NodeResourcesFit', reasons: ['Insufficient cpu'] }, alsoRejectedBy: [] },
+    { node: 'win2019-1', feasible: false, rejectedBy: { plugin: 'NodeAffinity', reasons: ["node(s) didn't match Pod's node affinity/selector"] },
+      alsoRejectedBy: [{ plugin: 'NodeResourcesFit', reasons: ['Insufficient cpu'] }] },
+  ]);
+  assert.equal(view.pod, 'default/p');
+  assert.equal(view.schedulerName, 'default-scheduler');
+  assert.equal(view.text.split('\n').slice(2).join('\n'), [
+    'Filter (the first plugin to reject a node is the reason the scheduler reports):',
+    'NODE        RESULT                                                            ALSO REJECTED BY',
+    'linux-1     NodeResourcesFit: Insufficient cpu',
+    "win2019-1   NodeAffinity: node(s) didn't match Pod's node affinity/selector   NodeResourcesFit: Insufficient cpu",
+    '',
+    "No node fits. kube-scheduler would report (before preemption): 0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector.",
+  ].join('\n'));
+});

@@ -38,6 +38,11 @@ export function App() {
   const namespaces = useMemo(() => [...new Set([...pods.items.values()].map((p) => p.metadata?.namespace ?? ''))].sort(), [pods.items]);
   if (!session) return html`<${Login} message=${denied} onToken=${(t: string) => { setDenied(undefined); setSession(saveSession(t)); }} />`;
   const selectedPod = selected ? pods.items.get(selected) : undefined;
+  // Keyboard users go back to the chip they opened the detail from.
+  const closeDetail = (key: string | undefined) => {
+    setSelected(undefined);
+    if (key) document.querySelector<HTMLElement>(`[data-pod="${CSS.escape(key)}"]`)?.focus();
+  };
   return html`<div class=${`layout${selectedPod ? ' with-detail' : ''}`}>
     <header class="top">
       <h1>winkube</h1>
@@ -49,6 +54,6 @@ export function App() {
     <main aria-label="Cluster map">
       <${ClusterMap} nodes=${[...nodes.items.values()]} pods=${[...pods.items.values()]} filter=${filter} selected=${selected} onSelect=${setSelected} />
     </main>
-    ${selectedPod ? html`<${PodDetail} session=${session} pod=${selectedPod} onClose=${() => setSelected(undefined)} />` : null}
+    ${selectedPod ? html`<${PodDetail} session=${session} pod=${selectedPod} onClose=${() => closeDetail(selected)} />` : null}
   </div>`;
 }
