@@ -168,6 +168,7 @@ test('pod detail of the failing pod: the runtime error upstream writes and the W
   await page.screenshot({ path: screenshotPath('pod-failing.png'), fullPage: true });
   await page.keyboard.press('Escape');
   assert.equal(await page.getByRole('complementary').count(), 0);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-pod')), `default/${name}`);
   await page.close();
 });
 
