@@ -28,6 +28,7 @@
  *         lint                         `winkube lint`'s rules over manifests (validation, os, scheduler plugins, node pools)
  *         joinconfig                   `winkube join-config`: a Windows node's files for a real cluster, from the node's builders
  *    13   cluster                      wires servers, clients and components together
+ *         webhook                      `winkube webhook`: the lint rules as an admission webhook
  *    14   cli                          the `winkube` commands
  *
  * The components (events, scheduler, controllers, node, addons) reach the API through
@@ -56,7 +57,7 @@ const RANKS: Record<string, number> = {
   scheduler: 10,
   controllers: 11, node: 11, addons: 11,
   ui: 12, lint: 12, joinconfig: 12,
-  cluster: 13,
+  cluster: 13, webhook: 13,
   cli: 14,
 };
 
