@@ -48,6 +48,8 @@ export interface ApiServerOptions {
   containerStreams?: ContainerStreams;
   /** winkube's own admin endpoints outside the Kubernetes paths (`/winkube/...`, e.g. node control). */
   winkubeRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, user: User) => Promise<void>;
+  /** The web view's page, bundle and endpoints below /ui/ (false: not one of its paths); asked before authentication. */
+  ui?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   /** How long a client may take to send its request headers (ReadHeaderTimeout); 32 s by default. */
   readHeaderTimeoutMs?: number;
   /** API Priority and Fairness: without it no request is ever queued or refused. */
@@ -118,6 +120,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     // Only the query is read from the WHATWG URL: its path would have dot segments resolved.
     const url = new URL((req.url ?? '/').replace(/^[^?]*/, '/'), 'https://localhost');
     const path = decodedPath.length > 1 ? decodedPath.replace(/\/+$/, '') : decodedPath;
+    // The page and its bundle hold no cluster data; what the page reads carries the user's token.
+    if (opts.ui && (decodedPath === '/ui' || decodedPath.startsWith('/ui/')) && await opts.ui(req, res, decodedPath)) return;
     const authenticated = await opts.authenticator.authenticate(req, (w) => addWarning(res, w));
     if (!authenticated) return writeStatus(res, errors.unauthorized().status);
     let user: User = authenticated;

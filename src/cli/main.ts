@@ -115,6 +115,7 @@ program.command('up')
     const cluster = await startCluster({ port: opts.port, dataDir: opts.dataDir, bindAddress: opts.bindAddress, nodePools, schedulerConfig, lbPool: opts.lbPool, apiOnly: opts.apiOnly, controllers: opts.controllers, authorizationModes: opts.authorizationMode, gmsa: opts.gmsa, dnsPort: opts.dnsPort, expose: opts.expose, metricsServer: opts.metricsServer, encryptionConfig, auditLog, storage: storageOptions(opts) });
     if (!opts.quiet) console.log(`winkube is up: https://${opts.bindAddress}:${cluster.port} (Kubernetes ${cluster.version})`);
     if (cluster.dnsPort !== undefined && !opts.quiet) console.log(`cluster DNS: 127.0.0.1:${cluster.dnsPort} (udp, tcp)`);
+    if (!opts.quiet) console.log(`web view: ${cluster.uiLink}`);
     console.log(`export KUBECONFIG=${cluster.kubeconfigPath}`);
     let stopping = false;
     const stop = (signal: string) => {

@@ -65,6 +65,7 @@ import { ClusterAuthenticationTrustController, kubeadmAuthenticationInfo } from 
 import { TransformingStorage } from '../storage/transformers/transforming-storage.js';
 import type { EncryptionConfiguration } from '../storage/transformers/encryption-config.js';
 import { openAuditLog, type AuditLogOptions } from '../api/audit/log-backend.js';
+import { loginLink, uiRoutes } from '../ui/routes.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -103,6 +104,8 @@ export interface RunningCluster {
   port: number;
   version: string;
   kubeconfigPath: string;
+  /** The web view's login link (the admin token in its fragment). */
+  uiLink: string;
   store: Store;
   /** The cluster DNS's UDP and TCP port on 127.0.0.1, when `--dns-port` asked for it. */
   dnsPort?: number;
@@ -205,11 +208,14 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const flowControl = new FlowControl();
   const kubelets = farmKubelets(farm, (node) => runningKubelet?.podsOn(node) ?? [], { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }, servedWork);
   const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient });
+  const token = adminToken(dataDir);
+  // The web view's endpoint reads the API as its caller, over the same listener (any address reaches 127.0.0.1).
+  const localAddress = () => `${['0.0.0.0', '::', ''].includes(opts.bindAddress) ? '127.0.0.1' : opts.bindAddress}:${port}`;
   const server = createApiServer({
     store,
     flowControl,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
-    authenticator: new Authenticator(adminToken(dataDir), new ServiceAccountTokens(join(dataDir, 'pki')), store,
+    authenticator: new Authenticator(token, new ServiceAccountTokens(join(dataDir, 'pki')), store,
       anonymousAuthAllowed(modes)),
     authorizer,
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
@@ -231,6 +237,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     readHeaderTimeoutMs: process.env.WINKUBE_READ_HEADER_TIMEOUT_MS ? Number(process.env.WINKUBE_READ_HEADER_TIMEOUT_MS) : undefined,
     // The aggregator's proxy to service-backed APIServices, presenting the front-proxy client certificate.
     aggregation,
+    ui: uiRoutes({ address: localAddress, ca: pki.ca.cert }, opts.schedulerConfig),
   });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
@@ -299,6 +306,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     port,
     version: `v${EMULATED_VERSION.major}.${EMULATED_VERSION.minor}`,
     kubeconfigPath,
+    uiLink: loginLink(localAddress(), token),
     store,
     ...(dns ? { dnsPort: dns.port } : {}),
     async stop() {

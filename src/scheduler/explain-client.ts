@@ -8,11 +8,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
-import { explain, formatExplanation } from './explain.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { explain, formatExplanation, type Explanation } from './explain.js';
 import { InformerListers } from './listers.js';
-import { defaultConfig, parseSchedulerConfig } from './profile.js';
+import { defaultConfig, parseSchedulerConfig, type SchedulerConfig } from './profile.js';
 
-interface Client { get(path: string): Promise<any> }
+interface Client { get: (path: string) => Promise<any> }
 
 function client(kubeconfigPath: string): { client: Client; namespace: string } {
   const cfg = parseYaml(readFileSync(kubeconfigPath, 'utf8'));
@@ -56,15 +57,23 @@ export interface ExplainOptions { namespace?: string; kubeconfig?: string; sched
 export async function explainScheduling(podName: string, opts: ExplainOptions): Promise<string> {
   const path = opts.kubeconfig ?? process.env.KUBECONFIG?.split(':')[0] ?? join(homedir(), '.kube', 'config');
   const { client: c, namespace: defaultNs } = client(path);
-  const ns = opts.namespace ?? defaultNs;
-  const pod = await c.get(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(podName)}`);
   const config = opts.schedulerConfig ? parseSchedulerConfig(readFileSync(opts.schedulerConfig, 'utf8')) : defaultConfig();
+  return formatExplanation(await explainPodFrom(c.get, opts.namespace ?? defaultNs, podName, config));
+}
+
+/**
+ * Lists what the scheduler reads through `get` (a GET of an API path as some user) and explains one pod:
+ * the command line's and the web view's shared part, so both show the same verdicts.
+ */
+export async function explainPodFrom(get: (path: string) => Promise<unknown>, ns: string, podName: string,
+  config: SchedulerConfig = defaultConfig()): Promise<Explanation> {
+  const pod = await get(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(podName)}`) as Pod;
   const profile = config.profiles.find((p) => p.schedulerName === (pod.spec?.schedulerName || 'default-scheduler'));
   if (!profile) throw new Error(`pod ${ns}/${podName} is for scheduler "${pod.spec?.schedulerName}", which has no profile here`);
-  const list = async (g: string, v: string, r: string) => (await c.get(`${g ? `/apis/${g}/${v}` : '/api/v1'}/${r}`)).items ?? [];
+  const list = async (g: string, v: string, r: string) => (await get(`${g ? `/apis/${g}/${v}` : '/api/v1'}/${r}`) as { items?: unknown[] }).items ?? [];
   const [nodes, pods, ...others] = await Promise.all([
     list('', 'v1', 'nodes'), list('', 'v1', 'pods'), ...InformerListers.RESOURCES.map(([g, v, r]) => list(g, v, r).catch(() => [])),
   ]);
   const byResource = Object.fromEntries(InformerListers.RESOURCES.map(([, , r], i) => [r, others[i]]));
-  return formatExplanation(explain(profile.framework, pod, { nodes, pods, others: byResource }));
+  return explain(profile.framework, pod, { nodes, pods, others: byResource });
 }

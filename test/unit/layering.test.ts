@@ -24,10 +24,11 @@
  *     9   events                       the event recorder
  *    10   scheduler
  *    11   controllers, node, addons    controllers; emulated nodes and kubelets; add-ons (the GMSA webhook)
- *    12   cluster                      wires servers, clients and components together
+ *    12   ui                           the web view: its page, bundle and read-only endpoint (server side), the page's code (web/)
  *         lint                         `winkube lint`'s rules over manifests (validation, os, scheduler plugins, node pools)
  *         joinconfig                   `winkube join-config`: a Windows node's files for a real cluster, from the node's builders
- *    13   webhook                      `winkube webhook`: the lint rules as an admission webhook
+ *    13   cluster                      wires servers, clients and components together
+ *         webhook                      `winkube webhook`: the lint rules as an admission webhook
  *    14   cli                          the `winkube` commands
  *
  * The components (events, scheduler, controllers, node, addons) reach the API through
@@ -55,13 +56,13 @@ const RANKS: Record<string, number> = {
   events: 9,
   scheduler: 10,
   controllers: 11, node: 11, addons: 11,
-  cluster: 12, lint: 12, joinconfig: 12,
-  webhook: 13,
+  ui: 12, lint: 12, joinconfig: 12,
+  cluster: 13, webhook: 13,
   cli: 14,
 };
 
-// lint and joinconfig read a real cluster over HTTPS as a client does, so they are held to the components' rule.
-const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons', 'lint', 'joinconfig']);
+// lint, joinconfig and ui read a real cluster over HTTPS as a client does, so they are held to the components' rule.
+const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons', 'lint', 'joinconfig', 'ui']);
 /** Folders (or, with a file name, single files) a component must not import. */
 const FORBIDDEN_TO_COMPONENTS = ['registry', 'api', 'storage', 'flowcontrol', 'cluster', 'client/loopback.ts'];
 

@@ -1,0 +1,23 @@
+/** The page's copy of a list+watch: objects by namespace/name, updated by watch events. */
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+
+export interface Named { metadata?: ObjectMeta }
+
+export interface WatchEvent<T> { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: T }
+
+export function keyOf(o: Named): string { return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`; }
+
+export function fromList<T extends Named>(items: readonly T[]): Map<string, T> {
+  return new Map(items.map((o) => [keyOf(o), o]));
+}
+
+/** A new map when the event changed something (so views re-render), the same map otherwise. */
+export function applyEvent<T extends Named>(state: Map<string, T>, event: WatchEvent<T>): Map<string, T> {
+  if (event.type === 'ADDED' || event.type === 'MODIFIED') return new Map(state).set(keyOf(event.object), event.object);
+  if (event.type === 'DELETED') {
+    const next = new Map(state);
+    next.delete(keyOf(event.object));
+    return next;
+  }
+  return state;
+}

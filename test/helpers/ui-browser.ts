@@ -1,0 +1,29 @@
+/**
+ * Debian's Chromium, headless, driven by playwright-core, for the web view's tests. The project's setup
+ * (`.ci/run`) installs it with apt; the cluster's serving certificate is signed by the cluster's own CA,
+ * which the browser does not know, so certificate errors are ignored for these pages only.
+ */
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** docs/screenshots in the repository (the tests run from dist/test/e2e). */
+export const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'screenshots');
+
+export async function launchChromium(): Promise<Browser> {
+  // As root (CI, containers) Chromium refuses to start with its sandbox.
+  const args = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+}
+
+export async function uiContext(browser: Browser, colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
+  return browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 }, colorScheme });
+}
+
+export function screenshotPath(name: string): string {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return join(SCREENSHOTS, name);
+}
