@@ -8,6 +8,7 @@ import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
 import { registerLintCommand } from '../lint/command.js';
+import { registerDoctorCommand } from '../doctor/command.js';
 import { parseControllersFlag } from '../controllers/manager.js';
 import { loadEncryptionConfig } from '../storage/transformers/encryption-config.js';
 import { loadAuditPolicy } from '../api/audit/policy.js';
@@ -178,6 +179,7 @@ program.command('join-config')
   });
 registerNodeCommands(program);
 registerLintCommand(program);
+registerDoctorCommand(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${(e as Error).message}`);

@@ -27,7 +27,9 @@
  *    12   cluster                      wires servers, clients and components together
  *         lint                         `winkube lint`'s rules over manifests (validation, os, scheduler plugins, node pools)
  *         joinconfig                   `winkube join-config`: a Windows node's files for a real cluster, from the node's builders
- *    13   cli                          the `winkube` commands
+ *    13   doctor                       `winkube doctor`: the Windows troubleshooting guide as checks over a live
+ *                                      cluster's objects (above lint, whose image and pod-OS rules it reuses)
+ *    14   cli                          the `winkube` commands
  *
  * The components (events, scheduler, controllers, node, addons) reach the API through
  * `src/client` only, as upstream's do through client-go: they must not import
@@ -55,11 +57,12 @@ const RANKS: Record<string, number> = {
   scheduler: 10,
   controllers: 11, node: 11, addons: 11,
   cluster: 12, lint: 12, joinconfig: 12,
-  cli: 13,
+  doctor: 13,
+  cli: 14,
 };
 
-// lint and joinconfig read a real cluster over HTTPS as a client does, so they are held to the components' rule.
-const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons', 'lint', 'joinconfig']);
+// lint, joinconfig and doctor read a real cluster over HTTPS as a client does, so they are held to the components' rule.
+const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons', 'lint', 'joinconfig', 'doctor']);
 /** Folders (or, with a file name, single files) a component must not import. */
 const FORBIDDEN_TO_COMPONENTS = ['registry', 'api', 'storage', 'flowcontrol', 'cluster', 'client/loopback.ts'];
 
