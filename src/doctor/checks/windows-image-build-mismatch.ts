@@ -39,8 +39,8 @@ export const windowsImageBuildMismatch: Check = {
             ...waitingEvidence(ctr),
           ],
           message: `image ${ctr.image} was built for Windows build ${os.windowsBuilds.join(', ')} and cannot run on ${node.name} (build ${host}) under process isolation`,
-          explanation: 'Windows containers with process isolation must run on a host of the same Windows build (Windows Server 2022 hosts also run 2022 images only, Windows Server 2025 hosts run 2022 and 2025 images): '
-            + 'the image pulls, and creating the container fails with "The container operating system does not match the host operating system." '
+          explanation: 'Windows containers with process isolation (the only isolation Kubernetes supports) must match the host\'s Windows build; from Windows Server 2025 on, a host also runs images of the previous LTSC build (Windows Server 2022). '
+            + 'Otherwise the image pulls, and creating the container fails with "The container operating system does not match the host operating system." '
             + 'Ensure that your Pod is getting scheduled to a compatible Windows Node.',
           fix: `use an image tag for build ${host} (or a multi-arch tag), or pin the pod to matching nodes with nodeSelector ${WINDOWS_BUILD_LABEL}: "10.0.${os.windowsBuilds[0] ?? ''}"`,
           reference: WINDOWS_VERSION_COMPATIBILITY,
