@@ -11,10 +11,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { eventually, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { deployWindowsWebServer } from '../helpers/windows-webserver.js';
 import type { DoctorFinding } from '../../src/doctor/types.js';
@@ -175,4 +176,32 @@ spec:
     'spec.containers[0].image: busybox:1.36 (Linux only)', 'spec.nodeName: win2019-2 (kubernetes.io/os: windows)']);
   assert.deepEqual(byCheck('windows-dns-policy')?.explanation,
     'ClusterFirstWithHostNet is not supported for Pods that run on Windows nodes. Windows treats all names with a `.` as a FQDN and skips FQDN resolution.');
+});
+
+test('a user who may list only nodes and pods: the other lists are named as not read, and the checks run on what was read', async () => {
+  await kubectlOk(cluster, ['create', 'serviceaccount', 'viewer']);
+  await kubectlOk(cluster, ['create', 'clusterrole', 'node-pod-viewer', '--verb=list', '--resource=nodes,pods']);
+  await kubectlOk(cluster, ['create', 'clusterrolebinding', 'viewer', '--clusterrole=node-pod-viewer', '--serviceaccount=default:viewer']);
+  const token = (await kubectlOk(cluster, ['create', 'token', 'viewer'])).trim();
+  const admin = parseYaml(readFileSync(cluster.kubeconfig, 'utf8')) as { clusters: Array<{ cluster: Record<string, string> }> };
+  const kubeconfig = join(dir, 'viewer.yaml');
+  writeFileSync(kubeconfig, stringifyYaml({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'viewer',
+    clusters: [{ name: 'c', cluster: admin.clusters[0]?.cluster }],
+    users: [{ name: 'viewer', user: { token } }],
+    contexts: [{ name: 'viewer', context: { cluster: 'c', user: 'viewer' } }],
+  }));
+  const r = await winkube(['doctor', '--kubeconfig', kubeconfig, '-o', 'json']);
+  const report = JSON.parse(r.stdout) as Report;
+  const user = 'User "system:serviceaccount:default:viewer"';
+  assert.deepEqual(report.unreadable, [
+    `GET /api/v1/events: events is forbidden: ${user} cannot list resource "events" in API group "" at the cluster scope`,
+    `GET /apis/apps/v1/daemonsets: daemonsets.apps is forbidden: ${user} cannot list resource "daemonsets" in API group "apps" at the cluster scope`,
+    `GET /api/v1/services: services is forbidden: ${user} cannot list resource "services" in API group "" at the cluster scope`,
+    `GET /apis/node.k8s.io/v1/runtimeclasses: runtimeclasses.node.k8s.io is forbidden: ${user} cannot list resource "runtimeclasses" in API group "node.k8s.io" at the cluster scope`,
+  ]);
+  // Node and pod checks still run; those that need events, DaemonSets or Services see none.
+  const checks = new Set(report.findings.map((f) => f.check));
+  assert.deepEqual(['windows-node-not-ready', 'windows-image-build-mismatch', 'pod-sandbox-failed', 'windows-network-daemonset-unhealthy'].map((c) => checks.has(c)), [true, true, false, false]);
+  assert.equal(r.code, 2);
 });
