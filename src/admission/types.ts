@@ -30,8 +30,6 @@ export interface AdmissionAttributes {
   memo: Map<string, unknown>;
   /** The server generated the object's name from generateName (upstream does it after admission: webhooks see no name). */
   nameGenerated?: boolean;
-  /** The request's audit annotations (admission.Attributes.AddAnnotation); no audit log reads them yet. */
-  auditAnnotations?: Record<string, string>;
 }
 
 /** What ValidatingAdmissionPolicy reads of a request, DELETE included (no object then, the deleted one as oldObject). */

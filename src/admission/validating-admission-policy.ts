@@ -62,6 +62,10 @@ function bindingsByPolicy(bindings: KObject[]): Map<string, ValidatingAdmissionP
   return out;
 }
 
+/** The audit annotation an `Audit` validation action adds. */
+const VALIDATION_FAILURE_ANNOTATION = 'validation.policy.admission.k8s.io/validation_failure';
+const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
+
 async function dispatch(a: PolicyAttributes): Promise<void> {
   if (a.def.group === GROUP && EXCLUDED.has(a.def.resource)) return;
   const [policies, bindings] = await Promise.all([
@@ -105,6 +109,7 @@ async function dispatch(a: PolicyAttributes): Promise<void> {
       paramDef = r;
     }
     const compiled = compiledPolicy(policy);
+    const published = new Map<string, string[]>();
 
     for (const binding of policyBindings) {
       const bindingName = binding.metadata!.name!;
@@ -132,18 +137,30 @@ async function dispatch(a: PolicyAttributes): Promise<void> {
         const p = param && policy.spec?.paramKind && !param.apiVersion
           ? { ...param, apiVersion: policy.spec.paramKind.apiVersion, kind: policy.spec.paramKind.kind } : param;
         const result = validatePolicy(compiled, { attrs: a, resource: defMatch.resource, kind: defMatch.kind, param: p, namespace });
-        for (const decision of result.decisions) {
+        const actions = binding.spec?.validationActions ?? [];
+        for (const [expressionIndex, decision] of result.decisions.entries()) {
           if (decision.action !== 'deny') continue;
-          for (const action of binding.spec?.validationActions ?? []) {
+          for (const action of actions) {
             if (action === 'Deny') denials.push({ policy: name, binding: bindingName, decision });
             else if (action === 'Warn') a.ctx.warn(`Validation failed for ValidatingAdmissionPolicy '${name}' with binding '${bindingName}': ${decision.message}`);
+            else if (action === 'Audit') {
+              // publishValidationFailureAnnotation: a list of one, in ValidationFailureValue's field order.
+              a.ctx.annotate?.(VALIDATION_FAILURE_ANNOTATION, JSON.stringify([{ message: decision.message, policy: name, binding: bindingName, expressionIndex, validationActions: actions }]));
+            }
           }
         }
         for (const an of result.auditAnnotations) {
           if (an.action === 'error') denials.push({ policy: name, binding: bindingName, decision: { action: 'deny', evaluation: 'error', message: an.error, reason: '' } });
+          if (an.action !== 'publish') continue;
+          // auditAnnotationCollector.add: each binding's distinct value, cut at 10 KiB.
+          const values = published.get(an.key) ?? [];
+          const value = an.value.slice(0, MAX_AUDIT_ANNOTATION_VALUE_LENGTH);
+          if (!values.includes(value)) published.set(an.key, [...values, value]);
         }
       }
     }
+    // auditAnnotationCollector.publish: one annotation per key, distinct values comma-joined.
+    for (const [key, values] of published) a.ctx.annotate?.(`${name}/${key}`, values.join(', '));
   }
   if (denials.length) throw denialError(a, denials[0]!);
 }

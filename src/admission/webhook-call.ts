@@ -42,7 +42,7 @@ export async function callWebhook(h: WebhookAccessor, inv: Invocation, r: Webhoo
   }
   const res = verifyAdmissionResponse(version, uid, mutating, answer);
   if ('invalid' in res) throw new WebhookCallError(name, `received invalid webhook response: ${res.invalid}`);
-  for (const [k, v] of Object.entries(res.auditAnnotations ?? {})) (r.attrs.auditAnnotations ??= {})[`${name}/${k}`] = v;
+  for (const [k, v] of Object.entries(res.auditAnnotations ?? {})) r.attrs.ctx.annotate?.(`${name}/${k}`, v);
   for (const w of res.warnings ?? []) r.attrs.ctx.warn(w);
   return res;
 }

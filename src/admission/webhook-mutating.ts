@@ -31,10 +31,6 @@ function replaceContents(target: KObject, source: KObject): void {
   Object.assign(target, source);
 }
 
-function annotate(a: WebhookAttributes, key: string, value: string): void {
-  (a.auditAnnotations ??= {})[key] = value;
-}
-
 /** callAttrMutatingHook: whether the webhook changed the object. */
 async function callMutating(h: WebhookAccessor, inv: Invocation, r: WebhookRequest, round: number, idx: number,
   redefault?: (obj: KObject) => void): Promise<boolean> {
@@ -66,14 +62,14 @@ async function callMutating(h: WebhookAccessor, inv: Invocation, r: WebhookReque
     }
     dropUnknownFields(inv.kind, patched);
     changed = !deepEqual(current, patched);
-    annotate(a, `${PATCH_PREFIX}round_${round}_index_${idx}`,
+    a.ctx.annotate?.(`${PATCH_PREFIX}round_${round}_index_${idx}`,
       JSON.stringify({ configuration: h.configurationName, webhook: name, patch: ops, patchType: 'JSONPatch' }));
     const back = r.toRequested(inv, patched);
     redefault?.(back);
     replaceContents(a.object, back);
     return changed;
   } finally {
-    annotate(a, `${MUTATION_PREFIX}round_${round}_index_${idx}`,
+    a.ctx.annotate?.(`${MUTATION_PREFIX}round_${round}_index_${idx}`,
       JSON.stringify({ configuration: h.configurationName, webhook: name, mutated: changed }));
   }
 }
@@ -103,7 +99,7 @@ export async function admitWithWebhooks(a: WebhookAttributes, redefault?: (obj: 
       } catch (e) {
         if (!(e instanceof WebhookCallError)) throw e instanceof StatusError || e instanceof Error ? e : new Error(String(e));
         if ((h.hook.failurePolicy ?? 'Fail') === 'Fail') throw failedClosed(e);
-        annotate(a, `${FAILED_OPEN_PREFIX}round_${round}_index_${i}`, h.hook.name);
+        a.ctx.annotate?.(`${FAILED_OPEN_PREFIX}round_${round}_index_${i}`, h.hook.name);
       }
       if (changed && round === 0) {
         anyChange = true;

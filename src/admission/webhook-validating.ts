@@ -33,7 +33,7 @@ export async function validateWithWebhooks(a: WebhookAttributes): Promise<void> 
     } catch (e) {
       if (e instanceof WebhookCallError) {
         if ((h.hook.failurePolicy ?? 'Fail') === 'Ignore') {
-          (a.auditAnnotations ??= {})[`${FAILED_OPEN_PREFIX}round_0_index_${idx}`] = h.hook.name;
+          a.ctx.annotate?.(`${FAILED_OPEN_PREFIX}round_0_index_${idx}`, h.hook.name);
           return;
         }
         errs.push(failedClosed(e));

@@ -8,7 +8,7 @@ import { apiVersionOf } from '../apimachinery/object.js';
 import { type DeleteRequest, type ListRequest, type RawListResponse, type Store } from '../registry/store.js';
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
 import { decodeObject, mediaType, readBody } from './body.js';
-import { auditRequestObject } from './audit/http-audit.js';
+import { auditAnnotate, auditRequestObject } from './audit/http-audit.js';
 import { negotiate, type Shape } from './negotiate.js';
 import { parseDryRun, requestedOptions } from './query.js';
 import { parseInt64, queryBool } from '../apimachinery/go-strconv.js';
@@ -140,6 +140,7 @@ export class ResourceHandlers {
         seen.add(message);
         addWarning(res, message);
       },
+      annotate: (key, value) => auditAnnotate(req, key, value),
     };
   }
 

@@ -13,6 +13,8 @@ export interface WriteContext {
   fieldManager: string;
   /** Adds a warning for the client (a `Warning: 299` response header, which kubectl prints). */
   warn: (message: string) => void;
+  /** admission.Attributes.AddAnnotation: an annotation on the request's audit event (when the audit log records it). */
+  annotate?: (key: string, value: string) => void;
   /**
    * The object name in the request's URL (RequestInfo.Name): a PUT's or a
    * PATCH's, even when it creates; absent for a POST to a collection.

@@ -8,6 +8,7 @@ import { parseSchedulerConfig } from '../scheduler/profile.js';
 import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
 import { registerLintCommand } from '../lint/command.js';
+import { registerWebhookCommand } from '../webhook/command.js';
 import { registerDoctorCommand } from '../doctor/command.js';
 import { parseControllersFlag } from '../controllers/manager.js';
 import { loadEncryptionConfig } from '../storage/transformers/encryption-config.js';
@@ -179,6 +180,7 @@ program.command('join-config')
   });
 registerNodeCommands(program);
 registerLintCommand(program);
+registerWebhookCommand(program);
 registerDoctorCommand(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {

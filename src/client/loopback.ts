@@ -140,10 +140,10 @@ class LoopbackResource<T> implements ResourceClient<T> {
     return out;
   }
 
-  private context(namespace: string, opts: WriteOptions | DeleteOptions | undefined): WriteContext {
+  private context(namespace: string, opts: WriteOptions | DeleteOptions | undefined, audit: AuditEventRecorder | undefined): WriteContext {
     const ctx: WriteContext = {
       namespace, now: new Date(), dryRun: !!opts?.dryRun, fieldManager: opts?.fieldManager ?? this.client.fieldManager,
-      warn: () => {}, user: this.client.user,
+      warn: () => {}, user: this.client.user, ...(audit ? { annotate: (key: string, value: string) => audit.annotateOnce(key, value) } : {}),
     };
     return (opts as WriteOptions | undefined)?.sharedResult ? this.store.readOnlyResult(ctx) : ctx;
   }
@@ -193,7 +193,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
     aborted(opts?.signal);
     const audit = this.authorize('create', namespace, '');
     audit?.requestObject(obj);
-    const ctx = this.context(namespace, opts);
+    const ctx = this.context(namespace, opts, audit);
     // Access reviews are answers, not stored objects; in process only the authorizer's (a TokenReview needs the HTTP layer's authenticator).
     if (this.def.review) {
       return await this.audited(audit, 201, this.def.review(withTypeMeta(this.def, obj as KObject), ctx, {
@@ -218,7 +218,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
       // What a PUT would have sent (for a patch, the patched object: the patch itself is not kept).
       audit?.requestObject(next);
       return next;
-    }, this.context(namespace, opts), opts?.subresource)) as T;
+    }, this.context(namespace, opts, audit), opts?.subresource)) as T;
   }
 
   updateStatus(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, opts?: WriteOptions): Promise<T> {
@@ -237,7 +237,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
     const r = await this.audited(audit, 200, this.store.delete(this.def, namespace, name, {
       gracePeriodSeconds: opts?.gracePeriodSeconds, propagationPolicy: opts?.propagationPolicy,
       preconditions: opts?.preconditions, dryRun: opts?.dryRun,
-    }, this.context(namespace, opts)));
+    }, this.context(namespace, opts, audit)));
     return { object: r.obj as T, deleted: r.deleted };
   }
 
@@ -247,7 +247,7 @@ class LoopbackResource<T> implements ResourceClient<T> {
     audit?.requestObject(body);
     const write = this.def.subresourceWrites?.[subresource];
     if (!write) throw new Error(`${this.ref.resource}/${subresource} takes no POST`);
-    return this.audited(audit, 201, write(this.store, this.def, namespace, name, body, this.context(namespace, opts)));
+    return this.audited(audit, 201, write(this.store, this.def, namespace, name, body, this.context(namespace, opts, audit)));
   }
 }
 

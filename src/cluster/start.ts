@@ -51,6 +51,7 @@ import { execContext, runningContainerContext } from '../node/exec/container-con
 import { execShellFor } from '../node/exec/shell-exec.js';
 import { kubeletContainerStreams } from '../node/exec/container-streams.js';
 import { Kubelet } from '../node/kubelet/kubelet.js';
+import { evictionTimingsFromEnv } from '../node/kubelet/eviction/timings.js';
 import { farmKubelets } from './kubelet-servers.js';
 import { CLUSTER_DNS_IP, DNS_DOMAIN } from '../node/network.js';
 import { serveClusterDNS } from './cluster-dns.js';
@@ -176,6 +177,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       pullMs: process.env.WINKUBE_IMAGE_PULL_MS ? Number(process.env.WINKUBE_IMAGE_PULL_MS) : undefined,
       // Nodes report the images their runtime holds in status.images.
       onImagesChanged: (node) => farm.imagesChanged(node),
+      // Each node's eviction manager: MemoryPressure in its status; periods shortened by WINKUBE_EVICTION_* for tests.
+      onMemoryPressure: (node, underPressure) => farm.setMemoryPressure(node, underPressure),
+      eviction: evictionTimingsFromEnv(),
       // The pods' kubernetes Service leads to this server (a wildcard bind is reached on loopback).
       apiServer: apiServerEndpoint(apiURL(), pki.ca.cert),
       token: (pod, audience, expirationSeconds) => podTokens.issue(pod, audience ? [audience] : [TOKEN_ISSUER], expirationSeconds, new Date()),

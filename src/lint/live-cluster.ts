@@ -4,6 +4,7 @@
  * sig-windows' GMSA webhook is registered there.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
+import type { ServerTarget } from '../client/https.js';
 import { callControl, targetFromKubeconfig } from '../node/control/client.js';
 import { describeNodes } from './cluster-description.js';
 import type { ClusterDescription } from './types.js';
@@ -12,7 +13,11 @@ import type { ClusterDescription } from './types.js';
 const GMSA_WEBHOOK_SUFFIX = 'windows-gmsa.sigs.k8s.io';
 
 export async function describeLiveCluster(kubeconfig: string): Promise<ClusterDescription> {
-  const target = targetFromKubeconfig(kubeconfig);
+  return describeLiveTarget(targetFromKubeconfig(kubeconfig));
+}
+
+/** The same from a server and credentials found otherwise (the admission webhook's in-cluster service account). */
+export async function describeLiveTarget(target: ServerTarget): Promise<ClusterDescription> {
   const nodes = await callControl(target, 'GET', '/api/v1/nodes');
   if (nodes.status !== 200) throw new Error(`listing nodes at ${target.server.origin}: ${String(nodes.body?.message ?? `HTTP ${nodes.status}`)}`);
   const hooks = await callControl(target, 'GET', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations');

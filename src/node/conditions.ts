@@ -21,12 +21,21 @@ const HEALTHY: ReadonlyArray<[string, 'True' | 'False', string, string]> = [
   ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
 ];
 
+/** MemoryPressureCondition while the eviction manager reports the node under memory pressure. */
+const MEMORY_PRESSURE: [string, 'True', string, string] =
+  ['MemoryPressure', 'True', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available'];
+
+/** What the kubelet's managers report that the setters turn into conditions. */
+export interface NodePressure { memory?: boolean }
+
 /**
- * The conditions of a healthy node at `now`; a condition whose status is
- * unchanged from `previous` keeps its lastTransitionTime, as the setters do.
+ * The conditions of a node at `now`: healthy, but for the pressure its
+ * eviction manager reports. A condition whose status is unchanged from
+ * `previous` keeps its lastTransitionTime, as the setters do.
  */
-export function healthyConditions(now: string, previous: NodeCondition[] = []): NodeCondition[] {
-  return HEALTHY.map(([type, status, reason, message]) => {
+export function healthyConditions(now: string, previous: NodeCondition[] = [], pressure: NodePressure = {}): NodeCondition[] {
+  const rows = HEALTHY.map((row) => (row[0] === 'MemoryPressure' && pressure.memory ? MEMORY_PRESSURE : row));
+  return rows.map(([type, status, reason, message]) => {
     const old = previous.find((c) => c.type === type);
     const lastTransitionTime = old && old.status === status ? old.lastTransitionTime : now;
     return { type, status, lastHeartbeatTime: now, lastTransitionTime, reason, message };
@@ -42,11 +51,11 @@ export function conditionsChanged(a: NodeCondition[], b: NodeCondition[]): boole
   });
 }
 
-/** The event each healthy condition records when it first appears or changes status (nodestatus setters). */
-const EVENT_OF: Record<string, string> = {
-  MemoryPressure: 'NodeHasSufficientMemory',
-  DiskPressure: 'NodeHasNoDiskPressure',
-  PIDPressure: 'NodeHasSufficientPID',
+/** The event each condition records when it first appears or changes status (nodestatus setters), by status. */
+const EVENT_OF: Record<string, Partial<Record<NodeCondition['status'], string>>> = {
+  MemoryPressure: { False: 'NodeHasSufficientMemory', True: 'NodeHasInsufficientMemory' },
+  DiskPressure: { False: 'NodeHasNoDiskPressure' },
+  PIDPressure: { False: 'NodeHasSufficientPID' },
 };
 
 /**
@@ -61,7 +70,7 @@ export function conditionEvents(previous: NodeCondition[], next: NodeCondition[]
     if (c.type === 'Ready') {
       if (old && old.status !== c.status) out.push(c.status === 'True' ? 'NodeReady' : 'NodeNotReady');
     } else {
-      const event = EVENT_OF[c.type];
+      const event = EVENT_OF[c.type]?.[c.status];
       if (event && (!old || old.status !== c.status)) out.push(event);
     }
   }

@@ -67,6 +67,8 @@ interface Agent {
   bootedAt: Date;
   /** kl.lastNodeUnschedulable: spec.unschedulable as this kubelet process last saw it (false when it starts). */
   lastUnschedulable: boolean;
+  /** The eviction manager's IsUnderMemoryPressure, which the MemoryPressure setter reads. */
+  memoryPressure: boolean;
 }
 
 export class NodeFarm {
@@ -106,7 +108,21 @@ export class NodeFarm {
    * nodeStatusUpdateFrequency and posts it when it differs, so the new
    * images show within 10 s (one post however many images arrived meanwhile).
    */
-  imagesChanged(name: string): void {
+  imagesChanged(name: string): void { this.statusChanged(name); }
+
+  /**
+   * The node's eviction manager says whether it is under memory pressure:
+   * the MemoryPressure setter reads that at the next status update (within
+   * nodeStatusUpdateFrequency), and the changed condition is posted then.
+   */
+  setMemoryPressure(name: string, underPressure: boolean): void {
+    const agent = this.agents.get(name);
+    if (!agent || agent.memoryPressure === underPressure) return;
+    agent.memoryPressure = underPressure;
+    this.statusChanged(name);
+  }
+
+  private statusChanged(name: string): void {
     if (this.imagesDirty.has(name) || this.stopped) return;
     this.imagesDirty.add(name);
     this.wheel.schedule(NODE_STATUS_UPDATE_FREQUENCY_MS, () => {
@@ -255,7 +271,7 @@ export class NodeFarm {
     return {
       cfg, index, id: machineIdentity(cfg.name, cfg.os), uid: '', tasks: [], nodes: kubelet.resource(nodeResource), leases: kubelet.resource(leases),
       events: this.events?.as(user),
-      running: false, leaseExists: false, bootedAt: new Date(), lastUnschedulable: false,
+      running: false, leaseExists: false, bootedAt: new Date(), lastUnschedulable: false, memoryPressure: false,
     };
   }
 
@@ -278,6 +294,7 @@ export class NodeFarm {
   private async boot(agent: Agent, restart = false): Promise<void> {
     agent.bootedAt = new Date();
     agent.lastUnschedulable = false;
+    agent.memoryPressure = false;
     const created = await this.register(agent, restart);
     // A node just created has no Lease yet (or an orphan one, which the create below finds): no need to read first.
     if (created) agent.leaseExists = false;
@@ -417,7 +434,7 @@ export class NodeFarm {
     let previousBoot = '';
     const node = await agent.nodes.updateStatus('', agent.cfg.name, (n) => {
       const prev = (n.status?.conditions ?? []) as NodeCondition[];
-      const status = nodeStatus(agent.cfg, agent.index, agent.id, now, prev, this.statusImages(agent));
+      const status = nodeStatus(agent.cfg, agent.index, agent.id, now, prev, this.statusImages(agent), { memory: agent.memoryPressure });
       const conditions = status.conditions as NodeCondition[];
       events = conditionEvents(prev, conditions);
       previousBoot = n.status?.nodeInfo?.bootID ?? '';

@@ -5,7 +5,7 @@
 import { EMULATED_VERSION } from '../apimachinery/version.js';
 import { windowsNodeIdentity } from '../os/windows-versions.js';
 import { nodeAllocatable, nodeCapacity } from './allocatable.js';
-import { healthyConditions, type NodeCondition } from './conditions.js';
+import { healthyConditions, type NodeCondition, type NodePressure } from './conditions.js';
 import type { MachineIdentity } from './identity.js';
 import type { NodeConfig } from './pool.js';
 import { CONTAINERD_VERSION } from './container-runtime.js';
@@ -54,12 +54,12 @@ export function nodeInfo(cfg: NodeConfig, id: MachineIdentity): Record<string, s
 }
 
 export function nodeStatus(cfg: NodeConfig, index: number, id: MachineIdentity, now: string, previous: NodeCondition[] = [],
-  images: ReadonlyArray<{ names: string[]; sizeBytes: number }> = []): Record<string, unknown> {
+  images: ReadonlyArray<{ names: string[]; sizeBytes: number }> = [], pressure: NodePressure = {}): Record<string, unknown> {
   const capacity = nodeCapacity(cfg);
   const status: Record<string, unknown> = {
     capacity,
     allocatable: nodeAllocatable(cfg, capacity),
-    conditions: healthyConditions(now, previous),
+    conditions: healthyConditions(now, previous, pressure),
     addresses: [{ type: 'InternalIP', address: internalIP(index) }, { type: 'Hostname', address: cfg.name }],
     daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
     nodeInfo: nodeInfo(cfg, id),

@@ -181,6 +181,11 @@ export const CATALOG: readonly CatalogRepository[] = [
     name: 'registry.k8s.io/e2e-test-images/agnhost', exampleTags: ['2.52', '2.47', '2.45'],
     windowsReleases: [], windowsBuilds: [BUILD_LTSC2019, BUILD_LTSC2022], linuxPlatforms: K8S_LINUX,
   }),
+  // The HPA e2e tests' consumer: the same multi-arch manifest list shape as agnhost (Linux, Windows ltsc2019/ltsc2022).
+  tagFamily({
+    name: 'registry.k8s.io/e2e-test-images/resource-consumer', exampleTags: ['1.13', '1.11', '1.10'],
+    windowsReleases: [], windowsBuilds: [BUILD_LTSC2019, BUILD_LTSC2022], linuxPlatforms: K8S_LINUX,
+  }),
   ...['aspnet', 'runtime', 'sdk'].map((img) => tagFamily({
     name: `mcr.microsoft.com/dotnet/framework/${img}`,
     exampleTags: ['4.8-windowsservercore-ltsc2019', '4.8-windowsservercore-ltsc2022', '4.8.1-windowsservercore-ltsc2022',

@@ -23,6 +23,8 @@ export interface AuditEventRecorder {
   readonly auditID: string;
   /** An annotation such as authorization.k8s.io/decision. */
   annotate(key: string, value: string): void;
+  /** Admission's AddAnnotation: a key already set keeps its first value. */
+  annotateOnce(key: string, value: string): void;
   /** The user the request was made as (Impersonate-User). */
   impersonated(user: Attributes['user']): void;
   /** The decoded request body (logged at Request level and above); fills objectRef's name, uid and resourceVersion. */

@@ -64,7 +64,11 @@ test('kubectl create, get and delete of a ConfigMap are logged at RequestRespons
   await kubectlOk(cluster, ['create', 'configmap', 'audited', '--from-literal=colour=blue']);
   await kubectlOk(cluster, ['get', 'configmap', 'audited', '-o', 'name']);
   await kubectlOk(cluster, ['delete', 'configmap', 'audited', '--wait=false']);
-  const mine = events().filter((e) => e.objectRef?.resource === 'configmaps' && e.objectRef.name === 'audited');
+  // An event is written once its response is sent: kubectl may have its answer a moment before.
+  const mine = await eventually('the three events', async () => {
+    const found = events().filter((e) => e.objectRef?.resource === 'configmaps' && e.objectRef.name === 'audited');
+    return found.length === 3 ? found : undefined;
+  });
   assert.deepEqual(mine.map((e) => [e.stage, e.verb, e.user.username, e.responseStatus?.code, e.level]), [
     ['ResponseComplete', 'create', admin, 201, 'RequestResponse'],
     ['ResponseComplete', 'get', admin, 200, 'RequestResponse'],
@@ -91,6 +95,41 @@ test('kubectl create, get and delete of a ConfigMap are logged at RequestRespons
   assert.ok(all.some((e) => e.stage === 'ResponseStarted' && e.verb === 'watch' && e.objectRef?.resource === 'configmaps'));
 });
 
+test('admission\'s audit annotations: a ValidatingAdmissionPolicy\'s published keys and its Audit action\'s validation_failure', async () => {
+  await kubectlOk(cluster, ['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: no-red}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  validations:
+  - expression: "!has(object.data) || !('colour' in object.data) || object.data.colour != 'red'"
+    message: red is not allowed
+  auditAnnotations:
+  - key: colour
+    valueExpression: "'colour is ' + object.data.colour"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: no-red-audit}
+spec:
+  policyName: no-red
+  validationActions: [Audit, Warn]
+`);
+  const r = await kubectl(cluster, ['create', 'configmap', 'red', '--from-literal=colour=red']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "Warning: Validation failed for ValidatingAdmissionPolicy 'no-red' with binding 'no-red-audit': red is not allowed\n");
+  const create = await eventually('the create event', () =>
+    Promise.resolve(events().find((e) => e.objectRef?.resource === 'configmaps' && e.objectRef.name === 'red' && e.verb === 'create')));
+  assert.deepEqual(create?.annotations, {
+    'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '',
+    'no-red/colour': 'colour is red',
+    'validation.policy.admission.k8s.io/validation_failure':
+      '[{"message":"red is not allowed","policy":"no-red","binding":"no-red-audit","expressionIndex":0,"validationActions":["Audit","Warn"]}]',
+  });
+  await kubectlOk(cluster, ['delete', 'validatingadmissionpolicybinding', 'no-red-audit']);
+});
+
 test('a component writes as its own user: the service account controller creates the namespace\'s default ServiceAccount', async () => {
   await kubectlOk(cluster, ['create', 'namespace', 'audited-ns']);
   const ev = await eventually('the default ServiceAccount\'s create event', async () =>
@@ -112,8 +151,8 @@ test('a forbidden request is logged with decision forbid and its 403 Status', as
   });
   const r = await kubectl(cluster, ['--kubeconfig', file, 'get', 'pods']);
   assert.notEqual(r.code, 0);
-  const ev = events().find((e) => e.user.username === 'dev' && e.objectRef?.resource === 'pods');
-  assert.ok(ev, 'no event of dev listing pods');
+  const ev = await eventually('an event of dev listing pods', () =>
+    Promise.resolve(events().find((e) => e.user.username === 'dev' && e.objectRef?.resource === 'pods')));
   assert.equal(ev.verb, 'list');
   assert.equal(ev.stage, 'ResponseComplete');
   assert.deepEqual(ev.objectRef, { resource: 'pods', namespace: 'default', apiVersion: 'v1' });

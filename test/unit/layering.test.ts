@@ -27,7 +27,8 @@
  *    12   cluster                      wires servers, clients and components together
  *         lint                         `winkube lint`'s rules over manifests (validation, os, scheduler plugins, node pools)
  *         joinconfig                   `winkube join-config`: a Windows node's files for a real cluster, from the node's builders
- *    13   doctor                       `winkube doctor`: the Windows troubleshooting guide as checks over a live
+ *    13   webhook                      `winkube webhook`: the lint rules as an admission webhook
+ *         doctor                       `winkube doctor`: the Windows troubleshooting guide as checks over a live
  *                                      cluster's objects (above lint, whose image and pod-OS rules it reuses)
  *    14   cli                          the `winkube` commands
  *
@@ -57,7 +58,7 @@ const RANKS: Record<string, number> = {
   scheduler: 10,
   controllers: 11, node: 11, addons: 11,
   cluster: 12, lint: 12, joinconfig: 12,
-  doctor: 13,
+  webhook: 13, doctor: 13,
   cli: 14,
 };
 

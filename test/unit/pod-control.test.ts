@@ -32,6 +32,15 @@ async function setup() {
   return { store, storage, control: new PodControl(client.resource(plain(pods)), new EventRecorder(loopback(store)), 'replicaset-controller') };
 }
 
+/** The namespace's events once `done` holds for them: the recorder writes them asynchronously. */
+async function eventsWhen(store: Store, done: (events: any[]) => boolean): Promise<any[]> {
+  for (let i = 0; ; i++) {
+    const events = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
+    if (done(events) || i === 200) return events;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 test('the pods prefix is the controller name and a dash, unless that is no valid name', () => {
   assert.equal(podsPrefix('web'), 'web-');
   assert.equal(podsPrefix('x'.repeat(253)), 'x'.repeat(253));
@@ -44,12 +53,10 @@ test('create: template labels and annotations, the controller reference, Success
   assert.deepEqual(pod.metadata.labels, { app: 'web', 'pod-template-hash': '5d4f8' });
   assert.deepEqual(pod.metadata.annotations, { a: 'b' });
   assert.deepEqual(pod.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d4f8', uid: 'rs-uid', controller: true, blockOwnerDeletion: true }]);
-  await new Promise((r) => setTimeout(r, 20));
-  const events = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
+  const events = await eventsWhen(store, (e) => e.length > 0);
   assert.deepEqual(events.map((e) => [e.type, e.reason, e.message, e.source.component]), [['Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'replicaset-controller']]);
   await control.delete(rs, pod);
-  await new Promise((r) => setTimeout(r, 20));
-  const after = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
+  const after = await eventsWhen(store, (e) => e.some((x) => x.reason === 'SuccessfulDelete'));
   assert.ok(after.some((e) => e.reason === 'SuccessfulDelete' && e.message === `Deleted pod: ${pod.metadata.name}`));
   await storage.close();
 });
@@ -58,8 +65,7 @@ test('a refused create is a FailedCreate event with the API error, and the error
   const { store, storage, control } = await setup();
   const bad = { ...template, spec: { containers: [{ name: 'web' }] } };
   await assert.rejects(control.create({ template: bad, owner: rs }), /spec.containers\[0\].image: Required value/);
-  await new Promise((r) => setTimeout(r, 20));
-  const [ev] = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
+  const [ev] = await eventsWhen(store, (e) => e.length > 0);
   assert.equal(ev.reason, 'FailedCreate');
   assert.match(ev.message, /^Error creating: Pod "web-5d4f8-[a-z0-9]{5}" is invalid: spec.containers\[0\].image: Required value$/);
   await storage.close();

@@ -67,6 +67,10 @@ class EventRecorder implements AuditEventRecorder {
     (this.ev.annotations ??= {})[key] = value;
   }
 
+  annotateOnce(key: string, value: string): void {
+    if (this.ev.annotations?.[key] === undefined) this.annotate(key, value);
+  }
+
   impersonated(user: UserInfo): void {
     this.ev.impersonatedUser = auditUser(user);
   }

@@ -102,6 +102,11 @@ export function auditRequestBody(req: IncomingMessage, body: Buffer): void {
   }
 }
 
+/** An annotation on the request's audit event (admission's AddAnnotation), when the request is audited. */
+export function auditAnnotate(req: IncomingMessage, key: string, value: string): void {
+  recorders.get(req)?.annotateOnce(key, value);
+}
+
 /** The decoded body of a create or update (whatever its wire format): the event's requestObject. */
 export function auditRequestObject(req: IncomingMessage, obj: unknown): void {
   recorders.get(req)?.requestObject(obj);

@@ -16,6 +16,7 @@ import { hpaExample } from './hpa-example.js';
 import { httpd } from './httpd.js';
 import { iis } from './iis.js';
 import { nginx } from './nginx.js';
+import { parseConsumerFlags, resourceConsumer } from './resource-consumer.js';
 
 export interface ContainerCommand {
   image: string;
@@ -34,6 +35,7 @@ export function applicationFor(c: ContainerCommand): Application | undefined {
     case 'docker.io/library/httpd': case 'registry.k8s.io/e2e-test-images/httpd': return httpdApp(ref.tag, c);
     case 'mcr.microsoft.com/windows/servercore/iis': return iisApp(c);
     case 'registry.k8s.io/hpa-example': return c.command.length || c.args.length ? undefined : (ctx) => hpaExample(ctx);
+    case 'registry.k8s.io/e2e-test-images/resource-consumer': return resourceConsumerApp(c);
     default: return undefined;
   }
 }
@@ -69,4 +71,11 @@ function httpdApp(tag: string, c: ContainerCommand): Application | undefined {
 function iisApp(c: ContainerCommand): Application | undefined {
   if (!c.command.length) return (ctx) => iis(ctx);
   return base(c.command[0]).toLowerCase() === 'servicemonitor.exe' ? (ctx) => iis(ctx) : undefined;
+}
+
+/** ENTRYPOINT ["/consumer"] (Windows: ["/consumer.exe"]): args are its flags; a command naming it runs it with the rest. */
+function resourceConsumerApp(c: ContainerCommand): Application | undefined {
+  const argv = !c.command.length ? c.args : /^consumer(\.exe)?$/i.test(base(c.command[0])) ? [...c.command.slice(1), ...c.args] : undefined;
+  const flags = argv ? parseConsumerFlags(argv) : undefined;
+  return flags ? (ctx) => resourceConsumer(ctx, flags.port) : undefined;
 }

@@ -39,6 +39,11 @@ import { egressContext } from '../net/outside-access.js';
 import { OutsideWorld } from '../net/outside-world.js';
 import type { NodeFile } from '../net/flannel-files.js';
 import { PodWorker, type NodeContext } from './pod-worker.js';
+import { EvictionManager } from './eviction/eviction-manager.js';
+import { evictionAdmission } from './eviction/admission.js';
+import { DEFAULT_EVICTION_MONITORING_PERIOD_MS, DEFAULT_PRESSURE_TRANSITION_PERIOD_MS, type EvictionTimings } from './eviction/timings.js';
+import { buildSummary } from '../kubelet-server/stats-summary.js';
+import { referenceTo, type ObjectReference } from '../../events/recorder.js';
 import type { PodSandbox } from '../exec/port-forward.js';
 
 type Obj = Record<string, any>;
@@ -92,6 +97,10 @@ export interface KubeletOptions {
   clock?: Clock;
   /** The API server behind the kubernetes Service, as the pods reach it; unreachable without. */
   apiServer?: APIServerEndpoint;
+  /** A node's eviction manager says whether it is under memory pressure (its MemoryPressure condition). */
+  onMemoryPressure?: (nodeName: string, underPressure: boolean) => void;
+  /** The eviction manager's periods (10 s and 5 m by default). */
+  eviction?: Partial<EvictionTimings>;
 }
 
 interface NodeState {
@@ -101,6 +110,7 @@ interface NodeState {
   ips: Map<string, string>;
   nextIP: number;
   ctx: NodeContext;
+  eviction: EvictionManager;
 }
 
 /**
@@ -199,6 +209,7 @@ export class Kubelet {
       this.networkPolicies, this.namespaces]
       .map((i) => i.start()));
     this.started = true;
+    for (const n of this.nodes.values()) if (n.running) this.startEviction(n);
     await this.informers.inform(podResource, (type, o) => this.onPod(type, o));
   }
 
@@ -206,13 +217,14 @@ export class Kubelet {
     this.started = false;
     this.toStart.clear();
     this.informers.stop();
-    for (const n of this.nodes.values()) for (const w of n.workers.values()) w.stop();
+    for (const n of this.nodes.values()) { n.eviction.stop(); for (const w of n.workers.values()) w.stop(); }
   }
 
   /** A node joins the farm (running). */
   addNode(cfg: NodeConfig): void {
     if (this.nodes.has(cfg.name)) return;
     this.addNodeState(cfg);
+    if (this.started) this.startEviction(this.nodes.get(cfg.name)!);
     this.resyncNode(cfg.name);
   }
 
@@ -220,6 +232,7 @@ export class Kubelet {
   removeNode(name: string): void {
     const n = this.nodes.get(name);
     if (!n) return;
+    n.eviction.stop();
     for (const w of n.workers.values()) w.stop();
     this.dropQueued(n);
     this.nodes.delete(name);
@@ -230,7 +243,8 @@ export class Kubelet {
     const n = this.nodes.get(name);
     if (!n || n.running === running) return;
     n.running = running;
-    if (!running) { for (const w of n.workers.values()) w.stop(); this.dropQueued(n); return; }
+    if (!running) { n.eviction.stop(); for (const w of n.workers.values()) w.stop(); this.dropQueued(n); return; }
+    if (this.started) this.startEviction(n);
     for (const w of n.workers.values()) w.restartAfterNodeStop();
     this.resyncNode(name);
   }
@@ -268,7 +282,10 @@ export class Kubelet {
   }
 
   private addNodeState(cfg: NodeConfig): void {
-    const state: NodeState = { cfg, running: true, workers: new Map(), ips: new Map(), nextIP: 2, ctx: undefined as unknown as NodeContext };
+    const state: NodeState = {
+      cfg, running: true, workers: new Map(), ips: new Map(), nextIP: 2, ctx: undefined as unknown as NodeContext,
+      eviction: this.evictionManager(cfg),
+    };
     const build = cfg.windows ? cfg.windows.build : undefined;
     const images = new NodeImages({ os: cfg.os, arch: cfg.arch, build }, this.opts.pullMs ?? 100, () => this.userImages(),
       () => this.opts.onImagesChanged?.(cfg.name), this.opts.clock ?? REAL_CLOCK);
@@ -295,6 +312,7 @@ export class Kubelet {
       events: this.opts.events.as(nodeUser(cfg.name)), logs: this.opts.logs, servedWork: this.opts.servedWork,
       pods, log: this.log,
       admitted: (except) => [...state.workers.values()].filter((w) => w.uid !== except && w.admitted && !w.terminal).map((w) => w.pod),
+      evictionAdmission: (pod) => evictionAdmission(pod as unknown as Pod, state.eviction.isUnderMemoryPressure()),
       finished: (uid) => { state.workers.delete(uid); this.opts.servedWork?.forget(uid); },
       backoff: this.backoff,
       status: new StatusManager(pods, this.opts.clock ?? REAL_CLOCK, this.log),
@@ -306,6 +324,42 @@ export class Kubelet {
       network: this.network,
     };
     this.nodes.set(cfg.name, state);
+  }
+
+  /**
+   * Starts a node's eviction loop, its first sync at a point of the first
+   * period that depends on the node's name: thousands of nodes do not all
+   * read their stats in the same tick.
+   */
+  private startEviction(n: NodeState): void {
+    const period = this.opts.eviction?.monitoringPeriodMs ?? DEFAULT_EVICTION_MONITORING_PERIOD_MS;
+    let h = 0;
+    for (const ch of n.cfg.name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+    n.eviction.start(1 + (h % period));
+  }
+
+  /** The node's eviction manager, reading the node's Summary and acting on its pod workers. */
+  private evictionManager(cfg: NodeConfig): EvictionManager {
+    const clock = this.opts.clock ?? REAL_CLOCK;
+    const events = this.opts.events.as(nodeUser(cfg.name));
+    const bootTime = new Date(clock.now());
+    return new EvictionManager({
+      name: cfg.name, os: cfg.os, evictionHard: cfg.evictionHard,
+      summary: (now) => buildSummary({
+        cfg, bootTime, kubeletStartTime: bootTime, now, pods: this.podsOn(cfg.name), imageBytes: 0, cpuAndMemoryOnly: true,
+        ...(this.opts.servedWork ? { served: this.opts.servedWork } : {}),
+      }),
+      activePods: () => [...(this.nodes.get(cfg.name)?.workers.values() ?? [])]
+        .filter((w) => w.admitted && !w.terminal)
+        .map((w) => ({ pod: w.pod as Pod, evict: (...args) => w.evict(...args), cleanedUp: () => w.cleanedUp() })),
+      setMemoryPressure: (underPressure) => this.opts.onMemoryPressure?.(cfg.name, underPressure),
+      // kl.nodeRef: the node's name as its UID, no apiVersion.
+      nodeEvent: (type, reason, message) => void events.record({ kind: 'Node', name: cfg.name, uid: cfg.name } as ObjectReference, type, reason, message, 'kubelet', cfg.name),
+      podEvent: (pod, type, reason, message) => void events.record(referenceTo(pod as unknown as KObject), type, reason, message, 'kubelet', cfg.name),
+    }, clock, {
+      monitoringPeriodMs: this.opts.eviction?.monitoringPeriodMs ?? DEFAULT_EVICTION_MONITORING_PERIOD_MS,
+      pressureTransitionPeriodMs: this.opts.eviction?.pressureTransitionPeriodMs ?? DEFAULT_PRESSURE_TRANSITION_PERIOD_MS,
+    });
   }
 
   /** The files the node's CNI wrote (known once the Node has its pod CIDR and address). */

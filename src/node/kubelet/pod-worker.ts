@@ -74,6 +74,8 @@ export interface NodeContext {
   log(m: string): void;
   /** The node's other admitted, non-terminal pods. */
   admitted(except: string): KObject[];
+  /** The eviction manager's admission, asked before the others (undefined: admitted). */
+  evictionAdmission?(pod: KObject): { reason: string; message: string } | undefined;
   /** The worker is finished with the pod (deleted from the API). */
   finished(uid: string): void;
   backoff: Backoff;
@@ -157,7 +159,8 @@ export class PodWorker implements PodStatusSource {
   private volumeFiles = new Map<string, Map<string, string> | undefined>();
   private hintedSandbox = false;
   /** activeDeadlineSeconds passed (active_deadline.go ShouldEvict). */
-  private evicted?: { reason: string; message: string };
+  /** Failed by the kubelet itself (activeDeadlineSeconds, node-pressure eviction), with the condition an eviction adds. */
+  private evicted?: { reason: string; message: string; condition?: { type: string; reason: string } };
   /** Takes the sandbox's address off the cluster network. */
   private detachIP?: () => void;
 
@@ -256,7 +259,8 @@ export class PodWorker implements PodStatusSource {
     }
     if (this.pod.metadata.deletionTimestamp) { this.admitted = true; this.terminate(); return; }
     const node = this.node.node();
-    const rej = node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' };
+    const rej = this.node.evictionAdmission?.(this.pod) ??
+      (node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' });
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
     this.startTime ??= rfc3339(this.nowDate());
@@ -274,15 +278,35 @@ export class PodWorker implements PodStatusSource {
       if (this.terminal || this.terminating) return;
       this.evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
       this.event(undefined, 'Normal', this.evicted.reason, this.evicted.message);
-      this.terminal = true;
-      for (const t of this.timers) t.stop();
-      this.timers.clear();
-      const grace = specGracePeriodSeconds(this.spec);
-      for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
-      this.sandboxReady = false;
-      this.releaseSandboxIP();
-      this.scheduleStatus();
+      this.failAndStop(specGracePeriodSeconds(this.spec));
     });
+  }
+
+  /**
+   * The eviction manager's killPodFunc: the pod is Failed with `reason` and
+   * `message` (and the DisruptionTarget condition), its containers stopped
+   * within `graceSeconds`. False when the pod is already finishing.
+   */
+  evict(reason: string, message: string, graceSeconds: number, condition?: { type: string; reason: string }): boolean {
+    if (this.stopped || this.terminal || this.terminating || !this.admitted) return false;
+    this.evicted = { reason, message, ...(condition ? { condition } : {}) };
+    this.failAndStop(graceSeconds);
+    return true;
+  }
+
+  /** Whether nothing of the pod runs any more (the eviction manager waits for that before its next sync). */
+  cleanedUp(): boolean {
+    return this.stopped || (this.terminal && [...this.cs.values()].every((c) => !c.runner || c.runner.exited));
+  }
+
+  private failAndStop(grace: number): void {
+    this.terminal = true;
+    for (const t of this.timers) t.stop();
+    this.timers.clear();
+    for (const c of this.cs.values()) { c.busy = false; this.stopContainerTimers(c); this.killContainer(c, grace, `Stopping container ${c.spec.name}`); }
+    this.sandboxReady = false;
+    this.releaseSandboxIP();
+    this.scheduleStatus();
   }
 
   /** The node stops: every process is gone, nothing is written. */
@@ -1037,6 +1061,11 @@ export class PodWorker implements PodStatusSource {
     const ephemeralStatuses = statuses((c) => c.ephemeral).sort(byName);
     const phase = this.evicted ? 'Failed' : podPhase(this.spec, initStatuses, containerStatuses, this.terminal && (this.deleting || this.pod.metadata.deletionTimestamp !== undefined));
     const conditions = podConditions(this.spec, old.conditions ?? [], this.sandboxReady, initStatuses, containerStatuses, phase, now);
+    const disruption = this.evicted?.condition;
+    if (disruption && !conditions.some((c) => c.type === disruption.type)) {
+      // The eviction manager's DisruptionTarget condition, carried over from then on as a condition the kubelet does not own.
+      conditions.unshift({ type: disruption.type, status: 'True', lastProbeTime: null, lastTransitionTime: now, reason: disruption.reason, message: this.evicted!.message });
+    }
     const hostIPs = this.node.hostIPs();
     const status: Obj = { ...keep, conditions, hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) };
     if (initStatuses.length) status.initContainerStatuses = initStatuses;

@@ -214,7 +214,8 @@ export class CmdShell {
       case 'ping': return yield* ping(args, this.ctx, out);
       case 'ipconfig': yield* out(ipconfig(args, this.ctx)); return 0;
       case 'nslookup': return yield* windowsNslookup(args, this.ctx, out, err);
-      case 'curl': return yield* curl(args, this.ctx, out, err);
+      // curl.exe's C runtime takes the quotes off its arguments (a URL quoted for its `&`), as tar.exe's does.
+      case 'curl': return yield* curl(args.map((a) => a.replace(/"/g, '')), this.ctx, out, err);
       case 'netstat': yield* out(netstat(args, this.ctx)); return 0;
       case 'tasklist': yield* out(tasklist()); return 0;
       case 'tar': {
