@@ -9,6 +9,7 @@ import { describeRuntime } from '../node/kubelet/describe-runtime.js';
 import { registerNodeCommands } from '../node/control/cli.js';
 import { registerLintCommand } from '../lint/command.js';
 import { registerWebhookCommand } from '../webhook/command.js';
+import { registerDoctorCommand } from '../doctor/command.js';
 import { parseControllersFlag } from '../controllers/manager.js';
 import { loadEncryptionConfig } from '../storage/transformers/encryption-config.js';
 import { DEFAULT_ETCD_PREFIX } from '../storage/etcd-keys.js';
@@ -209,6 +210,7 @@ program.command('join-config')
 registerNodeCommands(program);
 registerLintCommand(program);
 registerWebhookCommand(program);
+registerDoctorCommand(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${(e as Error).message}`);

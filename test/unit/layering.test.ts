@@ -29,6 +29,8 @@
  *         joinconfig                   `winkube join-config`: a Windows node's files for a real cluster, from the node's builders
  *    13   cluster                      wires servers, clients and components together
  *         webhook                      `winkube webhook`: the lint rules as an admission webhook
+ *         doctor                       `winkube doctor`: the Windows troubleshooting guide as checks over a live
+ *                                      cluster's objects (above lint, whose image and pod-OS rules it reuses)
  *    14   cli                          the `winkube` commands
  *
  * The components (events, scheduler, controllers, node, addons) reach the API through
@@ -57,12 +59,12 @@ const RANKS: Record<string, number> = {
   scheduler: 10,
   controllers: 11, node: 11, addons: 11,
   ui: 12, lint: 12, joinconfig: 12,
-  cluster: 13, webhook: 13,
+  cluster: 13, webhook: 13, doctor: 13,
   cli: 14,
 };
 
-// lint, joinconfig and ui read a real cluster over HTTPS as a client does, so they are held to the components' rule.
-const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons', 'lint', 'joinconfig', 'ui']);
+// lint, joinconfig, ui and doctor read a real cluster over HTTPS as a client does, so they are held to the components' rule.
+const COMPONENTS = new Set(['events', 'scheduler', 'controllers', 'node', 'addons', 'lint', 'joinconfig', 'ui', 'doctor']);
 /** Folders (or, with a file name, single files) a component must not import. */
 const FORBIDDEN_TO_COMPONENTS = ['registry', 'api', 'storage', 'flowcontrol', 'cluster', 'client/loopback.ts'];
 
