@@ -34,7 +34,7 @@ const PACKAGES = [
   'k8s.io.api.autoscaling.v2', 'k8s.io.api.policy.v1', 'k8s.io.api.scheduling.v1',
   'k8s.io.api.authentication.v1', 'k8s.io.api.authorization.v1', 'k8s.io.api.rbac.v1',
   'k8s.io.api.certificates.v1', 'k8s.io.api.coordination.v1', 'k8s.io.api.discovery.v1', 'k8s.io.api.events.v1', 'k8s.io.api.node.v1',
-  'k8s.io.api.networking.v1', 'k8s.io.apimachinery.pkg.apis.meta.v1',
+  'k8s.io.api.networking.v1', 'k8s.io.api.admissionregistration.v1', 'k8s.io.api.storage.v1', 'k8s.io.apimachinery.pkg.apis.meta.v1',
 ];
 
 /** Messages with a JSON form of their own instead of an object of their fields. */

@@ -417,3 +417,18 @@ test('decodeObject routes application/vnd.kubernetes.protobuf to the decoder', (
   assert.deepEqual(decodeObject(body, 'application/vnd.kubernetes.protobuf', 'Namespace'),
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns-vec' }, spec: {}, status: {} });
 });
+
+test('MutatingWebhookConfiguration, as client-go sends it in protobuf: webhooks with their inlined rule and pointer fields', () => {
+  const rule = msg(2, str(1, ''), str(2, 'v1'), str(3, 'configmaps'));
+  const webhook = msg(2, str(1, 'm.example.com'), msg(2, str(3, 'https://127.0.0.1:8443/mutate')), msg(3, str(1, 'CREATE'), rule),
+    str(4, 'Fail'), str(6, 'None'), num(7, 10), str(8, 'v1'));
+  const body = envelope('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration', msg(1, str(1, 'm')), webhook);
+  assert.deepEqual(decodeProtobufRequest(body, 'MutatingWebhookConfiguration'), {
+    apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'm' },
+    webhooks: [{
+      name: 'm.example.com', clientConfig: { url: 'https://127.0.0.1:8443/mutate' },
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+      failurePolicy: 'Fail', sideEffects: 'None', timeoutSeconds: 10, admissionReviewVersions: ['v1'],
+    }],
+  });
+});
