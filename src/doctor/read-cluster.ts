@@ -18,11 +18,11 @@ export interface ReadResult {
   unreadable: string[];
 }
 
-async function list<T>(t: ServerTarget, path: string, unreadable: string[]): Promise<T[]> {
+/** A list's items, or why it could not be read (forbidden, not served). */
+async function list<T>(t: ServerTarget, path: string): Promise<{ items: T[]; unreadable?: string }> {
   const r = await callControl(t, 'GET', path);
-  if (r.status === 200 && Array.isArray(r.body?.items)) return r.body.items as T[];
-  unreadable.push(`GET ${path}: ${typeof r.body?.message === 'string' ? r.body.message : `HTTP ${r.status}`}`);
-  return [];
+  if (r.status === 200 && Array.isArray(r.body?.items)) return { items: r.body.items as T[] };
+  return { items: [], unreadable: `GET ${path}: ${typeof r.body?.message === 'string' ? r.body.message : `HTTP ${r.status}`}` };
 }
 
 export async function readCluster(kubeconfig: string): Promise<ReadResult> {
@@ -31,17 +31,19 @@ export async function readCluster(kubeconfig: string): Promise<ReadResult> {
   // Nodes are the one list every check needs: without them there is nothing to diagnose.
   const nodes = await callControl(t, 'GET', '/api/v1/nodes');
   if (nodes.status !== 200) throw new Error(`listing nodes at ${t.server.origin}: ${String(nodes.body?.message ?? `HTTP ${nodes.status}`)}`);
-  const unreadable: string[] = [];
   const [pods, events, daemonSets, services, runtimeClasses] = await Promise.all([
-    list<Pod>(t, '/api/v1/pods', unreadable),
-    list<Event>(t, '/api/v1/events', unreadable),
-    list<DaemonSet>(t, '/apis/apps/v1/daemonsets', unreadable),
-    list<Service>(t, '/api/v1/services', unreadable),
-    list<RuntimeClass>(t, '/apis/node.k8s.io/v1/runtimeclasses', unreadable),
+    list<Pod>(t, '/api/v1/pods'),
+    list<Event>(t, '/api/v1/events'),
+    list<DaemonSet>(t, '/apis/apps/v1/daemonsets'),
+    list<Service>(t, '/api/v1/services'),
+    list<RuntimeClass>(t, '/apis/node.k8s.io/v1/runtimeclasses'),
   ]);
+  // In the order the lists are named above, whatever order their answers came in.
+  const unreadable = [pods, events, daemonSets, services, runtimeClasses].flatMap((l) => (l.unreadable ? [l.unreadable] : []));
   const serverVersion = version.status === 200 && typeof version.body?.gitVersion === 'string' ? version.body.gitVersion as string : undefined;
   return {
     origin: t.server.origin, unreadable,
-    snapshot: { ...(serverVersion ? { serverVersion } : {}), nodes: (nodes.body?.items ?? []) as Node[], pods, events, daemonSets, services, runtimeClasses },
+    snapshot: { ...(serverVersion ? { serverVersion } : {}), nodes: (nodes.body?.items ?? []) as Node[], pods: pods.items, events: events.items, daemonSets: daemonSets.items,
+      services: services.items, runtimeClasses: runtimeClasses.items },
   };
 }
