@@ -10,17 +10,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { eventually, kubectlOk, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { deployWindowsWebServer } from '../helpers/windows-webserver.js';
+import { runWinkube } from '../helpers/winkube-cli.js';
 import type { DoctorFinding } from '../../src/doctor/types.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 const PAUSE = 'example.com/infra/pause:1.0';
 /** The default cluster's pools, plus a Windows node whose runtime uses a pause image of one's own; 4 s leases so a stopped node shows quickly. */
@@ -48,22 +46,10 @@ before(async () => {
 });
 after(async () => { await cluster.stop(); removeDir(dir); });
 
-function winkube(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 interface Report { cluster: string; serverVersion: string | null; unreadable: string[]; findings: DoctorFinding[] }
 
 async function doctorJSON(): Promise<{ code: number | null; report: Report }> {
-  const r = await winkube(['doctor', '--kubeconfig', cluster.kubeconfig, '-o', 'json']);
+  const r = await runWinkube(['doctor', '--kubeconfig', cluster.kubeconfig, '-o', 'json']);
   assert.equal(r.stderr, '');
   return { code: r.code, report: JSON.parse(r.stdout) as Report };
 }
@@ -98,7 +84,7 @@ test('the cluster as built: no errors; untainted Windows nodes, the pause image 
   assert.deepEqual(wincat?.evidence, [`status.images: ${PAUSE}`]);
   assert.equal(code, 1);
 
-  const human = await winkube(['doctor', '--kubeconfig', cluster.kubeconfig]);
+  const human = await runWinkube(['doctor', '--kubeconfig', cluster.kubeconfig]);
   assert.equal(human.code, 1);
   const lines = human.stdout.split('\n');
   assert.equal(lines[0], `winkube doctor: https://127.0.0.1:${cluster.port}`);
@@ -140,7 +126,7 @@ spec:
   containers: [{name: app, image: mcr.microsoft.com/windows/nanoserver:ltsc2019}]
 `);
   await kubectlOk(cluster, ['-n', 'kube-system', 'delete', 'daemonset', 'kube-proxy-windows']);
-  const stop = await winkube(['node', 'stop', 'win2022-1', '--kubeconfig', cluster.kubeconfig]);
+  const stop = await runWinkube(['node', 'stop', 'win2022-1', '--kubeconfig', cluster.kubeconfig]);
   assert.equal(stop.stdout, 'node/win2022-1 stopped\n');
 
   const NOT_READY = 'error windows-node-not-ready Node win2022-1: Windows node win2022-1 is not Ready';
@@ -191,7 +177,7 @@ test('a user who may list only nodes and pods: the other lists are named as not 
     users: [{ name: 'viewer', user: { token } }],
     contexts: [{ name: 'viewer', context: { cluster: 'c', user: 'viewer' } }],
   }));
-  const r = await winkube(['doctor', '--kubeconfig', kubeconfig, '-o', 'json']);
+  const r = await runWinkube(['doctor', '--kubeconfig', kubeconfig, '-o', 'json']);
   const report = JSON.parse(r.stdout) as Report;
   const user = 'User "system:serviceaccount:default:viewer"';
   assert.deepEqual(report.unreadable, [

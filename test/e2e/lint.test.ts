@@ -6,25 +6,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { runWinkube, type WinkubeResult } from '../helpers/winkube-cli.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const FIX = 'test/fixtures/lint';
 
-function lint(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [MAIN, 'lint', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-    p.stdin.end(input);
-  });
+function lint(args: string[], input = ''): Promise<WinkubeResult> {
+  return runWinkube(['lint', ...args], { cwd: ROOT, input });
 }
 
 test('errors: the report on stdout, exit code 2', async () => {
