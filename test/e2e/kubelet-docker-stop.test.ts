@@ -1,9 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, kubectlOk, removeDir, type TestCluster } from '../helpers/cluster.js';
+import { startClusterFromFile } from '../helpers/cluster-file.js';
 
 /**
  * "TerminationGracePeriod: requires containerD" (Windows containers in
@@ -13,23 +11,16 @@ import { eventually, kubectl as run, removeDir, startCluster, type TestCluster }
  * Windows node it keeps running for its grace period.
  */
 let cluster: TestCluster;
-let dir: string;
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'winkube-docker-stop-'));
-  writeFileSync(join(dir, 'cluster.yaml'), ['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
+  cluster = await startClusterFromFile(['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
     '  - { name: winkube-control-plane, os: linux, role: control-plane, exactName: true }',
     '  - { name: linux, os: linux, count: 1 }',
     '  - { name: wdocker, os: windows, windowsVersion: ltsc2019, containerRuntime: docker, count: 1 }',
-    '  - { name: wctrd, os: windows, windowsVersion: ltsc2019, count: 1 }', ''].join('\n'));
-  cluster = await startCluster(undefined, ['--config', join(dir, 'cluster.yaml')]);
+    '  - { name: wctrd, os: windows, windowsVersion: ltsc2019, count: 1 }']);
 });
-after(async () => { await cluster.stop(); removeDir(cluster.dataDir); removeDir(dir); });
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await run(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
 
 const podYAML = (name: string, node: string) => `apiVersion: v1
 kind: Pod

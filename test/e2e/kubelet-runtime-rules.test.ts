@@ -1,32 +1,23 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, kubectlOk, removeDir, type TestCluster } from '../helpers/cluster.js';
+import { startClusterFromFile } from '../helpers/cluster-file.js';
 
 /**
  * Runtime rules the kubelet and its container runtime enforce at sandbox and
  * container creation, on containerd and Docker (cri-dockerd) nodes.
  */
 let cluster: TestCluster;
-let dir: string;
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'winkube-runtime-rules-'));
-  writeFileSync(join(dir, 'cluster.yaml'), ['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
+  cluster = await startClusterFromFile(['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
     '  - { name: winkube-control-plane, os: linux, role: control-plane, exactName: true }',
     '  - { name: linux, os: linux, count: 2 }',
     '  - { name: wdocker, os: windows, windowsVersion: ltsc2022, containerRuntime: docker, count: 1 }',
-    '  - { name: wctrd, os: windows, windowsVersion: ltsc2022, count: 1 }', ''].join('\n'));
-  cluster = await startCluster(undefined, ['--config', join(dir, 'cluster.yaml')]);
+    '  - { name: wctrd, os: windows, windowsVersion: ltsc2022, count: 1 }']);
 });
-after(async () => { await cluster.stop(); removeDir(cluster.dataDir); removeDir(dir); });
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await run(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
 async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
 /** `type reason message` of the events about a pod. */
 async function events(name: string): Promise<string[]> {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /** The container model behind the kubelets: env, volumes, probes, init containers, scripted behaviour, runtime settings. */
 let cluster: TestCluster;
@@ -12,11 +12,7 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await run(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
 async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
 async function events(name: string): Promise<string[]> {
   const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));

@@ -1,9 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectlOk, removeDir, type TestCluster } from '../helpers/cluster.js';
+import { startClusterFromFile } from '../helpers/cluster-file.js';
 
 /**
  * The kubelet's memory-pressure eviction, driven with real kubectl: Linux
@@ -12,26 +10,20 @@ import { eventually, kubectl as run, removeDir, startCluster, type TestCluster }
  * are paged at their limits, and the node keeps enough commit memory.
  */
 let cluster: TestCluster;
-const dir = mkdtempSync(join(tmpdir(), 'winkube-evict-'));
 const Mi = 1024 * 1024;
 
 before(async () => {
   // The eviction manager's 10 s and the node lifecycle controller's 5 s, shortened; the 5m transition period is kept.
   process.env.WINKUBE_EVICTION_MONITORING_PERIOD = '1s';
   process.env.WINKUBE_NODE_MONITOR_PERIOD = '500ms';
-  writeFileSync(join(dir, 'cluster.yaml'), ['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
+  cluster = await startClusterFromFile(['apiVersion: winkube.io/v1alpha1', 'kind: Cluster', 'nodePools:',
     '  - { name: winkube-control-plane, os: linux, role: control-plane, exactName: true }',
     '  - { name: small-linux, os: linux, count: 1, cpu: "2", memory: 2Gi }',
-    '  - { name: small-windows, os: windows, windowsVersion: ltsc2022, count: 1, cpu: "2", memory: 4Gi }', ''].join('\n'));
-  cluster = await startCluster(undefined, ['--config', join(dir, 'cluster.yaml')]);
+    '  - { name: small-windows, os: windows, windowsVersion: ltsc2022, count: 1, cpu: "2", memory: 4Gi }']);
 });
-after(async () => { await cluster.stop(); removeDir(cluster.dataDir); removeDir(dir); });
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await run(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
 
 const podYAML = (name: string, node: string, image: string, script: object, resources: string, command = '') => `apiVersion: v1
 kind: Pod

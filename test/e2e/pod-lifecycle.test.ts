@@ -1,17 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, kubectl as run, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /** Pods with spec.nodeName reach the emulated kubelets directly (no scheduler needed). */
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await run(cluster, args, { input });
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
 
 async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
 
