@@ -25,7 +25,15 @@ export interface Source {
   helmSource?: string;
 }
 
-export interface Manifest { obj: Obj; source: Source }
+export interface Manifest {
+  obj: Obj;
+  source: Source;
+  /**
+   * The API server's defaults are already applied (an object under admission): a field at its default value
+   * may not have been written by the user, so rules about what the user asked for leave it alone.
+   */
+  defaulted?: boolean;
+}
 
 export interface ObjectRef { apiVersion?: string; kind: string; namespace?: string; name: string }
 

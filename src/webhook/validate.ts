@@ -24,7 +24,7 @@ const SERVER_REPORTED = ['WK122'];
 /** Where admission objects come from in a finding: no file, no line. */
 const ADMISSION_SOURCE = { file: 'admission', line: 0 };
 
-const asManifest = (obj: Obj): Manifest => ({ obj, source: ADMISSION_SOURCE });
+const asManifest = (obj: Obj): Manifest => ({ obj, source: ADMISSION_SOURCE, defaulted: true });
 
 export function lintObject(obj: Obj, cluster: ClusterDescription, opts: LintOptions): Finding[] {
   const m = asManifest(obj);

@@ -7,11 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describePools } from '../../src/lint/cluster-description.js';
+import { parseClusterFile } from '../../src/node/cluster-file.js';
 import type { ClusterDescription, Obj } from '../../src/lint/types.js';
 import { admissionReviewResponse, parseAdmissionReview, type AdmissionRequest } from '../../src/webhook/admission-review.js';
 import { validateRequest } from '../../src/webhook/validate.js';
@@ -53,6 +54,16 @@ test('several errors: one line each; warnings ride along with the refusal', () =
     allowed: false, code: 403, reason: 'Forbidden',
     message: `winkube lint found 2 errors:\n${WK103}\n[WK103] spec.containers[2].image: image busybox:1.36 has no windows platform, and the pod targets Windows nodes`,
     warnings: [WK108],
+  });
+});
+
+test('WK112: the API default grace period (30 s) is not the user\'s ask; any other value is reported through the webhook', () => {
+  const docker = describePools(parseClusterFile(readFileSync(new URL('../../../test/fixtures/lint/cluster-docker.yaml', import.meta.url), 'utf8')));
+  const withGrace = (seconds: number): Obj => pod({ nodeSelector: onWindows, terminationGracePeriodSeconds: seconds, containers: [{ name: 'app', image: WIN }] });
+  assert.deepEqual(validateRequest(create(withGrace(30)), docker, { enable: ['WK112'] }), { allowed: true });
+  assert.deepEqual(validateRequest(create(withGrace(60)), docker, { enable: ['WK112'] }), {
+    allowed: true,
+    warnings: ['[WK112] spec.terminationGracePeriodSeconds: terminationGracePeriodSeconds 60 is not honoured on Windows nodes running Docker (win-docker-1): containers are stopped after 5 s'],
   });
 });
 

@@ -49,16 +49,20 @@ export const memoryEmptyDirOnWindows: Rule = {
 
 /** What Windows waits after CTRL_SHUTDOWN_EVENT under Docker, whatever the pod asks (src/node/container-runtime.ts). */
 const DOCKER_WINDOWS_STOP_SECONDS = 5;
+/** pkg/apis/core/v1 SetDefaults_PodSpec: what every pod gets when it asks for nothing. */
+const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 
 export const gracePeriodOnDocker: Rule = {
   id: 'WK112', severity: 'warning',
   title: 'terminationGracePeriodSeconds on Windows nodes running Docker',
   help: `TerminationGracePeriod requires containerd on Windows: under Docker, Windows stops the container ${DOCKER_WINDOWS_STOP_SECONDS} seconds after the shutdown event, whatever the pod asks. `
     + 'Source: concepts/windows/intro.md, "Field compatibility for Pod specifications".',
-  check: onWindowsTemplates((t, _target, _m, ctx) => {
+  check: onWindowsTemplates((t, _target, m, ctx) => {
     const docker = dockerWindowsNodes(ctx.cluster);
     const grace: unknown = t.spec.terminationGracePeriodSeconds;
     if (!docker.length || typeof grace !== 'number' || grace === DOCKER_WINDOWS_STOP_SECONDS) return [];
+    // Under admission every pod carries the default: only a value the user chose is theirs to hear about.
+    if (m.defaulted && grace === DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS) return [];
     return [{
       path: `${t.specPath}.terminationGracePeriodSeconds`,
       message: `terminationGracePeriodSeconds ${grace} is not honoured on Windows nodes running Docker (${docker.join(', ')}): containers are stopped after ${DOCKER_WINDOWS_STOP_SECONDS} s`,
