@@ -3,9 +3,10 @@
  * request's event is begun; the response's status line and body are watched
  * for its responseStatus (and responseObject at RequestResponse); the request
  * body, once read, is its requestObject. Exec, attach and port-forward
- * upgrades are not audited yet.
+ * upgrades are followed on their socket instead (auditUpgradeRequest).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Attributes } from '../../authorization/types.js';
 import type { AuditEventRecorder, RequestAudit } from '../../registry/request-audit.js';
 
@@ -28,17 +29,57 @@ function sourceIPs(req: IncomingMessage): string[] {
   return ips;
 }
 
-/** Begins the request's event (none when the policy says None) and follows its response. */
-export function auditHttpRequest(audit: RequestAudit, req: IncomingMessage, res: ServerResponse, attrs: Attributes): AuditEventRecorder | undefined {
+function beginEvent(audit: RequestAudit, req: IncomingMessage, attrs: Attributes): AuditEventRecorder | undefined {
   const header = req.headers['audit-id'];
-  const recorder = audit.begin(attrs, {
+  return audit.begin(attrs, {
     requestURI: req.url ?? '/', userAgent: req.headers['user-agent'] ?? '', sourceIPs: sourceIPs(req), received: new Date(),
     ...(typeof header === 'string' && header ? { auditID: header } : {}),
   }, isLongRunningRequest(attrs));
+}
+
+/** Begins the request's event (none when the policy says None) and follows its response. */
+export function auditHttpRequest(audit: RequestAudit, req: IncomingMessage, res: ServerResponse, attrs: Attributes): AuditEventRecorder | undefined {
+  const recorder = beginEvent(audit, req, attrs);
   if (!recorder) return undefined;
   recorders.set(req, recorder);
   res.setHeader('Audit-Id', recorder.auditID);
   followResponse(res, recorder);
+  return recorder;
+}
+
+const STATUS_LINE = /^HTTP\/1\.1 (\d{3})/;
+
+/**
+ * The event of an upgrade request (exec, attach, port-forward): its answer is written on the socket, so
+ * the first status line written there is the response code (101 once the protocol switched, as WithAudit
+ * records a hijacked connection), a refusal's JSON body its responseStatus, and the connection's close
+ * the ResponseComplete stage. A refusal carries the Audit-Id header, as every answer before a hijack does.
+ */
+export function auditUpgradeRequest(audit: RequestAudit, req: IncomingMessage, socket: Duplex, attrs: Attributes): AuditEventRecorder | undefined {
+  const recorder = beginEvent(audit, req, attrs);
+  if (!recorder) return undefined;
+  let started = false;
+  const head = (chunk: unknown): unknown => {
+    if (started) return chunk;
+    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('latin1') : undefined;
+    const code = text === undefined ? undefined : STATUS_LINE.exec(text)?.[1];
+    if (text === undefined || code === undefined) return chunk;
+    started = true;
+    recorder.responseStarted(Number(code));
+    if (code === '101') return chunk;
+    const split = text.indexOf('\r\n\r\n');
+    if (split >= 0 && /\r\nContent-Type: application\/json/i.test(text.slice(0, split))) {
+      try { recorder.responseObject(JSON.parse(Buffer.from(text.slice(split + 4), 'latin1').toString('utf8'))); } catch { /* a partial body: no responseStatus */ }
+    }
+    const eol = text.indexOf('\r\n');
+    return Buffer.from(`${text.slice(0, eol)}\r\nAudit-Id: ${recorder.auditID}${text.slice(eol)}`, 'latin1');
+  };
+  const write = socket.write.bind(socket) as (...a: unknown[]) => boolean;
+  socket.write = ((chunk: unknown, ...rest: unknown[]) => write(head(chunk), ...rest)) as typeof socket.write;
+  const end = socket.end.bind(socket) as (...a: unknown[]) => Duplex;
+  socket.end = ((chunk?: unknown, ...rest: unknown[]) => (chunk === undefined || typeof chunk === 'function'
+    ? end(chunk, ...rest) : end(head(chunk), ...rest))) as typeof socket.end;
+  socket.once('close', () => recorder.complete());
   return recorder;
 }
 

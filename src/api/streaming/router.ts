@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Authorizer } from '../../authorization/types.js';
 import { forbiddenError } from '../../authorization/forbidden.js';
 import { impersonate } from '../impersonation.js';
-import { internalErrorText } from '../authorization-filter.js';
+import { annotateDecision, internalErrorText } from '../authorization-filter.js';
+import { auditUpgradeRequest } from '../audit/http-audit.js';
 import { requestAttributes } from '../request-attributes.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -91,12 +92,19 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
   const authenticated = await opts.authenticator.authenticate(req);
   if (!authenticated) throw errors.unauthorized();
   let user = authenticated;
+  // As on every request, the event names the authenticated user, begun before impersonation.
+  const audit = opts.store.audit && auditUpgradeRequest(opts.store.audit, req, socket, requestAttributes(user, req.method ?? 'GET', path, url.searchParams));
   if (opts.authorizer) {
     // Through the same filters as every request: impersonation, then authorization (a GET upgrade is the verb get).
     user = impersonate(req, authenticated, opts.authorizer);
+    if (audit && user !== authenticated) audit.impersonated(user);
     const attrs = requestAttributes(user, req.method ?? 'GET', path, url.searchParams);
     const d = opts.authorizer.authorize(attrs);
-    if (d.decision !== 'Allow' && d.error) return writeRawError(socket, 500, internalErrorText(req, d.error));
+    if (d.decision !== 'Allow' && d.error) {
+      audit?.annotate('authorization.k8s.io/reason', 'internal error');
+      return writeRawError(socket, 500, internalErrorText(req, d.error));
+    }
+    annotateDecision(audit, d.decision === 'Allow', d.reason);
     if (d.decision !== 'Allow') {
       return writeRawResponse(socket, 403, JSON.stringify(forbiddenError(attrs, d.reason).status), 'application/json', { 'X-Content-Type-Options': 'nosniff' });
     }
