@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
-import { formatRuntimeSettings, podRuntimeSettings } from './runtime-settings.js';
+import { formatRuntimeSettings, podRuntimeSettings, type ContainerRuntimeSettings } from './runtime-settings.js';
 
 interface Conn { server: URL; agent: Agent; namespace: string }
 
@@ -39,16 +39,32 @@ function get(c: Conn, path: string): Promise<{ status: number; body: any }> {
   });
 }
 
-export async function describeRuntime(kubeconfigPath: string, name: string, namespace?: string): Promise<string> {
-  const c = connect(kubeconfigPath);
-  const ns = namespace ?? c.namespace;
-  const pod = await get(c, `/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(name)}`);
-  if (pod.status !== 200) throw new Error(pod.body?.message ?? `pod ${ns}/${name}: HTTP ${pod.status}`);
+/** What `describe-runtime` shows of one pod: its node, that node's OS and CPUs, and each container's settings. */
+export interface PodRuntime { pod: string; node: string; os: 'linux' | 'windows'; cpus: number; containers: ContainerRuntimeSettings[] }
+
+/** An answer of the API server that was not 200: its message (a Status's) and code. */
+export class RuntimeLookupError extends Error {
+  constructor(readonly status: number, message: string, readonly body: unknown) { super(message); }
+}
+
+/**
+ * Reads the pod and its node through `get` (a GET of an API path as some user) and computes the settings:
+ * the command line's and the web view's shared part, so both show the same numbers.
+ */
+export async function podRuntimeFrom(get: (path: string) => Promise<{ status: number; body: any }>, ns: string, name: string): Promise<PodRuntime> {
+  const pod = await get(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(name)}`);
+  if (pod.status !== 200) throw new RuntimeLookupError(pod.status, pod.body?.message ?? `pod ${ns}/${name}: HTTP ${pod.status}`, pod.body);
   const nodeName: string | undefined = pod.body.spec?.nodeName;
-  if (!nodeName) throw new Error(`pod ${ns}/${name} is not bound to a node yet`);
-  const node = await get(c, `/api/v1/nodes/${encodeURIComponent(nodeName)}`);
-  if (node.status !== 200) throw new Error(node.body?.message ?? `node ${nodeName}: HTTP ${node.status}`);
+  if (!nodeName) throw new RuntimeLookupError(400, `pod ${ns}/${name} is not bound to a node yet`, undefined);
+  const node = await get(`/api/v1/nodes/${encodeURIComponent(nodeName)}`);
+  if (node.status !== 200) throw new RuntimeLookupError(node.status, node.body?.message ?? `node ${nodeName}: HTTP ${node.status}`, node.body);
   const os = node.body.status?.nodeInfo?.operatingSystem === 'windows' ? 'windows' : 'linux';
   const cpus = Math.max(1, Number.parseInt(String(node.body.status?.capacity?.cpu ?? '1'), 10) || 1);
-  return formatRuntimeSettings(`${ns}/${name}`, nodeName, os, cpus, podRuntimeSettings(pod.body, os, cpus));
+  return { pod: `${ns}/${name}`, node: nodeName, os, cpus, containers: podRuntimeSettings(pod.body, os, cpus) };
+}
+
+export async function describeRuntime(kubeconfigPath: string, name: string, namespace?: string): Promise<string> {
+  const c = connect(kubeconfigPath);
+  const r = await podRuntimeFrom((path) => get(c, path), namespace ?? c.namespace, name);
+  return formatRuntimeSettings(r.pod, r.node, r.os, r.cpus, r.containers);
 }

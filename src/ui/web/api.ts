@@ -90,3 +90,15 @@ export async function listWatch<T extends { metadata?: { resourceVersion?: strin
     }
   }
 }
+
+/** Reads a text stream (a followed log) chunk by chunk until it ends or `signal` aborts. */
+export async function streamText(session: Session, path: string, onText: (chunk: string) => void, signal: AbortSignal): Promise<void> {
+  const res = await fetch(path, { headers: { Authorization: `Bearer ${session.token}`, Accept: '*/*' }, signal });
+  if (!res.ok) throw await failure(res);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    onText(value);
+  }
+}

@@ -1,37 +1,25 @@
-/** The page: sign-in, then the live cluster map with the selected pod's detail beside it. */
+/** The page: sign-in, then the live cluster map with the selected pod's detail beside it, the workloads, the services. */
 import { html } from 'htm/preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { listWatch, type Session } from '../api.js';
+import type { Session } from '../api.js';
 import type { Filter } from '../model/filter.js';
-import { applyEvent, fromList } from '../model/watch-state.js';
 import { forgetSession, saveSession, sessionFromLocation } from '../session.js';
 import { ClusterMap } from './cluster-map.js';
 import { FilterBar } from './filters.js';
 import { Login } from './login.js';
 import { PodDetail } from './pod-detail.js';
-
-function useListWatch<T extends { metadata?: { resourceVersion?: string } }>(session: Session | undefined, path: string,
-  onDenied: (message: string) => void): { items: Map<string, T>; synced: boolean } {
-  const [state, setState] = useState({ items: new Map<string, T>(), synced: false });
-  useEffect(() => {
-    if (!session) return;
-    const stop = new AbortController();
-    void listWatch<T>(session, path, {
-      synced: (items) => setState({ items: fromList(items), synced: true }),
-      event: (e) => setState((s) => ({ ...s, items: applyEvent(s.items, e) })),
-      failed: (e) => { if (e.status === 401 || e.status === 403) onDenied(e.message); },
-    }, stop.signal);
-    return () => stop.abort();
-  }, [session, path]);
-  return state;
-}
+import { Services } from './services.js';
+import { useListWatch } from './use-list-watch.js';
+import { ViewTabs, type ViewName } from './view-tabs.js';
+import { Workloads } from './workloads.js';
 
 export function App() {
   const [session, setSession] = useState<Session | undefined>(() => sessionFromLocation());
   const [denied, setDenied] = useState<string>();
   const [filter, setFilter] = useState<Filter>({ namespace: '', name: '' });
   const [selected, setSelected] = useState<string>();
+  const [view, setView] = useState<ViewName>('map');
   const signOut = (message?: string) => { forgetSession(); setSession(undefined); setDenied(message); };
   const nodes = useListWatch<Node>(session, '/api/v1/nodes', signOut);
   const pods = useListWatch<Pod>(session, '/api/v1/pods', signOut);
@@ -43,17 +31,20 @@ export function App() {
     setSelected(undefined);
     if (key) document.querySelector<HTMLElement>(`[data-pod="${CSS.escape(key)}"]`)?.focus();
   };
-  return html`<div class=${`layout${selectedPod ? ' with-detail' : ''}`}>
+  return html`<div class=${`layout${selectedPod && view === 'map' ? ' with-detail' : ''}`}>
     <header class="top">
       <h1>winkube</h1>
-      <${FilterBar} namespaces=${namespaces} filter=${filter} onChange=${setFilter} />
+      <${ViewTabs} current=${view} onChange=${setView} />
+      ${view === 'map' ? html`<${FilterBar} namespaces=${namespaces} filter=${filter} onChange=${setFilter} />` : null}
       <p class="summary" role="status" aria-live="polite">${nodes.synced && pods.synced
         ? `${nodes.items.size} nodes, ${pods.items.size} pods` : 'Loading…'}</p>
       <button type="button" onClick=${() => signOut()}>Sign out</button>
     </header>
-    <main aria-label="Cluster map">
+    ${view === 'map' ? html`<main aria-label="Cluster map" id="view-panel" role="tabpanel">
       <${ClusterMap} nodes=${[...nodes.items.values()]} pods=${[...pods.items.values()]} filter=${filter} selected=${selected} onSelect=${setSelected} />
-    </main>
-    ${selectedPod ? html`<${PodDetail} session=${session} pod=${selectedPod} onClose=${() => closeDetail(selected)} />` : null}
+    </main>` : html`<main id="view-panel" role="tabpanel" aria-labelledby=${`tab-${view}`}>
+      ${view === 'workloads' ? html`<${Workloads} session=${session} />` : html`<${Services} session=${session} nodes=${nodes.items} />`}
+    </main>`}
+    ${selectedPod && view === 'map' ? html`<${PodDetail} session=${session} pod=${selectedPod} onClose=${() => closeDetail(selected)} />` : null}
   </div>`;
 }

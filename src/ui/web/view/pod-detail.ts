@@ -1,6 +1,7 @@
 /**
  * The pod detail panel: status, containers, events (live through a watch), and the explanations: the
- * scheduler's per-node Filter verdicts while the pod has no node, the upstream reason and winkube's fix when it fails.
+ * scheduler's per-node Filter verdicts and scores (for a bound pod, as if it were pending), the upstream reason and
+ * winkube's fix when it fails; the runtime settings the kubelet hands the runtime, and the containers' logs.
  */
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -11,6 +12,9 @@ import { inOrder } from '../model/event-order.js';
 import { hints, podFailures } from '../model/pod-failures.js';
 import { podChip } from '../model/pod-status.js';
 import { applyEvent, fromList } from '../model/watch-state.js';
+import { PodLogs } from './pod-logs.js';
+import { RuntimeSettings } from './runtime-settings.js';
+import { ScoreTable } from './score-table.js';
 
 function stateText(c: ContainerStatus): string {
   const s = c.state ?? {};
@@ -42,17 +46,17 @@ function useEvents(session: Session, pod: Pod): Event[] {
 function useScheduling(session: Session, pod: Pod): { view?: SchedulingView; error?: string } {
   const [result, setResult] = useState<{ view?: SchedulingView; error?: string }>({});
   const pending = !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp;
-  const rv = pod.metadata?.resourceVersion;
+  // A pending pod is asked again when it changes (the scheduler wrote a new condition); a bound one once per node.
+  const asked = pending ? pod.metadata?.resourceVersion : pod.spec?.nodeName;
   useEffect(() => {
-    if (!pending) { setResult({}); return; }
+    if (pod.metadata?.deletionTimestamp) { setResult({}); return; }
     const stop = new AbortController();
     const query = new URLSearchParams({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' });
-    // Asked again only when the pod changes (the scheduler wrote a new condition), never on a timer.
     getJSON<SchedulingView>(session, `/ui/api/explain-scheduling?${query.toString()}`, stop.signal)
       .then((view) => setResult({ view }))
       .catch((e: unknown) => { if (!stop.signal.aborted) setResult({ error: e instanceof ApiError ? e.message : String(e) }); });
     return () => stop.abort();
-  }, [session, pending, rv]);
+  }, [session, pod.metadata?.namespace, pod.metadata?.name, asked, !!pod.metadata?.deletionTimestamp]);
   return result;
 }
 
@@ -110,7 +114,9 @@ export function PodDetail(props: { session: Session; pod: Pod; onClose: () => vo
     ${scheduling.view ? html`<section class="scheduling" aria-labelledby="scheduling-title">
       <h3 id="scheduling-title">Scheduling</h3>
       ${scheduling.view.failureMessage ? html`<p class="fit-error">kube-scheduler reports: ${scheduling.view.failureMessage}</p>` : null}
+      ${scheduling.view.boundTo ? html`<p class="bound">Bound to ${scheduling.view.boundTo}; evaluated as if it were pending</p>` : null}
       <${FilterTable} view=${scheduling.view} />
+      <${ScoreTable} view=${scheduling.view} />
     </section>` : null}
     ${scheduling.error ? html`<p role="alert">Scheduling explanation unavailable: ${scheduling.error}</p>` : null}
     <section aria-labelledby="containers-title">
@@ -124,6 +130,8 @@ export function PodDetail(props: { session: Session; pod: Pod; onClose: () => vo
         })}</tbody>
       </table>
     </section>
+    <${RuntimeSettings} session=${props.session} pod=${pod} />
+    <${PodLogs} session=${props.session} pod=${pod} />
     <section aria-labelledby="events-title">
       <h3 id="events-title">Events</h3>
       ${events.length ? html`<table class="events">
