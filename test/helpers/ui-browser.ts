@@ -3,7 +3,7 @@
  * (`.ci/run`) installs it with apt; the cluster's serving certificate is signed by the cluster's own CA,
  * which the browser does not know, so certificate errors are ignored for these pages only.
  */
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,4 +26,17 @@ export async function uiContext(browser: Browser, colorScheme: 'light' | 'dark' 
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return join(SCREENSHOTS, name);
+}
+
+/** A page of the web view opened with the login link, once `ready` (a selector) shows. */
+export async function openUi(browser: Browser, link: string, ready: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await (await uiContext(browser, colorScheme)).newPage();
+  await page.goto(link);
+  await page.locator(ready).first().waitFor();
+  return page;
+}
+
+/** The visible texts of the elements a selector matches, whitespace collapsed as a reader sees them. */
+export async function texts(page: Page, selector: string): Promise<string[]> {
+  return (await page.locator(selector).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 }

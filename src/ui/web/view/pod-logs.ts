@@ -32,7 +32,7 @@ export function PodLogs(props: { session: Session; pod: Pod }) {
   return html`<section class="logs" aria-labelledby="logs-title">
     <h3 id="logs-title">Logs</h3>
     <div class="log-controls">
-      <label>Container <select value=${container} onChange=${(e: Event) => setContainer((e.target as HTMLSelectElement).value)}>
+      <label>Container <select aria-label="Container" value=${container} onChange=${(e: Event) => setContainer((e.target as HTMLSelectElement).value)}>
         ${containers.map((c) => html`<option value=${c}>${c}</option>`)}
       </select></label>
       <label><input type="checkbox" checked=${follow} onChange=${(e: Event) => setFollow((e.target as HTMLInputElement).checked)} /> Follow</label>
