@@ -273,6 +273,7 @@ test('pod detail: the scheduler\'s scores of a bound pod and its runtime setting
   // 500m of the node's 4 CPUs: 500 / 4000 of the 10,000 cycles.
   assert.ok(settings.includes('CpuMaximum: 1250'), settings.join('|'));
   assert.equal(await page.locator('.runtime-node').innerText(), /^Node: {2}(.*)$/m.exec(runtime.stdout)?.[1]);
+  await page.locator('.runtime').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('pod-scores-runtime.png'), fullPage: true });
   await page.close();
 });
@@ -294,6 +295,7 @@ test('pod detail: logs follow a container, the picker switches containers', asyn
   await logs.locator('.log-line', { hasText: 'later' }).waitFor({ timeout: 30_000 });
   assert.deepEqual(await texts(page, '.logs .log-line'), ['started', 'later']);
   assert.equal(await kubectlOk(cluster, ['logs', 'logger', '-c', 'main']), 'started\nlater\n');
+  await page.locator('.logs').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('pod-logs.png'), fullPage: true });
   await page.close();
 });
