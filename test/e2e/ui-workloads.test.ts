@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { eventually, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectlOk, raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { launchChromium, openUi, screenshotPath, texts } from '../helpers/ui-browser.js';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
@@ -90,6 +90,14 @@ spec:
   - name: side
     image: busybox:1.36
     command: ["sh", "-c", "echo side says hi; sleep 3600"]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: nowhere}
+spec:
+  nodeSelector: {kubernetes.io/os: plan9}
+  containers:
+  - {name: app, image: busybox:1.36}
 `;
 
 function winkube(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -276,6 +284,24 @@ test('pod detail: the scheduler\'s scores of a bound pod and its runtime setting
   await page.locator('.runtime').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('pod-scores-runtime.png'), fullPage: true });
   await page.close();
+});
+
+test('the runtime settings endpoint reads the API as the caller: 401, 403, 404 as the API answers, 400 for a pod with no node', async () => {
+  const path = '/ui/api/runtime-settings?namespace=default&name=logger';
+  const badToken = await raw(cluster, 'GET', path, { anonymous: true, headers: { Authorization: 'Bearer not-a-token' } });
+  assert.equal(badToken.status, 401);
+  assert.equal(JSON.parse(badToken.body).message, 'Unauthorized');
+  const anonymous = await raw(cluster, 'GET', path, { anonymous: true });
+  assert.equal(anonymous.status, 403);
+  assert.equal(JSON.parse(anonymous.body).message, 'pods "logger" is forbidden: User "system:anonymous" cannot get resource "pods" in API group "" in the namespace "default"');
+  const admin = { Authorization: `Bearer ${decodeURIComponent(link.split('#token=')[1] ?? '')}` };
+  const missing = await raw(cluster, 'GET', '/ui/api/runtime-settings?namespace=default&name=nope', { anonymous: true, headers: admin });
+  assert.equal(missing.status, 404);
+  assert.equal(JSON.parse(missing.body).message, 'pods "nope" not found');
+  const pending = await raw(cluster, 'GET', '/ui/api/runtime-settings?namespace=default&name=nowhere', { anonymous: true, headers: admin });
+  assert.deepEqual([pending.status, pending.body], [400, 'pod default/nowhere is not bound to a node yet\n']);
+  const ok = await raw(cluster, 'GET', path, { anonymous: true, headers: admin });
+  assert.equal(JSON.parse(ok.body).text, (await winkube(['describe-runtime', 'logger'])).stdout);
 });
 
 test('pod detail: logs follow a container, the picker switches containers', async () => {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { formatRuntimeSettings, podRuntimeSettings, type ContainerRuntimeSettings } from './runtime-settings.js';
 
 interface Conn { server: URL; agent: Agent; namespace: string }
@@ -51,16 +52,19 @@ export class RuntimeLookupError extends Error {
  * Reads the pod and its node through `get` (a GET of an API path as some user) and computes the settings:
  * the command line's and the web view's shared part, so both show the same numbers.
  */
-export async function podRuntimeFrom(get: (path: string) => Promise<{ status: number; body: any }>, ns: string, name: string): Promise<PodRuntime> {
+export async function podRuntimeFrom(get: (path: string) => Promise<{ status: number; body: unknown }>, ns: string, name: string): Promise<PodRuntime> {
+  const message = (body: unknown) => (body as { message?: string } | undefined)?.message;
   const pod = await get(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(name)}`);
-  if (pod.status !== 200) throw new RuntimeLookupError(pod.status, pod.body?.message ?? `pod ${ns}/${name}: HTTP ${pod.status}`, pod.body);
-  const nodeName: string | undefined = pod.body.spec?.nodeName;
+  if (pod.status !== 200) throw new RuntimeLookupError(pod.status, message(pod.body) ?? `pod ${ns}/${name}: HTTP ${pod.status}`, pod.body);
+  const podObject = pod.body as Pod;
+  const nodeName = podObject.spec?.nodeName;
   if (!nodeName) throw new RuntimeLookupError(400, `pod ${ns}/${name} is not bound to a node yet`, undefined);
   const node = await get(`/api/v1/nodes/${encodeURIComponent(nodeName)}`);
-  if (node.status !== 200) throw new RuntimeLookupError(node.status, node.body?.message ?? `node ${nodeName}: HTTP ${node.status}`, node.body);
-  const os = node.body.status?.nodeInfo?.operatingSystem === 'windows' ? 'windows' : 'linux';
-  const cpus = Math.max(1, Number.parseInt(String(node.body.status?.capacity?.cpu ?? '1'), 10) || 1);
-  return { pod: `${ns}/${name}`, node: nodeName, os, cpus, containers: podRuntimeSettings(pod.body, os, cpus) };
+  if (node.status !== 200) throw new RuntimeLookupError(node.status, message(node.body) ?? `node ${nodeName}: HTTP ${node.status}`, node.body);
+  const status = (node.body as Node).status;
+  const os = status?.nodeInfo?.operatingSystem === 'windows' ? 'windows' : 'linux';
+  const cpus = Math.max(1, Number.parseInt(String(status?.capacity?.cpu ?? '1'), 10) || 1);
+  return { pod: `${ns}/${name}`, node: nodeName, os, cpus, containers: podRuntimeSettings(podObject, os, cpus) };
 }
 
 export async function describeRuntime(kubeconfigPath: string, name: string, namespace?: string): Promise<string> {
