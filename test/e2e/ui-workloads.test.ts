@@ -91,6 +91,17 @@ spec:
     image: busybox:1.36
     command: ["sh", "-c", "echo side says hi; sleep 3600"]
 ---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      nodeSelector: {kubernetes.io/os: linux}
+      containers:
+      - {name: app, image: busybox:1.36, command: ["sh", "-c", "echo done"]}
+---
 apiVersion: v1
 kind: Pod
 metadata: {name: nowhere}
@@ -122,6 +133,8 @@ before(async () => {
   }, 90_000);
   await eventually('the mismatched pod fails', async () =>
     (await podsOf('servercore-2022'))[0]?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerError' ? true : undefined, 60_000);
+  await eventually('the Job completes', async () =>
+    (JSON.parse(await kubectlOk(cluster, ['get', 'job', 'once', '-o', 'json'])).status?.succeeded === 1 ? true : undefined), 60_000);
   await eventually('logger runs', async () => {
     const pod = JSON.parse(await kubectlOk(cluster, ['get', 'pod', 'logger', '-o', 'json'])) as Pod;
     return running(pod) ? true : undefined;
@@ -190,6 +203,19 @@ test('workloads: each Deployment\'s rollout progress and the message kubectl rol
   assert.equal((await row('web').innerText()).replace(/\s+/g, ' ').trim(),
     'default web updated 3/3 ready 3/3 available 3/3 deployment "web" successfully rolled out');
   assert.equal(await row('web').locator('[data-field="message"]').innerText(), await rolloutStatus('web'));
+
+  // The DaemonSets the cluster runs, each as kubectl rollout status words it.
+  const daemonSets = await page.locator('[data-kind="DaemonSet"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-workload') ?? ''));
+  assert.deepEqual(daemonSets, ['kube-system/kube-flannel-ds', 'kube-system/kube-flannel-ds-windows-amd64', 'kube-system/kube-proxy', 'kube-system/kube-proxy-windows']);
+  for (const key of daemonSets) {
+    const [ns, name] = key.split('/') as [string, string];
+    const cli = (await kubectlOk(cluster, ['rollout', 'status', `daemonset/${name}`, '-n', ns, '--watch=false'])).trim();
+    assert.equal(await page.locator(`[data-kind="DaemonSet"] [data-workload="${key}"] [data-field="message"]`).innerText(), cli);
+  }
+  // A Job has no rollout status viewer: STATUS and COMPLETIONS of kubectl get jobs.
+  const [, status, completions] = (await kubectlOk(cluster, ['get', 'job', 'once', '--no-headers'])).trim().split(/\s+/);
+  assert.equal(await page.locator('[data-kind="Job"] [data-workload="default/once"] [data-field="message"]').innerText(), `${status}, ${completions} completions`);
+  assert.equal(`${status}, ${completions}`, 'Complete, 1/1');
   await page.screenshot({ path: screenshotPath('workloads.png'), fullPage: true });
   await page.close();
 });
