@@ -91,7 +91,8 @@ test('endpoints: a Service\'s slices, each endpoint under its node and the node\
       { address: '10.244.5.3', ready: true, serving: true, terminating: false, target: 'default/winweb' },
     ] }] },
   ]);
-  assert.deepEqual(endpointsByOs([slice('x', 'x', [{ addresses: ['127.0.0.1'] }])], nodes).map((g) => [g.title, g.nodes.map((n) => n.node)]), [['Node unknown', ['(no node)']]]);
+  assert.deepEqual(endpointsByOs([slice('x', 'x', [{ addresses: ['127.0.0.1'] }, { addresses: ['10.244.9.9'], nodeName: 'gone' }])], nodes)
+    .map((g) => [g.title, g.nodes.map((n) => n.node)]), [['Node unknown', ['gone']], ['Not on a node', ['(no node)']]]);
 });
 
 test('net path: each hop\'s role and the verdict; TO[:PORT] split as the command does', () => {

@@ -39,7 +39,9 @@ export function endpointsByOs(slices: readonly EndpointSlice[], nodes: ReadonlyM
     for (const e of slice.endpoints) {
       const nodeName = e.nodeName ?? '';
       const node = nodes.get(nodeName);
-      const column = node ? columnOf(node) : { key: 'unknown', title: 'Node unknown', order: 3_000_000 };
+      // An endpoint outside any node (the API server's own address behind default/kubernetes) has no nodeName.
+      const column = node ? columnOf(node) : nodeName ? { key: 'unknown', title: 'Node unknown', order: 3_000_000 }
+        : { key: 'none', title: 'Not on a node', order: 4_000_000 };
       let group = groups.get(column.key);
       if (!group) groups.set(column.key, group = { key: column.key, title: column.title, order: column.order, nodes: [], byNode: new Map() });
       let list = group.byNode.get(nodeName);
