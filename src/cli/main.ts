@@ -171,11 +171,12 @@ program.command('describe-node-network <node>')
     process.stdout.write(await describeNodeNetwork(opts.kubeconfig, node));
   });
 program.command('net').description('the cluster network model').command('check <from> <to>')
-  .description('trace one TCP connection through the nodes\' data plane: FROM is a pod (NAME, NS/NAME), node/NAME or an IP; TO also svc/NAME, with :PORT (80)')
+  .description('trace one TCP connection (or ICMP echo) through the nodes\' data plane: FROM is a pod (NAME, NS/NAME), node/NAME or an IP; TO also svc/NAME, with :PORT (80) for TCP')
   .option('-n, --namespace <ns>', 'the namespace of pod and Service names', 'default')
+  .option('--protocol <protocol>', 'tcp, or icmp for an echo (ping)', 'tcp')
   .option('--data-dir <dir>', 'the data directory of the cluster (its kubeconfig.yaml is used)')
   .option('--kubeconfig <file>', 'an admin kubeconfig of the cluster (default: --data-dir\'s, $KUBECONFIG, ./.winkube/kubeconfig.yaml)')
-  .action(async (from: string, to: string, opts: { namespace?: string; dataDir?: string; kubeconfig?: string }) => {
+  .action(async (from: string, to: string, opts: { namespace?: string; dataDir?: string; kubeconfig?: string; protocol?: string }) => {
     const { netCheck } = await import('../node/net/net-check-client.js');
     const r = await netCheck(from, to, opts);
     process.stdout.write(r.out);

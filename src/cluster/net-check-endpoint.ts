@@ -1,8 +1,9 @@
 /**
- * `winkube net check`'s server side: the trace of one TCP connection
- * through the running kubelets' network model, admin-only like node control.
+ * `winkube net check`'s server side: the trace of one TCP connection (or,
+ * with protocol=icmp, one echo) through the running kubelets' network model,
+ * admin-only like node control.
  *
- *   GET /winkube/v1/net/check?from=FROM&to=TO&port=N&namespace=NS
+ *   GET /winkube/v1/net/check?from=FROM&to=TO&port=N&namespace=NS[&protocol=tcp|icmp]
  *
  * FROM and TO name an address: an IPv4 literal, `node/NAME` (its
  * InternalIP), `svc/NAME` (its ClusterIP; TO only), `NS/NAME` or `NAME` (a
@@ -60,13 +61,17 @@ export function netCheckHandler(network: () => ClusterNetwork | undefined, get: 
     const q = new URL(req.url ?? '/', 'https://winkube').searchParams;
     const from = q.get('from');
     const to = q.get('to');
+    const protocol = q.get('protocol') ?? 'tcp';
     const port = Number(q.get('port') ?? '80');
     if (!from || !to) throw errors.badRequest('from and to are required');
+    if (protocol !== 'tcp' && protocol !== 'icmp') throw errors.badRequest(`unsupported protocol ${JSON.stringify(protocol)}: tcp or icmp`);
+    if (protocol === 'icmp' && q.has('port')) throw errors.badRequest('an ICMP echo has no port');
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw errors.badRequest(`invalid port ${q.get('port')}`);
     const net = network();
     if (!net) throw errors.badRequest('this server runs no nodes (--api-only)');
     const namespace = q.get('namespace') || 'default';
     const [fromIP, toIP] = [await address(get, from, namespace, false), await address(get, to, namespace, true)];
+    if (protocol === 'icmp') return writeJSON(res, 200, { from: fromIP, to: toIP, ...net.traceEcho(fromIP, toIP) });
     writeJSON(res, 200, { from: fromIP, to: `${toIP}:${port}`, ...net.trace(fromIP, toIP, port) });
   };
 }

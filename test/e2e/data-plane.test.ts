@@ -194,3 +194,28 @@ test('winkube net check: the hops of a connection, the rule that stops one, an u
   const unknown = await winkube(['net', 'check', 'nope', 'svc/netexec']);
   assert.deepEqual(unknown, { code: 1, stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n' });
 });
+
+test('winkube net check --protocol icmp: an echo answered, a Windows pod\'s echo out of the cluster lost, a Service VIP silent', async () => {
+  const wclientIP = JSON.parse(await ok(['get', 'pod', 'wclient', '-o', 'json'])).status.podIP as string;
+  const outside = '203.0.113.10';
+  assert.deepEqual(await winkube(['net', 'check', '--protocol', 'icmp', 'client', outside]), { code: 0, stderr: '', stdout: [
+    `pod default/client ${clientIP} on linux-1 (linux): veth`,
+    `${outside} answers the echo`,
+    'reply', ''].join('\n') });
+  assert.deepEqual(await winkube(['net', 'check', '--protocol', 'icmp', 'wclient', outside]), { code: 1, stderr: '', stdout: [
+    `pod default/wclient ${wclientIP} on win2022-1 (windows 10.0.20348): HNS endpoint on flannel.4096`,
+    'stopped: win-overlay and win-bridge do not translate outbound ICMP: nothing outside the cluster\'s networks answers a Windows pod',
+    'fix: check outbound connectivity with TCP (curl.exe) instead of ping',
+    'timeout', ''].join('\n') });
+  assert.deepEqual(await winkube(['net', 'check', '--protocol', 'icmp', 'wclient', 'client']), { code: 0, stderr: '', stdout: [
+    `pod default/wclient ${wclientIP} on win2022-1 (windows 10.0.20348): HNS endpoint on flannel.4096`,
+    `${clientIP} answers the echo`,
+    'reply', ''].join('\n') });
+  assert.deepEqual(await winkube(['net', 'check', '--protocol', 'icmp', 'client', 'svc/netexec']), { code: 1, stderr: '', stdout: [
+    `pod default/client ${clientIP} on linux-1 (linux): veth`,
+    `stopped: ${clusterIP} is a Service address: kube-proxy's rules forward its ports, and nothing answers an echo to it`,
+    `fix: check the Service with a connection to one of its ports (winkube net check ${clientIP} ${clusterIP}:PORT)`,
+    'timeout', ''].join('\n') });
+  assert.deepEqual(await winkube(['net', 'check', '--protocol', 'icmp', 'client', 'svc/netexec:80']), {
+    code: 1, stdout: '', stderr: 'error: invalid target "svc/netexec:80": want ADDRESS (an echo has no port)\n' });
+});

@@ -53,7 +53,7 @@ import { destinationKind, outboundSource } from './outbound-nat.js';
 import { ipv4InCIDR } from './ipv4-cidr.js';
 import { policyVerdict, type PolicyLookups } from './policy-enforcement.js';
 import { servicePortName, type Frontend, type ProxyDecision, type SourceKind } from './proxy-decision.js';
-import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, fixHop, ruleHop, stopHop, type NetTrace } from './route-trace.js';
+import { endpointHop, hostSourceHop, outsideSourceHop, podSourceHop, fixHop, ruleHop, stopHop, type EchoTrace, type NetTrace } from './route-trace.js';
 import { AffinityTable } from './session-affinity.js';
 import { ServiceIndex } from './service-index.js';
 import { linuxNodeAddress, windowsSourceVip } from './source-address.js';
@@ -105,6 +105,12 @@ type Source =
 
 /** A node the lookups do not know (no Node objects): Linux, with no addresses of its own. */
 const UNKNOWN_NODE: NetNode = { name: '', os: 'linux', internalIP: '' };
+
+/** windows-networking.md: on flannel VXLAN a Windows node reaches only its own pods. */
+const FLANNEL_VXLAN_HOST = {
+  why: 'a Windows node on flannel VXLAN reaches only its own pods',
+  fix: 'reach the pod from a pod or through its Service, or run flannel host-gw (l2bridge)',
+};
 
 export class ClusterNetwork {
   private readonly hosts = new Map<string, PodHost>();
@@ -173,9 +179,7 @@ export class ClusterNetwork {
    */
   trace(from: string, ip: string, port: number): NetTrace {
     const src = this.sourceOf(from);
-    const net = this.settings();
-    const hops = [src.kind === 'pod' ? podSourceHop(this.hosts.get(src.ip), src.ip, src.node, net)
-      : src.kind === 'host' ? hostSourceHop(src.node) : outsideSourceHop(src.ip, src.entry)];
+    const hops = [this.sourceHop(src)];
     const r = this.routeFrom(src, ip, port, hops);
     if (r.kind === 'outside') {
       hops.push(`${ip} is outside the cluster`);
@@ -191,6 +195,20 @@ export class ClusterNetwork {
     }
     hops.push(`${owner ?? r.ip} listens on ${r.ip}:${r.port}, sees the client as ${r.client}`);
     return { hops, result: 'connected' };
+  }
+
+  /** The hops of an ICMP echo from `from` to `ip` and whether it is answered, nothing sent. */
+  traceEcho(from: string, ip: string): EchoTrace {
+    const hops = [this.sourceHop(this.sourceOf(from))];
+    const e = this.echo(from, ip);
+    if (e.result.kind === 'reply') hops.push(`${e.result.from} answers the echo`);
+    else hops.push(stopHop(e.why), ...(e.fix ? [fixHop(e.fix)] : []));
+    return { hops, result: e.result.kind };
+  }
+
+  private sourceHop(src: Source): string {
+    return src.kind === 'pod' ? podSourceHop(this.hosts.get(src.ip), src.ip, src.node, this.settings())
+      : src.kind === 'host' ? hostSourceHop(src.node) : outsideSourceHop(src.ip, src.entry);
   }
 
   /** Whether a node has this address (the lookups hold its Node object). */
@@ -251,24 +269,41 @@ export class ClusterNetwork {
    * translate ICMP on win-overlay and win-bridge).
    */
   ping(from: string, ip: string): PingResult {
-    if (isLoopback(ip) || ip === from) return { kind: 'reply', from: isLoopback(ip) ? from : ip };
+    return this.echo(from, ip).result;
+  }
+
+  /** An echo's fate, and for a lost one why (and what to do instead, where the docs say). */
+  private echo(from: string, ip: string): { result: PingResult; why: string; fix?: string } {
+    const reply = (who: string) => ({ result: { kind: 'reply', from: who } as PingResult, why: '' });
+    const lost = (why: string, fix?: string) => ({ result: { kind: 'timeout' } as PingResult, why, ...(fix ? { fix } : {}) });
+    if (isLoopback(ip) || ip === from) return reply(isLoopback(ip) ? from : ip);
     const src = this.sourceOf(from);
     const idx = this.index();
     if (idx.byClusterIP(ip) || idx.byExternalAddress(ip)) {
       const node = src.kind === 'outside' ? undefined : src.node;
-      return node?.os === 'linux' && this.settings().kubeProxy?.mode === 'ipvs' ? { kind: 'reply', from: ip } : { kind: 'timeout' };
+      if (node?.os === 'linux' && this.settings().kubeProxy?.mode === 'ipvs') return reply(ip);
+      return lost(`${ip} is a Service address: kube-proxy's rules forward its ports, and nothing answers an echo to it`,
+        `check the Service with a connection to one of its ports (winkube net check ${from} ${ip}:PORT)`);
     }
-    if (!this.policyAdmits(from, ip, 'ICMP', 0)) return { kind: 'timeout' };
-    if (idx.nodeByIP(ip)) return { kind: 'reply', from: ip };
-    if (this.hosts.has(ip)) return this.hostReachesPod(src, ip) ? { kind: 'reply', from: ip } : { kind: 'timeout' };
-    if (this.isClusterAddress(ip)) return { kind: 'timeout' };
+    if (!this.policyAdmits(from, ip, 'ICMP', 0)) return lost(`a NetworkPolicy does not allow ICMP from ${from} to ${ip}: dropped`);
+    if (idx.nodeByIP(ip)) return reply(ip);
+    if (this.hosts.has(ip)) return this.hostReachesPod(src, ip) ? reply(ip) : lost(FLANNEL_VXLAN_HOST.why, FLANNEL_VXLAN_HOST.fix);
+    if (this.isClusterAddress(ip)) return lost(`no host has ${ip}`);
     const host = this.hosts.get(from);
     const egress = host && this.outside?.egress(host);
-    if (egress && !outboundSource(from, ip, egress).replies) return { kind: 'timeout' };
+    const nat = egress && outboundSource(from, ip, egress);
+    if (nat && !nat.replies) {
+      return lost(nat.natted ? `NATed to the node's own address ${nat.source} on l2bridge, the reply stays on the node`
+        : `the ExceptionList leaves ${ip} un-NATed, and ${from} is routable only inside the cluster's networks: the reply is lost`);
+    }
     // win-overlay and win-bridge do not transpose outbound ICMP: nothing outside the cluster's networks answers a Windows pod.
     const windowsPod = egress ? egress.os === 'windows' : src.kind === 'pod' && src.node.os === 'windows';
-    if (windowsPod && (!egress || destinationKind(ip, egress) === 'external')) return { kind: 'timeout' };
-    return this.outside?.world.ping(ip) ?? { kind: 'timeout' };
+    if (windowsPod && (!egress || destinationKind(ip, egress) === 'external')) {
+      return lost('win-overlay and win-bridge do not translate outbound ICMP: nothing outside the cluster\'s networks answers a Windows pod',
+        'check outbound connectivity with TCP (curl.exe) instead of ping');
+    }
+    const answer = this.outside?.world.ping(ip);
+    return answer?.kind === 'reply' ? { result: answer, why: '' } : lost(`nothing answers ${ip}`);
   }
 
   /** A connection leaving the cluster: the outside host sees the source the node's SNAT gives it (a node's own address as it is). */
@@ -388,8 +423,7 @@ export class ClusterNetwork {
       return this.throughProxy(target, src, np.service, np.port, 'nodePort', sourceKind(src, target), ip, port, hops);
     }
     if (target || this.hosts.has(ip) || this.isClusterAddress(ip)) {
-      if (!this.hostReachesPod(src, ip)) return stop('a Windows node on flannel VXLAN reaches only its own pods',
-        'reach the pod from a pod or through its Service, or run flannel host-gw (l2bridge)');
+      if (!this.hostReachesPod(src, ip)) return stop(FLANNEL_VXLAN_HOST.why, FLANNEL_VXLAN_HOST.fix);
       return { kind: 'pod', ip, port, client: src.kind === 'host' ? this.hostAddress(src.node, ip) : src.ip };
     }
     return { kind: 'outside' };

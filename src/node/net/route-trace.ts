@@ -13,6 +13,9 @@ import type { Frontend, ProxyDecision } from './proxy-decision.js';
 
 export interface NetTrace { hops: string[]; result: 'connected' | 'refused' | 'timeout' | 'outside' }
 
+/** An ICMP echo's trace: answered, or lost (ping prints nothing back and times out). */
+export interface EchoTrace { hops: string[]; result: 'reply' | 'timeout' }
+
 const osText = (n: NetNode) => (n.os === 'windows' ? `windows 10.0.${n.build ?? '?'}` : 'linux');
 
 export function podSourceHop(pod: { namespace: string; name: string } | undefined, ip: string, node: NetNode, net: { plugin: CNIPlugin; mode: NetworkMode }): string {

@@ -1,9 +1,10 @@
 /**
  * `winkube net check`'s answer drawn as a path: the hops the server traced, each with its role (where the
  * connection leaves, the rule a node applies, the endpoint picked, the one that answers, the rule that stops
- * it and its fix), then the verdict, the last line the command prints (its exit code is 0 only for connected).
+ * it and its fix), then the verdict, the last line the command prints (its exit code is 0 only for connected,
+ * or for an answered echo with `--protocol icmp`).
  */
-export interface NetTrace { from: string; to: string; hops: string[]; result: 'connected' | 'refused' | 'timeout' | 'outside' }
+export interface NetTrace { from: string; to: string; hops: string[]; result: 'connected' | 'refused' | 'timeout' | 'outside' | 'reply' }
 
 export type HopRole = 'source' | 'rule' | 'endpoint' | 'stop' | 'fix' | 'destination';
 
@@ -24,7 +25,7 @@ export function netPath(trace: NetTrace): NetPath {
   return {
     steps: trace.hops.map((text, i) => ({ text, role: roleOf(text, i, i === trace.hops.length - 1) })),
     verdict: trace.result,
-    ok: trace.result === 'connected',
+    ok: trace.result === 'connected' || trace.result === 'reply',
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `winkube net check FROM TO[:PORT]` in the page: the same server endpoint the command asks
+ * `winkube net check [--protocol icmp] FROM TO[:PORT]` in the page: the same server endpoint the command asks
  * (/winkube/v1/net/check, admins only), its hops drawn as a path and the command's last line as the verdict.
  */
 import { html } from 'htm/preact';
@@ -13,12 +13,17 @@ export function NetCheck(props: { session: Session }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [namespace, setNamespace] = useState('default');
+  const [protocol, setProtocol] = useState<'tcp' | 'icmp'>('tcp');
   const [result, setResult] = useState<{ trace?: NetTrace; error?: string; busy?: boolean }>({});
   const submit = (e: Event) => {
     e.preventDefault();
-    const target = splitTarget(to);
-    if (!target) { setResult({ error: `error: invalid target ${JSON.stringify(to)}: want ADDRESS[:PORT]` }); return; }
-    const q = new URLSearchParams({ from: from.trim(), to: target.to, port: String(target.port), namespace });
+    // The command's own refusals: an echo has no port; a connection's port is 1-65535.
+    const target = protocol === 'icmp' ? (/:\d+$/.test(to.trim()) ? undefined : { to: to.trim() }) : splitTarget(to);
+    if (!target) {
+      setResult({ error: `error: invalid target ${JSON.stringify(to)}: want ${protocol === 'icmp' ? 'ADDRESS (an echo has no port)' : 'ADDRESS[:PORT]'}` });
+      return;
+    }
+    const q = new URLSearchParams({ from: from.trim(), to: target.to, namespace, ...('port' in target ? { port: String(target.port) } : { protocol }) });
     setResult({ busy: true });
     getJSON<NetTrace>(props.session, `${NET_CHECK_PATH}?${q.toString()}`)
       .then((trace) => setResult({ trace }))
@@ -31,6 +36,10 @@ export function NetCheck(props: { session: Session }) {
       <label>From <input name="from" value=${from} required placeholder="pod, NS/pod, node/NAME or IP" onInput=${(e: Event) => setFrom((e.target as HTMLInputElement).value)} /></label>
       <label>To <input name="to" value=${to} required placeholder="svc/NAME:PORT, pod, node/NAME:PORT, IP:PORT" onInput=${(e: Event) => setTo((e.target as HTMLInputElement).value)} /></label>
       <label>Namespace <input name="namespace" value=${namespace} onInput=${(e: Event) => setNamespace((e.target as HTMLInputElement).value)} /></label>
+      <label>Protocol <select name="protocol" value=${protocol} onChange=${(e: Event) => setProtocol((e.target as HTMLSelectElement).value === 'icmp' ? 'icmp' : 'tcp')}>
+        <option value="tcp">TCP connection</option>
+        <option value="icmp">ICMP echo (ping)</option>
+      </select></label>
       <button type="submit" disabled=${result.busy}>Check</button>
     </form>
     ${result.error ? html`<p role="alert" class="net-error">${result.error}</p>` : null}
