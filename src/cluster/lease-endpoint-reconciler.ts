@@ -139,8 +139,17 @@ export class LeaseEndpointReconciler {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    // A shutdown goes on whatever storage says (it may be the one down).
+    await this.removeEndpoints().catch((e: unknown) => this.o.log(`Unable to remove endpoints from kubernetes service: ${(e as Error).message}`));
+  }
+
+  /** RemoveEndpoints: this server's key deleted and the Endpoints written without it. */
+  private async removeEndpoints(): Promise<void> {
     await this.leases.removeLease(this.o.ip);
-    await this.doReconcile().catch((e: unknown) => this.o.log(`Unable to remove endpoints from kubernetes service: ${(e as Error).message}`));
+    // The last server leaves the Endpoints as they are: upstream refuses to empty them too, but logs that
+    // refusal as an error at every lone server's shutdown, which `winkube up --quiet` must not print.
+    if ((await this.leases.listLeases()).length === 0) return;
+    await this.doReconcile();
   }
 
   private async doReconcile(): Promise<void> {

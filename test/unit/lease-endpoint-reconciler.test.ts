@@ -47,6 +47,10 @@ test('the kubernetes Endpoints and EndpointSlice list the servers whose master l
   assert.deepEqual((await listed()).slice, ['127.0.0.1', '127.0.0.2']);
   await a.stop();
   assert.deepEqual(await listed(), { endpoints: [[['127.0.0.2'], [6443]]], slice: ['127.0.0.2'] });
+  // The last server leaves the Endpoints as they were, without a word (upstream refuses to empty them, and logs it).
+  await b.stop();
+  assert.deepEqual(await listed(), { endpoints: [[['127.0.0.2'], [6443]]], slice: ['127.0.0.2'] });
+  assert.deepEqual((await f.storage.list('/core/masterleases/')).items, []);
   assert.deepEqual(logs, [
     'Resetting endpoints for master service "kubernetes" to [127.0.0.1]',
     'Resetting endpoints for master service "kubernetes" to [127.0.0.1 127.0.0.2]',
