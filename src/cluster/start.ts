@@ -66,6 +66,7 @@ import { TransformingStorage } from '../storage/transformers/transforming-storag
 import type { EncryptionConfiguration } from '../storage/transformers/encryption-config.js';
 import { openAuditLog, type AuditLogOptions } from '../api/audit/log-backend.js';
 import { loginLink, uiRoutes } from '../ui/routes.js';
+import { onlyInNodeFarmHolder } from './node-farm-holder.js';
 import { electorFor, leaseTimingsFromEnv, NODE_FARM_LEASE, runLeaderElected } from './leader-elected.js';
 import { endpointReconcilerTimingsFromEnv, LeaseEndpointReconciler } from './lease-endpoint-reconciler.js';
 
@@ -205,6 +206,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
     const addons = await startNodeAddons();
     return async () => {
       await addons();
+      runningKubelet = undefined;
       await kubelet.stop();
       await farm.stop();
     };
@@ -257,7 +259,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       containerLogs,
       // kubectl port-forward: the pod's listeners in the cluster network, through its node's sandbox.
       () => runningKubelet?.network, (pod) => runningKubelet?.sandboxOf(pod)),
-    winkubeRoutes: winkubeRoutes(nodeControlHandler(nodeOperations),
+    winkubeRoutes: winkubeRoutes(onlyInNodeFarmHolder(nodeControlHandler(nodeOperations), () => runningKubelet !== undefined),
       netCheckHandler(() => runningKubelet?.network, (resource, ns, name) => store.get('', resource, ns, name))),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
     kubelets: kubelets.servers,

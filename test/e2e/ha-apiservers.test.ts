@@ -8,12 +8,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, kubectl, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { startEtcd, type EtcdServer } from '../helpers/etcd-server.js';
+import { WINKUBE_MAIN } from '../helpers/winkube-cli.js';
 
 Object.assign(process.env, {
   WINKUBE_LEADER_ELECT_LEASE_DURATION: '4s', WINKUBE_LEADER_ELECT_RENEW_DEADLINE: '3s', WINKUBE_LEADER_ELECT_RETRY_PERIOD: '500ms',
@@ -106,6 +107,16 @@ test('the first server leads; a Deployment created through it is reconciled once
   const once = scheduled.split('\n').filter((n) => n.startsWith('once-'));
   assert.equal(once.length, 3);
   assert.equal(new Set(once).size, 3);
+});
+
+test('winkube node, through the server that does not run the nodes, is refused', async () => {
+  // The data directory's kubeconfig names the server started last: b.
+  const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    execFile(process.execPath, [WINKUBE_MAIN, 'node', 'stop', 'linux-1', '--data-dir', dataDir], { env: { PATH: process.env.PATH ?? '' } },
+      (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }));
+  });
+  assert.deepEqual(r, { code: 1, stderr: 'Error from server (ServiceUnavailable): the emulated nodes run in the server holding the kube-system/winkube-node-farm Lease, not in this one\n' });
+  assert.equal(await on(a, ['get', 'node', 'linux-1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']), 'True');
 });
 
 test('kill -9 of the leader: the other server takes every lease, keeps reconciling, and the dead one leaves the endpoints', async () => {
