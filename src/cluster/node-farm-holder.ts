@@ -13,6 +13,6 @@ export function onlyInNodeFarmHolder(handler: NodeControlHandler, holdsNodeFarm:
     throw new StatusError({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 503, reason: 'ServiceUnavailable',
       message: `the emulated nodes run in the server holding the kube-system/${NODE_FARM_LEASE} Lease, not in this one`,
-    } as StatusError['status']);
+    });
   };
 }
