@@ -25,10 +25,13 @@ export function leaseTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): Lease
   };
 }
 
-/** An elector of `kube-system/<name>` with a fresh `<hostname>_<uuid>` identity. */
+/**
+ * An elector of `kube-system/<name>` with a fresh `<hostname>_<uuid>` identity; its LeaderElection
+ * events come from `component` (kube-scheduler records them as its first profile's schedulerName).
+ */
 export function electorFor(client: Client, name: string, timings: LeaseTimings, callbacks: LeaderCallbacks,
-  events?: EventRecorder, log?: (m: string) => void): LeaderElector {
-  return new LeaderElector(client, { namespace: 'kube-system', name, identity: leaderIdentity(), component: name, ...timings }, callbacks, events, log);
+  events?: EventRecorder, log?: (m: string) => void, component = name): LeaderElector {
+  return new LeaderElector(client, { namespace: 'kube-system', name, identity: leaderIdentity(), component, ...timings }, callbacks, events, log);
 }
 
 export interface LeaderElected {
@@ -45,7 +48,7 @@ export interface LeaderElected {
  * lease to the other servers.
  */
 export async function runLeaderElected(client: Client, name: string, timings: LeaseTimings, run: () => Promise<() => Promise<void>>,
-  events: EventRecorder | undefined, log: (m: string) => void, once = false): Promise<LeaderElected> {
+  events: EventRecorder | undefined, log: (m: string) => void, once = false, component = name): Promise<LeaderElected> {
   let stopTerm: (() => Promise<void>) | undefined;
   let transitions: Promise<void> = Promise.resolve();
   let stopping = false;
@@ -60,7 +63,7 @@ export async function runLeaderElected(client: Client, name: string, timings: Le
         await elector.stop(false);
       }
     }),
-  }, events, log);
+  }, events, log, component);
   await elector.start();
   return {
     elector,

@@ -313,7 +313,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const nodeFarmClient = new LoopbackClient(store, APISERVER_LOOPBACK, NODE_FARM_LEASE, authorizer);
   const leaderElected = opts.apiOnly ? [] : [
     await runLeaderElected(nodeFarmClient, NODE_FARM_LEASE, leaseTimings, startNodes, new EventRecorder(nodeFarmClient, log), log, true),
-    await runLeaderElected(schedulerClient, 'kube-scheduler', leaseTimings, startScheduler, new EventRecorder(schedulerClient, log), log),
+    await runLeaderElected(schedulerClient, 'kube-scheduler', leaseTimings, startScheduler, new EventRecorder(schedulerClient, log), log, false,
+      opts.schedulerConfig?.profiles[0]?.schedulerName ?? SCHEDULER),
   ];
   const stopComponents = async () => { for (const l of leaderElected.reverse()) await l.stop(); };
   // The `kubernetes` Service's endpoints: every live server sharing the storage.

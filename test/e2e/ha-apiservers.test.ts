@@ -98,6 +98,10 @@ test('the first server leads; a Deployment created through it is reconciled once
   // Each lease's one LeaderElection event names its holder: the second server never became leader.
   const events = await on(a, ['get', 'events', '-n', 'kube-system', '--field-selector', 'reason=LeaderElection', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}']);
   assert.deepEqual(events.split('\n').filter(Boolean).sort(), holders.map((h) => `${h} became leader`).sort());
+  const sources = await on(a, ['get', 'events', '-n', 'kube-system', '--field-selector', 'reason=LeaderElection',
+    '-o', 'jsonpath={range .items[*]}{.involvedObject.kind}/{.involvedObject.name} {.source.component}{"\\n"}{end}']);
+  assert.deepEqual(sources.split('\n').filter(Boolean).sort(),
+    ['Lease/kube-controller-manager kube-controller-manager', 'Lease/kube-scheduler default-scheduler', 'Lease/winkube-node-farm winkube-node-farm']);
   assert.equal(await on(a, ['apply', '-f', '-'], deployment('once', 3)), 'deployment.apps/once created\n');
   await eventually('3 running pods', () => runningPods(b, 'once', 3), 40_000);
   const { replicaSets } = await podsOf(a, 'once');
