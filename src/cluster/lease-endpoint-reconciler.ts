@@ -128,10 +128,14 @@ export class LeaseEndpointReconciler {
     this.timer.unref();
   }
 
-  /** ReconcileEndpoints: our key refreshed first, whatever happens after. */
+  /**
+   * ReconcileEndpoints: our key refreshed first, whatever happens after. The controller's periodic
+   * call leaves the ports alone (reconcile=false): they are written only when the Endpoints are made
+   * or rebuilt, so servers on different ports do not rewrite each other.
+   */
   async reconcileEndpoints(): Promise<void> {
     await this.leases.updateLease(this.o.ip);
-    await this.doReconcile();
+    await this.doReconcile(false);
   }
 
   /** StopReconciling and RemoveEndpoints, at shutdown: the other servers stop listing this one at once. */
@@ -149,13 +153,13 @@ export class LeaseEndpointReconciler {
     // The last server leaves the Endpoints as they are: upstream refuses to empty them too, but logs that
     // refusal as an error at every lone server's shutdown, which `winkube up --quiet` must not print.
     if ((await this.leases.listLeases()).length === 0) return;
-    await this.doReconcile();
+    await this.doReconcile(true);
   }
 
-  private async doReconcile(): Promise<void> {
+  private async doReconcile(reconcilePorts: boolean): Promise<void> {
     const { store } = this.o;
     const current = await store.get('', 'endpoints', 'default', 'kubernetes') as Endpoints | undefined;
-    const next = reconcileMasterEndpoints(current, 'kubernetes', await this.leases.listLeases(), this.ports);
+    const next = reconcileMasterEndpoints(current, 'kubernetes', await this.leases.listLeases(), this.ports, reconcilePorts);
     const ctx = { ...inProcessWriteContext('kube-apiserver'), namespace: 'default' };
     if (next) {
       this.o.log(`Resetting endpoints for master service "kubernetes" to [${(next.subsets?.[0]?.addresses ?? []).map((a) => a.ip).join(' ')}]`);

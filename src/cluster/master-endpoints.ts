@@ -1,8 +1,8 @@
 /**
  * The rules of upstream's lease endpoint reconciler (pkg/controlplane/reconcilers/lease.go, v1.32)
  * for the `kubernetes` Service, as pure functions: which master IPs the Endpoints must list, in
- * which format, and the EndpointSlice mirrored from them (endpointsadapter.go). Every API server
- * writes its own port: servers on one IP with different ports rewrite each other's, as upstream's do.
+ * which format, and the EndpointSlice mirrored from them (endpointsadapter.go). The one subset has
+ * one port for all servers: the writer's own, when it makes the Endpoints or must reconcile ports.
  */
 import type { EndpointPort, Endpoints } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
@@ -38,7 +38,7 @@ function samePort(a: EndpointPort, b: EndpointPort): boolean {
  * upstream does (this server has just refreshed its own lease, so none means storage is wrong).
  */
 export function reconcileMasterEndpoints(current: Endpoints | undefined, serviceName: string, masterIPs: readonly string[],
-  ports: readonly EndpointPort[], reconcilePorts = true): Endpoints | undefined {
+  ports: readonly EndpointPort[], reconcilePorts: boolean): Endpoints | undefined {
   if (masterIPs.length === 0) throw new Error('no master IPs were listed in storage, refusing to erase all endpoints for the kubernetes service');
   const e: Endpoints = structuredClone(current) ?? { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: serviceName, namespace: 'default' } };
   const labels = e.metadata?.labels ?? {};

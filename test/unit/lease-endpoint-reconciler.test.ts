@@ -68,3 +68,13 @@ test('upstream timings by default; the WINKUBE_ variables shorten them', () => {
   assert.deepEqual(endpointReconcilerTimingsFromEnv({}), { ttlMs: 15_000, intervalMs: 10_000 });
   assert.deepEqual(endpointReconcilerTimingsFromEnv({ WINKUBE_ENDPOINT_RECONCILER_TTL: '5s', WINKUBE_ENDPOINT_INTERVAL: '1s' }), { ttlMs: 5_000, intervalMs: 1_000 });
 });
+
+test('a server on another port is listed with the port the Endpoints were made with', async () => {
+  const f = await fixture();
+  const make = (ip: string, port: number) => new LeaseEndpointReconciler({ store: f.store, storage: f.storage, ip, port, log: () => {}, now: () => 0 });
+  await make('127.0.0.1', 6443).reconcileEndpoints();
+  await make('127.0.0.2', 7443).reconcileEndpoints();
+  const e = await f.store.get('', 'endpoints', 'default', 'kubernetes') as Endpoints;
+  assert.deepEqual(e.subsets, [{ addresses: [{ ip: '127.0.0.1' }, { ip: '127.0.0.2' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }]);
+  await f.close();
+});

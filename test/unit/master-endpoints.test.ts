@@ -30,23 +30,25 @@ test('checkEndpointSubsetFormatWithLease: one subset, the expected addresses eac
 });
 
 test('doReconcile: nothing to write when the Endpoints list the live masters; otherwise the addresses (sorted) and ports are reset', () => {
-  assert.equal(reconcileMasterEndpoints(endpoints(['127.0.0.1', '127.0.0.2']), 'kubernetes', ['127.0.0.2', '127.0.0.1'], PORTS), undefined);
-  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1']), 'kubernetes', ['127.0.0.2', '127.0.0.1'], PORTS), endpoints(['127.0.0.1', '127.0.0.2']));
+  assert.equal(reconcileMasterEndpoints(endpoints(['127.0.0.1', '127.0.0.2']), 'kubernetes', ['127.0.0.2', '127.0.0.1'], PORTS, true), undefined);
+  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1']), 'kubernetes', ['127.0.0.2', '127.0.0.1'], PORTS, true), endpoints(['127.0.0.1', '127.0.0.2']));
   // A master gone: only the live one stays.
-  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1', '127.0.0.2']), 'kubernetes', ['127.0.0.2'], PORTS), endpoints(['127.0.0.2']));
-  // Another server's port is replaced by this one's: servers sharing an IP on different ports rewrite each other.
-  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1'], 7443), 'kubernetes', ['127.0.0.1'], PORTS), endpoints(['127.0.0.1']));
+  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1', '127.0.0.2']), 'kubernetes', ['127.0.0.2'], PORTS, true), endpoints(['127.0.0.2']));
+  // Another server's port is replaced by this one's when ports are reconciled; the periodic reconcile leaves it.
+  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1'], 7443), 'kubernetes', ['127.0.0.1'], PORTS, true), endpoints(['127.0.0.1']));
+  assert.equal(reconcileMasterEndpoints(endpoints(['127.0.0.1'], 7443), 'kubernetes', ['127.0.0.1'], PORTS, false), undefined);
+  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1'], 7443), 'kubernetes', ['127.0.0.1', '127.0.0.2'], PORTS, false), endpoints(['127.0.0.1', '127.0.0.2'], 7443));
   // The skip-mirror label alone is reason enough to write.
-  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1'], 6443, {}), 'kubernetes', ['127.0.0.1'], PORTS), endpoints(['127.0.0.1']));
+  assert.deepEqual(reconcileMasterEndpoints(endpoints(['127.0.0.1'], 6443, {}), 'kubernetes', ['127.0.0.1'], PORTS, true), endpoints(['127.0.0.1']));
   // Two subsets are rebuilt as one.
   const two = { ...endpoints(['127.0.0.1']), subsets: [{ addresses: [{ ip: '127.0.0.1' }] }, { addresses: [{ ip: '127.0.0.9' }] }] };
-  assert.deepEqual(reconcileMasterEndpoints(two, 'kubernetes', ['127.0.0.1'], PORTS), endpoints(['127.0.0.1']));
+  assert.deepEqual(reconcileMasterEndpoints(two, 'kubernetes', ['127.0.0.1'], PORTS, true), endpoints(['127.0.0.1']));
   // None yet: created.
-  assert.deepEqual(reconcileMasterEndpoints(undefined, 'kubernetes', ['127.0.0.1'], PORTS), {
+  assert.deepEqual(reconcileMasterEndpoints(undefined, 'kubernetes', ['127.0.0.1'], PORTS, true), {
     apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
     subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: PORTS }],
   });
-  assert.throws(() => reconcileMasterEndpoints(endpoints(['127.0.0.1']), 'kubernetes', [], PORTS),
+  assert.throws(() => reconcileMasterEndpoints(endpoints(['127.0.0.1']), 'kubernetes', [], PORTS, true),
     { message: 'no master IPs were listed in storage, refusing to erase all endpoints for the kubernetes service' });
 });
 
