@@ -66,6 +66,9 @@ import { TransformingStorage } from '../storage/transformers/transforming-storag
 import type { EncryptionConfiguration } from '../storage/transformers/encryption-config.js';
 import { openAuditLog, type AuditLogOptions } from '../api/audit/log-backend.js';
 import { loginLink, uiRoutes } from '../ui/routes.js';
+import { onlyInNodeFarmHolder } from './node-farm-holder.js';
+import { electorFor, leaseTimingsFromEnv, NODE_FARM_LEASE, runLeaderElected } from './leader-elected.js';
+import { endpointReconcilerTimingsFromEnv, LeaseEndpointReconciler } from './lease-endpoint-reconciler.js';
 
 /** The first address of the service CIDR (10.96.0.0/12) is the `kubernetes` Service. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -133,7 +136,10 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const nodes = expandPools(opts.nodePools ?? DEFAULT_POOLS);
   const dataDir = resolve(opts.dataDir);
   prepareDataDir(dataDir);
-  const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP);
+  // This machine's address of the server: the loopback one when it listens on every address.
+  const localHost = opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress;
+  // A second server on another loopback address (127.0.0.2) is named in the serving certificate too.
+  const pki = await ensurePki(dataDir, KUBERNETES_SERVICE_IP, [localHost]);
   const backend = await openStorageBackend(opts.storage ?? { kind: 'sqlite' }, dataDir);
   const storage = opts.encryptionConfig ? new TransformingStorage(backend, opts.encryptionConfig) : backend;
   const store = new Store(storage, allResources());
@@ -155,8 +161,6 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const events = new EventRecorder(new LoopbackClient(store, APISERVER_LOOPBACK, 'kubelet', authorizer), log);
   let ready = false;
   let port = opts.port;
-  // This machine's address of the server: the loopback one when it listens on every address.
-  const localHost = opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress;
   const apiURL = () => new URL(`https://${localHost}:${port}`);
   // The emulated machines: the configured nodes, as `winkube node add|remove|stop` left them in an earlier run.
   const nodeChanges = applyNodeChanges(nodes, loadNodeChanges(dataDir));
@@ -166,13 +170,15 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const nodeOperations = new NodeOperations(farm, dataDir);
   /** The kubelets of this process, once started: exec runs in their containers' own contexts. */
   let runningKubelet: Kubelet | undefined;
-  async function startComponents(): Promise<() => Promise<void>> {
-    // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
-    await farm.start(nodeChanges.stopped);
-    // kube-scheduler: binds pending pods of its profiles' schedulerNames.
-    const schedulerClient = new LoopbackClient(store, KUBE_SCHEDULER, SCHEDULER, authorizer);
+  /** kube-scheduler: binds pending pods of its profiles' schedulerNames. */
+  async function startScheduler(): Promise<() => Promise<void>> {
     const scheduler = new Scheduler(schedulerClient, new EventRecorder(schedulerClient, log), { config: opts.schedulerConfig, log });
     await scheduler.start();
+    return () => scheduler.stop();
+  }
+  async function startNodes(): Promise<() => Promise<void>> {
+    // The emulated kubelets: the default cluster's nodes register Ready and start heartbeating.
+    await farm.start(nodeChanges.stopped);
     // The kubelets' pod workers: pods bound to the farm's nodes run in the emulated container runtime.
     const podTokens = await PodTokenIssuer.start(store, new ServiceAccountTokens(join(dataDir, 'pki')));
     // The farm's current machines: nodes added at run time included, removed ones not.
@@ -197,15 +203,39 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       onNodeAdded: (cfg) => kubelet.addNode(cfg), onNodeRemoved: (name) => kubelet.removeNode(name),
       onNodeStopped: (name) => kubelet.setNodeRunning(name, false), onNodeStarted: (name) => kubelet.setNodeRunning(name, true),
     });
+    const addons = await startNodeAddons();
     return async () => {
-      await scheduler.stop();
+      await addons();
+      runningKubelet = undefined;
       await kubelet.stop();
       await farm.stop();
+    };
+  }
+  /** What runs beside the nodes: metrics-server scrapes their kubelets, the exposer dials their pods. */
+  async function startNodeAddons(): Promise<() => Promise<void>> {
+    // metrics-server behind the aggregator; WINKUBE_METRIC_RESOLUTION (a Go duration) shortens its 15 s scrape period for tests.
+    const metricsServer = !opts.metricsServer ? undefined : await installMetricsServer({
+      installer: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
+      client: new LoopbackClient(store, serviceAccountUser('kube-system', 'metrics-server'), 'metrics-server', authorizer),
+      ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: localHost, resourceMetrics: (node, now) => kubelets.resourceMetrics(node, now),
+      writeEndpoints: (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj),
+      metricResolutionMs: process.env.WINKUBE_METRIC_RESOLUTION ? parseDuration(process.env.WINKUBE_METRIC_RESOLUTION) : undefined,
+      log,
+    });
+    // NodePort and LoadBalancer Services on this machine: all of them with --expose, else the annotated ones.
+    const exposer = await startServiceExposer({
+      client: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube-expose', authorizer),
+      exposeAll: opts.expose === true, network: () => runningKubelet?.network, log,
+    });
+    return async () => {
+      await exposer.stop();
+      await metricsServer?.stop();
     };
   }
 
   // API Priority and Fairness: the mandatory levels until the configuration in the cluster is read.
   const flowControl = new FlowControl();
+  const schedulerClient = new LoopbackClient(store, KUBE_SCHEDULER, SCHEDULER, authorizer);
   const kubelets = farmKubelets(farm, (node) => runningKubelet?.podsOn(node) ?? [], { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }, servedWork);
   const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient });
   const token = adminToken(dataDir);
@@ -229,7 +259,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       containerLogs,
       // kubectl port-forward: the pod's listeners in the cluster network, through its node's sandbox.
       () => runningKubelet?.network, (pod) => runningKubelet?.sandboxOf(pod)),
-    winkubeRoutes: winkubeRoutes(nodeControlHandler(nodeOperations),
+    winkubeRoutes: winkubeRoutes(onlyInNodeFarmHolder(nodeControlHandler(nodeOperations), () => runningKubelet !== undefined),
       netCheckHandler(() => runningKubelet?.network, (resource, ns, name) => store.get('', resource, ns, name))),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
     kubelets: kubelets.servers,
@@ -272,31 +302,27 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   // --api-only) the workload, service and node controllers.
   const kcm = new LoopbackClient(store, KUBE_CONTROLLER_MANAGER, 'kube-controller-manager', authorizer);
   const kcmEvents = new EventRecorder(kcm, log);
+  const leaseTimings = leaseTimingsFromEnv();
   const controllerManager = await runControllerManager({
     client: kcm, newContext: () => newControllerContext({ client: kcm, events: kcmEvents, log }), events: kcmEvents, log, ca: pki.ca,
     workloads: opts.apiOnly ? undefined : { lbPool: LBPool.parse(opts.lbPool ?? DEFAULT_LB_POOL), hpa: hpaApi(apiURL(), pki.ca) },
     controllers: parseControllersFlag(opts.controllers ?? DEFAULT_CONTROLLERS),
-  });
-  // Everything but the API server: the emulated nodes, the scheduler and the controllers
-  // (`--api-only` leaves them out, for figures of the API server alone).
-  const stopComponents = opts.apiOnly ? async () => {} : await startComponents();
-  // metrics-server behind the aggregator; WINKUBE_METRIC_RESOLUTION (a Go duration) shortens its 15 s scrape period for tests.
-  const metricsServer = opts.apiOnly || !opts.metricsServer ? undefined : await installMetricsServer({
-    installer: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube', authorizer),
-    client: new LoopbackClient(store, serviceAccountUser('kube-system', 'metrics-server'), 'metrics-server', authorizer),
-    ca: pki.ca, frontProxyCA: pki.frontProxyCA, bindAddress: localHost, resourceMetrics: (node, now) => kubelets.resourceMetrics(node, now),
-    writeEndpoints: (namespace, obj) => reconcileOwnEndpoints(store, namespace, obj),
-    metricResolutionMs: process.env.WINKUBE_METRIC_RESOLUTION ? parseDuration(process.env.WINKUBE_METRIC_RESOLUTION) : undefined,
-    log,
-  });
+  }, (client, component, callbacks, events, elog) => electorFor(client, component, leaseTimings, callbacks, events, elog));
+  // The emulated nodes with their add-ons, and the scheduler: run once among the servers sharing the storage
+  // (src/cluster/leader-elected.ts); `--api-only` leaves them out, for figures of the API server alone.
+  const nodeFarmClient = new LoopbackClient(store, APISERVER_LOOPBACK, NODE_FARM_LEASE, authorizer);
+  const leaderElected = opts.apiOnly ? [] : [
+    await runLeaderElected(nodeFarmClient, NODE_FARM_LEASE, leaseTimings, startNodes, new EventRecorder(nodeFarmClient, log), log, true),
+    await runLeaderElected(schedulerClient, 'kube-scheduler', leaseTimings, startScheduler, new EventRecorder(schedulerClient, log), log, false,
+      opts.schedulerConfig?.profiles[0]?.schedulerName ?? SCHEDULER),
+  ];
+  const stopComponents = async () => { for (const l of leaderElected.reverse()) await l.stop(); };
+  // The `kubernetes` Service's endpoints: every live server sharing the storage.
+  const endpointReconciler = new LeaseEndpointReconciler({ store, storage, ip: localHost, port, log, ...endpointReconcilerTimingsFromEnv() });
+  await endpointReconciler.start();
   const compactor = startCompactor(storage);
   const dns = opts.dnsPort === undefined ? undefined
     : await serveClusterDNS(new LoopbackClient(store, APISERVER_LOOPBACK, 'coredns', authorizer), '127.0.0.1', opts.dnsPort, log);
-  // NodePort and LoadBalancer Services on this machine: all of them with --expose, else the annotated ones.
-  const exposer = opts.apiOnly ? undefined : await startServiceExposer({
-    client: new LoopbackClient(store, APISERVER_LOOPBACK, 'winkube-expose', authorizer),
-    exposeAll: opts.expose === true, network: () => runningKubelet?.network, log,
-  });
   ready = true;
   const kubeconfigPath = join(dataDir, 'kubeconfig.yaml');
   writeFileSync(kubeconfigPath, adminKubeconfig(`https://${opts.bindAddress}:${port}`, pki), { mode: 0o600 });
@@ -313,10 +339,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       // Graceful termination first: requests in flight finish against a running cluster.
       await server.drain();
       compactor.stop();
+      await endpointReconciler.stop();
       await dns?.close();
-      await exposer?.stop();
       await gmsaWebhook?.stop();
-      await metricsServer?.stop();
       crdController.stop();
       autoRegistration.stop();
       localAvailability.stop();

@@ -25,7 +25,11 @@ export interface LeaderElectionConfig {
   leaseDurationMs: number;
   renewDeadlineMs: number;
   retryPeriodMs: number;
-  /** The component the LeaderElection events come from (kube-controller-manager, kube-scheduler). */
+  /**
+   * The component the LeaderElection events come from (kube-controller-manager; kube-scheduler
+   * records them as its first profile's schedulerName). The Lease's field manager is its name, as
+   * the components' user agents give it.
+   */
   component: string;
 }
 
@@ -122,7 +126,7 @@ export class LeaderElector {
         if (spec.holderIdentity !== this.config.identity) return l;
         l.spec = { leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: spec.leaseTransitions ?? 0 };
         return l;
-      }, { fieldManager: this.config.component }).catch(() => {});
+      }, { fieldManager: this.config.name }).catch(() => {});
     }
     await this.callbacks.onStoppedLeading();
   }
@@ -132,7 +136,7 @@ export class LeaderElector {
     const nowMs = this.now();
     const now = rfc3339Micro(new Date(nowMs));
     const durationSeconds = Math.round(this.config.leaseDurationMs / 1000);
-    const write = { fieldManager: this.config.component };
+    const write = { fieldManager: this.config.name };
     const fresh: Record = { holderIdentity: this.config.identity, leaseDurationSeconds: durationSeconds, acquireTime: now, renewTime: now, leaseTransitions: 0 };
     const current = await this.leases.find(this.config.namespace, this.config.name);
     if (!current) {

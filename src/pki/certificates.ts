@@ -44,7 +44,7 @@ function coversSans(pem: string, ips: string[]): boolean {
  * The cluster's CA, serving certificate and admin client certificate: made
  * at first start under `<dir>/pki`, reused afterwards.
  */
-export async function ensurePki(dataDir: string, serviceIP: string): Promise<ClusterPki> {
+export async function ensurePki(dataDir: string, serviceIP: string, serverIPs: readonly string[] = []): Promise<ClusterPki> {
   const dir = join(dataDir, 'pki');
   // Issuing is only needed at first start; loading the X.509 library costs start-up time.
   const issuer = () => import('./issue.js');
@@ -52,7 +52,7 @@ export async function ensurePki(dataDir: string, serviceIP: string): Promise<Clu
   let ca = load(dir, 'ca');
   const fresh = !ca;
   if (!ca) save(dir, 'ca', ca = await (await issuer()).createCA());
-  const ips = ['127.0.0.1', serviceIP];
+  const ips = [...new Set(['127.0.0.1', serviceIP, ...serverIPs])];
   let serving = fresh ? undefined : load(dir, 'apiserver');
   if (!serving || !coversSans(serving.cert, ips)) {
     save(dir, 'apiserver', serving = await (await issuer()).issue(ca, 'CN=kube-apiserver', 'server', {
