@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../apimachinery/errors.js';
+import { StatusError, errors } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { ListRequest, Store, WatchEventType } from '../registry/store.js';
 import { printerFor } from '../registry/printers/index.js';
-import type { WatchHandle } from '../storage/types.js';
+import { StorageError, type WatchHandle } from '../storage/types.js';
 import type { Shape } from './negotiate.js';
 import { parseResourceVersion } from '../storage/resource-version.js';
 import { partialObject, toTable, type IncludeObject } from './table.js';
@@ -97,10 +97,17 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
       send(type, encodeObject(obj));
     }, (err) => {
       // A watch storage ended (its history compacted while etcd's watch reconnected) gets the ERROR
-      // event clients relist on; one whose event could not be converted just stops, as upstream's.
-      if (err instanceof StatusError && err.status.code === 410 && !res.writableEnded) send('ERROR', err.status);
+      // event clients relist on; one etcd ended otherwise the InternalError etcd3's watcher sends
+      // (transformErrorToEvent), which clients watch again after; one whose event could not be
+      // converted just stops, as upstream's.
+      if (!res.writableEnded) {
+        if (err instanceof StatusError && err.status.code === 410) send('ERROR', err.status);
+        else if (err instanceof StorageError) send('ERROR', errors.internal(err.message).status);
+      }
       stop();
     });
+    // The client left while the watch was being set up (etcd unreachable until now).
+    if (res.writableEnded || res.destroyed) handle.cancel();
   } catch (e) {
     if (e instanceof StatusError) {
       send('ERROR', e.status);
