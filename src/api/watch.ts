@@ -4,7 +4,8 @@ import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { ListRequest, Store, WatchEventType } from '../registry/store.js';
 import { printerFor } from '../registry/printers/index.js';
-import { StorageError, type WatchHandle } from '../storage/types.js';
+import { StorageError, UnavailableError, type WatchHandle } from '../storage/types.js';
+import { watchStorageUnavailableStatus } from './storage-unavailable.js';
 import type { Shape } from './negotiate.js';
 import { parseResourceVersion } from '../storage/resource-version.js';
 import { partialObject, toTable, type IncludeObject } from './table.js';
@@ -109,8 +110,8 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
     // The client left while the watch was being set up (etcd unreachable until now).
     if (res.writableEnded || res.destroyed) handle.cancel();
   } catch (e) {
-    if (e instanceof StatusError) {
-      send('ERROR', e.status);
+    if (e instanceof StatusError || e instanceof UnavailableError) {
+      send('ERROR', e instanceof StatusError ? e.status : watchStorageUnavailableStatus());
       stop();
       return;
     }

@@ -83,24 +83,24 @@ export class EtcdStorage implements Storage {
 
   private key(storeKey: string): string { return etcdKey(this.prefix, storeKey); }
 
-  /** One etcd call; while no member answers, the Status a client gets for it instead of the etcd3 client's error. */
-  private async call<T>(kind: 'read' | 'write', fn: () => Promise<T>): Promise<T> {
+  /** One etcd call; failing with UnavailableError while no member answers. */
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (e) {
-      throw unreachableAs(kind, e);
+      throw unreachableAs(e);
     }
   }
 
   async get(key: string): Promise<KeyValue | undefined> {
-    const r = await this.call('read', () => this.client.kv.range({ key: bytes(this.key(key)) }));
+    const r = await this.call(() => this.client.kv.range({ key: bytes(this.key(key)) }));
     this.seen(r.header);
     return r.kvs[0] && toKV(key, r.kvs[0]);
   }
 
   async create(key: string, value: string): Promise<KeyValue> {
     const k = bytes(this.key(key));
-    const r = await this.call('write', () => this.client.kv.txn({
+    const r = await this.call(() => this.client.kv.txn({
       compare: [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
       success: [{ request_put: { key: k, value: storedValueBytes(value) } }],
     }));
@@ -113,7 +113,7 @@ export class EtcdStorage implements Storage {
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     const k = bytes(this.key(key));
-    const r = await this.call('write', () => this.client.kv.txn({
+    const r = await this.call(() => this.client.kv.txn({
       compare: [{ key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision }],
       success: [{ request_put: { key: k, value: storedValueBytes(value), prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
@@ -128,7 +128,7 @@ export class EtcdStorage implements Storage {
 
   async delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
     const k = bytes(this.key(key));
-    const r = await this.call('write', () => this.client.kv.txn({
+    const r = await this.call(() => this.client.kv.txn({
       compare: [expectedModRevision === undefined
         ? { key: k, target: CompareTarget.Create, result: CompareResult.Greater, create_revision: 0 }
         : { key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision }],
@@ -169,7 +169,7 @@ export class EtcdStorage implements Storage {
       this.seen(r.header);
       return r;
     } catch (e) {
-      if (!(e instanceof Error) || !e.message.includes(COMPACTED)) throw unreachableAs('read', e);
+      if (!(e instanceof Error) || !e.message.includes(COMPACTED)) throw unreachableAs(e);
       await this.refresh();
       // Compacted by someone who did not record it in compact_rev_key: at least past the revision asked for.
       throw new CompactedError(revision, Math.max(this.compactRev, revision + 1));
@@ -178,7 +178,7 @@ export class EtcdStorage implements Storage {
 
   async count(prefix: string): Promise<number> {
     const base = this.key(prefix);
-    const r = await this.call('read', () => this.client.kv.range({ key: bytes(base), range_end: bytes(prefixEnd(base)), count_only: true }));
+    const r = await this.call(() => this.client.kv.range({ key: bytes(base), range_end: bytes(prefixEnd(base)), count_only: true }));
     this.seen(r.header);
     return Number(r.count);
   }

@@ -103,6 +103,8 @@ export class NotFoundError extends StorageError {
 export class RevisionMismatchError extends StorageError {
   constructor(readonly key: string, readonly actual: number) { super(`revision mismatch on ${key}`); }
 }
+/** The backend could not reach its store (no etcd member answered); the write may not have been applied. */
+export class UnavailableError extends StorageError {}
 export class CompactedError extends StorageError {
   constructor(readonly requested: number, readonly compacted: number) {
     super(`revision ${requested} has been compacted (oldest ${compacted})`);

@@ -1,15 +1,16 @@
 /**
- * The etcd backend while its member is away: requests fail with the Status kube-apiserver
- * answers, the storage recovers by itself once the member is back, a watch resumes after the
+ * The etcd backend while its member is away: calls fail with UnavailableError (answered with
+ * the Status kube-apiserver answers), the storage recovers by itself once the member is back, a watch resumes after the
  * last event it handed out, and an in-process informer whose watch etcd canceled (its history
  * compacted meanwhile) lists again, as client-go's reflector does.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
-import { StatusError } from '../../src/apimachinery/errors.js';
 import { EtcdStorage } from '../../src/storage/etcd.js';
-import { isEtcdUnreachable, readUnavailable, unreachableAs, writeUnavailable } from '../../src/storage/etcd-unavailable.js';
+import { isEtcdUnreachable, unreachableAs } from '../../src/storage/etcd-unavailable.js';
+import { UnavailableError } from '../../src/storage/types.js';
+import { storageUnavailableStatus, watchStorageUnavailableStatus } from '../../src/api/storage-unavailable.js';
 import { Store } from '../../src/registry/store.js';
 import { allResources } from '../../src/registry/resources.js';
 import { SharedInformer } from '../../src/client/shared-informer.js';
@@ -34,31 +35,41 @@ async function until<T>(what: string, check: () => Promise<T | undefined>): Prom
   }
 }
 
-test('the etcd client\'s unreachable errors become the finisher\'s 504 for writes and a 500 for reads', () => {
+test('the etcd client\'s unreachable errors are UnavailableError, answered with the finisher\'s 504 for writes and a 500 for reads', () => {
   const broken = Object.assign(new Error('Execution prevented because the circuit breaker is open'), { isBrokenCircuitError: true });
   assert.equal(isEtcdUnreachable(broken), true);
   assert.equal(isEtcdUnreachable(new Error('etcdserver: mvcc: required revision has been compacted')), false);
   assert.equal(isEtcdUnreachable('not an error'), false);
   const other = new Error('key exists');
-  assert.equal(unreachableAs('write', other), other);
-  assert.deepEqual((unreachableAs('write', broken) as StatusError).status, {
+  assert.equal(unreachableAs(other), other);
+  const wrapped = unreachableAs(broken);
+  assert.ok(wrapped instanceof UnavailableError);
+  assert.equal(wrapped.message, 'Execution prevented because the circuit breaker is open');
+  const timeout = {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
     message: 'Timeout: request did not complete within requested timeout - context deadline exceeded', reason: 'Timeout', details: {}, code: 504,
+  };
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) assert.deepEqual(storageUnavailableStatus(method), timeout);
+  for (const method of ['GET', 'HEAD', undefined]) {
+    assert.deepEqual(storageUnavailableStatus(method), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'context deadline exceeded', code: 500 });
+  }
+  assert.deepEqual(watchStorageUnavailableStatus(), {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error occurred: context deadline exceeded',
+    reason: 'InternalError', details: { causes: [{ message: 'context deadline exceeded' }] }, code: 500,
   });
-  assert.deepEqual((unreachableAs('read', broken) as StatusError).status,
-    { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'context deadline exceeded', code: 500 });
 });
 
-test('etcd: while the member is away reads and writes fail with a Status, and the storage recovers by itself', async () => {
+test('etcd: while the member is away every call fails with UnavailableError, and the storage recovers by itself', async () => {
   const storage = await EtcdStorage.open({ servers: [etcd.url], prefix: '/away' });
   try {
     const a = await storage.create('/core/configmaps/ns/a', '1');
     await etcd.restart(await otherClientUrl());
-    await assert.rejects(storage.get('/core/configmaps/ns/a'), (e: unknown) =>
-      e instanceof StatusError && JSON.stringify(e.status) === JSON.stringify(readUnavailable().status));
-    await assert.rejects(storage.update('/core/configmaps/ns/a', '2', a.modRevision), (e: unknown) =>
-      e instanceof StatusError && JSON.stringify(e.status) === JSON.stringify(writeUnavailable().status));
-    await assert.rejects(storage.list('/core/configmaps/'), (e: unknown) => e instanceof StatusError && e.status.code === 500);
+    await assert.rejects(storage.get('/core/configmaps/ns/a'), UnavailableError);
+    await assert.rejects(storage.update('/core/configmaps/ns/a', '2', a.modRevision), UnavailableError);
+    await assert.rejects(storage.create('/core/configmaps/ns/b', '1'), UnavailableError);
+    await assert.rejects(storage.delete('/core/configmaps/ns/a'), UnavailableError);
+    await assert.rejects(storage.list('/core/configmaps/'), UnavailableError);
+    await assert.rejects(storage.count('/core/configmaps/'), UnavailableError);
     await etcd.restart();
     // The refused update was not applied; the next one is, by the same storage.
     const b = await until('the member to answer again', () => storage.update('/core/configmaps/ns/a', '2', a.modRevision));
