@@ -70,8 +70,10 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   const send = (type: string, object: unknown) => {
     res.write(JSON.stringify({ type, object }) + '\n');
   };
+  let handle: WatchHandle | undefined;
   const bookmark = (annotations?: Record<string, string>) => {
-    const metadata: Record<string, unknown> = { resourceVersion: String(store.storage.currentRevision()) };
+    // Never past what this watch has sent: a client resuming from the bookmark would miss the rest.
+    const metadata: Record<string, unknown> = { resourceVersion: String(handle?.progress?.() ?? store.storage.currentRevision()) };
     if (annotations) metadata.annotations = annotations;
     send('BOOKMARK', { kind: def.kind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata });
   };
@@ -83,7 +85,6 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   for (const obj of initial) send('ADDED', encodeObject(obj));
   if (opts.sendInitialEvents && opts.allowBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
 
-  let handle: WatchHandle | undefined;
   const timers: NodeJS.Timeout[] = [];
   const stop = () => {
     handle?.cancel();

@@ -238,6 +238,7 @@ export class EtcdStorage implements Storage {
       void this.refresh().catch(() => {}).then(() => onEnd?.(new CompactedError(delivered, Math.max(this.compactRev, delivered + 1))));
     });
     return {
+      progress: () => resume.handedOut,
       cancel: () => {
         progress.end();
         if (!this.watchers.delete(watcher)) return;
@@ -276,6 +277,9 @@ export class EtcdStorage implements Storage {
 /** The revision an etcd watch is to be created from again when its stream reconnects. */
 class ResumePoint {
   constructor(private readonly watcher: Watcher, private next: number) { this.restore(); }
+
+  /** The revision everything up to has been handed out. */
+  get handedOut(): number { return this.next - 1; }
 
   /** Everything up to rev was handed out. */
   after(rev: number): void {

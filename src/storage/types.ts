@@ -54,6 +54,12 @@ export interface ListResult {
 
 export interface WatchHandle {
   cancel(): void;
+  /**
+   * The revision up to which this watch has handed out every event (what a bookmark may carry),
+   * for a backend whose watches lag its writes (etcd's, replaying history after a reconnect).
+   * Absent: the watch is never behind the current revision.
+   */
+  progress?(): number;
 }
 
 export type StorageEventBatch = (events: StorageEvent[]) => void;

@@ -83,8 +83,10 @@ test('etcd: a watch resumes after the last event it handed out, with what was wr
     const first = await storage.create('/core/configmaps/ns/a', '1');
     const seen: string[] = [];
     let ended: unknown;
-    await storage.watch('/core/configmaps/', first.modRevision - 1, (evs) => seen.push(...evs.map((e) => `${e.key}=${e.value}@${e.revision}`)), (e) => { ended = e; });
+    const handle = await storage.watch('/core/configmaps/', first.modRevision - 1, (evs) => seen.push(...evs.map((e) => `${e.key}=${e.value}@${e.revision}`)), (e) => { ended = e; });
     await until('the first event', async () => (seen.length ? true : undefined));
+    // What a bookmark may carry: no further than the events handed out.
+    assert.equal(handle.progress?.(), first.modRevision);
     const elsewhere = await otherClientUrl();
     await etcd.restart(elsewhere);
     const other = await EtcdStorage.open({ servers: [elsewhere], prefix: '/resume' });
@@ -101,6 +103,7 @@ test('etcd: a watch resumes after the last event it handed out, with what was wr
       `/core/configmaps/ns/a=2@${revs[0]}`, `/core/configmaps/ns/a=3@${revs[1]}`, `/core/configmaps/ns/a=4@${revs[2]}`,
       `/core/configmaps/ns/b=1@${revs[3]}`,
     ]);
+    assert.equal(handle.progress?.(), revs[3]);
     assert.equal(ended, undefined);
   } finally { await storage.close(); }
 });
