@@ -17,8 +17,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3, type IWatchResponse } from 'etcd3';
-import { removeDir } from '../helpers/cluster.js';
-import { startEtcd, type EtcdServer } from '../helpers/etcd-server.js';
+import { eventually, kubectl, kubectlOk, removeDir } from '../helpers/cluster.js';
+import { otherClientUrl, startEtcd, type EtcdServer } from '../helpers/etcd-server.js';
 import { RestartableServer } from '../helpers/restartable-server.js';
 import { chaosSeed, seededRandom } from '../helpers/seeded-random.js';
 import { ChaosWriter, sleep, type ObjectHistory } from '../helpers/chaos-writer.js';
@@ -210,6 +210,27 @@ async function chaos(writers: ChaosWriter[], watches: ChaosWatch[], running: Pro
     assert.ok(ALLOWED_REFUSALS.some((r) => r.test(key)), `unexpected refusal: ${key}`);
   }
 }
+
+test('while etcd is away kubectl\'s reads and writes fail with a Status, and the server answers again by itself', async () => {
+  const cluster = servers[1]!.current;
+  await kubectlOk(cluster, ['create', 'configmap', 'before-outage', '--from-literal=a=1']);
+  // The member answers where the servers cannot reach it, as while it restarts.
+  await etcd.restart(await otherClientUrl());
+  try {
+    const get = await kubectl(cluster, ['get', 'configmap', 'before-outage', '-o', 'name']);
+    assert.deepEqual(get, { code: 1, stdout: '', stderr: 'Error from server: context deadline exceeded\n' });
+    const create = await kubectl(cluster, ['create', 'configmap', 'during-outage', '--from-literal=a=1']);
+    assert.deepEqual(create, { code: 1, stdout: '', stderr: 'error: failed to create configmap: Timeout: request did not complete within requested timeout - context deadline exceeded\n' });
+  } finally {
+    await etcd.restart();
+  }
+  assert.equal(await eventually('the server to reach etcd again', async () => {
+    const r = await kubectl(cluster, ['get', 'configmap', 'before-outage', '-o', 'name']);
+    return r.code === 0 ? r.stdout : undefined;
+  }), 'configmap/before-outage\n');
+  // The refused create was not applied.
+  assert.equal((await kubectl(cluster, ['get', 'configmap', 'during-outage'])).stderr, 'Error from server (NotFound): configmaps "during-outage" not found\n');
+});
 
 /** What a server may answer a write with while etcd or the server itself is going down or coming back. */
 const ALLOWED_REFUSALS = [

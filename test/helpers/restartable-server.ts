@@ -16,6 +16,12 @@ export class RestartableServer {
 
   get up(): boolean { return this.cluster !== undefined; }
 
+  /** The incarnation up now, for kubectl. */
+  get current(): TestCluster {
+    if (!this.cluster) throw new Error(`${this.name} is down`);
+    return this.cluster;
+  }
+
   async start(): Promise<void> {
     const cluster = await startCluster(this.dataDir, this.args);
     const c = credentials(cluster);
