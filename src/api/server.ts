@@ -32,6 +32,8 @@ import { impersonate, ImpersonationRequestError } from './impersonation.js';
 import { authorizeRequest, internalErrorText } from './authorization-filter.js';
 import { auditHttpRequest } from './audit/http-audit.js';
 import { requestAttributes } from './request-attributes.js';
+import { storageUnavailableStatus } from './storage-unavailable.js';
+import { UnavailableError } from '../storage/types.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -238,6 +240,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     serve(req, res, path).catch((e: unknown) => {
       if (res.headersSent) { res.destroy(); return; }
       if (e instanceof StatusError) return writeStatus(res, e.status);
+      if (e instanceof UnavailableError) return writeStatus(res, storageUnavailableStatus(req.method));
       opts.log?.(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
       writeStatus(res, errors.internal((e as Error).message ?? String(e)).status);
     });

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../apimachinery/errors.js';
+import { StatusError, errors } from '../apimachinery/errors.js';
 import type { KObject } from '../apimachinery/object.js';
 import type { ResourceDef } from '../registry/types.js';
 import type { ListRequest, Store, WatchEventType } from '../registry/store.js';
 import { printerFor } from '../registry/printers/index.js';
-import type { WatchHandle } from '../storage/types.js';
+import { StorageError, UnavailableError, type WatchHandle } from '../storage/types.js';
+import { watchStorageUnavailableStatus } from './storage-unavailable.js';
 import type { Shape } from './negotiate.js';
 import { parseResourceVersion } from '../storage/resource-version.js';
 import { partialObject, toTable, type IncludeObject } from './table.js';
@@ -69,8 +70,10 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   const send = (type: string, object: unknown) => {
     res.write(JSON.stringify({ type, object }) + '\n');
   };
+  let handle: WatchHandle | undefined;
   const bookmark = (annotations?: Record<string, string>) => {
-    const metadata: Record<string, unknown> = { resourceVersion: String(store.storage.currentRevision()) };
+    // Never past what this watch has sent: a client resuming from the bookmark would miss the rest.
+    const metadata: Record<string, unknown> = { resourceVersion: String(handle?.progress?.() ?? store.storage.currentRevision()) };
     if (annotations) metadata.annotations = annotations;
     send('BOOKMARK', { kind: def.kind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata });
   };
@@ -82,7 +85,6 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
   for (const obj of initial) send('ADDED', encodeObject(obj));
   if (opts.sendInitialEvents && opts.allowBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
 
-  let handle: WatchHandle | undefined;
   const timers: NodeJS.Timeout[] = [];
   const stop = () => {
     handle?.cancel();
@@ -97,13 +99,20 @@ export async function serveWatch(store: Store, def: ResourceDef, namespace: stri
       send(type, encodeObject(obj));
     }, (err) => {
       // A watch storage ended (its history compacted while etcd's watch reconnected) gets the ERROR
-      // event clients relist on; one whose event could not be converted just stops, as upstream's.
-      if (err instanceof StatusError && err.status.code === 410 && !res.writableEnded) send('ERROR', err.status);
+      // event clients relist on; one etcd ended otherwise the InternalError etcd3's watcher sends
+      // (transformErrorToEvent), which clients watch again after; one whose event could not be
+      // converted just stops, as upstream's.
+      if (!res.writableEnded) {
+        if (err instanceof StatusError && err.status.code === 410) send('ERROR', err.status);
+        else if (err instanceof StorageError) send('ERROR', errors.internal(err.message).status);
+      }
       stop();
     });
+    // The client left while the watch was being set up (etcd unreachable until now).
+    if (res.writableEnded || res.destroyed) handle.cancel();
   } catch (e) {
-    if (e instanceof StatusError) {
-      send('ERROR', e.status);
+    if (e instanceof StatusError || e instanceof UnavailableError) {
+      send('ERROR', e instanceof StatusError ? e.status : watchStorageUnavailableStatus());
       stop();
       return;
     }

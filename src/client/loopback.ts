@@ -173,17 +173,22 @@ class LoopbackResource<T> implements ResourceClient<T> {
     const sel = listSelection(opts);
     const audit = this.authorize('watch', namespace, sel.name, '', sel.fieldSelector, listQuery(opts, true));
     let end!: () => void;
-    const done = new Promise<void>((resolve) => { end = resolve; });
+    let fail!: (e: Error) => void;
+    const done = new Promise<void>((resolve, reject) => { end = resolve; fail = reject; });
+    // Nobody may be awaiting it yet when storage ends the watch.
+    done.catch(() => {});
     let handle: Awaited<ReturnType<Store['watch']>>;
     try {
+      // Storage ending the watch (etcd canceled it: 410 when its history was compacted) ends this
+      // one with that error, as the ERROR event does over HTTPS: the informer watches again or relists.
       handle = await this.store.watch(this.def, namespace, Number(opts.resourceVersion) || 0, listRequest(opts),
-        (type, obj) => sink(type, obj as T));
+        (type, obj) => sink(type, obj as T), (e) => fail(e));
     } catch (e) {
       throw failed(audit, e);
     }
     audit?.responseStarted(200);
     // A watch's event is complete when it ends.
-    if (audit) void done.then(() => audit.complete());
+    if (audit) void done.finally(() => audit.complete()).catch(() => {});
     const stop = () => { handle.cancel(); end(); };
     opts.signal?.addEventListener('abort', stop, { once: true });
     return { stop, done };

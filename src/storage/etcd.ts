@@ -11,6 +11,7 @@ import { etcdKey } from './etcd-keys.js';
 import { DeliveryTracker } from './etcd-delivery.js';
 import { storedValueBytes, storedValueFromBytes } from './transformers/stored-value.js';
 import { etcdClientOptions, etcdPrefix, type EtcdOptions } from './etcd-options.js';
+import { unreachableAs } from './etcd-unavailable.js';
 
 /**
  * The key kube-apiserver's compactor keeps the last compacted revision in
@@ -82,18 +83,27 @@ export class EtcdStorage implements Storage {
 
   private key(storeKey: string): string { return etcdKey(this.prefix, storeKey); }
 
+  /** One etcd call; failing with UnavailableError while no member answers. */
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw unreachableAs(e);
+    }
+  }
+
   async get(key: string): Promise<KeyValue | undefined> {
-    const r = await this.client.kv.range({ key: bytes(this.key(key)) });
+    const r = await this.call(() => this.client.kv.range({ key: bytes(this.key(key)) }));
     this.seen(r.header);
     return r.kvs[0] && toKV(key, r.kvs[0]);
   }
 
   async create(key: string, value: string): Promise<KeyValue> {
     const k = bytes(this.key(key));
-    const r = await this.client.kv.txn({
+    const r = await this.call(() => this.client.kv.txn({
       compare: [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
       success: [{ request_put: { key: k, value: storedValueBytes(value) } }],
-    });
+    }));
     this.seen(r.header);
     if (!r.succeeded) throw new KeyExistsError(key);
     const rev = Number(r.header.revision);
@@ -103,11 +113,11 @@ export class EtcdStorage implements Storage {
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     const k = bytes(this.key(key));
-    const r = await this.client.kv.txn({
+    const r = await this.call(() => this.client.kv.txn({
       compare: [{ key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision }],
       success: [{ request_put: { key: k, value: storedValueBytes(value), prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
-    });
+    }));
     this.seen(r.header);
     if (!r.succeeded) throw this.preconditionFailure(key, r.responses[0]?.response_range);
     const rev = Number(r.header.revision);
@@ -118,13 +128,13 @@ export class EtcdStorage implements Storage {
 
   async delete(key: string, expectedModRevision?: number): Promise<{ prev: KeyValue; revision: number }> {
     const k = bytes(this.key(key));
-    const r = await this.client.kv.txn({
+    const r = await this.call(() => this.client.kv.txn({
       compare: [expectedModRevision === undefined
         ? { key: k, target: CompareTarget.Create, result: CompareResult.Greater, create_revision: 0 }
         : { key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision }],
       success: [{ request_delete_range: { key: k, prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
-    });
+    }));
     this.seen(r.header);
     const prev = r.responses[0]?.response_delete_range?.prev_kvs[0];
     if (!r.succeeded || !prev) throw this.preconditionFailure(key, r.responses[0]?.response_range);
@@ -159,7 +169,7 @@ export class EtcdStorage implements Storage {
       this.seen(r.header);
       return r;
     } catch (e) {
-      if (!(e instanceof Error) || !e.message.includes(COMPACTED)) throw e;
+      if (!(e instanceof Error) || !e.message.includes(COMPACTED)) throw unreachableAs(e);
       await this.refresh();
       // Compacted by someone who did not record it in compact_rev_key: at least past the revision asked for.
       throw new CompactedError(revision, Math.max(this.compactRev, revision + 1));
@@ -168,7 +178,7 @@ export class EtcdStorage implements Storage {
 
   async count(prefix: string): Promise<number> {
     const base = this.key(prefix);
-    const r = await this.client.kv.range({ key: bytes(base), range_end: bytes(prefixEnd(base)), count_only: true });
+    const r = await this.call(() => this.client.kv.range({ key: bytes(base), range_end: bytes(prefixEnd(base)), count_only: true }));
     this.seen(r.header);
     return Number(r.count);
   }
@@ -189,10 +199,21 @@ export class EtcdStorage implements Storage {
     const progress = this.delivery.track(base, fromRevision > 0 ? fromRevision : this.rev);
     const toStoreKey = (kv: IKeyValue) => prefix + kv.key.toString().slice(base.length);
     let delivered = fromRevision;
+    // Where the watch goes on after etcd comes back. The etcd3 client resumes from the revision after
+    // the header of the last answer, creation answers included; those carry etcd's newest revision, not
+    // the watch's, so a connection lost before the history was replayed would skip it. clientv3 resumes
+    // after the last event, as this does.
+    const resume = new ResumePoint(watcher, fromRevision > 0 ? fromRevision + 1 : Number(watcher.request.start_revision));
+    watcher.on('connected', () => resume.restore());
     watcher.on('data', (res: IWatchResponse) => {
       this.seen(res.header);
-      if (res.events.length === 0) return;
+      if (res.events.length === 0) {
+        // A progress notification: etcd sends one only to a watch that has caught up.
+        resume.after(Number(res.header.revision));
+        return;
+      }
       delivered = Number(res.events[res.events.length - 1]!.kv.mod_revision);
+      resume.after(delivered);
       onEvents(res.events.map((ev): StorageEvent => {
         const prev = ev.prev_kv ?? undefined;
         const event: StorageEvent = { type: ev.type === 'Delete' ? 'DELETE' : 'PUT', key: toStoreKey(ev.kv), revision: Number(ev.kv.mod_revision) };
@@ -217,6 +238,7 @@ export class EtcdStorage implements Storage {
       void this.refresh().catch(() => {}).then(() => onEnd?.(new CompactedError(delivered, Math.max(this.compactRev, delivered + 1))));
     });
     return {
+      progress: () => resume.handedOut,
       cancel: () => {
         progress.end();
         if (!this.watchers.delete(watcher)) return;
@@ -249,6 +271,25 @@ export class EtcdStorage implements Storage {
     await Promise.all([...this.watchers].map((w) => w.cancel().catch(() => {})));
     this.watchers.clear();
     this.client.close();
+  }
+}
+
+/** The revision an etcd watch is to be created from again when its stream reconnects. */
+class ResumePoint {
+  constructor(private readonly watcher: Watcher, private next: number) { this.restore(); }
+
+  /** The revision everything up to has been handed out. */
+  get handedOut(): number { return this.next - 1; }
+
+  /** Everything up to rev was handed out. */
+  after(rev: number): void {
+    if (rev + 1 > this.next) this.next = rev + 1;
+    this.restore();
+  }
+
+  /** Undoes the client's own update of the start (from the header of the answer it just had). */
+  restore(): void {
+    if (this.next > 0) this.watcher.request.start_revision = String(this.next);
   }
 }
 

@@ -54,6 +54,12 @@ export interface ListResult {
 
 export interface WatchHandle {
   cancel(): void;
+  /**
+   * The revision up to which this watch has handed out every event (what a bookmark may carry),
+   * for a backend whose watches lag its writes (etcd's, replaying history after a reconnect).
+   * Absent: the watch is never behind the current revision.
+   */
+  progress?(): number;
 }
 
 export type StorageEventBatch = (events: StorageEvent[]) => void;
@@ -103,6 +109,8 @@ export class NotFoundError extends StorageError {
 export class RevisionMismatchError extends StorageError {
   constructor(readonly key: string, readonly actual: number) { super(`revision mismatch on ${key}`); }
 }
+/** The backend could not reach its store (no etcd member answered); the write may not have been applied. */
+export class UnavailableError extends StorageError {}
 export class CompactedError extends StorageError {
   constructor(readonly requested: number, readonly compacted: number) {
     super(`revision ${requested} has been compacted (oldest ${compacted})`);
