@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { kubectlOk, raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(); });
@@ -33,4 +33,14 @@ test('the same review with JSON offered after the Table is answered in JSON', as
   assert.equal(r.status, 201);
   const body = JSON.parse(r.body) as { kind: string; status: { allowed: boolean } };
   assert.deepEqual([body.kind, body.status.allowed], ['SelfSubjectAccessReview', true]);
+});
+
+test('kubectl patch --subresource=status of a CronJob applies the annotation it carries and the status, not the spec', async () => {
+  await kubectlOk(cluster, ['create', 'cronjob', 'api-ops', '--image=busybox', '--schedule=0 0 1 1 *', '--', 'sleep', '1']);
+  const patch = '{"metadata":{"annotations":{"patchedstatus":"true"}},"spec":{"schedule":"0 0 2 1 *"},"status":{"lastScheduleTime":"2026-01-01T00:00:00Z"}}';
+  assert.equal(await kubectlOk(cluster, ['patch', 'cronjob', 'api-ops', '--subresource=status', '--type=merge', '-p', patch]),
+    'cronjob.batch/api-ops patched\n');
+  assert.equal(await kubectlOk(cluster, ['get', 'cronjob', 'api-ops', '-o',
+    'jsonpath={.metadata.annotations.patchedstatus} {.spec.schedule} {.status.lastScheduleTime} {.metadata.generation}']),
+  'true 0 0 1 1 * 2026-01-01T00:00:00Z 1');
 });
