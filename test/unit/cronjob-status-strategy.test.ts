@@ -38,7 +38,7 @@ test('a status write of a CronJob applies its annotations and status but not its
     assert.equal(out.status?.lastScheduleTime, '2026-01-01T00:00:00Z');
     assert.equal(out.metadata.generation, 1);
   } finally {
-    storage.close();
+    await storage.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
