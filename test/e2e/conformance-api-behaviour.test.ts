@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlOk, raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlOk, raw, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(); });
@@ -43,4 +43,20 @@ test('kubectl patch --subresource=status of a CronJob applies the annotation it 
   assert.equal(await kubectlOk(cluster, ['get', 'cronjob', 'api-ops', '-o',
     'jsonpath={.metadata.annotations.patchedstatus} {.spec.schedule} {.status.lastScheduleTime} {.metadata.generation}']),
   'true 0 0 1 1 * 2026-01-01T00:00:00Z 1');
+});
+
+test('deleting an owner in the foreground keeps a dependent that has another owner, without the reference to the deleted one', async () => {
+  await kubectlOk(cluster, ['create', 'configmap', 'gc-to-be-deleted']);
+  await kubectlOk(cluster, ['create', 'configmap', 'gc-to-stay']);
+  const uid = async (name: string) => kubectlOk(cluster, ['get', 'configmap', name, '-o', 'jsonpath={.metadata.uid}']);
+  const owner = async (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name, uid: await uid(name), blockOwnerDeletion: true });
+  const dependent = (name: string, owners: unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ownerReferences: owners } });
+  await kubectlOk(cluster, ['create', '-f', '-'], dependent('gc-both-owners', [await owner('gc-to-be-deleted'), await owner('gc-to-stay')]));
+  await kubectlOk(cluster, ['create', '-f', '-'], dependent('gc-only-deleted-owner', [await owner('gc-to-be-deleted')]));
+  assert.equal(await kubectlOk(cluster, ['delete', 'configmap', 'gc-to-be-deleted', '--cascade=foreground']), 'configmap "gc-to-be-deleted" deleted\n');
+  await eventually('the owner deleted in the foreground to be gone', async () =>
+    (await kubectl(cluster, ['get', 'configmap', 'gc-to-be-deleted'])).code === 1 || undefined, 30_000);
+  assert.equal((await kubectl(cluster, ['get', 'configmap', 'gc-only-deleted-owner'])).stderr,
+    'Error from server (NotFound): configmaps "gc-only-deleted-owner" not found\n');
+  assert.equal(await kubectlOk(cluster, ['get', 'configmap', 'gc-both-owners', '-o', 'jsonpath={.metadata.ownerReferences[*].name}']), 'gc-to-stay');
 });
