@@ -1,6 +1,6 @@
 /**
- * API behaviour the upstream conformance suite checks (test/e2e/apimachinery), against the
- * real server process.
+ * API and controller behaviour the upstream conformance suite checks (test/e2e/apimachinery,
+ * test/e2e/apps), against the real server process.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,4 +59,15 @@ test('deleting an owner in the foreground keeps a dependent that has another own
   assert.equal((await kubectl(cluster, ['get', 'configmap', 'gc-only-deleted-owner'])).stderr,
     'Error from server (NotFound): configmaps "gc-only-deleted-owner" not found\n');
   assert.equal(await kubectlOk(cluster, ['get', 'configmap', 'gc-both-owners', '-o', 'jsonpath={.metadata.ownerReferences[*].name}']), 'gc-to-stay');
+});
+
+test('a Job adopts again a pod of its own whose controllerRef was removed', async () => {
+  await kubectlOk(cluster, ['create', 'job', 'adopt-release', '--image=busybox', '--', 'sleep', '3600']);
+  const podName = await eventually('the job\'s pod', async () =>
+    (await kubectlOk(cluster, ['get', 'pods', '-l', 'job-name=adopt-release', '-o', 'jsonpath={.items[*].metadata.name}'])) || undefined);
+  assert.equal(await kubectlOk(cluster, ['patch', 'pod', podName, '--type=json', '-p', '[{"op":"remove","path":"/metadata/ownerReferences"}]']),
+    `pod/${podName} patched\n`);
+  const owner = await eventually('the pod to be adopted again', async () =>
+    (await kubectlOk(cluster, ['get', 'pod', podName, '-o', 'jsonpath={.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name} {.metadata.ownerReferences[0].controller}'])) || undefined);
+  assert.equal(owner, 'Job/adopt-release true');
 });
