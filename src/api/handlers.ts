@@ -9,7 +9,7 @@ import { type DeleteRequest, type ListRequest, type RawListResponse, type Store 
 import { isSelectableField, unknownFieldSelectorMessage } from '../registry/field-values.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { auditAnnotate, auditRequestObject } from './audit/http-audit.js';
-import { negotiate, type Shape } from './negotiate.js';
+import { negotiate, negotiateShape, NOT_ACCEPTABLE, type Shape } from './negotiate.js';
 import { parseDryRun, requestedOptions } from './query.js';
 import { parseInt64, queryBool } from '../apimachinery/go-strconv.js';
 import { parseFieldSelector } from '../selectors/fields.js';
@@ -168,7 +168,8 @@ export class ResourceHandlers {
     this.users.set(req, user);
     const q = url.searchParams;
     const method = req.method ?? 'GET';
-    const shape = negotiate(req.headers.accept);
+    const shape = def.review ? negotiateShape(req.headers.accept, { table: false }) : negotiate(req.headers.accept);
+    if (!shape) throw errors.notAcceptable(NOT_ACCEPTABLE);
     const deprecation = deprecationWarningOf(def);
     if (deprecation) addWarning(res, deprecation);
     if (!def.namespaced && info.namespace) throw errors.notFoundGeneric();

@@ -62,6 +62,8 @@ export const errors = {
     failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
   notFoundGeneric: () => failure(404, 'NotFound', 'the server could not find the requested resource', {}),
   unsupportedMediaType: (message: string) => failure(415, 'UnsupportedMediaType', message, {}),
+  /** negotiation's errNotAcceptable: a Status with no details. */
+  notAcceptable: (message: string) => failure(406, 'NotAcceptable', message),
   expired: (message: string) => failure(410, 'Expired', message),
   tooLarge: (limit: number) => failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
   unauthorized: () => failure(401, 'Unauthorized', 'Unauthorized'),

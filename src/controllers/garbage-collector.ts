@@ -3,6 +3,7 @@ import type { KObject } from '../apimachinery/object.js';
 import type { ResourceClient, ResourceRef } from '../client/types.js';
 import { newQueue, type ControllerContext } from './runtime/controller-context.js';
 import type { RateLimitingQueue } from '../client/work-queue.js';
+import { attemptToDeleteAction, type OwnerState } from './garbage-collector-decision.js';
 
 interface Node {
   uid: string;
@@ -103,7 +104,13 @@ export class GarbageCollector {
     const refs = obj.metadata.ownerReferences ?? [];
     // Most updates (status, labels) leave the ownerReferences as they were: the edges stay, only the node changes.
     const sameOwners = type !== 'DELETED' && old !== undefined && sameReferences(old.owners, refs);
-    if (!sameOwners) for (const o of old?.owners ?? []) this.dependents.get(o.uid)?.delete(uid);
+    if (!sameOwners) {
+      for (const o of old?.owners ?? []) {
+        this.dependents.get(o.uid)?.delete(uid);
+        // An owner deleting in the foreground may have waited on this dependent alone.
+        if (this.nodes.get(o.uid)?.deleting) this.queue.add(o.uid);
+      }
+    }
     if (type === 'DELETED') {
       this.nodes.delete(uid);
       for (const o of old?.owners ?? []) this.queue.add(o.uid);
@@ -132,9 +139,13 @@ export class GarbageCollector {
     if (node.owners.length && !node.owners.some((o) => this.nodes.has(o.uid))) this.queue.add(uid);
   }
 
-  /** Whether an owner still exists under that uid (checked against storage, not only the graph). */
-  private async ownerExists(namespace: string, ref: Node['owners'][number]): Promise<boolean> {
-    if (this.nodes.has(ref.uid)) return true;
+  /**
+   * classifyReferences for one owner: from the graph when it holds the owner, otherwise from
+   * storage (an owner not observed yet, or one of a kind not informed).
+   */
+  private async ownerState(namespace: string, ref: Node['owners'][number]): Promise<OwnerState> {
+    const known = this.nodes.get(ref.uid);
+    if (known) return known.deleting && known.finalizers.includes(FOREGROUND) ? 'waiting' : 'solid';
     const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
     let owner = this.byKind.get(`${group}/${ref.kind}`);
     if (!owner) {
@@ -145,7 +156,25 @@ export class GarbageCollector {
       if (!owner) throw new Error(`unable to resolve the owner's kind ${ref.apiVersion} ${ref.kind}`);
     }
     const obj = await this.resource(owner).find(owner.namespaced ? namespace : '', ref.name);
-    return obj?.metadata.uid === ref.uid;
+    if (obj?.metadata.uid !== ref.uid) return 'dangling';
+    return obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).includes(FOREGROUND) ? 'waiting' : 'solid';
+  }
+
+  /** attemptToDeleteItem: a dependent with a solid owner loses its other references and stays; one without is deleted. */
+  private async attemptToDelete(node: Node): Promise<void> {
+    const owners: { uid: string; state: OwnerState }[] = [];
+    for (const o of node.owners) owners.push({ uid: o.uid, state: await this.ownerState(node.namespace, o) });
+    const action = attemptToDeleteAction(owners, (this.dependents.get(node.uid)?.size ?? 0) > 0, node.finalizers);
+    if (action.kind === 'delete') return this.deleteObject(node, action.propagationPolicy);
+    if (action.kind !== 'removeOwnerReferences') return;
+    const drop = new Set(action.uids);
+    // The change names the dependent's uid, a precondition (409 if it was recreated).
+    await this.resource(node.ref).update(node.namespace, node.name, (cur) => {
+      cur.metadata.uid = node.uid;
+      cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).filter((r) => !drop.has(r.uid));
+      if (!cur.metadata.ownerReferences.length) delete cur.metadata.ownerReferences;
+      return cur;
+    }, { fieldManager: MANAGER }).catch(ignoreNotFound);
   }
 
   private async process(uid: string): Promise<void> {
@@ -174,19 +203,15 @@ export class GarbageCollector {
       }
       for (const dep of deps) {
         if (dep.deleting) continue;
-        await this.deleteObject(dep, 'Foreground');
+        await this.attemptToDelete(dep);
       }
       return;
     }
-    if (node.owners.length && !node.deleting) {
-      for (const o of node.owners) if (await this.ownerExists(node.namespace, o)) return;
-      // Every owner is gone: the default (background) cascade deletes the dependent.
-      await this.deleteObject(node, 'Background');
-    }
+    if (node.owners.length && !node.deleting) await this.attemptToDelete(node);
   }
 
   /** deleteObject: with the node's uid as precondition, so that an object recreated under the name is left alone. */
-  private async deleteObject(node: Node, propagationPolicy: 'Foreground' | 'Background'): Promise<void> {
+  private async deleteObject(node: Node, propagationPolicy: 'Foreground' | 'Background' | 'Orphan'): Promise<void> {
     await this.resource(node.ref).delete(node.namespace, node.name, { propagationPolicy, preconditions: { uid: node.uid }, fieldManager: MANAGER })
       .catch(ignoreNotFound);
   }

@@ -27,6 +27,7 @@ import { PodControl } from '../pod-control.js';
 import { addIndexEnv, COMPLETION_INDEX, completionIndex, formatIndexes, generateNameWithIndex, parseIndexes } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { controllerOf, isActive, isReady, phaseOf } from './pod-state.js';
+import { jobsToSyncForPod } from './pod-event-jobs.js';
 import { rfc3339 } from '../../apimachinery/time.js';
 import { keyOf, splitKey } from '../../client/queue-keys.js';
 
@@ -119,10 +120,11 @@ export class JobController {
 
   async start(): Promise<void> {
     await this.ctx.informers.inform(jobs, (_t, job) => this.loop.add(keyOf(job)));
-    await this.ctx.informers.inform(pods, (type, pod) => {
+    await this.ctx.informers.inform(pods, (type, pod, old) => {
       const ref = controllerOf(pod);
       const isJob = ref?.kind === 'Job' && ref.apiVersion === 'batch/v1';
-      if (isJob) this.loop.add(`${pod.metadata.namespace}/${ref.name}`);
+      const inNamespace = this.ctx.informers.forResource(jobs).cache.list(pod.metadata.namespace ?? '');
+      for (const key of jobsToSyncForPod(type, pod, old, inNamespace)) this.loop.add(key);
       // A pod no running Job will count (no controller, or one deleted or finished) must not keep the finalizer.
       if (type !== 'DELETED' && hasFinalizer(pod) && (!isJob || pod.metadata.deletionTimestamp)) this.orphans.add(keyOf(pod));
     });

@@ -25,12 +25,17 @@ export const cronjobs: ResourceDef<CronJob> = {
   storagePrefix: '/batch/cronjobs',
   hasGeneration: true,
   hasStatusSubresource: true,
+  // cronJobStatusStrategy resets only the spec: metadata (annotations, labels) is written through status too.
+  statusWritesMetadata: true,
   defaults: defaultCronJob,
   prepareForCreate(obj) {
     obj.status = {};
   },
   prepareForUpdate(obj, old) {
     keepStatus(obj, old);
+  },
+  prepareForSubresourceUpdate(subresource, obj, old) {
+    if (subresource === 'status') obj.spec = old.spec;
   },
   ...cronJobValidation,
   // WarningsOnCreate / WarningsOnUpdate.
