@@ -4,6 +4,7 @@ import { errors } from '../apimachinery/errors.js';
 import { PROTOBUF_MEDIA_TYPE, decodeProtobufRequest, summarizeData } from '../protobuf/request.js';
 import { goTypes } from '../openapi/go-types.js';
 import { auditRequestBody } from './audit/http-audit.js';
+import { SERVED_MEDIA_TYPES } from './negotiate.js';
 import { exceededDepthAt, goDecode, normalizeDecoded, MAX_NESTING_DEPTH, maxDepthMessage } from '../openapi/go-decode.js';
 
 /** Upstream's request body limit (3 MiB). */
@@ -61,8 +62,7 @@ export function mediaType(header: string | undefined): string {
   return (header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
-const UNKNOWN_FORMAT = 'the body of the request was in an unknown format - accepted media types include: ' +
-  'application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor';
+const UNKNOWN_FORMAT = `the body of the request was in an unknown format - accepted media types include: ${SERVED_MEDIA_TYPES.join(', ')}`;
 
 /** Go's json error wording for the commonest failures. */
 function goJsonError(e: Error, text: string): string {

@@ -26,8 +26,11 @@ function parseAccept(accept: string | undefined): MediaRange[] {
   });
 }
 
-/** The media types the API's serializers offer, in the order the 406 message names them. */
-export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor'];
+/**
+ * The media types the API's serializers offer, in the order the 406 and 415 messages name them. CBOR is
+ * offered only with the CBORServingAndStorage gate, alpha and off in v1.32.
+ */
+export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 /** negotiation.NewNotAcceptableError's text. */
 export const NOT_ACCEPTABLE = `only the following media types are accepted: ${SERVED_MEDIA_TYPES.join(', ')}`;

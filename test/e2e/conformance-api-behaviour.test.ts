@@ -22,7 +22,7 @@ test('a Table of a SelfSubjectAccessReview, whose storage has no Table convertor
   assert.equal(r.status, 406);
   assert.deepEqual(JSON.parse(r.body), {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 406, reason: 'NotAcceptable',
-    message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor',
+    message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
   });
 });
 

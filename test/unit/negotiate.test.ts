@@ -17,7 +17,7 @@ test('an endpoint without a Table convertor skips the Table ranges and takes the
 test('an endpoint without a Table convertor asked only for a Table has nothing to offer (406)', () => {
   assert.equal(negotiateShape(TABLE_ONLY, { table: false }), undefined);
   assert.equal(NOT_ACCEPTABLE,
-    'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor');
+    'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
 });
 
 test('PartialObjectMetadata is a transform every endpoint allows', () => {
