@@ -53,11 +53,16 @@ function nginxApp(tag: string, c: ContainerCommand): Application | undefined {
   return isNginx(base(c.command[0])) ? (ctx) => nginx(ctx, { tag, entrypoint: false }) : undefined;
 }
 
-/** ENTRYPOINT ["/agnhost"]: args are the subcommand; a command naming agnhost runs it with the rest. */
+/**
+ * ENTRYPOINT ["/agnhost"]: args are the subcommand; a command naming agnhost (or /agnhost-2, the
+ * image's copy of it) runs it with the rest.
+ */
 function agnhostApp(c: ContainerCommand): Application | undefined {
-  const argv = !c.command.length ? c.args : base(c.command[0]) === 'agnhost' ? [...c.command.slice(1), ...c.args] : undefined;
+  const named = c.command.length > 0 && ['agnhost', 'agnhost-2'].includes(base(c.command[0]));
+  const argv = !c.command.length ? c.args : named ? [...c.command.slice(1), ...c.args] : undefined;
   if (!argv || !parseAgnhost(argv)) return undefined;
-  return (ctx) => agnhost(ctx, argv)!;
+  const argv0 = named ? c.command[0]! : '/agnhost';
+  return (ctx) => agnhost(ctx, argv, argv0)!;
 }
 
 /** CMD ["httpd-foreground"] (no ENTRYPOINT): the script, or `httpd -DFOREGROUND` itself. */

@@ -25,7 +25,7 @@ import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
-import { ContainerFS } from '../shell/fs.js';
+import { ContainerFS, HostDir } from '../shell/fs.js';
 import { applicationFor } from '../apps/registry.js';
 import { listenScripted } from '../apps/scripted-http.js';
 import { admitPod, type Rejection } from './admission.js';
@@ -39,6 +39,7 @@ import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
 import { singleFileMountError } from './docker-mounts.js';
+import { runAsIdentity } from '../runtime/run-as.js';
 import { execHookResult, FAILED_POST_START_EVENT, FAILED_PRE_STOP_EVENT, graceAfterPreStop, httpHookResult, POST_START_HOOK_ERROR, POST_START_KILL_MESSAGE, type HookRun } from './lifecycle-hooks.js';
 import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, runtimeID } from './format.js';
@@ -157,6 +158,8 @@ export class PodWorker implements PodStatusSource {
   private deleting = false;
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
   private volumeFiles = new Map<string, Map<string, string> | undefined>();
+  /** The pod's emptyDir volumes: one directory each, which every container mounting it shares and container restarts keep. */
+  private readonly emptyDirs = new Map<string, HostDir>();
   private hintedSandbox = false;
   /** activeDeadlineSeconds passed (active_deadline.go ShouldEvict). */
   /** Failed by the kubelet itself (activeDeadlineSeconds, node-pressure eviction), with the condition an eviction adds. */
@@ -489,7 +492,8 @@ export class PodWorker implements PodStatusSource {
   }
 
   private volumeContext() {
-    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path) };
+    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path),
+      emptyDir: (volume: string) => { let d = this.emptyDirs.get(volume); if (!d) { d = new HostDir(); this.emptyDirs.set(volume, d); } return d; } };
   }
 
   private netInfo(): PodNetworkInfo {
@@ -608,6 +612,7 @@ export class PodWorker implements PodStatusSource {
     const work = app ? this.node.servedWork?.start(this.uid, c.spec.name, c.restartCount) : undefined;
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
       : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env,
+        fs, user: runAsIdentity(this.pod, c.spec),
         after: (ms: number, fn: () => void) => this.later(ms, fn, c),
         ...(work ? { served: (cpuNs: number) => work.record(this.nowDate().getTime(), cpuNs) } : {}) })
       : interpret(argv, ctx);

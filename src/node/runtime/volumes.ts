@@ -7,6 +7,7 @@
  * (`MountVolume.SetUp failed for volume "x" : configmap "y" not found`).
  */
 import { ContainerFS, type HostDir } from '../shell/fs.js';
+import { atomicVolumeDirOwnership, atomicVolumeFileOwnership, emptyDirOwnership, podFsGroup, volumeFsType } from './volume-modes.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fieldRefValue, formatMap, resourceFieldValue, type EnvSources, type PodNetworkInfo } from './env.js';
 
@@ -36,6 +37,8 @@ export interface VolumeContext {
   token?: TokenSource;
   /** The node's directory at a hostPath (shared by the node's pods); absent: a private empty directory. */
   hostDir?: (path: string) => HostDir;
+  /** The pod's directory of an emptyDir volume, shared by its containers; absent: each container has its own. */
+  emptyDir?: (volume: string) => HostDir;
 }
 
 /** Files of one volume: relative path → content; undefined for volumes without files (emptyDir, hostPath, ...). */
@@ -128,6 +131,7 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
   cache = new Map<string, Map<string, string> | undefined>()): ContainerFS {
   const fs = new ContainerFS(os);
   const volumes = new Map<string, Obj>(((pod.spec as Obj).volumes ?? []).map((v: Obj) => [v.name, v]));
+  const fsGroup = podFsGroup(pod);
   for (const m of container.volumeMounts ?? []) {
     const vol = volumes.get(m.name);
     if (!vol) continue;
@@ -140,14 +144,25 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
       fs.mountHostDir(m.mountPath, ctx.hostDir(hostPath), m.readOnly === true);
       continue;
     }
-    if (!files) { fs.mountDir(m.mountPath, m.readOnly === true); continue; }
-    if (m.subPath) {
-      const f = files.get(m.subPath);
-      if (f !== undefined) fs.mountFile(base, f);
+    const fsType = volumeFsType(vol);
+    if (fsType && os === 'linux') fs.setFsType(m.mountPath, fsType);
+    if (vol.emptyDir && ctx.emptyDir && !m.subPath) {
+      const dir = ctx.emptyDir(m.name);
+      const root = dir.entries.get('');
+      if (root && root.mode === undefined) Object.assign(root, emptyDirOwnership(vol, fsGroup));
+      fs.mountHostDir(m.mountPath, dir, m.readOnly === true);
       continue;
     }
-    fs.mountDir(m.mountPath, true);
-    for (const [rel, content] of files) fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content);
+    if (!files) { fs.mountDir(m.mountPath, m.readOnly === true, vol.emptyDir ? emptyDirOwnership(vol, fsGroup) : undefined); continue; }
+    if (m.subPath) {
+      const f = files.get(m.subPath);
+      if (f !== undefined) fs.mountFile(base, f, atomicVolumeFileOwnership(vol, m.subPath, fsGroup));
+      continue;
+    }
+    fs.mountDir(m.mountPath, true, atomicVolumeDirOwnership(vol, fsGroup));
+    for (const [rel, content] of files) {
+      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, atomicVolumeFileOwnership(vol, rel, fsGroup));
+    }
   }
   return fs;
 }
