@@ -152,3 +152,8 @@ test('entrypoint-tester prints os.Args as Go formats a []string, with the binary
   assert.deepEqual(out(['/agnhost-2'], ['entrypoint-tester']), { stdout: '[/agnhost-2 entrypoint-tester]\n', code: 0, sleptMs: 0 });
   assert.equal(agnhost({ now: () => new Date(0), hostname: 'h', cpus: 1, env: {} }, ['no-such-subcommand']), undefined);
 });
+
+test('k8s.gcr.io, the registry\'s former name, serves the same agnhost', () => {
+  const app = applicationFor({ image: 'k8s.gcr.io/e2e-test-images/agnhost:2.33', command: [], args: ['entrypoint-tester'] })!;
+  assert.deepEqual(run(() => app({ now: () => new Date(0), hostname: 'h', cpus: 1, env: {} })), { stdout: '[/agnhost entrypoint-tester]\n', code: 0, sleptMs: 0 });
+});
