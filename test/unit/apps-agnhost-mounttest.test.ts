@@ -157,3 +157,9 @@ test('k8s.gcr.io, the registry\'s former name, serves the same agnhost', () => {
   const app = applicationFor({ image: 'k8s.gcr.io/e2e-test-images/agnhost:2.33', command: [], args: ['entrypoint-tester'] })!;
   assert.deepEqual(run(() => app({ now: () => new Date(0), hostname: 'h', cpus: 1, env: {} })), { stdout: '[/agnhost entrypoint-tester]\n', code: 0, sleptMs: 0 });
 });
+
+test('agnhost without command or args runs its CMD, pause', () => {
+  const app = applicationFor({ image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', command: [], args: [] })!;
+  const p = app({ now: () => new Date(0), hostname: 'h', cpus: 1, env: {} });
+  assert.deepEqual(p.next().value, { kind: 'stdout', text: 'Paused\n' });
+});

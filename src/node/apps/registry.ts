@@ -55,12 +55,13 @@ function nginxApp(tag: string, c: ContainerCommand): Application | undefined {
 }
 
 /**
- * ENTRYPOINT ["/agnhost"]: args are the subcommand; a command naming agnhost (or /agnhost-2, the
+ * ENTRYPOINT ["/agnhost"], CMD ["pause"]: args are the subcommand; a command naming agnhost (or /agnhost-2, the
  * image's copy of it) runs it with the rest.
  */
 function agnhostApp(c: ContainerCommand): Application | undefined {
   const named = c.command.length > 0 && ['agnhost', 'agnhost-2'].includes(base(c.command[0]));
-  const argv = !c.command.length ? c.args : named ? [...c.command.slice(1), ...c.args] : undefined;
+  // CMD ["pause"]: what runs when neither command nor args is given.
+  const argv = !c.command.length ? (c.args.length ? c.args : ['pause']) : named ? [...c.command.slice(1), ...c.args] : undefined;
   if (!argv || !parseAgnhost(argv)) return undefined;
   const argv0 = named ? c.command[0]! : '/agnhost';
   return (ctx) => agnhost(ctx, argv, argv0)!;
