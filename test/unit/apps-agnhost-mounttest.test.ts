@@ -11,7 +11,7 @@ import { applicationFor } from '../../src/node/apps/registry.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { HostDir, type ContainerFS } from '../../src/node/shell/fs.js';
 import type { Program } from '../../src/node/shell/types.js';
-import { containerFS } from '../../src/node/runtime/volumes.js';
+import { containerFS, refreshVolumeFiles } from '../../src/node/runtime/volumes.js';
 import { volumeFileMode } from '../../src/node/runtime/volume-modes.js';
 
 /** Runs a program to its end on a fake clock: its stdout, exit code and the time it slept. */
@@ -162,4 +162,28 @@ test('agnhost without command or args runs its CMD, pause', () => {
   const app = applicationFor({ image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', command: [], args: [] })!;
   const p = app({ now: () => new Date(0), hostname: 'h', cpus: 1, env: {} });
   assert.deepEqual(p.next().value, { kind: 'stdout', text: 'Paused\n' });
+});
+
+test('downward API resource files: an unset divisor ("0") is 1; a missing limit is the node\'s allocatable', () => {
+  const p = pod({ containers: [{ name: 'c', resources: { requests: { cpu: '250m', memory: '32Mi' } }, volumeMounts: [{ name: 'v', mountPath: '/etc/podinfo' }] }],
+    volumes: [{ name: 'v', downwardAPI: { items: [
+      { path: 'cpu_request', resourceFieldRef: { containerName: 'c', resource: 'requests.cpu', divisor: '0' } },
+      { path: 'cpu_request_m', resourceFieldRef: { containerName: 'c', resource: 'requests.cpu', divisor: '1m' } },
+      { path: 'memory_request', resourceFieldRef: { containerName: 'c', resource: 'requests.memory', divisor: '0' } },
+      { path: 'cpu_limit', resourceFieldRef: { containerName: 'c', resource: 'limits.cpu', divisor: '0' } },
+      { path: 'memory_limit', resourceFieldRef: { containerName: 'c', resource: 'limits.memory' } },
+    ] } }] });
+  const fs = fsOf(p);
+  assert.deepEqual(['cpu_request', 'cpu_request_m', 'memory_request', 'cpu_limit', 'memory_limit'].map((f) => fs.read(`/etc/podinfo/${f}`)),
+    ['1', '250', '33554432', '2', String(4 * 1024 ** 3)]);
+});
+
+test('a running container\'s volumes are remounted with the sources\' new data; subPath mounts keep theirs', () => {
+  const p = pod({ containers: [{ name: 'c', volumeMounts: [{ name: 'v', mountPath: '/etc/cm' }, { name: 'v', mountPath: '/one', subPath: 'data-1' }] }],
+    volumes: [{ name: 'v', configMap: { name: 'cm', defaultMode: 0o400 } }] });
+  const fs = fsOf(p);
+  const c = (p.spec as { containers: Record<string, unknown>[] }).containers[0]!;
+  refreshVolumeFiles(fs, p, c, 'linux', new Map([['v', new Map([['data-3', 'value-3\n']])]]));
+  assert.deepEqual([fs.list('/etc/cm'), fs.read('/etc/cm/data-3'), fs.read('/one')], [['data-3'], 'value-3\n', 'value-1\n']);
+  assert.equal(mt(fs, ['--file_mode=/etc/cm/data-3']).stdout, 'mode of file "/etc/cm/data-3": -r--------\n');
 });

@@ -24,7 +24,7 @@ import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
-import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
+import { containerFS, refreshVolumeFiles, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
 import { ContainerFS, HostDir } from '../shell/fs.js';
 import { applicationFor } from '../apps/registry.js';
 import { listenScripted } from '../apps/scripted-http.js';
@@ -40,6 +40,9 @@ import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
 import { singleFileMountError } from './docker-mounts.js';
 import { runAsIdentity } from '../runtime/run-as.js';
+
+/** The kubelet's --sync-frequency default: how often a running pod is synced (and its volumes remounted) without an event. */
+const RESYNC_INTERVAL_MS = 60_000;
 import { execHookResult, FAILED_POST_START_EVENT, FAILED_PRE_STOP_EVENT, graceAfterPreStop, httpHookResult, POST_START_HOOK_ERROR, POST_START_KILL_MESSAGE, type HookRun } from './lifecycle-hooks.js';
 import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, runtimeID } from './format.js';
@@ -247,7 +250,31 @@ export class PodWorker implements PodStatusSource {
     if (pod.metadata.deletionTimestamp && this.terminating) { this.shortenGrace(); return; }
     // A finished pod takes no more updates; a running one starts the ephemeral containers added to it.
     if (this.terminal || !this.admitted) return;
+    // The pod sync an update triggers remounts its volumes: downward API files follow labels and annotations.
+    this.refreshVolumes();
     if (this.adoptEphemeralContainers()) { this.scheduleStatus(); this.sync(); }
+  }
+
+  /**
+   * Remounts the running containers' configMap, secret, downwardAPI and projected volumes with
+   * their sources' current data, as each pod sync does; a source that fails now keeps its files.
+   */
+  private refreshVolumes(): void {
+    if (this.stopped || this.terminal || !this.sandboxReady) return;
+    const files = new Map<string, Map<string, string> | undefined>();
+    try {
+      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
+    } catch (e) {
+      if (!(e instanceof VolumeSetUpError)) throw e;
+      return;
+    }
+    this.volumeFiles = files;
+    for (const c of this.cs.values()) if (c.fs && isRunning(c.state)) refreshVolumeFiles(c.fs, this.pod, c.spec, this.os, files);
+  }
+
+  /** The pod worker's periodic resync (the kubelet's syncFrequency, 1m): volumes pick up changed sources. */
+  private armResync(): void {
+    this.later(RESYNC_INTERVAL_MS, () => { if (this.terminal || this.terminating) return; this.refreshVolumes(); this.armResync(); });
   }
 
   /** Admission, then the first sync. */
@@ -268,6 +295,7 @@ export class PodWorker implements PodStatusSource {
     this.admitted = true;
     this.startTime ??= rfc3339(this.nowDate());
     this.armDeadline();
+    this.armResync();
     this.sync();
     this.scheduleStatus();
   }

@@ -167,4 +167,28 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
   return fs;
 }
 
+/**
+ * The kubelet's remount of a running container's configMap, secret,
+ * downwardAPI and projected volumes (each pod sync: AtomicWriter swaps the
+ * `..data` link), so the container reads the sources' current data. A
+ * subPath mount is a bind of one file and keeps what it had (upstream:
+ * "a container using a ConfigMap as a subPath volume mount will not
+ * receive ConfigMap updates"). `files` are the volumes' new files by name.
+ */
+export function refreshVolumeFiles(fs: ContainerFS, pod: KObject, container: Obj, os: 'linux' | 'windows', files: Map<string, Map<string, string> | undefined>): void {
+  const volumes = new Map<string, Obj>(((pod.spec as Obj).volumes ?? []).map((v: Obj) => [v.name, v]));
+  const fsGroup = podFsGroup(pod);
+  const sep = os === 'windows' ? '\\' : '/';
+  for (const m of container.volumeMounts ?? []) {
+    const vol = volumes.get(m.name);
+    const current = files.get(m.name);
+    if (!vol || !current || m.subPath || vol.persistentVolumeClaim) continue;
+    const base = String(m.mountPath).replace(/[\\/]+$/, '');
+    fs.clearBelow(m.mountPath);
+    for (const [rel, content] of current) {
+      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, atomicVolumeFileOwnership(vol, rel, fsGroup));
+    }
+  }
+}
+
 export { formatMap };

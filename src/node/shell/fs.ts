@@ -185,6 +185,14 @@ export class ContainerFS {
     if (e) { e.readOnly = readOnly; if (ownership) Object.assign(e, ownership); }
   }
 
+  /** Drops a mounted volume's files below `path` (the container's own table), so they can be mounted anew. */
+  clearBelow(path: string): void {
+    const k = this.key(this.resolve(path));
+    for (const key of [...this.entries.keys()]) {
+      if (key.startsWith(k + this.sep)) { this.entries.delete(key); this.names.delete(key); }
+    }
+  }
+
   stat(abs: string): FsEntry | undefined {
     const l = this.locate(abs);
     const e = l.entries.get(l.k);
