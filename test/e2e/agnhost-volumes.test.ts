@@ -18,16 +18,18 @@ async function apply(obj: object): Promise<void> {
   assert.equal(r.code, 0, r.stderr);
 }
 
-async function waitFor(name: string, ok: (pod: any) => boolean): Promise<any> {
+interface PodView { status?: { phase?: string; containerStatuses?: { state?: { running?: object; terminated?: { exitCode: number } } }[] } }
+
+async function waitFor(name: string, ok: (pod: PodView) => boolean): Promise<PodView> {
   for (let i = 0; i < 300; i++) {
     const r = await rawJSON(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`);
-    if (r.status === 200 && ok(r.body)) return r.body;
+    if (r.status === 200 && ok(r.body as PodView)) return r.body as PodView;
     await new Promise((res) => setTimeout(res, 100));
   }
   assert.fail(`pod ${name} never got there`);
 }
 
-const phase = (p: string) => (pod: any) => pod.status?.phase === p;
+const phase = (p: string) => (pod: PodView) => pod.status?.phase === p;
 
 before(async () => {
   cluster = await startCluster();
@@ -56,7 +58,7 @@ test('mounttest: item mode, defaultMode with fsGroup, tmpfs emptyDir; kubectl lo
     },
   });
   const p = await waitFor('mounttest', (x) => x.status?.phase === 'Succeeded' || x.status?.phase === 'Failed');
-  assert.equal(p.status.phase, 'Succeeded');
+  assert.equal(p.status?.phase, 'Succeeded');
   assert.deepEqual(await kubectl(cluster, ['logs', 'mounttest']), {
     code: 0, stderr: '',
     stdout: 'mount type of "/test-volume": tmpfs\n'
@@ -72,7 +74,7 @@ test('mounttest of a missing file exits 1 with its error line', async () => {
   await apply({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mt-missing' },
     spec: { nodeName: 'linux-2', restartPolicy: 'Never', containers: [{ name: 'c', image: AGNHOST, args: ['mounttest', '--file_perm=/nope'] }] } });
   const p = await waitFor('mt-missing', phase('Failed'));
-  assert.equal(p.status.containerStatuses[0].state.terminated.exitCode, 1);
+  assert.equal(p.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, 1);
   assert.equal((await kubectl(cluster, ['logs', 'mt-missing'])).stdout, 'error from Stat("/nope"): stat /nope: no such file or directory\n');
 });
 
@@ -97,7 +99,7 @@ test('an emptyDir is shared by the pod\'s containers; a downward API volume foll
       volumes: [{ name: 'data', emptyDir: {} }, { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }],
     },
   });
-  await waitFor('shared', (x) => (x.status?.containerStatuses ?? []).filter((c: any) => c.state?.running).length === 2);
+  await waitFor('shared', (x) => (x.status?.containerStatuses ?? []).filter((c) => c.state?.running).length === 2);
   assert.deepEqual(await kubectl(cluster, ['exec', 'shared', '-c', 'main', '--', 'cat', '/usr/share/volumeshare/shareddata.txt']),
     { code: 0, stdout: 'Hello from the sub-container\n', stderr: '' });
   assert.equal((await kubectl(cluster, ['exec', 'shared', '-c', 'main', '--', 'cat', '/etc/podinfo/labels'])).stdout, 'a="1"');

@@ -89,9 +89,9 @@ test('fsGroup ORs 0440 into an atomic writer file: 0400 becomes 0440', () => {
 });
 
 test('projected volume: item mode over defaultMode, defaultMode over 0644', () => {
-  const v = { name: 'v', projected: { defaultMode: 0o600, sources: [{ configMap: { name: 'cm', items: [{ key: 'data-1', path: 'a', mode: 0o400 }, { key: 'data-2', path: 'b' }] } }] } };
+  const v = { projected: { defaultMode: 0o600, sources: [{ configMap: { name: 'cm', items: [{ key: 'data-1', path: 'a', mode: 0o400 }, { key: 'data-2', path: 'b' }] } }] } };
   assert.deepEqual([volumeFileMode(v, 'a'), volumeFileMode(v, 'b')], [0o400, 0o600]);
-  assert.equal(volumeFileMode({ name: 'w', secret: { secretName: 's' } }, 'x'), 0o644);
+  assert.equal(volumeFileMode({ secret: { secretName: 's' } }, 'x'), 0o644);
 });
 
 test('emptyDir: new files get the asked mode under umask 0; default medium 0777, Memory 1777 on tmpfs', () => {

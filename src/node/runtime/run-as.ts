@@ -6,13 +6,11 @@
  * A runAsUser without runAsGroup keeps the image's primary group (0 here,
  * as containerd uses gid 0 for a uid the image's /etc/passwd lacks).
  */
+import type { Container, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 
-type Obj = Record<string, any>;
-
-export function runAsIdentity(pod: KObject, container: Obj): { uid: number; gid: number } {
-  const psc = ((pod.spec ?? {}) as Obj).securityContext ?? {};
-  const csc = container.securityContext ?? {};
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  return { uid: num(csc.runAsUser) ?? num(psc.runAsUser) ?? 0, gid: num(csc.runAsGroup) ?? num(psc.runAsGroup) ?? 0 };
+export function runAsIdentity(pod: KObject, container: Pick<Container, 'securityContext'>): { uid: number; gid: number } {
+  const psc = (pod.spec as PodSpec | undefined)?.securityContext;
+  const csc = container.securityContext;
+  return { uid: csc?.runAsUser ?? psc?.runAsUser ?? 0, gid: csc?.runAsGroup ?? psc?.runAsGroup ?? 0 };
 }
