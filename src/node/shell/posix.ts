@@ -15,6 +15,7 @@ import { busyboxLegacyNslookup } from './busybox-legacy-nslookup.js';
 import { busyboxNslookup } from './busybox-nslookup.js';
 import { busyboxPing } from './busybox-ping.js';
 import { getent } from './getent.js';
+import { busyboxAwk } from './busybox-awk.js';
 import { busyboxWget, curl, type ToolIO } from './http-tools.js';
 import { linuxImageHas, nslookupFlavour } from './linux-image-tools.js';
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
@@ -731,6 +732,7 @@ const BUILTINS: Record<string, Builtin> = {
   *host(sh, args) { return yield* bindHost(args, toolIO(sh)); },
   *nc(sh, args) { return yield* busyboxNc(args, toolIO(sh)); },
   *getent(sh, args) { return yield* getent(args, toolIO(sh)); },
+  *awk(sh, args) { const io = toolIO(sh); return yield* busyboxAwk(args, { ...io, stdin: () => sh.readStdin() }); },
   *'['(sh, args) {
     if (args[args.length - 1] !== ']') { yield* sh.err(`${sh.flavour === 'ash' ? '[' : `${sh.prefix()}[`}: missing ]`); return 2; }
     return testExpr(sh, args.slice(0, -1));
