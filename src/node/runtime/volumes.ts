@@ -156,12 +156,12 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
     if (!files) { fs.mountDir(m.mountPath, m.readOnly === true, vol.emptyDir ? emptyDirOwnership(vol, fsGroup) : undefined); continue; }
     if (m.subPath) {
       const f = files.get(m.subPath);
-      if (f !== undefined) fs.mountFile(base, f, atomicVolumeFileOwnership(vol, m.subPath, fsGroup));
+      if (f !== undefined) fs.mountFile(base, f, true, atomicVolumeFileOwnership(vol, m.subPath, fsGroup));
       continue;
     }
     fs.mountDir(m.mountPath, true, atomicVolumeDirOwnership(vol, fsGroup));
     for (const [rel, content] of files) {
-      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, atomicVolumeFileOwnership(vol, rel, fsGroup));
+      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, true, atomicVolumeFileOwnership(vol, rel, fsGroup));
     }
   }
   return fs;
@@ -186,7 +186,7 @@ export function refreshVolumeFiles(fs: ContainerFS, pod: KObject, container: Obj
     const base = String(m.mountPath).replace(/[\\/]+$/, '');
     fs.clearBelow(m.mountPath);
     for (const [rel, content] of current) {
-      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, atomicVolumeFileOwnership(vol, rel, fsGroup));
+      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, true, atomicVolumeFileOwnership(vol, rel, fsGroup));
     }
   }
 }

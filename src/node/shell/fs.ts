@@ -169,12 +169,12 @@ export class ContainerFS {
     }
   }
 
-  /** Mounts a read-only file (a volume's key) with its parent directories. */
-  mountFile(path: string, content: string, ownership?: FileOwnership): void {
+  /** Mounts a file (a volume's key: read-only; a bind-mounted node file) with its parent directories, and its mode and owner. */
+  mountFile(path: string, content: string, readOnly = true, ownership?: FileOwnership): void {
     const abs = this.resolve(path);
     const dir = this.parent(abs);
-    if (dir) this.mkdirs(dir, true);
-    this.entries.set(this.key(abs), { type: 'file', content, readOnly: true, ...ownership });
+    if (dir) this.mkdirs(dir, readOnly);
+    this.entries.set(this.key(abs), { type: 'file', content, readOnly, ...ownership });
     this.names.set(this.key(abs), abs);
   }
 

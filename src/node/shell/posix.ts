@@ -7,6 +7,7 @@
  *   bash: `bash: line 1: foo: command not found` (127)
  * prefixed with $0 as the shells do (`/bin/sh: foo: not found`).
  */
+import { busyboxAwk } from './busybox-awk.js';
 import { busyboxNc } from './busybox-nc.js';
 import { bindDig } from './bind-dig.js';
 import { bindHost } from './bind-host.js';
@@ -15,7 +16,6 @@ import { busyboxLegacyNslookup } from './busybox-legacy-nslookup.js';
 import { busyboxNslookup } from './busybox-nslookup.js';
 import { busyboxPing } from './busybox-ping.js';
 import { getent } from './getent.js';
-import { busyboxAwk } from './busybox-awk.js';
 import { busyboxWget, curl, type ToolIO } from './http-tools.js';
 import { linuxImageHas, nslookupFlavour } from './linux-image-tools.js';
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
