@@ -24,7 +24,7 @@ import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
-import { containerFS, refreshVolumeFiles, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
+import { containerFS, refreshVolumeFiles, VolumeNotReadyError, VolumeSetUpError, type TokenSource, type VolumeFiles } from '../runtime/volumes.js';
 import { ContainerFS, HostDir } from '../shell/fs.js';
 import { applicationFor } from '../apps/registry.js';
 import { listenScripted } from '../apps/scripted-http.js';
@@ -160,7 +160,7 @@ export class PodWorker implements PodStatusSource {
   private terminating = false;
   private deleting = false;
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
-  private volumeFiles = new Map<string, Map<string, string> | undefined>();
+  private volumeFiles: VolumeFiles = new Map();
   /** The pod's emptyDir volumes: one directory each, which every container mounting it shares and container restarts keep. */
   private readonly emptyDirs = new Map<string, HostDir>();
   private hintedSandbox = false;
@@ -261,7 +261,7 @@ export class PodWorker implements PodStatusSource {
    */
   private refreshVolumes(): void {
     if (this.stopped || this.terminal || !this.sandboxReady) return;
-    const files = new Map<string, Map<string, string> | undefined>();
+    const files: VolumeFiles = new Map();
     try {
       for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
     } catch (e) {
@@ -471,7 +471,7 @@ export class PodWorker implements PodStatusSource {
   private setupSandbox(): boolean {
     // Volumes: every container's files are built from the pod's volumes (per-container filesystems later).
     try {
-      const files = new Map<string, Map<string, string> | undefined>();
+      const files: VolumeFiles = new Map();
       for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
       this.volumeFiles = files;
     } catch (e) {

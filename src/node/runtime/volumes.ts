@@ -41,11 +41,16 @@ export interface VolumeContext {
   emptyDir?: (volume: string) => HostDir;
 }
 
+/** A volume file's content: text, or the exact bytes of a configMap's binaryData key. */
+export type VolumeFileContent = string | Uint8Array;
+/** The pod's volume files by volume name (relative path → content). */
+export type VolumeFiles = Map<string, Map<string, VolumeFileContent> | undefined>;
+
 /** Files of one volume: relative path → content; undefined for volumes without files (emptyDir, hostPath, ...). */
-export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<string, string> | undefined {
+export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<string, VolumeFileContent> | undefined {
   const ns = pod.metadata.namespace ?? 'default';
   const decode = (b: string) => Buffer.from(b, 'base64').toString('utf8');
-  const keyed = (data: Record<string, string>, items: Obj[] | undefined, kind: string, name: string, optional: boolean, out: Map<string, string>) => {
+  const keyed = (data: Record<string, VolumeFileContent>, items: Obj[] | undefined, kind: string, name: string, optional: boolean, out: Map<string, VolumeFileContent>) => {
     if (items?.length) {
       for (const it of items) {
         const value = Object.hasOwn(data, it.key) ? data[it.key] : undefined;
@@ -60,15 +65,15 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
     }
     void name;
   };
-  const configMapData = (cm: KObject): Record<string, string> => {
+  const configMapData = (cm: KObject): Record<string, VolumeFileContent> => {
     const o = cm as Obj;
-    const data: Record<string, string> = { ...(o.data ?? {}) };
-    for (const [k, v] of Object.entries((o.binaryData ?? {}) as Record<string, string>)) data[k] = decode(v);
+    const data: Record<string, VolumeFileContent> = { ...(o.data ?? {}) };
+    for (const [k, v] of Object.entries((o.binaryData ?? {}) as Record<string, string>)) data[k] = Buffer.from(v, 'base64');
     return data;
   };
   const secretData = (s: KObject): Record<string, string> =>
     Object.fromEntries(Object.entries(((s as Obj).data ?? {}) as Record<string, string>).map(([k, v]) => [k, decode(v)]));
-  const downward = (items: Obj[], out: Map<string, string>) => {
+  const downward = (items: Obj[], out: Map<string, VolumeFileContent>) => {
     for (const it of items ?? []) {
       if (it.fieldRef) out.set(it.path, fieldRefValue(pod, it.fieldRef.fieldPath, ctx.net));
       else if (it.resourceFieldRef) {
@@ -77,7 +82,7 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
       }
     }
   };
-  const out = new Map<string, string>();
+  const out = new Map<string, VolumeFileContent>();
   if (volume.configMap) {
     const v = volume.configMap;
     const cm = ctx.sources.configMap(ns, v.name);
@@ -128,7 +133,7 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
 
 /** Builds the filesystem of one container: every mounted volume's files at its mountPath (subPath: one entry). */
 export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows', ctx: VolumeContext,
-  cache = new Map<string, Map<string, string> | undefined>()): ContainerFS {
+  cache: VolumeFiles = new Map()): ContainerFS {
   const fs = new ContainerFS(os);
   const volumes = new Map<string, Obj>(((pod.spec as Obj).volumes ?? []).map((v: Obj) => [v.name, v]));
   const fsGroup = podFsGroup(pod);
@@ -175,7 +180,7 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
  * "a container using a ConfigMap as a subPath volume mount will not
  * receive ConfigMap updates"). `files` are the volumes' new files by name.
  */
-export function refreshVolumeFiles(fs: ContainerFS, pod: KObject, container: Obj, os: 'linux' | 'windows', files: Map<string, Map<string, string> | undefined>): void {
+export function refreshVolumeFiles(fs: ContainerFS, pod: KObject, container: Obj, os: 'linux' | 'windows', files: VolumeFiles): void {
   const volumes = new Map<string, Obj>(((pod.spec as Obj).volumes ?? []).map((v: Obj) => [v.name, v]));
   const fsGroup = podFsGroup(pod);
   const sep = os === 'windows' ? '\\' : '/';

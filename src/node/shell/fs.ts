@@ -170,11 +170,14 @@ export class ContainerFS {
   }
 
   /** Mounts a file (a volume's key: read-only; a bind-mounted node file) with its parent directories, and its mode and owner. */
-  mountFile(path: string, content: string, readOnly = true, ownership?: FileOwnership): void {
+  mountFile(path: string, content: string | Uint8Array, readOnly = true, ownership?: FileOwnership): void {
     const abs = this.resolve(path);
     const dir = this.parent(abs);
     if (dir) this.mkdirs(dir, readOnly);
-    this.entries.set(this.key(abs), { type: 'file', content, readOnly, ...ownership });
+    // Bytes (a configMap's binaryData) are kept as bytes unless they are the UTF-8 of their text.
+    const text = typeof content === 'string' ? content : decodeText(Buffer.from(content));
+    const bytes = typeof content === 'string' || Buffer.from(text, 'utf8').equals(Buffer.from(content)) ? undefined : Buffer.from(content);
+    this.entries.set(this.key(abs), { type: 'file', content: text, readOnly, ...(bytes ? { bytes } : {}), ...ownership });
     this.names.set(this.key(abs), abs);
   }
 
