@@ -111,3 +111,12 @@ test('an emptyDir is shared by the pod\'s containers; a downward API volume foll
   }
   assert.equal(labels, 'a="1"\nb="2"');
 });
+
+test('a configMap\'s binaryData is mounted byte for byte: hexdump -C shows it', async () => {
+  await apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bin' }, binaryData: { 'dump.bin': Buffer.from([0xde, 0xca, 0xfe, 0xba, 0xd0, 0xfe, 0xff]).toString('base64') } });
+  await apply({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'hex' },
+    spec: { nodeName: 'linux-1', restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.36', command: ['hexdump', '-C', '/etc/configmap-volume/dump.bin'],
+      volumeMounts: [{ name: 'v', mountPath: '/etc/configmap-volume' }] }], volumes: [{ name: 'v', configMap: { name: 'bin' } }] } });
+  await waitFor('hex', phase('Succeeded'));
+  assert.equal((await kubectl(cluster, ['logs', 'hex'])).stdout, '00000000  de ca fe ba d0 fe ff                              |.......|\n00000007\n');
+});
