@@ -16,36 +16,56 @@
  *   (9376) answering the hostname; SIGTERM logs and waits 60 s.
  * - pause (pause/pause.go): prints `Paused`, listens on nothing; SIGTERM
  *   exits 2.
+ * - mounttest (agnhost-mounttest.ts): file modes, owners and contents of
+ *   the container's filesystem.
+ * - entrypoint-tester (entrypoint-tester/ep.go): prints os.Args as Go's
+ *   `%v` of a []string (`[/agnhost entrypoint-tester a b]`) and exits 0.
  */
 import { Pending } from '../shell/pending.js';
 import type { Program, Step } from '../shell/types.js';
 import type { AppContext } from './app-context.js';
 import { goBindError, goLog, goResponse, goTimeString } from './go-http.js';
 import { httpServer, pathOf, type Served } from './http-server.js';
+import { ContainerFS } from '../shell/fs.js';
+import { mounttest, mounttestFlags } from './agnhost-mounttest.js';
+
+const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester'];
+const BOOL_FLAGS = ['tcp', 'udp', 'http', 'close', 'break_on_expected_content'];
 
 /** The subcommand and its flags (cobra: `--name=value` or `--name value`); undefined for subcommands not modelled. */
 export function parseAgnhost(argv: readonly string[]): { sub: string; flags: Map<string, string> } | undefined {
   const [sub, ...rest] = argv;
-  if (sub !== 'netexec' && sub !== 'serve-hostname' && sub !== 'pause') return undefined;
+  if (sub === undefined || !SUBCOMMANDS.includes(sub)) return undefined;
   const flags = new Map<string, string>();
+  // entrypoint-tester takes any arguments and prints them.
+  if (sub === 'entrypoint-tester') return { sub, flags };
   for (let i = 0; i < rest.length; i++) {
-    const m = /^--?([a-z0-9-]+)(?:=(.*))?$/.exec(rest[i]!);
+    const m = /^--?([a-z0-9_-]+)(?:=(.*))?$/.exec(rest[i]!);
     if (!m) return undefined;
     const name = m[1]!;
     if (m[2] !== undefined) flags.set(name, m[2]);
-    else if (['tcp', 'udp', 'http', 'close'].includes(name)) flags.set(name, 'true');
+    else if (BOOL_FLAGS.includes(name)) flags.set(name, 'true');
     else flags.set(name, rest[++i] ?? '');
   }
   return { sub, flags };
 }
 
-export function agnhost(ctx: AppContext, argv: readonly string[]): Program | undefined {
+/** `argv0` is the path the binary was started as (the image's /agnhost, or /agnhost-2, its copy). */
+export function agnhost(ctx: AppContext, argv: readonly string[], argv0 = '/agnhost'): Program | undefined {
   const parsed = parseAgnhost(argv);
   if (!parsed) return undefined;
   const { sub, flags } = parsed;
   if (sub === 'pause') return pause();
+  if (sub === 'entrypoint-tester') return finite(`[${[argv0, ...argv].join(' ')}]\n`, 0);
+  if (sub === 'mounttest') {
+    return mounttest({ fs: ctx.fs ?? new ContainerFS('linux'), user: ctx.user ?? { uid: 0, gid: 0 }, nowMs: () => ctx.now().getTime() }, mounttestFlags(flags));
+  }
   if (sub === 'serve-hostname') return serveHostname(ctx, Number(flags.get('port') ?? 9376), flags.get('close') === 'true');
   return netexec(ctx, Number(flags.get('http-port') ?? 8080), Number(flags.get('udp-port') ?? 8081));
+}
+
+function finite(text: string, code: number): Program {
+  return [{ kind: 'stdout', text } as Step, { kind: 'exit', code } as Step][Symbol.iterator]();
 }
 
 function pause(): Program {

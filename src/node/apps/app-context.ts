@@ -5,6 +5,7 @@
  * host. An application is a function of this context to the program the
  * kubelet runs as the container's main process.
  */
+import type { ContainerFS } from '../shell/fs.js';
 import type { PodNetAccess } from '../shell/net-types.js';
 import type { Program } from '../shell/types.js';
 
@@ -23,6 +24,10 @@ export interface AppContext {
   served?: (cpuNs: number) => void;
   /** Runs `fn` after `ms` of the node's clock, unless the container has ended by then (a request's work). */
   after?: (ms: number, fn: () => void) => void;
+  /** The container's filesystem (what `agnhost mounttest` stats and writes); absent: the program sees no volumes. */
+  fs?: ContainerFS;
+  /** The uid and gid the container's process runs as (runAsUser, runAsGroup; root by default). */
+  user?: { uid: number; gid: number };
 }
 
 export type Application = (ctx: AppContext) => Program;

@@ -29,7 +29,8 @@ const base = (p: string | undefined) => (p ?? '').replace(/^.*[\\/]/, '');
 export function applicationFor(c: ContainerCommand): Application | undefined {
   const ref = parseImageReference(c.image);
   if (!ref) return undefined;
-  switch (ref.name) {
+  // k8s.gcr.io is the same registry's former name (it serves registry.k8s.io's images), as test suites before 1.25 spell it.
+  switch (ref.name.replace(/^k8s\.gcr\.io\//, 'registry.k8s.io/')) {
     case 'docker.io/library/nginx': return nginxApp(ref.tag, c);
     case 'registry.k8s.io/e2e-test-images/agnhost': return agnhostApp(c);
     case 'docker.io/library/httpd': case 'registry.k8s.io/e2e-test-images/httpd': return httpdApp(ref.tag, c);
@@ -53,11 +54,17 @@ function nginxApp(tag: string, c: ContainerCommand): Application | undefined {
   return isNginx(base(c.command[0])) ? (ctx) => nginx(ctx, { tag, entrypoint: false }) : undefined;
 }
 
-/** ENTRYPOINT ["/agnhost"]: args are the subcommand; a command naming agnhost runs it with the rest. */
+/**
+ * ENTRYPOINT ["/agnhost"], CMD ["pause"]: args are the subcommand; a command naming agnhost (or /agnhost-2, the
+ * image's copy of it) runs it with the rest.
+ */
 function agnhostApp(c: ContainerCommand): Application | undefined {
-  const argv = !c.command.length ? c.args : base(c.command[0]) === 'agnhost' ? [...c.command.slice(1), ...c.args] : undefined;
+  const named = c.command.length > 0 && ['agnhost', 'agnhost-2'].includes(base(c.command[0]));
+  // CMD ["pause"]: what runs when neither command nor args is given.
+  const argv = !c.command.length ? (c.args.length ? c.args : ['pause']) : named ? [...c.command.slice(1), ...c.args] : undefined;
   if (!argv || !parseAgnhost(argv)) return undefined;
-  return (ctx) => agnhost(ctx, argv)!;
+  const argv0 = named ? c.command[0]! : '/agnhost';
+  return (ctx) => agnhost(ctx, argv, argv0)!;
 }
 
 /** CMD ["httpd-foreground"] (no ENTRYPOINT): the script, or `httpd -DFOREGROUND` itself. */

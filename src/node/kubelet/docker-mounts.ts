@@ -30,7 +30,7 @@ export function windowsAbsolutePath(path: string): string {
  * `files` are the pod's volume files (relative path → content) by volume name.
  */
 export function singleFileMountError(podUID: string, volumes: readonly Obj[], container: Obj,
-  files: ReadonlyMap<string, ReadonlyMap<string, string> | undefined>): string | undefined {
+  files: ReadonlyMap<string, ReadonlyMap<string, unknown> | undefined>): string | undefined {
   for (const m of (container.volumeMounts ?? []) as Obj[]) {
     const vol = volumes.find((v) => v.name === m.name);
     if (!vol) continue;

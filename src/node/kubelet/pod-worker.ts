@@ -24,8 +24,8 @@ import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
-import { containerFS, VolumeNotReadyError, VolumeSetUpError, type TokenSource } from '../runtime/volumes.js';
-import { ContainerFS } from '../shell/fs.js';
+import { containerFS, refreshVolumeFiles, VolumeNotReadyError, VolumeSetUpError, type TokenSource, type VolumeFiles } from '../runtime/volumes.js';
+import { ContainerFS, HostDir } from '../shell/fs.js';
 import { applicationFor } from '../apps/registry.js';
 import { listenScripted } from '../apps/scripted-http.js';
 import { admitPod, type Rejection } from './admission.js';
@@ -39,6 +39,10 @@ import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
 import { singleFileMountError } from './docker-mounts.js';
+import { runAsIdentity } from '../runtime/run-as.js';
+
+/** The kubelet's --sync-frequency default: how often a running pod is synced (and its volumes remounted) without an event. */
+const RESYNC_INTERVAL_MS = 60_000;
 import { execHookResult, FAILED_POST_START_EVENT, FAILED_PRE_STOP_EVENT, graceAfterPreStop, httpHookResult, POST_START_HOOK_ERROR, POST_START_KILL_MESSAGE, type HookRun } from './lifecycle-hooks.js';
 import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, runtimeID } from './format.js';
@@ -156,7 +160,9 @@ export class PodWorker implements PodStatusSource {
   private terminating = false;
   private deleting = false;
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
-  private volumeFiles = new Map<string, Map<string, string> | undefined>();
+  private volumeFiles: VolumeFiles = new Map();
+  /** The pod's emptyDir volumes: one directory each, which every container mounting it shares and container restarts keep. */
+  private readonly emptyDirs = new Map<string, HostDir>();
   private hintedSandbox = false;
   /** activeDeadlineSeconds passed (active_deadline.go ShouldEvict). */
   /** Failed by the kubelet itself (activeDeadlineSeconds, node-pressure eviction), with the condition an eviction adds. */
@@ -244,7 +250,31 @@ export class PodWorker implements PodStatusSource {
     if (pod.metadata.deletionTimestamp && this.terminating) { this.shortenGrace(); return; }
     // A finished pod takes no more updates; a running one starts the ephemeral containers added to it.
     if (this.terminal || !this.admitted) return;
+    // The pod sync an update triggers remounts its volumes: downward API files follow labels and annotations.
+    this.refreshVolumes();
     if (this.adoptEphemeralContainers()) { this.scheduleStatus(); this.sync(); }
+  }
+
+  /**
+   * Remounts the running containers' configMap, secret, downwardAPI and projected volumes with
+   * their sources' current data, as each pod sync does; a source that fails now keeps its files.
+   */
+  private refreshVolumes(): void {
+    if (this.stopped || this.terminal || !this.sandboxReady) return;
+    const files: VolumeFiles = new Map();
+    try {
+      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
+    } catch (e) {
+      if (!(e instanceof VolumeSetUpError)) throw e;
+      return;
+    }
+    this.volumeFiles = files;
+    for (const c of this.cs.values()) if (c.fs && isRunning(c.state)) refreshVolumeFiles(c.fs, this.pod, c.spec, this.os, files);
+  }
+
+  /** The pod worker's periodic resync (the kubelet's syncFrequency, 1m): volumes pick up changed sources. */
+  private armResync(): void {
+    this.later(RESYNC_INTERVAL_MS, () => { if (this.terminal || this.terminating) return; this.refreshVolumes(); this.armResync(); });
   }
 
   /** Admission, then the first sync. */
@@ -265,6 +295,7 @@ export class PodWorker implements PodStatusSource {
     this.admitted = true;
     this.startTime ??= rfc3339(this.nowDate());
     this.armDeadline();
+    this.armResync();
     this.sync();
     this.scheduleStatus();
   }
@@ -440,7 +471,7 @@ export class PodWorker implements PodStatusSource {
   private setupSandbox(): boolean {
     // Volumes: every container's files are built from the pod's volumes (per-container filesystems later).
     try {
-      const files = new Map<string, Map<string, string> | undefined>();
+      const files: VolumeFiles = new Map();
       for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
       this.volumeFiles = files;
     } catch (e) {
@@ -489,7 +520,8 @@ export class PodWorker implements PodStatusSource {
   }
 
   private volumeContext() {
-    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path) };
+    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path),
+      emptyDir: (volume: string) => { let d = this.emptyDirs.get(volume); if (!d) { d = new HostDir(); this.emptyDirs.set(volume, d); } return d; } };
   }
 
   private netInfo(): PodNetworkInfo {
@@ -608,6 +640,7 @@ export class PodWorker implements PodStatusSource {
     const work = app ? this.node.servedWork?.start(this.uid, c.spec.name, c.restartCount) : undefined;
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
       : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env,
+        fs, user: runAsIdentity(this.pod, c.spec),
         after: (ms: number, fn: () => void) => this.later(ms, fn, c),
         ...(work ? { served: (cpuNs: number) => work.record(this.nowDate().getTime(), cpuNs) } : {}) })
       : interpret(argv, ctx);

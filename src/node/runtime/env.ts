@@ -159,7 +159,8 @@ export function resourceFieldValue(container: Obj, ref: Obj, net: PodNetworkInfo
   const res = container.resources ?? {};
   let q: string | undefined = res[kind]?.[name];
   if (q === undefined && kind === 'limits') q = (net.allocatable as Record<string, string | undefined>)[name];
-  const divisor = ref.divisor ? String(ref.divisor) : '1';
+  // ExtractContainerResourceValue: a zero divisor (an unset Quantity, serialized "0") is 1.
+  const divisor = ref.divisor && Number(value(parseQuantity(String(ref.divisor)))) !== 0 ? String(ref.divisor) : '1';
   if (name === 'cpu') {
     const v = Number(milliValue(parseQuantity(q ?? '0')));
     const d = Number(milliValue(parseQuantity(divisor)));

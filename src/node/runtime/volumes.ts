@@ -7,6 +7,7 @@
  * (`MountVolume.SetUp failed for volume "x" : configmap "y" not found`).
  */
 import { ContainerFS, type HostDir } from '../shell/fs.js';
+import { atomicVolumeDirOwnership, atomicVolumeFileOwnership, emptyDirOwnership, podFsGroup, volumeFsType } from './volume-modes.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { fieldRefValue, formatMap, resourceFieldValue, type EnvSources, type PodNetworkInfo } from './env.js';
 
@@ -36,13 +37,20 @@ export interface VolumeContext {
   token?: TokenSource;
   /** The node's directory at a hostPath (shared by the node's pods); absent: a private empty directory. */
   hostDir?: (path: string) => HostDir;
+  /** The pod's directory of an emptyDir volume, shared by its containers; absent: each container has its own. */
+  emptyDir?: (volume: string) => HostDir;
 }
 
+/** A volume file's content: text, or the exact bytes of a configMap's binaryData key. */
+export type VolumeFileContent = string | Uint8Array;
+/** The pod's volume files by volume name (relative path → content). */
+export type VolumeFiles = Map<string, Map<string, VolumeFileContent> | undefined>;
+
 /** Files of one volume: relative path → content; undefined for volumes without files (emptyDir, hostPath, ...). */
-export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<string, string> | undefined {
+export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<string, VolumeFileContent> | undefined {
   const ns = pod.metadata.namespace ?? 'default';
   const decode = (b: string) => Buffer.from(b, 'base64').toString('utf8');
-  const keyed = (data: Record<string, string>, items: Obj[] | undefined, kind: string, name: string, optional: boolean, out: Map<string, string>) => {
+  const keyed = (data: Record<string, VolumeFileContent>, items: Obj[] | undefined, kind: string, name: string, optional: boolean, out: Map<string, VolumeFileContent>) => {
     if (items?.length) {
       for (const it of items) {
         const value = Object.hasOwn(data, it.key) ? data[it.key] : undefined;
@@ -57,15 +65,15 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
     }
     void name;
   };
-  const configMapData = (cm: KObject): Record<string, string> => {
+  const configMapData = (cm: KObject): Record<string, VolumeFileContent> => {
     const o = cm as Obj;
-    const data: Record<string, string> = { ...(o.data ?? {}) };
-    for (const [k, v] of Object.entries((o.binaryData ?? {}) as Record<string, string>)) data[k] = decode(v);
+    const data: Record<string, VolumeFileContent> = { ...(o.data ?? {}) };
+    for (const [k, v] of Object.entries((o.binaryData ?? {}) as Record<string, string>)) data[k] = Buffer.from(v, 'base64');
     return data;
   };
   const secretData = (s: KObject): Record<string, string> =>
     Object.fromEntries(Object.entries(((s as Obj).data ?? {}) as Record<string, string>).map(([k, v]) => [k, decode(v)]));
-  const downward = (items: Obj[], out: Map<string, string>) => {
+  const downward = (items: Obj[], out: Map<string, VolumeFileContent>) => {
     for (const it of items ?? []) {
       if (it.fieldRef) out.set(it.path, fieldRefValue(pod, it.fieldRef.fieldPath, ctx.net));
       else if (it.resourceFieldRef) {
@@ -74,7 +82,7 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
       }
     }
   };
-  const out = new Map<string, string>();
+  const out = new Map<string, VolumeFileContent>();
   if (volume.configMap) {
     const v = volume.configMap;
     const cm = ctx.sources.configMap(ns, v.name);
@@ -125,9 +133,10 @@ export function volumeFiles(pod: KObject, volume: Obj, ctx: VolumeContext): Map<
 
 /** Builds the filesystem of one container: every mounted volume's files at its mountPath (subPath: one entry). */
 export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows', ctx: VolumeContext,
-  cache = new Map<string, Map<string, string> | undefined>()): ContainerFS {
+  cache: VolumeFiles = new Map()): ContainerFS {
   const fs = new ContainerFS(os);
   const volumes = new Map<string, Obj>(((pod.spec as Obj).volumes ?? []).map((v: Obj) => [v.name, v]));
+  const fsGroup = podFsGroup(pod);
   for (const m of container.volumeMounts ?? []) {
     const vol = volumes.get(m.name);
     if (!vol) continue;
@@ -140,16 +149,51 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
       fs.mountHostDir(m.mountPath, ctx.hostDir(hostPath), m.readOnly === true);
       continue;
     }
-    if (!files) { fs.mountDir(m.mountPath, m.readOnly === true); continue; }
-    if (m.subPath) {
-      const f = files.get(m.subPath);
-      if (f !== undefined) fs.mountFile(base, f);
+    const fsType = volumeFsType(vol);
+    if (fsType && os === 'linux') fs.setFsType(m.mountPath, fsType);
+    if (vol.emptyDir && ctx.emptyDir && !m.subPath) {
+      const dir = ctx.emptyDir(m.name);
+      const root = dir.entries.get('');
+      if (root && root.mode === undefined) Object.assign(root, emptyDirOwnership(vol, fsGroup));
+      fs.mountHostDir(m.mountPath, dir, m.readOnly === true);
       continue;
     }
-    fs.mountDir(m.mountPath, true);
-    for (const [rel, content] of files) fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content);
+    if (!files) { fs.mountDir(m.mountPath, m.readOnly === true, vol.emptyDir ? emptyDirOwnership(vol, fsGroup) : undefined); continue; }
+    if (m.subPath) {
+      const f = files.get(m.subPath);
+      if (f !== undefined) fs.mountFile(base, f, true, atomicVolumeFileOwnership(vol, m.subPath, fsGroup));
+      continue;
+    }
+    fs.mountDir(m.mountPath, true, atomicVolumeDirOwnership(vol, fsGroup));
+    for (const [rel, content] of files) {
+      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, true, atomicVolumeFileOwnership(vol, rel, fsGroup));
+    }
   }
   return fs;
+}
+
+/**
+ * The kubelet's remount of a running container's configMap, secret,
+ * downwardAPI and projected volumes (each pod sync: AtomicWriter swaps the
+ * `..data` link), so the container reads the sources' current data. A
+ * subPath mount is a bind of one file and keeps what it had (upstream:
+ * "a container using a ConfigMap as a subPath volume mount will not
+ * receive ConfigMap updates"). `files` are the volumes' new files by name.
+ */
+export function refreshVolumeFiles(fs: ContainerFS, pod: KObject, container: Obj, os: 'linux' | 'windows', files: VolumeFiles): void {
+  const volumes = new Map<string, Obj>(((pod.spec as Obj).volumes ?? []).map((v: Obj) => [v.name, v]));
+  const fsGroup = podFsGroup(pod);
+  const sep = os === 'windows' ? '\\' : '/';
+  for (const m of container.volumeMounts ?? []) {
+    const vol = volumes.get(m.name);
+    const current = files.get(m.name);
+    if (!vol || !current || m.subPath || vol.persistentVolumeClaim) continue;
+    const base = String(m.mountPath).replace(/[\\/]+$/, '');
+    fs.clearBelow(m.mountPath);
+    for (const [rel, content] of current) {
+      fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, true, atomicVolumeFileOwnership(vol, rel, fsGroup));
+    }
+  }
 }
 
 export { formatMap };

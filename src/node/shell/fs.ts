@@ -14,7 +14,21 @@ import type { ShellOS } from './types.js';
  * when the bytes on disk are not that text's UTF-8 (a UTF-16 file PowerShell
  * wrote, or one with a BOM).
  */
-export type FsEntry = { type: 'file'; content: string; readOnly: boolean; bytes?: Buffer } | { type: 'dir'; readOnly: boolean };
+export type FsEntry = ({ type: 'file'; content: string; readOnly: boolean; bytes?: Buffer } | { type: 'dir'; readOnly: boolean }) & Partial<FileOwnership>;
+
+/**
+ * What stat(2) reports beyond the type: the permission bits with setuid,
+ * setgid and sticky (07777), and the owning uid and gid. An entry without
+ * them is what a root process created under umask 022 (0644, 0755, 0:0).
+ */
+export interface FileOwnership { mode: number; uid: number; gid: number }
+
+export function ownershipOf(e: FsEntry): FileOwnership {
+  return { mode: e.mode ?? (e.type === 'dir' ? 0o755 : 0o644), uid: e.uid ?? 0, gid: e.gid ?? 0 };
+}
+
+/** The filesystem type statfs(2) reports for a mount, by name (tmpfs, ext4 for the kubelet's disk, overlay for the image's root). */
+export type FsType = 'tmpfs' | 'ext4' | 'overlay';
 
 /** The bytes a file holds on disk (its size, what `kubectl cp` copies). */
 export function fileBytes(e: Extract<FsEntry, { type: 'file' }>): Buffer {
@@ -33,6 +47,16 @@ export class HostDir {
 
 /** Where a path's entry lives: the container's own table, or a host directory mounted over it. */
 interface Located { entries: Map<string, FsEntry>; names: Map<string, string>; k: string; name: string; mountReadOnly: boolean; hostRoot: boolean }
+
+/** Rewriting a file keeps its mode and owner. */
+function kept(e: FsEntry | undefined): Partial<FileOwnership> {
+  if (!e) return {};
+  const out: Partial<FileOwnership> = {};
+  if (e.mode !== undefined) out.mode = e.mode;
+  if (e.uid !== undefined) out.uid = e.uid;
+  if (e.gid !== undefined) out.gid = e.gid;
+  return out;
+}
 
 export class ContainerFS {
   private readonly entries = new Map<string, FsEntry>();
@@ -73,6 +97,30 @@ export class ContainerFS {
   private get sep(): string { return this.os === 'windows' ? '\\' : '/'; }
   /** Host directories mounted into the container (hostPath volumes). */
   private readonly hostMounts: { key: string; dir: HostDir; readOnly: boolean }[] = [];
+  /** Filesystem types of mount points other than the root (overlay). */
+  private readonly fsTypes = new Map<string, FsType>();
+
+  /** Records what filesystem is mounted at `path` (a volume's medium). */
+  setFsType(path: string, type: FsType): void { this.fsTypes.set(this.key(this.resolve(path)), type); }
+
+  /** The filesystem a path lies on: its innermost mount point's. */
+  fsTypeOf(abs: string): FsType {
+    const k = this.key(abs);
+    let best: [string, FsType] | undefined;
+    for (const [m, t] of this.fsTypes) {
+      if ((k === m || k.startsWith(m + this.sep)) && (!best || m.length > best[0].length)) best = [m, t];
+    }
+    return best?.[1] ?? 'overlay';
+  }
+
+  /** Changes an existing entry's mode, owner or group (chmod, chown); false when it does not exist. */
+  setOwnership(abs: string, o: Partial<FileOwnership>): boolean {
+    const l = this.locate(abs);
+    const e = l.entries.get(l.k);
+    if (!e) return false;
+    Object.assign(e, o);
+    return true;
+  }
 
   /** The table holding `abs`: the innermost host directory mounted over it, else the container's own. */
   private locate(abs: string): Located {
@@ -121,17 +169,32 @@ export class ContainerFS {
     }
   }
 
-  /** Mounts a read-only file (a volume's key) with its parent directories. */
-  mountFile(path: string, content: string): void {
+  /** Mounts a file (a volume's key: read-only; a bind-mounted node file) with its parent directories, and its mode and owner. */
+  mountFile(path: string, content: string | Uint8Array, readOnly = true, ownership?: FileOwnership): void {
     const abs = this.resolve(path);
     const dir = this.parent(abs);
-    if (dir) this.mkdirs(dir, true);
-    this.entries.set(this.key(abs), { type: 'file', content, readOnly: true });
+    if (dir) this.mkdirs(dir, readOnly);
+    // Bytes (a configMap's binaryData) are kept as bytes unless they are the UTF-8 of their text.
+    const text = typeof content === 'string' ? content : decodeText(Buffer.from(content));
+    const bytes = typeof content === 'string' || Buffer.from(text, 'utf8').equals(Buffer.from(content)) ? undefined : Buffer.from(content);
+    this.entries.set(this.key(abs), { type: 'file', content: text, readOnly, ...(bytes ? { bytes } : {}), ...ownership });
     this.names.set(this.key(abs), abs);
   }
 
   /** Mounts an empty directory (emptyDir, an empty volume): writable or not. */
-  mountDir(path: string, readOnly: boolean): void { this.mkdirs(this.resolve(path), readOnly); const e = this.entries.get(this.key(this.resolve(path))); if (e) e.readOnly = readOnly; }
+  mountDir(path: string, readOnly: boolean, ownership?: FileOwnership): void {
+    this.mkdirs(this.resolve(path), readOnly);
+    const e = this.entries.get(this.key(this.resolve(path)));
+    if (e) { e.readOnly = readOnly; if (ownership) Object.assign(e, ownership); }
+  }
+
+  /** Drops a mounted volume's files below `path` (the container's own table), so they can be mounted anew. */
+  clearBelow(path: string): void {
+    const k = this.key(this.resolve(path));
+    for (const key of [...this.entries.keys()]) {
+      if (key.startsWith(k + this.sep)) { this.entries.delete(key); this.names.delete(key); }
+    }
+  }
 
   stat(abs: string): FsEntry | undefined {
     const l = this.locate(abs);
@@ -173,11 +236,11 @@ export class ContainerFS {
     const l = this.locate(abs);
     const before = append && cur?.type === 'file' ? cur : undefined;
     if (encoding === 'utf8' && !before?.bytes) {
-      l.entries.set(l.k, { type: 'file', content: (before?.content ?? '') + content, readOnly: false });
+      l.entries.set(l.k, { type: 'file', content: (before?.content ?? '') + content, readOnly: false, ...kept(cur) });
     } else {
       const old = before ? fileBytes(before) : Buffer.alloc(0);
       const bytes = Buffer.concat([old, encodeText(content, encoding, old.length === 0)]);
-      l.entries.set(l.k, { type: 'file', content: decodeText(bytes), readOnly: false, bytes });
+      l.entries.set(l.k, { type: 'file', content: decodeText(bytes), readOnly: false, bytes, ...kept(cur) });
     }
     l.names.set(l.k, l.name);
     return 'ok';
@@ -196,7 +259,7 @@ export class ContainerFS {
     const r = this.write(abs, '');
     if (r !== 'ok') return r;
     const l = this.locate(abs);
-    l.entries.set(l.k, { type: 'file', content: text, readOnly: false, bytes });
+    l.entries.set(l.k, { type: 'file', content: text, readOnly: false, bytes, ...kept(this.stat(abs)) });
     return 'ok';
   }
 

@@ -7,6 +7,8 @@
  *   bash: `bash: line 1: foo: command not found` (127)
  * prefixed with $0 as the shells do (`/bin/sh: foo: not found`).
  */
+import { busyboxAwk } from './busybox-awk.js';
+import { busyboxHexdump } from './busybox-hexdump.js';
 import { busyboxNc } from './busybox-nc.js';
 import { bindDig } from './bind-dig.js';
 import { bindHost } from './bind-host.js';
@@ -731,6 +733,12 @@ const BUILTINS: Record<string, Builtin> = {
   *host(sh, args) { return yield* bindHost(args, toolIO(sh)); },
   *nc(sh, args) { return yield* busyboxNc(args, toolIO(sh)); },
   *getent(sh, args) { return yield* getent(args, toolIO(sh)); },
+  *awk(sh, args) { const io = toolIO(sh); return yield* busyboxAwk(args, { ...io, stdin: () => sh.readStdin() }); },
+  *hexdump(sh, args) {
+    const fs = sh.ctx.fs;
+    const readFile = (p: string) => { const e = fs.stat(fs.resolve(p, sh.cwd)); return e?.type === 'file' ? fileBytes(e) : undefined; };
+    return yield* busyboxHexdump(args, { ...toolIO(sh), stdinBytes: () => sh.readStdinBytes(), readFile });
+  },
   *'['(sh, args) {
     if (args[args.length - 1] !== ']') { yield* sh.err(`${sh.flavour === 'ash' ? '[' : `${sh.prefix()}[`}: missing ]`); return 2; }
     return testExpr(sh, args.slice(0, -1));
