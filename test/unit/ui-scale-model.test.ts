@@ -5,7 +5,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { parseLabelFilter } from '../../src/ui/web/model/label-filter.js';
 import { nodeMatches, podMatches, type Filter } from '../../src/ui/web/model/filter.js';
 import { mapModel } from '../../src/ui/web/model/map-model.js';
-import { visibleRows } from '../../src/ui/web/model/virtual-range.js';
+import { rowsToRender, visibleRows } from '../../src/ui/web/model/virtual-range.js';
 import { collapseChips, moreText } from '../../src/ui/web/model/chip-limit.js';
 import { applyEvents, fromList, type WatchEvent } from '../../src/ui/web/model/watch-state.js';
 
@@ -98,4 +98,16 @@ test('a batch of watch events applies in order with one copy; a batch of bookmar
   assert.equal(next.get('default/a')?.status?.phase, 'Running');
   assert.equal(state.get('default/a')?.status, undefined);
   assert.equal(applyEvents(state, [{ type: 'BOOKMARK', object: a }]), state);
+});
+
+test('rows to render: the window\'s, plus the focused row and its neighbours wherever they are', () => {
+  assert.deepEqual(rowsToRender({ start: 0, end: 4 }, -1, 300), [0, 1, 2, 3]);
+  assert.deepEqual(rowsToRender({ start: 0, end: 4 }, 4, 300), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(rowsToRender({ start: 10, end: 12 }, 0, 300), [0, 1, 10, 11]);
+  assert.deepEqual(rowsToRender({ start: 297, end: 300 }, 299, 300), [297, 298, 299]);
+});
+
+test('rows to render never go past a list that shrank since its range was measured', () => {
+  assert.deepEqual(rowsToRender({ start: 0, end: 3 }, -1, 1), [0]);
+  assert.deepEqual(rowsToRender({ start: 0, end: 3 }, 2, 0), []);
 });

@@ -16,3 +16,17 @@ export function visibleRows(count: number, rowHeight: number, listTop: number, v
   const end = Math.max(start, Math.min(count, last + overscan));
   return { start, end };
 }
+
+/**
+ * The window's rows, plus the focused card and its neighbours: Tab lands on the next card before the scroll it
+ * causes has been reported, so that card must already be in the DOM.
+ */
+export function rowsToRender(range: RowRange, focusedIndex: number, count: number): number[] {
+  const rows = new Set<number>();
+  // The range may be from before the list shrank (it is re-measured after the render).
+  for (let i = range.start; i < Math.min(range.end, count); i++) rows.add(i);
+  if (focusedIndex >= 0) {
+    for (let i = Math.max(0, focusedIndex - 1); i <= Math.min(count - 1, focusedIndex + 1); i++) rows.add(i);
+  }
+  return [...rows].sort((a, b) => a - b);
+}

@@ -1,12 +1,13 @@
 /**
  * One column's node cards, virtualised: the list is as tall as all its cards (fixed height each), and only the
- * cards near the window are in the DOM. The focused card stays rendered while it scrolls away, so focus is never
- * dropped; Tab into the last rendered card scrolls it into view, which renders the next ones.
+ * cards near the window are in the DOM. The focused card and its neighbours stay rendered, so focus is never
+ * dropped and Tab always finds the next card; focusing it scrolls it into view, which renders the ones after.
  */
 import { html } from 'htm/preact';
 import { useRef, useState } from 'preact/hooks';
 import type { MapNode } from '../model/map-model.js';
 import { NodeCard, NODE_ROW_HEIGHT } from './node-card.js';
+import { rowsToRender } from '../model/virtual-range.js';
 import { useWindowRows } from './use-window-rows.js';
 
 const OVERSCAN = 3;
@@ -15,11 +16,8 @@ export function NodeList(props: { label: string; nodes: MapNode[]; selected?: st
   const list = useRef<HTMLDivElement>(null);
   const [focused, setFocused] = useState<string>();
   const range = useWindowRows(list, props.nodes.length, NODE_ROW_HEIGHT, OVERSCAN);
-  const rows: number[] = [];
   const focusedIndex = focused === undefined ? -1 : props.nodes.findIndex((n) => n.node.metadata?.name === focused);
-  if (focusedIndex >= 0 && focusedIndex < range.start) rows.push(focusedIndex);
-  for (let i = range.start; i < range.end; i++) rows.push(i);
-  if (focusedIndex >= range.end) rows.push(focusedIndex);
+  const rows = rowsToRender(range, focusedIndex, props.nodes.length);
   const onFocusIn = (e: FocusEvent) => {
     const card = (e.target as HTMLElement).closest<HTMLElement>('[data-node]');
     setFocused(card?.dataset.node);

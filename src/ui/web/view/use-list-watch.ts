@@ -21,7 +21,7 @@ export function useListWatch<T extends { metadata?: { resourceVersion?: string }
       frame = undefined;
       const batch = queued;
       queued = [];
-      batchStarted();
+      batchStarted(batch.length);
       setState((s) => ({ ...s, items: applyEvents(s.items, batch) }));
     };
     void listWatch<T>(session, path, {
