@@ -155,3 +155,25 @@ test('300 nodes: only the cards near the window are in the DOM, scrolling brings
   assert.ok(await page.evaluate(() => window.scrollY) > 0);
   await page.close();
 });
+
+test('a node with more pods than a card shows: 8 chips and "+N more", which reveals the rest and moves focus to them', async () => {
+  const pods = Array.from({ length: 12 }, (_, i) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: `many-${String(i).padStart(2, '0')}`, labels: { group: 'many' } },
+    spec: { nodeName: 'linux-2', containers: [{ name: 'app', image: 'nginx' }] },
+  }));
+  await kubectlOk(cluster, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
+  const page = await openUi(browser, link, '[data-node="linux-2"] .chip.more');
+  await labels(page, 'group=many');
+  assert.deepEqual(await texts(page, 'article.node h3'), ['linux-2']);
+  const chips = () => page.locator('[data-node="linux-2"] [data-pod]').evaluateAll((els) => els.map((e) => e.getAttribute('data-pod')));
+  assert.deepEqual(await chips(), pods.slice(0, 8).map((p) => `default/${p.metadata.name}`));
+  const more = page.locator('[data-node="linux-2"] .chip.more');
+  assert.equal(await more.innerText(), '+4 more');
+  assert.equal(await more.getAttribute('aria-label'), 'Show 4 more pods on linux-2');
+  await more.focus();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await chips(), pods.map((p) => `default/${p.metadata.name}`));
+  assert.equal(await page.locator('[data-node="linux-2"] .chip.more').count(), 0);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-pod')), 'default/many-08');
+  await page.close();
+});
