@@ -84,7 +84,9 @@ async function untilNodesReady(client: Api, count: number): Promise<void> {
  * Loads the page and returns, from navigation start, the first contentful paint and the first frame after the map
  * showed `nodes` nodes and `pods` pods in its summary with node cards drawn.
  */
-async function loadMap(browser: Browser, link: string, nodes: number, pods: number): Promise<{ fcp: number; map: number }> {
+interface PageLoad { fcp: number; map: number; podsList: { start: number; end: number; bytes: number }; nodesListEnd: number }
+
+async function loadMap(browser: Browser, link: string, nodes: number, pods: number): Promise<PageLoad> {
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await page.addInitScript(({ nodes: n, pods: p }) => {
@@ -100,19 +102,31 @@ async function loadMap(browser: Browser, link: string, nodes: number, pods: numb
   }, { nodes, pods });
   await page.goto(link);
   await page.waitForFunction(() => (window as unknown as { mapDrawn?: number }).mapDrawn !== undefined, undefined, { timeout: 120_000, polling: 50 });
-  const result = await page.evaluate(() => ({
-    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
-    map: (window as unknown as { mapDrawn: number }).mapDrawn,
-  }));
+  const result = await page.evaluate(() => {
+    // The lists' (not the watches') responses: when the server started and finished sending them.
+    const list = (path: string) => (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .find((e) => new URL(e.name).pathname === path && !e.name.includes('watch='));
+    const pods = list('/api/v1/pods');
+    const nodes = list('/api/v1/nodes');
+    return {
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+      map: (window as unknown as { mapDrawn: number }).mapDrawn,
+      podsList: { start: pods?.responseStart ?? NaN, end: pods?.responseEnd ?? NaN, bytes: pods?.encodedBodySize ?? NaN },
+      nodesListEnd: nodes?.responseEnd ?? NaN,
+    };
+  });
   await context.close();
   return result;
 }
 
 async function pageLoads(browser: Browser, link: string, nodes: number, pods: number, label: string): Promise<void> {
-  const runs: { fcp: number; map: number }[] = [];
+  const runs: PageLoad[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await loadMap(browser, link, nodes, pods));
   console.log(`${label}: first contentful paint median ${ms(median(runs.map((r) => r.fcp)))}, map drawn median ${ms(median(runs.map((r) => r.map)))}` +
-    ` (runs: ${runs.map((r) => `${r.fcp.toFixed(0)}/${r.map.toFixed(0)}`).join(', ')} ms)`);
+    ` (runs, fcp/map: ${runs.map((r) => `${r.fcp.toFixed(0)}/${r.map.toFixed(0)}`).join(', ')} ms)`);
+  console.log(`  the pods list (${(median(runs.map((r) => r.podsList.bytes)) / 1048576).toFixed(1)} MiB): first byte median ${ms(median(runs.map((r) => r.podsList.start)))},` +
+    ` last byte median ${ms(median(runs.map((r) => r.podsList.end)))}; nodes list done median ${ms(median(runs.map((r) => r.nodesListEnd)))};` +
+    ` from the later list's end to the map drawn median ${ms(median(runs.map((r) => r.map - Math.max(r.podsList.end, r.nodesListEnd))))}`);
 }
 
 async function defaultCluster(browser: Browser): Promise<void> {
