@@ -11,7 +11,9 @@ export interface MapNode { node: Node; pods: Pod[]; shown: Pod[] }
 export interface MapColumn { key: string; title: string; nodeCount: number; nodes: MapNode[] }
 export interface MapModel { columns: MapColumn[]; unscheduled: Pod[] }
 
-const byName = (a: Pod, b: Pod): number => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
+// One collator for every comparison: the order of localeCompare, without its per-call set-up (50,000 pods a batch).
+const collator = new Intl.Collator();
+const byName = (a: Pod, b: Pod): number => collator.compare(a.metadata?.name ?? '', b.metadata?.name ?? '');
 
 export function mapModel(nodes: Iterable<Node>, pods: Iterable<Pod>, filter: Filter): MapModel {
   const byNode = new Map<string, Pod[]>();
