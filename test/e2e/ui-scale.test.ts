@@ -35,7 +35,7 @@ function podList(): string {
 const SCALE_NODES = Array.from({ length: 300 }, (_, i) => `scale-${String(i).padStart(3, '0')}`);
 /** The Linux column's nodes by name once the 300 are in, as the map orders them. */
 const LINUX_COLUMN = ['linux-1', 'linux-2', ...SCALE_NODES, 'winkube-control-plane'];
-/** At most the window's cards (900 px / 216 px a card) plus three each side, plus the focused card's neighbours. */
+/** At most the window's cards (900 px / 260 px a card) plus three each side, plus the focused card's neighbours. */
 const MAX_CARDS = 14;
 
 before(async () => {
@@ -119,7 +119,7 @@ test('300 nodes: only the cards near the window are in the DOM, scrolling brings
   assert.deepEqual(await texts(page, '[data-column="linux"] h2'), ['Linux 303 nodes']);
   assert.equal(await page.locator('[data-column="linux"] [role="feed"]').getAttribute('aria-label'), 'Linux nodes');
   assert.equal(await page.locator('[data-node="linux-1"]').getAttribute('aria-setsize'), '303');
-  assert.equal((await page.locator('[data-column="linux"] .node-list').boundingBox())?.height, 303 * 216);
+  assert.equal((await page.locator('[data-column="linux"] .node-list').boundingBox())?.height, 303 * 260);
 
   const top = await renderedCards(page);
   assert.ok(top.length > 0 && top.length <= MAX_CARDS, `${top.length} cards rendered`);
@@ -128,7 +128,7 @@ test('300 nodes: only the cards near the window are in the DOM, scrolling brings
   // Scroll so that the 151st card (scale-148) is at the window's top.
   await page.evaluate(() => {
     const list = document.querySelector('[data-column="linux"] .node-list')!;
-    window.scrollTo(0, list.getBoundingClientRect().top + window.scrollY + 150 * 216);
+    window.scrollTo(0, list.getBoundingClientRect().top + window.scrollY + 150 * 260);
   });
   await page.locator('[data-node="scale-148"]').waitFor();
   const middle = await renderedCards(page);

@@ -9,7 +9,7 @@ import { formatCpu, formatMemory, nodeUsage, percent, type Usage } from '../mode
 import { ChipList } from './chip-list.js';
 
 /** The card's height plus the gap below it, as styles.css sets them (.node-list > .node). */
-export const NODE_ROW_HEIGHT = 216;
+export const NODE_ROW_HEIGHT = 260;
 export const CHIP_LIMIT = 8;
 
 function Bar(props: { label: string; usage: Usage; format: (n: number) => string }) {
