@@ -16,6 +16,8 @@ const MAIN = process.env.BENCH_SERVER ?? join(dirname(fileURLToPath(import.meta.
 
 export interface BenchServer {
   target: LoadTarget; pid: number; dataDir: string;
+  /** What the server printed on stdout so far (its web view link among it). */
+  output(): string;
   /** Stops the server; `beforeRemove` reads what it left (its state.db) before its data directory goes. */
   stop(beforeRemove?: () => void): Promise<void>;
 }
@@ -48,6 +50,7 @@ export async function startServer(opts: ServerOptions): Promise<BenchServer> {
     target: { port, ca: b(cfg.clusters[0].cluster['certificate-authority-data']), cert: b(cfg.users[0].user['client-certificate-data']), key: b(cfg.users[0].user['client-key-data']) },
     pid: proc.pid!,
     dataDir,
+    output: () => out,
     async stop(beforeRemove) {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));

@@ -41,7 +41,7 @@ export function App() {
       <button type="button" onClick=${() => signOut()}>Sign out</button>
     </header>
     ${view === 'map' ? html`<main aria-label="Cluster map" id="view-panel" role="tabpanel">
-      <${ClusterMap} nodes=${[...nodes.items.values()]} pods=${[...pods.items.values()]} filter=${filter} selected=${selected} onSelect=${setSelected} />
+      <${ClusterMap} nodes=${nodes.items} pods=${pods.items} filter=${filter} selected=${selected} onSelect=${setSelected} />
     </main>` : html`<main id="view-panel" role="tabpanel" aria-labelledby=${`tab-${view}`}>
       ${view === 'workloads' ? html`<${Workloads} session=${session} />` : html`<${Services} session=${session} nodes=${nodes.items} />`}
     </main>`}

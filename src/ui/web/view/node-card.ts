@@ -1,8 +1,16 @@
-/** One node: Ready, taints, requested against allocatable CPU and memory, and its pods. */
+/**
+ * One node: Ready, taints, requested against allocatable CPU and memory, and its pods. Every card has the same
+ * height (NODE_ROW_HEIGHT with its gap) so a column of thousands can be virtualised; chips past CHIP_LIMIT
+ * collapse into "+N more" and the chip area scrolls inside the card once expanded.
+ */
 import { html } from 'htm/preact';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { formatCpu, formatMemory, nodeUsage, percent, type Usage } from '../model/node-resources.js';
-import { PodChip } from './pod-chip.js';
+import { ChipList } from './chip-list.js';
+
+/** The card's height plus the gap below it, as styles.css sets them (.node-list > .node). */
+export const NODE_ROW_HEIGHT = 260;
+export const CHIP_LIMIT = 8;
 
 function Bar(props: { label: string; usage: Usage; format: (n: number) => string }) {
   const p = percent(props.usage);
@@ -23,14 +31,15 @@ export function readyCondition(node: Node): string {
   return ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown';
 }
 
-export function NodeCard(props: { node: Node; pods: Pod[]; shown: Pod[]; selected?: string; onSelect: (key: string) => void }) {
+export function NodeCard(props: { node: Node; pods: Pod[]; shown: Pod[]; index: number; count: number; selected?: string; onSelect: (key: string) => void }) {
   const { node } = props;
   const name = node.metadata?.name ?? '';
   const usage = nodeUsage(node, props.pods);
   const ready = readyCondition(node);
   const taints = node.spec?.taints ?? [];
   const status = node.spec?.unschedulable ? `${ready},SchedulingDisabled` : ready;
-  return html`<article class="node" data-node=${name} aria-labelledby=${`node-${name}`}>
+  return html`<article class="node" data-node=${name} aria-labelledby=${`node-${name}`} tabindex="0"
+    aria-posinset=${props.index + 1} aria-setsize=${props.count} style=${`top:${props.index * NODE_ROW_HEIGHT}px`}>
     <header>
       <h3 id=${`node-${name}`}>${name}</h3>
       <span class=${`badge ${ready === 'Ready' ? 'tone-ok' : 'tone-bad'}`} data-ready=${ready}>${status}</span>
@@ -40,8 +49,6 @@ export function NodeCard(props: { node: Node; pods: Pod[]; shown: Pod[]; selecte
     </ul>` : null}
     <${Bar} label="CPU" usage=${usage.cpuMilli} format=${formatCpu} />
     <${Bar} label="Memory" usage=${usage.memoryBytes} format=${formatMemory} />
-    <ul class="chips" aria-label=${`Pods on ${name}`}>
-      ${props.shown.map((p) => html`<${PodChip} key=${p.metadata?.uid} pod=${p} selected=${props.selected === `${p.metadata?.namespace}/${p.metadata?.name}`} onSelect=${props.onSelect} />`)}
-    </ul>
+    <${ChipList} pods=${props.shown} limit=${CHIP_LIMIT} label=${`Pods on ${name}`} where=${`on ${name}`} selected=${props.selected} onSelect=${props.onSelect} />
   </article>`;
 }
