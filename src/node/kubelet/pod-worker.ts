@@ -8,7 +8,7 @@
  * clock (clock.ts). All strings are upstream's; see the functions named in
  * each comment.
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
 import type { ServedWorkStore } from '../usage/served-work.js';
@@ -20,6 +20,9 @@ import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceClient } from '../../client/types.js';
 import { collect, interpret, LineSplitter, posixShellOf, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
 import type { Listening, PodNetAccess } from '../shell/net-types.js';
+import type { ProcessIdentity } from '../shell/types.js';
+import { processIdentity } from '../runtime/process-identity.js';
+import { ETC_HOSTS, nodeHostsFile } from '../runtime/etc-hosts.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
@@ -380,10 +383,15 @@ export class PodWorker implements PodStatusSource {
   }
 
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
-  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string; network: PodNetwork; net?: PodNetAccess } | undefined {
+  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string; identity?: ProcessIdentity; network: PodNetwork; net?: PodNetAccess } | undefined {
     const c = this.cs.get(container);
     if (!c || !isRunning(c.state) || !c.env || !c.fs) return undefined;
-    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion, ...this.podNet(c) };
+    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion, identity: this.identityOf(c), ...this.podNet(c) };
+  }
+
+  /** The uid and groups the container's processes (its command, exec, hooks and probes) run as. */
+  private identityOf(c: CRun): ProcessIdentity | undefined {
+    return this.os === 'linux' ? processIdentity(this.pod as Pod, c.spec as Container) : undefined;
   }
 
   // ---------------------------------------------------------------------
@@ -489,7 +497,8 @@ export class PodWorker implements PodStatusSource {
   }
 
   private volumeContext() {
-    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path) };
+    return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path),
+      hostFile: (path: string) => (this.os === 'linux' && path === ETC_HOSTS ? nodeHostsFile(this.node.name) : undefined) };
   }
 
   private netInfo(): PodNetworkInfo {
@@ -583,6 +592,7 @@ export class PodWorker implements PodStatusSource {
     const ctx = { os: this.os, env, hostname: podHostname(this.pod), fs, kernelVersion: this.node.kernelVersion,
       posixShell: posixShellOf(c.spec.image),
       image: c.spec.image,
+      identity: this.identityOf(c),
       ...this.podNet(c) };
     const startErr = startError(argv, ctx);
     c.containerID = `containerd://${runtimeID(this.uid, c.spec.name, c.restartCount)}`;
@@ -699,7 +709,7 @@ export class PodWorker implements PodStatusSource {
     const podName = formatPod(this.pod);
     if (hook.exec) {
       const command: string[] = hook.exec.command ?? [];
-      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
+      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion, identity: this.identityOf(c) }), 10_000);
       return execHookResult(command, c.spec.name, podName, r);
     }
     if (hook.httpGet) {
@@ -870,7 +880,7 @@ export class PodWorker implements PodStatusSource {
     const scripted = scriptedProbe((c.script as Obj | undefined)?.[kind.toLowerCase()], this.clock.now() - (isRunning(c.state) ? c.state.startedAtMs : 0));
     const ip = this.podIPs[0] ?? '';
     if (probe.exec) {
-      const r = collect(interpret(probe.exec.command ?? [], { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
+      const r = collect(interpret(probe.exec.command ?? [], { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion, identity: this.identityOf(c) }), 10_000);
       const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
       let ok = r.code === 0 && r.slept <= timeoutMs;
       let output = (r.stdout + r.stderr);

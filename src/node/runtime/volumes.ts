@@ -8,6 +8,8 @@
  */
 import { ContainerFS, type HostDir } from '../shell/fs.js';
 import type { KObject } from '../../apimachinery/object.js';
+import type { Container } from 'kubernetes-types/core/v1.js';
+import { ETC_HOSTS, kubeletEtcHosts, nodeHostsFile } from './etc-hosts.js';
 import { fieldRefValue, formatMap, resourceFieldValue, type EnvSources, type PodNetworkInfo } from './env.js';
 
 type Obj = Record<string, any>;
@@ -36,6 +38,8 @@ export interface VolumeContext {
   token?: TokenSource;
   /** The node's directory at a hostPath (shared by the node's pods); absent: a private empty directory. */
   hostDir?: (path: string) => HostDir;
+  /** The node's own file at a hostPath (its /etc/hosts), mounted as that file; undefined for directories. */
+  hostFile?: (path: string) => string | undefined;
 }
 
 /** Files of one volume: relative path → content; undefined for volumes without files (emptyDir, hostPath, ...). */
@@ -135,6 +139,8 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
     const files = cache.get(m.name);
     const sep = os === 'windows' ? '\\' : '/';
     const base = String(m.mountPath).replace(/[\\/]+$/, '');
+    const hostFile = vol.hostPath && !m.subPath ? ctx.hostFile?.(String(vol.hostPath.path ?? '')) : undefined;
+    if (hostFile !== undefined) { fs.mountFile(m.mountPath, hostFile, m.readOnly === true); continue; }
     if (vol.hostPath && ctx.hostDir) {
       const hostPath = String(vol.hostPath.path ?? '') + (m.subPath ? `/${m.subPath}` : '');
       fs.mountHostDir(m.mountPath, ctx.hostDir(hostPath), m.readOnly === true);
@@ -149,6 +155,8 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
     fs.mountDir(m.mountPath, true);
     for (const [rel, content] of files) fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content);
   }
+  const hosts = os === 'linux' ? kubeletEtcHosts(pod, container as Container, ctx.net.podIPs, ctx.hostFile?.(ETC_HOSTS) ?? nodeHostsFile(ctx.net.nodeName)) : undefined;
+  if (hosts !== undefined) fs.mountFile(ETC_HOSTS, hosts, false);
   return fs;
 }
 

@@ -121,12 +121,12 @@ export class ContainerFS {
     }
   }
 
-  /** Mounts a read-only file (a volume's key) with its parent directories. */
-  mountFile(path: string, content: string): void {
+  /** Mounts a file (a volume's key: read-only; a bind-mounted node file) with its parent directories. */
+  mountFile(path: string, content: string, readOnly = true): void {
     const abs = this.resolve(path);
     const dir = this.parent(abs);
-    if (dir) this.mkdirs(dir, true);
-    this.entries.set(this.key(abs), { type: 'file', content, readOnly: true });
+    if (dir) this.mkdirs(dir, readOnly);
+    this.entries.set(this.key(abs), { type: 'file', content, readOnly });
     this.names.set(this.key(abs), abs);
   }
 
