@@ -12,6 +12,7 @@
 import { parseImageReference } from '../../os/images.js';
 import type { Application } from './app-context.js';
 import { agnhost, parseAgnhost } from './agnhost.js';
+import { agnhostLiveness } from './agnhost-liveness.js';
 import { hpaExample } from './hpa-example.js';
 import { httpd } from './httpd.js';
 import { iis } from './iis.js';
@@ -56,6 +57,7 @@ function nginxApp(tag: string, c: ContainerCommand): Application | undefined {
 /** ENTRYPOINT ["/agnhost"]: args are the subcommand; a command naming agnhost runs it with the rest. */
 function agnhostApp(c: ContainerCommand): Application | undefined {
   const argv = !c.command.length ? c.args : base(c.command[0]) === 'agnhost' ? [...c.command.slice(1), ...c.args] : undefined;
+  if (argv?.[0] === 'liveness') return (ctx) => agnhostLiveness(ctx);
   if (!argv || !parseAgnhost(argv)) return undefined;
   return (ctx) => agnhost(ctx, argv)!;
 }
