@@ -238,6 +238,7 @@ export class PodWorker implements PodStatusSource {
 
   /** A new version of the pod from the watch. */
   update(pod: KObject): void {
+    const deadline = this.spec.activeDeadlineSeconds;
     this.pod = pod;
     if (this.stopped) return;
     if (pod.metadata.deletionTimestamp && this.terminal && !this.terminating && !this.deleting && (this.rejected || !this.admitted)) {
@@ -247,6 +248,8 @@ export class PodWorker implements PodStatusSource {
     if (pod.metadata.deletionTimestamp && this.terminating) { this.shortenGrace(); return; }
     // A finished pod takes no more updates; a running one starts the ephemeral containers added to it.
     if (this.terminal || !this.admitted) return;
+    // activeDeadlineSeconds may be set or lowered on a running pod: the kubelet checks it at every sync.
+    if (this.spec.activeDeadlineSeconds !== deadline) this.armDeadline();
     if (this.adoptEphemeralContainers()) { this.scheduleStatus(); this.sync(); }
   }
 
@@ -709,13 +712,18 @@ export class PodWorker implements PodStatusSource {
     const podName = formatPod(this.pod);
     if (hook.exec) {
       const command: string[] = hook.exec.command ?? [];
-      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion, identity: this.identityOf(c) }), 10_000);
+      // The hook runs in the container: its network too (a hook that curls another pod reaches it).
+      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion, identity: this.identityOf(c), ...this.podNet(c) }), 10_000);
       return execHookResult(command, c.spec.name, podName, r);
     }
     if (hook.httpGet) {
       const port = this.resolvePort(c, hook.httpGet.port);
-      return httpHookResult(String(hook.httpGet.path ?? ''), c.spec.name, podName,
-        { scheme: String(hook.httpGet.scheme ?? 'HTTP'), host: hook.httpGet.host ?? this.podIPs[0] ?? '', port }, this.listens(port));
+      const host = String(hook.httpGet.host ?? this.podIPs[0] ?? '');
+      const path = String(hook.httpGet.path ?? '');
+      const sent = String(hook.httpGet.scheme ?? 'HTTP').toUpperCase() === 'HTTP' ? this.httpHookRequest(host, port, path.startsWith('/') ? path : `/${path}`) : undefined;
+      // The pod's own programs the network model cannot serve still answer on their container ports.
+      const answered = sent === true || ((sent === undefined || host === this.podIPs[0]) && this.listens(port));
+      return httpHookResult(path, c.spec.name, podName, { scheme: String(hook.httpGet.scheme ?? 'HTTP'), host, port }, answered);
     }
     if (hook.sleep) return { ok: true, ms: Number(hook.sleep.seconds ?? 0) * 1000 };
     return { ok: true, ms: 0 };
@@ -929,6 +937,22 @@ export class PodWorker implements PodStatusSource {
     if (!reply.settled || reply.value === 'reset') return { ok: true, output: '' };
     const status = reply.value.status;
     return status >= 200 && status < 400 ? { ok: true, output: '' } : { ok: false, output: `HTTP probe failed with statuscode: ${status}` };
+  }
+
+  /**
+   * An httpGet hook's request through the pod network, as the kubelet sends
+   * it (lifecycle/handlers.go runHTTPHandler: `kube-lifecycle/<major>.<minor>`);
+   * any answer is success, whatever its status. Undefined when the network
+   * cannot tell (no network model, or the server has not answered yet).
+   */
+  private httpHookRequest(host: string, port: number, target: string): boolean | undefined {
+    const from = (this.podIPs[0] ?? host).replace(/\.\d+$/, '.1');
+    const conn = this.node.network?.connect(from, host, port);
+    if (!conn || conn.kind === 'timeout') return undefined;
+    if (conn.kind !== 'connected') return false;
+    const reply = conn.exchange({ method: 'GET', target, body: new Uint8Array(),
+      headers: [['Host', `${host}:${port}`], ['User-Agent', 'kube-lifecycle/1.32'], ['Accept', '*/*'], ['Connection', 'close']] });
+    return reply.settled && reply.value !== 'reset' ? true : undefined;
   }
 
   private resolvePort(c: CRun, port: unknown): number {
