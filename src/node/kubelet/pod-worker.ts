@@ -23,6 +23,7 @@ import type { Listening, PodNetAccess } from '../shell/net-types.js';
 import type { ProcessIdentity } from '../shell/types.js';
 import { processIdentity } from '../runtime/process-identity.js';
 import { ETC_HOSTS, nodeHostsFile } from '../runtime/etc-hosts.js';
+import { keepOutputTail, terminationMessage } from './termination-message.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
@@ -108,6 +109,8 @@ interface CRun {
   spec: Obj;
   init: boolean;
   sidecar: boolean;
+  /** The last of what the running instance wrote (stdout and stderr as written), for FallbackToLogsOnError. */
+  outputTail?: string;
   /** One of spec.ephemeralContainers: started once, never restarted. */
   ephemeral: boolean;
   state: ContainerState;
@@ -634,9 +637,10 @@ export class PodWorker implements PodStatusSource {
     const out = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stdout', l));
     const err = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stderr', l));
     for (const l of c.script?.stdout ?? []) out.write(l + '\n');
+    c.outputTail = '';
     c.runner = new ProgramRunner(program, {
-      stdout: (t) => out.write(t),
-      stderr: (t) => err.write(t),
+      stdout: (t) => { c.outputTail = keepOutputTail(c.outputTail ?? '', t); out.write(t); },
+      stderr: (t) => { c.outputTail = keepOutputTail(c.outputTail ?? '', t); err.write(t); },
       exit: (code) => {
         // The process is gone: its sockets with it.
         for (const l of [...c.listening]) l.close();
@@ -783,7 +787,10 @@ export class PodWorker implements PodStatusSource {
     c.killReason = undefined;
     const exitCode = kill?.exitCode ?? code;
     const reason = kill?.reason ?? (exitCode === 0 ? 'Completed' : 'Error');
-    c.state = { kind: 'terminated', exitCode, reason, startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+    const message = terminationMessage({ policy: c.spec.terminationMessagePolicy, exitCode, reason,
+      file: c.spec.terminationMessagePath ? c.fs?.read(c.fs.resolve(String(c.spec.terminationMessagePath))) : undefined, output: c.outputTail ?? '' });
+    c.state = { kind: 'terminated', exitCode, reason, ...(message ? { message } : {}), startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+    c.outputTail = undefined;
     c.runner = undefined;
     if (this.terminating) { this.checkTerminated(); return; }
     if (this.evicted) { this.scheduleStatus(); return; }
