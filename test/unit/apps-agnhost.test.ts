@@ -88,3 +88,10 @@ test('liveness: /healthz ok for 10 seconds after start, then 500 with the second
   assert.equal(n.curl('-s', 'http://web/started').stdout, '11.5s');
   assert.deepEqual(livenessHealthz(10_001), { status: 500, body: 'error: 10.001' });
 });
+
+test('k8s.gcr.io, the registry\'s former name, runs the same agnhost', () => {
+  const n = appNetwork(8080);
+  const p = applicationFor({ image: 'k8s.gcr.io/e2e-test-images/agnhost:2.33', command: [], args: ['liveness'] })!(n.server());
+  assert.deepEqual(drain(p), { stdout: '', stderr: '', code: 'forever', slept: 0 });
+  assert.equal(n.curl('-s', '-w', ' %{http_code}', 'http://web/healthz').stdout, 'ok 200');
+});

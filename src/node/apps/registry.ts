@@ -30,7 +30,8 @@ const base = (p: string | undefined) => (p ?? '').replace(/^.*[\\/]/, '');
 export function applicationFor(c: ContainerCommand): Application | undefined {
   const ref = parseImageReference(c.image);
   if (!ref) return undefined;
-  switch (ref.name) {
+  // k8s.gcr.io is the same registry's former name (it serves registry.k8s.io's images), as test suites before 1.25 spell it.
+  switch (ref.name.replace(/^k8s\.gcr\.io\//, 'registry.k8s.io/')) {
     case 'docker.io/library/nginx': return nginxApp(ref.tag, c);
     case 'registry.k8s.io/e2e-test-images/agnhost': return agnhostApp(c);
     case 'docker.io/library/httpd': case 'registry.k8s.io/e2e-test-images/httpd': return httpdApp(ref.tag, c);
