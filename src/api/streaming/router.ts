@@ -18,7 +18,7 @@ import { requestPath } from '../request-path.js';
 import { writeGoProtocolError } from '../go-http-errors.js';
 import { checkObjectKey } from '../path-segment.js';
 import { errors, StatusError } from '../../apimachinery/errors.js';
-import { chooseChannelProtocol, type ChannelProtocol } from './channels.js';
+import { chooseChannelProtocol } from './channels.js';
 import { containerStatus, validateContainer } from './container-name.js';
 import {
   acceptSpdyUpgrade, headerValues, isSpdyUpgrade, isWebSocketUpgrade, negotiateProtocol, PROTOCOL_HEADER,
