@@ -8,6 +8,7 @@ import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { processIdentity } from '../../src/node/runtime/process-identity.js';
 import { idCommand, ROOT_IDENTITY, whoamiCommand } from '../../src/node/shell/posix-id.js';
 import { collect, ContainerFS, interpret } from '../../src/node/shell/index.js';
+import { isNonewprivsImage } from '../../src/node/shell/image-nonewprivs.js';
 
 const pod = (sc: NonNullable<Pod['spec']>['securityContext']): Pod => ({ metadata: { name: 'p' }, spec: { containers: [], securityContext: sc } });
 const c: Container = { name: 'c', image: 'busybox' };
@@ -39,4 +40,14 @@ test('id: names for root only, -u -g -G, -n for an unknown uid fails', () => {
 test('the shell runs id as the context identity', () => {
   const r = collect(interpret(['sh', '-c', 'id; id -u'], { os: 'linux', env: {}, hostname: 'p', fs: new ContainerFS('linux'), identity: { uid: 65534, gid: 0, groups: [0] } }), 100);
   assert.deepEqual(r, { stdout: 'uid=65534 gid=0(root) groups=0(root)\n65534\n', stderr: '', code: 0, slept: 0 });
+});
+
+test('nonewprivs: the setuid nnp runs as root unless allowPrivilegeEscalation is false', () => {
+  const run = (sc: Container['securityContext']) => collect(interpret([], { os: 'linux', env: {}, hostname: 'p', fs: new ContainerFS('linux'),
+    image: 'registry.k8s.io/e2e-test-images/nonewprivs:1.3', identity: processIdentity(pod(undefined), { ...c, securityContext: sc }) }), 10);
+  assert.deepEqual(run({ runAsUser: 1000, allowPrivilegeEscalation: false }), { stdout: 'Effective uid: 1000\n', stderr: '', code: 0, slept: 0 });
+  assert.deepEqual(run({ runAsUser: 1000, allowPrivilegeEscalation: true }), { stdout: 'Effective uid: 0\n', stderr: '', code: 0, slept: 0 });
+  assert.deepEqual(run({ runAsUser: 1000 }), { stdout: 'Effective uid: 0\n', stderr: '', code: 0, slept: 0 });
+  assert.equal(isNonewprivsImage('k8s.gcr.io/e2e-test-images/nonewprivs:1.3'), true);
+  assert.equal(isNonewprivsImage('busybox:1.36'), false);
 });

@@ -17,5 +17,6 @@ export function processIdentity(pod: Pod, container: Container): ProcessIdentity
   const gid = csc?.runAsGroup ?? psc?.runAsGroup ?? 0;
   const extra = [...(psc?.fsGroup !== undefined ? [psc.fsGroup] : []), ...(psc?.supplementalGroups ?? [])];
   const groups = [...new Set([gid, ...extra])].sort((a, b) => a - b);
-  return { uid, gid, groups };
+  // The kubelet sets no_new_privs exactly when allowPrivilegeEscalation is false (AddNoNewPrivileges).
+  return { uid, gid, groups, ...(csc?.allowPrivilegeEscalation === false ? { noNewPrivs: true } : {}) };
 }

@@ -33,6 +33,8 @@ export interface ProcessIdentity {
   uid: number;
   gid: number;
   groups: readonly number[];
+  /** PR_SET_NO_NEW_PRIVS (allowPrivilegeEscalation: false): a setuid program keeps the caller's uid. */
+  noNewPrivs?: boolean;
 }
 
 export interface ShellContext {
