@@ -51,3 +51,15 @@ test('nonewprivs: the setuid nnp runs as root unless allowPrivilegeEscalation is
   assert.equal(isNonewprivsImage('k8s.gcr.io/e2e-test-images/nonewprivs:1.3'), true);
   assert.equal(isNonewprivsImage('busybox:1.36'), false);
 });
+
+test('ip link add: refused without CAP_NET_ADMIN, allowed in a privileged container; other ip forms are not there', () => {
+  const run = (sc: Container['securityContext'], script: string) => collect(interpret(['sh', '-c', script], { os: 'linux', env: {}, hostname: 'p', fs: new ContainerFS('linux'),
+    identity: processIdentity(pod(undefined), { ...c, securityContext: sc }) }), 20);
+  assert.deepEqual(run({ privileged: false }, 'ip link add dummy0 type dummy || true'),
+    { stdout: '', stderr: 'ip: RTNETLINK answers: Operation not permitted\n', code: 0, slept: 0 });
+  assert.deepEqual(run({ privileged: true }, 'ip link add dummy0 type dummy; echo $?'), { stdout: '0\n', stderr: '', code: 0, slept: 0 });
+  assert.deepEqual(run({ capabilities: { add: ['NET_ADMIN'] } }, 'ip link add dummy0 type dummy; echo $?'), { stdout: '0\n', stderr: '', code: 0, slept: 0 });
+  assert.deepEqual(run({ privileged: true, runAsUser: 1000 }, 'ip link add dummy0 type dummy; echo $?'),
+    { stdout: '2\n', stderr: 'ip: RTNETLINK answers: Operation not permitted\n', code: 0, slept: 0 });
+  assert.deepEqual(run({}, 'ip addr'), { stdout: '', stderr: 'sh: ip: not found\n', code: 127, slept: 0 });
+});

@@ -17,6 +17,10 @@ export function processIdentity(pod: Pod, container: Container): ProcessIdentity
   const gid = csc?.runAsGroup ?? psc?.runAsGroup ?? 0;
   const extra = [...(psc?.fsGroup !== undefined ? [psc.fsGroup] : []), ...(psc?.supplementalGroups ?? [])];
   const groups = [...new Set([gid, ...extra])].sort((a, b) => a - b);
+  // A non-root process has no effective capabilities; root has the runtime's defaults (no NET_ADMIN) plus what is added.
+  const caps = (list: readonly string[] | undefined) => (list ?? []).map((x) => x.toUpperCase().replace(/^CAP_/, ''));
+  const netAdmin = uid === 0 && !caps(csc?.capabilities?.drop).some((x) => x === 'NET_ADMIN' || x === 'ALL')
+    && (csc?.privileged === true || caps(csc?.capabilities?.add).some((x) => x === 'NET_ADMIN' || x === 'ALL'));
   // The kubelet sets no_new_privs exactly when allowPrivilegeEscalation is false (AddNoNewPrivileges).
-  return { uid, gid, groups, ...(csc?.allowPrivilegeEscalation === false ? { noNewPrivs: true } : {}) };
+  return { uid, gid, groups, ...(csc?.allowPrivilegeEscalation === false ? { noNewPrivs: true } : {}), ...(netAdmin ? { netAdmin } : {}) };
 }

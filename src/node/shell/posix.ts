@@ -16,6 +16,7 @@ import { busyboxNslookup } from './busybox-nslookup.js';
 import { busyboxPing } from './busybox-ping.js';
 import { getent } from './getent.js';
 import { idCommand, ROOT_IDENTITY, whoamiCommand } from './posix-id.js';
+import { ipCommand } from './busybox-ip.js';
 import { busyboxWget, curl, type ToolIO } from './http-tools.js';
 import { linuxImageHas, nslookupFlavour } from './linux-image-tools.js';
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
@@ -309,6 +310,11 @@ export class PosixShell {
       yield* this.err(`${this.prefix()}${name}: Permission denied`);
       return 126;
     }
+    return yield* this.notFound(name);
+  }
+
+  /** The shell's answer for a program the image does not have. */
+  *notFound(name: string): Gen {
     yield* this.err(this.flavour === 'bash' ? `${this.prefix()}${name}: ${name.includes('/') ? 'No such file or directory' : 'command not found'}` : `${this.prefix()}${name}: not found`);
     return 127;
   }
@@ -659,6 +665,7 @@ const BUILTINS: Record<string, Builtin> = {
   *hostname(sh) { yield* sh.out(sh.ctx.hostname + '\n'); return 0; },
   *whoami(sh) { return yield* sh.tool(whoamiCommand(sh.ctx.identity ?? ROOT_IDENTITY)); },
   *id(sh, args) { return yield* sh.tool(idCommand(sh.ctx.identity ?? ROOT_IDENTITY, args)); },
+  *ip(sh, args) { const r = ipCommand(args, sh.ctx.identity ?? ROOT_IDENTITY); return r ? yield* sh.tool(r) : yield* sh.notFound('ip'); },
   *uname(sh, args) {
     const k = sh.ctx.kernelVersion ?? '6.1.0-28-amd64';
     yield* sh.out((args.includes('-a') ? `Linux ${sh.ctx.hostname} ${k} #1 SMP PREEMPT_DYNAMIC Debian 6.1.119-1 (2024-11-22) x86_64 GNU/Linux`

@@ -35,6 +35,8 @@ export interface ProcessIdentity {
   groups: readonly number[];
   /** PR_SET_NO_NEW_PRIVS (allowPrivilegeEscalation: false): a setuid program keeps the caller's uid. */
   noNewPrivs?: boolean;
+  /** CAP_NET_ADMIN in the effective set (a root process of a privileged container, or NET_ADMIN added). */
+  netAdmin?: boolean;
 }
 
 export interface ShellContext {
