@@ -126,3 +126,22 @@ test('pods/log over a WebSocket: binary.k8s.io messages, then the server closes'
   assert.deepEqual(b64, { protocol: 'base64.binary.k8s.io', text: Buffer.from('container is alive\n').toString('base64'), binary: [false] });
   await assert.rejects(read(['v4.channel.k8s.io']), /Unexpected server response: 403/);
 });
+
+test('a subPathExpr that expands to a backstep: CreateContainerConfigError with the kubelet\'s message', async () => {
+  await ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: subpath-backstep}
+spec:
+  nodeName: linux-1
+  volumes: [{name: workdir1, emptyDir: {}}]
+  containers:
+  - name: main
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+    env: [{name: POD_NAME, value: ".."}]
+    volumeMounts: [{name: workdir1, mountPath: /logscontainer, subPathExpr: "$(POD_NAME)"}]
+`);
+  const waiting = await eventually('config error', async () => (await jsonpath('subpath-backstep', '{.status.containerStatuses[0].state.waiting.reason}')) === 'CreateContainerConfigError'
+    ? jsonpath('subpath-backstep', '{.status.containerStatuses[0].state.waiting.message}') : undefined);
+  assert.equal(waiting, "unable to provision SubPath `..`: must not contain '..'");
+});

@@ -24,6 +24,7 @@ import type { ProcessIdentity } from '../shell/types.js';
 import { processIdentity } from '../runtime/process-identity.js';
 import { ETC_HOSTS, nodeHostsFile } from '../runtime/etc-hosts.js';
 import { keepOutputTail, terminationMessage } from './termination-message.js';
+import { prepareMounts } from './subpath-expr.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
@@ -571,7 +572,10 @@ export class PodWorker implements PodStatusSource {
       const nonRoot = verifyRunAsNonRoot(this.pod, c.spec, this.os);
       if (nonRoot) throw new ContainerConfigError(nonRoot);
       env = processEnv(this.pod, c.spec, this.netInfo(), this.node.sources, podHostname(this.pod), this.node.cpus);
-      fs = containerFS(this.pod, c.spec, this.os, this.volumeContext(), this.volumeFiles);
+      // makeMounts: subPathExpr expanded and every subPath checked before anything is mounted.
+      const prepared = prepareMounts(c.spec.volumeMounts ?? [], env);
+      if ('error' in prepared) throw new ContainerConfigError(prepared.error);
+      fs = containerFS(this.pod, { ...c.spec, volumeMounts: prepared.mounts }, this.os, this.volumeContext(), this.volumeFiles);
     } catch (e) {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
       this.failStart(c, 'CreateContainerConfigError', e.message);
