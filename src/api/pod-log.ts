@@ -123,6 +123,18 @@ export interface PodLogRequest {
   logs: ContainerLogReader;
 }
 
+/** Where a log stream goes: an HTTP response, or a WebSocket (the API server's wsstream reader). */
+export interface LogSink {
+  /** The pod has no node yet: no content (HTTP 204). */
+  noContent(): void;
+  /** The request passed every check: the stream begins. */
+  begin(): void;
+  write(chunk: Buffer): void;
+  end(): void;
+  /** The client went away. */
+  onClose(f: () => void): void;
+}
+
 /**
  * GET pods/{name}/log: the LogREST of the API server (validation,
  * LogLocation's container choice, 204 when the pod has no node yet) and the
@@ -131,37 +143,44 @@ export interface PodLogRequest {
  */
 export async function servePodLog(req: IncomingMessage, res: ServerResponse, r: PodLogRequest): Promise<void> {
   if (req.method !== 'GET') throw errors.methodNotAllowed();
+  return streamPodLog(r, {
+    noContent: () => { res.writeHead(204); res.end(); },
+    begin: () => { res.writeHead(200, { 'Content-Type': 'text/plain' }); },
+    write: (chunk) => { res.write(chunk); },
+    end: () => { res.end(); },
+    onClose: (f) => { res.on('close', f); },
+  });
+}
+
+/** The checks of a log request, then its lines into `sink`; a failed check throws before the sink begins. */
+export async function streamPodLog(r: PodLogRequest, sink: LogSink): Promise<void> {
   const o = parsePodLogOptions(r.url.searchParams);
   const errs = validatePodLogOptions(o);
   if (errs.length) throw errors.invalid({ group: '', kind: 'PodLogOptions' }, r.name, errs);
   const pod = await r.store.read(r.def, r.namespace, r.name);
   const container = validateContainer(o.container, pod);
-  if (!(pod as { spec?: { nodeName?: string } }).spec?.nodeName) {
-    res.writeHead(204);
-    res.end();
-    return;
-  }
+  if (!(pod as { spec?: { nodeName?: string } }).spec?.nodeName) { sink.noContent(); return; }
   const uid = pod.metadata.uid ?? '';
   const instance = logInstance(pod, container, o.previous, (rc) => r.logs.has(uid, container, rc));
   const now = new Date();
   let since = o.sinceSeconds !== undefined ? new Date(now.getTime() - o.sinceSeconds * 1000) : undefined;
   if (o.sinceTime && (!since || o.sinceTime > since)) since = o.sinceTime;
 
-  res.writeHead(200, { 'Content-Type': 'text/plain' });
+  sink.begin();
   let remaining = o.limitBytes ?? Infinity;
   let done = false;
   let unfollow = () => {};
-  const finish = () => { if (done) return; done = true; unfollow(); res.end(); };
+  const finish = () => { if (done) return; done = true; unfollow(); sink.end(); };
   const emit = (l: LogLine) => {
     if (done) return;
     if (since && l.time.getTime() < since.getTime()) return;
     let text = Buffer.from(formatLine(l, o.timestamps), 'utf8');
     if (text.length >= remaining) { text = text.subarray(0, remaining); remaining = 0; } else remaining -= text.length;
-    res.write(text);
+    sink.write(text);
     if (remaining === 0) finish();
   };
   for (const l of selectLines(r.logs.lines(uid, container, instance), o.tailLines, since)) emit(l);
   if (!o.follow || done) return finish();
   unfollow = r.logs.follow(uid, container, instance, (l) => (l === null ? finish() : emit(l)));
-  res.on('close', finish);
+  sink.onClose(finish);
 }

@@ -267,6 +267,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   // pods/exec and pods/attach switch protocols (WebSocket or SPDY/3.1).
   server.on('upgrade', createUpgradeHandler({
     store: opts.store, authenticator: opts.authenticator, authorizer: opts.authorizer, containerStreams: opts.containerStreams, log: opts.log,
+    ...(opts.containerLogs ? { containerLogs: opts.containerLogs } : {}),
     // Upgrades below a service-backed APIService's group version go to its service, as other requests do.
     aggregated: (path) => {
       const [root, group = '', version = ''] = path.split('/').filter(Boolean);

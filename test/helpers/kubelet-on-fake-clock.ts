@@ -65,12 +65,18 @@ export async function kubeletOnFakeClock() {
     .map((e) => e as unknown as { type: string; reason: string; message: string; involvedObject: { name: string; fieldPath?: string } })
     .filter((e) => e.involvedObject.name === name)
     .map((e) => `${e.type} ${e.reason} ${e.involvedObject.fieldPath ?? ''}: ${e.message}`);
+  /** An update of the pod's spec (the fields a pod allows to change), as a client's PUT. */
+  const updateSpec = (name: string, change: (spec: Obj) => void) => store.update(store.find('', 'v1', 'pods')!, 'default', name, (cur) => {
+    const spec = { ...(cur.spec ?? {}) } as Obj;
+    change(spec);
+    return { ...cur, spec };
+  }, ctx);
   /** The log lines of a container instance. */
   const logLines = async (name: string, container: string, restartCount = 0) => {
     const uid = (await store.get('', 'pods', 'default', name))!.metadata.uid!;
     return logs.lines(uid, container, restartCount).map((l) => l.text);
   };
-  return { clock, kubelet, create, status, settle, stop, remove, exists, addEphemeral, events, logLines };
+  return { clock, kubelet, create, status, settle, stop, remove, exists, addEphemeral, updateSpec, events, logLines };
 }
 
 export const pod = (name: string, container: Obj, script: Obj, extra: Obj = {}) => ({

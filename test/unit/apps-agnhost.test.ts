@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { agnhost, parseAgnhost } from '../../src/node/apps/agnhost.js';
 import { goTimeString } from '../../src/node/apps/go-http.js';
 import { applicationFor } from '../../src/node/apps/registry.js';
-import { appNetwork, CLIENT_IP, drain } from '../helpers/app-network.js';
+import { appNetwork, CLIENT_IP, drain, NOW } from '../helpers/app-network.js';
+import { livenessHealthz } from '../../src/node/apps/agnhost-liveness.js';
 
 const T = '2026/11/28 17:16:21';
 
@@ -72,4 +73,25 @@ test('which agnhost containers are modelled; Go time strings', () => {
   assert.equal(app(['sh', '-c', 'sleep 1'], []), false);
   assert.equal(parseAgnhost(['netexec', 'extra']), undefined);
   assert.equal(goTimeString(new Date('2026-11-28T17:16:21.250Z'), 1500), '2026-11-28 17:16:21.25 +0000 UTC m=+1.500000000');
+});
+
+test('liveness: /healthz ok for 10 seconds after start, then 500 with the seconds; /started the uptime', () => {
+  let now = NOW.getTime();
+  const n = appNetwork(8080);
+  const p = applicationFor({ image: 'registry.k8s.io/e2e-test-images/agnhost:2.39', command: [], args: ['liveness'] })!(n.server({ now: () => new Date(now) }));
+  assert.deepEqual(drain(p), { stdout: '', stderr: '', code: 'forever', slept: 0 });
+  assert.equal(n.curl('-s', '-w', ' %{http_code}', 'http://web/healthz').stdout, 'ok 200');
+  now += 10_000;
+  assert.equal(n.curl('-s', '-w', ' %{http_code}', 'http://web/healthz').stdout, 'ok 200');
+  now += 1_500;
+  assert.equal(n.curl('-s', '-w', ' %{http_code}', 'http://web/healthz').stdout, 'error: 11.5 500');
+  assert.equal(n.curl('-s', 'http://web/started').stdout, '11.5s');
+  assert.deepEqual(livenessHealthz(10_001), { status: 500, body: 'error: 10.001' });
+});
+
+test('k8s.gcr.io, the registry\'s former name, runs the same agnhost', () => {
+  const n = appNetwork(8080);
+  const p = applicationFor({ image: 'k8s.gcr.io/e2e-test-images/agnhost:2.33', command: [], args: ['liveness'] })!(n.server());
+  assert.deepEqual(drain(p), { stdout: '', stderr: '', code: 'forever', slept: 0 });
+  assert.equal(n.curl('-s', '-w', ' %{http_code}', 'http://web/healthz').stdout, 'ok 200');
 });

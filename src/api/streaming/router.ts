@@ -18,7 +18,7 @@ import { requestPath } from '../request-path.js';
 import { writeGoProtocolError } from '../go-http-errors.js';
 import { checkObjectKey } from '../path-segment.js';
 import { errors, StatusError } from '../../apimachinery/errors.js';
-import { chooseChannelProtocol, type ChannelProtocol } from './channels.js';
+import { chooseChannelProtocol } from './channels.js';
 import { containerStatus, validateContainer } from './container-name.js';
 import {
   acceptSpdyUpgrade, headerValues, isSpdyUpgrade, isWebSocketUpgrade, negotiateProtocol, PROTOCOL_HEADER,
@@ -32,6 +32,8 @@ import { webSocketConnection } from './ws-connection.js';
 import { PORT_FORWARD_PROTOCOL, servePortForwardSpdy } from './portforward-spdy.js';
 import type { PortForwardTarget } from '../../apimachinery/port-forward.js';
 import { upgradeTunnel } from './spdy-tunnel.js';
+import { serveLogWebSocket } from './log-websocket.js';
+import type { ContainerLogReader } from '../../apimachinery/container-log.js';
 
 /**
  * The kubelet's half of exec and attach: what runs on the upgraded
@@ -58,6 +60,8 @@ export interface StreamingOptions {
   aggregated?: (path: string) => APIService | undefined;
   /** How the aggregator reaches it; without it such an upgrade answers "service unavailable". */
   aggregation?: AggregationTransport;
+  /** The containers' logs, for pods/log asked over a WebSocket. */
+  containerLogs?: ContainerLogReader;
 }
 
 /**
@@ -68,7 +72,8 @@ export interface StreamingOptions {
  * (ExecLocation/AttachLocation), then the kubelet's as plain text.
  */
 export function createUpgradeHandler(opts: StreamingOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  const chosen = new WeakMap<IncomingMessage, ChannelProtocol>();
+  // The subprotocol the handshake answers with, per request (a channel protocol, or pods/log's reader protocol).
+  const chosen = new WeakMap<IncomingMessage, { name: string }>();
   const wss = new WebSocketServer({
     noServer: true,
     handleProtocols: (_offered, req) => chosen.get(req)?.name || false,
@@ -84,7 +89,7 @@ export function createUpgradeHandler(opts: StreamingOptions): (req: IncomingMess
 }
 
 async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: StreamingOptions,
-  wss: WebSocketServer, chosen: WeakMap<IncomingMessage, ChannelProtocol>): Promise<void> {
+  wss: WebSocketServer, chosen: WeakMap<IncomingMessage, { name: string }>): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://localhost');
   let path: string;
   try { path = requestPath(req.url ?? '/'); } catch { return writeGoProtocolError(socket, 400); }
@@ -115,6 +120,11 @@ async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, opts: S
     return opts.aggregation.upgrade(req, socket, head, apiService, user);
   }
   const sub = info?.subresource;
+  if (info && info.group === '' && info.version === 'v1' && info.resource === 'pods' && info.name && sub === 'log' && opts.containerLogs && isWebSocketUpgrade(req)) {
+    checkObjectKey(pods, info.namespace, info.name);
+    return serveLogWebSocket(req, socket, head, wss, (p) => chosen.set(req, p),
+      { store: opts.store, namespace: info.namespace, name: info.name, url, logs: opts.containerLogs });
+  }
   if (!info || info.group !== '' || info.version !== 'v1' || info.resource !== 'pods' || !info.name ||
     (sub !== 'exec' && sub !== 'attach' && sub !== 'portforward')) {
     throw errors.notFoundGeneric();
@@ -192,7 +202,7 @@ async function servePortForward(req: IncomingMessage, socket: Duplex, head: Buff
 }
 
 function upgradeWebSocket(req: IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer,
-  chosen: WeakMap<IncomingMessage, ChannelProtocol>, options: StreamOptions, start: (c: RemoteCommandConnection) => Promise<void>): void {
+  chosen: WeakMap<IncomingMessage, { name: string }>, options: StreamOptions, start: (c: RemoteCommandConnection) => Promise<void>): void {
   const protocol = chooseChannelProtocol(headerValues(req, 'sec-websocket-protocol'));
   // x/net/websocket answers a failed subprotocol handshake with a bare 403.
   if (!protocol) return writeRawResponse(socket, 403, '', 'text/plain; charset=utf-8');

@@ -12,6 +12,7 @@
 import { parseImageReference } from '../../os/images.js';
 import type { Application } from './app-context.js';
 import { agnhost, parseAgnhost } from './agnhost.js';
+import { agnhostLiveness } from './agnhost-liveness.js';
 import { hpaExample } from './hpa-example.js';
 import { httpd } from './httpd.js';
 import { iis } from './iis.js';
@@ -62,6 +63,7 @@ function agnhostApp(c: ContainerCommand): Application | undefined {
   const named = c.command.length > 0 && ['agnhost', 'agnhost-2'].includes(base(c.command[0]));
   // CMD ["pause"]: what runs when neither command nor args is given.
   const argv = !c.command.length ? (c.args.length ? c.args : ['pause']) : named ? [...c.command.slice(1), ...c.args] : undefined;
+  if (argv?.[0] === 'liveness') return (ctx) => agnhostLiveness(ctx);
   if (!argv || !parseAgnhost(argv)) return undefined;
   const argv0 = named ? c.command[0]! : '/agnhost';
   return (ctx) => agnhost(ctx, argv, argv0)!;

@@ -4,6 +4,8 @@ import type { Client, ResourceRef } from '../../client/types.js';
 import { processEnv, podHostname, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
 import { containerFS } from '../runtime/volumes.js';
 import { podNetwork } from './pod-network.js';
+import { processIdentity } from '../runtime/process-identity.js';
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { posixShellOf, type ShellContext } from '../shell/index.js';
 
 type Obj = Record<string, any>;
@@ -76,5 +78,6 @@ export async function execContext(client: Client, pod: KObject, containerName: s
     posixShell: posixShellOf(String(container.image ?? '')),
     image: String(container.image ?? ''),
     network: podNetwork(pod),
+    ...(os === 'linux' ? { identity: processIdentity(pod as Pod, container as Container) } : {}),
   };
 }

@@ -8,7 +8,7 @@
  * clock (clock.ts). All strings are upstream's; see the functions named in
  * each comment.
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
 import type { ServedWorkStore } from '../usage/served-work.js';
@@ -20,6 +20,11 @@ import type { KObject } from '../../apimachinery/object.js';
 import type { ResourceClient } from '../../client/types.js';
 import { collect, interpret, LineSplitter, posixShellOf, ProgramRunner, startError, type Program, type Step } from '../shell/index.js';
 import type { Listening, PodNetAccess } from '../shell/net-types.js';
+import type { ProcessIdentity } from '../shell/types.js';
+import { processIdentity } from '../runtime/process-identity.js';
+import { ETC_HOSTS, nodeHostsFile } from '../runtime/etc-hosts.js';
+import { keepOutputTail, terminationMessage } from './termination-message.js';
+import { prepareMounts } from './subpath-expr.js';
 import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
@@ -39,7 +44,6 @@ import { verifyRunAsNonRoot } from './security.js';
 import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
 import { singleFileMountError } from './docker-mounts.js';
-import { runAsIdentity } from '../runtime/run-as.js';
 
 /** The kubelet's --sync-frequency default: how often a running pod is synced (and its volumes remounted) without an event. */
 const RESYNC_INTERVAL_MS = 60_000;
@@ -109,6 +113,8 @@ interface CRun {
   spec: Obj;
   init: boolean;
   sidecar: boolean;
+  /** The last of what the running instance wrote (stdout and stderr as written), for FallbackToLogsOnError. */
+  outputTail?: string;
   /** One of spec.ephemeralContainers: started once, never restarted. */
   ephemeral: boolean;
   state: ContainerState;
@@ -241,6 +247,7 @@ export class PodWorker implements PodStatusSource {
 
   /** A new version of the pod from the watch. */
   update(pod: KObject): void {
+    const deadline = this.spec.activeDeadlineSeconds;
     this.pod = pod;
     if (this.stopped) return;
     if (pod.metadata.deletionTimestamp && this.terminal && !this.terminating && !this.deleting && (this.rejected || !this.admitted)) {
@@ -252,6 +259,8 @@ export class PodWorker implements PodStatusSource {
     if (this.terminal || !this.admitted) return;
     // The pod sync an update triggers remounts its volumes: downward API files follow labels and annotations.
     this.refreshVolumes();
+    // activeDeadlineSeconds may be set or lowered on a running pod: the kubelet checks it at every sync.
+    if (this.spec.activeDeadlineSeconds !== deadline) this.armDeadline();
     if (this.adoptEphemeralContainers()) { this.scheduleStatus(); this.sync(); }
   }
 
@@ -411,10 +420,15 @@ export class PodWorker implements PodStatusSource {
   }
 
   /** The computed runtime view of a container for exec: its env and filesystem (undefined when not running). */
-  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string; network: PodNetwork; net?: PodNetAccess } | undefined {
+  execContext(container: string): { os: 'linux' | 'windows'; env: Record<string, string>; fs: ContainerFS; hostname: string; kernelVersion: string; identity?: ProcessIdentity; network: PodNetwork; net?: PodNetAccess } | undefined {
     const c = this.cs.get(container);
     if (!c || !isRunning(c.state) || !c.env || !c.fs) return undefined;
-    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion, ...this.podNet(c) };
+    return { os: this.os, env: c.env, fs: c.fs, hostname: podHostname(this.pod), kernelVersion: this.node.kernelVersion, identity: this.identityOf(c), ...this.podNet(c) };
+  }
+
+  /** The uid and groups the container's processes (its command, exec, hooks and probes) run as. */
+  private identityOf(c: CRun): ProcessIdentity | undefined {
+    return this.os === 'linux' ? processIdentity(this.pod as Pod, c.spec as Container) : undefined;
   }
 
   // ---------------------------------------------------------------------
@@ -521,7 +535,8 @@ export class PodWorker implements PodStatusSource {
 
   private volumeContext() {
     return { sources: this.node.sources, net: this.netInfo(), token: this.node.token, hostDir: (path: string) => this.node.hostDirs.get(path),
-      emptyDir: (volume: string) => { let d = this.emptyDirs.get(volume); if (!d) { d = new HostDir(); this.emptyDirs.set(volume, d); } return d; } };
+      emptyDir: (volume: string) => { let d = this.emptyDirs.get(volume); if (!d) { d = new HostDir(); this.emptyDirs.set(volume, d); } return d; },
+      hostFile: (path: string) => (this.os === 'linux' && path === ETC_HOSTS ? nodeHostsFile(this.node.name) : undefined) };
   }
 
   private netInfo(): PodNetworkInfo {
@@ -588,7 +603,10 @@ export class PodWorker implements PodStatusSource {
       const nonRoot = verifyRunAsNonRoot(this.pod, c.spec, this.os);
       if (nonRoot) throw new ContainerConfigError(nonRoot);
       env = processEnv(this.pod, c.spec, this.netInfo(), this.node.sources, podHostname(this.pod), this.node.cpus);
-      fs = containerFS(this.pod, c.spec, this.os, this.volumeContext(), this.volumeFiles);
+      // makeMounts: subPathExpr expanded and every subPath checked before anything is mounted.
+      const prepared = prepareMounts(c.spec.volumeMounts ?? [], env);
+      if ('error' in prepared) throw new ContainerConfigError(prepared.error);
+      fs = containerFS(this.pod, { ...c.spec, volumeMounts: prepared.mounts }, this.os, this.volumeContext(), this.volumeFiles);
     } catch (e) {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
       this.failStart(c, 'CreateContainerConfigError', e.message);
@@ -615,6 +633,7 @@ export class PodWorker implements PodStatusSource {
     const ctx = { os: this.os, env, hostname: podHostname(this.pod), fs, kernelVersion: this.node.kernelVersion,
       posixShell: posixShellOf(c.spec.image),
       image: c.spec.image,
+      identity: this.identityOf(c),
       ...this.podNet(c) };
     const startErr = startError(argv, ctx);
     c.containerID = `containerd://${runtimeID(this.uid, c.spec.name, c.restartCount)}`;
@@ -638,9 +657,10 @@ export class PodWorker implements PodStatusSource {
     const app = exitCode === undefined && !c.script?.http ? applicationFor({ image: c.spec.image, ...this.commandAndArgs(c, env) }) : undefined;
     c.served = !!app;
     const work = app ? this.node.servedWork?.start(this.uid, c.spec.name, c.restartCount) : undefined;
+    const identity = this.identityOf(c);
     const program = exitCode !== undefined ? this.scriptedProgram(c, exitCode)
       : app ? app({ net: ctx.net, now: () => this.nowDate(), hostname: ctx.hostname, kernelVersion: ctx.kernelVersion, cpus: this.node.cpus, env,
-        fs, user: runAsIdentity(this.pod, c.spec),
+        fs, ...(identity ? { user: identity } : {}),
         after: (ms: number, fn: () => void) => this.later(ms, fn, c),
         ...(work ? { served: (cpuNs: number) => work.record(this.nowDate().getTime(), cpuNs) } : {}) })
       : interpret(argv, ctx);
@@ -654,9 +674,10 @@ export class PodWorker implements PodStatusSource {
     const out = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stdout', l));
     const err = new LineSplitter((l) => this.node.logs.append(this.uid, c.spec.name, restartCount, 'stderr', l));
     for (const l of c.script?.stdout ?? []) out.write(l + '\n');
+    c.outputTail = '';
     c.runner = new ProgramRunner(program, {
-      stdout: (t) => out.write(t),
-      stderr: (t) => err.write(t),
+      stdout: (t) => { c.outputTail = keepOutputTail(c.outputTail ?? '', t); out.write(t); },
+      stderr: (t) => { c.outputTail = keepOutputTail(c.outputTail ?? '', t); err.write(t); },
       exit: (code) => {
         // The process is gone: its sockets with it.
         for (const l of [...c.listening]) l.close();
@@ -732,13 +753,18 @@ export class PodWorker implements PodStatusSource {
     const podName = formatPod(this.pod);
     if (hook.exec) {
       const command: string[] = hook.exec.command ?? [];
-      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
+      // The hook runs in the container: its network too (a hook that curls another pod reaches it).
+      const r = collect(interpret(command, { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion, identity: this.identityOf(c), ...this.podNet(c) }), 10_000);
       return execHookResult(command, c.spec.name, podName, r);
     }
     if (hook.httpGet) {
       const port = this.resolvePort(c, hook.httpGet.port);
-      return httpHookResult(String(hook.httpGet.path ?? ''), c.spec.name, podName,
-        { scheme: String(hook.httpGet.scheme ?? 'HTTP'), host: hook.httpGet.host ?? this.podIPs[0] ?? '', port }, this.listens(port));
+      const host = String(hook.httpGet.host ?? this.podIPs[0] ?? '');
+      const path = String(hook.httpGet.path ?? '');
+      const sent = String(hook.httpGet.scheme ?? 'HTTP').toUpperCase() === 'HTTP' ? this.httpHookRequest(host, port, path.startsWith('/') ? path : `/${path}`) : undefined;
+      // The pod's own programs the network model cannot serve still answer on their container ports.
+      const answered = sent === true || ((sent === undefined || host === this.podIPs[0]) && this.listens(port));
+      return httpHookResult(path, c.spec.name, podName, { scheme: String(hook.httpGet.scheme ?? 'HTTP'), host, port }, answered);
     }
     if (hook.sleep) return { ok: true, ms: Number(hook.sleep.seconds ?? 0) * 1000 };
     return { ok: true, ms: 0 };
@@ -798,7 +824,10 @@ export class PodWorker implements PodStatusSource {
     c.killReason = undefined;
     const exitCode = kill?.exitCode ?? code;
     const reason = kill?.reason ?? (exitCode === 0 ? 'Completed' : 'Error');
-    c.state = { kind: 'terminated', exitCode, reason, startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+    const message = terminationMessage({ policy: c.spec.terminationMessagePolicy, exitCode, reason,
+      file: c.spec.terminationMessagePath ? c.fs?.read(c.fs.resolve(String(c.spec.terminationMessagePath))) : undefined, output: c.outputTail ?? '' });
+    c.state = { kind: 'terminated', exitCode, reason, ...(message ? { message } : {}), startedAt, finishedAt: rfc3339(now), finishedAtMs: now.getTime(), containerID: c.containerID };
+    c.outputTail = undefined;
     c.runner = undefined;
     if (this.terminating) { this.checkTerminated(); return; }
     if (this.evicted) { this.scheduleStatus(); return; }
@@ -903,7 +932,7 @@ export class PodWorker implements PodStatusSource {
     const scripted = scriptedProbe((c.script as Obj | undefined)?.[kind.toLowerCase()], this.clock.now() - (isRunning(c.state) ? c.state.startedAtMs : 0));
     const ip = this.podIPs[0] ?? '';
     if (probe.exec) {
-      const r = collect(interpret(probe.exec.command ?? [], { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion }), 10_000);
+      const r = collect(interpret(probe.exec.command ?? [], { os: this.os, env: c.env ?? {}, hostname: podHostname(this.pod), fs: c.fs!, kernelVersion: this.node.kernelVersion, identity: this.identityOf(c) }), 10_000);
       const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
       let ok = r.code === 0 && r.slept <= timeoutMs;
       let output = (r.stdout + r.stderr);
@@ -952,6 +981,22 @@ export class PodWorker implements PodStatusSource {
     if (!reply.settled || reply.value === 'reset') return { ok: true, output: '' };
     const status = reply.value.status;
     return status >= 200 && status < 400 ? { ok: true, output: '' } : { ok: false, output: `HTTP probe failed with statuscode: ${status}` };
+  }
+
+  /**
+   * An httpGet hook's request through the pod network, as the kubelet sends
+   * it (lifecycle/handlers.go runHTTPHandler: `kube-lifecycle/<major>.<minor>`);
+   * any answer is success, whatever its status. Undefined when the network
+   * cannot tell (no network model, or the server has not answered yet).
+   */
+  private httpHookRequest(host: string, port: number, target: string): boolean | undefined {
+    const from = (this.podIPs[0] ?? host).replace(/\.\d+$/, '.1');
+    const conn = this.node.network?.connect(from, host, port);
+    if (!conn || conn.kind === 'timeout') return undefined;
+    if (conn.kind !== 'connected') return false;
+    const reply = conn.exchange({ method: 'GET', target, body: new Uint8Array(),
+      headers: [['Host', `${host}:${port}`], ['User-Agent', 'kube-lifecycle/1.32'], ['Accept', '*/*'], ['Connection', 'close']] });
+    return reply.settled && reply.value !== 'reset' ? true : undefined;
   }
 
   private resolvePort(c: CRun, port: unknown): number {

@@ -9,6 +9,8 @@
 import { ContainerFS, type HostDir } from '../shell/fs.js';
 import { atomicVolumeDirOwnership, atomicVolumeFileOwnership, emptyDirOwnership, podFsGroup, volumeFsType } from './volume-modes.js';
 import type { KObject } from '../../apimachinery/object.js';
+import type { Container } from 'kubernetes-types/core/v1.js';
+import { ETC_HOSTS, kubeletEtcHosts, nodeHostsFile } from './etc-hosts.js';
 import { fieldRefValue, formatMap, resourceFieldValue, type EnvSources, type PodNetworkInfo } from './env.js';
 
 type Obj = Record<string, any>;
@@ -39,6 +41,8 @@ export interface VolumeContext {
   hostDir?: (path: string) => HostDir;
   /** The pod's directory of an emptyDir volume, shared by its containers; absent: each container has its own. */
   emptyDir?: (volume: string) => HostDir;
+  /** The node's own file at a hostPath (its /etc/hosts), mounted as that file; undefined for directories. */
+  hostFile?: (path: string) => string | undefined;
 }
 
 /** A volume file's content: text, or the exact bytes of a configMap's binaryData key. */
@@ -144,6 +148,8 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
     const files = cache.get(m.name);
     const sep = os === 'windows' ? '\\' : '/';
     const base = String(m.mountPath).replace(/[\\/]+$/, '');
+    const hostFile = vol.hostPath && !m.subPath ? ctx.hostFile?.(String(vol.hostPath.path ?? '')) : undefined;
+    if (hostFile !== undefined) { fs.mountFile(m.mountPath, hostFile, m.readOnly === true); continue; }
     if (vol.hostPath && ctx.hostDir) {
       const hostPath = String(vol.hostPath.path ?? '') + (m.subPath ? `/${m.subPath}` : '');
       fs.mountHostDir(m.mountPath, ctx.hostDir(hostPath), m.readOnly === true);
@@ -169,6 +175,8 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
       fs.mountFile(`${base}${sep}${os === 'windows' ? rel.replace(/\//g, '\\') : rel}`, content, true, atomicVolumeFileOwnership(vol, rel, fsGroup));
     }
   }
+  const hosts = os === 'linux' ? kubeletEtcHosts(pod, container as Container, ctx.net.podIPs, ctx.hostFile?.(ETC_HOSTS) ?? nodeHostsFile(ctx.net.nodeName)) : undefined;
+  if (hosts !== undefined) fs.mountFile(ETC_HOSTS, hosts, false);
   return fs;
 }
 

@@ -25,6 +25,7 @@
  * - Anything else, and an empty argv (the image's own entrypoint): the
  *   image's application, which runs until stopped and exits 0 on SIGTERM.
  */
+import { isNonewprivsImage, nnpOutput } from './image-nonewprivs.js';
 import { bsdtar, windowsHasTar } from './bsdtar.js';
 import { CmdShell, cmdScript } from './cmd.js';
 import { linuxImageHas } from './linux-image-tools.js';
@@ -86,7 +87,13 @@ export function linuxImageLacks(name: string, ctx: ShellContext): boolean {
 
 export function interpret(argv: readonly string[], ctx: ShellContext): Program {
   const [command] = argv;
-  if (command === undefined) return application();
+  if (command === undefined) {
+    // The image's own entrypoint, where the model knows it as a program that finishes.
+    if (ctx.os === 'linux' && isNonewprivsImage(ctx.image)) {
+      return fromGenerator([{ kind: 'stdout', text: nnpOutput(ctx.identity ?? { uid: 0, gid: 0, groups: [0] }) } as Step, { kind: 'exit', code: 0 } as Step][Symbol.iterator]());
+    }
+    return application();
+  }
   const name = programName(command, ctx.os);
   const args = argv.slice(1);
   if (ctx.os === 'linux') {

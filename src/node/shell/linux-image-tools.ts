@@ -15,7 +15,7 @@
  */
 import type { ShellContext } from './types.js';
 
-const BUSYBOX_ONLY = new Set(['ping', 'nc']);
+const BUSYBOX_ONLY = new Set(['ping', 'nc', 'ip']);
 const GLIBC_ONLY = new Set(['getent']);
 const DNSUTILS = new Set(['dig', 'host']);
 

@@ -17,6 +17,8 @@ import { busyboxLegacyNslookup } from './busybox-legacy-nslookup.js';
 import { busyboxNslookup } from './busybox-nslookup.js';
 import { busyboxPing } from './busybox-ping.js';
 import { getent } from './getent.js';
+import { idCommand, ROOT_IDENTITY, whoamiCommand } from './posix-id.js';
+import { ipCommand } from './busybox-ip.js';
 import { busyboxWget, curl, type ToolIO } from './http-tools.js';
 import { linuxImageHas, nslookupFlavour } from './linux-image-tools.js';
 import { parse, ParseError, type Node, type Redirect } from './posix-parse.js';
@@ -130,6 +132,8 @@ export class PosixShell {
   /** Binary output: its bytes reach the client or a file unchanged; a pipe or substitution reads their text. */
   *outBytes(bytes: Uint8Array): Generator<Step, void, void> { yield* this.write(1, Buffer.from(bytes).toString('utf8'), bytes); }
   *err(line: string): Generator<Step, void, void> { yield* this.write(2, line + '\n'); }
+  /** A tool computed as a pure function: its output, then its exit status. */
+  *tool(r: { out: string; err: string; code: number }): Generator<Step, number, void> { yield* this.write(1, r.out); yield* this.write(2, r.err); return r.code; }
 
   readStdin(): string { const s = this.stdin; this.stdin = ''; return s; }
   /** Stdin as bytes: the client's own bytes while nothing has consumed or replaced them (binary-safe for tar). */
@@ -308,6 +312,11 @@ export class PosixShell {
       yield* this.err(`${this.prefix()}${name}: Permission denied`);
       return 126;
     }
+    return yield* this.notFound(name);
+  }
+
+  /** The shell's answer for a program the image does not have. */
+  *notFound(name: string): Gen {
     yield* this.err(this.flavour === 'bash' ? `${this.prefix()}${name}: ${name.includes('/') ? 'No such file or directory' : 'command not found'}` : `${this.prefix()}${name}: not found`);
     return 127;
   }
@@ -656,8 +665,9 @@ const BUILTINS: Record<string, Builtin> = {
     return 0;
   },
   *hostname(sh) { yield* sh.out(sh.ctx.hostname + '\n'); return 0; },
-  *whoami(sh) { yield* sh.out('root\n'); return 0; },
-  *id(sh) { yield* sh.out('uid=0(root) gid=0(root) groups=0(root)\n'); return 0; },
+  *whoami(sh) { return yield* sh.tool(whoamiCommand(sh.ctx.identity ?? ROOT_IDENTITY)); },
+  *id(sh, args) { return yield* sh.tool(idCommand(sh.ctx.identity ?? ROOT_IDENTITY, args)); },
+  *ip(sh, args) { const r = ipCommand(args, sh.ctx.identity ?? ROOT_IDENTITY); return r ? yield* sh.tool(r) : yield* sh.notFound('ip'); },
   *uname(sh, args) {
     const k = sh.ctx.kernelVersion ?? '6.1.0-28-amd64';
     yield* sh.out((args.includes('-a') ? `Linux ${sh.ctx.hostname} ${k} #1 SMP PREEMPT_DYNAMIC Debian 6.1.119-1 (2024-11-22) x86_64 GNU/Linux`

@@ -28,6 +28,17 @@ export type Step =
   /** The program ends with this exit code. Always the last step of a finite program. */
   | { kind: 'exit'; code: number };
 
+/** The credentials of a container's process (a Linux process's uid, gid and getgroups(2), sorted). */
+export interface ProcessIdentity {
+  uid: number;
+  gid: number;
+  groups: readonly number[];
+  /** PR_SET_NO_NEW_PRIVS (allowPrivilegeEscalation: false): a setuid program keeps the caller's uid. */
+  noNewPrivs?: boolean;
+  /** CAP_NET_ADMIN in the effective set (a root process of a privileged container, or NET_ADMIN added). */
+  netAdmin?: boolean;
+}
+
 export interface ShellContext {
   os: ShellOS;
   /** The container's environment (kubelet-computed env plus image defaults such as PATH). */
@@ -55,6 +66,8 @@ export interface ShellContext {
   network?: PodNetwork;
   /** The cluster network as this container reaches it; without it only the container itself answers. */
   net?: PodNetAccess;
+  /** Who the process runs as; root when unset. */
+  identity?: ProcessIdentity;
 }
 
 /** A program that can be driven step by step and told about SIGTERM. */
