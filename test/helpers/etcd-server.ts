@@ -1,8 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/**
+ * Files of a member serving clients over TLS and asking them for a certificate of `caFile`'s CA; `client`
+ * is a client certificate of that CA, which the helper's health probe presents.
+ */
+export interface EtcdTLS { caFile: string; certFile: string; keyFile: string; client: { certFile: string; keyFile: string } }
 
 /** A real etcd member on free loopback ports with a data directory of its own. */
 export interface EtcdServer {
@@ -29,13 +36,27 @@ export function requireEtcd(): void {
   if (probe.error || probe.status !== 0) throw new Error(INSTALL_HINT);
 }
 
+/** Whether the member answers /health (over TLS with the client certificate). */
+function healthy(url: string, tls: EtcdTLS | undefined): Promise<boolean> {
+  if (!tls) return fetch(`${url}/health`).then((r) => r.ok, () => false);
+  return new Promise((resolve) => {
+    const req = request(`${url}/health`, { ca: readFileSync(tls.caFile), cert: readFileSync(tls.client.certFile), key: readFileSync(tls.client.keyFile) }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
 /** A running etcd process on a data directory, answering at `url` once resolved. */
-async function launch(dataDir: string, url: string, peer: string): Promise<{ stop(): Promise<void> }> {
+async function launch(dataDir: string, url: string, peer: string, tls: EtcdTLS | undefined): Promise<{ stop(): Promise<void> }> {
   const proc: ChildProcess = spawn('etcd', [
     '--name', 'winkube-test', '--data-dir', dataDir,
     '--listen-client-urls', url, '--advertise-client-urls', url,
     '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer,
     '--initial-cluster', `winkube-test=${peer}`,
+    ...(tls ? ['--cert-file', tls.certFile, '--key-file', tls.keyFile, '--client-cert-auth', '--trusted-ca-file', tls.caFile] : []),
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   proc.stderr!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });
@@ -47,23 +68,23 @@ async function launch(dataDir: string, url: string, peer: string): Promise<{ sto
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (proc.exitCode !== null) { await stop(); throw new Error(`etcd exited: ${log}`); }
-    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-    if (healthy) return { stop };
+    if (await healthy(url, tls)) return { stop };
     if (Date.now() > deadline) { await stop(); throw new Error(`etcd did not become healthy: ${log}`); }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-export async function startEtcd(): Promise<EtcdServer> {
+/** A member on free ports; with `tls`, its client URL is https and it requires a client certificate. */
+export async function startEtcd(tls?: EtcdTLS): Promise<EtcdServer> {
   requireEtcd();
   const dir = mkdtempSync(join(tmpdir(), 'winkube-etcd-'));
   const [clientPort, peerPort] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${clientPort}`;
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const dataDir = join(dir, 'data');
   let running: { stop(): Promise<void> } | undefined;
   try {
-    running = await launch(dataDir, url, peer);
+    running = await launch(dataDir, url, peer, tls);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
@@ -73,7 +94,7 @@ export async function startEtcd(): Promise<EtcdServer> {
     async restart(clientUrl = url) {
       await running?.stop();
       running = undefined;
-      running = await launch(dataDir, clientUrl, peer);
+      running = await launch(dataDir, clientUrl, peer, tls);
     },
     async stop() {
       await running?.stop();
