@@ -7,7 +7,8 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { daemonSetRollout, deploymentRollout, jobCompletions, jobRollout, jobStatus, statefulSetRollout } from '../../src/ui/web/model/rollout-status.js';
 import { endpointsByOs, slicePorts, slicesOf } from '../../src/ui/web/model/service-endpoints.js';
-import { netPath, splitTarget } from '../../src/ui/web/model/net-path.js';
+import { netPath } from '../../src/ui/web/model/net-path.js';
+import { splitTarget } from '../../src/node/net/net-target.js';
 import { appendLog, EMPTY_LOG, logPath, shownLines } from '../../src/ui/web/model/log-lines.js';
 
 const deployment = (replicas: number | undefined, status: Deployment['status'], generation = 1): Deployment =>

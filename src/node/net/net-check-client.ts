@@ -7,16 +7,9 @@
  */
 import { callControl, describeFailure, kubeconfigPath, targetFromKubeconfig } from '../control/client.js';
 import type { EchoTrace, NetTrace } from './route-trace.js';
+import { invalidTargetMessage, parseNetTarget } from './net-target.js';
 
 export const NET_CHECK_PATH = '/winkube/v1/net/check';
-
-/** TO[:PORT]: the port after the last colon (80 when none). */
-export function splitTarget(to: string): { to: string; port: number } | undefined {
-  const m = /^(.*?)(?::(\d+))?$/.exec(to);
-  if (!m?.[1]) return undefined;
-  const port = m[2] === undefined ? 80 : Number(m[2]);
-  return port >= 1 && port <= 65535 ? { to: m[1], port } : undefined;
-}
 
 export function formatTrace(t: NetTrace | EchoTrace): string {
   return [...t.hops, t.result].join('\n') + '\n';
@@ -26,11 +19,8 @@ export async function netCheck(from: string, target: string, opts: { namespace?:
   Promise<{ out: string; err: string; code: number }> {
   const protocol = opts.protocol ?? 'tcp';
   if (protocol !== 'tcp' && protocol !== 'icmp') return { out: '', err: `error: unsupported protocol ${JSON.stringify(protocol)}: want tcp or icmp\n`, code: 1 };
-  const t = protocol === 'icmp' ? (/:\d+$/.test(target) ? undefined : { to: target }) : splitTarget(target);
-  if (!t) {
-    const want = protocol === 'icmp' ? 'ADDRESS (an echo has no port)' : 'ADDRESS[:PORT]';
-    return { out: '', err: `error: invalid target ${JSON.stringify(target)}: want ${want}\n`, code: 1 };
-  }
+  const t = parseNetTarget(target, protocol);
+  if (!t) return { out: '', err: `${invalidTargetMessage(target, protocol)}\n`, code: 1 };
   const q = new URLSearchParams({
     from, to: t.to, ...('port' in t ? { port: String(t.port) } : { protocol }), ...(opts.namespace ? { namespace: opts.namespace } : {}),
   });

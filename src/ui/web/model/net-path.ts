@@ -28,11 +28,3 @@ export function netPath(trace: NetTrace): NetPath {
     ok: trace.result === 'connected' || trace.result === 'reply',
   };
 }
-
-/** The command's TO[:PORT]: the port after the last colon, 80 when none (net-check-client.ts splitTarget). */
-export function splitTarget(to: string): { to: string; port: number } | undefined {
-  const m = /^(.*?)(?::(\d+))?$/.exec(to.trim());
-  if (!m?.[1]) return undefined;
-  const port = m[2] === undefined ? 80 : Number(m[2]);
-  return port >= 1 && port <= 65535 ? { to: m[1], port } : undefined;
-}

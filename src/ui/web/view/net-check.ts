@@ -5,7 +5,8 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { ApiError, getJSON, type Session } from '../api.js';
-import { netPath, splitTarget, type NetTrace } from '../model/net-path.js';
+import { netPath, type NetTrace } from '../model/net-path.js';
+import { invalidTargetMessage, parseNetTarget } from '../../../node/net/net-target.js';
 
 const NET_CHECK_PATH = '/winkube/v1/net/check';
 
@@ -17,12 +18,9 @@ export function NetCheck(props: { session: Session }) {
   const [result, setResult] = useState<{ trace?: NetTrace; error?: string; busy?: boolean }>({});
   const submit = (e: Event) => {
     e.preventDefault();
-    // The command's own refusals: an echo has no port; a connection's port is 1-65535.
-    const target = protocol === 'icmp' ? (/:\d+$/.test(to.trim()) ? undefined : { to: to.trim() }) : splitTarget(to);
-    if (!target) {
-      setResult({ error: `error: invalid target ${JSON.stringify(to)}: want ${protocol === 'icmp' ? 'ADDRESS (an echo has no port)' : 'ADDRESS[:PORT]'}` });
-      return;
-    }
+    // The command's own parse and refusal: an echo has no port; a connection's port is 1-65535.
+    const target = parseNetTarget(to.trim(), protocol);
+    if (!target) { setResult({ error: invalidTargetMessage(to, protocol) }); return; }
     const q = new URLSearchParams({ from: from.trim(), to: target.to, namespace, ...('port' in target ? { port: String(target.port) } : { protocol }) });
     setResult({ busy: true });
     getJSON<NetTrace>(props.session, `${NET_CHECK_PATH}?${q.toString()}`)
