@@ -45,8 +45,6 @@ import { sandboxRuntimeError } from './runtime-class.js';
 import type { HostDirs } from './host-dirs.js';
 import { singleFileMountError } from './docker-mounts.js';
 
-/** The kubelet's --sync-frequency default: how often a running pod is synced (and its volumes remounted) without an event. */
-const RESYNC_INTERVAL_MS = 60_000;
 import { execHookResult, FAILED_POST_START_EVENT, FAILED_PRE_STOP_EVENT, graceAfterPreStop, httpHookResult, POST_START_HOOK_ERROR, POST_START_KILL_MESSAGE, type HookRun } from './lifecycle-hooks.js';
 import type { ContainerRuntime } from '../container-runtime.js';
 import { formatPod, runtimeID } from './format.js';
@@ -56,6 +54,9 @@ import { containerScript, scriptedExitCode, scriptedProbe, type ContainerScript 
 import { podConditions, podPhase } from './status.js';
 import type { PodStatusSource, StatusManager } from './status-manager.js';
 import { afterSignal, GRACE_KILL_EXIT, OOM_KILL, oomKillAfterMs, podGracePeriodSeconds, specGracePeriodSeconds, stopSignal, type StopInput } from './termination.js';
+
+/** The kubelet's --sync-frequency default: how often a running pod is synced (and its volumes remounted) without an event. */
+const RESYNC_INTERVAL_MS = 60_000;
 
 type Obj = Record<string, any>;
 
@@ -270,9 +271,9 @@ export class PodWorker implements PodStatusSource {
    */
   private refreshVolumes(): void {
     if (this.stopped || this.terminal || !this.sandboxReady) return;
-    const files: VolumeFiles = new Map();
+    let files: VolumeFiles;
     try {
-      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
+      files = this.mountVolumeFiles();
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       return;
@@ -481,13 +482,18 @@ export class PodWorker implements PodStatusSource {
     };
   }
 
+  /** MountVolume.SetUp of every container's volumes from their sources' current data; throws VolumeSetUpError. */
+  private mountVolumeFiles(): VolumeFiles {
+    const files: VolumeFiles = new Map();
+    for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
+    return files;
+  }
+
   /** Volumes (FailedMount) and the sandbox (FailedCreatePodSandBox); true when ready. */
   private setupSandbox(): boolean {
     // Volumes: every container's files are built from the pod's volumes (per-container filesystems later).
     try {
-      const files: VolumeFiles = new Map();
-      for (const c of this.cs.values()) containerFS(this.pod, c.spec, this.os, this.volumeContext(), files);
-      this.volumeFiles = files;
+      this.volumeFiles = this.mountVolumeFiles();
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       if (!(e instanceof VolumeNotReadyError)) this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
