@@ -7,6 +7,7 @@
 import type { KObject } from '../apimachinery/object.js';
 import type { AuthorizationPolicy } from '../authorization/authorizers.js';
 import type { ResourceInfo } from '../apimachinery/resource.js';
+import type { PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 
 export interface EquivalentResource {
   resource: { group: string; version: string; resource: string };
@@ -31,6 +32,8 @@ export interface Lookup {
   readonly authorization?: AuthorizationPolicy;
   /** The served resources (the RESTMapper admission policies resolve paramKind and equivalent versions with); absent: none. */
   readonly defs?: readonly ResourceInfo[];
+  /** How the server reaches endpoints that are emulated pods (webhooks' Services); absent: real sockets only. */
+  readonly podEndpoints?: PodEndpointDialer;
 }
 
 export async function listAll(lookup: Lookup, group: string, resource: string, namespace: string): Promise<KObject[]> {

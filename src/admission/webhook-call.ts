@@ -29,7 +29,7 @@ export async function callWebhook(h: WebhookAccessor, inv: Invocation, r: Webhoo
   const getObject = (resource: 'services' | 'endpoints', ns: string, n: string) => r.lookup.get('', resource, ns, n);
   let text: string;
   try {
-    text = await postReview({ clientConfig: h.hook.clientConfig, agent: h.agent }, getObject, body, h.hook.timeoutSeconds ?? 10);
+    text = await postReview({ clientConfig: h.hook.clientConfig, agent: h.agent }, getObject, body, h.hook.timeoutSeconds ?? 10, r.lookup.podEndpoints);
   } catch (e) {
     if (e instanceof CallFailure) throw new WebhookCallError(name, `failed to call webhook: ${e.message}`);
     throw e;

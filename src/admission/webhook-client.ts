@@ -4,8 +4,10 @@
  * `url` target, or a `service` one resolved through the Service's endpoints
  * (network/service-endpoint.ts) and verified as `<service>.<namespace>.svc`; the URL's path
  * cleaned as path.Join("/", path) is; `caBundle` verifies the server, else the system roots; each
- * caller keeps its keep-alive https.Agent. Failures read as Go's net/http ones do
- * (`Post "<url>": ...`); what a caller adds (a timeout, how it reads the answer) is its own.
+ * caller keeps its keep-alive https.Agent. An endpoint that is an emulated pod is reached through
+ * the cluster network model (network/pod-endpoint-dial.ts), its TLS checked the same way. Failures
+ * read as Go's net/http ones do (`Post "<url>": ...`); what a caller adds (a timeout, how it reads
+ * the answer) is its own.
  */
 import https from 'node:https';
 import { posix } from 'node:path';
@@ -13,6 +15,7 @@ import type { WebhookClientConfig } from 'kubernetes-types/admissionregistration
 import { StatusError } from '../apimachinery/errors.js';
 import { goQuote } from '../apimachinery/go-quote.js';
 import { resolveServiceEndpoint, type ObjectGetter } from '../network/service-endpoint.js';
+import { httpsExchange, type HttpsOutcome, type PodEndpointConnection, type PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 
 /** What a call needs of a webhook: its client config and the agent its connections live in. */
 export interface WebhookEndpoint {
@@ -97,11 +100,48 @@ export interface PostOptions {
   query?: string;
   /** Gives up after this many milliseconds with Go's `context deadline exceeded`; none: no limit. */
   timeoutMs?: number;
+  /** Reaches endpoints that are emulated pods; without it (or for other addresses) a real socket is dialled. */
+  podEndpoints?: PodEndpointDialer;
+  /** The clock certificates are checked against on the model's connections. */
+  now?: () => Date;
+}
+
+/** net.Dialer's default timeout (30 s), which bounds a call with no deadline of its own. */
+const DIAL_TIMEOUT_MS = 30_000;
+
+/** The request as the REST client sends it, carried over the cluster network model. */
+async function postThroughModel(conn: PodEndpointConnection, ep: WebhookEndpoint, t: Target, body: string, opts: PostOptions): Promise<WebhookAnswer> {
+  const caBundle = ep.clientConfig.caBundle ? Buffer.from(ep.clientConfig.caBundle, 'base64').toString('utf8') : '';
+  const payload = Buffer.from(body, 'utf8');
+  const req = {
+    method: 'POST', target: t.path, body: new Uint8Array(payload),
+    headers: [['Host', t.hostHeader], ['Content-Length', String(payload.length)], ['Accept', 'application/json, */*'],
+      ['Content-Type', 'application/json']] as [string, string][],
+  };
+  // A dropped SYN leaves the client waiting for its deadline.
+  const exchange = httpsExchange(conn, t.host, t.port, { caBundle, serverName: t.serverName }, req, (opts.now ?? (() => new Date()))())
+    .then((o): Exclude<HttpsOutcome, { kind: 'unanswered' }> | Promise<never> => (o.kind === 'unanswered' ? new Promise<never>(() => { /* only the deadline ends it */ }) : o));
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    const ms = opts.timeoutMs ?? (conn.kind === 'timeout' ? DIAL_TIMEOUT_MS : undefined);
+    if (ms !== undefined) timer = setTimeout(() => resolve('deadline'), ms);
+  });
+  const outcome = await Promise.race([exchange, deadline]).finally(() => clearTimeout(timer));
+  const fail = (reason: string) => new CallFailure(`Post ${goQuote(t.url)}: ${reason}`);
+  if (outcome === 'deadline') {
+    throw fail(opts.timeoutMs === undefined ? `dial tcp ${t.host}:${t.port}: i/o timeout` : 'context deadline exceeded');
+  }
+  if (outcome.kind === 'failed') throw fail(outcome.reason);
+  const r = outcome.response;
+  const contentType = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  return { code: r.status, contentType, body: Buffer.from(r.body).toString('utf8') };
 }
 
 /** POSTs the JSON body and returns the answer, whatever its status; a transport failure throws CallFailure. */
 export async function postToWebhook(ep: WebhookEndpoint, getObject: ObjectGetter, body: string, opts: PostOptions = {}): Promise<WebhookAnswer> {
   const t = await targetOf(ep.clientConfig, getObject, opts.query ?? '');
+  const modelled = opts.podEndpoints?.dial(t.host, t.port);
+  if (modelled) return postThroughModel(modelled, ep, t, body, opts);
   const isIP = /^[\d.]+$/.test(t.serverName) || t.serverName.includes(':');
   return new Promise<WebhookAnswer>((resolve, reject) => {
     let settled = false;
@@ -143,8 +183,11 @@ function goSeconds(s: number): string {
  * Posts an AdmissionReview and returns the answer's body. Throws CallFailure with the reason
  * (`failed to call webhook: ...` is the caller's to add).
  */
-export async function postReview(ep: WebhookEndpoint, getObject: ObjectGetter, body: string, timeoutSeconds: number): Promise<string> {
-  const answer = await postToWebhook(ep, getObject, body, { query: `timeout=${goSeconds(timeoutSeconds)}`, timeoutMs: timeoutSeconds * 1000 });
+export async function postReview(ep: WebhookEndpoint, getObject: ObjectGetter, body: string, timeoutSeconds: number,
+  podEndpoints?: PodEndpointDialer): Promise<string> {
+  const answer = await postToWebhook(ep, getObject, body, {
+    query: `timeout=${goSeconds(timeoutSeconds)}`, timeoutMs: timeoutSeconds * 1000, ...(podEndpoints ? { podEndpoints } : {}),
+  });
   if (answer.code >= 200 && answer.code < 300) return answer.body;
   throw new CallFailure(unexpectedStatus(answer.code, answer.body));
 }

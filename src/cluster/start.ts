@@ -67,6 +67,7 @@ import type { EncryptionConfiguration } from '../storage/transformers/encryption
 import { openAuditLog, type AuditLogOptions } from '../api/audit/log-backend.js';
 import { loginLink, uiRoutes } from '../ui/routes.js';
 import { onlyInNodeFarmHolder } from './node-farm-holder.js';
+import { clusterNetworkDialer } from './pod-endpoint-dialer.js';
 import { electorFor, leaseTimingsFromEnv, NODE_FARM_LEASE, runLeaderElected } from './leader-elected.js';
 import { endpointReconcilerTimingsFromEnv, LeaseEndpointReconciler } from './lease-endpoint-reconciler.js';
 
@@ -170,6 +171,8 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const nodeOperations = new NodeOperations(farm, dataDir);
   /** The kubelets of this process, once started: exec runs in their containers' own contexts. */
   let runningKubelet: Kubelet | undefined;
+  // Webhooks, conversion webhooks: Services whose endpoints are this process's emulated pods are reached through their network.
+  store.podEndpoints = clusterNetworkDialer(() => runningKubelet?.network);
   /** kube-scheduler: binds pending pods of its profiles' schedulerNames. */
   async function startScheduler(): Promise<() => Promise<void>> {
     const scheduler = new Scheduler(schedulerClient, new EventRecorder(schedulerClient, log), { config: opts.schedulerConfig, log });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 import type { AuthorizationPolicy } from '../authorization/authorizers.js';
 import { errors, StatusError, type GroupResource, isAlreadyExists } from '../apimachinery/errors.js';
 import {
@@ -150,6 +151,9 @@ export class Store implements Lookup {
 
   /** The audit log requests are recorded in (--audit-policy-file), when one is set. */
   audit?: RequestAudit;
+
+  /** How webhook calls reach Services whose endpoints are emulated pods (set by the wiring once the nodes' network exists). */
+  podEndpoints?: PodEndpointDialer;
 
   constructor(readonly storage: Storage, defs: ResourceDef[]) {
     this.served = [...defs];

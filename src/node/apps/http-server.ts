@@ -10,7 +10,7 @@
  * written as requests are answered. A request still in work when the process
  * ends is reset.
  */
-import type { Acceptor, Endpoint, HttpReply, HttpRequest, HttpResponse, Listening } from '../shell/net-types.js';
+import type { Acceptor, Endpoint, HttpReply, HttpRequest, HttpResponse, Listening, ServerTLS } from '../shell/net-types.js';
 import { Pending } from '../shell/pending.js';
 import type { Program, Step } from '../shell/types.js';
 import type { AppContext } from './app-context.js';
@@ -25,6 +25,10 @@ export interface Served {
   reset?: boolean;
   log?: Output[];
   exitCode?: number;
+  /** The handler sleeps this long before it answers (time.Sleep: no CPU); with no timers in the context it answers at once. */
+  delayMs?: number;
+  /** The handler never returns: the client waits until it gives up. */
+  never?: boolean;
 }
 
 export interface ServerBehaviour {
@@ -41,6 +45,8 @@ export interface ServerBehaviour {
   stopCode?: number;
   /** The CPU time (ns) answering one request costs the container (its usage model counts it). */
   cpuPerRequestNs?: number;
+  /** Serves HTTPS with this certificate chain (ListenAndServeTLS). */
+  tls?: ServerTLS;
 }
 
 /** Work shorter than this is answered at once: a timer would cost the model more than the wait is worth. */
@@ -60,15 +66,22 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
   };
   const accept: Acceptor = (req, conn) => {
     const served = b.serve(req, conn);
+    if (served.never) {
+      answer(served);
+      const forever = new Pending<HttpReply>();
+      inWork.add(forever);
+      return forever;
+    }
     const cost = b.cpuPerRequestNs ?? 0;
     if (cost) ctx.served?.(cost);
-    if (cost < ANSWER_AT_ONCE_BELOW_NS || !ctx.after) {
+    const delayMs = cost / 1e6 + (served.delayMs ?? 0);
+    if ((cost < ANSWER_AT_ONCE_BELOW_NS && !served.delayMs) || !ctx.after) {
       answer(served);
       return Pending.of<HttpReply>(served.reset ? 'reset' : served.response);
     }
     const reply = new Pending<HttpReply>();
     inWork.add(reply);
-    ctx.after(cost / 1e6, () => {
+    ctx.after(delayMs, () => {
       if (!inWork.delete(reply)) return;
       answer(served);
       reply.settle(served.reset ? 'reset' : served.response);
@@ -80,7 +93,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
   // The sockets are bound as the process starts, so that a probe right after the container's start finds them.
   let taken: number | undefined;
   for (const port of ctx.net ? b.ports : []) {
-    const l = ctx.net!.listen(port, accept, closed);
+    const l = ctx.net!.listen(port, accept, closed, b.tls);
     if (!l) { taken = port; for (const x of bound) x.close(); break; }
     bound.push(l);
   }

@@ -39,7 +39,7 @@
 import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { DEFAULT_NETWORK, DEFAULT_POD_SUBNET, KUBE_PROXY_GATE_DEFAULTS, SERVICE_SUBNET, type ClusterNetwork as PodNetworkSettings } from '../network.js';
-import type { Acceptor, ConnectResult, DNSReply, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess, QueryType } from '../shell/net-types.js';
+import type { Acceptor, ConnectResult, ServerTLS, DNSReply, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess, QueryType } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
 import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
 import { answerQuery, clusterRecords } from './dns-records.js';
@@ -115,6 +115,7 @@ const FLANNEL_VXLAN_HOST = {
 export class ClusterNetwork {
   private readonly hosts = new Map<string, PodHost>();
   private readonly listeners = new Map<string, Acceptor>();
+  private readonly tlsListeners = new Map<Acceptor, ServerTLS>();
   private nextPort = EPHEMERAL.first;
   private indexed?: ServiceIndex;
   private readonly affinity = new AffinityTable();
@@ -134,11 +135,23 @@ export class ClusterNetwork {
   }
 
   /** Binds (ip, port, protocol); undefined when it is taken. */
-  listen(ip: string, port: number, protocol: 'TCP' | 'UDP', accept: Acceptor): Listening | undefined {
+  listen(ip: string, port: number, protocol: 'TCP' | 'UDP', accept: Acceptor, tls?: ServerTLS): Listening | undefined {
     const key = listenerKey(ip, port, protocol);
     if (this.listeners.has(key)) return undefined;
     this.listeners.set(key, accept);
-    return { close: () => { if (this.listeners.get(key) === accept) this.listeners.delete(key); } };
+    if (tls) this.tlsListeners.set(accept, tls);
+    return {
+      close: () => {
+        if (this.listeners.get(key) !== accept) return;
+        this.listeners.delete(key);
+        this.tlsListeners.delete(accept);
+      },
+    };
+  }
+
+  /** Whether the address is in the pod network (a pod's, running or not), so that only the model reaches it. */
+  inPodNetwork(ip: string): boolean {
+    return this.hosts.has(ip) || ipv4InCIDR(ip, this.settings().podSubnet ?? DEFAULT_POD_SUBNET);
   }
 
   /** Whether something listens on (ip, port, protocol). */
@@ -226,8 +239,10 @@ export class ClusterNetwork {
     if (!accept) return { kind: this.hosts.has(r.ip) || this.index().nodeByIP(r.ip) ? 'refused' : 'timeout' };
     const client: Endpoint = { ip: r.client, port: local.port };
     const server: Endpoint = { ip: r.ip, port: r.port };
+    const tls = apiServer ? undefined : this.tlsListeners.get(accept);
     return {
       kind: 'connected', local, remote: { ip, port }, ...(apiServer ? { tlsCA: apiServer.ca } : {}),
+      ...(tls ? { serverCertificate: tls.certificate } : {}),
       exchange: (req: HttpRequest): Pending<HttpReply> => accept(req, { client, local: server }),
     };
   }
@@ -331,8 +346,8 @@ export class ClusterNetwork {
       reverse: (ip) => this.reverse(ip),
       query: (fqdn, type) => this.query(fqdn, type),
       connect: (ip, port) => this.connect(podIP, isLoopback(ip) ? podIP : ip, port),
-      listen: (port, accept, closed) => {
-        const l = this.listen(podIP, port, 'TCP', accept);
+      listen: (port, accept, closed, tls) => {
+        const l = this.listen(podIP, port, 'TCP', accept, tls);
         if (!l) return undefined;
         let open = true;
         const handle: Listening = {

@@ -20,11 +20,16 @@ export type ConnectResult =
     kind: 'connected'; local: Endpoint; remote: Endpoint; exchange(req: HttpRequest): Pending<HttpReply>;
     /** A server that speaks TLS (the API server): the PEM of the CA that issued its certificate. */
     tlsCA?: string;
+    /** A pod's server that speaks TLS: the PEM chain it serves (leaf first), for clients that verify it. */
+    serverCertificate?: string;
   }
   /** A RST (nothing listens on a pod's port) or kube-proxy's REJECT (a Service without endpoints). */
   | { kind: 'refused' }
   /** The SYNs go unanswered: no host has the address, or no rule routes the port. */
   | { kind: 'timeout' };
+
+/** A listener that speaks TLS: the certificate chain (PEM, leaf first) it presents. */
+export interface ServerTLS { certificate: string }
 
 /** A listening socket's handler: one HTTP exchange of a client connection. */
 export type Acceptor = (req: HttpRequest, conn: { client: Endpoint; local: Endpoint }) => Pending<HttpReply>;
@@ -91,5 +96,5 @@ export interface PodNetAccess {
    * pod already listens there. `closed` runs when the socket is closed,
    * by the program or because its process ended.
    */
-  listen(port: number, accept: Acceptor, closed?: () => void): Listening | undefined;
+  listen(port: number, accept: Acceptor, closed?: () => void, tls?: ServerTLS): Listening | undefined;
 }

@@ -8,6 +8,7 @@ import type https from 'node:https';
 import type { WebhookClientConfig } from 'kubernetes-types/apiextensions/v1.js';
 import { goQuote } from '../../apimachinery/go-quote.js';
 import type { ObjectGetter } from '../../network/service-endpoint.js';
+import type { PodEndpointDialer } from '../../network/pod-endpoint-dial.js';
 import { newWebhookAgent, postToWebhook, type WebhookAnswer } from '../../admission/webhook-client.js';
 
 /** errors.NewGenericServerResponse's message for an answer that is neither 2xx nor a Status. */
@@ -64,14 +65,16 @@ function readAnswer({ code, contentType, body }: WebhookAnswer): unknown {
 export class ConversionWebhookClients {
   private readonly agents = new Map<string, { config: string; agent: https.Agent }>();
 
-  constructor(private readonly getObject: ObjectGetter) {}
+  /** `podEndpoints`: how endpoints that are emulated pods are reached, once the server has it. */
+  constructor(private readonly getObject: ObjectGetter, private readonly podEndpoints: () => PodEndpointDialer | undefined = () => undefined) {}
 
   /**
    * Posts a ConversionReview to the CRD's webhook and returns the decoded answer; a failure throws
    * the error Go's client returns (`Post "<url>": <cause>` for transport errors).
    */
   async post(crdName: string, config: WebhookClientConfig, review: unknown): Promise<unknown> {
-    const answer = await postToWebhook({ clientConfig: config, agent: this.agentFor(crdName, config) }, this.getObject, JSON.stringify(review));
+    const answer = await postToWebhook({ clientConfig: config, agent: this.agentFor(crdName, config) }, this.getObject, JSON.stringify(review),
+      { ...(this.podEndpoints() ? { podEndpoints: this.podEndpoints()! } : {}) });
     return readAnswer(answer);
   }
 

@@ -38,7 +38,7 @@ export class CustomResourceDefinitionController {
   private readonly conversion: ConversionWebhookClients;
 
   constructor(private readonly store: Store, private readonly log: (m: string) => void = () => {}) {
-    this.conversion = new ConversionWebhookClients((resource, namespace, name) => store.get('', resource, namespace, name));
+    this.conversion = new ConversionWebhookClients((resource, namespace, name) => store.get('', resource, namespace, name), () => store.podEndpoints);
   }
 
   async start(): Promise<void> {
