@@ -28,8 +28,9 @@ import { goBindError, goLog, goResponse, goTimeString } from './go-http.js';
 import { httpServer, pathOf, type Served } from './http-server.js';
 import { ContainerFS } from '../shell/fs.js';
 import { mounttest, mounttestFlags } from './agnhost-mounttest.js';
+import { crdConversionWebhook } from './agnhost-crd-conversion.js';
 
-const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester'];
+const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester', 'crd-conversion-webhook'];
 const BOOL_FLAGS = ['tcp', 'udp', 'http', 'close', 'break_on_expected_content'];
 
 /** The subcommand and its flags (cobra: `--name=value` or `--name value`); undefined for subcommands not modelled. */
@@ -56,6 +57,7 @@ export function agnhost(ctx: AppContext, argv: readonly string[], argv0 = '/agnh
   if (!parsed) return undefined;
   const { sub, flags } = parsed;
   if (sub === 'pause') return pause();
+  if (sub === 'crd-conversion-webhook') return crdConversionWebhook(ctx, argv.slice(1));
   if (sub === 'entrypoint-tester') return finite(`[${[argv0, ...argv].join(' ')}]\n`, 0);
   if (sub === 'mounttest') {
     return mounttest({ fs: ctx.fs ?? new ContainerFS('linux'), user: ctx.user ?? { uid: 0, gid: 0 }, nowMs: () => ctx.now().getTime() }, mounttestFlags(flags));
