@@ -14,17 +14,25 @@
  * Upgrade requests (exec, attach, port-forward of an extension API) are joined to a connection to
  * the backend once it switches protocols. Not emulated: the rewriting of links in text/html
  * answers, HTTP/2 to the backend.
+ *
+ * An endpoint that is an emulated pod (an extension API server deployed in the cluster) is
+ * reached through the cluster network model (network/pod-endpoint-dial.ts), its certificate
+ * checked the same way; the model carries whole messages, so such a backend's answer (a watch's
+ * too) is passed on once complete, and upgrade requests to it are not modelled.
  */
 import https from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Duplex, Readable } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { goNetError } from '../admission/webhook-client.js';
 import { isAvailable, type APIService } from '../apimachinery/apiservice.js';
 import { dialTarget, resolveClusterAddress } from '../network/service-cluster-address.js';
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
+import type { HttpResponse } from '../apimachinery/http-exchange.js';
+import type { PodEndpointConnection, PodEndpointDialer } from '../network/pod-endpoint-dial.js';
+import { podHttpsExchange } from '../network/pod-endpoint-https.js';
 import { caBundleError } from '../validation/webhook-client-config.js';
 import { KUBE_AGGREGATOR_USER, setAuthProxyHeaders, type HeaderLines, type ProxiedUser } from '../network/auth-proxy-headers.js';
 import { goReencodeQuery, goReescapePath } from './go-url.js';
@@ -38,7 +46,14 @@ export interface AggregationProxyOptions {
   resolve: ObjectGetter;
   /** The front-proxy client certificate (kube-apiserver's --proxy-client-cert-file and key). */
   proxyClient: PemPair;
+  /** How endpoints that are emulated pods are reached; absent or undefined: real sockets only. */
+  podEndpoints?: () => PodEndpointDialer | undefined;
+  /** The clock certificates are checked against on the model's connections. */
+  now?: () => Date;
 }
+
+/** net.Dialer's default timeout, for a dropped SYN on a request without a deadline. */
+const DIAL_TIMEOUT_MS = 30_000;
 
 /** aggregatedDiscoveryTimeout: a discovery request (`/apis/<group>/<version>`) gets five seconds. */
 const DISCOVERY_TIMEOUT_MS = 5000;
@@ -314,6 +329,37 @@ export class APIServiceProxy implements AggregationTransport {
     });
   }
 
+  /** The exchange with a backend that is an emulated pod: the same request, over the cluster network model. */
+  private async exchangeThroughModel(conn: PodEndpointConnection, req: ProxiedRequest, headers: OutgoingHttpHeaders, sink: Sink,
+    backend: Backend, discovery: boolean, gunzip: boolean): Promise<void> {
+    const unreachable = (reason: string) => sink.error(503, `error trying to reach service: ${reason}`);
+    if (conn.kind === 'refused') { unreachable(backend.dialError(REFUSED)); return; }
+    const body = await readBody(req.body);
+    const headerList: [string, string][] = [];
+    for (const [k, v] of Object.entries(headers)) {
+      if (v === undefined) continue;
+      for (const one of Array.isArray(v) ? v : [String(v)]) headerList.push([k === 'host' ? 'Host' : k, one]);
+    }
+    if (body.length) headerList.push(['content-length', String(body.length)]);
+    const exchange = conn.kind === 'timeout'
+      ? new Promise<never>(() => { /* a dropped SYN: only a deadline ends it */ })
+      : podHttpsExchange(conn, backend.target!.host, backend.target!.port, { caBundle: backend.tls.caBundle ?? '', serverName: backend.serverName, insecure: backend.tls.insecure },
+        { method: req.method, target: req.url, headers: headerList, body: new Uint8Array(body) }, (this.opts.now ?? (() => new Date()))());
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => {
+      const ms = discovery ? DISCOVERY_TIMEOUT_MS : conn.kind === 'timeout' ? DIAL_TIMEOUT_MS : undefined;
+      if (ms !== undefined) timer = setTimeout(() => resolve('deadline'), ms);
+    });
+    const outcome = await Promise.race([exchange, deadline]).finally(() => clearTimeout(timer));
+    if (outcome === 'deadline') {
+      unreachable(discovery ? 'context deadline exceeded' : backend.dialError({ ...new Error('i/o timeout'), code: 'ETIMEDOUT' } as NodeJS.ErrnoException));
+      return;
+    }
+    if (outcome.kind === 'unanswered') return;
+    if (outcome.kind === 'failed') { unreachable(outcome.reason); return; }
+    relayModelled(sink, outcome.response, gunzip);
+  }
+
   private async exchange(req: ProxiedRequest, sink: Sink, apiService: APIService, user: ProxiedUser): Promise<void> {
     const prepared = await this.prepare(apiService);
     if ('error' in prepared) { sink.error(prepared.error.code, prepared.error.message); return; }
@@ -332,6 +378,11 @@ export class APIServiceProxy implements AggregationTransport {
 
     const discovery = path.replace(/^\/+|\/+$/g, '').split('/').length === 3;
     const gunzip = headers['accept-encoding'] === 'gzip' && !req.rawHeaders.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'accept-encoding');
+    const modelled = this.opts.podEndpoints?.()?.dial(target.host, target.port);
+    if (modelled) {
+      await this.exchangeThroughModel(modelled, { ...req, url: query ? `${path}?${query}` : path }, headers, sink, prepared.backend, discovery, gunzip);
+      return;
+    }
     await new Promise<void>((resolve) => {
       let settled = false;
       const finish = () => { if (!settled) { settled = true; resolve(); } };
@@ -359,6 +410,37 @@ export class APIServiceProxy implements AggregationTransport {
       if (req.body) req.body.pipe(upstream); else upstream.end();
     });
   }
+}
+
+/** The request's body, read whole (the model carries whole messages). */
+async function readBody(body: Readable | undefined): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
+}
+
+/** The model's response as relay passes a backend's on: redirects refused, hop-by-hop and CORS headers dropped. */
+function relayModelled(sink: Sink, r: HttpResponse, gunzip: boolean): void {
+  const lines: HeaderLines = new Map();
+  for (const [k, v] of r.headers) lines.set(k.toLowerCase(), [...(lines.get(k.toLowerCase()) ?? []), v]);
+  if (r.status >= 300 && r.status <= 399 && lines.has('location')) {
+    sink.head(502, new Map([['content-type', ['text/plain; charset=utf-8']], ['content-length', [String(Buffer.byteLength(REDIRECT_REJECTED))]]]));
+    sink.write(Buffer.from(REDIRECT_REJECTED));
+    sink.end();
+    return;
+  }
+  removeHopByHop(lines);
+  for (const h of CORS_HEADERS) lines.delete(h);
+  let body = Buffer.from(r.body);
+  if (gunzip && lines.get('content-encoding')?.[0] === 'gzip') {
+    body = gunzipSync(body);
+    lines.delete('content-encoding');
+    lines.delete('content-length');
+  }
+  sink.head(r.status, lines);
+  if (body.length) sink.write(body);
+  sink.end();
 }
 
 /**

@@ -240,7 +240,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const flowControl = new FlowControl();
   const schedulerClient = new LoopbackClient(store, KUBE_SCHEDULER, SCHEDULER, authorizer);
   const kubelets = farmKubelets(farm, (node) => runningKubelet?.podsOn(node) ?? [], { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }, servedWork);
-  const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient });
+  const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient, podEndpoints: () => store.podEndpoints });
   const token = adminToken(dataDir);
   // The web view's endpoint reads the API as its caller, over the same listener (any address reaches 127.0.0.1).
   const localAddress = () => `${['0.0.0.0', '::', ''].includes(opts.bindAddress) ? '127.0.0.1' : opts.bindAddress}:${port}`;
@@ -299,7 +299,7 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const aggregatorContext = newControllerContext({ client: new LoopbackClient(store, APISERVER_LOOPBACK, 'kube-apiserver', authorizer), log });
   const authenticationTrust = new ClusterAuthenticationTrustController(aggregatorContext, kubeadmAuthenticationInfo(pki));
   await authenticationTrust.start();
-  const apiServiceAvailability = new APIServiceAvailabilityController(aggregatorContext, { proxyClient: pki.frontProxyClient });
+  const apiServiceAvailability = new APIServiceAvailabilityController(aggregatorContext, { proxyClient: pki.frontProxyClient, podEndpoints: () => store.podEndpoints });
   await apiServiceAvailability.start();
   // kube-controller-manager, under its leader Lease: namespaces, garbage collector, quotas, and (not with
   // --api-only) the workload, service and node controllers.

@@ -12,6 +12,8 @@
  * Messages name the Service's cluster address (https://<clusterIP>:<port>/...), as kube-apiserver
  * routes to it by default; the request itself goes to an endpoint (network/service-cluster-address).
  * Upstream runs it inside kube-apiserver: it acts through the API server's loopback client.
+ * An endpoint that is an emulated pod is checked through the cluster network model
+ * (network/pod-endpoint-dial.ts), with the same unverified TLS.
  */
 import https from 'node:https';
 import { goNetError } from '../admission/webhook-client.js';
@@ -30,6 +32,8 @@ import { KUBE_AGGREGATOR_USER, setAuthProxyHeaders, type HeaderLines } from '../
 import { dialTarget, resolveClusterAddress, resolverErrorText } from '../network/service-cluster-address.js';
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
+import type { PodEndpointDialer } from '../network/pod-endpoint-dial.js';
+import { podHttpsExchange } from '../network/pod-endpoint-https.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { ControllerContext } from './runtime/controller-context.js';
 
@@ -42,6 +46,8 @@ export interface APIServiceAvailabilityOptions {
   proxyClient: PemPair;
   /** The informer resync that rechecks every APIService (30 s). */
   resyncMs?: number;
+  /** How endpoints that are emulated pods are reached; absent or undefined: real sockets only. */
+  podEndpoints?: () => PodEndpointDialer | undefined;
 }
 
 interface ServiceShape { spec?: { type?: string; ports?: { name?: string; port?: number }[] } }
@@ -164,6 +170,24 @@ export class APIServiceAvailabilityController {
     if (!target) return failing(`Get ${goQuote(url)}: dial tcp ${address.hostPort}: connect: connection refused`);
     const headers: HeaderLines = new Map();
     setAuthProxyHeaders(headers, KUBE_AGGREGATOR_USER);
+    const modelled = this.opts.podEndpoints?.()?.dial(target.host, target.port);
+    if (modelled) {
+      if (modelled.kind === 'refused') return failing(`Get ${goQuote(url)}: dial tcp ${address.hostPort}: connect: connection refused`);
+      const timedOut = failing(`Get ${goQuote(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+      if (modelled.kind === 'timeout') return new Promise((resolve) => this.ctx.clock.after(DISCOVERY_TIMEOUT_MS, () => resolve(timedOut)));
+      const request = {
+        method: 'GET', target: path, body: new Uint8Array(),
+        headers: [['Host', address.hostPort], ['User-Agent', 'Go-http-client/1.1'], ...[...headers].flatMap(([k, vs]) => vs.map((v) => [k, v])), ['Accept-Encoding', 'gzip']] as [string, string][],
+      };
+      const outcome = await Promise.race([
+        podHttpsExchange(modelled, target.host, target.port, { caBundle: '', serverName: printedHost, insecure: true }, request, new Date(this.ctx.clock.now())),
+        new Promise<'deadline'>((resolve) => this.ctx.clock.after(DISCOVERY_TIMEOUT_MS, () => resolve('deadline'))),
+      ]);
+      if (outcome === 'deadline' || outcome.kind === 'unanswered') return timedOut;
+      if (outcome.kind === 'failed') return failing(`Get ${goQuote(url)}: ${outcome.reason}`);
+      const code = outcome.response.status;
+      return code < 200 || code >= 300 ? failing(`bad status from ${url}: ${code}`) : undefined;
+    }
     return new Promise((resolve) => {
       const req = https.request({
         host: target.host, port: target.port, method: 'GET', path, agent: false, rejectUnauthorized: false,
