@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { convertExampleCR, serveConversion } from '../../src/node/apps/crd-conversion-rules.js';
-import { crdConversionFlags, crdConversionWebhook, loadKeyPair } from '../../src/node/apps/agnhost-crd-conversion.js';
+import { crdConversionFlags, crdConversionWebhook } from '../../src/node/apps/agnhost-crd-conversion.js';
+import { loadKeyPair } from '../../src/node/apps/go-tls-keypair.js';
 import { createCA, issue } from '../../src/pki/issue.js';
 import { ContainerFS } from '../../src/node/shell/fs.js';
 import type { Step } from '../../src/node/shell/types.js';

@@ -10,13 +10,13 @@
  * Not modelled: the goroutine dump klog.Fatal writes before exiting, and the stack trace net/http
  * logs after a handler's panic (only its first line is written).
  */
-import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
 import type { Program, Step } from '../shell/types.js';
 import type { AppContext } from './app-context.js';
 import { serveConversion } from './crd-conversion-rules.js';
 import { goLog, goResponse } from './go-http.js';
 import { klogLine } from './go-klog.js';
 import { headerOf, httpServer, pathOf } from './http-server.js';
+import { loadKeyPair } from './go-tls-keypair.js';
 
 export interface CrdConversionFlags { certFile: string; keyFile: string; port: number; verbosity: number }
 
@@ -35,28 +35,6 @@ export function crdConversionFlags(args: readonly string[]): CrdConversionFlags 
     certFile: flags.get('tls-cert-file') ?? '', keyFile: flags.get('tls-private-key-file') ?? '',
     port: Number(flags.get('port') ?? 443), verbosity: Number(flags.get('v') ?? 0),
   };
-}
-
-const PEM_CERTS = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/g;
-
-/** tls.LoadX509KeyPair: the chain to serve, or the error it returns. */
-export function loadKeyPair(read: (path: string) => string | undefined, certFile: string, keyFile: string): { chain: string } | { error: string } {
-  const cert = read(certFile);
-  if (cert === undefined) return { error: `open ${certFile}: no such file or directory` };
-  const key = read(keyFile);
-  if (key === undefined) return { error: `open ${keyFile}: no such file or directory` };
-  const blocks = cert.match(PEM_CERTS) ?? [];
-  if (!blocks.length) return { error: 'tls: failed to find any PEM data in certificate input' };
-  let privateKey;
-  try {
-    privateKey = createPrivateKey(key);
-  } catch {
-    return { error: 'tls: failed to find any PEM data in key input' };
-  }
-  const leaf = new X509Certificate(blocks[0]!);
-  const pub = (k: Parameters<typeof createPublicKey>[0]) => createPublicKey(k).export({ type: 'spki', format: 'der' });
-  if (!pub(privateKey).equals(leaf.publicKey.export({ type: 'spki', format: 'der' }))) return { error: 'tls: private key does not match public key' };
-  return { chain: blocks.map((b) => (b.endsWith('\n') ? b : `${b}\n`)).join('') };
 }
 
 const SA_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';

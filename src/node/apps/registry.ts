@@ -18,6 +18,8 @@ import { httpd } from './httpd.js';
 import { iis } from './iis.js';
 import { nginx } from './nginx.js';
 import { parseConsumerFlags, resourceConsumer } from './resource-consumer.js';
+import { etcdMember } from './wardle/etcd-member.js';
+import { sampleAPIServer } from './wardle/sample-apiserver.js';
 
 export interface ContainerCommand {
   image: string;
@@ -38,6 +40,8 @@ export function applicationFor(c: ContainerCommand): Application | undefined {
     case 'mcr.microsoft.com/windows/servercore/iis': return iisApp(c);
     case 'registry.k8s.io/hpa-example': return c.command.length || c.args.length ? undefined : (ctx) => hpaExample(ctx);
     case 'registry.k8s.io/e2e-test-images/resource-consumer': return resourceConsumerApp(c);
+    case 'registry.k8s.io/etcd': return etcdApp(c);
+    case 'registry.k8s.io/e2e-test-images/sample-apiserver': return sampleAPIServerApp(c);
     default: return undefined;
   }
 }
@@ -87,4 +91,16 @@ function resourceConsumerApp(c: ContainerCommand): Application | undefined {
   const argv = !c.command.length ? c.args : /^consumer(\.exe)?$/i.test(base(c.command[0])) ? [...c.command.slice(1), ...c.args] : undefined;
   const flags = argv ? parseConsumerFlags(argv) : undefined;
   return flags ? (ctx) => resourceConsumer(ctx, flags.port) : undefined;
+}
+
+/** The etcd image has no ENTRYPOINT: the command names /usr/local/bin/etcd (or etcd on the PATH). */
+function etcdApp(c: ContainerCommand): Application | undefined {
+  const argv = c.command.length ? [...c.command, ...c.args] : c.args;
+  return base(argv[0]) === 'etcd' ? (ctx) => etcdMember(ctx, argv.slice(1)) : undefined;
+}
+
+/** ENTRYPOINT ["/sample-apiserver"]: args are its flags; a command naming it runs it with the rest. */
+function sampleAPIServerApp(c: ContainerCommand): Application | undefined {
+  const argv = !c.command.length ? c.args : /^(kube-)?sample-apiserver$/.test(base(c.command[0])) ? [...c.command.slice(1), ...c.args] : undefined;
+  return argv ? (ctx) => sampleAPIServer(ctx, argv) : undefined;
 }
