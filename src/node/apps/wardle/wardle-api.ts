@@ -26,7 +26,11 @@ export const VERSIONS = ['v1beta1', 'v1alpha1'];
 export const resourceOf = (version: string, name: string) => RESOURCES.find((r) => r.name === name && r.versions.includes(version));
 
 /** discovery.StorageVersionHash: the first 8 bytes of sha256("group/version/kind"), base64. */
-export const storageVersionHash = (kind: string) => createHash('sha256').update(`${GROUP}/${STORAGE_VERSION}/${kind}`).digest().subarray(0, 8).toString('base64');
+export const discoveryStorageVersionHash = (group: string, version: string, kind: string) =>
+  createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+
+/** A wardle kind's hash: it is stored as v1alpha1. */
+export const storageVersionHash = (kind: string) => discoveryStorageVersionHash(GROUP, STORAGE_VERSION, kind);
 
 const versionRef = (v: string) => ({ groupVersion: `${GROUP}/${v}`, version: v });
 
