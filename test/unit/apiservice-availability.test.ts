@@ -120,3 +120,56 @@ test('conditions follow the Service, its port and endpoints, then the discovery 
     ctx.informers.stop();
   }
 });
+
+test('an endpoint that is an emulated pod is checked through the cluster network model', async () => {
+  const store = new Store(new SqliteStorage(':memory:'), allResources());
+  const wctx = inProcessWriteContext('test');
+  const def = (g: string, r: string) => store.find(g, 'v1', r)!;
+  await store.create(def('', 'namespaces'), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wardle' } } as KObject, wctx);
+  await store.create(def('', 'services'), 'wardle', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'api', namespace: 'wardle' }, spec: { clusterIP: '10.96.0.50', ports: [{ name: 'https', port: 443 }] } } as KObject, wctx);
+  await store.create(def('', 'endpoints'), 'wardle', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'api', namespace: 'wardle' }, subsets: [{ addresses: [{ ip: '10.244.1.7' }], ports: [{ name: 'https', port: 8443 }] }] } as KObject, wctx);
+  await store.create(def('apiregistration.k8s.io', 'apiservices'), '', {
+    apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1alpha1.wardle.example.com' },
+    spec: { group: 'wardle.example.com', version: 'v1alpha1', service: { namespace: 'wardle', name: 'api' }, groupPriorityMinimum: 1000, versionPriority: 15 },
+  } as KObject, wctx);
+  const serving = await issue(await createCA('CN=anyone'), 'CN=api', 'server', { dns: ['api.wardle.svc'], ip: [] });
+  // What the pod's port does; the check does not verify the certificate, but needs TLS.
+  let pod: 'refused' | 'plain' | 'tls' = 'refused';
+  const asked: { target: string; user: string[] }[] = [];
+  const podEndpoints = () => ({
+    dial: (ip: string, port: number) => {
+      if (ip !== '10.244.1.7' || port !== 8443) return undefined;
+      if (pod === 'refused') return { kind: 'refused' as const };
+      return {
+        kind: 'connected' as const, ...(pod === 'tls' ? { serverCertificate: serving.cert } : {}),
+        exchange: async (req: { target: string; headers: [string, string][] }) => {
+          asked.push({ target: req.target, user: req.headers.filter(([k]) => k.toLowerCase() === 'x-remote-user').map(([, v]) => v) });
+          return { status: 200, reason: 'OK', headers: [] as [string, string][], body: new Uint8Array() };
+        },
+      };
+    },
+  });
+  const ctx = newControllerContext({ client: loopback(store, APISERVER_LOOPBACK, 'kube-apiserver') });
+  const controller = new APIServiceAvailabilityController(ctx, { proxyClient, podEndpoints, resyncMs: 50 });
+  const until = async (reason: string): Promise<APIServiceCondition> => {
+    for (let i = 0; i < 300; i++) {
+      const c = ((await store.get('apiregistration.k8s.io', 'apiservices', '', 'v1alpha1.wardle.example.com')) as APIService).status?.conditions?.[0];
+      if (c?.reason === reason && (reason !== 'FailedDiscoveryCheck' || (c.message ?? '').includes(pod === 'plain' ? 'HTTP response' : 'refused'))) return c;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.fail(`no ${reason}`);
+  };
+  await controller.start();
+  try {
+    assert.equal((await until('FailedDiscoveryCheck')).message,
+      'failing or missing response from https://10.96.0.50:443/apis/wardle.example.com/v1alpha1: Get "https://10.96.0.50:443/apis/wardle.example.com/v1alpha1": dial tcp 10.96.0.50:443: connect: connection refused');
+    pod = 'plain';
+    assert.equal((await until('FailedDiscoveryCheck')).message,
+      'failing or missing response from https://10.96.0.50:443/apis/wardle.example.com/v1alpha1: Get "https://10.96.0.50:443/apis/wardle.example.com/v1alpha1": http: server gave HTTP response to HTTPS client');
+    pod = 'tls';
+    assert.equal((await until('Passed')).message, 'all checks passed');
+    assert.deepEqual(asked.at(-1), { target: '/apis/wardle.example.com/v1alpha1', user: ['system:kube-aggregator'] });
+  } finally {
+    controller.stop();
+  }
+});
