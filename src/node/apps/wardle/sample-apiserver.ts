@@ -161,6 +161,9 @@ class WardleServer {
   }
 }
 
+/** A decoded JSON value that should be a string, as a string (anything else: empty). */
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
 const withRV = (o: Json, rv: string): Json => ({ ...o, metadata: { ...(o.metadata as Json), resourceVersion: rv } });
 
 /** The request's resource path: /apis/wardle.example.com/<version>[/namespaces/<ns>]/<resource>[/<name>]. */
@@ -182,8 +185,8 @@ function forbiddenMessage(user: User, attrs: Json): string {
   const ra = attrs.resourceAttributes as Json | undefined;
   if (!ra) return `forbidden: User "${user.name}" cannot ${String((attrs.nonResourceAttributes as Json).verb)} path "${String((attrs.nonResourceAttributes as Json).path)}"`;
   const res = String(ra.resource);
-  const subject = ra.name ? `${res}.${GROUP} "${String(ra.name)}"` : `${res}.${GROUP}`;
-  const where = ra.namespace ? ` in the namespace "${String(ra.namespace)}"` : '';
+  const subject = ra.name ? `${res}.${GROUP} "${str(ra.name)}"` : `${res}.${GROUP}`;
+  const where = ra.namespace ? ` in the namespace "${str(ra.namespace)}"` : '';
   const scope = ra.namespace ? '' : ' at the cluster scope';
   return `${subject} is forbidden: User "${user.name}" cannot ${String(ra.verb)} resource "${res}" in API group "${GROUP}"${where || scope}`;
 }
@@ -299,8 +302,8 @@ async function serveResource(s: WardleServer, req: HttpRequest, rp: NonNullable<
   const spec = kind === 'Flunder' ? internalSpec(version, (obj.spec ?? {}) as Json) : undefined;
   if (req.method === 'POST') {
     if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) meta.name = `${meta.generateName}${randomUUID().replace(/-/g, '').slice(0, 5)}`;
-    const causes = [...validateName(String(meta.name ?? ''), String(meta.generateName ?? '')), ...(spec ? validateFlunder(spec) : [])];
-    if (causes.length) return err(invalid(kind, String(meta.name ?? ''), causes));
+    const causes = [...validateName(str(meta.name), str(meta.generateName)), ...(spec ? validateFlunder(spec) : [])];
+    if (causes.length) return err(invalid(kind, str(meta.name), causes));
     const newName = String(meta.name);
     if (namespace) {
       const ns = await s.kubeCall('GET', `/api/v1/namespaces/${namespace}`);
@@ -325,7 +328,7 @@ async function serveResource(s: WardleServer, req: HttpRequest, rp: NonNullable<
   existing ??= await s.get(keyOf(name));
   if (existing === undefined) return unavailable();
   if (existing === null) return err(notFound(resource, name));
-  if (meta.name !== name) return err(badRequest('the name of the object (' + String(meta.name ?? '') + ') does not match the name on the URL (' + name + ')'));
+  if (meta.name !== name) return err(badRequest('the name of the object (' + str(meta.name) + ') does not match the name on the URL (' + name + ')'));
   const old = existing.metadata as Json;
   const rvGiven = typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '' ? meta.resourceVersion : undefined;
   if (req.method === 'PUT' && !rvGiven) {
@@ -387,7 +390,7 @@ export function sampleAPIServer(ctx: AppContext, args: readonly string[]): Progr
     while (!cm.settled) yield { kind: 'wait', on: cm };
     const answer = cm.value;
     if (!answer || answer.status !== 200) {
-      const message = String(parseJSON(answer)?.message ?? 'Get https://' + `${ctx.env.KUBERNETES_SERVICE_HOST}:${ctx.env.KUBERNETES_SERVICE_PORT}` + '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication: dial tcp: connection refused');
+      const message = str(parseJSON(answer)?.message) || `Get https://${ctx.env.KUBERNETES_SERVICE_HOST}:${ctx.env.KUBERNETES_SERVICE_PORT}/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication: dial tcp: connection refused`;
       yield klogLine('W', ctx.now(), 'authentication.go:296', "Unable to get configmap/extension-apiserver-authentication in kube-system.  Usually fixed by 'kubectl create rolebinding -n kube-system ROLEBINDING_NAME --role=extension-apiserver-authentication-reader --serviceaccount=YOUR_NS:YOUR_SA'");
       yield { kind: 'stderr', text: `Error: ${message}\n` };
       yield* fatal(ctx.now(), 'main.go:40', message);
