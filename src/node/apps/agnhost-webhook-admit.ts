@@ -100,7 +100,7 @@ function field(obj: Record<string, unknown>, name: string): unknown {
 }
 
 const stringMap = (v: unknown): Record<string, string> => (v && typeof v === 'object' ? v as Record<string, string> : {});
-const labelsOf = (obj: Record<string, unknown>) => stringMap(stringMap(obj.metadata as unknown).labels as unknown);
+const labelsOf = (obj: Record<string, unknown>) => stringMap(stringMap(obj.metadata).labels);
 const patched = (patch: string | undefined, log: string[]): Admitted => ({ response: { allowed: true, ...(patch ? { patch } : {}) }, log });
 
 function addLabel(req: RawRequest): Admitted {
@@ -116,7 +116,7 @@ function addLabel(req: RawRequest): Admitted {
 
 interface ContainerShape { name?: string }
 const containersOf = (pod: Record<string, unknown>, key: 'containers' | 'initContainers') =>
-  ((stringMap(pod.spec as unknown) as unknown as Record<string, ContainerShape[] | undefined>)[key] ?? []);
+  ((stringMap(pod.spec) as unknown as Record<string, ContainerShape[] | undefined>)[key] ?? []);
 
 function admitPods(req: RawRequest): Admitted {
   const log = ['admitting pods'];
@@ -145,7 +145,7 @@ function applyPodPatch(req: RawRequest, shouldPatch: (pod: Record<string, unknow
 const hasContainer = (cs: ContainerShape[], name: string) => cs.some((c) => c.name === name);
 
 function mutatePods(req: RawRequest): Admitted {
-  return applyPodPatch(req, (pod) => (stringMap(pod.metadata as unknown).name === 'webhook-to-be-mutated')
+  return applyPodPatch(req, (pod) => (stringMap(pod.metadata).name === 'webhook-to-be-mutated')
     && !hasContainer(containersOf(pod, 'initContainers'), 'webhook-added-init-container'), PODS_INIT_CONTAINER);
 }
 
