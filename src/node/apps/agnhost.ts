@@ -18,6 +18,8 @@
  *   exits 2.
  * - mounttest (agnhost-mounttest.ts): file modes, owners and contents of
  *   the container's filesystem.
+ * - webhook (agnhost-webhook.ts): the admission webhook the e2e tests
+ *   deploy, HTTPS with the certificate from its mounted Secret.
  * - entrypoint-tester (entrypoint-tester/ep.go): prints os.Args as Go's
  *   `%v` of a []string (`[/agnhost entrypoint-tester a b]`) and exits 0.
  */
@@ -29,9 +31,10 @@ import { httpServer, pathOf, type Served } from './http-server.js';
 import { ContainerFS } from '../shell/fs.js';
 import { mounttest, mounttestFlags } from './agnhost-mounttest.js';
 import { crdConversionWebhook } from './agnhost-crd-conversion.js';
+import { agnhostWebhook, webhookFlags } from './agnhost-webhook.js';
 
-const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester', 'crd-conversion-webhook'];
-const BOOL_FLAGS = ['tcp', 'udp', 'http', 'close', 'break_on_expected_content'];
+const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester', 'crd-conversion-webhook', 'webhook'];
+const BOOL_FLAGS = ['tcp', 'udp', 'http', 'close', 'break_on_expected_content', 'alsologtostderr'];
 
 /** The subcommand and its flags (cobra: `--name=value` or `--name value`); undefined for subcommands not modelled. */
 export function parseAgnhost(argv: readonly string[]): { sub: string; flags: Map<string, string> } | undefined {
@@ -62,6 +65,7 @@ export function agnhost(ctx: AppContext, argv: readonly string[], argv0 = '/agnh
   if (sub === 'mounttest') {
     return mounttest({ fs: ctx.fs ?? new ContainerFS('linux'), user: ctx.user ?? { uid: 0, gid: 0 }, nowMs: () => ctx.now().getTime() }, mounttestFlags(flags));
   }
+  if (sub === 'webhook') return agnhostWebhook(ctx, webhookFlags(flags));
   if (sub === 'serve-hostname') return serveHostname(ctx, Number(flags.get('port') ?? 9376), flags.get('close') === 'true');
   return netexec(ctx, Number(flags.get('http-port') ?? 8080), Number(flags.get('udp-port') ?? 8081));
 }

@@ -73,8 +73,9 @@ export class ConversionWebhookClients {
    * the error Go's client returns (`Post "<url>": <cause>` for transport errors).
    */
   async post(crdName: string, config: WebhookClientConfig, review: unknown): Promise<unknown> {
+    const podEndpoints = this.podEndpoints();
     const answer = await postToWebhook({ clientConfig: config, agent: this.agentFor(crdName, config) }, this.getObject, JSON.stringify(review),
-      { ...(this.podEndpoints() ? { podEndpoints: this.podEndpoints()! } : {}) });
+      podEndpoints ? { podEndpoints } : {});
     return readAnswer(answer);
   }
 
