@@ -10,7 +10,7 @@ import {
   table, validateFlunder, validateName, wantsTable,
 } from '../../src/node/apps/wardle/wardle-api.js';
 import { EtcdKeySpace, etcdClientPort, serveEtcd } from '../../src/node/apps/wardle/etcd-member.js';
-import { sampleAPIServerFlags } from '../../src/node/apps/wardle/sample-apiserver.js';
+import { requestHeaderConfig, sampleAPIServerFlags } from '../../src/node/apps/wardle/sample-apiserver.js';
 import { applicationFor } from '../../src/node/apps/registry.js';
 
 test('discovery: v1beta1 is preferred; v1alpha1 serves fischers and flunders', () => {
@@ -107,4 +107,14 @@ test('the images run as the e2e tests start them', () => {
   assert.ok(applicationFor({ image: 'k8s.gcr.io/e2e-test-images/sample-apiserver:1.17.5', command: [], args: ['--etcd-servers=http://127.0.0.1:2379'] }));
   assert.ok(applicationFor({ image: 'k8s.gcr.io/etcd:3.5.1-0', command: ['/usr/local/bin/etcd', '--listen-client-urls', 'http://127.0.0.1:2379'], args: [] }));
   assert.equal(applicationFor({ image: 'k8s.gcr.io/etcd:3.5.1-0', command: ['sh', '-c', 'sleep 1'], args: [] }), undefined);
+});
+
+test('the front-proxy headers are the ones extension-apiserver-authentication names, and only with its client CA', () => {
+  const data = {
+    'requestheader-client-ca-file': '-----BEGIN CERTIFICATE-----', 'requestheader-username-headers': '["X-Remote-User"]',
+    'requestheader-group-headers': '["X-Remote-Group"]', 'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+  };
+  assert.deepEqual(requestHeaderConfig(data), { usernameHeaders: ['x-remote-user'], groupHeaders: ['x-remote-group'], extraHeaderPrefixes: ['x-remote-extra-'] });
+  assert.equal(requestHeaderConfig({ ...data, 'requestheader-client-ca-file': '' }), undefined);
+  assert.equal(requestHeaderConfig(undefined), undefined);
 });

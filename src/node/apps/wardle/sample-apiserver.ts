@@ -7,13 +7,14 @@
  *
  * As the generic API server does, it starts by reading kube-system's
  * extension-apiserver-authentication ConfigMap with its service account (fatal when it cannot),
- * then authenticates each request by the front-proxy headers (X-Remote-User, X-Remote-Group), a
- * bearer token (a TokenReview to kube-apiserver) or as system:anonymous, authorizes it with a
- * SubjectAccessReview (answers cached 10 s; /healthz always allowed), and admits creations with
- * NamespaceLifecycle (the namespace must exist) and BanFlunder.
+ * then authenticates each request by the front-proxy headers the ConfigMap names (X-Remote-User,
+ * X-Remote-Group, X-Remote-Extra-), a bearer token (a TokenReview to kube-apiserver) or as
+ * system:anonymous, authorizes it with a SubjectAccessReview (answers cached 10 s; v0.17 always
+ * allows no path or group), and admits creations with NamespaceLifecycle (the namespace must
+ * exist) and BanFlunder.
  *
  * Modelled loosely, and said so: the front-proxy client certificate is not checked (the model's
- * connections carry no client certificates, so any request with X-Remote-User is trusted);
+ * connections carry no client certificates, so any request with the username header is trusted);
  * watches, managedFields, JSON patch and strategic merge patch, the audit log that
  * --audit-log-path=- writes to stdout, and most of the start-up log are not modelled.
  */
@@ -86,7 +87,20 @@ const parseJSON = (r: HttpResponse | undefined): Json | undefined => {
 };
 
 /** The server's state and its clients: kube-apiserver through the Service address, etcd on its client URL. */
+/** The request-header authentication's headers (the ConfigMap's requestheader-* keys, JSON string lists). */
+export interface RequestHeaderConfig { usernameHeaders: string[]; groupHeaders: string[]; extraHeaderPrefixes: string[] }
+
+export function requestHeaderConfig(data: Record<string, string> | undefined): RequestHeaderConfig | undefined {
+  // Without a client CA for them, the headers are not used at all.
+  if (!data?.['requestheader-client-ca-file']) return undefined;
+  const list = (key: string): string[] => {
+    try { return (JSON.parse(data[key] ?? '[]') as unknown[]).filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()); } catch { return []; }
+  };
+  return { usernameHeaders: list('requestheader-username-headers'), groupHeaders: list('requestheader-group-headers'), extraHeaderPrefixes: list('requestheader-extra-headers-prefix') };
+}
+
 class WardleServer {
+  requestHeader?: RequestHeaderConfig;
   private readonly authzCache = new Map<string, { allowed: boolean; reason: string; until: number }>();
 
   constructor(private readonly ctx: AppContext, private readonly token: string, private readonly etcd: { host: string; port: number }) {}
@@ -130,11 +144,15 @@ class WardleServer {
 
   /** The requester: front-proxy headers, a bearer token's TokenReview, or anonymous; undefined: 401. */
   async authenticate(req: HttpRequest): Promise<User | undefined> {
-    const remote = headerOf(req, 'X-Remote-User');
-    if (remote) {
-      const groups = req.headers.filter(([k]) => k.toLowerCase() === 'x-remote-group').map(([, v]) => v);
+    const rh = this.requestHeader;
+    const remote = rh?.usernameHeaders.map((h) => headerOf(req, h)).find((v) => v);
+    if (rh && remote) {
+      const groups = req.headers.filter(([k]) => rh.groupHeaders.includes(k.toLowerCase())).map(([, v]) => v);
       const extra: Record<string, string[]> = {};
-      for (const [k, v] of req.headers) if (k.toLowerCase().startsWith('x-remote-extra-')) (extra[decodeURIComponent(k.slice(15).toLowerCase())] ??= []).push(v);
+      for (const [k, v] of req.headers) {
+        const prefix = rh.extraHeaderPrefixes.find((p) => k.toLowerCase().startsWith(p));
+        if (prefix) (extra[decodeURIComponent(k.slice(prefix.length).toLowerCase())] ??= []).push(v);
+      }
       return { name: remote, groups, extra };
     }
     const auth = headerOf(req, 'Authorization');
@@ -204,7 +222,8 @@ async function handle(s: WardleServer, req: HttpRequest, now: () => Date): Promi
   const attrs: Json = rp && rp.resource
     ? { resourceAttributes: { ...(rp.namespace ? { namespace: rp.namespace } : {}), verb, group: GROUP, version: rp.version, resource: rp.resource, ...(rp.name ? { name: rp.name } : {}) } }
     : { nonResourceAttributes: { path, verb: req.method.toLowerCase() } };
-  if (path !== '/healthz') {
+  {
+    // v0.17 has no always-allowed paths or groups: every request, /healthz too, is a SubjectAccessReview.
     const decision = await s.authorize(user, attrs);
     if (!decision.allowed) {
       const msg = forbiddenMessage(user, attrs);
@@ -373,13 +392,13 @@ export function sampleAPIServer(ctx: AppContext, args: readonly string[]): Progr
   let ended = false;
   const run = function* (): Generator<Step, void> {
     if (!ctx.env.KUBERNETES_SERVICE_HOST || !ctx.env.KUBERNETES_SERVICE_PORT) {
-      yield* fatal(ctx.now(), 'main.go:40', 'unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
+      yield* fatal(ctx.now(), 'main.go:39', 'unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
       return;
     }
     const token = read(`${SA_DIR}/token`);
-    if (token === undefined) { yield* fatal(ctx.now(), 'main.go:40', `open ${SA_DIR}/token: no such file or directory`); return; }
+    if (token === undefined) { yield* fatal(ctx.now(), 'main.go:39', `open ${SA_DIR}/token: no such file or directory`); return; }
     const pair = loadKeyPair(read, flags.certFile, flags.keyFile);
-    if ('error' in pair) { yield* fatal(ctx.now(), 'main.go:40', pair.error); return; }
+    if ('error' in pair) { yield* fatal(ctx.now(), 'main.go:39', pair.error); return; }
     const etcdURL = /^https?:\/\/(\[[^\]]+\]|[^:/]+)(?::(\d+))?/.exec(flags.etcdServers.split(',')[0] ?? '');
     const etcd = { host: (etcdURL?.[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port: Number(etcdURL?.[2] ?? 2379) };
     if (!ctx.net) { yield { kind: 'wait', on: new Pending<unknown>() }; return; }
@@ -389,11 +408,17 @@ export function sampleAPIServer(ctx: AppContext, args: readonly string[]): Progr
     void server.kubeCall('GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication').then((r) => cm.settle(r));
     while (!cm.settled) yield { kind: 'wait', on: cm };
     const answer = cm.value;
-    if (!answer || answer.status !== 200) {
-      const message = str(parseJSON(answer)?.message) || `Get https://${ctx.env.KUBERNETES_SERVICE_HOST}:${ctx.env.KUBERNETES_SERVICE_PORT}/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication: dial tcp: connection refused`;
-      yield klogLine('W', ctx.now(), 'authentication.go:296', "Unable to get configmap/extension-apiserver-authentication in kube-system.  Usually fixed by 'kubectl create rolebinding -n kube-system ROLEBINDING_NAME --role=extension-apiserver-authentication-reader --serviceaccount=YOUR_NS:YOUR_SA'");
+    // NotFound: no request-header configuration, so the front-proxy headers are not trusted.
+    if (answer?.status === 200) server.requestHeader = requestHeaderConfig(parseJSON(answer)?.data as Record<string, string> | undefined);
+    else if (answer?.status !== 404) {
+      if (answer?.status === 403) {
+        yield klogLine('W', ctx.now(), 'authentication.go:348', "Unable to get configmap/extension-apiserver-authentication in kube-system.  Usually fixed by 'kubectl create rolebinding -n kube-system ROLEBINDING_NAME --role=extension-apiserver-authentication-reader --serviceaccount=YOUR_NS:YOUR_SA'");
+      }
+      const cause = str(parseJSON(answer)?.message) || `Get https://${ctx.env.KUBERNETES_SERVICE_HOST}:${ctx.env.KUBERNETES_SERVICE_PORT}/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication: dial tcp ${ctx.env.KUBERNETES_SERVICE_HOST}:${ctx.env.KUBERNETES_SERVICE_PORT}: connect: connection refused`;
+      const message = `unable to load configmap based request-header-client-ca-file: ${cause}`;
+      // cobra's report (its usage text, which follows it, is not modelled), then main's klog.Fatal.
       yield { kind: 'stderr', text: `Error: ${message}\n` };
-      yield* fatal(ctx.now(), 'main.go:40', message);
+      yield* fatal(ctx.now(), 'main.go:39', message);
       return;
     }
     listener = ctx.net.listen(flags.securePort, (req) => {
@@ -405,7 +430,7 @@ export function sampleAPIServer(ctx: AppContext, args: readonly string[]): Progr
       return out;
     }, undefined, { certificate: pair.chain });
     if (!listener) {
-      yield* fatal(ctx.now(), 'main.go:40', `failed to listen on 0.0.0.0:${flags.securePort}: listen tcp 0.0.0.0:${flags.securePort}: bind: address already in use`);
+      yield* fatal(ctx.now(), 'main.go:39', `failed to listen on 0.0.0.0:${flags.securePort}: listen tcp 0.0.0.0:${flags.securePort}: bind: address already in use`);
       return;
     }
     yield klogLine('I', ctx.now(), 'secure_serving.go:178', `Serving securely on [::]:${flags.securePort}`);
