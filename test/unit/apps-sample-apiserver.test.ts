@@ -10,8 +10,11 @@ import {
   table, validateFlunder, validateName, wantsTable,
 } from '../../src/node/apps/wardle/wardle-api.js';
 import { EtcdKeySpace, etcdClientPort, serveEtcd } from '../../src/node/apps/wardle/etcd-member.js';
-import { requestHeaderConfig, sampleAPIServerFlags } from '../../src/node/apps/wardle/sample-apiserver.js';
+import { requestHeaderConfig, sampleAPIServer, sampleAPIServerFlags } from '../../src/node/apps/wardle/sample-apiserver.js';
 import { applicationFor } from '../../src/node/apps/registry.js';
+import { ContainerFS } from '../../src/node/shell/fs.js';
+import { Pending } from '../../src/node/shell/pending.js';
+import { createCA, issue } from '../../src/pki/issue.js';
 
 test('discovery: v1beta1 is preferred; v1alpha1 serves fischers and flunders', () => {
   assert.deepEqual(apiGroupList(), {
@@ -117,4 +120,40 @@ test('the front-proxy headers are the ones extension-apiserver-authentication na
   assert.deepEqual(requestHeaderConfig(data), { usernameHeaders: ['x-remote-user'], groupHeaders: ['x-remote-group'], extraHeaderPrefixes: ['x-remote-extra-'] });
   assert.equal(requestHeaderConfig({ ...data, 'requestheader-client-ca-file': '' }), undefined);
   assert.equal(requestHeaderConfig(undefined), undefined);
+});
+
+test('without the auth-reader binding the server cannot read its ConfigMap and exits as klog.Fatal does', async () => {
+  const fs = new ContainerFS('linux');
+  const cert = await issue(await createCA(), 'CN=sample-api.ns.svc', 'server', { dns: ['sample-api.ns.svc'], ip: [] });
+  fs.mountFile('/var/run/secrets/kubernetes.io/serviceaccount/token', 'tok');
+  fs.mountFile('/certs/tls.crt', cert.cert);
+  fs.mountFile('/certs/tls.key', cert.key);
+  const message = 'configmaps "extension-apiserver-authentication" is forbidden: User "system:serviceaccount:ns:default" cannot get resource "configmaps" in API group "" in the namespace "kube-system"';
+  const asked: string[] = [];
+  const net = {
+    podIP: '10.244.1.5', resolve: () => undefined, lookup: () => undefined, ping: () => ({ kind: 'timeout' as const }), listen: () => undefined,
+    connect: () => ({
+      kind: 'connected' as const, local: { ip: '10.244.1.5', port: 40000 }, remote: { ip: '10.96.0.1', port: 443 },
+      exchange: (req: { target: string; headers: [string, string][] }) => {
+        asked.push(`${req.target} ${req.headers.find(([k]) => k === 'Authorization')?.[1]}`);
+        return Pending.of({ status: 403, reason: 'Forbidden', headers: [], body: new Uint8Array(Buffer.from(JSON.stringify({ kind: 'Status', message }))) });
+      },
+    }),
+  };
+  const p = sampleAPIServer({ now: () => new Date('2026-11-29T07:00:00.250Z'), hostname: 'h', cpus: 1, env: { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }, fs, net },
+    ['--etcd-servers=http://127.0.0.1:2379', '--tls-cert-file=/certs/tls.crt', '--tls-private-key-file=/certs/tls.key']);
+  const out: string[] = [];
+  for (let r = p.next(); !r.done; r = p.next()) {
+    const s = r.value;
+    if (s.kind === 'wait') { await new Promise<void>((resolve) => s.on.onSettle(resolve)); continue; }
+    if (s.kind === 'stderr' || s.kind === 'stdout') out.push(s.text);
+    if (s.kind === 'exit') { out.push(`exit ${s.code}`); break; }
+  }
+  assert.deepEqual(asked, ['/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication Bearer tok']);
+  assert.deepEqual(out, [
+    "W1129 07:00:00.250000       1 authentication.go:348] Unable to get configmap/extension-apiserver-authentication in kube-system.  Usually fixed by 'kubectl create rolebinding -n kube-system ROLEBINDING_NAME --role=extension-apiserver-authentication-reader --serviceaccount=YOUR_NS:YOUR_SA'\n",
+    `Error: unable to load configmap based request-header-client-ca-file: ${message}\n`,
+    `F1129 07:00:00.250000       1 main.go:39] unable to load configmap based request-header-client-ca-file: ${message}\n`,
+    'exit 255',
+  ]);
 });
