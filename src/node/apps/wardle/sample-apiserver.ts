@@ -103,13 +103,14 @@ class WardleServer {
   requestHeader?: RequestHeaderConfig;
   private readonly authzCache = new Map<string, { allowed: boolean; reason: string; until: number }>();
 
-  constructor(private readonly ctx: AppContext, private readonly token: string, private readonly etcd: { host: string; port: number }) {}
+  /** `token` reads the service account's token file: the kubelet rotates it, and client-go rereads it. */
+  constructor(private readonly ctx: AppContext, private readonly token: () => string, private readonly etcd: { host: string; port: number }) {}
 
   private get kube() { return { host: this.ctx.env.KUBERNETES_SERVICE_HOST ?? '', port: Number(this.ctx.env.KUBERNETES_SERVICE_PORT ?? 443) }; }
 
   kubeCall(method: string, path: string, body?: unknown): Promise<HttpResponse | undefined> {
     const { host, port } = this.kube;
-    return call(this.ctx.net!.connect(host, port), jsonRequest(method, path, `${host}:${port}`, body, this.token));
+    return call(this.ctx.net!.connect(host, port), jsonRequest(method, path, `${host}:${port}`, body, this.token()));
   }
 
   private async etcdCall(op: string, body: Json): Promise<Json | undefined> {
@@ -402,7 +403,7 @@ export function sampleAPIServer(ctx: AppContext, args: readonly string[]): Progr
     const etcdURL = /^https?:\/\/(\[[^\]]+\]|[^:/]+)(?::(\d+))?/.exec(flags.etcdServers.split(',')[0] ?? '');
     const etcd = { host: (etcdURL?.[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port: Number(etcdURL?.[2] ?? 2379) };
     if (!ctx.net) { yield { kind: 'wait', on: new Pending<unknown>() }; return; }
-    const server = new WardleServer(ctx, token.trim(), etcd);
+    const server = new WardleServer(ctx, () => (read(`${SA_DIR}/token`) ?? token).trim(), etcd);
     // The delegated authentication's configuration: kube-system/extension-apiserver-authentication.
     const cm = new Pending<HttpResponse | undefined>();
     void server.kubeCall('GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication').then((r) => cm.settle(r));
