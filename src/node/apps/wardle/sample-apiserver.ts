@@ -15,8 +15,10 @@
  *
  * Modelled loosely, and said so: the front-proxy client certificate is not checked (the model's
  * connections carry no client certificates, so any request with the username header is trusted);
- * watches, managedFields, JSON patch and strategic merge patch, the audit log that
- * --audit-log-path=- writes to stdout, and most of the start-up log are not modelled.
+ * a watch sends the current objects and ends (the model's messages are whole); managedFields,
+ * JSON patch and strategic merge patch, and most of the start-up log are not modelled.
+ * --audit-log-path=- writes nothing: without --audit-policy-file no event is recorded (upstream
+ * says so only at -v=2).
  */
 import { randomUUID } from 'node:crypto';
 import { parseLabelSelector } from '../../../selectors/labels.js';
@@ -270,6 +272,16 @@ async function serveResource(s: WardleServer, req: HttpRequest, rp: NonNullable<
     try { selector = parseLabelSelector(params.get('labelSelector') ?? ''); } catch (e) { return err(badRequest((e as Error).message)); }
     const items = listed.items.filter((o) => selector.matches((o.metadata as Json).labels as Record<string, string> | undefined)).map(out);
     const listMeta = { selfLink: base, resourceVersion: listed.revision };
+    if (params.get('watch') === 'true' || params.get('watch') === '1') {
+      // A watch from no resourceVersion starts with the current objects as ADDED events; from a given one, with
+      // what changed since, which the model does not keep. The model's messages are whole, so the watch then ends,
+      // as a server closes a watch at its timeout.
+      const rv = params.get('resourceVersion') ?? '';
+      const events = rv === '' || rv === '0'
+        ? items.map((o) => `${goJSON({ type: 'ADDED', object: wantsTable(accept) ? table([o], { resourceVersion: String((o.metadata as Json).resourceVersion) }) : o })}\n`).join('')
+        : '';
+      return reply(now(), 200, events);
+    }
     if (wantsTable(accept)) return reply(now(), 200, `${goJSON(table(items, listMeta))}\n`);
     return reply(now(), 200, `${goJSON({ kind: `${kind}List`, apiVersion: `${GROUP}/${version}`, metadata: listMeta, items })}\n`);
   }
