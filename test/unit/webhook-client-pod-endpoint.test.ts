@@ -14,8 +14,8 @@ import type { PodEndpointConnection, PodEndpointDialer } from '../../src/network
 import { createCA, issue } from '../../src/pki/issue.js';
 
 const objects: Record<string, KObject> = {
-  services: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'hook', namespace: 'ns' }, spec: { ports: [{ port: 8443 }] } } as KObject,
-  endpoints: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'hook', namespace: 'ns' }, subsets: [{ addresses: [{ ip: '10.244.1.7' }], ports: [{ port: 8444 }] }] } as KObject,
+  services: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'hook', namespace: 'ns' }, spec: { ports: [{ port: 8443 }] } },
+  endpoints: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'hook', namespace: 'ns' }, subsets: [{ addresses: [{ ip: '10.244.1.7' }], ports: [{ port: 8444 }] }] },
 };
 const getObject = async (resource: 'services' | 'endpoints') => objects[resource];
 const URL_ = 'https://hook.ns.svc:8443/check?timeout=1s';
