@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, kubectl, kubectlFails, kubectlOk, rawJSON, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlFails, kubectlOk, raw, rawJSON, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(); });
@@ -41,6 +41,9 @@ test('pods/NAME/proxy: the first container port, an explicit port, a path with i
   await kubectlOk(cluster, ['apply', '-f', '-'], pod('hostname', AGNHOST, ['serve-hostname'], 9376));
   const { podIP } = await running('hostname');
   assert.equal(await getRaw('/api/v1/namespaces/default/pods/hostname/proxy'), 'hostname');
+  // kubectl followed the proxy's redirect of the bare .../proxy to .../proxy/.
+  const bare = await raw(cluster, 'GET', '/api/v1/namespaces/default/pods/hostname/proxy?a=1');
+  assert.deepEqual([bare.status, bare.headers.location, bare.body], [301, '/api/v1/namespaces/default/pods/hostname/proxy/?a=1', '']);
   assert.equal(await getRaw('/api/v1/namespaces/default/pods/hostname:9376/proxy/any/path/'), 'hostname');
   assert.equal(await getRaw('/api/v1/namespaces/default/pods/http:hostname:9376/proxy/'), 'hostname');
   assert.equal(await kubectlFails(cluster, ['get', '--raw', '/api/v1/namespaces/default/pods/hostname:81/proxy/']),
@@ -75,6 +78,9 @@ test('the update demo: nautilus serves its data.json on port 80', async () => {
   await kubectlOk(cluster, ['apply', '-f', '-'], pod('nautilus', 'k8s.gcr.io/e2e-test-images/nautilus:1.5', [], 80).replace('    args: []\n', ''));
   await running('nautilus');
   assert.equal(await getRaw('/api/v1/namespaces/default/pods/nautilus/proxy/data.json'), '{\n  "image": "nautilus.jpg"\n}\n');
+  // The server's CORS headers are stripped by the proxy; its Cache-Control passes.
+  const data = await raw(cluster, 'GET', '/api/v1/namespaces/default/pods/nautilus/proxy/data.json');
+  assert.deepEqual([data.headers['cache-control'], data.headers['content-type'], data.headers['access-control-allow-origin']], ['private', 'application/json', undefined]);
   assert.equal(await kubectlFails(cluster, ['get', '--raw', '/api/v1/namespaces/default/pods/nautilus/proxy/kitten.jpg']),
     'Error from server (NotFound): the server could not find the requested resource\n');
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { StatusError } from '../../src/apimachinery/errors.js';
-import { backendRequest, lookupPort, matchResourceProxy, subpath } from '../../src/api/resource-proxy.js';
+import { backendRequest, canonicalHeaderKey, lookupPort, matchResourceProxy, proxiedResponseHeaders, subpath } from '../../src/api/resource-proxy.js';
 import { isGlobalUnicastIPv4, podProxyLocation, serviceProxyLocation, splitSchemeNamePort, type CoreGetter } from '../../src/registry/core/proxy-location.js';
 
 function getter(objects: Record<string, KObject>): CoreGetter {
@@ -40,8 +40,8 @@ test('the id forms: name, name:port, scheme:name:port; anything else is invalid'
 });
 
 test('the proxy URL: namespace, resource, id and the path below proxy, trailing slash kept and dot segments cleaned', () => {
-  assert.deepEqual(matchResourceProxy('/api/v1/namespaces/default/pods/web:9376/proxy/read'), { namespace: 'default', resource: 'pods', id: 'web:9376', path: '/read' });
-  assert.deepEqual(matchResourceProxy('/api/v1/namespaces/default/services/frontend/proxy'), { namespace: 'default', resource: 'services', id: 'frontend', path: '' });
+  assert.deepEqual(matchResourceProxy('/api/v1/namespaces/default/pods/web:9376/proxy/read'), { namespace: 'default', resource: 'pods', id: 'web:9376', prefix: '/api/v1/namespaces/default/pods/web:9376/proxy', path: '/read' });
+  assert.deepEqual(matchResourceProxy('/api/v1/namespaces/default/services/frontend/proxy'), { namespace: 'default', resource: 'services', id: 'frontend', prefix: '/api/v1/namespaces/default/services/frontend/proxy', path: '' });
   assert.equal(matchResourceProxy('/api/v1/namespaces/default/pods/web/log'), undefined);
   assert.equal(matchResourceProxy('/api/v1/namespaces/default/configmaps/web/proxy'), undefined);
   assert.equal(subpath(''), '');
@@ -88,13 +88,26 @@ test('services: a port number names its Service port, the endpoints must be pods
   assert.deepEqual(await statusOf(serviceProxyLocation(get, 'ns', 'ftp:fe:80', first)), { code: 400, reason: 'BadRequest', message: 'invalid service request "ftp:fe:80"' });
 });
 
-test('the backend request: hop-by-hop headers and credentials dropped, X-Forwarded-For appended, the path and query kept', () => {
-  const req = backendRequest('POST', '/write', 'a=1', ['Host', 'api:6443', 'Authorization', 'Bearer x', 'Connection', 'keep-alive', 'Impersonate-User', 'u',
-    'X-Forwarded-For', '1.2.3.4', 'Content-Type', 'application/json'], Buffer.from('{}'), '127.0.0.1');
+test('the backend request: hop-by-hop headers and credentials dropped, X-Forwarded-For appended, X-Forwarded-Uri set, in Go\'s order', () => {
+  const req = backendRequest('POST', '/write', 'a=1', ['Host', 'api:6443', 'authorization', 'Bearer x', 'Connection', 'keep-alive', 'Impersonate-User', 'u',
+    'x-forwarded-for', '1.2.3.4', 'Content-Type', 'application/json', 'User-Agent', 'kubectl/v1.32.0', 'Content-Length', '2', 'Accept', '*/*'],
+  Buffer.from('{}'), '127.0.0.1', '/api/v1/namespaces/ns/pods/server/proxy/write');
   assert.equal(req.method, 'POST');
   assert.equal(req.target, '/write?a=1');
-  assert.deepEqual(req.headers, [['Host', 'api:6443'], ['Content-Type', 'application/json'], ['X-Forwarded-For', '1.2.3.4, 127.0.0.1']]);
-  assert.equal(backendRequest('GET', '', '', [], new Uint8Array(), '10.0.0.1').target, '/');
+  assert.deepEqual(req.headers, [['Host', 'api:6443'], ['User-Agent', 'kubectl/v1.32.0'], ['Content-Length', '2'], ['Accept', '*/*'],
+    ['Content-Type', 'application/json'], ['X-Forwarded-For', '1.2.3.4, 127.0.0.1'], ['X-Forwarded-Uri', '/api/v1/namespaces/ns/pods/server/proxy/write'],
+    ['Accept-Encoding', 'gzip']]);
+  const plain = backendRequest('GET', '', '', ['Accept-Encoding', 'gzip'], new Uint8Array(), '10.0.0.1', '/x/proxy/');
+  assert.equal(plain.target, '/');
+  assert.deepEqual(plain.headers, [['Accept-Encoding', 'gzip'], ['X-Forwarded-For', '10.0.0.1'], ['X-Forwarded-Uri', '/x/proxy/']]);
+});
+
+test('the backend response: CORS and hop-by-hop headers stripped, keys canonical and sorted, Content-Length of the body', () => {
+  assert.deepEqual(proxiedResponseHeaders([['Cache-Control', 'private'], ['Access-Control-Allow-Origin', '*'], ['date', 'Sat, 28 Nov 2026 17:16:21 GMT'],
+    ['Connection', 'close'], ['Content-Length', '99'], ['content-type', 'application/json']], 30),
+  [['Cache-Control', 'private'], ['Content-Length', '30'], ['Content-Type', 'application/json'], ['Date', 'Sat, 28 Nov 2026 17:16:21 GMT']]);
+  assert.equal(canonicalHeaderKey('x-forwarded-FOR'), 'X-Forwarded-For');
+  assert.equal(canonicalHeaderKey('bad key'), 'bad key');
 });
 
 test('ports the proxy dials: numbers up to 65535 and the HTTP service names', () => {
