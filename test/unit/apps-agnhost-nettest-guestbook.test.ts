@@ -136,6 +136,7 @@ test('guestbook rules: query values, /get bodies, what a replica takes from the 
   assert.equal(queryGet('/set?key=a&key=b', 'key'), 'a');
   assert.equal(queryGet('/get', 'key'), '');
   assert.equal(guestbookGet({ a: '1' }, 'b'), '{"data":""}');
+  assert.equal(guestbookGet({ a: '1' }, 'toString'), '{"data":""}');
   assert.deepEqual(registeredStore('{"data":{"messages":"x"}}'), { store: { messages: 'x' } });
   assert.deepEqual(registeredStore('{"data":"x"}'), { fatal: 'Could not cast responseJSON: x' });
   assert.equal(goMarshal({ b: [1, 'x'], a: null }), '{"a":null,"b":[1,"x"]}');

@@ -46,7 +46,7 @@ export type GuestbookStore = Record<string, GoJSONValue>;
 
 /** /get's body. */
 export function guestbookGet(store: GuestbookStore, key: string): string {
-  return goMarshal({ data: key === '' ? store : store[key] ?? '' });
+  return goMarshal({ data: key === '' ? store : Object.hasOwn(store, key) ? store[key]! : '' });
 }
 
 /** The primary's answer to /register, as a replica takes it: the new store, or log.Fatalf's message. */
@@ -72,7 +72,8 @@ function goPrintS(v: unknown): string {
 }
 
 export function guestbook(ctx: AppContext, flags: GuestbookFlags): Program {
-  const store: { data: GuestbookStore } = { data: {} };
+  // A Go map: any key, none inherited.
+  const store: { data: GuestbookStore } = { data: Object.create(null) as GuestbookStore };
   const replicas: string[] = [];
   const log = (text: string): Output => goLog(ctx.now(), text);
   const httpError = (status: number, text: string, line: Output[] = []): Served => ({
