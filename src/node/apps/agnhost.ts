@@ -20,6 +20,7 @@
  *   the container's filesystem.
  * - webhook (agnhost-webhook.ts): the admission webhook the e2e tests
  *   deploy, HTTPS with the certificate from its mounted Secret.
+ * - nettest (agnhost-nettest.ts), guestbook (agnhost-guestbook.ts).
  * - entrypoint-tester (entrypoint-tester/ep.go): prints os.Args as Go's
  *   `%v` of a []string (`[/agnhost entrypoint-tester a b]`) and exits 0.
  */
@@ -31,8 +32,10 @@ import { httpServer, pathOf, type Served } from './http-server.js';
 import { ContainerFS } from '../shell/fs.js';
 import { mounttest, mounttestFlags } from './agnhost-mounttest.js';
 import { agnhostWebhook, webhookFlags } from './agnhost-webhook.js';
+import { nettest, nettestFlags } from './agnhost-nettest.js';
+import { guestbook, guestbookFlags } from './agnhost-guestbook.js';
 
-const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester', 'webhook'];
+const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester', 'webhook', 'nettest', 'guestbook'];
 const BOOL_FLAGS = ['tcp', 'udp', 'http', 'close', 'break_on_expected_content', 'alsologtostderr'];
 
 /** The subcommand and its flags (cobra: `--name=value` or `--name value`); undefined for subcommands not modelled. */
@@ -42,6 +45,13 @@ export function parseAgnhost(argv: readonly string[]): { sub: string; flags: Map
   const flags = new Map<string, string>();
   // entrypoint-tester takes any arguments and prints them.
   if (sub === 'entrypoint-tester') return { sub, flags };
+  const parsed = parseAgnhostFlags(rest);
+  return parsed ? { sub, flags: parsed } : undefined;
+}
+
+/** A subcommand's flags (cobra: `--name=value` or `--name value`); undefined for an argument that is no flag. */
+export function parseAgnhostFlags(rest: readonly string[]): Map<string, string> | undefined {
+  const flags = new Map<string, string>();
   for (let i = 0; i < rest.length; i++) {
     const m = /^--?([a-z0-9_-]+)(?:=(.*))?$/.exec(rest[i]!);
     if (!m) return undefined;
@@ -50,7 +60,7 @@ export function parseAgnhost(argv: readonly string[]): { sub: string; flags: Map
     else if (BOOL_FLAGS.includes(name)) flags.set(name, 'true');
     else flags.set(name, rest[++i] ?? '');
   }
-  return { sub, flags };
+  return flags;
 }
 
 /** `argv0` is the path the binary was started as (the image's /agnhost, or /agnhost-2, its copy). */
@@ -64,6 +74,8 @@ export function agnhost(ctx: AppContext, argv: readonly string[], argv0 = '/agnh
     return mounttest({ fs: ctx.fs ?? new ContainerFS('linux'), user: ctx.user ?? { uid: 0, gid: 0 }, nowMs: () => ctx.now().getTime() }, mounttestFlags(flags));
   }
   if (sub === 'webhook') return agnhostWebhook(ctx, webhookFlags(flags));
+  if (sub === 'nettest') return nettest(ctx, nettestFlags(flags));
+  if (sub === 'guestbook') return guestbook(ctx, guestbookFlags(flags));
   if (sub === 'serve-hostname') return serveHostname(ctx, Number(flags.get('port') ?? 9376), flags.get('close') === 'true');
   return netexec(ctx, Number(flags.get('http-port') ?? 8080), Number(flags.get('udp-port') ?? 8081));
 }
