@@ -7,8 +7,9 @@
  *   (`NOW: <time.Now()>`), `/hostname` and `/hostName`, `/clientip` (the
  *   client's ip:port as the pod sees it), `/echo?msg=&code=`,
  *   `/exit?code=` (os.Exit without answering), `/healthz`, `/shutdown`;
- *   each handler logs `GET /...`. `/dial`, `/shell`, `/upload` and
- *   `/redirect`, and the UDP and SCTP servers, are not modelled: those
+ *   each handler logs `GET /...`; `/dial` (agnhost-netexec-dial.ts) and
+ *   the UDP server on --udp-port (agnhost-netexec-udp.ts). `/shell`,
+ *   `/upload` and `/redirect`, and the SCTP server, are not modelled: those
  *   paths answer net/http's 404 (unlike the real mux, which has them), so
  *   a test relying on them fails visibly instead of reading a made-up
  *   answer.
@@ -28,6 +29,8 @@ import { goBindError, goLog, goResponse, goTimeString } from './go-http.js';
 import { httpServer, pathOf, type Served } from './http-server.js';
 import { ContainerFS } from '../shell/fs.js';
 import { mounttest, mounttestFlags } from './agnhost-mounttest.js';
+import { parseDial, runDial } from './agnhost-netexec-dial.js';
+import { netexecDatagram } from './agnhost-netexec-udp.js';
 
 const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester'];
 const BOOL_FLAGS = ['tcp', 'udp', 'http', 'close', 'break_on_expected_content'];
@@ -104,7 +107,15 @@ function netexec(ctx: AppContext, port: number, udpPort: number): Program {
     // main starts the UDP goroutine, then logs the HTTP server's start; the UDP goroutine logs once it listens.
     bound: () => [log(`Started HTTP server on port ${port}`), ...(udpPort !== -1 ? [log(`Started UDP server on port  ${udpPort}`)] : [])],
     bindFailed: () => ({ steps: [log(`Started HTTP server on port ${port}`), goBindError(ctx.now(), port)], code: 1 }),
-    serve: (req, conn): Served => {
+    otherSockets: (write) => {
+      if (udpPort === -1) return;
+      ctx.net?.listenDatagram?.(udpPort, (payload, client) => {
+        const a = netexecDatagram(payload, ctx.hostname, client);
+        if (a.log !== undefined) write([log(a.log)]);
+        return a.replies;
+      });
+    },
+    serve: (req, conn): Served | Pending<Served> => {
       const now = ctx.now();
       const path = pathOf(req.target);
       const q = new URLSearchParams(req.target.includes('?') ? req.target.slice(req.target.indexOf('?') + 1) : '');
@@ -129,7 +140,20 @@ function netexec(ctx: AppContext, port: number, udpPort: number): Program {
           // os.Exit before the handler writes: the connection closes unanswered.
           return { response: goResponse(now, 200, ''), reset: true, log: lines, exitCode: Number(code || 0) };
         }
-        case '/dial': case '/shell': case '/upload': case '/redirect':
+        case '/dial': {
+          const d = parseDial(req.target.includes('?') ? req.target.slice(req.target.indexOf('?') + 1) : '');
+          const line = [log(d.log ?? '')];
+          const plain: [string, string][] = [['Content-Type', 'text/plain; charset=utf-8'], ['X-Content-Type-Options', 'nosniff']];
+          if (!d.ok) return { response: goResponse(now, d.status, d.body, plain), log: line };
+          const answer = runDial(d.params, { ...(ctx.net ? { net: ctx.net } : {}), ...(ctx.after ? { after: ctx.after } : {}) });
+          const served = new Pending<Served>();
+          answer.onSettle(() => {
+            const a = answer.value;
+            served.settle({ response: goResponse(ctx.now(), a.status, a.body, a.status === 200 ? [] : plain), log: line });
+          });
+          return served;
+        }
+        case '/shell': case '/upload': case '/redirect':
           return { response: goResponse(now, 404, '404 page not found\n', [['Content-Type', 'text/plain; charset=utf-8'], ['X-Content-Type-Options', 'nosniff']]) };
         default: return ok(`NOW: ${goTimeString(now, now.getTime() - started)}`, 'GET /');
       }

@@ -35,7 +35,13 @@ export interface ServerBehaviour {
   bound(): Output[];
   /** A port is taken: what the server writes (and how long it retries first), and its exit code. */
   bindFailed(port: number): { steps: Step[]; code: number };
-  serve(req: HttpRequest, conn: { client: Endpoint; local: Endpoint }): Served;
+  /** The answer, or one that comes later (a handler that waits on its own request to another server). */
+  serve(req: HttpRequest, conn: { client: Endpoint; local: Endpoint }): Served | Pending<Served>;
+  /**
+   * Sockets of other kinds the server binds as it starts (netexec's UDP
+   * port), with a way to write its log lines as they serve.
+   */
+  otherSockets?(write: (log: Output[]) => void): void;
   /** SIGTERM: what the server does before it exits (its shutdown lines, a wait); it then exits with `stopCode` (0). */
   stopping?(): Step[];
   stopCode?: number;
@@ -59,7 +65,18 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     a?.settle(undefined);
   };
   const accept: Acceptor = (req, conn) => {
-    const served = b.serve(req, conn);
+    const out = b.serve(req, conn);
+    if (out instanceof Pending) {
+      const reply = new Pending<HttpReply>();
+      inWork.add(reply);
+      out.onSettle(() => {
+        if (!inWork.delete(reply)) return;
+        answer(out.value);
+        reply.settle(out.value.reset ? 'reset' : out.value.response);
+      });
+      return reply;
+    }
+    const served = out;
     const cost = b.cpuPerRequestNs ?? 0;
     if (cost) ctx.served?.(cost);
     if (cost < ANSWER_AT_ONCE_BELOW_NS || !ctx.after) {
@@ -83,6 +100,14 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     const l = ctx.net!.listen(port, accept, closed);
     if (!l) { taken = port; for (const x of bound) x.close(); break; }
     bound.push(l);
+  }
+  if (taken === undefined) {
+    b.otherSockets?.((log) => {
+      queue.push(...log);
+      const a = arrival;
+      arrival = undefined;
+      a?.settle(undefined);
+    });
   }
   function* run(): Generator<Step, void> {
     yield* b.startup();
