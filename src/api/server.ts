@@ -1,3 +1,4 @@
+import { serveIssuerDiscovery, type IssuerDiscovery } from './openid-discovery.js';
 import type { ContainerLogReader } from '../apimachinery/container-log.js';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -41,6 +42,8 @@ export interface ApiServerOptions {
   authenticator: Authenticator;
   /** host:port clients reach us at, for /api's serverAddressByClientCIDRs. */
   advertiseAddress: () => string;
+  /** The service account issuer's OIDC discovery documents; absent: those paths are 404. */
+  issuerDiscovery?: IssuerDiscovery;
   /** Whether the cluster finished bootstrapping (for /readyz). */
   ready: () => boolean;
   log?: (msg: string) => void;
@@ -170,6 +173,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         return writeJSON(res, 200, path === '/api' ? discovery.apiVersions(opts.advertiseAddress()) : discovery.apiGroupList());
       }
     }
+    if (opts.issuerDiscovery && req.method === 'GET' && serveIssuerDiscovery(res, path, opts.issuerDiscovery)) return;
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
     if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user);
     const parts = path.split('/').filter(Boolean);

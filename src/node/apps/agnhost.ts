@@ -20,6 +20,8 @@
  * - mounttest (agnhost-mounttest.ts): file modes, owners and contents of
  *   the container's filesystem.
  * - logs-generator (agnhost-logs-generator.ts): klog lines at a steady rate.
+ * - test-service-account-issuer-discovery (agnhost-oidc-discovery.ts): the
+ *   token verified through the API server's OIDC discovery documents.
  * - entrypoint-tester (entrypoint-tester/ep.go): prints os.Args as Go's
  *   `%v` of a []string (`[/agnhost entrypoint-tester a b]`) and exits 0.
  */
@@ -30,11 +32,12 @@ import { goBindError, goLog, goResponse, goTimeString } from './go-http.js';
 import { httpServer, pathOf, type Served } from './http-server.js';
 import { ContainerFS } from '../shell/fs.js';
 import { mounttest, mounttestFlags } from './agnhost-mounttest.js';
+import { issuerDiscoveryTest } from './agnhost-oidc-discovery.js';
 import { logsGenerator, logsGeneratorFlags } from './agnhost-logs-generator.js';
 import { parseDial, runDial } from './agnhost-netexec-dial.js';
 import { netexecDatagram } from './agnhost-netexec-udp.js';
 
-const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester', 'logs-generator'];
+const SUBCOMMANDS = ['netexec', 'serve-hostname', 'pause', 'mounttest', 'entrypoint-tester', 'logs-generator', 'test-service-account-issuer-discovery'];
 const BOOL_FLAGS = ['tcp', 'udp', 'http', 'close', 'break_on_expected_content'];
 
 /** The subcommand and its flags (cobra: `--name=value` or `--name value`); undefined for subcommands not modelled. */
@@ -66,6 +69,7 @@ export function agnhost(ctx: AppContext, argv: readonly string[], argv0 = '/agnh
     return mounttest({ fs: ctx.fs ?? new ContainerFS('linux'), user: ctx.user ?? { uid: 0, gid: 0 }, nowMs: () => ctx.now().getTime() }, mounttestFlags(flags));
   }
   if (sub === 'logs-generator') return logsGenerator(logsGeneratorFlags(flags), ctx.now);
+  if (sub === 'test-service-account-issuer-discovery') return issuerDiscoveryTest({ ...(ctx.net ? { net: ctx.net } : {}), ...(ctx.fs ? { fs: ctx.fs } : {}), env: ctx.env, now: ctx.now }, flags);
   if (sub === 'serve-hostname') return serveHostname(ctx, Number(flags.get('port') ?? 9376), flags.get('close') === 'true');
   return netexec(ctx, Number(flags.get('http-port') ?? 8080), Number(flags.get('udp-port') ?? 8081));
 }
