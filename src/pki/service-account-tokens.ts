@@ -7,7 +7,7 @@ import { serviceAccountUsername } from '../apimachinery/service-account-user.js'
 export const TOKEN_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
 /** An EC P-256 verification key in a JWKS document. */
-export interface PublicJWK { use: 'sig'; kty: 'EC'; kid: string; crv: 'P-256'; alg: 'ES256'; x: string; y: string }
+export type PublicJWK = { use: 'sig'; kty: 'EC'; kid: string; crv: 'P-256'; alg: 'ES256'; x: string; y: string };
 
 /** A reference to the object a token is bound to, as the token carries it. */
 export interface BoundRef { name: string; uid?: string }
