@@ -1,4 +1,3 @@
-import { serveIssuerDiscovery, type IssuerDiscovery } from './openid-discovery.js';
 import type { ContainerLogReader } from '../apimachinery/container-log.js';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -10,6 +9,7 @@ import { APIServiceIndex } from './apiservice-index.js';
 import { RemoteDiscovery, type ServiceGet } from './remote-discovery.js';
 import type { APIService } from '../apimachinery/apiservice.js';
 import { ResourceHandlers } from './handlers.js';
+import { serveIssuerDiscovery, type IssuerDiscovery } from './openid-discovery.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { customResourceSource } from '../registry/apiextensions/custom-resource-def.js';
 import { parseResourcePath } from './request-info.js';
@@ -173,7 +173,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         return writeJSON(res, 200, path === '/api' ? discovery.apiVersions(opts.advertiseAddress()) : discovery.apiGroupList());
       }
     }
-    if (opts.issuerDiscovery && req.method === 'GET' && serveIssuerDiscovery(res, path, opts.issuerDiscovery)) return;
+    // Registered on the plain mux as exact paths: a trailing slash is not the same path.
+    if (opts.issuerDiscovery && req.method === 'GET' && serveIssuerDiscovery(res, decodedPath, opts.issuerDiscovery)) return;
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
     if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user);
     const parts = path.split('/').filter(Boolean);

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agnhost } from '../../src/node/apps/agnhost.js';
-import { dialBody, goJSONString, parseDial, udpTry } from '../../src/node/apps/agnhost-netexec-dial.js';
+import { dialBody, goJSONString, parseDial, runDial, udpTry } from '../../src/node/apps/agnhost-netexec-dial.js';
+import { Pending } from '../../src/node/shell/pending.js';
 import { netexecDatagram } from '../../src/node/apps/agnhost-netexec-udp.js';
 import { appNetwork, CLIENT_IP, drain, SERVER_IP } from '../helpers/app-network.js';
 
@@ -85,4 +86,19 @@ test('the node-pod UDP check: echo hostName | nc -w 1 -u IP PORT prints the answ
   // The process ended: the kubelet closed its UDP socket too.
   n.exit();
   assert.equal(n.net.listening(SERVER_IP, 8081, 'UDP'), false);
+});
+
+test('dial over http to a server that never answers, and udp to an address nobody has: the 5 s timeouts', () => {
+  const n = appNetwork(8080);
+  n.net.listen(CLIENT_IP, 9000, 'TCP', () => new Pending());
+  const timers: [number, () => void][] = [];
+  const deps = { net: n.server().net!, after: (ms: number, fn: () => void) => { timers.push([ms, fn]); } };
+  const http = runDial({ host: CLIENT_IP, port: '9000', request: 'hostname', protocol: 'http', tries: 1 }, deps);
+  assert.deepEqual([http.settled, timers.map(([ms]) => ms)], [false, [5000]]);
+  timers.shift()![1]();
+  assert.deepEqual(http.value, { status: 200, body: `{"errors":["Get \\"http://${CLIENT_IP}:9000/hostname\\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"]}` });
+  const udp = runDial({ host: '10.244.9.9', port: '8081', request: 'hostname', protocol: 'udp', tries: 1 }, deps);
+  assert.deepEqual([udp.settled, timers.map(([ms]) => ms)], [false, [5000]]);
+  timers.shift()![1]();
+  assert.match(udp.value.body, /^\{"errors":\["reading from udp connection failed\. err:'read udp 10\.244\.1\.5:\d+-\\u003e10\.244\.9\.9:8081: i\/o timeout'"\]\}$/);
 });

@@ -8,8 +8,8 @@
  * tests the last response, not the list). Bad parameters are http.Error's
  * 400 with the handler's texts.
  *
- * - http: `GET http://<ip>:<port>/<request>` with a 5 s client timeout;
- *   the body whatever the status.
+ * - http: `GET http://<ip>:<port>/<request>` with a 5 s client timeout
+ *   (for the connect and for the answer); the body whatever the status.
  * - udp: one datagram of `request` on a connected socket, one read of at
  *   most 2048 bytes with a 5 s deadline.
  * - sctp: not modelled (the model has no SCTP): answered as unsupported.
@@ -77,7 +77,7 @@ export function dialHTTPRequest(ip: string, port: number, request: string): Http
 }
 
 /** An HTTP try's failure as net/http's client error prints it (`Get "<url>": ...`). */
-export function httpTryError(url: string, kind: 'refused' | 'timeout' | 'reset', ip: string, port: number): TryOutcome {
+export function httpTryError(url: string, kind: 'refused' | 'timeout' | 'reset', ip: string, port: number): Extract<TryOutcome, { ok: false }> {
   if (kind === 'refused') return { ok: false, error: `Get ${goJSONString(url)}: dial tcp ${ip}:${port}: connect: connection refused`, afterMs: 0 };
   if (kind === 'reset') return { ok: false, error: `Get ${goJSONString(url)}: EOF`, afterMs: 0 };
   return { ok: false, error: `Get ${goJSONString(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, afterMs: DIAL_TIMEOUT_MS };
@@ -124,10 +124,14 @@ export function runDial(p: DialParams, deps: DialDeps): Pending<DialAnswer> {
     const conn = deps.net?.connect(ip, port) ?? { kind: 'timeout' as const };
     if (conn.kind !== 'connected') { record(httpTryError(url, conn.kind, ip, port), next); return; }
     const reply: Pending<HttpReply> = conn.exchange(dialHTTPRequest(ip, port, p.request));
+    // The first of the answer and the client's timeout decides the try.
+    let decided = false;
+    const decide = (o: TryOutcome) => { if (!decided) { decided = true; record(o, next); } };
     reply.onSettle(() => {
       const v = reply.value;
-      record(v === 'reset' ? httpTryError(url, 'reset', ip, port) : { ok: true, text: Buffer.from(v.body).toString('utf8') }, next);
+      decide(v === 'reset' ? httpTryError(url, 'reset', ip, port) : { ok: true, text: Buffer.from(v.body).toString('utf8') });
     });
+    if (!decided) deps.after?.(DIAL_TIMEOUT_MS, () => decide({ ...httpTryError(url, 'timeout', ip, port), afterMs: 0 }));
   };
   let i = 0;
   const loop = () => {
