@@ -102,3 +102,12 @@ test('dial over http to a server that never answers, and udp to an address nobod
   timers.shift()![1]();
   assert.match(udp.value.body, /^\{"errors":\["reading from udp connection failed\. err:'read udp 10\.244\.1\.5:\d+-\\u003e10\.244\.9\.9:8081: i\/o timeout'"\]\}$/);
 });
+
+test('a second netexec whose UDP port is taken: the UDP goroutine\'s log.Fatalf ends the process with 1', () => {
+  const n = appNetwork(8080);
+  drain(agnhost(n.server(), ['netexec', '--http-port=8080', '--udp-port=8081'])!);
+  assert.deepEqual(drain(agnhost(n.server(), ['netexec', '--http-port=8090', '--udp-port=8081'])!), {
+    stdout: '', code: 1, slept: 0,
+    stderr: `${T} Started HTTP server on port 8090\n${T} Error occurred: failed to create listener for UDP address :8081:listen udp :8081: bind: address already in use\n`,
+  });
+});

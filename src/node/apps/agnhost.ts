@@ -108,19 +108,24 @@ function serveHostname(ctx: AppContext, port: number, close: boolean): Program {
 function netexec(ctx: AppContext, port: number, udpPort: number): Program {
   const started = ctx.now().getTime();
   const log = (text: string) => goLog(ctx.now(), text);
+  let udpTaken = false;
   return httpServer(ctx, {
     ports: [port],
     startup: () => [],
     // main starts the UDP goroutine, then logs the HTTP server's start; the UDP goroutine logs once it listens.
-    bound: () => [log(`Started HTTP server on port ${port}`), ...(udpPort !== -1 ? [log(`Started UDP server on port  ${udpPort}`)] : [])],
+    bound: () => [log(`Started HTTP server on port ${port}`), ...(udpPort !== -1 && !udpTaken ? [log(`Started UDP server on port  ${udpPort}`)] : [])],
     bindFailed: () => ({ steps: [log(`Started HTTP server on port ${port}`), goBindError(ctx.now(), port)], code: 1 }),
     otherSockets: (write) => {
-      if (udpPort === -1) return;
-      ctx.net?.listenDatagram?.(udpPort, (payload, client) => {
+      if (udpPort === -1 || !ctx.net?.listenDatagram) return;
+      const bound = ctx.net.listenDatagram(udpPort, (payload, client) => {
         const a = netexecDatagram(payload, ctx.hostname, client);
         if (a.log !== undefined) write([log(a.log)]);
         return a.replies;
       });
+      if (bound) return;
+      // startUDPServer's assertNoError: log.Fatalf ends the whole process.
+      udpTaken = true;
+      write([log(`Error occurred: failed to create listener for UDP address :${udpPort}:listen udp :${udpPort}: bind: address already in use`), { kind: 'exit', code: 1 }]);
     },
     serve: (req, conn): Served | Pending<Served> => {
       const now = ctx.now();

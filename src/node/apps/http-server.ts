@@ -39,9 +39,10 @@ export interface ServerBehaviour {
   serve(req: HttpRequest, conn: { client: Endpoint; local: Endpoint }): Served | Pending<Served>;
   /**
    * Sockets of other kinds the server binds as it starts (netexec's UDP
-   * port), with a way to write its log lines as they serve.
+   * port), with a way to write what they make the process do (log lines,
+   * an exit) as they serve.
    */
-  otherSockets?(write: (log: Output[]) => void): void;
+  otherSockets?(write: (steps: Step[]) => void): void;
   /** SIGTERM: what the server does before it exits (its shutdown lines, a wait); it then exits with `stopCode` (0). */
   stopping?(): Step[];
   stopCode?: number;
@@ -102,8 +103,8 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     bound.push(l);
   }
   if (taken === undefined) {
-    b.otherSockets?.((log) => {
-      queue.push(...log);
+    b.otherSockets?.((steps) => {
+      queue.push(...steps);
       const a = arrival;
       arrival = undefined;
       a?.settle(undefined);
