@@ -9,6 +9,7 @@ import { APIServiceIndex } from './apiservice-index.js';
 import { RemoteDiscovery, type ServiceGet } from './remote-discovery.js';
 import type { APIService } from '../apimachinery/apiservice.js';
 import { ResourceHandlers } from './handlers.js';
+import { serveIssuerDiscovery, type IssuerDiscovery } from './openid-discovery.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { customResourceSource } from '../registry/apiextensions/custom-resource-def.js';
 import { parseResourcePath } from './request-info.js';
@@ -42,6 +43,8 @@ export interface ApiServerOptions {
   authenticator: Authenticator;
   /** host:port clients reach us at, for /api's serverAddressByClientCIDRs. */
   advertiseAddress: () => string;
+  /** The service account issuer's OIDC discovery documents; absent: those paths are 404. */
+  issuerDiscovery?: IssuerDiscovery;
   /** Whether the cluster finished bootstrapping (for /readyz). */
   ready: () => boolean;
   log?: (msg: string) => void;
@@ -173,6 +176,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         return writeJSON(res, 200, path === '/api' ? discovery.apiVersions(opts.advertiseAddress()) : discovery.apiGroupList());
       }
     }
+    // Registered on the plain mux as exact paths: a trailing slash is not the same path.
+    if (opts.issuerDiscovery && req.method === 'GET' && serveIssuerDiscovery(res, decodedPath, opts.issuerDiscovery)) return;
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
     if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user);
     const parts = path.split('/').filter(Boolean);

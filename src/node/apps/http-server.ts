@@ -47,6 +47,12 @@ export interface ServerBehaviour {
    * output and to end the process with a code.
    */
   background?(emit: (out: { log?: Output[]; exitCode?: number }) => void): void;
+  /**
+   * Sockets of other kinds the server binds as it starts, before its start-up
+   * output (netexec's UDP port), with the same way as `background` to write
+   * what they make the process do as they serve.
+   */
+  otherSockets?(emit: (out: { log?: Output[]; exitCode?: number }) => void): void;
   /** SIGTERM: what the server does before it exits (its shutdown lines, a wait); it then exits with `stopCode` (0). */
   stopping?(): Step[];
   stopCode?: number;
@@ -115,6 +121,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     if (!l) { taken = port; for (const x of bound) x.close(); break; }
     bound.push(l);
   }
+  if (taken === undefined) b.otherSockets?.(answer);
   function* run(): Generator<Step, void> {
     yield* b.startup();
     if (taken !== undefined) {

@@ -56,10 +56,13 @@ const CURL_VALUE_OPTIONS: Record<string, keyof CurlOptions | 'ignore'> = {
 };
 const CURL_FLAGS: Record<string, keyof CurlOptions | 'ignore'> = {
   s: 'silent', S: 'showError', f: 'fail', i: 'include', I: 'head', L: 'ignore', k: 'insecure', v: 'ignore', N: 'ignore', '4': 'ignore', '#': 'ignore',
+  // -g turns off URL globbing, which the model does not do; -q skips .curlrc, which no modelled image has.
+  g: 'ignore', q: 'ignore',
 };
 const CURL_LONG_FLAGS: Record<string, keyof CurlOptions | 'ignore'> = {
   '--silent': 'silent', '--show-error': 'showError', '--fail': 'fail', '--include': 'include', '--head': 'head',
   '--location': 'ignore', '--insecure': 'insecure', '--verbose': 'ignore', '--no-buffer': 'ignore', '--ipv4': 'ignore', '--compressed': 'ignore',
+  '--globoff': 'ignore', '--disable': 'ignore',
 };
 
 type Parsed = { ok: true; opts: CurlOptions } | { ok: false; message: string; code: number };
