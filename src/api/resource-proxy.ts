@@ -13,19 +13,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import type { Store } from '../registry/store.js';
-import type { HttpReply, HttpRequest } from '../apimachinery/http-exchange.js';
+import type { HttpRequest } from '../apimachinery/http-exchange.js';
 import { errors } from '../apimachinery/errors.js';
 import { podProxyLocation, serviceProxyLocation, serviceUnavailable, type ProxyLocation } from '../registry/core/proxy-location.js';
 import { readBody } from './body.js';
+import type { PodEndpointConnection, PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 
-/** A TCP connection from a node's address to ip:port in the cluster network, as the model answers it. */
-export type ProxyDialResult =
-  | { kind: 'connected'; exchange(req: HttpRequest): Promise<HttpReply> }
-  | { kind: 'refused' }
-  | { kind: 'timeout' };
-
-/** Dials ip:port from `from` (the node of the pod that has ip: the control plane reaches every pod as its node does). */
-export type ProxyDialer = (from: string, ip: string, port: number) => ProxyDialResult;
 
 /** ProxyREST.ConnectMethods. */
 const PROXY_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -126,7 +119,7 @@ export function proxiedResponseHeaders(headers: readonly [string, string][], bod
   return out.sort(byKey);
 }
 
-export async function serveResourceProxy(req: IncomingMessage, res: ServerResponse, store: Store, dial: ProxyDialer | undefined,
+export async function serveResourceProxy(req: IncomingMessage, res: ServerResponse, store: Store, dialer: PodEndpointDialer | undefined,
   request: ResourceProxyRequest, rawQuery: string): Promise<void> {
   const method = req.method ?? 'GET';
   if (!PROXY_METHODS.includes(method)) throw errors.methodNotAllowed();
@@ -147,7 +140,7 @@ export async function serveResourceProxy(req: IncomingMessage, res: ServerRespon
   const port = lookupPort(loc.port);
   if (port === undefined && /^\d+$/.test(loc.port)) throw serviceUnavailable(`error trying to reach service: dial tcp: address ${loc.port}: invalid port`);
   if (port === undefined) throw serviceUnavailable(`error trying to reach service: dial tcp: lookup tcp/${loc.port}: unknown port`);
-  const conn: ProxyDialResult = dial ? dial(loc.hostIP, loc.ip, port) : { kind: 'refused' };
+  const conn: PodEndpointConnection = dialer ? dialer.dialFrom(loc.hostIP, loc.ip, port) : { kind: 'refused' };
   if (conn.kind !== 'connected') throw serviceUnavailable(`error trying to reach service: ${dialError(conn.kind, loc.ip, port)}`);
   // The model's servers speak plain HTTP: a TLS client's first record gets an HTTP answer.
   if (loc.scheme === 'https') throw serviceUnavailable('error trying to reach service: tls: first record does not look like a TLS handshake');

@@ -25,7 +25,7 @@ import { addWarning, writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
 import { servePodLog } from './pod-log.js';
 import { matchNodeProxy, serveNodeProxy, type KubeletServers } from './node-proxy.js';
-import { matchResourceProxy, serveResourceProxy, type ProxyDialer } from './resource-proxy.js';
+import { matchResourceProxy, serveResourceProxy } from './resource-proxy.js';
 import { createUpgradeHandler, rejectPlainStreamRequest, type ContainerStreams } from './streaming/router.js';
 import type { FlowControl } from '../flowcontrol/controller.js';
 import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
@@ -62,8 +62,6 @@ export interface ApiServerOptions {
   flowControl?: FlowControl;
   /** The kubelet servers nodes/NAME/proxy reaches; without them every kubelet is unreachable. */
   kubelets?: KubeletServers;
-  /** How pods/proxy and services/proxy reach a pod's port; without it every pod refuses the connection. */
-  podDialer?: ProxyDialer;
   /** --authorization-mode's authorizer; without it every authenticated request is allowed and Impersonate-* is ignored. */
   authorizer?: AuthorizerWithRules;
   /** How the aggregator reaches service-backed APIServices; without it their group versions answer "service unavailable". */
@@ -211,7 +209,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     const resourceProxy = matchResourceProxy(decodedPath);
     if (resourceProxy) {
       drain.markLongRunning(res);
-      return serveResourceProxy(req, res, opts.store, opts.podDialer, resourceProxy, (req.url ?? '').replace(/^[^?]*\??/, ''));
+      return serveResourceProxy(req, res, opts.store, opts.store.podEndpoints, resourceProxy, (req.url ?? '').replace(/^[^?]*\??/, ''));
     }
     const info = parseResourcePath(path);
     if (!info) {

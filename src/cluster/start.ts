@@ -32,7 +32,6 @@ import { ensureFlowControlObjects, startFlowControlConfig } from './flowcontrol-
 import { ensureRBACPolicy } from './rbac-policy.js';
 import { NodeFarm } from '../node/farm.js';
 import { apiServerEndpoint } from '../node/net/apiserver-endpoint.js';
-import { settled } from '../node/exec/port-forward.js';
 import { PodTokenIssuer } from '../registry/auth/pod-tokens.js';
 import { DEFAULT_POOLS, expandPools, type NodePool } from '../node/pool.js';
 import { adminKubeconfig } from './kubeconfig.js';
@@ -275,11 +274,6 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
       netCheckHandler(() => runningKubelet?.network, (resource, ns, name) => store.get('', resource, ns, name))),
     // nodes/NAME/proxy: the running nodes' kubelet servers.
     kubelets: kubelets.servers,
-    // pods/proxy and services/proxy: the pod's port in the cluster network, dialled from its node.
-    podDialer: (from, ip, port) => {
-      const conn = runningKubelet?.network?.connect(from, ip, port) ?? { kind: 'timeout' as const };
-      return conn.kind === 'connected' ? { kind: 'connected', exchange: (req) => settled(conn.exchange(req)) } : conn;
-    },
     // ReadHeaderTimeout (32 s); WINKUBE_READ_HEADER_TIMEOUT_MS shortens it, for tests of slow clients.
     readHeaderTimeoutMs: process.env.WINKUBE_READ_HEADER_TIMEOUT_MS ? Number(process.env.WINKUBE_READ_HEADER_TIMEOUT_MS) : undefined,
     // The aggregator's proxy to service-backed APIServices, presenting the front-proxy client certificate.

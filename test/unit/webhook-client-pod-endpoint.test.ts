@@ -31,7 +31,7 @@ async function setup() {
 function dialer(conn: (sent: HttpRequest[]) => PodEndpointConnection): { d: PodEndpointDialer; dialled: string[]; sent: HttpRequest[] } {
   const dialled: string[] = [];
   const sent: HttpRequest[] = [];
-  return { dialled, sent, d: { dial: (ip, port) => { dialled.push(`${ip}:${port}`); return conn(sent); } } };
+  return { dialled, sent, d: { dial: (ip, port) => { dialled.push(`${ip}:${port}`); return conn(sent); }, dialFrom: () => assert.fail('webhook calls dial from the pod itself') } };
 }
 
 async function failure(p: Promise<unknown>): Promise<string> {
@@ -70,7 +70,7 @@ test('an address the dialer does not hold is reached with a real socket', async 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   const { d, dialled } = dialer(() => ({ kind: 'refused' }));
-  const notHeld: PodEndpointDialer = { dial: (ip, p) => { d.dial(ip, p); return undefined; } };
+  const notHeld: PodEndpointDialer = { ...d, dial: (ip, p) => { d.dial(ip, p); return undefined; } };
   const clientConfig = { url: `https://127.0.0.1:${port}/x`, caBundle: Buffer.from(ca.cert).toString('base64') };
   const endpoint = { clientConfig, agent: newWebhookAgent(clientConfig) };
   const answer = await postToWebhook(endpoint, getObject, '{}', { podEndpoints: notHeld }).finally(() => { endpoint.agent.destroy(); server.close(); });
