@@ -9,6 +9,7 @@ import { APIServiceIndex } from './apiservice-index.js';
 import { RemoteDiscovery, type ServiceGet } from './remote-discovery.js';
 import type { APIService } from '../apimachinery/apiservice.js';
 import { ResourceHandlers } from './handlers.js';
+import { serveIssuerDiscovery, type IssuerDiscovery } from './openid-discovery.js';
 import { OpenApiDocuments, serveOpenApi } from './openapi.js';
 import { customResourceSource } from '../registry/apiextensions/custom-resource-def.js';
 import { parseResourcePath } from './request-info.js';
@@ -24,6 +25,7 @@ import { addWarning, writeJSON, writeStatus, writeText } from './respond.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
 import { servePodLog } from './pod-log.js';
 import { matchNodeProxy, serveNodeProxy, type KubeletServers } from './node-proxy.js';
+import { matchResourceProxy, serveResourceProxy } from './resource-proxy.js';
 import { createUpgradeHandler, rejectPlainStreamRequest, type ContainerStreams } from './streaming/router.js';
 import type { FlowControl } from '../flowcontrol/controller.js';
 import { PriorityAndFairness, requestDigest } from './priority-and-fairness.js';
@@ -41,6 +43,8 @@ export interface ApiServerOptions {
   authenticator: Authenticator;
   /** host:port clients reach us at, for /api's serverAddressByClientCIDRs. */
   advertiseAddress: () => string;
+  /** The service account issuer's OIDC discovery documents; absent: those paths are 404. */
+  issuerDiscovery?: IssuerDiscovery;
   /** Whether the cluster finished bootstrapping (for /readyz). */
   ready: () => boolean;
   log?: (msg: string) => void;
@@ -170,6 +174,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         return writeJSON(res, 200, path === '/api' ? discovery.apiVersions(opts.advertiseAddress()) : discovery.apiGroupList());
       }
     }
+    // Registered on the plain mux as exact paths: a trailing slash is not the same path.
+    if (opts.issuerDiscovery && req.method === 'GET' && serveIssuerDiscovery(res, decodedPath, opts.issuerDiscovery)) return;
     if (path.startsWith('/openapi/')) return serveOpenApi(req, res, path, openapi);
     if (path.startsWith('/winkube/') && opts.winkubeRoutes) return opts.winkubeRoutes(req, res, path, user);
     const parts = path.split('/').filter(Boolean);
@@ -198,6 +204,12 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     if (nodeProxy) {
       drain.markLongRunning(res);
       return serveNodeProxy(req, res, opts.store, opts.kubelets ?? (() => undefined), nodeProxy.id, nodeProxy.path, url.searchParams);
+    }
+    // pods/NAME[:PORT]/proxy/{path:*} and services/...: the ids carry colons, the path its trailing slash.
+    const resourceProxy = matchResourceProxy(decodedPath);
+    if (resourceProxy) {
+      drain.markLongRunning(res);
+      return serveResourceProxy(req, res, opts.store, opts.store.podEndpoints, resourceProxy, (req.url ?? '').replace(/^[^?]*\??/, ''));
     }
     const info = parseResourcePath(path);
     if (!info) {

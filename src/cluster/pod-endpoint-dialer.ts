@@ -10,17 +10,23 @@ import type { ClusterNetwork } from '../node/net/cluster-network.js';
 import { settled } from '../node/exec/port-forward.js';
 
 export function clusterNetworkDialer(network: () => ClusterNetwork | undefined): PodEndpointDialer {
+  const connect = (net: ClusterNetwork, from: string, ip: string, port: number): PodEndpointConnection => {
+    const conn = net.connect(from, ip, port);
+    if (conn.kind !== 'connected') return conn;
+    return {
+      kind: 'connected',
+      ...(conn.serverCertificate !== undefined ? { serverCertificate: conn.serverCertificate } : {}),
+      exchange: (req) => settled(conn.exchange(req)),
+    };
+  };
   return {
-    dial(ip: string, port: number): PodEndpointConnection | undefined {
+    dial(ip, port) {
       const net = network();
-      if (!net?.inPodNetwork(ip)) return undefined;
-      const conn = net.connect(ip, ip, port);
-      if (conn.kind !== 'connected') return conn;
-      return {
-        kind: 'connected',
-        ...(conn.serverCertificate !== undefined ? { serverCertificate: conn.serverCertificate } : {}),
-        exchange: (req) => settled(conn.exchange(req)),
-      };
+      return net?.inPodNetwork(ip) ? connect(net, ip, ip, port) : undefined;
+    },
+    dialFrom(from, ip, port) {
+      const net = network();
+      return net ? connect(net, from, ip, port) : { kind: 'timeout' };
     },
   };
 }

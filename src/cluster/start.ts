@@ -242,14 +242,22 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const kubelets = farmKubelets(farm, (node) => runningKubelet?.podsOn(node) ?? [], { ip: CLUSTER_DNS_IP, domain: DNS_DOMAIN }, servedWork);
   const aggregation = new APIServiceProxy({ resolve: (resource, namespace, name) => store.get('', resource, namespace, name), proxyClient: pki.frontProxyClient, podEndpoints: () => store.podEndpoints });
   const token = adminToken(dataDir);
+  const saTokens = new ServiceAccountTokens(join(dataDir, 'pki'));
   // The web view's endpoint reads the API as its caller, over the same listener (any address reaches 127.0.0.1).
   const localAddress = () => `${['0.0.0.0', '::', ''].includes(opts.bindAddress) ? '127.0.0.1' : opts.bindAddress}:${port}`;
   const server = createApiServer({
     store,
     flowControl,
     tls: { key: pki.serving.key, cert: pki.serving.cert, ca: pki.ca.cert },
-    authenticator: new Authenticator(token, new ServiceAccountTokens(join(dataDir, 'pki')), store,
+    authenticator: new Authenticator(token, saTokens, store,
       anonymousAuthAllowed(modes)),
+    issuerDiscovery: {
+      issuer: TOKEN_ISSUER,
+      // kube-apiserver's --service-account-jwks-uri: the advertised address is this machine's loopback, which pods
+      // cannot reach, so the keys are published under the issuer's in-cluster name instead.
+      jwksURI: `${TOKEN_ISSUER}/openid/v1/jwks`,
+      keys: () => [saTokens.publicJWK()],
+    },
     authorizer,
     advertiseAddress: () => `${opts.bindAddress}:${port}`,
     ready: () => ready,

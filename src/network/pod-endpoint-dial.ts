@@ -31,6 +31,11 @@ export type PodEndpointConnection =
 export interface PodEndpointDialer {
   /** A TCP connection to ip:port in the cluster network; undefined when the address is not one the model holds. */
   dial(ip: string, port: number): PodEndpointConnection | undefined;
+  /**
+   * A TCP connection to any address of the model, from `from` (pods/proxy and services/proxy dial
+   * from the node of the pod that has ip: the control plane reaches every pod as its node does).
+   */
+  dialFrom(from: string, ip: string, port: number): PodEndpointConnection;
 }
 
 /** What the client trusts and checks: the CA bundle (PEM) and the name the certificate must carry. */

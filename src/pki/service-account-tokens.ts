@@ -6,6 +6,9 @@ import { serviceAccountUsername } from '../apimachinery/service-account-user.js'
 /** --service-account-issuer, and so (--api-audiences' default) the one audience the API server accepts. */
 export const TOKEN_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
+/** An EC P-256 verification key in a JWKS document. */
+export type PublicJWK = { use: 'sig'; kty: 'EC'; kid: string; crv: 'P-256'; alg: 'ES256'; x: string; y: string };
+
 /** A reference to the object a token is bound to, as the token carries it. */
 export interface BoundRef { name: string; uid?: string }
 
@@ -83,6 +86,15 @@ export class ServiceAccountTokens {
     const body = b64url(JSON.stringify(claims));
     const sig = sign('sha256', Buffer.from(`${head}.${body}`), { key: this.key, dsaEncoding: 'ieee-p1363' });
     return { token: `${head}.${body}.${b64url(sig)}`, expires: new Date(claims.exp * 1000) };
+  }
+
+  /**
+   * The verification key as the JWKS document lists it (go-jose's
+   * JSONWebKey: use, kty, kid, crv, alg, x, y in that order).
+   */
+  publicJWK(): PublicJWK {
+    const jwk = this.publicKey.export({ format: 'jwk' });
+    return { use: 'sig', kty: 'EC', kid: this.kid, crv: 'P-256', alg: 'ES256', x: String(jwk.x), y: String(jwk.y) };
   }
 
   /**

@@ -152,7 +152,7 @@ export class Store implements Lookup {
   /** The audit log requests are recorded in (--audit-policy-file), when one is set. */
   audit?: RequestAudit;
 
-  /** How webhook calls reach Services whose endpoints are emulated pods (set by the wiring once the nodes' network exists). */
+  /** How webhook calls, pods/proxy and services/proxy reach emulated pods (set by the wiring once the nodes' network exists). */
   podEndpoints?: PodEndpointDialer;
 
   constructor(readonly storage: Storage, defs: ResourceDef[]) {

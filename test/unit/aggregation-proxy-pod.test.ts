@@ -47,7 +47,8 @@ before(async () => {
   caBundle = Buffer.from(ca.cert).toString('base64');
   goodChain = (await issue(ca, 'CN=api', 'server', { dns: ['api.wardle.svc'], ip: [] })).cert;
   strangerChain = (await issue(await createCA('CN=other'), 'CN=api', 'server', { dns: ['api.wardle.svc'], ip: [] })).cert;
-  const dialer: PodEndpointDialer = { dial: (ip, port) => dial(ip, port) };
+  // The proxy dials endpoints only (dialFrom is pods/proxy's).
+  const dialer: PodEndpointDialer = { dial: (ip, port) => dial(ip, port), dialFrom: () => ({ kind: 'timeout' }) };
   const proxy = new APIServiceProxy({
     resolve: async (resource, namespace, name) => objects[`${resource}/${namespace}/${name}`], proxyClient: { cert: '', key: '' }, podEndpoints: () => dialer,
   });

@@ -137,6 +137,7 @@ test('an endpoint that is an emulated pod is checked through the cluster network
   let pod: 'refused' | 'plain' | 'tls' = 'refused';
   const asked: { target: string; user: string[] }[] = [];
   const podEndpoints = () => ({
+    dialFrom: () => ({ kind: 'timeout' as const }),
     dial: (ip: string, port: number) => {
       if (ip !== '10.244.1.7' || port !== 8443) return undefined;
       if (pod === 'refused') return { kind: 'refused' as const };

@@ -39,7 +39,20 @@ export interface ServerBehaviour {
   bound(): Output[];
   /** A port is taken: what the server writes (and how long it retries first), and its exit code. */
   bindFailed(port: number): { steps: Step[]; code: number };
-  serve(req: HttpRequest, conn: { client: Endpoint; local: Endpoint }): Served;
+  /** The answer, or its later arrival (a handler that itself waits on the network). */
+  serve(req: HttpRequest, conn: { client: Endpoint; local: Endpoint }): Served | Pending<Served>;
+  /**
+   * Work the program does beside serving (a goroutine started before the
+   * server): once the ports are bound, it is given a way to write log
+   * output and to end the process with a code.
+   */
+  background?(emit: (out: { log?: Output[]; exitCode?: number }) => void): void;
+  /**
+   * Sockets of other kinds the server binds as it starts, before its start-up
+   * output (netexec's UDP port), with the same way as `background` to write
+   * what they make the process do as they serve.
+   */
+  otherSockets?(emit: (out: { log?: Output[]; exitCode?: number }) => void): void;
   /** SIGTERM: what the server does before it exits (its shutdown lines, a wait); it then exits with `stopCode` (0). */
   stopping?(): Step[];
   stopCode?: number;
@@ -57,7 +70,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
   let arrival: Pending<unknown> | undefined;
   const bound: Listening[] = [];
   const inWork = new Set<Pending<HttpReply>>();
-  const answer = (served: Served) => {
+  const answer = (served: { log?: Output[]; exitCode?: number }) => {
     queue.push(...(served.log ?? []));
     if (served.exitCode !== undefined) queue.push({ kind: 'exit', code: served.exitCode });
     const a = arrival;
@@ -65,7 +78,18 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     a?.settle(undefined);
   };
   const accept: Acceptor = (req, conn) => {
-    const served = b.serve(req, conn);
+    const result = b.serve(req, conn);
+    if (result instanceof Pending) {
+      const reply = new Pending<HttpReply>();
+      inWork.add(reply);
+      result.onSettle(() => {
+        if (!inWork.delete(reply)) return;
+        answer(result.value);
+        reply.settle(result.value.reset ? 'reset' : result.value.response);
+      });
+      return reply;
+    }
+    const served = result;
     if (served.never) {
       answer(served);
       const forever = new Pending<HttpReply>();
@@ -97,6 +121,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
     if (!l) { taken = port; for (const x of bound) x.close(); break; }
     bound.push(l);
   }
+  if (taken === undefined) b.otherSockets?.(answer);
   function* run(): Generator<Step, void> {
     yield* b.startup();
     if (taken !== undefined) {
@@ -106,6 +131,7 @@ export function httpServer(ctx: AppContext, b: ServerBehaviour): Program {
       return;
     }
     yield* b.bound();
+    b.background?.(answer);
     for (;;) {
       while (queue.length) yield queue.shift()!;
       arrival = new Pending<unknown>();

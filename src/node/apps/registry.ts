@@ -11,13 +11,15 @@
  */
 import { parseImageReference } from '../../os/images.js';
 import type { Application } from './app-context.js';
-import { agnhost, parseAgnhost } from './agnhost.js';
+import { agnhost, parseAgnhost, parseAgnhostFlags } from './agnhost.js';
 import { agnhostLiveness } from './agnhost-liveness.js';
 import { hpaExample } from './hpa-example.js';
 import { httpd } from './httpd.js';
 import { iis } from './iis.js';
 import { nginx } from './nginx.js';
 import { parseConsumerFlags, resourceConsumer } from './resource-consumer.js';
+import { testWebserver, testWebserverPort } from './agnhost-test-webserver.js';
+import { UPDATE_DEMO_FILES } from './update-demo-images.js';
 import { etcdMember } from './wardle/etcd-member.js';
 import { sampleAPIServer } from './wardle/sample-apiserver.js';
 
@@ -40,6 +42,8 @@ export function applicationFor(c: ContainerCommand): Application | undefined {
     case 'mcr.microsoft.com/windows/servercore/iis': return iisApp(c);
     case 'registry.k8s.io/hpa-example': return c.command.length || c.args.length ? undefined : (ctx) => hpaExample(ctx);
     case 'registry.k8s.io/e2e-test-images/resource-consumer': return resourceConsumerApp(c);
+    case 'registry.k8s.io/e2e-test-images/nautilus': return updateDemoApp(UPDATE_DEMO_FILES.nautilus!, c);
+    case 'registry.k8s.io/e2e-test-images/kitten': return updateDemoApp(UPDATE_DEMO_FILES.kitten!, c);
     case 'registry.k8s.io/etcd': return etcdApp(c);
     case 'registry.k8s.io/e2e-test-images/sample-apiserver': return sampleAPIServerApp(c);
     default: return undefined;
@@ -91,6 +95,14 @@ function resourceConsumerApp(c: ContainerCommand): Application | undefined {
   const argv = !c.command.length ? c.args : /^consumer(\.exe)?$/i.test(base(c.command[0])) ? [...c.command.slice(1), ...c.args] : undefined;
   const flags = argv ? parseConsumerFlags(argv) : undefined;
   return flags ? (ctx) => resourceConsumer(ctx, flags.port) : undefined;
+}
+
+/** agnhost's ENTRYPOINT with CMD ["test-webserver"], serving the image's own files; other subcommands are not modelled on it. */
+function updateDemoApp(files: ReadonlyMap<string, string>, c: ContainerCommand): Application | undefined {
+  const named = c.command.length > 0 && base(c.command[0]) === 'agnhost';
+  const argv = !c.command.length ? (c.args.length ? c.args : ['test-webserver']) : named ? [...c.command.slice(1), ...c.args] : undefined;
+  const parsed = argv?.[0] === 'test-webserver' ? parseAgnhostFlags(argv.slice(1)) : undefined;
+  return parsed ? (ctx) => testWebserver(ctx, testWebserverPort(parsed), files) : undefined;
 }
 
 /** The etcd image has no ENTRYPOINT: the command names /usr/local/bin/etcd (or etcd on the PATH). */

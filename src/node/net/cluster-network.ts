@@ -39,7 +39,7 @@
 import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { KObject } from '../../apimachinery/object.js';
 import { DEFAULT_NETWORK, DEFAULT_POD_SUBNET, KUBE_PROXY_GATE_DEFAULTS, SERVICE_SUBNET, type ClusterNetwork as PodNetworkSettings } from '../network.js';
-import type { Acceptor, ConnectResult, ServerTLS, DNSReply, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess, QueryType } from '../shell/net-types.js';
+import type { Acceptor, ConnectResult, ServerTLS, DatagramHandler, DatagramResult, DNSReply, Endpoint, HttpReply, HttpRequest, Listening, NameAnswer, PingResult, PodNetAccess, QueryType } from '../shell/net-types.js';
 import type { Pending } from '../shell/pending.js';
 import { answerName, resolveName, type ResolverConfig } from './dns-resolver.js';
 import { answerQuery, clusterRecords } from './dns-records.js';
@@ -116,6 +116,7 @@ export class ClusterNetwork {
   private readonly hosts = new Map<string, PodHost>();
   private readonly listeners = new Map<string, Acceptor>();
   private readonly tlsListeners = new Map<Acceptor, ServerTLS>();
+  private readonly datagramListeners = new Map<string, DatagramHandler>();
   private nextPort = EPHEMERAL.first;
   private indexed?: ServiceIndex;
   private readonly affinity = new AffinityTable();
@@ -154,9 +155,37 @@ export class ClusterNetwork {
     return this.hosts.has(ip) || ipv4InCIDR(ip, this.settings().podSubnet ?? DEFAULT_POD_SUBNET);
   }
 
+  /** Binds a UDP port on ip; undefined when it is taken. */
+  listenDatagram(ip: string, port: number, handler: DatagramHandler): Listening | undefined {
+    const key = listenerKey(ip, port, 'UDP');
+    if (this.datagramListeners.has(key)) return undefined;
+    this.datagramListeners.set(key, handler);
+    return { close: () => { if (this.datagramListeners.get(key) === handler) this.datagramListeners.delete(key); } };
+  }
+
+  /**
+   * One datagram from `from` (a pod's address, or a node's own for
+   * hostNetwork pods) to a pod's or a node's address: the socket bound
+   * there answers, a host without one sends ICMP port unreachable, an
+   * address no host has swallows it. Services' UDP ports are not routed
+   * here: a datagram to a Service address goes unanswered.
+   */
+  sendDatagram(from: string, ip: string, port: number, payload: string): DatagramResult {
+    const src = this.sourceOf(from);
+    const local: Endpoint = { ip: src.ip, port: this.ephemeralPort() };
+    const idx = this.index();
+    const known = this.hosts.has(ip) || !!idx.nodeByIP(ip);
+    if (!known || !this.hostReachesPod(src, ip)) return { kind: 'unanswered', local };
+    const client = ip === src.ip ? src.ip : src.kind === 'host' ? this.hostAddress(src.node, ip) : src.ip;
+    if (ip !== src.ip && !this.policyAdmits(client, ip, 'UDP', port)) return { kind: 'unanswered', local };
+    const handler = this.datagramListeners.get(listenerKey(ip, port, 'UDP'));
+    if (!handler) return { kind: 'refused', local };
+    return { kind: 'reply', local, payloads: handler(payload, { ip: client, port: local.port }) };
+  }
+
   /** Whether something listens on (ip, port, protocol). */
   listening(ip: string, port: number, protocol: 'TCP' | 'UDP' = 'TCP'): boolean {
-    return this.listeners.has(listenerKey(ip, port, protocol));
+    return (protocol === 'UDP' ? this.datagramListeners : this.listeners).has(listenerKey(ip, port, protocol));
   }
 
   /** kube-proxy's log lines on a node about the Services it could not program as asked (each once). */
@@ -331,7 +360,7 @@ export class ClusterNetwork {
     return this.outside.world.connect(local, { ip: nat.source, port: local.port }, ip, port);
   }
 
-  private policyAdmits(from: string, to: string, protocol: 'TCP' | 'ICMP', port: number): boolean {
+  private policyAdmits(from: string, to: string, protocol: 'TCP' | 'UDP' | 'ICMP', port: number): boolean {
     const policy = this.lookups.policy;
     return !policy || policyVerdict(policy, (ip) => this.hosts.get(ip), from, to, protocol, port) === 'allowed';
   }
@@ -346,22 +375,9 @@ export class ClusterNetwork {
       reverse: (ip) => this.reverse(ip),
       query: (fqdn, type) => this.query(fqdn, type),
       connect: (ip, port) => this.connect(podIP, isLoopback(ip) ? podIP : ip, port),
-      listen: (port, accept, closed, tls) => {
-        const l = this.listen(podIP, port, 'TCP', accept, tls);
-        if (!l) return undefined;
-        let open = true;
-        const handle: Listening = {
-          close: () => {
-            if (!open) return;
-            open = false;
-            l.close();
-            owned.delete(handle);
-            closed?.();
-          },
-        };
-        owned.add(handle);
-        return handle;
-      },
+      listen: (port, accept, closed, tls) => owning(this.listen(podIP, port, 'TCP', accept, tls), owned, closed),
+      sendDatagram: (ip, port, payload) => this.sendDatagram(podIP, isLoopback(ip) ? podIP : ip, port, payload),
+      listenDatagram: (port, handler, closed) => owning(this.listenDatagram(podIP, port, handler), owned, closed),
     };
   }
 
@@ -516,6 +532,23 @@ export class ClusterNetwork {
 }
 
 const listenerKey = (ip: string, port: number, protocol: string) => `${ip}|${port}|${protocol}`;
+
+/** A pod's socket, closed with its process (`owned`) or by the program, once. */
+function owning(l: Listening | undefined, owned: Set<Listening>, closed?: () => void): Listening | undefined {
+  if (!l) return undefined;
+  let open = true;
+  const handle: Listening = {
+    close: () => {
+      if (!open) return;
+      open = false;
+      l.close();
+      owned.delete(handle);
+      closed?.();
+    },
+  };
+  owned.add(handle);
+  return handle;
+}
 
 const isLoopback = (ip: string) => /^127\./.test(ip) || ip === '::1' || ip === 'localhost';
 

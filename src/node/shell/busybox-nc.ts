@@ -10,14 +10,18 @@
  *   (IP:PORT): Connection timed out` with -v; exit 1.
  * - -vv ends with ` sent 0, rcvd 0`.
  * - a name that does not resolve: `nc: bad address 'HOST'`, exit 1.
+ * - -u: standard input as one datagram, each datagram that comes back
+ *   written to stdout as it is, then -w seconds without input before it
+ *   exits 0; an ICMP port unreachable ends it with 1, silently. agnhost's
+ *   netcat-openbsd behaves the same for `echo X | nc -w 1 -u HOST PORT`.
  */
 import { LINUX_CONNECT_TIMEOUT_MS, type ToolIO } from './http-tools.js';
 import type { Step } from './types.js';
 
-interface NcArgs { zero: boolean; verbose: number; waitS?: number; listen: boolean; operands: string[] }
+interface NcArgs { zero: boolean; verbose: number; waitS?: number; listen: boolean; udp: boolean; operands: string[] }
 
 function parse(args: readonly string[]): NcArgs {
-  const out: NcArgs = { zero: false, verbose: 0, listen: false, operands: [] };
+  const out: NcArgs = { zero: false, verbose: 0, listen: false, udp: false, operands: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!a.startsWith('-') || a === '-') { out.operands.push(a); continue; }
@@ -26,6 +30,7 @@ function parse(args: readonly string[]): NcArgs {
       if (f === 'z') out.zero = true;
       else if (f === 'v') out.verbose++;
       else if (f === 'l') out.listen = true;
+      else if (f === 'u') out.udp = true;
       else if (f === 'w' || f === 'p' || f === 's' || f === 'e' || f === 'o' || f === 'i') {
         const v = a.slice(j + 1) || args[++i];
         if (f === 'w' && v !== undefined) out.waitS = Number(v);
@@ -36,7 +41,7 @@ function parse(args: readonly string[]): NcArgs {
   return out;
 }
 
-export function* busyboxNc(args: readonly string[], io: ToolIO): Generator<Step, number, void> {
+export function* busyboxNc(args: readonly string[], io: ToolIO, stdin: () => string = () => ''): Generator<Step, number, void> {
   const p = parse(args);
   const [host, portArg] = p.operands;
   if (p.listen) { yield { kind: 'forever' }; return 0; }
@@ -49,6 +54,7 @@ export function* busyboxNc(args: readonly string[], io: ToolIO): Generator<Step,
   const ip = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) ? host : io.ctx.net?.lookup(host)?.addresses[0];
   if (ip === undefined) { yield* io.err(`nc: bad address '${host}'\n`); return 1; }
   const where = `${host} (${ip}:${port})`;
+  if (p.udp) return yield* udp(io, p, ip, port, stdin());
   const conn = io.ctx.net?.connect(ip, port) ?? { kind: 'timeout' as const };
   let code = 1;
   if (conn.kind === 'connected') {
@@ -63,4 +69,14 @@ export function* busyboxNc(args: readonly string[], io: ToolIO): Generator<Step,
   }
   if (p.verbose > 1) yield* io.err(' sent 0, rcvd 0\n');
   return code;
+}
+
+/** -u: one datagram out, the answers printed, then the -w idle wait (without -w nc waits for input for ever). */
+function* udp(io: ToolIO, p: NcArgs, ip: string, port: number, input: string): Generator<Step, number, void> {
+  const r = io.ctx.net?.sendDatagram?.(ip, port, input);
+  if (r?.kind === 'refused') return 1;
+  if (r?.kind === 'reply') for (const text of r.payloads) if (text) yield* io.out(text);
+  if (p.waitS === undefined || !(p.waitS > 0)) { yield { kind: 'forever' }; return 0; }
+  yield { kind: 'sleep', ms: p.waitS * 1000 };
+  return 0;
 }

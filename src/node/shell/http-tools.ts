@@ -56,10 +56,13 @@ const CURL_VALUE_OPTIONS: Record<string, keyof CurlOptions | 'ignore'> = {
 };
 const CURL_FLAGS: Record<string, keyof CurlOptions | 'ignore'> = {
   s: 'silent', S: 'showError', f: 'fail', i: 'include', I: 'head', L: 'ignore', k: 'insecure', v: 'ignore', N: 'ignore', '4': 'ignore', '#': 'ignore',
+  // -g turns off URL globbing, which the model does not do; -q skips .curlrc, which no modelled image has.
+  g: 'ignore', q: 'ignore',
 };
 const CURL_LONG_FLAGS: Record<string, keyof CurlOptions | 'ignore'> = {
   '--silent': 'silent', '--show-error': 'showError', '--fail': 'fail', '--include': 'include', '--head': 'head',
   '--location': 'ignore', '--insecure': 'insecure', '--verbose': 'ignore', '--no-buffer': 'ignore', '--ipv4': 'ignore', '--compressed': 'ignore',
+  '--globoff': 'ignore', '--disable': 'ignore',
 };
 
 type Parsed = { ok: true; opts: CurlOptions } | { ok: false; message: string; code: number };
@@ -226,16 +229,20 @@ function writeOut(fmt: string, r: Extract<FetchOutcome, { kind: 'response' }> | 
 
 /**
  * busybox wget: `-q`, `-O FILE` (`-` is stdout; default the URL's last
- * path segment, `index.html` without one), `-T SECONDS`, `-S`. Its
+ * path segment, `index.html` without one), `-T SECONDS`, `-S`,
+ * `--post-data STR` (a POST of STR). Its
  * messages are busybox's (`bad address`, `can't connect to remote host`,
  * `server returned error`), all exiting 1.
  */
 export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Step, number, void> {
   let quiet = false; let output: string | undefined; let timeoutMs: number | undefined; let url: string | undefined; let serverResponse = false;
   const headers: string[] = [];
+  let postData: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '-O' || a === '--output-document') { output = args[++i]; continue; }
+    if (a === '--post-data') { postData = args[++i] ?? ''; continue; }
+    if (a.startsWith('--post-data=')) { postData = a.slice('--post-data='.length); continue; }
     if (a.startsWith('-O') && a.length > 2 && !a.startsWith('--')) { output = a.slice(2); continue; }
     if (a === '-T' || a === '--timeout') { timeoutMs = Number(args[++i]) * 1000; continue; }
     if (a === '--header') { const h = args[++i]; if (h !== undefined) headers.push(h); continue; }
@@ -266,7 +273,11 @@ export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Ste
   }
   const t = parseHttpUrl(url);
   if (!t) { yield* io.err(`wget: not an http or ftp url: ${url}\n`); return 1; }
-  const req = buildRequest('GET', t, [['User-Agent', 'Wget'], ['Connection', 'close']], headers, '');
+  // --post-data: a POST of the string as a form (wget.c: Content-Type and Content-Length after its own headers).
+  const req = postData === undefined
+    ? buildRequest('GET', t, [['User-Agent', 'Wget'], ['Connection', 'close']], headers, '')
+    : buildRequest('POST', t, [['User-Agent', 'Wget'], ['Connection', 'close'], ['Content-Type', 'application/x-www-form-urlencoded'],
+      ['Content-Length', String(Buffer.byteLength(postData))]], headers, postData);
   const outcome = yield* awaitPending(fetchHttp(io.ctx, t, req));
   switch (outcome.kind) {
     case 'unresolved': yield* io.err(`wget: bad address '${t.host}'\n`); return 1;

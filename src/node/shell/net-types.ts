@@ -36,6 +36,23 @@ export type Acceptor = (req: HttpRequest, conn: { client: Endpoint; local: Endpo
 
 export interface Listening { close(): void }
 
+/**
+ * A UDP socket's handler: one datagram in (its payload as text, the
+ * address it came from), the datagrams the program sends back to it.
+ */
+export type DatagramHandler = (payload: string, client: Endpoint) => string[];
+
+/**
+ * What a client that sent one datagram and reads its socket sees: the
+ * answers (from the address they came from, after the data plane's
+ * rewrites), an ICMP port unreachable (nothing bound the port on a host
+ * that has the address: the next read fails with ECONNREFUSED), or nothing.
+ */
+export type DatagramResult =
+  | { kind: 'reply'; local: Endpoint; payloads: string[] }
+  | { kind: 'refused'; local: Endpoint }
+  | { kind: 'unanswered'; local: Endpoint };
+
 /** The outcome of one ICMP echo request: a reply (from the address that answered), or nothing back. */
 export type PingResult = { kind: 'reply'; from: string } | { kind: 'timeout' };
 
@@ -97,4 +114,8 @@ export interface PodNetAccess {
    * by the program or because its process ended.
    */
   listen(port: number, accept: Acceptor, closed?: () => void, tls?: ServerTLS): Listening | undefined;
+  /** One datagram from an ephemeral UDP port of the pod to ip:port. Optional: a network without UDP answers nothing. */
+  sendDatagram?(ip: string, port: number, payload: string): DatagramResult;
+  /** Binds the UDP port on the pod's addresses, as listen binds a TCP one. */
+  listenDatagram?(port: number, handler: DatagramHandler, closed?: () => void): Listening | undefined;
 }

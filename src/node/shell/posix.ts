@@ -741,7 +741,7 @@ const BUILTINS: Record<string, Builtin> = {
   },
   *dig(sh, args) { return yield* bindDig(args, toolIO(sh)); },
   *host(sh, args) { return yield* bindHost(args, toolIO(sh)); },
-  *nc(sh, args) { return yield* busyboxNc(args, toolIO(sh)); },
+  *nc(sh, args) { return yield* busyboxNc(args, toolIO(sh), () => sh.readStdin()); },
   *getent(sh, args) { return yield* getent(args, toolIO(sh)); },
   *awk(sh, args) { const io = toolIO(sh); return yield* busyboxAwk(args, { ...io, stdin: () => sh.readStdin() }); },
   *hexdump(sh, args) {
