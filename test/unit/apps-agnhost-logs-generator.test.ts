@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { klogLine, logLine, logsGenerator, logsGeneratorFlags } from '../../src/node/apps/agnhost-logs-generator.js';
+import { logLine, logsGenerator, logsGeneratorFlags } from '../../src/node/apps/agnhost-logs-generator.js';
+import { klogLine } from '../../src/node/apps/go-klog.js';
 import { agnhost } from '../../src/node/apps/agnhost.js';
 import { collect } from '../../src/node/shell/index.js';
 import type { Step } from '../../src/node/shell/types.js';
@@ -13,7 +14,7 @@ import type { Step } from '../../src/node/shell/types.js';
 const AT = new Date('2026-11-29T05:28:31.514Z');
 
 test('klog header: severity, month and day, microseconds, the pid in 7 columns, file:line', () => {
-  assert.equal(klogLine('I', AT, 76, '0 GET /api/v1/namespaces/ns/pods/xk2 404'), 'I1129 05:28:31.514000       1 logs_generator.go:76] 0 GET /api/v1/namespaces/ns/pods/xk2 404\n');
+  assert.equal(klogLine('I', AT, 'logs_generator.go:76', '0 GET /api/v1/namespaces/ns/pods/xk2 404').text, 'I1129 05:28:31.514000       1 logs_generator.go:76] 0 GET /api/v1/namespaces/ns/pods/xk2 404\n');
 });
 
 test('log line: method, namespace, a 3-4 letter pod name of rand\'s alphabet, a status in [200, 600)', () => {

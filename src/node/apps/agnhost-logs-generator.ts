@@ -11,6 +11,7 @@
  */
 import { formatDuration, parseGoDuration } from '../../apimachinery/duration.js';
 import type { Program, Step } from '../shell/types.js';
+import { klogLine } from './go-klog.js';
 
 const METHODS = ['GET', 'POST', 'PUT'];
 const NAMESPACES = ['kube-system', 'default', 'ns'];
@@ -29,14 +30,6 @@ export function logLine(id: number, random: () => number): string {
   for (let i = 0; i < len; i++) pod += ALPHANUMS[intn(random, ALPHANUMS.length)];
   const status = 200 + intn(random, 400);
   return `${id} ${method} /api/v1/namespaces/${namespace}/pods/${pod} ${status}`;
-}
-
-/** klog's text header: `Lmmdd hh:mm:ss.uuuuuu PPPPPPP file:line] `. */
-export function klogLine(severity: 'I' | 'F', at: Date, line: number, msg: string, pid = 1): string {
-  const p2 = (n: number) => String(n).padStart(2, '0');
-  const micros = String(at.getUTCMilliseconds() * 1000).padStart(6, '0');
-  return `${severity}${p2(at.getUTCMonth() + 1)}${p2(at.getUTCDate())} ${p2(at.getUTCHours())}:${p2(at.getUTCMinutes())}:${p2(at.getUTCSeconds())}.${micros} ` +
-    `${String(pid).padStart(7, ' ')} logs_generator.go:${line}] ${msg}\n`;
 }
 
 export interface LogsGeneratorFlags { linesTotal: number; durationNs: bigint }
@@ -64,19 +57,19 @@ export function logsGenerator(f: LogsGeneratorFlags | { error: string }, now: ()
       return;
     }
     if (f.linesTotal <= 0) {
-      yield { kind: 'stderr', text: klogLine('F', now(), 64, `Invalid total number of lines: ${f.linesTotal}`) };
+      yield klogLine('F', now(), 'logs_generator.go:64', `Invalid total number of lines: ${f.linesTotal}`);
       yield { kind: 'exit', code: 255 };
       return;
     }
     if (f.durationNs <= 0n) {
-      yield { kind: 'stderr', text: klogLine('F', now(), 68, `Invalid duration: ${formatDuration(f.durationNs)}`) };
+      yield klogLine('F', now(), 'logs_generator.go:68', `Invalid duration: ${formatDuration(f.durationNs)}`);
       yield { kind: 'exit', code: 255 };
       return;
     }
     // time.Duration division truncates to the nanosecond; the model's clock counts milliseconds.
     const delayMs = Number(f.durationNs / BigInt(f.linesTotal)) / 1e6;
     for (let id = 0; id < f.linesTotal; id++) {
-      yield { kind: 'stderr', text: klogLine('I', now(), 76, logLine(id, random)) };
+      yield klogLine('I', now(), 'logs_generator.go:76', logLine(id, random));
       yield { kind: 'sleep', ms: delayMs };
     }
     yield { kind: 'exit', code: 0 };

@@ -6,12 +6,13 @@
  * paths of agnhost-webhook-admit.ts, `/readyz` (`ok`), the mux's 404
  * elsewhere. It logs through klog to stderr (--alsologtostderr -v=4).
  */
-import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Program, Step } from '../shell/types.js';
 import type { AppContext } from './app-context.js';
 import { serveAdmission, WEBHOOK_PATHS, type WebhookAnswer } from './agnhost-webhook-admit.js';
 import { goBindError, goResponse } from './go-http.js';
-import { headerOf, httpServer, pathOf, type Output, type Served } from './http-server.js';
+import { headerOf, httpServer, pathOf, type Served } from './http-server.js';
+import { klogLine } from './go-klog.js';
+import { loadKeyPair } from './go-tls-keypair.js';
 
 export interface WebhookFlags { certFile: string; keyFile: string; port: number; sidecarImage: string }
 
@@ -22,41 +23,17 @@ export function webhookFlags(flags: ReadonlyMap<string, string>): WebhookFlags {
   };
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** klog's header: `Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg` (the process is pid 1 in its container). */
-export function klogLine(now: Date, level: 'I' | 'E' | 'F', site: string, msg: string): Output {
-  const t = `${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())} ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())}.${pad(now.getUTCMilliseconds(), 3)}000`;
-  return { kind: 'stderr', text: `${level}${t}       1 ${site}] ${msg}\n` };
-}
-
-/** tls.LoadX509KeyPair's error for the files as the container sees them; undefined when they make a pair. */
-export function loadKeyPairError(read: (path: string) => string | undefined, certFile: string, keyFile: string): string | undefined {
-  const cert = read(certFile);
-  if (cert === undefined) return `open ${certFile}: no such file or directory`;
-  const key = read(keyFile);
-  if (key === undefined) return `open ${keyFile}: no such file or directory`;
-  if (!cert.includes('-----BEGIN CERTIFICATE-----')) return 'tls: failed to find any PEM data in certificate input';
-  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)) return 'tls: failed to find any PEM data in key input';
-  try {
-    if (!new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))) return 'tls: private key does not match public key';
-  } catch {
-    return 'tls: failed to parse private key';
-  }
-  return undefined;
-}
-
 const JSON_HEADERS: [string, string][] = [['Content-Type', 'application/json']];
 const ERROR_HEADERS: [string, string][] = [['Content-Type', 'text/plain; charset=utf-8'], ['X-Content-Type-Options', 'nosniff']];
 
 export function agnhostWebhook(ctx: AppContext, f: WebhookFlags): Program {
   const read = (p: string) => ctx.fs?.read(ctx.fs.resolve(p));
-  const loadError = loadKeyPairError(read, f.certFile, f.keyFile);
-  if (loadError !== undefined) {
-    return [klogLine(ctx.now(), 'F', 'config.go:32', loadError) as Step, { kind: 'exit', code: 255 } as Step][Symbol.iterator]();
+  const pair = loadKeyPair(read, f.certFile, f.keyFile);
+  if ('error' in pair) {
+    return [klogLine('F', ctx.now(), 'config.go:32', pair.error) as Step, { kind: 'exit', code: 255 } as Step][Symbol.iterator]();
   }
-  const info = (msg: string) => klogLine(ctx.now(), 'I', 'main.go:103', msg);
-  const error = (msg: string) => klogLine(ctx.now(), 'E', 'main.go:98', msg);
+  const info = (msg: string) => klogLine('I', ctx.now(), 'main.go:103', msg);
+  const error = (msg: string) => klogLine('E', ctx.now(), 'main.go:98', msg);
   const toServed = (a: WebhookAnswer): Served => {
     const now = ctx.now();
     switch (a.kind) {
@@ -73,7 +50,7 @@ export function agnhostWebhook(ctx: AppContext, f: WebhookFlags): Program {
   };
   return httpServer(ctx, {
     ports: [f.port],
-    tls: { certificate: read(f.certFile) ?? '' },
+    tls: { certificate: pair.chain },
     startup: () => [],
     bound: () => [],
     // ListenAndServeTLS's error is main's panic.
