@@ -11,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../registry/store.js';
 import { errors, StatusError } from '../apimachinery/errors.js';
+import { splitSchemeNamePort } from '../registry/core/proxy-location.js';
 
 /** A kubelet's answer to one request on its port. */
 export interface KubeletResponse { status: number; headers: Record<string, string>; body: string }
@@ -23,7 +24,6 @@ export type KubeletServers = (nodeName: string) => KubeletServer | undefined;
 
 const DEFAULT_KUBELET_PORT = 10250;
 const PREFERRED_ADDRESS_TYPES = ['InternalIP', 'ExternalIP', 'Hostname'];
-const VALID_SCHEMES = new Set(['http', 'https', '']);
 const NODE_PROXY = /^\/api\/v1\/nodes\/([^/]*)\/proxy(\/.*)?$/;
 
 /** The node and proxied path a `/api/v1/nodes/NAME/proxy[/path]` URL names, or undefined for any other path. */
@@ -31,18 +31,6 @@ export function matchNodeProxy(decodedPath: string): { id: string; path: string 
   const m = NODE_PROXY.exec(decodedPath);
   if (!m || !m[1]) return undefined;
   return { id: m[1], path: m[2] ?? '' };
-}
-
-/** utilnet.SplitSchemeNamePort: `name`, `name:port` or `scheme:name:port`. */
-function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
-  const parts = id.split(':');
-  let scheme = ''; let name: string; let port = '';
-  if (parts.length === 1) [name = ''] = parts;
-  else if (parts.length === 2) [name = '', port = ''] = parts;
-  else if (parts.length === 3) [scheme = '', name = '', port = ''] = parts;
-  else return undefined;
-  if (!name || !VALID_SCHEMES.has(scheme)) return undefined;
-  return { scheme, name, port };
 }
 
 interface NodeLike { status?: { addresses?: Array<{ type: string; address: string }>; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } } }
