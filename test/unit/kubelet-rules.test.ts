@@ -37,6 +37,17 @@ test('admission: OS label, OS field, resources, node affinity, as predicateAdmit
     { reason: 'OutOfpods', message: "Node didn't have enough resource: pods, requested: 1, used: 110, capacity: 110" });
 });
 
+test('admission: a host port another admitted pod holds rejects the pod with NodePorts (0.0.0.0 overlaps every address, protocols apart)', () => {
+  const withPort = (port: number, extra: Record<string, unknown> = {}) => pod({ containers: [{ name: 'c', image: 'x', ports: [{ containerPort: 80, hostPort: port, ...extra }] }] });
+  const holder = withPort(21017);
+  const rejection = { reason: 'NodePorts', message: "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports" };
+  assert.deepEqual(admitPod(withPort(21017), node('linux'), 'linux', [holder]), rejection);
+  assert.deepEqual(admitPod(withPort(21017, { hostIP: '10.0.0.5' }), node('linux'), 'linux', [holder]), rejection);
+  assert.equal(admitPod(withPort(21017, { protocol: 'UDP' }), node('linux'), 'linux', [holder]), undefined);
+  assert.equal(admitPod(withPort(21018), node('linux'), 'linux', [holder]), undefined);
+  assert.equal(admitPod(withPort(21017, { hostIP: '10.0.0.6' }), node('linux'), 'linux', [withPort(21017, { hostIP: '10.0.0.5' })]), undefined);
+});
+
 test('required node affinity: terms are ORed, expressions ANDed, an empty term matches nothing', () => {
   const aff = (terms: unknown[]) => pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
   const n = node('windows', { 'node.kubernetes.io/windows-build': '10.0.17763', rank: '5' });
