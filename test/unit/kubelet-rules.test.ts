@@ -132,6 +132,19 @@ test('image manager: pull policies and the upstream event and error texts', () =
     ['failed', 'ImagePullBackOff', `Back-off pulling image "mcr.microsoft.com/windows/servercore:ltsc2022": ErrImagePull: ${err}`]);
 });
 
+test('image manager: a Docker Hub library name that is no official image fails the pull as the registry denies it (code Unknown)', () => {
+  const imgs = new NodeImages({ os: 'linux', arch: 'amd64' }, 0);
+  const failed = (imgs.ensure('uid', 'webserver:404', 'IfNotPresent') as { finish(): any }).finish();
+  const err = 'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/webserver:404": failed to resolve reference "docker.io/library/webserver:404": ' +
+    'pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed';
+  assert.deepEqual([failed.kind, failed.reason, failed.message, failed.events], ['failed', 'ErrImagePull', err,
+    [{ type: 'Warning', reason: 'Failed', message: `Failed to pull image "webserver:404": ${err}` }]]);
+  // Official images, and names outside library/, still pull.
+  assert.equal((imgs.ensure('uid', 'httpd:2.4', 'IfNotPresent') as { finish(): any }).finish().kind, 'ready');
+  assert.equal((imgs.ensure('uid', 'example.com/team/webserver:404', 'IfNotPresent') as { finish(): any }).finish().kind, 'ready');
+  assert.equal((imgs.ensure('uid', 'acme/webserver:1', 'IfNotPresent') as { finish(): any }).finish().kind, 'ready');
+});
+
 test('runtime settings: Windows CpuMaximum from the limit only, Linux shares and quota', () => {
   const p = { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '250m' }, limits: { cpu: '500m', memory: '256Mi' } } }] } };
   assert.deepEqual(podRuntimeSettings(p, 'windows', 4)[0]?.resources, { CpuMaximum: 1250, MemoryLimitInBytes: 268435456 });
