@@ -5,12 +5,15 @@ import { newQueue, type ControllerContext } from './runtime/controller-context.j
 import type { RateLimitingQueue } from '../client/work-queue.js';
 import { attemptToDeleteAction, type OwnerState } from './garbage-collector-decision.js';
 
+/** The fields of an ownerReference the graph keeps. */
+interface OwnerRef { uid: string; apiVersion: string; kind: string; name: string; blockOwnerDeletion: boolean }
+
 interface Node {
   uid: string;
   ref: ResourceRef;
   namespace: string;
   name: string;
-  owners: { uid: string; apiVersion: string; kind: string; name: string }[];
+  owners: OwnerRef[];
   finalizers: string[];
   deleting: boolean;
 }
@@ -35,12 +38,23 @@ function ignoreNotFound(e: unknown): void {
 }
 
 /** Whether the graph's owners of a node are the object's ownerReferences (the fields the graph keeps, in order). */
-function sameReferences(owners: Node['owners'], refs: { uid: string; apiVersion: string; kind: string; name: string }[]): boolean {
+function sameReferences(owners: Node['owners'], refs: readonly OwnerRef[]): boolean {
   if (owners.length !== refs.length) return false;
   return refs.every((b, i) => {
     const a = owners[i];
-    return a !== undefined && a.uid === b.uid && a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name;
+    return a !== undefined && a.uid === b.uid && a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name
+      && a.blockOwnerDeletion === b.blockOwnerDeletion;
   });
+}
+
+/** A dependent blocks its owner's foreground deletion only through a reference with blockOwnerDeletion set. */
+function blocks(dependent: Node, ownerUid: string): boolean {
+  return dependent.owners.some((o) => o.uid === ownerUid && o.blockOwnerDeletion);
+}
+
+/** isDeletingDependents: being deleted in the foreground. */
+function deletingDependents(node: Node): boolean {
+  return node.deleting && node.finalizers.includes(FOREGROUND);
 }
 
 /**
@@ -101,7 +115,9 @@ export class GarbageCollector {
   private observe(ref: ResourceRef, type: string, obj: KObject): void {
     const uid = obj.metadata.uid!;
     const old = this.nodes.get(uid);
-    const refs = obj.metadata.ownerReferences ?? [];
+    const refs: OwnerRef[] = (obj.metadata.ownerReferences ?? []).map((r) => ({
+      uid: r.uid, apiVersion: r.apiVersion, kind: r.kind, name: r.name, blockOwnerDeletion: r.blockOwnerDeletion === true,
+    }));
     // Most updates (status, labels) leave the ownerReferences as they were: the edges stay, only the node changes.
     const sameOwners = type !== 'DELETED' && old !== undefined && sameReferences(old.owners, refs);
     if (!sameOwners) {
@@ -119,7 +135,7 @@ export class GarbageCollector {
     }
     const node: Node = {
       uid, ref, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!,
-      owners: sameOwners ? old!.owners : refs.map((r) => ({ uid: r.uid, apiVersion: r.apiVersion, kind: r.kind, name: r.name })),
+      owners: sameOwners ? old!.owners : refs,
       finalizers: obj.metadata.finalizers ?? [],
       deleting: !!obj.metadata.deletionTimestamp,
     };
@@ -164,8 +180,12 @@ export class GarbageCollector {
   private async attemptToDelete(node: Node): Promise<void> {
     const owners: { uid: string; state: OwnerState }[] = [];
     for (const o of node.owners) owners.push({ uid: o.uid, state: await this.ownerState(node.namespace, o) });
-    const action = attemptToDeleteAction(owners, (this.dependents.get(node.uid)?.size ?? 0) > 0, node.finalizers);
-    if (action.kind === 'delete') return this.deleteObject(node, action.propagationPolicy);
+    const dependents = [...(this.dependents.get(node.uid) ?? [])].map((d) => this.nodes.get(d)).filter((d): d is Node => !!d);
+    const action = attemptToDeleteAction(owners, dependents.length > 0, node.finalizers, dependents.some(deletingDependents));
+    if (action.kind === 'delete') {
+      if (action.unblockOwnerReferences) await this.unblockOwnerReferences(node);
+      return this.deleteObject(node, action.propagationPolicy);
+    }
     if (action.kind !== 'removeOwnerReferences') return;
     const drop = new Set(action.uids);
     // The change names the dependent's uid, a precondition (409 if it was recreated).
@@ -195,19 +215,32 @@ export class GarbageCollector {
       await this.removeFinalizer(node, ORPHAN);
       return;
     }
-    if (node.deleting && node.finalizers.includes(FOREGROUND)) {
-      const deps = [...(this.dependents.get(uid) ?? [])].map((d) => this.nodes.get(d)).filter((d): d is Node => !!d);
-      if (deps.length === 0) {
+    if (deletingDependents(node)) {
+      // processDeletingDependentsItem: only dependents whose reference blocks the owner keep it waiting.
+      const blocking = [...(this.dependents.get(uid) ?? [])].map((d) => this.nodes.get(d)).filter((d): d is Node => !!d && blocks(d, uid));
+      if (blocking.length === 0) {
         await this.removeFinalizer(node, FOREGROUND);
         return;
       }
-      for (const dep of deps) {
+      for (const dep of blocking) {
+        // A dependent already being deleted goes its own way (attemptToDeleteItem returns at once).
         if (dep.deleting) continue;
         await this.attemptToDelete(dep);
       }
       return;
     }
     if (node.owners.length && !node.deleting) await this.attemptToDelete(node);
+  }
+
+  /** unblockOwnerReferencesStrategicMergePatch: every blocking reference of the node set to blockOwnerDeletion: false. */
+  private async unblockOwnerReferences(node: Node): Promise<void> {
+    const blocking = new Set(node.owners.filter((o) => o.blockOwnerDeletion).map((o) => o.uid));
+    if (blocking.size === 0) return;
+    await this.resource(node.ref).update(node.namespace, node.name, (cur) => {
+      cur.metadata.uid = node.uid;
+      cur.metadata.ownerReferences = (cur.metadata.ownerReferences ?? []).map((r) => blocking.has(r.uid) ? { ...r, blockOwnerDeletion: false } : r);
+      return cur;
+    }, { fieldManager: MANAGER }).catch(ignoreNotFound);
   }
 
   /** deleteObject: with the node's uid as precondition, so that an object recreated under the name is left alone. */

@@ -22,6 +22,7 @@
  */
 import { imageTag } from '../meta/image-ref.js';
 import type { OSName } from './windows-rules.js';
+import { missingDockerLibraryRepository, PULL_ACCESS_DENIED } from './docker-official-images.js';
 import { catalogRepository, windowsTokenOf, type CatalogRepository, type ImagePlatform } from './image-catalog.js';
 import {
   parseWindowsBuild, processIsolationCompatible, windowsBuildLabel, windowsVersionByBuild, WINDOWS_BUILD_LABEL,
@@ -118,6 +119,7 @@ export interface ResolveOptions {
 export type ImageFailureKind =
   | 'invalid-reference' // the reference does not parse
   | 'unknown-tag' // a catalog repository without that tag
+  | 'unknown-repository' // a Docker Hub library name that is no official image
   | 'os-mismatch' // no entry for the node's OS
   | 'arch-mismatch' // entries for the node's OS, none for its architecture
   | 'build-mismatch'; // Windows entries, none compatible with the host build under process isolation
@@ -242,6 +244,9 @@ export function resolveImage(image: string, node: NodePlatform, userImages: read
   } else {
     lookup = found;
   }
+  if (lookup.source === 'default' && missingDockerLibraryRepository(ref.name)) {
+    return fail({ kind: 'unknown-repository', stage: 'pull', reason: 'ErrImagePull', ref, available: [], message: PULL_ACCESS_DENIED });
+  }
   const { platforms, manifestList, source } = lookup;
   const ok = (platform: ImagePlatform): ImageResolution =>
     ({ ok: true, image: { ref, platform, manifestList, source, available: platforms } });
@@ -321,6 +326,8 @@ export function hintFor(failure: ImageFailure): string {
   switch (failure.kind) {
     case 'invalid-reference':
       return `image "${image}" is not a valid reference; use [registry/]repository[:tag][@digest] with a lower-case repository`;
+    case 'unknown-repository':
+      return `image "${image}" names no repository: Docker Hub's library/ holds the official images only; name the registry and repository ([registry/]owner/name[:tag]) or declare the image in the cluster file`;
     case 'unknown-tag': {
       const repo = failure.ref ? catalogRepository(failure.ref.name) : undefined;
       return `image "${image}" has no such tag${repo ? `; known tags include ${repo.exampleTags.join(', ')}` : ''}`;

@@ -9,6 +9,7 @@ import { iis, iisETag, IIS_NOT_FOUND_PAGE, IIS_START_PAGE } from '../../src/node
 import { applicationFor } from '../../src/node/apps/registry.js';
 import { listenScripted, parseHttpScript } from '../../src/node/apps/scripted-http.js';
 import { containerScript } from '../../src/node/kubelet/script.js';
+import { ContainerFS } from '../../src/node/shell/fs.js';
 import { appNetwork, CLIENT_IP, drain, NOW, SERVER_IP } from '../helpers/app-network.js';
 
 const DATE = 'Date: Sat, 28 Nov 2026 17:16:21 GMT\r\n';
@@ -26,6 +27,26 @@ test('httpd: the AH00558 warnings, It works! with Apache\'s headers, the 404 pag
   assert.deepEqual([second.code, second.stderr.split('\n').slice(2).join('\n')], [1,
     '(98)Address already in use: AH00072: make_sock: could not bind to address [::]:80\n(98)Address already in use: AH00072: make_sock: could not bind to address 0.0.0.0:80\n' +
     'no listening sockets available, shutting down\nAH00015: Unable to open logs\n']);
+});
+
+test('httpd: the page is the container\'s htdocs/index.html: moved away it is a 404 (a readiness probe on it fails), moved back a 200', () => {
+  const n = appNetwork();
+  const fs = new ContainerFS('linux');
+  drain(httpd({ ...n.server(), fs }, '2.4.38-2'));
+  assert.equal(fs.read('/usr/local/apache2/htdocs/index.html'), IT_WORKS);
+  const status = () => n.curl('-s', '-o', '/dev/null', '-w', '%{http_code}', 'http://web/index.html').stdout;
+  assert.equal(status(), '200');
+  fs.write('/tmp/index.html', fs.read('/usr/local/apache2/htdocs/index.html')!);
+  fs.remove('/usr/local/apache2/htdocs/index.html');
+  assert.equal(status(), '404');
+  fs.write('/usr/local/apache2/htdocs/index.html', fs.read('/tmp/index.html')!);
+  assert.equal(status(), '200');
+  // A volume mounted over htdocs hides the image's page.
+  const n2 = appNetwork();
+  const mounted = new ContainerFS('linux');
+  mounted.mountDir('/usr/local/apache2/htdocs', false);
+  drain(httpd({ ...n2.server(), fs: mounted }, '2.4'));
+  assert.equal(n2.curl('-s', '-o', '/dev/null', '-w', '%{http_code}', 'http://web/index.html').stdout, '404');
 });
 
 test('IIS: iisstart.htm with IIS 10 headers from a Windows and a Linux client, the 404 page, nothing logged', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { computeHash, safeEncodeString } from '../../src/controllers/controller-utils.js';
 import {
   equalIgnoreHash, maxSurge, maxUnavailable, newRSNewReplicas, replicaSetProportion, resolveFenceposts, scaledValue,
-  setCondition, setNewReplicaSetAnnotations, deploymentTimedOut, type DeploymentStatus,
+  maxRevision, revisionOf, setCondition, setNewReplicaSetAnnotations, deploymentTimedOut, type DeploymentStatus,
 } from '../../src/controllers/deployment/util.js';
 import { rolloutStatus, serializeStatus } from '../../src/controllers/deployment/status.js';
 import type { KObject } from '../../src/apimachinery/object.js';
@@ -79,17 +79,30 @@ test('revision annotations: raised only, a rollback keeps the former revision in
   const d = deploy(3, {}, { annotations: { team: 'a', 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'deployment.kubernetes.io/revision': '7' } });
   const fresh = rs('new', 0);
   fresh.metadata.annotations = undefined;
-  assert.ok(setNewReplicaSetAnnotations(d, fresh, 1, false));
+  assert.ok(setNewReplicaSetAnnotations(d, fresh, 1n, false));
   assert.deepEqual(fresh.metadata.annotations, {
     team: 'a', 'deployment.kubernetes.io/revision': '1', 'deployment.kubernetes.io/desired-replicas': '3', 'deployment.kubernetes.io/max-replicas': '4',
   });
   const back = rs('old', 0, {}, { 'deployment.kubernetes.io/revision': '2', 'deployment.kubernetes.io/revision-history': '1' });
-  assert.ok(setNewReplicaSetAnnotations(d, back, 5, true));
+  assert.ok(setNewReplicaSetAnnotations(d, back, 5n, true));
   assert.equal(back.metadata.annotations!['deployment.kubernetes.io/revision'], '5');
   assert.equal(back.metadata.annotations!['deployment.kubernetes.io/revision-history'], '1,2');
   // Never lowered.
-  assert.ok(!setNewReplicaSetAnnotations(d, back, 3, true));
+  assert.ok(!setNewReplicaSetAnnotations(d, back, 3n, true));
   assert.equal(back.metadata.annotations!['deployment.kubernetes.io/revision'], '5');
+});
+
+test('revisions are int64: the next one after a large adopted revision is exact, and a value beyond int64 counts as none', () => {
+  const adopted = rs('adopted', 1, {}, { 'deployment.kubernetes.io/revision': '3546343826724305832' });
+  const other = rs('other', 0, {}, { 'deployment.kubernetes.io/revision': '12' });
+  assert.equal(String(maxRevision([other, adopted]) + 1n), '3546343826724305833');
+  assert.equal(revisionOf(rs('huge', 0, {}, { 'deployment.kubernetes.io/revision': '9223372036854775808' })), 0n);
+  assert.equal(revisionOf(rs('max', 0, {}, { 'deployment.kubernetes.io/revision': '9223372036854775807' })), 9223372036854775807n);
+  assert.equal(revisionOf(rs('word', 0, {}, { 'deployment.kubernetes.io/revision': 'abc' })), 0n);
+  const d = deploy(1);
+  assert.ok(setNewReplicaSetAnnotations(d, adopted, 3546343826724305833n, true));
+  assert.equal(adopted.metadata.annotations!['deployment.kubernetes.io/revision'], '3546343826724305833');
+  assert.equal(adopted.metadata.annotations!['deployment.kubernetes.io/revision-history'], '3546343826724305832');
 });
 
 test('conditions: same status and reason is no change; a new reason keeps the transition time and moves to the end', () => {

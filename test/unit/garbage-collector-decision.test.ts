@@ -25,3 +25,11 @@ test('without a solid owner the dependent\'s own finalizers choose the policy', 
 test('an object without owners is never collected', () => {
   assert.deepEqual(attemptToDeleteAction([], true, []), { kind: 'keep' });
 });
+
+test('circle detection: when one of the dependent\'s own dependents is already deleting its dependents, its blocking references are unblocked first', () => {
+  assert.deepEqual(attemptToDeleteAction([{ uid: 'd', state: 'waiting' }], true, [], true),
+    { kind: 'delete', propagationPolicy: 'Foreground', unblockOwnerReferences: true });
+  assert.deepEqual(attemptToDeleteAction([{ uid: 'd', state: 'waiting' }], true, [], false), { kind: 'delete', propagationPolicy: 'Foreground' });
+  // Without a waiting owner there is no wait to break.
+  assert.deepEqual(attemptToDeleteAction([{ uid: 'd', state: 'dangling' }], true, [], true), { kind: 'delete', propagationPolicy: 'Background' });
+});

@@ -206,3 +206,53 @@ test('garbage collector: a conflict orphaning a dependent is retried; the depend
     await t.close();
   }
 });
+
+/** Three objects, each the blocking controller of the next, in a circle (as the conformance test's pods). */
+test('garbage collector: a foreground deletion into a circle of blocking owners finishes, the circle broken by unblocking a reference', async () => {
+  const t = await conflictingStore('update');
+  try {
+    const mk = (name: string) => t.store.create(t.cms, NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } } as KObject, t.ctx);
+    const objs = [await mk('c1'), await mk('c2'), await mk('c3')];
+    // c1 owned by c3, c2 by c1, c3 by c2.
+    for (let i = 0; i < 3; i++) {
+      const owner = objs[(i + 2) % 3]!;
+      await t.store.update(t.cms, NS, objs[i]!.metadata.name!, (cur) => ({
+        ...cur,
+        metadata: { ...cur.metadata, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true }] },
+      }), t.ctx);
+    }
+    await t.scope.start(t.store);
+    await t.store.delete(t.cms, NS, 'c1', { propagationPolicy: 'Foreground' }, t.ctx);
+    await t.until('the circle to go', async () => (await t.get('c1')) === undefined && (await t.get('c2')) === undefined && (await t.get('c3')) === undefined);
+  } finally {
+    await t.close();
+  }
+});
+
+test('garbage collector: a dependent whose reference does not block its owner does not hold the owner\'s foreground deletion', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gc-test-'));
+  const storage = new SqliteStorage(join(dir, 'state.db'));
+  const store = new Store(storage, allResources());
+  const ctx = { ...inProcessWriteContext('test'), namespace: NS };
+  const cms = store.find('', 'v1', 'configmaps')!;
+  await store.create(store.find('', 'v1', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, inProcessWriteContext('test'));
+  const owner = await store.create(cms, NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } } as KObject, ctx);
+  // A finalizer nobody removes keeps the dependent in deletion for good.
+  await store.create(cms, NS, {
+    apiVersion: 'v1', kind: 'ConfigMap',
+    metadata: { name: 'dep', finalizers: ['example.com/hold'], ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid!, blockOwnerDeletion: false }] },
+  } as KObject, ctx);
+  const scope = gcRunner();
+  try {
+    await scope.start(store);
+    await store.delete(cms, NS, 'owner', { propagationPolicy: 'Foreground' }, ctx);
+    while (await store.get('', 'configmaps', NS, 'owner')) await new Promise((r) => setTimeout(r, 10));
+    // The owner went while its dependent stayed (the dependent's finalizer keeps it whatever the collector does next).
+    const dep = await store.get('', 'configmaps', NS, 'dep');
+    assert.deepEqual(dep?.metadata.finalizers, ['example.com/hold']);
+  } finally {
+    scope.stop();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -37,6 +37,17 @@ test('admission: OS label, OS field, resources, node affinity, as predicateAdmit
     { reason: 'OutOfpods', message: "Node didn't have enough resource: pods, requested: 1, used: 110, capacity: 110" });
 });
 
+test('admission: a host port another admitted pod holds rejects the pod with NodePorts (0.0.0.0 overlaps every address, protocols apart)', () => {
+  const withPort = (port: number, extra: Record<string, unknown> = {}) => pod({ containers: [{ name: 'c', image: 'x', ports: [{ containerPort: 80, hostPort: port, ...extra }] }] });
+  const holder = withPort(21017);
+  const rejection = { reason: 'NodePorts', message: "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports" };
+  assert.deepEqual(admitPod(withPort(21017), node('linux'), 'linux', [holder]), rejection);
+  assert.deepEqual(admitPod(withPort(21017, { hostIP: '10.0.0.5' }), node('linux'), 'linux', [holder]), rejection);
+  assert.equal(admitPod(withPort(21017, { protocol: 'UDP' }), node('linux'), 'linux', [holder]), undefined);
+  assert.equal(admitPod(withPort(21018), node('linux'), 'linux', [holder]), undefined);
+  assert.equal(admitPod(withPort(21017, { hostIP: '10.0.0.6' }), node('linux'), 'linux', [withPort(21017, { hostIP: '10.0.0.5' })]), undefined);
+});
+
 test('required node affinity: terms are ORed, expressions ANDed, an empty term matches nothing', () => {
   const aff = (terms: unknown[]) => pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
   const n = node('windows', { 'node.kubernetes.io/windows-build': '10.0.17763', rank: '5' });
@@ -119,6 +130,19 @@ test('image manager: pull policies and the upstream event and error texts', () =
   const again = win.ensure('uid', 'mcr.microsoft.com/windows/servercore:ltsc2022', 'IfNotPresent');
   assert.deepEqual([again.kind, (again as any).reason, (again as any).message],
     ['failed', 'ImagePullBackOff', `Back-off pulling image "mcr.microsoft.com/windows/servercore:ltsc2022": ErrImagePull: ${err}`]);
+});
+
+test('image manager: a Docker Hub library name that is no official image fails the pull as the registry denies it (code Unknown)', () => {
+  const imgs = new NodeImages({ os: 'linux', arch: 'amd64' }, 0);
+  const failed = (imgs.ensure('uid', 'webserver:404', 'IfNotPresent') as { finish(): any }).finish();
+  const err = 'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/webserver:404": failed to resolve reference "docker.io/library/webserver:404": ' +
+    'pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed';
+  assert.deepEqual([failed.kind, failed.reason, failed.message, failed.events], ['failed', 'ErrImagePull', err,
+    [{ type: 'Warning', reason: 'Failed', message: `Failed to pull image "webserver:404": ${err}` }]]);
+  // Official images, and names outside library/, still pull.
+  assert.equal((imgs.ensure('uid', 'httpd:2.4', 'IfNotPresent') as { finish(): any }).finish().kind, 'ready');
+  assert.equal((imgs.ensure('uid', 'example.com/team/webserver:404', 'IfNotPresent') as { finish(): any }).finish().kind, 'ready');
+  assert.equal((imgs.ensure('uid', 'acme/webserver:1', 'IfNotPresent') as { finish(): any }).finish().kind, 'ready');
 });
 
 test('runtime settings: Windows CpuMaximum from the limit only, Linux shares and quota', () => {

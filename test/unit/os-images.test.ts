@@ -166,6 +166,14 @@ describe('resolveImage: Windows images', () => {
     assert.deepEqual([f.kind, f.stage, f.message],
       ['unknown-tag', 'pull', 'mcr.microsoft.com/windows/servercore:latest: not found']);
   });
+  test('a Docker Hub library name outside the official images names no repository; a declared image of that name resolves', () => {
+    const f = failure(resolveImage('webserver:404', LINUX));
+    assert.deepEqual([f.kind, f.stage, f.reason, f.message],
+      ['unknown-repository', 'pull', 'ErrImagePull', 'pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed']);
+    assert.equal(failure(resolveImage('docker.io/library/webserver', LINUX)).kind, 'unknown-repository');
+    assert.equal(resolveImage('webserver:404', LINUX, [{ ref: 'webserver:404', platforms: [{ os: 'linux', architecture: 'amd64' }] }]).ok, true);
+    assert.equal(resolveImage('mongo-express:1', LINUX).ok, true);
+  });
 });
 
 describe('user-declared images', () => {

@@ -266,7 +266,7 @@ export class DeploymentController {
   private async getNewReplicaSet(d: KObject, rsList: KObject[], oldRSs: KObject[], create: boolean): Promise<KObject | undefined> {
     const ns = d.metadata.namespace ?? '';
     const existing = findNewReplicaSet(d, rsList);
-    const newRevision = maxRevision(oldRSs) + 1;
+    const newRevision = maxRevision(oldRSs) + 1n;
     const status = (d.status ??= {}) as DeploymentStatus;
     if (existing) {
       const copy = writableCopy(existing);

@@ -133,16 +133,33 @@ export const bySizeOlder = (a: KObject, b: KObject) => (replicasOf(a) === replic
 /** ReplicaSetsBySizeNewer: larger first, ties newest first. */
 export const bySizeNewer = (a: KObject, b: KObject) => (replicasOf(a) === replicasOf(b) ? byCreation(b, a) : replicasOf(b) - replicasOf(a));
 
-/** Revision: the revision annotation as a number (0 when absent or not a number). */
-export function revisionOf(o: KObject): number {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * strconv.ParseInt(v, 10, 64): revisions are int64, beyond a double's exact range (an adopted
+ * ReplicaSet may carry any value), so they are bigints; undefined where ParseInt fails.
+ */
+export function parseRevision(v: string): bigint | undefined {
+  if (!/^[+-]?\d+$/.test(v)) return undefined;
+  const n = BigInt(v);
+  return n < INT64_MIN || n > INT64_MAX ? undefined : n;
+}
+
+/** Revision: the revision annotation (0 when absent or not an int64). */
+export function revisionOf(o: KObject): bigint {
   const v = o.metadata.annotations?.[REVISION];
-  return v !== undefined && /^-?\d+$/.test(v) ? Number(v) : 0;
+  return (v === undefined ? undefined : parseRevision(v)) ?? 0n;
 }
 
 /** ReplicaSetsByRevision: by revision, then by creation. */
-export const byRevision = (a: KObject, b: KObject) => (revisionOf(a) === revisionOf(b) ? byCreation(a, b) : revisionOf(a) - revisionOf(b));
+export const byRevision = (a: KObject, b: KObject) => {
+  const ra = revisionOf(a);
+  const rb = revisionOf(b);
+  return ra === rb ? byCreation(a, b) : ra < rb ? -1 : 1;
+};
 
-export const maxRevision = (sets: KObject[]) => sets.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
+export const maxRevision = (sets: KObject[]) => sets.reduce((m, rs) => { const r = revisionOf(rs); return r > m ? r : m; }, 0n);
 
 // ---------------------------------------------------------------- templates
 
@@ -239,14 +256,15 @@ export function replicasAnnotationsNeedUpdate(rs: KObject, desired: number, max:
  * whose former revision goes into revision-history), and for a ReplicaSet
  * about to be created the replica annotations.
  */
-export function setNewReplicaSetAnnotations(d: KObject, rs: KObject, newRevision: number, exists: boolean, limit = MAX_REV_HISTORY_CHARS): boolean {
+export function setNewReplicaSetAnnotations(d: KObject, rs: KObject, newRevision: bigint, exists: boolean, limit = MAX_REV_HISTORY_CHARS): boolean {
   let changed = copyAnnotations(d, rs);
   const a = (rs.metadata.annotations ??= {});
   const oldRevision = a[REVISION];
-  let oldInt = 0;
+  let oldInt = 0n;
   if (oldRevision !== undefined && oldRevision !== '') {
-    if (!/^-?\d+$/.test(oldRevision)) return false;
-    oldInt = Number(oldRevision);
+    const parsed = parseRevision(oldRevision);
+    if (parsed === undefined) return false;
+    oldInt = parsed;
   }
   if (oldInt < newRevision) {
     a[REVISION] = String(newRevision);

@@ -2,12 +2,13 @@
  * Kubelet pod admission (pkg/kubelet/lifecycle/predicate.go
  * predicateAdmitHandler.Admit, with the scheduler's AdmissionCheck):
  * the `kubernetes.io/os` label check, the spec.os check, then resource fit,
- * node affinity/selector and node name. A rejection is reported with the
+ * node affinity/selector, node name and host ports. A rejection is reported with the
  * first failure's reason and message (rejectPod).
  */
 import { milliValue, podResources, value } from '../../meta/resource-lists.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import type { KObject } from '../../apimachinery/object.js';
+import { ERR_REASON_PORTS } from '../../scheduler/plugins/node-ports.js';
 
 type Obj = Record<string, any>;
 
@@ -126,5 +127,28 @@ export function admitPod(pod: KObject, node: KObject, nodeOS: 'linux' | 'windows
   if (spec.nodeName && spec.nodeName !== node.metadata.name) {
     return { reason: 'NodeName', message: "Predicate NodeName failed: node(s) didn't match the requested node name" };
   }
+  // A pod bound by nodeName skips the scheduler, so the kubelet is the one to see its host port taken.
+  if (hostPortsConflict(pod, admitted)) return { reason: 'NodePorts', message: `Predicate NodePorts failed: ${ERR_REASON_PORTS}` };
   return undefined;
+}
+
+interface HostPort { ip: string; protocol: string; port: number }
+
+/** The host ports a pod's containers ask for (nodeports' getContainerPorts; hostIP defaults to 0.0.0.0, protocol to TCP). */
+function hostPorts(pod: KObject): HostPort[] {
+  const out: HostPort[] = [];
+  for (const c of ((pod.spec as Obj)?.containers ?? []) as Obj[]) {
+    for (const p of (c.ports ?? []) as Obj[]) {
+      if (typeof p.hostPort === 'number' && p.hostPort > 0) out.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort });
+    }
+  }
+  return out;
+}
+
+/** nodeports.Fits negated: a wanted host port the node's pods already use (HostPortInfo.CheckConflict: 0.0.0.0 overlaps every address). */
+export function hostPortsConflict(pod: KObject, admitted: readonly KObject[]): boolean {
+  const want = hostPorts(pod);
+  if (!want.length) return false;
+  const used = admitted.flatMap(hostPorts);
+  return want.some((w) => used.some((u) => u.port === w.port && u.protocol === w.protocol && (u.ip === w.ip || u.ip === '0.0.0.0' || w.ip === '0.0.0.0')));
 }

@@ -111,9 +111,12 @@ export class NodeImages {
     const finish = (): EnsureResult => {
       if (!resolution.ok && resolution.failure.stage === 'pull') {
         const f = resolution.failure;
+        // A missing repository is the registry's authorization error, which CRI reports as code Unknown.
         const err = f.kind === 'unknown-tag'
           ? `rpc error: code = NotFound desc = failed to pull and unpack image "${ref.normalized}": failed to resolve reference "${ref.normalized}": ${f.message}`
-          : `rpc error: code = NotFound desc = failed to pull and unpack image "${ref.normalized}": ${f.message}`;
+          : f.kind === 'unknown-repository'
+            ? `rpc error: code = Unknown desc = failed to pull and unpack image "${ref.normalized}": failed to resolve reference "${ref.normalized}": ${f.message}`
+            : `rpc error: code = NotFound desc = failed to pull and unpack image "${ref.normalized}": ${f.message}`;
         this.backoff.next(key, this.clock.now());
         this.prevPullErr.set(key, `ErrImagePull: ${err}`);
         return { kind: 'failed', reason: 'ErrImagePull', message: err, failure: f,

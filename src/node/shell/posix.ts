@@ -18,6 +18,7 @@ import { busyboxNslookup } from './busybox-nslookup.js';
 import { busyboxPing } from './busybox-ping.js';
 import { getent } from './getent.js';
 import { idCommand, ROOT_IDENTITY, whoamiCommand } from './posix-id.js';
+import { mvCommand } from './posix-mv.js';
 import { ipCommand } from './busybox-ip.js';
 import { busyboxWget, curl, type ToolIO } from './http-tools.js';
 import { linuxImageHas, nslookupFlavour } from './linux-image-tools.js';
@@ -716,6 +717,7 @@ const BUILTINS: Record<string, Builtin> = {
     }
     return code;
   },
+  *mv(sh, args) { return yield* sh.tool(mvCommand(sh.ctx.fs, sh.cwd, args, sh.flavour !== 'ash')); },
   *mkdir(sh, args) {
     const parents = args.includes('-p');
     let code = 0;
