@@ -21,6 +21,8 @@ phpmyadmin plone postfixadmin postgres pypy python r-base rabbitmq rakudo-star r
 registry rethinkdb rocket.chat rockylinux ros ruby rust sapmachine satosa scratch silverpeas
 sl solr sonarqube spiped storm swift swipl teamspeak telegraf tomcat tomee traefik ubuntu
 unit varnish websphere-liberty wordpress xwiki yourls znc zookeeper
+celery django glassfish iojs java jenkins kaazing-gateway known nats-streaming nuxeo opensuse owncloud piwik
+rails sentry sourcemage swarm thrift ubuntu-debootstrap ubuntu-upstart vault
 `;
 
 export const DOCKER_OFFICIAL_IMAGES: ReadonlySet<string> = new Set(NAMES.split(/\s+/).filter(Boolean));
