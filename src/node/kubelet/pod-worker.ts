@@ -34,6 +34,8 @@ import { ContainerFS, HostDir } from '../shell/fs.js';
 import { applicationFor } from '../apps/registry.js';
 import { listenScripted } from '../apps/scripted-http.js';
 import { admitPod, type Rejection } from './admission.js';
+import { sysctlAdmission } from './sysctls.js';
+import { applyRuntimeFS } from './runtime-fs.js';
 import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
 import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
@@ -299,7 +301,8 @@ export class PodWorker implements PodStatusSource {
     }
     if (this.pod.metadata.deletionTimestamp) { this.admitted = true; this.terminate(); return; }
     const node = this.node.node();
-    const rej = this.node.evictionAdmission?.(this.pod) ??
+    // The kubelet's admit handlers in order: eviction, the sysctl allowlist, then the predicates.
+    const rej = this.node.evictionAdmission?.(this.pod) ?? sysctlAdmission(this.pod as Pod, this.os) ??
       (node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' });
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
@@ -613,6 +616,7 @@ export class PodWorker implements PodStatusSource {
       const prepared = prepareMounts(c.spec.volumeMounts ?? [], env);
       if ('error' in prepared) throw new ContainerConfigError(prepared.error);
       fs = containerFS(this.pod, { ...c.spec, volumeMounts: prepared.mounts }, this.os, this.volumeContext(), this.volumeFiles);
+      applyRuntimeFS(fs, this.pod as Pod, c.spec as Container, this.os);
     } catch (e) {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
       this.failStart(c, 'CreateContainerConfigError', e.message);
