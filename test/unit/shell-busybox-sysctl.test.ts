@@ -24,6 +24,18 @@ test('sysctl: the pod\'s value as key = value; -n the value only; an unknown key
   assert.deepEqual(pick(run(['sysctl', '-w', 'kernel.shm_rmid_forced=0'])),
     { stdout: '', stderr: "sysctl: error setting key 'kernel.shm_rmid_forced': Read-only file system\n", code: 1 });
   assert.deepEqual(pick(run(['sh', '-c', 'sysctl kernel | head -n 1'])), { stdout: 'kernel.shm_rmid_forced = 1\n', stderr: '', code: 0 });
+  assert.deepEqual(pick(run(['sysctl', 'net.ipv4.tcp_syncookies=0'])),
+    { stdout: '', stderr: "sysctl: error setting key 'net.ipv4.tcp_syncookies': Read-only file system\n", code: 1 });
+  assert.deepEqual(pick(run(['sysctl', 'kernel.shm_rmid_forced='])), { stdout: '', stderr: "sysctl: error: malformed setting 'kernel.shm_rmid_forced='\n", code: 1 });
+  assert.deepEqual(pick(run(['sysctl'])), { stdout: '', stderr: '', code: 0 });
+});
+
+test('sysctl: a dotted name turns as few dots into slashes as name an existing file', () => {
+  const fs = new ContainerFS('linux');
+  fs.mountFile('/proc/sys/net/ipv4/conf/eth0.100/mc_forwarding', '0\n', true);
+  fs.mountFile('/proc/sys/net/ipv4/conf/eth0/mc_forwarding', '1\n', true);
+  const r = collect(interpret(['sysctl', 'net.ipv4.conf.eth0.100.mc_forwarding', 'net.ipv4.conf.eth0.mc_forwarding'], { os: 'linux', env: {}, hostname: 'p', fs, image: 'busybox:1.29' }));
+  assert.deepEqual(pick(r), { stdout: 'net.ipv4.conf.eth0.100.mc_forwarding = 0\nnet.ipv4.conf.eth0.mc_forwarding = 1\n', stderr: '', code: 0 });
 });
 
 test('readOnlyRootFilesystem: the image\'s files cannot be written, volumes and /dev still can', () => {

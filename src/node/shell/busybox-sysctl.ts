@@ -1,9 +1,10 @@
 /**
  * busybox's `sysctl` applet (procps/sysctl.c): each KEY is read from
- * /proc/sys (dots are directory separators, slashes in the name dots) and
- * printed as `key = value`, one line per line of the file; `-n` prints the
- * value only, `-e` hides unknown-key errors, `-w KEY=VALUE` writes. A
- * directory key lists every setting below it. Exit status 1 when any key failed.
+ * /proc/sys (as few dots turned into slashes as name an existing file) and
+ * printed as `key = value`, `key = ` before each line of the file; `-n`
+ * prints the value only, `-e` hides unknown-key errors, `KEY=VALUE` (or
+ * `-w`) writes. A directory key lists every setting below it, `-a` all of
+ * them. Exit status 1 when any key failed; no key at all does nothing.
  */
 export interface SysctlFS {
   /** A file's text; undefined when there is none. */
@@ -15,13 +16,14 @@ export interface SysctlFS {
 
 export interface SysctlResult { out: string; err: string; code: number }
 
-const USAGE = `BusyBox v1.29.3 (2019-01-24 07:45:07 UTC) multi-call binary.
+// The banner of the busybox image the other applets model (its build date as that image's).
+const USAGE = `BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.
 
 Usage: sysctl -p [-enq] [FILE...] / [-enqaw] [KEY[=VALUE]]...
 
 Show/set kernel parameters
 
-\t-p\tSet values from FILE (default /etc/sysctl.conf)
+\t-p\tSet values from FILEs (default /etc/sysctl.conf)
 \t-e\tDon't warn about unknown keys
 \t-n\tDon't show key names
 \t-q      Quiet
@@ -29,13 +31,29 @@ Show/set kernel parameters
 \t-w\tSet values
 `;
 
-/** The name printed (outname): the path's slashes as dots. */
-const outName = (path: string) => path.replace(/\//g, '.');
-/** sysctl_dots_to_slashes: a name already written as a path is kept. */
-const dotsToSlashes = (name: string) => (name.includes('/') ? name : name.replace(/\./g, '/'));
+const PROC_SYS = '/proc/sys/';
+
+/**
+ * sysctl_dots_to_slashes: the fewest dots turned into slashes that name an
+ * existing file (net.ipv4.conf.eth0.100.mc_forwarding → net/ipv4/conf/eth0.100/mc_forwarding),
+ * tried from the end, never before the last replacement.
+ */
+function dotsToSlashes(name: string, exists: (rel: string) => boolean): string {
+  const chars = [...name, '.'];
+  const end = name.length;
+  let lastGood = -1;
+  for (let again = true; again;) {
+    again = false;
+    for (let i = end; i > lastGood; i--) {
+      if (chars[i] !== '.') continue;
+      if (exists(chars.slice(0, i).join(''))) { chars[i] = '/'; lastGood = i; again = true; break; }
+    }
+  }
+  return chars.slice(0, end).join('');
+}
 
 export function busyboxSysctl(args: readonly string[], fs: SysctlFS): SysctlResult {
-  let showKeys = true; let keyErrors = true; let writing = false; let quiet = false; let all = false;
+  let showKeys = true; let keyErrors = true; let writeFlag = false; let quiet = false; let all = false;
   let i = 0;
   // getopt32 with "+": options stop at the first operand.
   for (; i < args.length; i++) {
@@ -45,51 +63,48 @@ export function busyboxSysctl(args: readonly string[], fs: SysctlFS): SysctlResu
     for (const f of a.slice(1)) {
       if (f === 'n') showKeys = false;
       else if (f === 'e') keyErrors = false;
-      else if (f === 'w') writing = true;
+      else if (f === 'w') writeFlag = true;
       else if (f === 'q') quiet = true;
       else if (f === 'a' || f === 'A') all = true;
       else return { out: '', err: `sysctl: invalid option -- '${f}'\n${USAGE}`, code: 1 };
     }
   }
-  const keys = all ? ['.'] : args.slice(i);
-  if (!keys.length) return { out: '', err: USAGE, code: 1 };
   let out = ''; let err = ''; let code = 0;
+  const isDir = (rel: string) => fs.list(PROC_SYS + rel) !== undefined;
+  const exists = (rel: string) => isDir(rel) || fs.read(PROC_SYS + rel) !== undefined;
   const actOnSetting = (setting: string) => {
     const eq = setting.indexOf('=');
+    const writing = writeFlag || eq !== -1;
     const path = eq === -1 ? setting : setting.slice(0, eq);
-    const outname = outName(path);
-    const file = `/proc/sys/${path}`;
+    const outname = path.replace(/\//g, '.');
     if (writing) {
       if (eq === -1) { err += `sysctl: error: '${outname}' must be of the form name=value\n`; code = 1; return; }
       const value = setting.slice(eq + 1);
-      const r = fs.write(file, value);
-      if (r === 'no-dir' || (r === 'read-only' && fs.read(file) === undefined)) {
-        if (keyErrors) err += `sysctl: error: '${outname}' is an unknown key\n`;
-        code = 1;
-        return;
-      }
-      if (r !== 'ok') { err += `sysctl: error setting key '${outname}': Read-only file system\n`; code = 1; return; }
-      if (!quiet) out += showKeys ? `${outname} = ${value}\n` : `${value}\n`;
+      if (eq === 0 || !value) { err += `sysctl: error: malformed setting '${setting.replace(/\//g, '.')}'\n`; code = 1; return; }
+      const r = fs.write(PROC_SYS + path, value);
+      if (r === 'ok') { if (!quiet) out += showKeys ? `${outname} = ${value}\n` : `${value}\n`; return; }
+      if (r === 'no-dir') { if (keyErrors) err += `sysctl: error: '${outname}' is an unknown key\n`; }
+      else err += `sysctl: error setting key '${outname}': ${r === 'is-dir' ? 'Is a directory' : 'Read-only file system'}\n`;
+      code = 1;
       return;
     }
-    const content = fs.read(file);
+    const content = fs.read(PROC_SYS + path);
     if (content === undefined) {
       if (keyErrors) err += `sysctl: error: '${outname}' is an unknown key\n`;
       code = 1;
       return;
     }
-    // Multi-line settings print one line each; the kernel ends every value with a newline.
-    for (const line of content.split('\n').slice(0, -1)) out += showKeys ? `${outname} = ${line}\n` : `${line}\n`;
+    // Multi-line settings (dev.cdrom.info) print `key = ` before each line.
+    for (const line of content.match(/[^\n]*\n|[^\n]+$/g) ?? []) out += showKeys ? `${outname} = ${line}` : line;
   };
   const actRecursive = (path: string) => {
-    const names = writing || path.includes('=') ? undefined : fs.list(`/proc/sys/${path}`.replace(/\/\.$/, ''));
-    if (!names) { actOnSetting(path); return; }
-    for (const n of names) actRecursive(path === '.' ? n : `${path}/${n}`);
+    if (!writeFlag && isDir(path === '.' ? '' : path)) {
+      for (const n of fs.list(PROC_SYS + (path === '.' ? '' : path)) ?? []) actRecursive(path === '.' ? n : `${path}/${n}`);
+      return;
+    }
+    actOnSetting(path);
   };
-  for (const k of keys) {
-    const eq = k.indexOf('=');
-    const name = eq === -1 ? k : k.slice(0, eq);
-    actRecursive(k === '.' ? k : dotsToSlashes(name) + (eq === -1 ? '' : k.slice(eq)));
-  }
+  if (all) { actRecursive('.'); return { out, err, code }; }
+  for (const k of args.slice(i)) actRecursive(dotsToSlashes(k, exists));
   return { out, err, code };
 }
