@@ -39,3 +39,15 @@ test('emptyDir subPath: another container of the pod sees the directory the firs
   collect(interpret(['sh', '-c', 'echo x > /logs/out'], { os: 'linux', env: {}, hostname: 'p', fs: a }));
   assert.equal(collect(interpret(['cat', '/all/a/out'], { os: 'linux', env: {}, hostname: 'p', fs: b })).stdout, 'x\n');
 });
+
+test('emptyDir subPath on Windows: the directory keeps the case it was named with', () => {
+  dirs.clear();
+  const fs = containerFS(pod, { name: 'c', volumeMounts: [
+    { name: 'workdir1', mountPath: 'C:\\logs', subPath: 'Logs/App' },
+    { name: 'workdir1', mountPath: 'C:\\all' },
+  ] }, 'windows', VCTX);
+  const run = (script: string) => collect(interpret(['cmd', '/c', script], { os: 'windows', env: {}, hostname: 'p', fs }));
+  run('echo x> C:\\logs\\Out.txt');
+  assert.deepEqual(fs.list('C:\\all'), ['Logs']);
+  assert.deepEqual(fs.list('C:\\all\\logs\\app'), ['Out.txt']);
+});

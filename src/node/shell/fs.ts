@@ -44,13 +44,14 @@ export class HostDir {
   readonly entries = new Map<string, FsEntry>([['', { type: 'dir', readOnly: false }]]);
   readonly names = new Map<string, string>();
 
-  /** Creates `rel` and its parents (`rel` starts with `sep`), as the kubelet creates a subPath before binding it. */
-  mkdirAll(rel: string, sep: string): void {
-    let k = '';
-    for (const seg of rel.split(sep).filter(Boolean)) {
-      k += sep + seg;
-      if (!this.entries.has(k)) { this.entries.set(k, { type: 'dir', readOnly: false }); this.names.set(k, k); }
+  /** Creates the directory of `segments` and its parents, as the kubelet creates a subPath before binding it; its key. */
+  mkdirAll(segments: readonly string[], sep: string, foldCase: boolean): string {
+    let k = ''; let name = '';
+    for (const seg of segments) {
+      k += sep + (foldCase ? seg.toLowerCase() : seg); name += sep + seg;
+      if (!this.entries.has(k)) { this.entries.set(k, { type: 'dir', readOnly: false }); this.names.set(k, name); }
     }
+    return k;
   }
 }
 
@@ -159,7 +160,7 @@ export class ContainerFS {
     }
     if (!best) return { entries: this.entries, names: this.names, k, name: abs, mountReadOnly: false, hostRoot: false };
     const rel = k === best.key ? '' : k.slice(best.key.replace(/[\\/]$/, '').length);
-    return { entries: best.dir.entries, names: best.dir.names, k: best.sub + rel, name: best.sub + abs.slice(abs.length - rel.length), mountReadOnly: best.readOnly, hostRoot: rel === '' };
+    return { entries: best.dir.entries, names: best.dir.names, k: best.sub + rel, name: (best.sub ? best.dir.names.get(best.sub) ?? best.sub : '') + abs.slice(abs.length - rel.length), mountReadOnly: best.readOnly, hostRoot: rel === '' };
   }
 
   /**
@@ -170,8 +171,7 @@ export class ContainerFS {
   mountHostDir(path: string, dir: HostDir, readOnly: boolean, sub = ''): void {
     const abs = this.resolve(path);
     this.mkdirs(abs, false);
-    const rel = sub.split(/[\\/]/).filter(Boolean).map((s) => this.sep + (this.os === 'windows' ? s.toLowerCase() : s)).join('');
-    if (rel) dir.mkdirAll(rel, this.sep);
+    const rel = dir.mkdirAll(sub.split(/[\\/]/).filter(Boolean), this.sep, this.os === 'windows');
     this.hostMounts.push({ key: this.key(abs), dir, readOnly, sub: rel });
     this.writableMounts.add(this.key(abs));
   }
