@@ -29,11 +29,14 @@ import type { PodNetwork } from '../shell/windows-net.js';
 import type { ClusterNetwork } from '../net/cluster-network.js';
 import { podNetwork } from '../exec/pod-network.js';
 import { ContainerConfigError, podHostname, processEnv, type EnvSources, type PodNetworkInfo } from '../runtime/env.js';
-import { containerFS, refreshVolumeFiles, VolumeNotReadyError, VolumeSetUpError, type TokenSource, type VolumeFiles } from '../runtime/volumes.js';
+import { containerFS, refreshVolumeFiles, volumeFiles, VolumeNotReadyError, VolumeSetUpError, type TokenSource, type VolumeFiles } from '../runtime/volumes.js';
+import { volumeInputsKey, volumesToRewrite, volumeTokenExpiration, type WrittenVolume } from './volume-inputs.js';
 import { ContainerFS, HostDir } from '../shell/fs.js';
 import { applicationFor } from '../apps/registry.js';
 import { listenScripted } from '../apps/scripted-http.js';
 import { admitPod, type Rejection } from './admission.js';
+import { sysctlAdmission } from './sysctls.js';
+import { applyRuntimeFS } from './runtime-fs.js';
 import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
 import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
@@ -168,6 +171,8 @@ export class PodWorker implements PodStatusSource {
   private deleting = false;
   /** Volume files, set up once per sandbox (MountVolume.SetUp), shared by the containers' filesystems. */
   private volumeFiles: VolumeFiles = new Map();
+  /** The inputs each volume's files were last written from: a resync rewrites only the volumes whose inputs moved. */
+  private readonly volumesWritten = new Map<string, WrittenVolume>();
   /** The pod's emptyDir volumes: one directory each, which every container mounting it shares and container restarts keep. */
   private readonly emptyDirs = new Map<string, HostDir>();
   private hintedSandbox = false;
@@ -271,15 +276,38 @@ export class PodWorker implements PodStatusSource {
    */
   private refreshVolumes(): void {
     if (this.stopped || this.terminal || !this.sandboxReady) return;
-    let files: VolumeFiles;
+    const now = this.clock.now();
+    const inputs = this.volumeInputs();
+    const stale = volumesToRewrite(this.volumesWritten, inputs.keys, inputs.tokenTtl, now);
+    if (!stale.size) return;
+    const files: VolumeFiles = new Map();
+    const ctx = this.volumeContext();
     try {
-      files = this.mountVolumeFiles();
+      for (const name of stale) files.set(name, volumeFiles(this.pod, inputs.volumes.get(name)!, ctx));
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       return;
     }
-    this.volumeFiles = files;
+    for (const [name, f] of files) this.volumeFiles.set(name, f);
+    for (const name of stale) this.volumesWritten.set(name, { key: inputs.keys.get(name)!, atMs: now });
     for (const c of this.cs.values()) if (c.fs && isRunning(c.state)) refreshVolumeFiles(c.fs, this.pod, c.spec, this.os, files);
+  }
+
+  /** The containers' mounted volumes that have files of their own: their input keys and token lifetimes. */
+  private volumeInputs(): { volumes: Map<string, Obj>; keys: Map<string, string>; tokenTtl: Map<string, number> } {
+    const mounted = new Set<string>();
+    for (const c of this.cs.values()) for (const m of c.spec.volumeMounts ?? []) mounted.add(m.name);
+    const volumes = new Map<string, Obj>(); const keys = new Map<string, string>(); const tokenTtl = new Map<string, number>();
+    const ctx = { sources: this.node.sources, net: this.netInfo() };
+    for (const v of this.spec.volumes ?? []) {
+      if (!mounted.has(v.name)) continue;
+      const key = volumeInputsKey(this.pod, v, ctx);
+      if (key === undefined) continue;
+      volumes.set(v.name, v); keys.set(v.name, key);
+      const ttl = volumeTokenExpiration(v);
+      if (ttl !== undefined) tokenTtl.set(v.name, ttl);
+    }
+    return { volumes, keys, tokenTtl };
   }
 
   /** The pod worker's periodic resync (the kubelet's syncFrequency, 1m): volumes pick up changed sources. */
@@ -299,7 +327,8 @@ export class PodWorker implements PodStatusSource {
     }
     if (this.pod.metadata.deletionTimestamp) { this.admitted = true; this.terminate(); return; }
     const node = this.node.node();
-    const rej = this.node.evictionAdmission?.(this.pod) ??
+    // The kubelet's admit handlers in order: eviction, the sysctl allowlist, then the predicates.
+    const rej = this.node.evictionAdmission?.(this.pod) ?? sysctlAdmission(this.pod as Pod, this.os) ??
       (node ? admitPod(this.pod, node, this.os, this.node.admitted(this.uid)) : { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' });
     if (rej) { this.reject(rej); return; }
     this.admitted = true;
@@ -493,7 +522,11 @@ export class PodWorker implements PodStatusSource {
   private setupSandbox(): boolean {
     // Volumes: every container's files are built from the pod's volumes (per-container filesystems later).
     try {
+      const inputs = this.volumeInputs();
       this.volumeFiles = this.mountVolumeFiles();
+      const now = this.clock.now();
+      this.volumesWritten.clear();
+      for (const [name, key] of inputs.keys) this.volumesWritten.set(name, { key, atMs: now });
     } catch (e) {
       if (!(e instanceof VolumeSetUpError)) throw e;
       if (!(e instanceof VolumeNotReadyError)) this.event(undefined, 'Warning', 'FailedMount', e.eventMessage);
@@ -613,6 +646,7 @@ export class PodWorker implements PodStatusSource {
       const prepared = prepareMounts(c.spec.volumeMounts ?? [], env);
       if ('error' in prepared) throw new ContainerConfigError(prepared.error);
       fs = containerFS(this.pod, { ...c.spec, volumeMounts: prepared.mounts }, this.os, this.volumeContext(), this.volumeFiles);
+      applyRuntimeFS(fs, this.pod as Pod, c.spec as Container, this.os);
     } catch (e) {
       if (!(e instanceof ContainerConfigError || e instanceof VolumeSetUpError)) throw e;
       this.failStart(c, 'CreateContainerConfigError', e.message);

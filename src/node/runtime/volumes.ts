@@ -157,11 +157,12 @@ export function containerFS(pod: KObject, container: Obj, os: 'linux' | 'windows
     }
     const fsType = volumeFsType(vol);
     if (fsType && os === 'linux') fs.setFsType(m.mountPath, fsType);
-    if (vol.emptyDir && ctx.emptyDir && !m.subPath) {
+    if (vol.emptyDir && ctx.emptyDir) {
       const dir = ctx.emptyDir(m.name);
       const root = dir.entries.get('');
       if (root && root.mode === undefined) Object.assign(root, emptyDirOwnership(vol, fsGroup));
-      fs.mountHostDir(m.mountPath, dir, m.readOnly === true);
+      // A subPath binds that directory of the pod's one emptyDir, created if missing (kubelet_pods.go makeMounts).
+      fs.mountHostDir(m.mountPath, dir, m.readOnly === true, m.subPath ?? '');
       continue;
     }
     if (!files) { fs.mountDir(m.mountPath, m.readOnly === true, vol.emptyDir ? emptyDirOwnership(vol, fsGroup) : undefined); continue; }

@@ -43,7 +43,20 @@ export function fileBytes(e: Extract<FsEntry, { type: 'file' }>): Buffer {
 export class HostDir {
   readonly entries = new Map<string, FsEntry>([['', { type: 'dir', readOnly: false }]]);
   readonly names = new Map<string, string>();
+
+  /** Creates the directory of `segments` and its parents, as the kubelet creates a subPath before binding it; its key. */
+  mkdirAll(segments: readonly string[], sep: string, foldCase: boolean): string {
+    let k = ''; let name = '';
+    for (const seg of segments) {
+      k += sep + (foldCase ? seg.toLowerCase() : seg); name += sep + seg;
+      if (!this.entries.has(k)) { this.entries.set(k, { type: 'dir', readOnly: false }); this.names.set(k, name); }
+    }
+    return k;
+  }
 }
+
+/** A node directory bound into the container: at `key`, from `sub` inside `dir` ('' its root). */
+interface HostMount { key: string; dir: HostDir; readOnly: boolean; sub: string }
 
 /** Where a path's entry lives: the container's own table, or a host directory mounted over it. */
 interface Located { entries: Map<string, FsEntry>; names: Map<string, string>; k: string; name: string; mountReadOnly: boolean; hostRoot: boolean }
@@ -66,6 +79,8 @@ export class ContainerFS {
     if (os === 'linux') for (const d of ['/tmp', '/etc', '/var', '/dev', '/proc', '/root', '/bin', '/usr', '/home']) this.mkdirs(d, false);
     else for (const d of ['C:\\Windows', 'C:\\Users', 'C:\\Program Files']) this.mkdirs(d, false);
     if (os === 'linux') this.entries.set('/dev/null', { type: 'file', content: '', readOnly: false });
+    // /dev is the runtime's tmpfs, writable under a read-only root.
+    if (os === 'linux') this.writableMounts.add('/dev');
   }
 
   /** Normalises a path against `cwd` (absolute paths unchanged). */
@@ -95,8 +110,21 @@ export class ContainerFS {
 
   private key(abs: string): string { return this.os === 'windows' ? abs.toLowerCase() : abs; }
   private get sep(): string { return this.os === 'windows' ? '\\' : '/'; }
-  /** Host directories mounted into the container (hostPath volumes). */
-  private readonly hostMounts: { key: string; dir: HostDir; readOnly: boolean }[] = [];
+  /** Host directories mounted into the container (hostPath volumes); `sub` the directory inside it that is bound (a subPath). */
+  private readonly hostMounts: HostMount[] = [];
+  /** Mount points in the container's own table that stay writable when the root is read-only (volumes, /etc/hosts, /dev). */
+  private readonly writableMounts = new Set<string>();
+  /** readOnlyRootFilesystem: the image's own files and directories cannot be written. */
+  private rootReadOnly = false;
+
+  /** Mounts the image's root filesystem read-only (securityContext.readOnlyRootFilesystem); volumes keep their own mode. */
+  setRootReadOnly(): void { this.rootReadOnly = true; }
+
+  /** Whether a key of the container's own table lies on the image's layer rather than under a mount. */
+  private onRootLayer(k: string): boolean {
+    for (const m of this.writableMounts) if (k === m || k.startsWith(m + this.sep)) return false;
+    return true;
+  }
   /** Filesystem types of mount points other than the root (overlay). */
   private readonly fsTypes = new Map<string, FsType>();
 
@@ -125,21 +153,27 @@ export class ContainerFS {
   /** The table holding `abs`: the innermost host directory mounted over it, else the container's own. */
   private locate(abs: string): Located {
     const k = this.key(abs);
-    let best: { key: string; dir: HostDir; readOnly: boolean } | undefined;
+    let best: HostMount | undefined;
     for (const m of this.hostMounts) {
       const root = m.key.endsWith(this.sep) ? m.key.slice(0, -1) : m.key;
       if ((k === m.key || k.startsWith(root + this.sep)) && (!best || m.key.length > best.key.length)) best = m;
     }
     if (!best) return { entries: this.entries, names: this.names, k, name: abs, mountReadOnly: false, hostRoot: false };
     const rel = k === best.key ? '' : k.slice(best.key.replace(/[\\/]$/, '').length);
-    return { entries: best.dir.entries, names: best.dir.names, k: rel, name: abs.slice(abs.length - rel.length), mountReadOnly: best.readOnly, hostRoot: rel === '' };
+    return { entries: best.dir.entries, names: best.dir.names, k: best.sub + rel, name: (best.sub ? best.dir.names.get(best.sub) ?? best.sub : '') + abs.slice(abs.length - rel.length), mountReadOnly: best.readOnly, hostRoot: rel === '' };
   }
 
-  /** Mounts a node directory (hostPath) at `path`: writes go to the node's copy unless the mount is read-only. */
-  mountHostDir(path: string, dir: HostDir, readOnly: boolean): void {
+  /**
+   * Mounts a node directory (hostPath, a pod's emptyDir) at `path`: writes go
+   * to the node's copy unless the mount is read-only. `sub` binds only that
+   * directory of it (a subPath, `/a/b`), which is then created as the kubelet does.
+   */
+  mountHostDir(path: string, dir: HostDir, readOnly: boolean, sub = ''): void {
     const abs = this.resolve(path);
     this.mkdirs(abs, false);
-    this.hostMounts.push({ key: this.key(abs), dir, readOnly });
+    const rel = dir.mkdirAll(sub.split(/[\\/]/).filter(Boolean), this.sep, this.os === 'windows');
+    this.hostMounts.push({ key: this.key(abs), dir, readOnly, sub: rel });
+    this.writableMounts.add(this.key(abs));
   }
 
   private relParent(k: string): string | undefined {
@@ -179,6 +213,7 @@ export class ContainerFS {
     const bytes = typeof content === 'string' || Buffer.from(text, 'utf8').equals(Buffer.from(content)) ? undefined : Buffer.from(content);
     this.entries.set(this.key(abs), { type: 'file', content: text, readOnly, ...(bytes ? { bytes } : {}), ...ownership });
     this.names.set(this.key(abs), abs);
+    if (!readOnly) this.writableMounts.add(this.key(abs));
   }
 
   /** Mounts an empty directory (emptyDir, an empty volume): writable or not. */
@@ -186,6 +221,7 @@ export class ContainerFS {
     this.mkdirs(this.resolve(path), readOnly);
     const e = this.entries.get(this.key(this.resolve(path)));
     if (e) { e.readOnly = readOnly; if (ownership) Object.assign(e, ownership); }
+    if (!readOnly) this.writableMounts.add(this.key(this.resolve(path)));
   }
 
   /** Drops a mounted volume's files below `path` (the container's own table), so they can be mounted anew. */
@@ -199,7 +235,8 @@ export class ContainerFS {
   stat(abs: string): FsEntry | undefined {
     const l = this.locate(abs);
     const e = l.entries.get(l.k);
-    return e && l.mountReadOnly ? { ...e, readOnly: true } : e;
+    const imageLayer = this.rootReadOnly && l.entries === this.entries && this.onRootLayer(l.k);
+    return e && !e.readOnly && (l.mountReadOnly || imageLayer) ? { ...e, readOnly: true } : e;
   }
 
   read(abs: string): string | undefined {

@@ -41,7 +41,7 @@ export { ProgramRunner, LineSplitter, type RunHandlers } from './runner.js';
 const LINUX_SHELLS = new Set(['sh', 'ash', 'dash', 'bash']);
 const WINDOWS_SHELLS = new Set(['cmd', 'powershell', 'pwsh']);
 /** Programs every Linux image of the model has (busybox applets / coreutils). */
-const LINUX_PROGRAMS = new Set(['sleep', 'echo', 'printf', 'cat', 'ls', 'env', 'printenv', 'hostname', 'date', 'true', 'false',
+const LINUX_PROGRAMS = new Set(['sleep', 'sysctl', 'echo', 'printf', 'cat', 'ls', 'env', 'printenv', 'hostname', 'date', 'true', 'false',
   'tail', 'head', 'pwd', 'touch', 'rm', 'mv', 'mkdir', 'test', 'grep', 'wc', 'id', 'whoami', 'uname', 'kill', 'tar', 'curl', 'wget',
   'ping', 'nslookup', 'nc', 'getent', 'dig', 'host', 'awk', 'hexdump']);
 const WINDOWS_PROGRAMS = new Set(['ping', 'timeout', 'hostname', 'whoami', 'ipconfig', 'nslookup', 'curl', 'tasklist', 'netstat']);

@@ -3,7 +3,7 @@
  * /bin/sh: busybox ash (busybox, alpine) or dash (Debian-based images:
  * debian, ubuntu, nginx), and a few images by name.
  *
- * - busybox's defconfig builds ping, nslookup and nc (nc_bloaty, the
+ * - busybox's defconfig builds ping, nslookup, nc and sysctl (nc_bloaty, the
  *   NC_110_COMPAT default) as applets; it has no getent. Its nslookup is
  *   the applet with a resolver of its own from 1.29 on; busybox:1.28 and
  *   older have the old applet over libc's getaddrinfo (busybox-legacy-nslookup.ts).
@@ -15,7 +15,7 @@
  */
 import type { ShellContext } from './types.js';
 
-const BUSYBOX_ONLY = new Set(['ping', 'nc', 'ip']);
+const BUSYBOX_ONLY = new Set(['ping', 'nc', 'ip', 'sysctl']);
 const GLIBC_ONLY = new Set(['getent']);
 const DNSUTILS = new Set(['dig', 'host']);
 

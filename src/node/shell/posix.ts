@@ -16,6 +16,7 @@ import { bindNslookup } from './bind-nslookup.js';
 import { busyboxLegacyNslookup } from './busybox-legacy-nslookup.js';
 import { busyboxNslookup } from './busybox-nslookup.js';
 import { busyboxPing } from './busybox-ping.js';
+import { busyboxSysctl } from './busybox-sysctl.js';
 import { getent } from './getent.js';
 import { idCommand, ROOT_IDENTITY, whoamiCommand } from './posix-id.js';
 import { mvCommand } from './posix-mv.js';
@@ -668,6 +669,14 @@ const BUILTINS: Record<string, Builtin> = {
   *hostname(sh) { yield* sh.out(sh.ctx.hostname + '\n'); return 0; },
   *whoami(sh) { return yield* sh.tool(whoamiCommand(sh.ctx.identity ?? ROOT_IDENTITY)); },
   *id(sh, args) { return yield* sh.tool(idCommand(sh.ctx.identity ?? ROOT_IDENTITY, args)); },
+  *sysctl(sh, args) {
+    const fs = sh.ctx.fs;
+    return yield* sh.tool(busyboxSysctl(args, {
+      read: (p) => fs.read(p),
+      list: (p) => (fs.stat(p)?.type === 'dir' ? fs.list(p) : undefined),
+      write: (p, content) => fs.write(p, content),
+    }));
+  },
   *ip(sh, args) { const r = ipCommand(args, sh.ctx.identity ?? ROOT_IDENTITY); return r ? yield* sh.tool(r) : yield* sh.notFound('ip'); },
   *uname(sh, args) {
     const k = sh.ctx.kernelVersion ?? '6.1.0-28-amd64';
