@@ -31,8 +31,7 @@ import { dialTarget, resolveClusterAddress } from '../network/service-cluster-ad
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
 import type { HttpResponse } from '../apimachinery/http-exchange.js';
-import type { PodEndpointConnection, PodEndpointDialer } from '../network/pod-endpoint-dial.js';
-import { podHttpsExchange } from '../network/pod-endpoint-https.js';
+import { httpsExchange, type PodEndpointConnection, type PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 import { caBundleError } from '../validation/webhook-client-config.js';
 import { KUBE_AGGREGATOR_USER, setAuthProxyHeaders, type HeaderLines, type ProxiedUser } from '../network/auth-proxy-headers.js';
 import { goReencodeQuery, goReescapePath } from './go-url.js';
@@ -343,7 +342,7 @@ export class APIServiceProxy implements AggregationTransport {
     if (body.length) headerList.push(['content-length', String(body.length)]);
     const exchange = conn.kind === 'timeout'
       ? new Promise<never>(() => { /* a dropped SYN: only a deadline ends it */ })
-      : podHttpsExchange(conn, backend.target!.host, backend.target!.port, { caBundle: backend.tls.caBundle ?? '', serverName: backend.serverName, insecure: backend.tls.insecure },
+      : httpsExchange(conn, backend.target!.host, backend.target!.port, { caBundle: backend.tls.caBundle ?? '', serverName: backend.serverName, insecure: backend.tls.insecure },
         { method: req.method, target: req.url, headers: headerList, body: new Uint8Array(body) }, (this.opts.now ?? (() => new Date()))());
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => {

@@ -32,8 +32,7 @@ import { KUBE_AGGREGATOR_USER, setAuthProxyHeaders, type HeaderLines } from '../
 import { dialTarget, resolveClusterAddress, resolverErrorText } from '../network/service-cluster-address.js';
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
-import type { PodEndpointDialer } from '../network/pod-endpoint-dial.js';
-import { podHttpsExchange } from '../network/pod-endpoint-https.js';
+import { httpsExchange, type PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { ControllerContext } from './runtime/controller-context.js';
 
@@ -180,7 +179,7 @@ export class APIServiceAvailabilityController {
         headers: [['Host', address.hostPort], ['User-Agent', 'Go-http-client/1.1'], ...[...headers].flatMap(([k, vs]) => vs.map((v) => [k, v])), ['Accept-Encoding', 'gzip']] as [string, string][],
       };
       const outcome = await Promise.race([
-        podHttpsExchange(modelled, target.host, target.port, { caBundle: '', serverName: printedHost, insecure: true }, request, new Date(this.ctx.clock.now())),
+        httpsExchange(modelled, target.host, target.port, { caBundle: '', serverName: printedHost, insecure: true }, request, new Date(this.ctx.clock.now())),
         new Promise<'deadline'>((resolve) => this.ctx.clock.after(DISCOVERY_TIMEOUT_MS, () => resolve('deadline'))),
       ]);
       if (outcome === 'deadline' || outcome.kind === 'unanswered') return timedOut;
