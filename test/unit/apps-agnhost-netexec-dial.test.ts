@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agnhost } from '../../src/node/apps/agnhost.js';
-import { dialBody, goJSONString, parseDial, runDial, udpTry } from '../../src/node/apps/agnhost-netexec-dial.js';
+import { dialBody, parseDial, runDial, udpTry } from '../../src/node/apps/agnhost-netexec-dial.js';
+import { goJSONString } from '../../src/apimachinery/go-json.js';
 import { Pending } from '../../src/node/shell/pending.js';
 import { netexecDatagram } from '../../src/node/apps/agnhost-netexec-udp.js';
 import { appNetwork, CLIENT_IP, drain, SERVER_IP } from '../helpers/app-network.js';

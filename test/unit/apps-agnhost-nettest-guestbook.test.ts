@@ -8,7 +8,7 @@ import { agnhost } from '../../src/node/apps/agnhost.js';
 import { decodeWritePost, nettestRead, nettestStatus, nettestWrite, type NettestState } from '../../src/node/apps/agnhost-nettest.js';
 import { guestbookGet, queryGet, registeredStore } from '../../src/node/apps/agnhost-guestbook.js';
 import { fileServerAnswer } from '../../src/node/apps/agnhost-test-webserver.js';
-import { goMarshal } from '../../src/node/apps/go-json.js';
+import { goMarshal } from '../../src/apimachinery/go-json.js';
 import { applicationFor } from '../../src/node/apps/registry.js';
 import { appNetwork, drain, NOW } from '../helpers/app-network.js';
 import type { KObject } from '../../src/apimachinery/object.js';

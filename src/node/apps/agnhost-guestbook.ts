@@ -19,7 +19,7 @@ import { Pending } from '../shell/pending.js';
 import type { AppContext } from './app-context.js';
 import { goBindError, goLog, goResponse } from './go-http.js';
 import { goHttpGet, goLookupError, type GoGetResult } from './go-http-get.js';
-import { goMarshal, type GoJSONValue } from './go-json.js';
+import { goMarshal, type GoJSONValue } from '../../apimachinery/go-json.js';
 import { parseGoQuery } from './go-form.js';
 import { httpServer, pathOf, type Output, type Served } from './http-server.js';
 

@@ -14,8 +14,10 @@
  *   most 2048 bytes with a 5 s deadline.
  * - sctp: not modelled (the model has no SCTP): answered as unsupported.
  */
-import type { DatagramResult, Endpoint, HttpReply, HttpRequest, PodNetAccess } from '../shell/net-types.js';
+import type { DatagramResult, Endpoint, PodNetAccess } from '../shell/net-types.js';
 import { Pending } from '../shell/pending.js';
+import { goJSONString } from '../../apimachinery/go-json.js';
+import { goHttpGet } from './go-http-get.js';
 
 /** http.Client's Timeout and the UDP read deadline netexec sets. */
 export const DIAL_TIMEOUT_MS = 5000;
@@ -43,11 +45,6 @@ export function parseDial(rawQuery: string): DialParse {
   return { ok: true, params: { host, port, request, protocol: proto === '' ? 'http' : proto, tries: tryParam === '' ? 1 : Number(tryParam) }, log };
 }
 
-/** Go's json.Marshal of a string: HTML-safe escapes for <, > and &, and U+2028/U+2029 escaped. */
-export function goJSONString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** The handler's body: the map marshalled with sorted keys, "responses" only when the last try answered. */
 export function dialBody(responses: readonly string[], errors: readonly string[], lastAnswered: boolean): string {
   const arr = (xs: readonly string[]) => `[${xs.map(goJSONString).join(',')}]`;
@@ -69,18 +66,6 @@ export function udpTry(r: DatagramResult, remote: Endpoint): TryOutcome {
   const first = Buffer.from(r.payloads[0]!, 'utf8').subarray(0, 2048);
   if (first.length === 0) return { ok: false, error: "reading from udp connection failed. err:'<nil>'", afterMs: 0 };
   return { ok: true, text: first.toString('utf8') };
-}
-
-/** The request Go's http.Client sends for `GET http://ip:port/<request>`. */
-export function dialHTTPRequest(ip: string, port: number, request: string): HttpRequest {
-  return { method: 'GET', target: `/${request}`, headers: [['Host', `${ip}:${port}`], ['User-Agent', 'Go-http-client/1.1'], ['Accept-Encoding', 'gzip']], body: new Uint8Array() };
-}
-
-/** An HTTP try's failure as net/http's client error prints it (`Get "<url>": ...`). */
-export function httpTryError(url: string, kind: 'refused' | 'timeout' | 'reset', ip: string, port: number): Extract<TryOutcome, { ok: false }> {
-  if (kind === 'refused') return { ok: false, error: `Get ${goJSONString(url)}: dial tcp ${ip}:${port}: connect: connection refused`, afterMs: 0 };
-  if (kind === 'reset') return { ok: false, error: `Get ${goJSONString(url)}: EOF`, afterMs: 0 };
-  return { ok: false, error: `Get ${goJSONString(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, afterMs: DIAL_TIMEOUT_MS };
 }
 
 export interface DialDeps {
@@ -120,18 +105,11 @@ export function runDial(p: DialParams, deps: DialDeps): Pending<DialAnswer> {
       record(udpTry(r, { ip, port }), next);
       return;
     }
-    const url = `http://${ip}:${port}/${p.request}`;
-    const conn = deps.net?.connect(ip, port) ?? { kind: 'timeout' as const };
-    if (conn.kind !== 'connected') { record(httpTryError(url, conn.kind, ip, port), next); return; }
-    const reply: Pending<HttpReply> = conn.exchange(dialHTTPRequest(ip, port, p.request));
-    // The first of the answer and the client's timeout decides the try.
-    let decided = false;
-    const decide = (o: TryOutcome) => { if (!decided) { decided = true; record(o, next); } };
-    reply.onSettle(() => {
-      const v = reply.value;
-      decide(v === 'reset' ? httpTryError(url, 'reset', ip, port) : { ok: true, text: Buffer.from(v.body).toString('utf8') });
+    const got = goHttpGet(deps.net, ip, port, p.request, DIAL_TIMEOUT_MS, deps.after);
+    got.onSettle(() => {
+      const v = got.value;
+      record(v.ok ? { ok: true, text: v.body } : { ok: false, error: v.error, afterMs: 0 }, next);
     });
-    if (!decided) deps.after?.(DIAL_TIMEOUT_MS, () => decide({ ...httpTryError(url, 'timeout', ip, port), afterMs: 0 }));
   };
   let i = 0;
   const loop = () => {

@@ -19,7 +19,7 @@
 import type { Program } from '../shell/types.js';
 import type { AppContext } from './app-context.js';
 import { goBindError, goLog, goResponse } from './go-http.js';
-import { GoStruct, goMarshal, goMarshalIndent, type GoJSONValue } from './go-json.js';
+import { GoStruct, goMarshal, goMarshalIndent, type GoJSONValue } from '../../apimachinery/go-json.js';
 import { httpServer, pathOf, type Served } from './http-server.js';
 
 export interface NettestFlags { port: number; peers: number; delayShutdown: number }

@@ -5,6 +5,7 @@
  * *url.Error's text (`Get "<url>": <cause>`) as Go prints it.
  */
 import { CLUSTER_DNS_IP } from '../network.js';
+import { goQuote } from '../../apimachinery/go-quote.js';
 import type { HttpReply, PodNetAccess } from '../shell/net-types.js';
 import { Pending } from '../shell/pending.js';
 
@@ -23,14 +24,14 @@ export function goLookupError(network: 'tcp' | 'udp', host: string): string {
 export function goHttpGet(net: PodNetAccess | undefined, host: string, port: number, target: string, timeoutMs: number,
   after: ((ms: number, fn: () => void) => void) | undefined): Pending<GoGetResult> {
   const url = `http://${host}:${port}/${target}`;
-  const fail = (cause: string) => Pending.of<GoGetResult>({ ok: false, error: `Get ${JSON.stringify(url)}: ${cause}` });
+  const fail = (cause: string) => Pending.of<GoGetResult>({ ok: false, error: `Get ${goQuote(url)}: ${cause}` });
   const ip = net?.resolve(host)?.[0];
   if (!net || ip === undefined) return fail(goLookupError('tcp', host));
   const conn = net.connect(ip, port);
   const timedOut = `context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
   if (conn.kind === 'refused') return fail(`dial tcp ${ip}:${port}: connect: connection refused`);
   const result = new Pending<GoGetResult>();
-  after?.(timeoutMs, () => result.settle({ ok: false, error: `Get ${JSON.stringify(url)}: ${timedOut}` }));
+  after?.(timeoutMs, () => result.settle({ ok: false, error: `Get ${goQuote(url)}: ${timedOut}` }));
   if (conn.kind === 'timeout') return result;
   const reply = conn.exchange({
     method: 'GET', target: `/${target}`,
@@ -39,7 +40,7 @@ export function goHttpGet(net: PodNetAccess | undefined, host: string, port: num
   });
   reply.onSettle(() => {
     const r: HttpReply = reply.value;
-    result.settle(r === 'reset' ? { ok: false, error: `Get ${JSON.stringify(url)}: EOF` } : { ok: true, status: r.status, body: Buffer.from(r.body).toString('utf8') });
+    result.settle(r === 'reset' ? { ok: false, error: `Get ${goQuote(url)}: EOF` } : { ok: true, status: r.status, body: Buffer.from(r.body).toString('utf8') });
   });
   return result;
 }
