@@ -69,7 +69,7 @@ export interface ClientTrust { insecure: boolean; caBundle?: string; unverified?
  * serve: written on the raw connection, which it then closes): HTTP/1.0, no header fields.
  */
 export const GO_TLS_LISTENER_PLAIN_HTTP_ANSWER: HttpResponse = {
-  status: 400, reason: 'Bad Request', headers: [], body: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
+  version: '1.0', status: 400, reason: 'Bad Request', headers: [], body: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
 };
 
 /** Whether the PEM bundle holds the CA's certificate. */
@@ -139,7 +139,7 @@ export function* awaitPending<T>(p: Pending<T>): Generator<{ kind: 'wait'; on: P
 
 /** `HTTP/1.1 200 OK` and the header lines, CRLF-terminated, as a server sent them. */
 export function responseHead(r: HttpResponse): string {
-  return `HTTP/1.1 ${r.status} ${r.reason}\r\n${r.headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  return `HTTP/${r.version ?? '1.1'} ${r.status} ${r.reason}\r\n${r.headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
 }
 
 /** RFC 9110 reason phrases of the status codes the model's servers send. */

@@ -297,7 +297,7 @@ export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Ste
   if (t.scheme === 'https' && !noCheckCertificate) yield* io.err('wget: note: TLS certificate validation not implemented\n');
   if (serverResponse) yield* io.err(responseHead(res).replace(/\r\n$/, '').split('\r\n').map((l) => `  ${l}\n`).join(''));
   if (res.status >= 400) {
-    yield* io.err(`wget: server returned error: HTTP/1.1 ${res.status} ${res.reason}\n`);
+    yield* io.err(`wget: server returned error: HTTP/${res.version ?? '1.1'} ${res.status} ${res.reason}\n`);
     return 1;
   }
   const body = Buffer.from(res.body).toString('utf8');
