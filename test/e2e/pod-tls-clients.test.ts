@@ -40,7 +40,11 @@ before(async () => {
   const certs = { volumeMounts: [{ name: 'certs', mountPath: '/certs', readOnly: true }] };
   const certVolume = { volumes: [{ name: 'certs', secret: { secretName: 'webhook-certs' } }] };
   await apply({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'webhook' },
+    apiVersion: 'v1', kind: 'Service', metadata: { name: 'e2e-test-webhook' },
+    spec: { selector: { app: 'webhook' }, ports: [{ protocol: 'TCP', port: 8443, targetPort: 8444 }] },
+  });
+  await apply({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'webhook', labels: { app: 'webhook' } },
     spec: { nodeName: 'linux-1', containers: [{ name: 'webhook', image: AGNHOST, args: WEBHOOK_ARGS, ports: [{ containerPort: 8444 }], ...certs }], ...certVolume },
   });
   await apply({
@@ -78,7 +82,9 @@ test('curl to the webhook pod\'s TLS listener: exit 60 without -k, the body with
   assert.deepEqual([insecure.code, insecure.stdout, insecure.stderr], [0, 'ok', '']);
 });
 
-test('curl --cacert with the issuing CA: curl\'s name check refuses the pod address, accepts nothing else', async () => {
+test('curl --cacert with the issuing CA: the Service\'s name passes, the pod address fails curl\'s name check', async () => {
+  const byName = await exec('curl', '-sS', '--cacert', '/certs/ca.crt', 'https://e2e-test-webhook.default.svc:8443/readyz');
+  assert.deepEqual([byName.code, byName.stdout, byName.stderr], [0, 'ok', '']);
   const r = await exec('curl', '-sS', '--cacert', '/certs/ca.crt', `https://${webhookIP}:8444/readyz`);
   assert.deepEqual([r.code, r.stderr],
     [60, `curl: (60) SSL: no alternative certificate subject name matches target host name '${webhookIP}'\n${MORE}command terminated with exit code 60\n`]);
