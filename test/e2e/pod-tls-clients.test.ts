@@ -87,7 +87,7 @@ test('curl --cacert with the issuing CA: the Service\'s name passes, the pod add
   assert.deepEqual([byName.code, byName.stdout, byName.stderr], [0, 'ok', '']);
   const r = await exec('curl', '-sS', '--cacert', '/certs/ca.crt', `https://${webhookIP}:8444/readyz`);
   assert.deepEqual([r.code, r.stderr],
-    [60, `curl: (60) SSL: no alternative certificate subject name matches target host name '${webhookIP}'\n${MORE}command terminated with exit code 60\n`]);
+    [60, `curl: (60) SSL: no alternative certificate subject name matches target ipv4 address '${webhookIP}'\n${MORE}command terminated with exit code 60\n`]);
 });
 
 test('plain http to the TLS listener gets Go\'s 400; https to a plain listener fails the handshake', async () => {

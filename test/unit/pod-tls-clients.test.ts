@@ -68,7 +68,7 @@ test('curl -k reads the body; --cacert with the CA that issued it too; another C
 
 test('curl --cacert to a certificate without the address among its SANs: curl\'s own name check, exit 60', () => {
   const r = network({ certificate: dnsOnlyChain }).run('curl', '-sS', '--cacert', '/ca.crt', url);
-  assert.deepEqual([r.code, r.stderr], [60, `curl: (60) SSL: no alternative certificate subject name matches target host name '${SERVER_IP}'\n${MORE}`]);
+  assert.deepEqual([r.code, r.stderr], [60, `curl: (60) SSL: no alternative certificate subject name matches target ipv4 address '${SERVER_IP}'\n${MORE}`]);
 });
 
 test('OpenSSL\'s chain errors: a self-signed leaf, a self-signed root sent along; the chain before the dates, the dates before the name', () => {
@@ -79,7 +79,7 @@ test('OpenSSL\'s chain errors: a self-signed leaf, a self-signed root sent along
   assert.equal(curlPeerVerification(dnsOnlyChain, '', SERVER_IP, later), 'SSL certificate problem: unable to get local issuer certificate');
   assert.equal(curlPeerVerification(dnsOnlyChain, caPEM, SERVER_IP, later), 'SSL certificate problem: certificate has expired');
   assert.equal(curlPeerVerification(dnsOnlyChain, caPEM, 'e2e-test-webhook.default.svc', now), undefined);
-  assert.equal(curlPeerVerification(dnsOnlyChain, caPEM, 'other.default.svc', now), "SSL: no alternative certificate subject name matches target host name 'other.default.svc'");
+  assert.equal(curlPeerVerification(dnsOnlyChain, caPEM, 'other.default.svc', now), "SSL: no alternative certificate subject name matches target hostname 'other.default.svc'");
 });
 
 test('curl https:// to a plain-HTTP listener: exit 35, wrong version number', () => {

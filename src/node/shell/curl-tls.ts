@@ -4,7 +4,8 @@
  * trusted CA first and only then checks the dates, so an unknown issuer hides an expired
  * certificate; curl checks the name itself after the handshake (vtls/openssl.c
  * ossl_verifyhost): a subjectAltName of the target's kind (IP address or DNS name) must match,
- * and only a certificate with neither kind falls back to the subject's Common Name.
+ * and only a certificate with neither kind falls back to the subject's Common Name (texts of
+ * curl 8.11.1's lib/vtls/openssl.c and src/tool_operate.c).
  *
  * The checks themselves are the ones Go's client uses (network/tls-verify.ts); only their
  * order and words are OpenSSL's and curl's.
@@ -29,9 +30,10 @@ export function curlPeerVerification(chainPEM: string, caBundle: string, host: s
   if (names.dns.length || names.ips.length) {
     // Only SANs of the target's kind can match; any SAN at all rules out the Common Name.
     const ofKind = isIP(host) ? names.ips.length > 0 : names.dns.length > 0;
-    return ofKind && leafMatchesName(chainPEM, host) ? undefined : `SSL: no alternative certificate subject name matches target host name '${host}'`;
+    const target = isIP(host) === 4 ? 'ipv4 address' : isIP(host) === 6 ? 'ipv6 address' : 'hostname';
+    return ofKind && leafMatchesName(chainPEM, host) ? undefined : `SSL: no alternative certificate subject name matches target ${target} '${host}'`;
   }
   if (names.commonName === undefined) return 'SSL: unable to obtain common name from peer certificate';
   return names.commonName.toLowerCase() === host.toLowerCase() ? undefined
-    : `SSL: certificate subject name '${names.commonName}' does not match target host name '${host}'`;
+    : `SSL: certificate subject name '${names.commonName}' does not match target hostname '${host}'`;
 }
