@@ -82,6 +82,16 @@ test('OpenSSL\'s chain errors: a self-signed leaf, a self-signed root sent along
   assert.equal(curlPeerVerification(dnsOnlyChain, caPEM, 'other.default.svc', now), "SSL: no alternative certificate subject name matches target hostname 'other.default.svc'");
 });
 
+test('curl\'s name check falls back to the Common Name only for a certificate without SANs', async () => {
+  const ca = await createCA('CN=cn-ca');
+  const cnOnly = (await issue(ca, 'CN=web.default.svc', 'server', { dns: [], ip: [] })).cert;
+  const now = new Date();
+  assert.equal(curlPeerVerification(cnOnly, ca.cert, 'web.default.svc', now), undefined);
+  assert.equal(curlPeerVerification(cnOnly, ca.cert, 'web', now), "SSL: certificate subject name 'web.default.svc' does not match target hostname 'web'");
+  assert.equal(curlPeerVerification(servingChain, caPEM, '10.244.1.9', now), "SSL: no alternative certificate subject name matches target ipv4 address '10.244.1.9'");
+  assert.equal(curlPeerVerification(servingChain, caPEM, 'fd00::5', now), "SSL: no alternative certificate subject name matches target ipv6 address 'fd00::5'");
+});
+
 test('curl https:// to a plain-HTTP listener: exit 35, wrong version number', () => {
   const r = network(undefined).run('curl', '-sS', url);
   assert.deepEqual([r.code, r.stderr], [35, 'curl: (35) TLS connect error: error:0A00010B:SSL routines::wrong version number\n']);
