@@ -66,6 +66,18 @@ test('curl -k reads the body; --cacert with the CA that issued it too; another C
   assert.deepEqual([other.code, other.stderr], [60, `curl: (60) SSL certificate problem: unable to get local issuer certificate\n${MORE}`]);
 });
 
+test('curl --cacert with a missing file or one without a certificate: exit 77; -k never reads it', () => {
+  const n = network({ certificate: servingChain });
+  const missing = n.run('curl', '-sS', '--cacert', '/nope.crt', url);
+  assert.deepEqual([missing.code, missing.stderr], [77, 'curl: (77) error setting certificate file: /nope.crt\n']);
+  n.run('sh', '-c', 'echo not-a-certificate > /bad.crt');
+  assert.equal(n.run('cat', '/bad.crt').stdout, 'not-a-certificate\n');
+  const bad = n.run('curl', '-sS', '--cacert', '/bad.crt', url);
+  assert.deepEqual([bad.code, bad.stderr], [77, 'curl: (77) error setting certificate file: /bad.crt\n']);
+  const insecure = n.run('curl', '-sSk', '--cacert', '/nope.crt', url);
+  assert.deepEqual([insecure.code, insecure.stdout], [0, body]);
+});
+
 test('curl --cacert to a certificate without the address among its SANs: curl\'s own name check, exit 60', () => {
   const r = network({ certificate: dnsOnlyChain }).run('curl', '-sS', '--cacert', '/ca.crt', url);
   assert.deepEqual([r.code, r.stderr], [60, `curl: (60) SSL: no alternative certificate subject name matches target ipv4 address '${SERVER_IP}'\n${MORE}`]);

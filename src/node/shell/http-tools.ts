@@ -15,6 +15,7 @@
  */
 import { awaitPending, fetchHttp, parseHttpUrl, responseHead, type FetchOutcome, type HttpTarget } from './http-client.js';
 import type { HttpRequest } from './net-types.js';
+import { parsePEMCertificates } from '../../network/tls-verify.js';
 import type { ShellContext, Step } from './types.js';
 
 type Out = (text: string) => Generator<Step, void, void>;
@@ -162,9 +163,11 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
   const own: [string, string][] = [['User-Agent', `curl/${CURL_VERSION}`], ['Accept', '*/*']];
   if (o.data !== undefined) own.push(['Content-Length', String(Buffer.byteLength(o.data))], ['Content-Type', 'application/x-www-form-urlencoded']);
   let caBundle: string | undefined;
-  if (o.cacert !== undefined) {
+  // Only a verifying curl loads the file (vtls/openssl.c populate_x509_store): -k ignores a bad one.
+  if (o.cacert !== undefined && !o.insecure) {
     caBundle = io.readFile(o.cacert);
-    if (caBundle === undefined) return yield* error(77, `error setting certificate file: ${o.cacert}`);
+    // X509_STORE_load_file fails on a missing file and on one without a certificate.
+    if (caBundle === undefined || !parsePEMCertificates(caBundle).length) return yield* error(77, `error setting certificate file: ${o.cacert}`);
   }
   const trust = { insecure: o.insecure, ...(caBundle !== undefined ? { caBundle } : {}) };
   const outcome = yield* awaitPending(fetchHttp(io.ctx, t, buildRequest(method, t, own, o.headers, o.data ?? ''), trust));
