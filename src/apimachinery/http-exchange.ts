@@ -15,6 +15,8 @@ export interface HttpRequest {
 }
 
 export interface HttpResponse {
+  /** The status line's protocol version when it is not HTTP/1.1 (Go's TLS listener answers plain HTTP with HTTP/1.0). */
+  version?: '1.0';
   status: number;
   reason: string;
   headers: [string, string][];

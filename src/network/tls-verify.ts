@@ -55,15 +55,74 @@ function chains(cert: X509Certificate, roots: X509Certificate[], intermediates: 
   return intermediates.some((i) => !i.raw.equals(cert.raw) && issued(i, cert) && chains(i, roots, intermediates, depth + 1));
 }
 
-export function verifyServerCertificate(chainPEM: string, rootsPEM: string, serverName: string, now: Date): string | undefined {
+/**
+ * The single checks, for clients that run them in another order or word them otherwise (OpenSSL
+ * builds the chain first, then checks the dates; curl checks the name after the handshake).
+ */
+
+/** Whether the served chain (leaf first) reaches one of the trusted roots (a PEM bundle). */
+export function chainsToTrustedRoot(chainPEM: string, rootsPEM: string): boolean {
   const [leaf, ...intermediates] = parsePEMCertificates(chainPEM);
-  if (!leaf) return 'x509: certificate signed by unknown authority';
+  return leaf !== undefined && chains(leaf, parsePEMCertificates(rootsPEM), intermediates);
+}
+
+/**
+ * How far an untrusted chain gets: the last certificate reached from the leaf through the
+ * certificates the server sent, its depth (0 for the leaf), and whether it signed itself.
+ */
+export function untrustedChainEnd(chainPEM: string): { depth: number; selfSigned: boolean } {
+  const [leaf, ...rest] = parsePEMCertificates(chainPEM);
+  if (!leaf) return { depth: 0, selfSigned: false };
+  let at = leaf;
+  let depth = 0;
+  for (;;) {
+    if (issued(at, at)) return { depth, selfSigned: true };
+    const next = rest.find((c) => !c.raw.equals(at.raw) && issued(c, at));
+    if (!next || depth >= 8) return { depth, selfSigned: false };
+    at = next; depth++;
+  }
+}
+
+/** Whether `now` is before the leaf's NotBefore or after its NotAfter, with both instants. */
+export function validityProblem(chainPEM: string, now: Date): { kind: 'not-yet-valid' | 'expired'; notBefore: Date; notAfter: Date } | undefined {
+  const [leaf] = parsePEMCertificates(chainPEM);
+  if (!leaf) return undefined;
   const notBefore = new Date(leaf.validFrom);
   const notAfter = new Date(leaf.validTo);
-  if (now < notBefore) return `x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} is before ${rfc3339(notBefore)}`;
-  if (now > notAfter) return `x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} is after ${rfc3339(notAfter)}`;
-  const named = isIP(serverName) ? leaf.checkIP(serverName) : leaf.checkHost(serverName, { subject: 'never' });
-  if (named === undefined) return hostnameError(leaf, serverName);
-  if (!chains(leaf, parsePEMCertificates(rootsPEM), intermediates)) return 'x509: certificate signed by unknown authority';
+  if (now < notBefore) return { kind: 'not-yet-valid', notBefore, notAfter };
+  if (now > notAfter) return { kind: 'expired', notBefore, notAfter };
+  return undefined;
+}
+
+/** The leaf's subjectAltNames by kind and its subject's Common Name. */
+export function leafNames(chainPEM: string): { dns: string[]; ips: string[]; commonName?: string } | undefined {
+  const [leaf] = parsePEMCertificates(chainPEM);
+  if (!leaf) return undefined;
+  const sans = (leaf.subjectAltName ?? '').split(', ');
+  const cn = /(?:^|\n)CN=([^\n]*)/.exec(leaf.subject)?.[1];
+  return {
+    dns: sans.filter((s) => s.startsWith('DNS:')).map((s) => s.slice(4)),
+    ips: sans.filter((s) => s.startsWith('IP Address:')).map((s) => s.slice(11)),
+    ...(cn !== undefined ? { commonName: cn } : {}),
+  };
+}
+
+/** Whether the leaf is for the name: an IP SAN for an address, a DNS SAN (wildcards as RFC 6125 allows) for a name. */
+export function leafMatchesName(chainPEM: string, name: string): boolean {
+  const [leaf] = parsePEMCertificates(chainPEM);
+  if (!leaf) return false;
+  return (isIP(name) ? leaf.checkIP(name) : leaf.checkHost(name, { subject: 'never' })) !== undefined;
+}
+
+export function verifyServerCertificate(chainPEM: string, rootsPEM: string, serverName: string, now: Date): string | undefined {
+  const [leaf] = parsePEMCertificates(chainPEM);
+  if (!leaf) return 'x509: certificate signed by unknown authority';
+  const validity = validityProblem(chainPEM, now);
+  if (validity) {
+    const edge = validity.kind === 'not-yet-valid' ? `is before ${rfc3339(validity.notBefore)}` : `is after ${rfc3339(validity.notAfter)}`;
+    return `x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} ${edge}`;
+  }
+  if (!leafMatchesName(chainPEM, serverName)) return hostnameError(leaf, serverName);
+  if (!chainsToTrustedRoot(chainPEM, rootsPEM)) return 'x509: certificate signed by unknown authority';
   return undefined;
 }

@@ -39,6 +39,7 @@ import { sysctlAdmission } from './sysctls.js';
 import { applyRuntimeFS } from './runtime-fs.js';
 import { Backoff } from './backoff.js';
 import { timersOf, type Clock, type Timer } from './clock.js';
+import { httpProbeOver } from './http-probe.js';
 import { ProbeWorker, type ProbeKind, type ProbeOutcome, type ProbeTarget } from './prober.js';
 import { computeExitActions, computePodActions, computePodCompletion, restartPolicyOf, type PodView, type Restart } from './pod-actions.js';
 import { isRunning, stateToAPI, succeeded, terminatedFromAPI, waiting, type ContainerState, type Running, type Terminated } from './container-state.js';
@@ -989,7 +990,7 @@ export class PodWorker implements PodStatusSource {
       const hp = `${host}:${port}`;
       if (!listening) return { ok: false, output: `Get "${scheme}://${hp}${path.startsWith('/') ? path : '/' + path}": dial tcp ${hp}: connect: connection refused` };
       if (scripted === false) return { ok: false, output: 'HTTP probe failed with statuscode: 500' };
-      if (scripted === undefined && scheme === 'http') return this.httpProbe(String(host), port, path.startsWith('/') ? path : `/${path}`);
+      if (scripted === undefined) return this.httpProbe(scheme === 'https' ? 'https' : 'http', String(host), port, path.startsWith('/') ? path : `/${path}`);
       return { ok: true, output: '' };
     }
     if (probe.tcpSocket) {
@@ -1005,22 +1006,14 @@ export class PodWorker implements PodStatusSource {
   }
 
   /**
-   * An HTTP probe through the pod network, as the prober's request
-   * (pkg/probe/http: `kube-probe/<major>.<minor>`, connection closed after
-   * it), from the node's side of the pod's bridge (x.x.x.1, the source
-   * address a server in the pod logs). 2xx and 3xx pass, other statuses
-   * fail; a server that has not answered yet (a script still busy) or whose
-   * process went away mid-request counts as passing, as before this model.
+   * An HTTP(S) probe through the pod network (http-probe.ts), from the node's side of the pod's
+   * bridge (x.x.x.1, the source address a server in the pod logs).
    */
-  private httpProbe(host: string, port: number, target: string): { ok: boolean; output: string } {
+  private httpProbe(scheme: 'http' | 'https', host: string, port: number, target: string): { ok: boolean; output: string } {
     const from = (this.podIPs[0] ?? host).replace(/\.\d+$/, '.1');
     const conn = this.node.network?.connect(from, host, port);
     if (conn?.kind !== 'connected') return { ok: true, output: '' };
-    const reply = conn.exchange({ method: 'GET', target, body: new Uint8Array(),
-      headers: [['Host', `${host}:${port}`], ['User-Agent', 'kube-probe/1.32'], ['Accept', '*/*'], ['Connection', 'close']] });
-    if (!reply.settled || reply.value === 'reset') return { ok: true, output: '' };
-    const status = reply.value.status;
-    return status >= 200 && status < 400 ? { ok: true, output: '' } : { ok: false, output: `HTTP probe failed with statuscode: ${status}` };
+    return httpProbeOver(conn, { scheme, host, port, target });
   }
 
   /**

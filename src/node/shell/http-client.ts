@@ -10,7 +10,8 @@
  * answer and names other than localhost do not resolve.
  */
 import { pemBlocks } from '../../pki/certificate-request.js';
-import type { Endpoint, HttpRequest, HttpResponse } from './net-types.js';
+import { curlPeerVerification } from './curl-tls.js';
+import type { ConnectResult, Endpoint, HttpRequest, HttpResponse } from './net-types.js';
 import { Pending } from './pending.js';
 import type { ShellContext } from './types.js';
 
@@ -53,11 +54,23 @@ export type FetchOutcome =
   | { kind: 'reset'; ip: string }
   /** A server that does not speak TLS: an https URL gets what a plain-HTTP server gives a TLS client. */
   | { kind: 'tls'; ip: string }
-  /** A TLS server (the API server) whose certificate the client's trusted CAs did not issue. */
-  | { kind: 'untrusted'; ip: string };
+  /** A TLS server whose certificate the client does not accept: curl's message after `curl: (60) `. */
+  | { kind: 'untrusted'; ip: string; message: string };
 
-/** What a client trusts for https: every certificate (curl -k), or the CAs of a PEM bundle (curl --cacert). */
-export interface ClientTrust { insecure: boolean; caBundle?: string }
+/**
+ * What a client trusts for https: every certificate (curl -k), or the CAs of a PEM bundle (curl
+ * --cacert; without one, the image's system bundle, which holds no cluster CA). `unverified`: a
+ * client that speaks TLS but checks no certificate (busybox wget's own TLS).
+ */
+export interface ClientTrust { insecure: boolean; caBundle?: string; unverified?: boolean }
+
+/**
+ * Go's net/http server on a TLS listener, when the first bytes are a plain HTTP request (server.go
+ * serve: written on the raw connection, which it then closes): HTTP/1.0, no header fields.
+ */
+export const GO_TLS_LISTENER_PLAIN_HTTP_ANSWER: HttpResponse = {
+  version: '1.0', status: 400, reason: 'Bad Request', headers: [], body: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
+};
 
 /** Whether the PEM bundle holds the CA's certificate. */
 function bundleHolds(bundle: string, ca: string): boolean {
@@ -88,15 +101,11 @@ export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest, tr
     : { kind: isLoopbackName(ip) || ip === ctx.network?.podIP ? 'refused' as const : 'timeout' as const };
   if (conn.kind !== 'connected') return Pending.of<FetchOutcome>({ kind: conn.kind, ip });
   if (t.scheme === 'https') {
-    // A client without a trust setting is one whose TLS is not modelled: it gets no further than the handshake.
-    if (conn.tlsCA === undefined || !trust) return Pending.of<FetchOutcome>({ kind: 'tls', ip });
-    if (!trust.insecure && !bundleHolds(trust.caBundle ?? '', conn.tlsCA)) return Pending.of<FetchOutcome>({ kind: 'untrusted', ip });
-  } else if (conn.tlsCA !== undefined) {
-    // Plain HTTP to the API server's TLS port: Go's answer to an HTTP request on an HTTPS listener.
-    return Pending.of<FetchOutcome>({ kind: 'response', remote: conn.remote, local: conn.local, response: {
-      status: 400, reason: 'Bad Request', headers: [['Content-Type', 'text/plain; charset=utf-8'], ['Connection', 'close']],
-      body: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
-    } });
+    const refused = tlsRefusal(conn, t.host, ip, trust, ctx.now?.() ?? new Date());
+    if (refused) return Pending.of<FetchOutcome>(refused);
+  } else if (conn.tlsCA !== undefined || conn.serverCertificate !== undefined) {
+    // Plain HTTP to a TLS listener (the API server's or a pod's Go server).
+    return Pending.of<FetchOutcome>({ kind: 'response', remote: conn.remote, local: conn.local, response: GO_TLS_LISTENER_PLAIN_HTTP_ANSWER });
   }
   const out = new Pending<FetchOutcome>();
   const response = conn.exchange(req);
@@ -107,6 +116,21 @@ export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest, tr
   return out;
 }
 
+/** Why the TLS handshake (or the client's check after it) ends the request; undefined when it goes on. */
+function tlsRefusal(conn: Extract<ConnectResult, { kind: 'connected' }>, host: string, ip: string, trust: ClientTrust | undefined,
+  now: Date): FetchOutcome | undefined {
+  // A client without a trust setting is one whose TLS is not modelled: it gets no further than the handshake.
+  if (!trust || (conn.tlsCA === undefined && conn.serverCertificate === undefined)) return { kind: 'tls', ip };
+  if (trust.insecure || trust.unverified) return undefined;
+  if (conn.serverCertificate !== undefined) {
+    const message = curlPeerVerification(conn.serverCertificate, trust.caBundle ?? '', host, now);
+    return message === undefined ? undefined : { kind: 'untrusted', ip, message };
+  }
+  // The API server: only whether the bundle holds its CA is modelled.
+  if (!bundleHolds(trust.caBundle ?? '', conn.tlsCA ?? '')) return { kind: 'untrusted', ip, message: 'SSL certificate problem: unable to get local issuer certificate' };
+  return undefined;
+}
+
 /** Waits for a pending outcome inside a program. */
 export function* awaitPending<T>(p: Pending<T>): Generator<{ kind: 'wait'; on: Pending<unknown> }, T, void> {
   while (!p.settled) yield { kind: 'wait', on: p };
@@ -115,7 +139,7 @@ export function* awaitPending<T>(p: Pending<T>): Generator<{ kind: 'wait'; on: P
 
 /** `HTTP/1.1 200 OK` and the header lines, CRLF-terminated, as a server sent them. */
 export function responseHead(r: HttpResponse): string {
-  return `HTTP/1.1 ${r.status} ${r.reason}\r\n${r.headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  return `HTTP/${r.version ?? '1.1'} ${r.status} ${r.reason}\r\n${r.headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
 }
 
 /** RFC 9110 reason phrases of the status codes the model's servers send. */

@@ -15,6 +15,7 @@
  */
 import { awaitPending, fetchHttp, parseHttpUrl, responseHead, type FetchOutcome, type HttpTarget } from './http-client.js';
 import type { HttpRequest } from './net-types.js';
+import { parsePEMCertificates } from '../../network/tls-verify.js';
 import type { ShellContext, Step } from './types.js';
 
 type Out = (text: string) => Generator<Step, void, void>;
@@ -162,9 +163,11 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
   const own: [string, string][] = [['User-Agent', `curl/${CURL_VERSION}`], ['Accept', '*/*']];
   if (o.data !== undefined) own.push(['Content-Length', String(Buffer.byteLength(o.data))], ['Content-Type', 'application/x-www-form-urlencoded']);
   let caBundle: string | undefined;
-  if (o.cacert !== undefined) {
+  // Only a verifying curl loads the file (vtls/openssl.c populate_x509_store): -k ignores a bad one.
+  if (o.cacert !== undefined && !o.insecure) {
     caBundle = io.readFile(o.cacert);
-    if (caBundle === undefined) return yield* error(77, `error setting certificate file: ${o.cacert}`);
+    // X509_STORE_load_file fails on a missing file and on one without a certificate.
+    if (caBundle === undefined || !parsePEMCertificates(caBundle).length) return yield* error(77, `error setting certificate file: ${o.cacert}`);
   }
   const trust = { insecure: o.insecure, ...(caBundle !== undefined ? { caBundle } : {}) };
   const outcome = yield* awaitPending(fetchHttp(io.ctx, t, buildRequest(method, t, own, o.headers, o.data ?? ''), trust));
@@ -185,7 +188,7 @@ export function* curl(args: readonly string[], io: ToolIO, windows = false): Gen
     case 'tls':
       return yield* error(35, 'TLS connect error: error:0A00010B:SSL routines::wrong version number');
     case 'untrusted': {
-      const code = yield* error(60, 'SSL certificate problem: unable to get local issuer certificate');
+      const code = yield* error(60, outcome.message);
       // tool_operate.c's CURL_CA_CERT_ERRORMSG, after the error line.
       if (!o.silent || o.showError) {
         yield* io.err(`More details here: https://curl.se/docs/sslcerts.html${eol}${eol}curl failed to verify the legitimacy of the server and therefore could not${eol}` +
@@ -235,7 +238,7 @@ function writeOut(fmt: string, r: Extract<FetchOutcome, { kind: 'response' }> | 
  * `server returned error`), all exiting 1.
  */
 export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Step, number, void> {
-  let quiet = false; let output: string | undefined; let timeoutMs: number | undefined; let url: string | undefined; let serverResponse = false;
+  let quiet = false; let noCheckCertificate = false; let output: string | undefined; let timeoutMs: number | undefined; let url: string | undefined; let serverResponse = false;
   const headers: string[] = [];
   let postData: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -260,7 +263,8 @@ export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Ste
       continue;
     }
     if (a === '--quiet') { quiet = true; continue; }
-    if (a === '--spider' || a === '--no-check-certificate') continue;
+    if (a === '--no-check-certificate') { noCheckCertificate = true; continue; }
+    if (a === '--spider') continue;
     if (a.startsWith('-')) {
       yield* io.err(`wget: unrecognized option '${a.replace(/^-+/, '')}'\nBusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: wget [-cqS] [--spider] [-O FILE] [-o LOGFILE] [--header STR]\n\t[--post-data STR | --post-file FILE] [-Y on/off]\n\t[--no-check-certificate] [-P DIR] [-U AGENT] [-T SEC] URL...\n`);
       return 1;
@@ -278,7 +282,8 @@ export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Ste
     ? buildRequest('GET', t, [['User-Agent', 'Wget'], ['Connection', 'close']], headers, '')
     : buildRequest('POST', t, [['User-Agent', 'Wget'], ['Connection', 'close'], ['Content-Type', 'application/x-www-form-urlencoded'],
       ['Content-Length', String(Buffer.byteLength(postData))]], headers, postData);
-  const outcome = yield* awaitPending(fetchHttp(io.ctx, t, req));
+  // busybox's own TLS checks no certificate: it says so (unless told not to) and goes on.
+  const outcome = yield* awaitPending(fetchHttp(io.ctx, t, req, { insecure: noCheckCertificate, unverified: true }));
   switch (outcome.kind) {
     case 'unresolved': yield* io.err(`wget: bad address '${t.host}'\n`); return 1;
     case 'refused': yield* io.err(`wget: can't connect to remote host (${outcome.ip}): Connection refused\n`); return 1;
@@ -292,9 +297,10 @@ export function* busyboxWget(args: readonly string[], io: ToolIO): Generator<Ste
   }
   const res = outcome.response;
   if (!quiet) yield* io.err(`Connecting to ${t.hostHeader} (${outcome.remote.ip}:${outcome.remote.port})\n`);
+  if (t.scheme === 'https' && !noCheckCertificate) yield* io.err('wget: note: TLS certificate validation not implemented\n');
   if (serverResponse) yield* io.err(responseHead(res).replace(/\r\n$/, '').split('\r\n').map((l) => `  ${l}\n`).join(''));
   if (res.status >= 400) {
-    yield* io.err(`wget: server returned error: HTTP/1.1 ${res.status} ${res.reason}\n`);
+    yield* io.err(`wget: server returned error: HTTP/${res.version ?? '1.1'} ${res.status} ${res.reason}\n`);
     return 1;
   }
   const body = Buffer.from(res.body).toString('utf8');
