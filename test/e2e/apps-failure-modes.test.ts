@@ -8,18 +8,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, kubectl, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlOk, objectEvents, podObject, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 before(async () => { cluster = await startCluster(); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
-async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
-async function events(name: string): Promise<string[]> {
-  const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));
-  return list.items.map((e: any) => `${e.type} ${e.reason} ${e.message}`);
-}
+const pod = (name: string) => podObject(cluster, name);
+const events = (name: string) => objectEvents(cluster, name);
 
 test('a Docker Hub library name that is no official image: ErrImagePull with the registry\'s pull access denied', async () => {
   await ok(['run', 'missing-repo', '--image=webserver:404', '--overrides={"spec":{"nodeName":"linux-1"}}']);

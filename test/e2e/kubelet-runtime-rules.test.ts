@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, kubectl as run, kubectlOk, removeDir, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, kubectlOk, objectEvents, podObject, removeDir, type TestCluster } from '../helpers/cluster.js';
 import { startClusterFromFile } from '../helpers/cluster-file.js';
 
 /**
@@ -18,12 +18,8 @@ before(async () => {
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
-async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
-/** `type reason message` of the events about a pod. */
-async function events(name: string): Promise<string[]> {
-  const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));
-  return list.items.map((e: any) => `${e.type} ${e.reason} ${e.message}`);
-}
+const pod = (name: string) => podObject(cluster, name);
+const events = (name: string) => objectEvents(cluster, name);
 async function nodeOf(pool: string): Promise<string> {
   const names = (await ok(['get', 'nodes', '-o', 'name'])).trim().split('\n').map((n) => n.replace(/^node\//, ''));
   const n = names.find((x) => x.startsWith(pool));

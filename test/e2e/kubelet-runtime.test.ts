@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eventually, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectlOk, objectEvents, podObject, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /** The container model behind the kubelets: env, volumes, probes, init containers, scripted behaviour, runtime settings. */
 let cluster: TestCluster;
@@ -13,11 +13,8 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 
 const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
-async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
-async function events(name: string): Promise<string[]> {
-  const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));
-  return list.items.map((e: any) => `${e.type} ${e.reason} ${e.message}`);
-}
+const pod = (name: string) => podObject(cluster, name);
+const events = (name: string) => objectEvents(cluster, name);
 
 test('init containers run in order before the containers; the pod shows Init then Running', async () => {
   await ok(['apply', '-f', '-'], `apiVersion: v1

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, kubectl as run, kubectlOk, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, kubectlOk, objectEvents, podObject, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /** Pods with spec.nodeName reach the emulated kubelets directly (no scheduler needed). */
 let cluster: TestCluster;
@@ -9,16 +9,9 @@ after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
 const ok = (args: string[], input?: string): Promise<string> => kubectlOk(cluster, args, input);
 
-async function pod(name: string): Promise<any> { return JSON.parse(await ok(['get', 'pod', name, '-o', 'json'])); }
+const pod = (name: string) => podObject(cluster, name);
 
-/** Polls until `check` returns a value (not undefined), every 100 ms, for at most `ms`. */
-
-/** `type reason message` of the events about a pod, oldest first. */
-async function events(name: string): Promise<string[]> {
-  const list = JSON.parse(await ok(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json']));
-  return list.items.sort((a: any, b: any) => a.metadata.name.localeCompare(b.metadata.name))
-    .map((e: any) => `${e.type} ${e.reason} ${e.message}`);
-}
+const events = (name: string) => objectEvents(cluster, name);
 
 const manifest = (name: string, node: string, spec: string) => `apiVersion: v1
 kind: Pod

@@ -99,6 +99,19 @@ export async function kubectlFails(cluster: TestCluster, args: string[], input?:
   return r.stderr;
 }
 
+/** A pod as `kubectl get pod NAME -o json` prints it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function podObject(cluster: TestCluster, name: string): Promise<any> {
+  return JSON.parse(await kubectlOk(cluster, ['get', 'pod', name, '-o', 'json']));
+}
+
+/** `type reason message` of the events about an object, oldest first (event names grow with time). */
+export async function objectEvents(cluster: TestCluster, name: string): Promise<string[]> {
+  const list = JSON.parse(await kubectlOk(cluster, ['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json'])) as
+    { items: { metadata: { name: string }; type: string; reason: string; message: string }[] };
+  return list.items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)).map((e) => `${e.type} ${e.reason} ${e.message}`);
+}
+
 /** TLS credentials from the cluster's kubeconfig, for raw HTTPS requests. */
 export function credentials(cluster: TestCluster): { ca: Buffer; cert: Buffer; key: Buffer } {
   const cfg = parseYaml(readFileSync(cluster.kubeconfig, 'utf8'));
