@@ -148,3 +148,11 @@ test('ProgramRunner plays steps with timers and honours kill', async () => {
   });
   assert.equal(killed, 137);
 });
+
+test('sh: busybox ash and bash take [[ ... ]] as test (the Job conformance test\'s fail-once script); dash has no [[', () => {
+  const script = 'if [[ -r /etc/config/game.properties ]] ; then echo yes ; else echo no ; fi; [[ -r /nope ]]; echo $?';
+  assert.deepEqual(run('linux', ['sh', '-c', script]), { stdout: 'yes\n1\n', stderr: '', code: 0, slept: 0 });
+  assert.equal(run('linux', ['bash', '-c', script]).stdout, 'yes\n1\n');
+  assert.deepEqual(run('linux', ['sh', '-c', '[[ -r /nope']), { stdout: '', stderr: '[[: missing ]]\n', code: 2, slept: 0 });
+  assert.deepEqual(run('linux', ['sh', '-c', '[[ -r /nope ]]'], { posixShell: 'dash' }), { stdout: '', stderr: 'sh: 1: [[: not found\n', code: 127, slept: 0 });
+});

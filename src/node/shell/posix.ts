@@ -764,6 +764,12 @@ const BUILTINS: Record<string, Builtin> = {
     if (args[args.length - 1] !== ']') { yield* sh.err(`${sh.flavour === 'ash' ? '[' : `${sh.prefix()}[`}: missing ]`); return 2; }
     return testExpr(sh, args.slice(0, -1));
   },
+  // busybox ash's bash-compatible `[[` is test with a closing `]]` (test.c); bash has it as a keyword, dash not at all.
+  *'[['(sh, args) {
+    if (sh.flavour === 'dash') return yield* sh.notFound('[[');
+    if (args[args.length - 1] !== ']]') { yield* sh.err(`${sh.flavour === 'ash' ? '[[' : `${sh.prefix()}[[`}: missing ]]`); return 2; }
+    return testExpr(sh, args.slice(0, -1));
+  },
   *tail(sh, args) {
     if (args.some((a) => a === '-f' || a === '-F' || /^--follow/.test(a))) { yield { kind: 'forever' }; return 0; }
     const ni = args.indexOf('-n');
