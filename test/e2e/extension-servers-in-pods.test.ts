@@ -123,6 +123,8 @@ test('agnhost crd-conversion-webhook converts hostPort to host and port', async 
               name: 'conv', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52',
               args: ['crd-conversion-webhook', '--tls-cert-file=/certs/tls.crt', '--tls-private-key-file=/certs/tls.key', '--alsologtostderr', '-v=4', '--port=9444'],
               volumeMounts: [{ name: 'certs', mountPath: '/certs', readOnly: true }],
+              // As the conformance test's deployment has it: rollout status then waits for the HTTPS /readyz.
+              readinessProbe: { httpGet: { scheme: 'HTTPS', port: 9444, path: '/readyz' }, periodSeconds: 1 },
             }],
           },
         },

@@ -3,7 +3,7 @@
  * main.go and config.go): builds an in-cluster client (fatal without the service account's
  * environment and token), loads the serving certificate and key named by --tls-cert-file and
  * --tls-private-key-file (fatal when they cannot be read or do not match), then serves HTTPS on
- * --port (443) with the one route /crdconvert (crd-conversion-rules.ts); any other path is
+ * --port (443) with /crdconvert (crd-conversion-rules.ts) and /readyz (`ok`); any other path is
  * net/http's 404. klog's flags (--alsologtostderr, -v, ...) are agnhost's global ones; the
  * handler's V(2) lines are written when -v is 2 or more.
  *
@@ -66,6 +66,8 @@ export function crdConversionWebhook(ctx: AppContext, args: readonly string[]): 
     bindFailed: (port) => ({ steps: [{ kind: 'stderr', text: `panic: listen tcp :${port}: bind: address already in use\n` }], code: 2 }),
     serve: (req, conn) => {
       const now = ctx.now();
+      // main.go's readiness handler, which the e2e deployment's HTTPS readiness probe calls.
+      if (pathOf(req.target) === '/readyz') return { response: goResponse(now, 200, 'ok') };
       if (pathOf(req.target) !== '/crdconvert') {
         return { response: goResponse(now, 404, '404 page not found\n', [['Content-Type', 'text/plain; charset=utf-8'], ['X-Content-Type-Options', 'nosniff']]) };
       }
