@@ -15,7 +15,7 @@
  */
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import type { ContainerFS } from '../shell/fs.js';
-import { awaitPending } from '../shell/http-client.js';
+import { awaitPending, bundleHolds } from '../shell/http-client.js';
 import type { HttpRequest, PodNetAccess } from '../shell/net-types.js';
 import type { Program, Step } from '../shell/types.js';
 import { goLog } from './go-http.js';
@@ -90,8 +90,6 @@ export function signatureVerifies(keys: JsonWebKey[], jwt: NonNullable<ReturnTyp
   });
 }
 
-const pemBody = (pem: string) => [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => m[1]!.replace(/\s+/g, ''));
-
 type Fetched = { ok: true; status: number; statusText: string; body: string } | { ok: false; error: string };
 
 /** One GET over HTTPS, trusting only `caBundle` (none: the system roots, which do not hold the cluster CA). */
@@ -105,8 +103,7 @@ function* httpsGet(deps: DiscoveryDeps, url: string, bearer: string | undefined,
   if (conn.kind === 'refused') return fail(`dial tcp ${ip}:${port}: connect: connection refused`);
   if (conn.kind === 'timeout') return fail(`dial tcp ${ip}:${port}: i/o timeout`);
   if (conn.tlsCA === undefined) return fail('http: server gave HTTP response to HTTPS client');
-  const trusted = pemBody(caBundle ?? '');
-  if (!pemBody(conn.tlsCA).some((c) => trusted.includes(c))) return fail('tls: failed to verify certificate: x509: certificate signed by unknown authority');
+  if (!bundleHolds(caBundle ?? '', conn.tlsCA)) return fail('tls: failed to verify certificate: x509: certificate signed by unknown authority');
   const req: HttpRequest = {
     method: 'GET', target: `${u.pathname}${u.search}`, body: new Uint8Array(),
     headers: [['Host', u.host], ['User-Agent', 'agnhost/v0.0.0 (linux/amd64) kubernetes/$Format'], ...(bearer ? [['Authorization', `Bearer ${bearer}`] as [string, string]] : []), ['Accept-Encoding', 'gzip']],

@@ -6,7 +6,8 @@
  * statuscode: N`; a transport error fails with client.Do's error, a url.Error (`Get "<url>": `
  * and net/http's text).
  */
-import type { ConnectResult } from '../shell/net-types.js';
+import { speaksTLS, type ConnectResult } from '../shell/net-types.js';
+import { GO_TLS_LISTENER_PLAIN_HTTP_ANSWER } from '../shell/http-client.js';
 import type { ProbeResult } from './prober.js';
 
 export interface HttpProbeRequest { scheme: 'http' | 'https'; host: string; port: number; target: string }
@@ -22,11 +23,11 @@ export function probeURL(r: HttpProbeRequest): string {
  * process went away mid-request counts as passing, as the model has always had it.
  */
 export function httpProbeOver(conn: Extract<ConnectResult, { kind: 'connected' }>, r: HttpProbeRequest): ProbeResult {
-  const tlsListener = conn.serverCertificate !== undefined || conn.tlsCA !== undefined;
+  const tlsListener = speaksTLS(conn);
   // The plain server's answer to the ClientHello reads as an HTTP response (net/http transport.go).
   if (r.scheme === 'https' && !tlsListener) return { ok: false, output: `Get "${probeURL(r)}": http: server gave HTTP response to HTTPS client` };
   // A Go TLS server's answer to a plain request (net/http server.go).
-  if (r.scheme === 'http' && tlsListener) return { ok: false, output: 'HTTP probe failed with statuscode: 400' };
+  if (r.scheme === 'http' && tlsListener) return { ok: false, output: `HTTP probe failed with statuscode: ${GO_TLS_LISTENER_PLAIN_HTTP_ANSWER.status}` };
   const reply = conn.exchange({ method: 'GET', target: r.target, body: new Uint8Array(),
     headers: [['Host', `${r.host}:${r.port}`], ['User-Agent', 'kube-probe/1.32'], ['Accept', '*/*'], ['Connection', 'close']] });
   if (!reply.settled || reply.value === 'reset') return { ok: true, output: '' };

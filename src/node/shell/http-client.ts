@@ -11,7 +11,7 @@
  */
 import { pemBlocks } from '../../pki/certificate-request.js';
 import { curlPeerVerification } from './curl-tls.js';
-import type { ConnectResult, Endpoint, HttpRequest, HttpResponse } from './net-types.js';
+import { speaksTLS, type ConnectResult, type Endpoint, type HttpRequest, type HttpResponse } from './net-types.js';
 import { Pending } from './pending.js';
 import type { ShellContext } from './types.js';
 
@@ -73,7 +73,7 @@ export const GO_TLS_LISTENER_PLAIN_HTTP_ANSWER: HttpResponse = {
 };
 
 /** Whether the PEM bundle holds the CA's certificate. */
-function bundleHolds(bundle: string, ca: string): boolean {
+export function bundleHolds(bundle: string, ca: string): boolean {
   const want = pemBlocks(ca)[0]?.der;
   return want !== undefined && pemBlocks(bundle).some((b) => b.type === 'CERTIFICATE' && b.der.equals(want));
 }
@@ -103,7 +103,7 @@ export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest, tr
   if (t.scheme === 'https') {
     const refused = tlsRefusal(conn, t.host, ip, trust, ctx.now?.() ?? new Date());
     if (refused) return Pending.of<FetchOutcome>(refused);
-  } else if (conn.tlsCA !== undefined || conn.serverCertificate !== undefined) {
+  } else if (speaksTLS(conn)) {
     // Plain HTTP to a TLS listener (the API server's or a pod's Go server).
     return Pending.of<FetchOutcome>({ kind: 'response', remote: conn.remote, local: conn.local, response: GO_TLS_LISTENER_PLAIN_HTTP_ANSWER });
   }
@@ -120,7 +120,7 @@ export function fetchHttp(ctx: ShellContext, t: HttpTarget, req: HttpRequest, tr
 function tlsRefusal(conn: Extract<ConnectResult, { kind: 'connected' }>, host: string, ip: string, trust: ClientTrust | undefined,
   now: Date): FetchOutcome | undefined {
   // A client without a trust setting is one whose TLS is not modelled: it gets no further than the handshake.
-  if (!trust || (conn.tlsCA === undefined && conn.serverCertificate === undefined)) return { kind: 'tls', ip };
+  if (!trust || !speaksTLS(conn)) return { kind: 'tls', ip };
   if (trust.insecure || trust.unverified) return undefined;
   if (conn.serverCertificate !== undefined) {
     const message = curlPeerVerification(conn.serverCertificate, trust.caBundle ?? '', host, now);

@@ -28,6 +28,11 @@ export type ConnectResult =
   /** The SYNs go unanswered: no host has the address, or no rule routes the port. */
   | { kind: 'timeout' };
 
+/** Whether the server at the other end speaks TLS (the API server's port or a pod's TLS listener). */
+export function speaksTLS(conn: Extract<ConnectResult, { kind: 'connected' }>): boolean {
+  return conn.tlsCA !== undefined || conn.serverCertificate !== undefined;
+}
+
 /** A listener that speaks TLS: the certificate chain (PEM, leaf first) it presents. */
 export interface ServerTLS { certificate: string }
 
