@@ -15,7 +15,7 @@ import type { WebhookClientConfig } from 'kubernetes-types/admissionregistration
 import { StatusError } from '../apimachinery/errors.js';
 import { goQuote } from '../apimachinery/go-quote.js';
 import { resolveServiceEndpoint, type ObjectGetter } from '../network/service-endpoint.js';
-import { httpsExchange, type HttpsOutcome, type PodEndpointConnection, type PodEndpointDialer } from '../network/pod-endpoint-dial.js';
+import { httpsExchangeBefore, type PodEndpointConnection, type PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 
 /** What a call needs of a webhook: its client config and the agent its connections live in. */
 export interface WebhookEndpoint {
@@ -119,14 +119,8 @@ async function postThroughModel(conn: PodEndpointConnection, ep: WebhookEndpoint
       ['Content-Type', 'application/json']] as [string, string][],
   };
   // A dropped SYN leaves the client waiting for its deadline.
-  const exchange = httpsExchange(conn, t.host, t.port, { caBundle, serverName: t.serverName }, req, (opts.now ?? (() => new Date()))())
-    .then((o): Exclude<HttpsOutcome, { kind: 'unanswered' }> | Promise<never> => (o.kind === 'unanswered' ? new Promise<never>(() => { /* only the deadline ends it */ }) : o));
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'deadline'>((resolve) => {
-    const ms = opts.timeoutMs ?? (conn.kind === 'timeout' ? DIAL_TIMEOUT_MS : undefined);
-    if (ms !== undefined) timer = setTimeout(() => resolve('deadline'), ms);
-  });
-  const outcome = await Promise.race([exchange, deadline]).finally(() => clearTimeout(timer));
+  const outcome = await httpsExchangeBefore(opts.timeoutMs ?? (conn.kind === 'timeout' ? DIAL_TIMEOUT_MS : undefined),
+    conn, t.host, t.port, { caBundle, serverName: t.serverName }, req, (opts.now ?? (() => new Date()))());
   const fail = (reason: string) => new CallFailure(`Post ${goQuote(t.url)}: ${reason}`);
   if (outcome === 'deadline') {
     throw fail(opts.timeoutMs === undefined ? `dial tcp ${t.host}:${t.port}: i/o timeout` : 'context deadline exceeded');

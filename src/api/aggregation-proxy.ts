@@ -31,7 +31,7 @@ import { dialTarget, resolveClusterAddress } from '../network/service-cluster-ad
 import type { ObjectGetter } from '../network/service-endpoint.js';
 import type { PemPair } from '../pki/certificates.js';
 import type { HttpResponse } from '../apimachinery/http-exchange.js';
-import { httpsExchange, type PodEndpointConnection, type PodEndpointDialer } from '../network/pod-endpoint-dial.js';
+import { httpsExchangeBefore, type PodEndpointConnection, type PodEndpointDialer } from '../network/pod-endpoint-dial.js';
 import { caBundleError } from '../validation/webhook-client-config.js';
 import { KUBE_AGGREGATOR_USER, setAuthProxyHeaders, type HeaderLines, type ProxiedUser } from '../network/auth-proxy-headers.js';
 import { goReencodeQuery, goReescapePath } from './go-url.js';
@@ -340,21 +340,13 @@ export class APIServiceProxy implements AggregationTransport {
       for (const one of Array.isArray(v) ? v : [String(v)]) headerList.push([k === 'host' ? 'Host' : k, one]);
     }
     if (body.length) headerList.push(['content-length', String(body.length)]);
-    const exchange = conn.kind === 'timeout'
-      ? new Promise<never>(() => { /* a dropped SYN: only a deadline ends it */ })
-      : httpsExchange(conn, backend.target!.host, backend.target!.port, { caBundle: backend.tls.caBundle ?? '', serverName: backend.serverName, insecure: backend.tls.insecure },
-        { method: req.method, target: req.url, headers: headerList, body: new Uint8Array(body) }, (this.opts.now ?? (() => new Date()))());
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => {
-      const ms = discovery ? DISCOVERY_TIMEOUT_MS : conn.kind === 'timeout' ? DIAL_TIMEOUT_MS : undefined;
-      if (ms !== undefined) timer = setTimeout(() => resolve('deadline'), ms);
-    });
-    const outcome = await Promise.race([exchange, deadline]).finally(() => clearTimeout(timer));
+    const outcome = await httpsExchangeBefore(discovery ? DISCOVERY_TIMEOUT_MS : conn.kind === 'timeout' ? DIAL_TIMEOUT_MS : undefined,
+      conn, backend.target!.host, backend.target!.port, { caBundle: backend.tls.caBundle ?? '', serverName: backend.serverName, insecure: backend.tls.insecure },
+      { method: req.method, target: req.url, headers: headerList, body: new Uint8Array(body) }, (this.opts.now ?? (() => new Date()))());
     if (outcome === 'deadline') {
       unreachable(discovery ? 'context deadline exceeded' : backend.dialError({ ...new Error('i/o timeout'), code: 'ETIMEDOUT' } as NodeJS.ErrnoException));
       return;
     }
-    if (outcome.kind === 'unanswered') return;
     if (outcome.kind === 'failed') { unreachable(outcome.reason); return; }
     relayModelled(sink, outcome.response, gunzip);
   }

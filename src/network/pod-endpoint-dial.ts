@@ -68,3 +68,18 @@ export async function httpsExchange(conn: PodEndpointConnection, ip: string, por
   if (reply === 'reset') return { kind: 'failed', reason: 'EOF' };
   return { kind: 'response', response: reply };
 }
+
+/**
+ * httpsExchange raced against the caller's deadline (ms; none: no limit). A dropped SYN is ended
+ * only by that deadline, as a Go client waits out its dial timeout or its context.
+ */
+export async function httpsExchangeBefore(deadlineMs: number | undefined, ...call: Parameters<typeof httpsExchange>):
+  Promise<Exclude<HttpsOutcome, { kind: 'unanswered' }> | 'deadline'> {
+  const exchange = httpsExchange(...call)
+    .then((o): Exclude<HttpsOutcome, { kind: 'unanswered' }> | Promise<never> => (o.kind === 'unanswered' ? new Promise<never>(() => { /* only the deadline ends it */ }) : o));
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    if (deadlineMs !== undefined) timer = setTimeout(() => resolve('deadline'), deadlineMs);
+  });
+  return Promise.race([exchange, deadline]).finally(() => clearTimeout(timer));
+}
