@@ -39,6 +39,7 @@ import type { ServiceGet } from './remote-discovery.js';
 import type { AggregationTransport } from './server.js';
 import { writeText } from './respond.js';
 import { writeRawError } from './streaming/handshake.js';
+import { CORS_HEADERS, HOP_BY_HOP_HEADERS } from './proxy-headers.js';
 
 export interface AggregationProxyOptions {
   /** How the Service and its Endpoints are read. */
@@ -62,12 +63,6 @@ const DISCOVERY_FETCH_TIMEOUT_MS = 5000;
 /** RejectForwardingRedirects (kube-apiserver --aggregator-reject-forwarding-redirect, on by default). */
 const REDIRECT_REJECTED = 'the backend attempted to redirect this request, which is not permitted';
 
-/** Hop-by-hop headers httputil.ReverseProxy drops in both directions (RFC 7230 6.1). */
-const HOP_HEADERS = ['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
-
-/** removeCORSHeaders: the backend's CORS answer is not passed on. */
-const CORS_HEADERS = ['access-control-allow-credentials', 'access-control-allow-headers', 'access-control-allow-methods', 'access-control-allow-origin'];
-
 /** Header lines of a raw header list, names lower-cased, values in order. */
 function headerLines(rawHeaders: string[]): HeaderLines {
   const lines: HeaderLines = new Map();
@@ -83,7 +78,7 @@ function removeHopByHop(lines: HeaderLines): void {
   for (const v of lines.get('connection') ?? []) {
     for (const token of v.split(',')) if (token.trim()) lines.delete(token.trim().toLowerCase());
   }
-  for (const h of HOP_HEADERS) lines.delete(h);
+  for (const h of HOP_BY_HOP_HEADERS) lines.delete(h);
 }
 
 /** The client's address as Go's RemoteAddr host gives it (an IPv4 client of a dual-stack socket unmapped). */

@@ -18,14 +18,12 @@ import { errors } from '../apimachinery/errors.js';
 import { podProxyLocation, serviceProxyLocation, serviceUnavailable, type ProxyLocation } from '../registry/core/proxy-location.js';
 import { readBody } from './body.js';
 import type { PodEndpointConnection, PodEndpointDialer } from '../network/pod-endpoint-dial.js';
+import { CORS_HEADERS, HOP_BY_HOP_HEADERS } from './proxy-headers.js';
 
 
 /** ProxyREST.ConnectMethods. */
 const PROXY_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const RESOURCE_PROXY = /^(\/api\/v1\/namespaces\/([^/]+)\/(pods|services)\/([^/]+)\/proxy)(\/.*)?$/;
-/** Hop-by-hop headers httputil.ReverseProxy drops both ways. */
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization',
-  'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** `prefix`: the URL's path up to `/proxy`; `path`: the proxied path below it. */
 export interface ResourceProxyRequest { namespace: string; resource: 'pods' | 'services'; id: string; prefix: string; path: string }
@@ -82,7 +80,7 @@ export function backendRequest(method: string, path: string, rawQuery: string, h
     const name = canonicalHeaderKey(headers[i]!);
     const lower = name.toLowerCase();
     // The authentication filter removed the credentials, impersonation its headers.
-    if (HOP_BY_HOP.has(lower) || lower === 'authorization' || lower.startsWith('impersonate-') || lower === 'content-length') continue;
+    if (HOP_BY_HOP_HEADERS.has(lower) || lower === 'authorization' || lower.startsWith('impersonate-') || lower === 'content-length') continue;
     fields.set(name, [...fields.get(name) ?? [], headers[i + 1]!]);
   }
   const prior = fields.get('X-Forwarded-For');
@@ -104,15 +102,12 @@ export function backendRequest(method: string, path: string, rawQuery: string, h
   return { method, target, headers: out, body };
 }
 
-/** The CORS headers the proxy's transport strips from every backend response (corsRemovingTransport). */
-const CORS_HEADERS = new Set(['access-control-allow-credentials', 'access-control-allow-headers', 'access-control-allow-methods', 'access-control-allow-origin']);
-
 /** The backend's response headers as the API server writes them: hop-by-hop and CORS headers dropped, keys canonical and sorted. */
 export function proxiedResponseHeaders(headers: readonly [string, string][], bodyLength: number): [string, string][] {
   const out: [string, string][] = [];
   for (const [k, v] of headers) {
     const lower = k.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || CORS_HEADERS.has(lower) || lower === 'content-length') continue;
+    if (HOP_BY_HOP_HEADERS.has(lower) || CORS_HEADERS.has(lower) || lower === 'content-length') continue;
     out.push([canonicalHeaderKey(k), v]);
   }
   out.push(['Content-Length', String(bodyLength)]);
