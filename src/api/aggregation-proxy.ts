@@ -39,7 +39,7 @@ import type { ServiceGet } from './remote-discovery.js';
 import type { AggregationTransport } from './server.js';
 import { writeText } from './respond.js';
 import { writeRawError } from './streaming/handshake.js';
-import { CORS_HEADERS, HOP_BY_HOP_HEADERS } from './proxy-headers.js';
+import { CORS_HEADERS, hopByHopHeaders } from './proxy-headers.js';
 
 export interface AggregationProxyOptions {
   /** How the Service and its Endpoints are read. */
@@ -73,12 +73,8 @@ function headerLines(rawHeaders: string[]): HeaderLines {
   return lines;
 }
 
-/** removeHopByHopHeaders: the fixed list and every header the Connection header names. */
 function removeHopByHop(lines: HeaderLines): void {
-  for (const v of lines.get('connection') ?? []) {
-    for (const token of v.split(',')) if (token.trim()) lines.delete(token.trim().toLowerCase());
-  }
-  for (const h of HOP_BY_HOP_HEADERS) lines.delete(h);
+  for (const h of hopByHopHeaders(lines.get('connection') ?? [])) lines.delete(h);
 }
 
 /** The client's address as Go's RemoteAddr host gives it (an IPv4 client of a dual-stack socket unmapped). */

@@ -18,7 +18,7 @@ import { errors } from '../apimachinery/errors.js';
 import { podProxyLocation, serviceProxyLocation, serviceUnavailable, type ProxyLocation } from '../registry/core/proxy-location.js';
 import { readBody } from './body.js';
 import type { PodEndpointConnection, PodEndpointDialer } from '../network/pod-endpoint-dial.js';
-import { CORS_HEADERS, HOP_BY_HOP_HEADERS } from './proxy-headers.js';
+import { CORS_HEADERS, hopByHopHeaders } from './proxy-headers.js';
 
 
 /** ProxyREST.ConnectMethods. */
@@ -76,11 +76,14 @@ const byKey = (a: [string, string], b: [string, string]) => (a[0] < b[0] ? -1 : 
 export function backendRequest(method: string, path: string, rawQuery: string, headers: IncomingMessage['rawHeaders'], body: Uint8Array,
   clientIP: string, forwardedUri: string): HttpRequest {
   const fields = new Map<string, string[]>();
+  const connection: string[] = [];
+  for (let i = 0; i + 1 < headers.length; i += 2) if (headers[i]!.toLowerCase() === 'connection') connection.push(headers[i + 1]!);
+  const hopByHop = hopByHopHeaders(connection);
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = canonicalHeaderKey(headers[i]!);
     const lower = name.toLowerCase();
     // The authentication filter removed the credentials, impersonation its headers.
-    if (HOP_BY_HOP_HEADERS.has(lower) || lower === 'authorization' || lower.startsWith('impersonate-') || lower === 'content-length') continue;
+    if (hopByHop.has(lower) || lower === 'authorization' || lower.startsWith('impersonate-') || lower === 'content-length') continue;
     fields.set(name, [...fields.get(name) ?? [], headers[i + 1]!]);
   }
   const prior = fields.get('X-Forwarded-For');
@@ -105,9 +108,10 @@ export function backendRequest(method: string, path: string, rawQuery: string, h
 /** The backend's response headers as the API server writes them: hop-by-hop and CORS headers dropped, keys canonical and sorted. */
 export function proxiedResponseHeaders(headers: readonly [string, string][], bodyLength: number): [string, string][] {
   const out: [string, string][] = [];
+  const hopByHop = hopByHopHeaders(headers.filter(([k]) => k.toLowerCase() === 'connection').map(([, v]) => v));
   for (const [k, v] of headers) {
     const lower = k.toLowerCase();
-    if (HOP_BY_HOP_HEADERS.has(lower) || CORS_HEADERS.has(lower) || lower === 'content-length') continue;
+    if (hopByHop.has(lower) || CORS_HEADERS.has(lower) || lower === 'content-length') continue;
     out.push([canonicalHeaderKey(k), v]);
   }
   out.push(['Content-Length', String(bodyLength)]);

@@ -88,8 +88,8 @@ test('services: a port number names its Service port, the endpoints must be pods
   assert.deepEqual(await statusOf(serviceProxyLocation(get, 'ns', 'ftp:fe:80', first)), { code: 400, reason: 'BadRequest', message: 'invalid service request "ftp:fe:80"' });
 });
 
-test('the backend request: hop-by-hop headers and credentials dropped, X-Forwarded-For appended, X-Forwarded-Uri set, in Go\'s order', () => {
-  const req = backendRequest('POST', '/write', 'a=1', ['Host', 'api:6443', 'authorization', 'Bearer x', 'Connection', 'keep-alive', 'Impersonate-User', 'u',
+test('the backend request: hop-by-hop headers (and those Connection names) and credentials dropped, X-Forwarded-For appended, X-Forwarded-Uri set, in Go\'s order', () => {
+  const req = backendRequest('POST', '/write', 'a=1', ['Host', 'api:6443', 'authorization', 'Bearer x', 'Connection', 'keep-alive, X-Trace', 'X-Trace', '1', 'Impersonate-User', 'u',
     'x-forwarded-for', '1.2.3.4', 'Content-Type', 'application/json', 'User-Agent', 'kubectl/v1.32.0', 'Content-Length', '2', 'Accept', '*/*'],
   Buffer.from('{}'), '127.0.0.1', '/api/v1/namespaces/ns/pods/server/proxy/write');
   assert.equal(req.method, 'POST');
@@ -102,9 +102,9 @@ test('the backend request: hop-by-hop headers and credentials dropped, X-Forward
   assert.deepEqual(plain.headers, [['Accept-Encoding', 'gzip'], ['X-Forwarded-For', '10.0.0.1'], ['X-Forwarded-Uri', '/x/proxy/']]);
 });
 
-test('the backend response: CORS and hop-by-hop headers stripped, keys canonical and sorted, Content-Length of the body', () => {
+test('the backend response: CORS and hop-by-hop headers (and those Connection names) stripped, keys canonical and sorted, Content-Length of the body', () => {
   assert.deepEqual(proxiedResponseHeaders([['Cache-Control', 'private'], ['Access-Control-Allow-Origin', '*'], ['date', 'Sat, 28 Nov 2026 17:16:21 GMT'],
-    ['Connection', 'close'], ['Content-Length', '99'], ['content-type', 'application/json']], 30),
+    ['Connection', 'close, x-backend'], ['X-Backend', 'b1'], ['Content-Length', '99'], ['content-type', 'application/json']], 30),
   [['Cache-Control', 'private'], ['Content-Length', '30'], ['Content-Type', 'application/json'], ['Date', 'Sat, 28 Nov 2026 17:16:21 GMT']]);
   assert.equal(canonicalHeaderKey('x-forwarded-FOR'), 'X-Forwarded-For');
   assert.equal(canonicalHeaderKey('bad key'), 'bad key');
