@@ -27,6 +27,7 @@ import {
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling.js';
 import { validateLocalDescendingPath, validateLocalNonReservedPath, validateVolumes } from './volumes.js';
 import { MIRROR_POD_ANNOTATION } from '../component-helpers/pod-references.js';
+import { sysctlNamespace } from '../os/linux-sysctls.js';
 
 export type { PodValidationOptions };
 
@@ -103,18 +104,6 @@ export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, 
 const SYSCTL_SEGMENT = '[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
 const SYSCTL_RE_TEXT = `^(${SYSCTL_SEGMENT}[\\./])*${SYSCTL_SEGMENT}$`;
 const SYSCTL_RE = new RegExp(SYSCTL_RE_TEXT);
-
-/** utilsysctl.GetNamespace: which namespace a sysctl belongs to (after NormalizeName). */
-function sysctlNamespace(name: string): 'net' | 'ipc' | 'unknown' {
-  let n = name;
-  const sep = n.search(/[./]/);
-  if (sep < 0) return 'unknown';
-  if (n[sep] === '/') n = n.replace(/[./]/g, (c) => (c === '.' ? '/' : '.'));
-  if (['kernel.sem', 'kernel.shmall', 'kernel.shmmax', 'kernel.shmmni', 'kernel.shm_rmid_forced'].includes(n)) return 'ipc';
-  if (n.startsWith('net')) return 'net';
-  if (n.startsWith('fs.mqueue')) return 'ipc';
-  return 'unknown';
-}
 
 /** ValidateHostSysctl */
 function hostSysctlError(name: string, spec: Obj, path: string): FieldError | undefined {

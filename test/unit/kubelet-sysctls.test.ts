@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { containerSysctls, normalizeSysctlName, sysctlAdmission, sysctlNamespace, sysctlProcPath } from '../../src/node/kubelet/sysctls.js';
+import { containerSysctls, sysctlAdmission, sysctlProcPath } from '../../src/node/kubelet/sysctls.js';
 
 const pod = (sysctls: { name: string; value: string }[], extra: Partial<NonNullable<Pod['spec']>> = {}): Pod =>
   ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c' }], securityContext: { sysctls }, ...extra } });
@@ -25,13 +25,7 @@ test('sysctl admission: a safe sysctl of a namespace shared with the host is ref
     { reason: 'SysctlForbidden', message: 'forbidden sysctl: "kernel.shm_rmid_forced" not allowlisted' });
 });
 
-test('sysctl names: slash form normalised, namespaces, /proc/sys paths, container values over the defaults', () => {
-  assert.equal(normalizeSysctlName('net/ipv4/conf/eno2.100/rp_filter'), 'net.ipv4.conf.eno2/100.rp_filter');
-  assert.equal(normalizeSysctlName('net.ipv4.conf.eno2/100.rp_filter'), 'net.ipv4.conf.eno2/100.rp_filter');
-  assert.equal(sysctlNamespace('kernel.shmmax'), 'ipc');
-  assert.equal(sysctlNamespace('fs.mqueue.msg_max'), 'ipc');
-  assert.equal(sysctlNamespace('net.core.somaxconn'), 'net');
-  assert.equal(sysctlNamespace('vm.swappiness'), undefined);
+test('sysctl values: /proc/sys paths, container values over the defaults', () => {
   assert.equal(sysctlProcPath('net.ipv4.conf.eno2/100.rp_filter'), '/proc/sys/net/ipv4/conf/eno2.100/rp_filter');
   const values = containerSysctls(pod([{ name: 'kernel.shm_rmid_forced', value: '1' }]));
   assert.equal(values.get('kernel.shm_rmid_forced'), '1');

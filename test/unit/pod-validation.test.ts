@@ -274,3 +274,19 @@ describe('warnings', () => {
       ['spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead']);
   });
 });
+
+describe('sysctls', () => {
+  const sysctls = (names: string[], host: Record<string, unknown>) => create({ ...host, securityContext: { sysctls: names.map((name) => ({ name, value: '1' })) } });
+  test('a namespaced sysctl of a namespace the pod shares with the host is invalid, in either separator form', () => {
+    assert.deepEqual(sysctls(['kernel.msgmax', 'fs.mqueue.msg_max', 'kernel.domainname'], { hostIPC: true }), [
+      'spec.securityContext.sysctls[0].name: Invalid value: "kernel.msgmax": may not be specified when \'hostIPC\' is true',
+      'spec.securityContext.sysctls[1].name: Invalid value: "fs.mqueue.msg_max": may not be specified when \'hostIPC\' is true']);
+    assert.deepEqual(sysctls(['net/ipv4/tcp_syncookies', 'kernel.shm_rmid_forced'], { hostNetwork: true }), [
+      'spec.securityContext.sysctls[0].name: Invalid value: "net/ipv4/tcp_syncookies": may not be specified when \'hostNetwork\' is true']);
+  });
+  test('names match the sysctl pattern once each', () => {
+    assert.deepEqual(sysctls(['kernel.shm_rmid_forced', 'kernel.shm_rmid_forced', 'Kernel.x'], {}), [
+      'spec.securityContext.sysctls[1].name: Duplicate value: "kernel.shm_rmid_forced"',
+      'spec.securityContext.sysctls[2].name: Invalid value: "Kernel.x": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$']);
+  });
+});

@@ -7,6 +7,7 @@
  */
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Rejection } from './admission.js';
+import { normalizeSysctlName, sysctlNamespace } from '../../os/linux-sysctls.js';
 
 export const SYSCTL_FORBIDDEN_REASON = 'SysctlForbidden';
 
@@ -29,20 +30,6 @@ const SAFE_SYSCTL_DEFAULTS: ReadonlyMap<string, string> = new Map([
   ['net.ipv4.tcp_rmem', '4096\t131072\t6291456'],
   ['net.ipv4.tcp_wmem', '4096\t16384\t4194304'],
 ]);
-
-/** utilsysctl.NormalizeName: a name written with `/` separators (`net/ipv4/conf/eno2.100/rp_filter`) in its dotted form. */
-export function normalizeSysctlName(name: string): string {
-  const first = name.search(/[./]/);
-  if (first === -1 || name[first] === '.') return name;
-  return name.replace(/[./]/g, (c) => (c === '.' ? '/' : '.'));
-}
-
-/** utilsysctl.GetNamespace (component-helpers/node/util/sysctl): the namespace a sysctl belongs to, undefined for a node-level one. */
-export function sysctlNamespace(name: string): 'ipc' | 'net' | undefined {
-  if (name === 'kernel.sem' || ['kernel.shm', 'kernel.msg', 'fs.mqueue.'].some((p) => name.startsWith(p))) return 'ipc';
-  if (name.startsWith('net.')) return 'net';
-  return undefined;
-}
 
 /**
  * patternAllowlist.Admit: every sysctl of the pod must be allowlisted and
