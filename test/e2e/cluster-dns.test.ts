@@ -15,7 +15,7 @@ before(async () => {
   cluster = await startCluster(undefined, ['--api-only', '--dns-port', '0']);
   const m = /cluster DNS: 127\.0\.0\.1:(\d+) \(udp, tcp\)/.exec(cluster.output());
   assert.ok(m, cluster.output());
-  resolver = new Resolver({ timeout: 2000, tries: 1 });
+  resolver = new Resolver({ timeout: 10_000, tries: 1 });
   resolver.setServers([`127.0.0.1:${m[1]}`]);
 });
 after(async () => {

@@ -228,7 +228,7 @@ test('a watch whose event cannot be converted ends', async () => {
     const res = await watching;
     assert.equal(res.status, 200);
     assert.equal(res.body, '');
-    assert.ok(Date.now() - started < 10_000, 'the watch ended before its timeout');
+    assert.ok(Date.now() - started < 30_000, 'the watch ended before its 30 s timeout');
   });
 });
 

@@ -154,8 +154,9 @@ describe('slow clients (ReadHeaderTimeout shortened to 1.5 s)', () => {
     const after = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 6000))]);
     clearInterval(timer);
     s.destroy();
+    // Each byte arrives within the deadline; only a deadline for the whole head closes the connection before 6 s.
     assert.ok(after > 0, 'the connection was still open after 6 s');
-    assert.ok(after >= 1400 && after < 4000, `closed after ${after} ms`);
+    assert.ok(after >= 1400, `closed after ${after} ms, before the 1.5 s deadline`);
     assert.equal(received, '');
   });
 

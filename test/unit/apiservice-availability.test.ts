@@ -65,7 +65,7 @@ test('conditions follow the Service, its port and endpoints, then the discovery 
   const controller = new APIServiceAvailabilityController(ctx, { proxyClient });
   const condition = async () => ((await store.get('apiregistration.k8s.io', 'apiservices', '', 'v1alpha1.wardle.example.com')) as APIService).status?.conditions?.[0];
   const until = async (reason: string): Promise<APIServiceCondition> => {
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 2000; i++) {
       const c = await condition();
       if (c?.reason === reason) return c;
       await new Promise((r) => setTimeout(r, 10));
@@ -153,7 +153,7 @@ test('an endpoint that is an emulated pod is checked through the cluster network
   const ctx = newControllerContext({ client: loopback(store, APISERVER_LOOPBACK, 'kube-apiserver') });
   const controller = new APIServiceAvailabilityController(ctx, { proxyClient, podEndpoints, resyncMs: 50 });
   const until = async (reason: string): Promise<APIServiceCondition> => {
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 2000; i++) {
       const c = ((await store.get('apiregistration.k8s.io', 'apiservices', '', 'v1alpha1.wardle.example.com')) as APIService).status?.conditions?.[0];
       if (c?.reason === reason && (reason !== 'FailedDiscoveryCheck' || (c.message ?? '').includes(pod === 'plain' ? 'HTTP response' : 'refused'))) return c;
       await new Promise((r) => setTimeout(r, 10));

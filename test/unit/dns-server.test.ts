@@ -49,7 +49,7 @@ before(async () => {
     endpointSlices: (ns) => SLICES.filter((s) => s.metadata.namespace === ns),
   }, { serial: () => 1700000000, generation: () => generation, namespaceExists: (ns) => NAMESPACES.includes(ns) });
   server = await startDNSServer({ host: '127.0.0.1', port: 0, sources, domain: 'cluster.local', dnsIP: '10.96.0.10' });
-  resolver = new Resolver({ timeout: 2000, tries: 1 });
+  resolver = new Resolver({ timeout: 10_000, tries: 1 });
   resolver.setServers([`127.0.0.1:${server.port}`]);
 });
 after(() => server.close());

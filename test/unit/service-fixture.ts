@@ -66,7 +66,7 @@ export async function fixture(namespaces: string[] = ['default', 'ns']): Promise
 }
 
 /** Polls until `fn` returns a value other than undefined (or throws after the deadline). */
-export async function eventually<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
