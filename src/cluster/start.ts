@@ -171,8 +171,9 @@ export async function startCluster(opts: ClusterOptions): Promise<RunningCluster
   const nodeOperations = new NodeOperations(farm, dataDir);
   /** The kubelets of this process, once started: exec runs in their containers' own contexts. */
   let runningKubelet: Kubelet | undefined;
-  // Webhooks, conversion webhooks: Services whose endpoints are this process's emulated pods are reached through their network.
-  store.podEndpoints = clusterNetworkDialer(() => runningKubelet?.network);
+  // Webhooks, conversion webhooks: Services whose endpoints are this process's emulated pods are reached through their network,
+  // from the control-plane node kube-apiserver runs on.
+  store.podEndpoints = clusterNetworkDialer(() => runningKubelet?.network, nodeChanges.nodes.find((n) => n.role === 'control-plane')?.name);
   /** kube-scheduler: binds pending pods of its profiles' schedulerNames. */
   async function startScheduler(): Promise<() => Promise<void>> {
     const scheduler = new Scheduler(schedulerClient, new EventRecorder(schedulerClient, log), { config: opts.schedulerConfig, log });

@@ -2,14 +2,20 @@
  * The conformance tests' admission webhook on an emulated node: `agnhost webhook` serving HTTPS
  * with the certificate of its mounted Secret, behind a Service, called by the API server through
  * the cluster network model; kubectl shows its denial, and a caBundle that does not hold the
- * server's CA fails the call with Go's x509 text.
+ * server's CA fails the call with Go's x509 text. The cluster runs Calico, and the API server calls
+ * from the control-plane node: a default-deny ingress policy on the webhook's pod times the call out
+ * until a policy lets that node's address in.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createCA, issue } from '../../src/pki/issue.js';
 import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
+let configDir = '';
 let caBundle = '';
 let otherBundle = '';
 const AGNHOST = 'registry.k8s.io/e2e-test-images/agnhost:2.52';
@@ -19,11 +25,11 @@ async function apply(obj: object): Promise<void> {
   assert.equal(r.code, 0, r.stderr);
 }
 
-function webhookConfig(name: string, bundle: string, objectSelector: Record<string, string>): object {
+function webhookConfig(name: string, bundle: string, objectSelector: Record<string, string>, timeoutSeconds = 10): object {
   return {
     apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name },
     webhooks: [{
-      name: `${name}.k8s.io`, failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1', 'v1beta1'],
+      name: `${name}.k8s.io`, failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1', 'v1beta1'], timeoutSeconds,
       objectSelector: { matchLabels: objectSelector },
       rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
       clientConfig: { service: { namespace: 'default', name: 'e2e-test-webhook', path: '/configmaps', port: 8443 }, caBundle: bundle },
@@ -32,7 +38,15 @@ function webhookConfig(name: string, bundle: string, objectSelector: Record<stri
 }
 
 before(async () => {
-  cluster = await startCluster();
+  configDir = mkdtempSync(join(tmpdir(), 'winkube-webhook-'));
+  writeFileSync(join(configDir, 'cluster.yaml'), `apiVersion: winkube.io/v1alpha1
+kind: Cluster
+network: {plugin: calico, mode: overlay}
+nodePools:
+  - {name: winkube-control-plane, os: linux, role: control-plane, exactName: true}
+  - {name: linux, os: linux, count: 1}
+`);
+  cluster = await startCluster(undefined, ['--config', join(configDir, 'cluster.yaml')]);
   const ca = await createCA('CN=e2e-server-cert-ca');
   const other = await createCA('CN=another-ca');
   caBundle = Buffer.from(ca.cert).toString('base64');
@@ -67,7 +81,7 @@ before(async () => {
   }
 });
 
-after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
+after(async () => { await cluster.stop(); removeDir(cluster.dataDir); removeDir(configDir); });
 
 test('kubectl shows agnhost webhook\'s denial of a configmap with the unwanted key and value', async () => {
   await apply(webhookConfig('deny-unwanted-configmap-data', caBundle, { deny: 'yes' }));
@@ -92,4 +106,23 @@ test('a caBundle without the server\'s CA: the call fails with x509\'s unknown a
   assert.equal(failed.stderr, 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: failed calling webhook "wrong-ca.k8s.io": '
     + 'failed to call webhook: Post "https://e2e-test-webhook.default.svc:8443/configmaps?timeout=10s": '
     + 'tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
+});
+
+test('Calico: default-deny ingress on the webhook\'s pod times the API server\'s call out; an ipBlock of the control-plane node lets it in', async () => {
+  await apply(webhookConfig('fenced', caBundle, { fenced: 'yes' }, 2));
+  await apply({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'default-deny-ingress' }, spec: { podSelector: {}, policyTypes: ['Ingress'] } });
+  const create = (name: string) => kubectl(cluster, ['create', '-f', '-'], {
+    input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { fenced: 'yes' } } }),
+  });
+  const stopped = await create('fenced-1');
+  assert.equal(stopped.stderr, 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: failed calling webhook "fenced.k8s.io": '
+    + 'failed to call webhook: Post "https://e2e-test-webhook.default.svc:8443/configmaps?timeout=2s": context deadline exceeded\n');
+  const controlPlane = await kubectl(cluster, ['get', 'node', 'winkube-control-plane', '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}']);
+  assert.match(controlPlane.stdout, /^\d+\.\d+\.\d+\.\d+$/);
+  await apply({
+    apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'webhook-from-control-plane' },
+    spec: { podSelector: { matchLabels: { app: 'sample-webhook' } }, ingress: [{ from: [{ ipBlock: { cidr: `${controlPlane.stdout}/32` } }], ports: [{ port: 8444 }] }] },
+  });
+  const let_in = await create('fenced-2');
+  assert.equal(let_in.stdout, 'configmap/fenced-2 created\n', let_in.stderr);
 });

@@ -256,6 +256,9 @@ export class ClusterNetwork {
   /** Whether a node has this address (the lookups hold its Node object). */
   knowsNode(ip: string): boolean { return !!this.index().nodeByIP(ip); }
 
+  /** A node's InternalIP, when the lookups hold its Node object. */
+  nodeAddress(name: string): string | undefined { return this.index().nodeByName(name)?.internalIP || undefined; }
+
   private open(src: Source, ip: string, port: number): ConnectResult {
     const r = this.routeFrom(src, ip, port);
     const local: Endpoint = { ip: src.ip, port: this.ephemeralPort() };
