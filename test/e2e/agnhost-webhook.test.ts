@@ -123,6 +123,6 @@ test('Calico: default-deny ingress on the webhook\'s pod times the API server\'s
     apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'webhook-from-control-plane' },
     spec: { podSelector: { matchLabels: { app: 'sample-webhook' } }, ingress: [{ from: [{ ipBlock: { cidr: `${controlPlane.stdout}/32` } }], ports: [{ port: 8444 }] }] },
   });
-  const let_in = await create('fenced-2');
-  assert.equal(let_in.stdout, 'configmap/fenced-2 created\n', let_in.stderr);
+  const admitted = await create('fenced-2');
+  assert.equal(admitted.stdout, 'configmap/fenced-2 created\n', admitted.stderr);
 });
