@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import type { Store } from '../registry/store.js';
-import type { HttpRequest } from '../apimachinery/http-exchange.js';
+import { GO_TLS_LISTENER_PLAIN_HTTP_ANSWER, type HttpReply, type HttpRequest } from '../apimachinery/http-exchange.js';
 import { errors } from '../apimachinery/errors.js';
 import { podProxyLocation, serviceProxyLocation, serviceUnavailable, type ProxyLocation } from '../registry/core/proxy-location.js';
 import { readBody } from './body.js';
@@ -141,9 +141,11 @@ export async function serveResourceProxy(req: IncomingMessage, res: ServerRespon
   if (port === undefined) throw serviceUnavailable(`error trying to reach service: dial tcp: lookup tcp/${loc.port}: unknown port`);
   const conn: PodEndpointConnection = dialer ? dialer.dialFrom(loc.hostIP, loc.ip, port) : { kind: 'refused' };
   if (conn.kind !== 'connected') throw serviceUnavailable(`error trying to reach service: ${dialError(conn.kind, loc.ip, port)}`);
-  // The model's servers speak plain HTTP: a TLS client's first record gets an HTTP answer.
-  if (loc.scheme === 'https') throw serviceUnavailable('error trying to reach service: tls: first record does not look like a TLS handshake');
-  const reply = await conn.exchange(outgoing);
+  const tlsServer = conn.serverCertificate !== undefined;
+  // The proxy transport speaks TLS without checking the pod's certificate (InsecureSkipVerify); a plain
+  // server's answer to its ClientHello is no TLS record.
+  if (loc.scheme === 'https' && !tlsServer) throw serviceUnavailable('error trying to reach service: tls: first record does not look like a TLS handshake');
+  const reply: HttpReply = loc.scheme !== 'https' && tlsServer ? GO_TLS_LISTENER_PLAIN_HTTP_ANSWER : await conn.exchange(outgoing);
   if (reply === 'reset') throw serviceUnavailable('error trying to reach service: EOF');
   const flat = proxiedResponseHeaders(reply.headers, reply.body.byteLength).flat();
   res.writeHead(reply.status, reply.reason, flat);

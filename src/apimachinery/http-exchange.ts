@@ -25,3 +25,11 @@ export interface HttpResponse {
 
 /** What comes back for a request: the response, or a RST (the serving process went away before it answered). */
 export type HttpReply = HttpResponse | 'reset';
+
+/**
+ * Go's net/http server on a TLS listener, when the first bytes are a plain HTTP request (server.go
+ * serve: written on the raw connection, which it then closes): HTTP/1.0, no header fields.
+ */
+export const GO_TLS_LISTENER_PLAIN_HTTP_ANSWER: HttpResponse = {
+  version: '1.0', status: 400, reason: 'Bad Request', headers: [], body: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
+};

@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCA, issue } from '../../src/pki/issue.js';
-import { kubectl, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 let configDir = '';
@@ -106,6 +106,16 @@ test('a caBundle without the server\'s CA: the call fails with x509\'s unknown a
   assert.equal(failed.stderr, 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: failed calling webhook "wrong-ca.k8s.io": '
     + 'failed to call webhook: Post "https://e2e-test-webhook.default.svc:8443/configmaps?timeout=10s": '
     + 'tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
+});
+
+test('pods/proxy to the TLS server: https: speaks TLS without checking the certificate; plain HTTP gets Go\'s TLS listener\'s 400', async () => {
+  const tls = await kubectl(cluster, ['get', '--raw', '/api/v1/namespaces/default/pods/https:sample-webhook:8444/proxy/readyz']);
+  assert.deepEqual([tls.code, tls.stdout, tls.stderr], [0, 'ok', '']);
+  // The 400 has no Content-Type, so kubectl does not show its text.
+  const plain = await kubectl(cluster, ['get', '--raw', '/api/v1/namespaces/default/pods/sample-webhook:8444/proxy/readyz']);
+  assert.deepEqual([plain.code, plain.stderr], [1, 'Error from server (BadRequest): the server rejected our request for an unknown reason\n']);
+  const answer = await raw(cluster, 'GET', '/api/v1/namespaces/default/pods/sample-webhook:8444/proxy/readyz');
+  assert.deepEqual([answer.status, answer.headers['content-type'], answer.body], [400, undefined, 'Client sent an HTTP request to an HTTPS server.\n']);
 });
 
 test('Calico: default-deny ingress on the webhook\'s pod times the API server\'s call out; an ipBlock of the control-plane node lets it in', async () => {

@@ -7,7 +7,7 @@
  * and net/http's text).
  */
 import { speaksTLS, type ConnectResult } from '../shell/net-types.js';
-import { GO_TLS_LISTENER_PLAIN_HTTP_ANSWER } from '../shell/http-client.js';
+import { GO_TLS_LISTENER_PLAIN_HTTP_ANSWER } from '../../apimachinery/http-exchange.js';
 import type { ProbeResult } from './prober.js';
 
 export interface HttpProbeRequest { scheme: 'http' | 'https'; host: string; port: number; target: string }

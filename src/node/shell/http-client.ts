@@ -12,6 +12,7 @@
 import { pemBlocks } from '../../pki/certificate-request.js';
 import { curlPeerVerification } from './curl-tls.js';
 import { speaksTLS, type ConnectResult, type Endpoint, type HttpRequest, type HttpResponse } from './net-types.js';
+import { GO_TLS_LISTENER_PLAIN_HTTP_ANSWER } from '../../apimachinery/http-exchange.js';
 import { Pending } from './pending.js';
 import type { ShellContext } from './types.js';
 
@@ -63,14 +64,6 @@ export type FetchOutcome =
  * client that speaks TLS but checks no certificate (busybox wget's own TLS).
  */
 export interface ClientTrust { insecure: boolean; caBundle?: string; unverified?: boolean }
-
-/**
- * Go's net/http server on a TLS listener, when the first bytes are a plain HTTP request (server.go
- * serve: written on the raw connection, which it then closes): HTTP/1.0, no header fields.
- */
-export const GO_TLS_LISTENER_PLAIN_HTTP_ANSWER: HttpResponse = {
-  version: '1.0', status: 400, reason: 'Bad Request', headers: [], body: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
-};
 
 /** Whether the PEM bundle holds the CA's certificate. */
 export function bundleHolds(bundle: string, ca: string): boolean {
