@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCA, issue } from '../../src/pki/issue.js';
-import { kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, raw, rawJSON, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 let configDir = '';
@@ -121,10 +121,12 @@ test('pods/proxy to the TLS server: https: speaks TLS without checking the certi
 test('Calico: default-deny ingress on the webhook\'s pod times the API server\'s call out; an ipBlock of the control-plane node lets it in', async () => {
   await apply(webhookConfig('fenced', caBundle, { fenced: 'yes' }, 2));
   await apply({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'default-deny-ingress' }, spec: { podSelector: {}, policyTypes: ['Ingress'] } });
-  const create = (name: string) => kubectl(cluster, ['create', '-f', '-'], {
-    input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { fenced: 'yes' } } }),
+  let attempt = 0;
+  const create = () => kubectl(cluster, ['create', '-f', '-'], {
+    input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `fenced-${++attempt}`, labels: { fenced: 'yes' } } }),
   });
-  const stopped = await create('fenced-1');
+  // The nodes enforce a policy once their informers hold it: until then a call may still get through.
+  const stopped = await eventually('a call the policy stops', async () => { const r = await create(); return r.code !== 0 ? r : undefined; }, 60_000);
   assert.equal(stopped.stderr, 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: failed calling webhook "fenced.k8s.io": '
     + 'failed to call webhook: Post "https://e2e-test-webhook.default.svc:8443/configmaps?timeout=2s": context deadline exceeded\n');
   const controlPlane = await kubectl(cluster, ['get', 'node', 'winkube-control-plane', '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}']);
@@ -133,6 +135,6 @@ test('Calico: default-deny ingress on the webhook\'s pod times the API server\'s
     apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'webhook-from-control-plane' },
     spec: { podSelector: { matchLabels: { app: 'sample-webhook' } }, ingress: [{ from: [{ ipBlock: { cidr: `${controlPlane.stdout}/32` } }], ports: [{ port: 8444 }] }] },
   });
-  const admitted = await create('fenced-2');
-  assert.equal(admitted.stdout, 'configmap/fenced-2 created\n', admitted.stderr);
+  const admitted = await eventually('a call the policy lets in', async () => { const r = await create(); return r.code === 0 ? r : undefined; }, 60_000);
+  assert.equal(admitted.stdout, `configmap/fenced-${attempt} created\n`);
 });
