@@ -23,9 +23,14 @@ export interface WebhookEndpoint {
   agent: https.Agent;
 }
 
-/** A keep-alive agent that verifies the server with the caBundle (base64 PEM), else the system roots. */
+/** The caBundle's PEM text (the API holds it base64-encoded); empty without one. */
+function caBundlePEM(cfg: { caBundle?: string }): string {
+  return cfg.caBundle ? Buffer.from(cfg.caBundle, 'base64').toString('utf8') : '';
+}
+
+/** A keep-alive agent that verifies the server with the caBundle, else the system roots. */
 export function newWebhookAgent(cfg: { caBundle?: string }): https.Agent {
-  const ca = cfg.caBundle ? Buffer.from(cfg.caBundle, 'base64').toString('utf8') : undefined;
+  const ca = caBundlePEM(cfg);
   return new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
 }
 
@@ -111,7 +116,7 @@ const DIAL_TIMEOUT_MS = 30_000;
 
 /** The request as the REST client sends it, carried over the cluster network model. */
 async function postThroughModel(conn: PodEndpointConnection, ep: WebhookEndpoint, t: Target, body: string, opts: PostOptions): Promise<WebhookAnswer> {
-  const caBundle = ep.clientConfig.caBundle ? Buffer.from(ep.clientConfig.caBundle, 'base64').toString('utf8') : '';
+  const caBundle = caBundlePEM(ep.clientConfig);
   const payload = Buffer.from(body, 'utf8');
   const req = {
     method: 'POST', target: t.path, body: new Uint8Array(payload),
