@@ -78,7 +78,7 @@ test('node lifecycle: a silent node goes Unknown, is tainted unreachable, its po
   const later: any = await f.store.get('', 'pods', 'ns', 'later');
   assert.equal(later.metadata.deletionTimestamp, undefined, 'a pod tolerating for 1 s is still there');
   assert.equal(later.status.conditions.find((c: any) => c.type === 'Ready').status, 'False');
-  await eventually(() => deleting('later'), 'pod "later" evicted', 5000);
+  await eventually(() => deleting('later'), 'pod "later" evicted');
   assert.equal((await f.store.get('', 'pods', 'ns', 'forever'))!.metadata.deletionTimestamp, undefined);
   assert.equal(((await f.store.get('', 'pods', 'ns', 'elsewhere'))!.status as any).conditions[0].status, 'True');
 
