@@ -48,7 +48,7 @@ const renewTime = async (node: string) => ok(['get', 'lease', '-n', 'kube-node-l
 const bootID = async (node: string) => ok(['get', 'node', node, '-o', 'jsonpath={.status.nodeInfo.bootID}']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -82,8 +82,12 @@ test('kube-controller-manager leader election: one of two servers acts; a lost l
   await replicaSet('third', 1);
   await eventually(async () => ((await podsOf('third')).length === 1 ? true : undefined), `${other} acts`);
   await follower.stop();
-  const messages = ((await f.store.list(f.def('', 'events'), 'kube-system')).items as any[])
-    .filter((e) => e.reason === 'LeaderElection').sort((x, y) => (x.message < y.message ? -1 : 1));
+  // The recorder writes behind the elections: wait for both identities' events and the repeat's count.
+  const messages = await eventually(async () => {
+    const m = ((await f.store.list(f.def('', 'events'), 'kube-system')).items as any[])
+      .filter((e) => e.reason === 'LeaderElection').sort((x, y) => (x.message < y.message ? -1 : 1));
+    return m.length >= 2 && m[0].count >= 2 ? m : undefined;
+  }, 'the LeaderElection events');
   // One event per identity: leading again is counted on the first one, as the EventCorrelator does (a led at least twice).
   assert.deepEqual(messages.map((e) => e.message), ['server-a_1 became leader', 'server-b_2 became leader']);
   assert.ok(messages[0].count >= 2, `a's LeaderElection event counted ${messages[0].count} times`);

@@ -48,7 +48,11 @@ test('leader election: one of two electors leads; the other takes over when the 
   assert.equal(((await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager'))!.spec as any).leaseTransitions, 2);
   await c.stop(true);
   assert.deepEqual(log, ['host-a_1 started', 'host-a_1 stopped', 'host-b_2 started', 'host-b_2 stopped', 'host-c_3 started', 'host-c_3 stopped']);
-  const evs = (await f.store.list(f.def('', 'events'), 'kube-system')).items as any[];
+  // The recorder writes behind the elections: wait for the third leader's event.
+  const evs = await eventually(async () => {
+    const items = (await f.store.list(f.def('', 'events'), 'kube-system')).items as any[];
+    return items.filter((e) => e.reason === 'LeaderElection').length >= 3 ? items : undefined;
+  }, 'three LeaderElection events');
   assert.deepEqual(evs.filter((e) => e.reason === 'LeaderElection').map((e) => e.message).sort(),
     ['host-a_1 became leader', 'host-b_2 became leader', 'host-c_3 became leader']);
   const kcm = componentElector(client, 'kube-scheduler', { onStartedLeading() {}, onStoppedLeading() {} });
