@@ -301,7 +301,8 @@ test('kubectl applies cert-manager\'s Issuer CRD and lists issuers with its prin
 test('a watch of a custom resource sees its writes; groups of CRDs follow the built-in ones in name order', async () => {
   const list = await rawJSON(cluster, 'GET', WIDGETS_PATH);
   const rv = list.body.metadata.resourceVersion as string;
-  const watching = raw(cluster, 'GET', `${WIDGETS_PATH}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`);
+  // Long enough for the create to land before the watch ends on a loaded machine.
+  const watching = raw(cluster, 'GET', `${WIDGETS_PATH}?watch=1&resourceVersion=${rv}&timeoutSeconds=5`);
   const c = await rawJSON(cluster, 'POST', WIDGETS_PATH, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'watched' }, spec: { color: 'green' } });
   assert.equal(c.status, 201);
   const events = (await watching).body.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });

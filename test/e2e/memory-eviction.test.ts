@@ -77,7 +77,11 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   // printPod: a terminated container's reason replaces the pod's, so an evicted pod whose container was killed shows Error.
   assert.match(await ok(['get', 'pod', 'hog', '--no-headers']), /^hog +0\/1 +Error +0 +\S+\n$/);
 
-  const podEvents = await ok(['get', 'events', '--field-selector', 'involvedObject.name=hog', '-o', 'jsonpath={range .items[*]}{.type} {.reason} {.source.component}: {.message}{"\\n"}{end}']);
+  // The kubelet records the eviction beside the pod's status: wait for its events.
+  const podEvents = await eventually('the Evicted and Killing events', async () => {
+    const out = await ok(['get', 'events', '--field-selector', 'involvedObject.name=hog', '-o', 'jsonpath={range .items[*]}{.type} {.reason} {.source.component}: {.message}{"\\n"}{end}']);
+    return out.includes(' Evicted ') && out.includes(' Killing ') ? out : undefined;
+  });
   assert.ok(podEvents.includes(`Warning Evicted kubelet: The node was low on resource: memory. Threshold quantity: 100Mi, available: ${available / Mi}Mi. ` +
     'Container app was using 1050Mi, request is 64Mi, has larger consumption of memory. \n'), podEvents);
   assert.ok(podEvents.includes('Normal Killing kubelet: Stopping container app\n'), podEvents);
