@@ -89,7 +89,9 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   // The node: MemoryPressure (posted at the next status update), the lifecycle controller's taint, the kubelet's events.
   const described = await eventually('MemoryPressure True and tainted', async () => {
     const d = await ok(['describe', 'node', 'small-linux-1']);
-    return /^Taints:\s+node\.kubernetes\.io\/memory-pressure:NoSchedule$/m.test(d) && /^\s+MemoryPressure\s+True\s/m.test(d) ? d : undefined;
+    // The kubelet's events are written beside the condition: wait for them too.
+    return /^Taints:\s+node\.kubernetes\.io\/memory-pressure:NoSchedule$/m.test(d) && /^\s+MemoryPressure\s+True\s/m.test(d) &&
+      / EvictionThresholdMet /.test(d) && / NodeHasInsufficientMemory /.test(d) ? d : undefined;
   }, 30_000);
   assert.match(described, /^ {2}MemoryPressure {3}True {4}.+ {2}KubeletHasInsufficientMemory {3}kubelet has insufficient memory available$/m);
   assert.match(described, /^ {2}Warning {2}EvictionThresholdMet +\S+ +kubelet +Attempting to reclaim memory$/m);
@@ -106,7 +108,11 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   assert.equal(rejected, 'Failed|Evicted|Pod was rejected: The node had condition: [MemoryPressure]. |');
   await eventually('Burstable Running', async () => ((await jsonpath('late-burstable', '{.status.phase}')) === 'Running' ? true : undefined));
   // One pod per interval, and the pressure relieved after it: nothing more is evicted.
-  const evictedEvents = await ok(['get', 'events', '--field-selector', 'reason=Evicted', '-o', 'jsonpath={range .items[*]}{.involvedObject.name}: {.message}{"\\n"}{end}']);
+  // The rejection's event is written beside the pod's status: wait for it.
+  const evictedEvents = await eventually('the rejection\'s Evicted event', async () => {
+    const out = await ok(['get', 'events', '--field-selector', 'reason=Evicted', '-o', 'jsonpath={range .items[*]}{.involvedObject.name}: {.message}{"\\n"}{end}']);
+    return out.includes('late-besteffort: ') ? out : undefined;
+  });
   assert.deepEqual(evictedEvents.split('\n').filter(Boolean).map((l) => l.slice(0, l.indexOf(':'))).sort(), ['hog', 'late-besteffort']);
   assert.ok(evictedEvents.includes('late-besteffort: The node had condition: [MemoryPressure]. \n'), evictedEvents);
 
