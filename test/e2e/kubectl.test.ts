@@ -210,12 +210,16 @@ for (const version of VERSIONS) {
 
     test('get -w prints changes as they happen', async () => {
       const watcher = streaming(version, ['get', 'cm', '-n', ns, '-w', '-l', 'watch=me']);
-      await new Promise((r) => setTimeout(r, 1200));
-      await ok(['create', '-f', '-'], configMap('watched', { x: 'y' }));
-      await ok(['label', 'cm', 'watched', '-n', ns, 'watch=me']);
-      // Read until the change is printed (a loaded machine prints it later), then stop the watch.
-      await eventually('the watch to print the labelled ConfigMap', async () => (/^watched\s/m.test(watcher.out()) ? true : undefined));
-      const out = (await watcher.stop()).stdout;
+      try {
+        await new Promise((r) => setTimeout(r, 1200));
+        await ok(['create', '-f', '-'], configMap('watched', { x: 'y' }));
+        await ok(['label', 'cm', 'watched', '-n', ns, 'watch=me']);
+        // Read until the change is printed (a loaded machine prints it later), then stop the watch.
+        await eventually('the watch to print the labelled ConfigMap', async () => (/^watched\s/m.test(watcher.out()) ? true : undefined));
+      } finally {
+        await watcher.stop();
+      }
+      const out = watcher.out();
       assert.match(out, /^NAME\s+DATA\s+AGE$/m);
       assert.match(out, /^watched\s+1\s+\d+s$/m);
     });
