@@ -39,9 +39,9 @@ for (const version of VERSIONS) {
     };
     const namespace = (name: string, labels: Record<string, string> = {}) =>
       ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }));
-    /** Polls until the check passes (the quota controller works asynchronously). */
+    /** Polls until the check passes (the quota controller works asynchronously; a loaded machine gets there later). */
     const eventually = async (check: () => Promise<void>) => {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 20_000;
       for (;;) {
         try { return await check(); } catch (e) {
           if (Date.now() > deadline) throw e;

@@ -49,7 +49,7 @@ test('kubectl apply creates every CRD but the four too large for the last-applie
   // Each CRD applied client-side first is still the same CRD: server-side apply took its fields over.
   const names = (await ok(['get', 'crd', '-o', 'name'])).trim().split('\n');
   assert.equal(names.length, crdFiles.length);
-  await ok(['wait', '--for=condition=Established', '--timeout=10s', ...names]);
+  await ok(['wait', '--for=condition=Established', '--timeout=60s', ...names]);
 });
 
 const INSTANCES = `apiVersion: cert-manager.io/v1

@@ -68,7 +68,7 @@ const WIDGETS_PATH = '/apis/example.com/v1/namespaces/default/widgets';
 async function createWidgets(): Promise<void> {
   const r = await rawJSON(cluster, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', WIDGETS);
   assert.equal(r.status, 201, JSON.stringify(r.body));
-  await eventually('widgets served', async () => ((await raw(cluster, 'GET', WIDGETS_PATH)).status === 200 ? true : undefined), 1000);
+  await eventually('widgets served', async () => ((await raw(cluster, 'GET', WIDGETS_PATH)).status === 200 ? true : undefined));
 }
 
 test('a created CRD: defaulted spec, stored version, then NamesAccepted and Established as upstream\'s controllers set them', async () => {
@@ -99,7 +99,7 @@ test('kubectl applies the GMSA CRD, waits for Established, and lists it with the
   const file = join(cluster.dataDir, 'gmsa.yaml');
   writeFileSync(file, readFileSync(join(CORPUS, 'gmsa__crds.yaml')));
   assert.match(await ok(['apply', '-f', file]), /customresourcedefinition.apiextensions.k8s.io\/gmsacredentialspecs.windows.k8s.io created/);
-  await ok(['wait', '--for=condition=Established', '--timeout=5s', 'crd/gmsacredentialspecs.windows.k8s.io']);
+  await ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd/gmsacredentialspecs.windows.k8s.io']);
   const out = await ok(['get', 'crd', 'gmsacredentialspecs.windows.k8s.io']);
   assert.match(out, /^NAME\s+CREATED AT\ngmsacredentialspecs\.windows\.k8s\.io\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
   // discovery.StorageVersionHash of apiextensions.k8s.io/v1 CustomResourceDefinition.
@@ -265,7 +265,7 @@ test('deleting a CRD deletes its instances first, then the CRD, and its resource
   const c = await rawJSON(cluster, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   assert.equal(c.status, 201, JSON.stringify(c.body));
   const path = '/apis/example.org/v1/namespaces/default/sprockets';
-  await eventually('sprockets served', async () => ((await raw(cluster, 'GET', path)).status === 200 ? true : undefined), 1000);
+  await eventually('sprockets served', async () => ((await raw(cluster, 'GET', path)).status === 200 ? true : undefined));
   for (const name of ['s1', 's2']) {
     const r = await rawJSON(cluster, 'POST', path, { apiVersion: 'example.org/v1', kind: 'Sprocket', metadata: { name }, spec: { color: 'red' } });
     assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -278,14 +278,14 @@ test('deleting a CRD deletes its instances first, then the CRD, and its resource
   const terminating = del.body.status.conditions.find((x: { type: string }) => x.type === 'Terminating');
   assert.deepEqual([terminating.status, terminating.reason, terminating.message],
     ['True', 'InstanceDeletionPending', 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon']);
-  await eventually('CRD gone', async () => ((await raw(cluster, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.example.org')).status === 404 ? true : undefined), 5000);
+  await eventually('CRD gone', async () => ((await raw(cluster, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.example.org')).status === 404 ? true : undefined));
   assert.equal((await raw(cluster, 'GET', path)).status, 404);
   const groups = await rawJSON(cluster, 'GET', '/apis');
   assert.equal(groups.body.groups.some((g: { name: string }) => g.name === 'example.org'), false);
   // Re-created, the CRD starts with no instances: they were deleted, not orphaned in storage.
   const again = await rawJSON(cluster, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   assert.equal(again.status, 201, JSON.stringify(again.body));
-  await eventually('sprockets served again', async () => ((await raw(cluster, 'GET', path)).status === 200 ? true : undefined), 1000);
+  await eventually('sprockets served again', async () => ((await raw(cluster, 'GET', path)).status === 200 ? true : undefined));
   assert.deepEqual((await rawJSON(cluster, 'GET', path)).body.items, []);
 });
 
@@ -293,7 +293,7 @@ test('kubectl applies cert-manager\'s Issuer CRD and lists issuers with its prin
   const file = join(cluster.dataDir, 'issuers.yaml');
   writeFileSync(file, readFileSync(join(CORPUS, 'certmanager__cert-manager.io_issuers.yaml')));
   await ok(['apply', '-f', file]);
-  await ok(['wait', '--for=condition=Established', '--timeout=5s', 'crd/issuers.cert-manager.io']);
+  await ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd/issuers.cert-manager.io']);
   await ok(['apply', '-f', '-'], 'apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata:\n  name: selfsigned\nspec:\n  selfSigned: {}\n');
   assert.match(await ok(['get', 'issuers']), /^NAME\s+READY\s+AGE\nselfsigned\s+(<none>\s+)?\d+s\n$/);
 });
@@ -301,7 +301,8 @@ test('kubectl applies cert-manager\'s Issuer CRD and lists issuers with its prin
 test('a watch of a custom resource sees its writes; groups of CRDs follow the built-in ones in name order', async () => {
   const list = await rawJSON(cluster, 'GET', WIDGETS_PATH);
   const rv = list.body.metadata.resourceVersion as string;
-  const watching = raw(cluster, 'GET', `${WIDGETS_PATH}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`);
+  // Long enough for the create to land before the watch ends on a loaded machine.
+  const watching = raw(cluster, 'GET', `${WIDGETS_PATH}?watch=1&resourceVersion=${rv}&timeoutSeconds=5`);
   const c = await rawJSON(cluster, 'POST', WIDGETS_PATH, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'watched' }, spec: { color: 'green' } });
   assert.equal(c.status, 201);
   const events = (await watching).body.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });

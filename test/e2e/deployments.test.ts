@@ -122,7 +122,10 @@ for (const version of VERSIONS) {
       assert.equal(rev2.spec.replicas, 2);
       assert.equal(sets.find((x) => x.metadata.uid === old.metadata.uid).spec.replicas, 0);
       // maxSurge 25% of 2 rounds up to 1, maxUnavailable rounds down to 0: one pod more, then one less, in turn.
-      const scaling = (await events('web')).filter((e) => e.includes(rev2.metadata.name) || e.includes(old.metadata.name)).slice(-4);
+      // The last scale-down's event is written beside the ReplicaSet that ends the rollout: wait for it.
+      const last = `ScalingReplicaSet deployment-controller: Scaled down replica set ${old.metadata.name} from 1 to 0`;
+      const scaling = (await until('the last scale-down event', async () => { const e = await events('web'); return e.includes(last) && e; }))
+        .filter((e) => e.includes(rev2.metadata.name) || e.includes(old.metadata.name)).slice(-4);
       assert.deepEqual(scaling, [
         `ScalingReplicaSet deployment-controller: Scaled up replica set ${rev2.metadata.name} from 0 to 1`,
         `ScalingReplicaSet deployment-controller: Scaled down replica set ${old.metadata.name} from 2 to 1`,

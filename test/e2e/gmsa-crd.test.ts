@@ -22,7 +22,7 @@ const ok = (args: string[], input?: string) => kubectlOk(withGmsa, args, input);
 
 
 test('with --gmsa the CRD is Established and its kind served; credential specs are created and read in both versions', async () => {
-  await ok(['wait', '--for=condition=Established', 'crd/gmsacredentialspecs.windows.k8s.io', '--timeout=10s']);
+  await ok(['wait', '--for=condition=Established', 'crd/gmsacredentialspecs.windows.k8s.io', '--timeout=60s']);
   assert.equal(await ok(['api-resources', '--api-group=windows.k8s.io', '--no-headers']),
     'gmsacredentialspecs         windows.k8s.io/v1   false   GMSACredentialSpec\n');
   assert.equal(await ok(['apply', '-f', '-'], GMSA_CREDSPEC), 'gmsacredentialspec.windows.k8s.io/gmsa-webapp1 created\n');

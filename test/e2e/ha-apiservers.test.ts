@@ -135,8 +135,12 @@ test('kill -9 of the leader: the other server takes every lease, keeps reconcili
   }
   const taker = await holder(b, 'kube-controller-manager');
   assert.notEqual(taker, before);
-  const events = await on(b, ['get', 'events', '-n', 'kube-system', '--field-selector', 'reason=LeaderElection,involvedObject.name=kube-controller-manager',
-    '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}']);
+  // The new leader's event is written behind its lease: wait for it.
+  const events = await eventually('the new leader\'s LeaderElection event', async () => {
+    const out = await on(b, ['get', 'events', '-n', 'kube-system', '--field-selector', 'reason=LeaderElection,involvedObject.name=kube-controller-manager',
+      '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}']);
+    return out.includes(`${taker} became leader`) ? out : undefined;
+  });
   assert.deepEqual(events.split('\n').filter(Boolean).sort(), [`${before} became leader`, `${taker} became leader`].sort());
   assert.equal(await on(b, ['apply', '-f', '-'], deployment('after', 2)), 'deployment.apps/after created\n');
   await eventually('2 running pods after the failover', () => runningPods(b, 'after', 2), 40_000);

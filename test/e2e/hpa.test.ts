@@ -141,7 +141,11 @@ describe('the horizontal pod autoscaler', () => {
       ?.find((x) => x.type === 'ScalingActive' && x.status === 'False' && x.message.includes('missing request')), 60_000);
     assert.equal(c.reason, 'FailedGetResourceMetric');
     assert.match(c.message, /^the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container app of Pod nometrics-[a-z0-9]+-[a-z0-9]{5}$/);
-    const e = (await events('nometrics')).join('\n');
+    // The sync writes its events beside the status: wait for both.
+    const e = await eventually('the metrics events', async () => {
+      const all = (await events('nometrics')).join('\n');
+      return /^FailedGetResourceMetric: /m.test(all) && /^FailedComputeMetricsReplicas: /m.test(all) ? all : undefined;
+    });
     assert.match(e, /^FailedGetResourceMetric: failed to get cpu utilization: missing request for cpu in container app of Pod nometrics-[a-z0-9]+-[a-z0-9]{5}$/m);
     assert.match(e, /^FailedComputeMetricsReplicas: invalid metrics \(1 invalid out of 1\), first error is: failed to get cpu resource metric value: failed to get cpu utilization: missing request for cpu in container app of Pod nometrics-[a-z0-9]+-[a-z0-9]{5}$/m);
   });
@@ -171,7 +175,8 @@ describe('the horizontal pod autoscaler', () => {
       ?.find((x) => x.type === 'AbleToScale' && x.status === 'False'), 30_000);
     const c = await able('missing');
     assert.deepEqual([c.reason, c.message], ['FailedGetScale', 'the HPA controller was unable to get the target\'s current scale: deployments.apps "missing" not found']);
-    assert.ok((await events('missing')).includes('FailedGetScale: deployments.apps "missing" not found'));
+    // The sync writes its event beside the status: wait for it.
+    await eventually('the FailedGetScale event', async () => ((await events('missing')).includes('FailedGetScale: deployments.apps "missing" not found') ? true : undefined));
     await ok(['apply', '-f', '-'], WEBAPP_HPA.replace('name: crhog}', 'name: nokind}').replace('kind: WebApp', 'kind: Gadget'));
     const k = await able('nokind');
     assert.deepEqual([k.reason, k.message], ['FailedGetScale', 'the HPA controller was unable to get the target\'s current scale: no matches for kind "Gadget" in group "example.com"']);

@@ -101,7 +101,11 @@ for (const version of VERSIONS) {
         assert.equal(p.metadata.finalizers, undefined, 'the tracking finalizer is removed once counted');
         assert.equal(p.metadata.labels['batch.kubernetes.io/controller-uid'], j.metadata.uid);
       }
-      const events = await eventsOf(ns, 'work');
+      // The controller records Completed beside the condition: wait for the event.
+      const events = await until('the Completed event', async () => {
+        const e = await eventsOf(ns, 'work');
+        return e.some((x: any) => x.reason === 'Completed') ? e : undefined;
+      });
       assert.deepEqual(events.filter((e: any) => e.reason === 'SuccessfulCreate').map((e: any) => e.message).sort(),
         pods.map((p: any) => `Created pod: ${p.metadata.name}`).sort());
       assert.deepEqual(events.filter((e: any) => e.reason === 'Completed').map((e: any) => [e.type, e.message, e.source.component]), [['Normal', 'Job completed', 'job-controller']]);
@@ -111,15 +115,16 @@ for (const version of VERSIONS) {
 
     test('backoffLimit 0: one failed pod fails the job with BackoffLimitExceeded; the TTL then deletes it', async () => {
       await ok(['apply', '-f', '-'], job(ns, 'broken', '  backoffLimit: 0\n  ttlSecondsAfterFinished: 4', 'exit 3'));
-      assert.equal(await ok(['wait', '--for=condition=failed', 'job/broken', '-n', ns, '--timeout=30s']), 'job.batch/broken condition met\n');
+      assert.equal(await ok(['wait', '--for=condition=failed', 'job/broken', '-n', ns, '--timeout=60s']), 'job.batch/broken condition met\n');
       const j = await get(['get', 'job', 'broken', '-n', ns]);
       assert.equal(j.status.failed, 1);
       assert.deepEqual(j.status.conditions.map((c: any) => [c.type, c.reason, c.message]), [
         ['FailureTarget', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
         ['Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
       ]);
-      const events = await eventsOf(ns, 'broken');
-      assert.ok(events.some((e: any) => e.type === 'Warning' && e.reason === 'BackoffLimitExceeded' && e.message === 'Job has reached the specified backoff limit'));
+      // The controller records the failure beside the condition: wait for the event.
+      await until('the BackoffLimitExceeded event', async () => ((await eventsOf(ns, 'broken'))
+        .some((e: any) => e.type === 'Warning' && e.reason === 'BackoffLimitExceeded' && e.message === 'Job has reached the specified backoff limit') ? true : undefined));
       await until('the TTL deletion', async () => ((await run(cluster, ['get', 'job', 'broken', '-n', ns], { version })).code !== 0 ? true : undefined));
       await until('its pod to go', async () => ((await get(['get', 'pods', '-n', ns, '-l', 'job-name=broken'])).items.length === 0 ? true : undefined));
     });
@@ -154,7 +159,11 @@ for (const version of VERSIONS) {
       assert.equal(scheduled.metadata.ownerReferences[0].name, 'tick');
       const jobs = (await get(['get', 'jobs', '-n', ns])).items.filter((j: any) => j.metadata.ownerReferences?.[0]?.name === 'tick');
       assert.deepEqual(jobs.map((j: any) => j.metadata.name).sort(), ['manual', name].sort());
-      const events = (await eventsOf(ns, 'tick')).filter((e: any) => e.reason === 'SuccessfulCreate');
+      // The controller records the creation beside the status it writes: wait for the event.
+      const events = await until('the SuccessfulCreate event', async () => {
+        const e = (await eventsOf(ns, 'tick')).filter((x: any) => x.reason === 'SuccessfulCreate');
+        return e.length ? e : undefined;
+      });
       assert.deepEqual(events.map((e: any) => e.message), [`Created job ${name}`]);
       const lines = (await ok(['get', 'cronjob', 'tick', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
       assert.deepEqual(lines[1]?.slice(0, 2), ['tick', QUIET_SCHEDULE]);

@@ -140,8 +140,11 @@ spec:
     return p.status.containerStatuses?.[0]?.restartCount >= 1 ? p : undefined;
   }, 30_000);
   assert.equal(p.status.containerStatuses[0].lastState.terminated.reason, 'Error');
-  const ev = await events('ps-fail');
-  assert.ok(ev.includes('Warning FailedPostStartHook PostStartHook failed'), ev.join('\n'));
+  // Events are written beside the status: wait for the hook's and the kill's.
+  const ev = await eventually('FailedPostStartHook', async () => {
+    const e = await events('ps-fail');
+    return e.includes('Warning FailedPostStartHook PostStartHook failed') && e.includes('Normal Killing FailedPostStartHook') ? e : undefined;
+  });
   assert.ok(ev.includes('Normal Killing FailedPostStartHook'), ev.join('\n'));
 });
 
@@ -206,7 +209,7 @@ spec:
   const sf = await waitingOf('sf-docker');
   const sfMsg = `Error response from daemon: invalid volume specification: 'c:\\var\\lib\\kubelet\\pods\\${sf.metadata.uid}\\volumes\\kubernetes.io~configmap\\cfg\\app.conf:C:\\app\\app.conf:ro': invalid mount config for type "bind": source path must be a directory`;
   assert.equal(sf.status.containerStatuses[0].state.waiting.message, sfMsg);
-  assert.ok((await events('sf-docker')).includes(`Warning Failed Error: ${sfMsg}`));
+  await eventually('the Failed event', async () => ((await events('sf-docker')).includes(`Warning Failed Error: ${sfMsg}`) ? true : undefined));
   const hpf = await waitingOf('hpf-docker');
   assert.equal(hpf.status.containerStatuses[0].state.waiting.message,
     'Error response from daemon: invalid volume specification: \'C:\\config\\node.conf:c:/config/node.conf\': invalid mount config for type "bind": source path must be a directory');

@@ -85,7 +85,8 @@ spec:
     const p = await pod('env-missing'); return p.status.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerConfigError' ? p : undefined;
   });
   assert.equal(p.status.containerStatuses[0].state.waiting.message, 'configmap "nope" not found');
-  assert.ok((await events('env-missing')).includes('Warning Failed Error: configmap "nope" not found'));
+  // The kubelet writes the event beside the status: wait for it.
+  await eventually('the Failed event', async () => ((await events('env-missing')).includes('Warning Failed Error: configmap "nope" not found') ? true : undefined));
   const ev = await eventually('FailedMount', async () => { const e = await events('vol-missing'); return e.some((x) => x.includes('FailedMount')) ? e : undefined; });
   assert.ok(ev.includes('Warning FailedMount MountVolume.SetUp failed for volume "cfg" : configmap "nope" not found'), ev.join('\n'));
   assert.equal((await pod('vol-missing')).status.containerStatuses[0].state.waiting.reason, 'ContainerCreating');

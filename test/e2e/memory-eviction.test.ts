@@ -77,7 +77,11 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   // printPod: a terminated container's reason replaces the pod's, so an evicted pod whose container was killed shows Error.
   assert.match(await ok(['get', 'pod', 'hog', '--no-headers']), /^hog +0\/1 +Error +0 +\S+\n$/);
 
-  const podEvents = await ok(['get', 'events', '--field-selector', 'involvedObject.name=hog', '-o', 'jsonpath={range .items[*]}{.type} {.reason} {.source.component}: {.message}{"\\n"}{end}']);
+  // The kubelet records the eviction beside the pod's status: wait for its events.
+  const podEvents = await eventually('the Evicted and Killing events', async () => {
+    const out = await ok(['get', 'events', '--field-selector', 'involvedObject.name=hog', '-o', 'jsonpath={range .items[*]}{.type} {.reason} {.source.component}: {.message}{"\\n"}{end}']);
+    return out.includes(' Evicted ') && out.includes(' Killing ') ? out : undefined;
+  });
   assert.ok(podEvents.includes(`Warning Evicted kubelet: The node was low on resource: memory. Threshold quantity: 100Mi, available: ${available / Mi}Mi. ` +
     'Container app was using 1050Mi, request is 64Mi, has larger consumption of memory. \n'), podEvents);
   assert.ok(podEvents.includes('Normal Killing kubelet: Stopping container app\n'), podEvents);
@@ -85,7 +89,9 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   // The node: MemoryPressure (posted at the next status update), the lifecycle controller's taint, the kubelet's events.
   const described = await eventually('MemoryPressure True and tainted', async () => {
     const d = await ok(['describe', 'node', 'small-linux-1']);
-    return /^Taints:\s+node\.kubernetes\.io\/memory-pressure:NoSchedule$/m.test(d) && /^\s+MemoryPressure\s+True\s/m.test(d) ? d : undefined;
+    // The kubelet's events are written beside the condition: wait for them too.
+    return /^Taints:\s+node\.kubernetes\.io\/memory-pressure:NoSchedule$/m.test(d) && /^\s+MemoryPressure\s+True\s/m.test(d) &&
+      / EvictionThresholdMet /.test(d) && / NodeHasInsufficientMemory /.test(d) ? d : undefined;
   }, 30_000);
   assert.match(described, /^ {2}MemoryPressure {3}True {4}.+ {2}KubeletHasInsufficientMemory {3}kubelet has insufficient memory available$/m);
   assert.match(described, /^ {2}Warning {2}EvictionThresholdMet +\S+ +kubelet +Attempting to reclaim memory$/m);
@@ -102,7 +108,11 @@ test('memory pressure: a Linux node evicts the pod most over its requests; a Win
   assert.equal(rejected, 'Failed|Evicted|Pod was rejected: The node had condition: [MemoryPressure]. |');
   await eventually('Burstable Running', async () => ((await jsonpath('late-burstable', '{.status.phase}')) === 'Running' ? true : undefined));
   // One pod per interval, and the pressure relieved after it: nothing more is evicted.
-  const evictedEvents = await ok(['get', 'events', '--field-selector', 'reason=Evicted', '-o', 'jsonpath={range .items[*]}{.involvedObject.name}: {.message}{"\\n"}{end}']);
+  // The rejection's event is written beside the pod's status: wait for it.
+  const evictedEvents = await eventually('the rejection\'s Evicted event', async () => {
+    const out = await ok(['get', 'events', '--field-selector', 'reason=Evicted', '-o', 'jsonpath={range .items[*]}{.involvedObject.name}: {.message}{"\\n"}{end}']);
+    return out.includes('late-besteffort: ') ? out : undefined;
+  });
   assert.deepEqual(evictedEvents.split('\n').filter(Boolean).map((l) => l.slice(0, l.indexOf(':'))).sort(), ['hog', 'late-besteffort']);
   assert.ok(evictedEvents.includes('late-besteffort: The node had condition: [MemoryPressure]. \n'), evictedEvents);
 

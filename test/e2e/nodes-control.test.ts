@@ -48,7 +48,7 @@ const renewTime = async (node: string) => ok(['get', 'lease', '-n', 'kube-node-l
 const bootID = async (node: string) => ok(['get', 'node', node, '-o', 'jsonpath={.status.nodeInfo.bootID}']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -123,9 +123,9 @@ describe('winkube node add|remove|stop|start', () => {
     assert.match(newLinuxBoot, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(await ok(['get', 'node', 'win2019-1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']), 'True');
     // The kubelet's events: started twice, and the reboot it noticed from the boot ID.
-    const events = await until('the Rebooted event', async () => {
+    const events = await until('the Rebooted event and the second Starting', async () => {
       const d = await ok(['describe', 'node', 'win2019-1']);
-      return /Rebooted/.test(d) ? d : undefined;
+      return /Rebooted/.test(d) && /Starting\s+\S+ \(x2 over/.test(d) ? d : undefined;
     });
     assert.match(events, /^\s+Warning\s+Rebooted\s+\S+\s+kubelet\s+Node win2019-1 has been rebooted, boot id: 2$/m);
     assert.match(events, /^\s+Normal\s+Starting\s+\S+ \(x2 over \S+\)\s+kubelet\s+Starting kubelet\.$/m);

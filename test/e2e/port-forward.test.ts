@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { kubectl, kubectlPath, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlPath, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { deployWindowsWebServer } from '../helpers/windows-webserver.js';
 
 let cluster: TestCluster;
@@ -44,7 +44,10 @@ async function portForward(args: string[], version?: string): Promise<Forward> {
   proc.stdout!.on('data', (d) => { out += d; });
   proc.stderr!.on('data', (d) => { err += d; });
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
-  for (let i = 0; i < 200 && !out.includes('Forwarding from') && proc.exitCode === null; i++) await new Promise((res) => setTimeout(res, 50));
+  // kubectl starts slowly on a loaded machine: a generous deadline, cut short if it exits.
+  for (const deadline = Date.now() + 30_000; !out.includes('Forwarding from') && proc.exitCode === null && Date.now() < deadline;) {
+    await new Promise((res) => setTimeout(res, 50));
+  }
   assert.match(out, /Forwarding from 127\.0\.0\.1:\d+ ->/, err);
   return { proc, out: () => out, err: () => err, async stop() { proc.kill('SIGINT'); await exited; } };
 }
@@ -86,7 +89,7 @@ for (const version of ['1.27', undefined]) {
         agent.destroy();
         // A new connection is a new stream pair.
         assert.equal((await get(port, '/')).body, page());
-        for (let i = 0; i < 40 && fwd.out().split('Handling').length < 3; i++) await new Promise((res) => setTimeout(res, 50));
+        await eventually('two Handling lines', async () => (fwd.out().split('Handling').length >= 3 ? true : undefined));
         assert.equal(fwd.out(), `Forwarding from 127.0.0.1:${port} -> 80\nHandling connection for ${port}\nHandling connection for ${port}\n`);
       } finally { await fwd.stop(); }
     }
@@ -97,7 +100,7 @@ for (const version of ['1.27', undefined]) {
     const fwd = await portForward([`pod/${podName}`, `${port}:81`], version);
     try {
       await get(port, '/').catch(() => undefined);
-      for (let i = 0; i < 100 && !fwd.err().includes('an error occurred forwarding'); i++) await new Promise((res) => setTimeout(res, 50));
+      await eventually('the forwarding error', async () => (fwd.err().includes('an error occurred forwarding') ? true : undefined));
       assert.match(fwd.err(), new RegExp(`an error occurred forwarding ${port} -> 81: error forwarding port 81 to pod [0-9a-f]{64}, uid : ` +
         `failed to execute portforward in network namespace \\\\?"/var/run/netns/cni-[0-9a-f-]{36}\\\\?": failed to connect to localhost:81 inside namespace ` +
         `\\\\?"[0-9a-f]{64}\\\\?", IPv4: dial tcp4 127.0.0.1:81: connect: connection refused IPv6 dial tcp6 \\[::1\\]:81: connect: connection refused`));

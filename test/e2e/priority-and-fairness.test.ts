@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { request, type Agent } from 'node:https';
 import { Agent as HttpsAgent } from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { credentials, kubectl, raw, rawJSON, removeDir, startCluster, type RawResponse, type TestCluster } from '../helpers/cluster.js';
+import { credentials, eventually, kubectl, raw, rawJSON, removeDir, startCluster, type RawResponse, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 let token: string;
@@ -99,11 +99,10 @@ test('a FlowSchema of a missing priority level is marked dangling; validation an
   });
   assert.equal(created.status, 201);
   assert.equal(created.body.spec.matchingPrecedence, 1000);
-  let conditions: any[] = [];
-  for (let i = 0; i < 50 && !conditions.length; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    conditions = (await rawJSON(cluster, 'GET', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/orphan')).body.status.conditions ?? [];
-  }
+  const conditions: any[] = await eventually('the Dangling condition', async () => {
+    const c = (await rawJSON(cluster, 'GET', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/orphan')).body.status.conditions ?? [];
+    return c.length ? c : undefined;
+  });
   assert.equal(conditions[0].status, 'True');
   assert.equal(conditions[0].reason, 'NotFound');
   assert.equal(conditions[0].message, 'This FlowSchema references the PriorityLevelConfiguration object named "nowhere" but there is no such object');
@@ -159,9 +158,8 @@ test('a saturated priority level queues, then refuses with 429 and Retry-After; 
     assert.equal((await rawJSON(cluster, 'POST', '/api/v1/namespaces/apf/configmaps', { metadata: { name: `big-${i}` }, data })).status, 201);
   }
   // The flow schema is in force once requests are classified by it.
-  for (let i = 0; i < 50 && (await asAccount('GET', '/version')).headers['x-kubernetes-pf-flowschema-uid'] !== fs.body.metadata.uid; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually('the burst FlowSchema in force', async () =>
+    ((await asAccount('GET', '/version')).headers['x-kubernetes-pf-flowschema-uid'] === fs.body.metadata.uid ? true : undefined));
   const held = [];
   for (let i = 0; i < 3; i++) held.push(await heldList('/api/v1/namespaces/apf/configmaps'));
   for (const h of held) {
@@ -191,12 +189,8 @@ test('a saturated priority level queues, then refuses with 429 and Retry-After; 
 
   // Once seats free up, the account is served again; watches give their seat back once started.
   for (const h of held) h.release();
-  let again: RawResponse | undefined;
-  for (let i = 0; i < 50 && again?.status !== 200; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    again = await asAccount('GET', '/api/v1/namespaces/apf/serviceaccounts');
-  }
-  assert.equal(again!.status, 200);
+  await eventually('the account served again', async () =>
+    ((await asAccount('GET', '/api/v1/namespaces/apf/serviceaccounts')).status === 200 ? true : undefined));
   const watches = [];
   for (let i = 0; i < 6; i++) {
     watches.push(await new Promise<{ status: number; close(): void }>((resolve, reject) => {

@@ -73,7 +73,11 @@ describe('scheduler on the default cluster', () => {
       const node = await nodeOf(cluster, `win-${i}`);
       assert.match(node, /^win20(19|22)-\d$/);
     }
-    const events = JSON.parse(await ok(cluster, ['get', 'events', '--field-selector', 'involvedObject.name=win-0,reason=Scheduled', '-o', 'json'])).items;
+    // The Scheduled event is written behind the binding: wait for it.
+    const events = await until('the Scheduled event', async () => {
+      const items = JSON.parse(await ok(cluster, ['get', 'events', '--field-selector', 'involvedObject.name=win-0,reason=Scheduled', '-o', 'json'])).items;
+      return items.length ? items : undefined;
+    });
     assert.equal(events.length, 1);
     assert.equal(events[0].message, `Successfully assigned default/win-0 to ${await nodeOf(cluster, 'win-0')}`);
     assert.equal(events[0].reportingComponent, 'default-scheduler');
@@ -121,8 +125,9 @@ scheduling:
       // preemption is tried on the three Windows nodes and finds no victims.
       'preemption: 0/6 nodes are available: 3 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.';
     assert.equal(await failedScheduling(cluster, 'too-big'), expected);
-    const p = await getPod(cluster, 'too-big');
-    const cond = p.status.conditions.find((c: any) => c.type === 'PodScheduled');
+    // The scheduler writes the condition beside the event: wait for it too.
+    const cond = await until('the PodScheduled condition', async () =>
+      (await getPod(cluster, 'too-big')).status.conditions?.find((c: any) => c.type === 'PodScheduled' && c.status === 'False'));
     assert.deepEqual({ status: cond.status, reason: cond.reason, message: cond.message }, { status: 'False', reason: 'Unschedulable', message: expected });
     const described = await ok(cluster, ['describe', 'pod', 'too-big']);
     // The age column reads "0s (x2 over 1s)" once the scheduler has retried the pod.
@@ -211,7 +216,11 @@ spec:
       return p.status.nominatedNodeName ? p : undefined;
     });
     assert.equal(preemptor.status.nominatedNodeName, 'linux-1');
-    const ev = JSON.parse(await ok(cluster, ['get', 'events', '--field-selector', 'involvedObject.name=victim,reason=Preempted', '-o', 'json'])).items;
+    // The Preempted event is written behind the victim's deletion: wait for it.
+    const ev = await until('the Preempted event', async () => {
+      const items = JSON.parse(await ok(cluster, ['get', 'events', '--field-selector', 'involvedObject.name=victim,reason=Preempted', '-o', 'json'])).items;
+      return items.length ? items : undefined;
+    });
     assert.equal(ev.length, 1);
     assert.equal(ev[0].message, `Preempted by pod ${preemptor.metadata.uid} on node linux-1`);
     const gone = await getPod(cluster, 'victim');

@@ -146,7 +146,11 @@ for (const version of VERSIONS) {
         assert.equal(pv.spec.persistentVolumeReclaimPolicy, 'Delete');
         assert.deepEqual(pv.spec.local, { path: os === LINUX ? `/var/lib/winkube/storage/${pv.metadata.name}` : `C:\\ProgramData\\winkube\\storage\\${pv.metadata.name}` });
         assert.deepEqual(pv.spec.nodeAffinity.required.nodeSelectorTerms, [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [p.spec.nodeName] }] }]);
-        assert.deepEqual(await eventsOf(ns, `www-db-${i}`, 'ProvisioningSucceeded'), [`Successfully provisioned volume ${pv.metadata.name}`]);
+        // The provisioner records its success behind the volume it made: wait for the event.
+        assert.deepEqual(await until('the ProvisioningSucceeded event', async () => {
+          const e = await eventsOf(ns, `www-db-${i}`, 'ProvisioningSucceeded');
+          return e.length ? e : undefined;
+        }), [`Successfully provisioned volume ${pv.metadata.name}`]);
         assert.deepEqual(await eventsOf(ns, `www-db-${i}`, 'Provisioning'), [`External provisioner is provisioning volume for claim "${ns}/www-db-${i}"`]);
       }
       const pvcLines = (await ok(['get', 'pvc', '-n', ns])).trimEnd().split('\n').map((l) => l.trim().split(/\s+/));

@@ -40,14 +40,19 @@ export async function kubeletOnFakeClock() {
   const create = (pod: Obj) => store.create(store.find('', 'v1', 'pods')!, 'default', pod as KObject, ctx);
   const status = async (name: string) => ((await store.get('', 'pods', 'default', name))!.status ?? {}) as PodStatus;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  /** Lets the in-process work a clock step started land: until no pod changes for 3 polls in a row. */
+  /**
+   * Lets the in-process work a clock step started land: until nothing is written for 3 polls in a row.
+   * The store's revision counts every write, so the events the recorder writes behind a pod's
+   * status are waited for too, not only the pods.
+   */
+  const podsDef = store.find('', 'v1', 'pods')!;
   const settle = async () => {
     await sleep(100);
     let last = '';
     for (let quiet = 0; quiet < 3;) {
-      const rvs = (await store.listAll('', 'pods', 'default')).map((p) => p.metadata.resourceVersion).join();
-      quiet = rvs === last ? quiet + 1 : 0;
-      last = rvs;
+      const revision = String((await store.list(podsDef, 'default')).revision);
+      quiet = revision === last ? quiet + 1 : 0;
+      last = revision;
       await sleep(30);
     }
   };

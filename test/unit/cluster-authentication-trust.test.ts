@@ -16,6 +16,7 @@ import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import { APISERVER_LOOPBACK } from '../../src/client/identities.js';
 import type { KObject } from '../../src/apimachinery/object.js';
+import { eventually } from './service-fixture.js';
 
 /** The certificates of a bundle, as DER in base64. */
 const ders = (pem: string) => [...pem.matchAll(/-----BEGIN CERTIFICATE-----\n([\s\S]*?)-----END CERTIFICATE-----\n/g)].map((m) => m[1]!.replace(/\n/g, ''));
@@ -65,9 +66,10 @@ test('the controller writes the ConfigMap at start and puts it back when it is c
     const first = await read();
     assert.equal(first.data['requestheader-allowed-names'], '["front-proxy-client"]');
     await store.update(store.find('', 'v1', 'configmaps')!, 'kube-system', 'extension-apiserver-authentication', (c) => ({ ...c, data: { 'requestheader-allowed-names': '["someone"]' } }), wctx);
-    for (let i = 0; i < 200 && (await read()).data['requestheader-allowed-names'] !== '["someone","front-proxy-client"]'; i++) await new Promise((r) => setTimeout(r, 10));
-    const fixed = await read();
-    assert.equal(fixed.data['requestheader-allowed-names'], '["someone","front-proxy-client"]');
+    const fixed = await eventually(async () => {
+      const c = await read();
+      return c.data['requestheader-allowed-names'] === '["someone","front-proxy-client"]' ? c : undefined;
+    }, 'the controller to put its allowed names back');
     assert.equal(fixed.data['requestheader-username-headers'], '["X-Remote-User"]');
     assert.equal(fixed.data['client-ca-file'], first.data['client-ca-file']);
   } finally {

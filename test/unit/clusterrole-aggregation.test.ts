@@ -9,6 +9,7 @@ import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { aggregatedRules, ClusterRoleAggregationController } from '../../src/controllers/clusterrole-aggregation.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
+import { eventually } from './service-fixture.js';
 
 const role = (name: string, labels: Record<string, string>, rules: unknown[] | null, aggregationRule?: unknown): KObject => ({
   apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels }, rules,
@@ -43,23 +44,19 @@ test('the controller fills an aggregated role and follows changes to the roles i
   const cctx = newControllerContext({ client: loopback(store) });
   const controller = new ClusterRoleAggregationController(cctx);
   const rulesOf = async () => (await store.get('rbac.authorization.k8s.io', 'clusterroles', '', 'monitoring') as KObject & { rules: unknown }).rules;
-  const eventually = async (want: unknown) => {
-    for (let i = 0; i < 200; i++) {
-      try { assert.deepEqual(await rulesOf(), want); return; } catch { await new Promise((r) => setTimeout(r, 10)); }
-    }
-    assert.deepEqual(await rulesOf(), want);
-  };
+  // The last mismatch is the timeout's message.
+  const rulesBecome = (want: unknown) => eventually(async () => { assert.deepEqual(await rulesOf(), want); return true; }, 'the aggregated rules');
   await controller.start();
-  await eventually([podsRead]);
+  await rulesBecome([podsRead]);
   const stored = await store.get('rbac.authorization.k8s.io', 'clusterroles', '', 'monitoring');
   assert.ok(stored?.metadata.managedFields?.some((m) => m.manager === 'clusterrole-aggregation-controller' && m.operation === 'Update'),
     JSON.stringify(stored?.metadata.managedFields));
   await store.create(roles, '', role('metrics', { 'example.com/aggregate-to-monitoring': 'true' }, [metrics]), ctx);
-  await eventually([metrics, podsRead]);
+  await rulesBecome([metrics, podsRead]);
   await store.delete(roles, '', 'pods-reader', {}, ctx);
-  await eventually([metrics]);
+  await rulesBecome([metrics]);
   await store.delete(roles, '', 'metrics', {}, ctx);
-  await eventually(null);
+  await rulesBecome(null);
   controller.stop();
   cctx.informers.stop();
   await storage.close();

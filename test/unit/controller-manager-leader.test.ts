@@ -6,6 +6,7 @@
 import { loopback } from '../helpers/loopback.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { KUBE_CONTROLLER_MANAGER } from '../../src/client/identities.js';
 import { LoopbackClient } from '../../src/client/loopback.js';
@@ -56,7 +57,7 @@ test('kube-controller-manager leader election: one of two servers acts; a lost l
     return l;
   }, f.ctx('kube-system'));
   await takeLease(30);
-  await eventually(() => (a.elector.isLeader ? undefined : true), 'a stops leading', 4000);
+  await eventually(() => (a.elector.isLeader ? undefined : true), 'a stops leading');
   assert.equal(b.elector.isLeader, false);
   await replicaSet('second', 1);
   await sleep(300);
@@ -64,7 +65,7 @@ test('kube-controller-manager leader election: one of two servers acts; a lost l
 
   // The intruder's lease runs out: whichever server saw it unchanged for its duration first takes it over and acts.
   await takeLease(2);
-  const leader = await eventually(() => (a.elector.isLeader ? a : b.elector.isLeader ? b : undefined), 'a new leader', 6000);
+  const leader = await eventually(() => (a.elector.isLeader ? a : b.elector.isLeader ? b : undefined), 'a new leader');
   const [next, other] = leader === a ? ['server-a_1', 'server-b_2'] : ['server-b_2', 'server-a_1'];
   await eventually(async () => ((await podsOf('second')).length === 1 ? true : undefined), `${next} creates the pod`);
   const lease: any = await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager');
@@ -73,13 +74,20 @@ test('kube-controller-manager leader election: one of two servers acts; a lost l
 
   // The leader shuts down cleanly and releases the lease; the other takes over without waiting out the duration.
   await leader.stop();
+  // Released (no holder, a 1 s duration) rather than left to expire: the follower's next try takes it.
+  const released = (await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager'))!.spec as Lease['spec'];
+  assert.notEqual(released?.holderIdentity, next, 'the stopped leader gave the lease up');
   const follower = leader === a ? b : a;
-  await eventually(() => (follower.elector.isLeader ? true : undefined), `${other} leads`, 1800);
+  await eventually(() => (follower.elector.isLeader ? true : undefined), `${other} leads`);
   await replicaSet('third', 1);
   await eventually(async () => ((await podsOf('third')).length === 1 ? true : undefined), `${other} acts`);
   await follower.stop();
-  const messages = ((await f.store.list(f.def('', 'events'), 'kube-system')).items as any[])
-    .filter((e) => e.reason === 'LeaderElection').sort((x, y) => (x.message < y.message ? -1 : 1));
+  // The recorder writes behind the elections: wait for both identities' events and the repeat's count.
+  const messages = await eventually(async () => {
+    const m = ((await f.store.list(f.def('', 'events'), 'kube-system')).items as any[])
+      .filter((e) => e.reason === 'LeaderElection').sort((x, y) => (x.message < y.message ? -1 : 1));
+    return m.length >= 2 && m[0].count >= 2 ? m : undefined;
+  }, 'the LeaderElection events');
   // One event per identity: leading again is counted on the first one, as the EventCorrelator does (a led at least twice).
   assert.deepEqual(messages.map((e) => e.message), ['server-a_1 became leader', 'server-b_2 became leader']);
   assert.ok(messages[0].count >= 2, `a's LeaderElection event counted ${messages[0].count} times`);

@@ -24,6 +24,7 @@ import { NodeLifecycleController } from '../../src/controllers/node-lifecycle/co
 import { nodeShouldRunDaemonPod, targetNodeName } from '../../src/controllers/daemonset/node-predicates.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import { kubeletClient } from '../helpers/kubelet-client.js';
+import { eventually } from './service-fixture.js';
 
 const NS = 'default';
 const WINDOWS = ['win2019-1', 'win2019-2', 'win2022-1'];
@@ -43,12 +44,11 @@ async function setup() {
   // tolerate that taint).
   const lifecycle = new NodeLifecycleController(newControllerContext({ client: loopback(store) }));
   await lifecycle.start();
-  for (let i = 0; ; i++) {
+  await eventually(async () => {
     const tainted = (await store.listAll('', 'nodes', '')).filter((n: any) => (n.spec.taints ?? []).some((x: any) => x.key === 'node.kubernetes.io/not-ready'));
-    if (!tainted.length) break;
-    if (i === 200) throw new Error(`nodes still tainted not-ready: ${tainted.map((n) => n.metadata.name).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+    if (tainted.length) throw new Error(`nodes still tainted not-ready: ${tainted.map((n) => n.metadata.name).join(', ')}`);
+    return true;
+  }, 'the not-ready taints lifted');
   const ctrl = new DaemonSetController(newControllerContext({ client: loopback(store) }));
   const dsDef = store.find('apps', 'v1', 'daemonsets')!;
   const pods = store.find('', 'v1', 'pods')!;
@@ -74,10 +74,13 @@ async function setup() {
         ...cur, status: { ...cur.status, phase, conditions: [{ type: 'Ready', status: phase === 'Running' ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at }] },
       }), ctx, 'status');
     },
-    async events(name: string): Promise<string[]> {
-      await new Promise((r) => setTimeout(r, 20));
-      return (await store.listAll('', 'events', NS)).filter((e: any) => e.involvedObject.name === name)
-        .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => `${e.type} ${e.reason} ${e.message}`);
+    /** The object's events, oldest first, once `done` holds of them (the recorder writes behind the controller). */
+    async events(name: string, done: (events: string[]) => boolean): Promise<string[]> {
+      return eventually(async () => {
+        const events = (await store.listAll('', 'events', NS)).filter((e: any) => e.involvedObject.name === name)
+          .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => `${e.type} ${e.reason} ${e.message}`);
+        return done(events) ? events : undefined;
+      }, `the events of ${name}`);
     },
     async close() { lifecycle.stop(); await farm.stop(); await storage.close(); rmSync(dir, { recursive: true, force: true }); },
   };
@@ -136,8 +139,8 @@ test('nodeSelector kubernetes.io/os=windows: exactly one pod per Windows node, b
   await t.ctrl.sync(`${NS}/winagent`);
   const s = (await t.ds('winagent')).status;
   assert.deepEqual([s.numberReady, s.numberAvailable, s.numberUnavailable], [3, 3, undefined]);
-  const events = await t.events('winagent');
-  assert.equal(events.filter((e) => /^Normal SuccessfulCreate Created pod: winagent-[a-z0-9]{5}$/.test(e)).length, 3);
+  const created = (events: string[]) => events.filter((e) => /^Normal SuccessfulCreate Created pod: winagent-[a-z0-9]{5}$/.test(e)).length;
+  assert.equal(created(await t.events('winagent', (e) => created(e) >= 3)), 3);
   await t.close();
 });
 
@@ -156,9 +159,8 @@ test('no selector: every schedulable node but the tainted control plane; failed 
   await t.ctrl.sync(`${NS}/all`);
   pods = await t.podsOf('all');
   assert.deepEqual(pods.map(targetNodeName).sort(), SCHEDULABLE);
-  const events = await t.events('all');
-  assert.ok(events.includes(`Warning FailedDaemonPod Found failed daemon pod ${NS}/${onWin.metadata.name} on node win2019-1, will try to kill it`));
-  assert.ok(events.includes(`Normal SuccessfulDelete Deleted pod: ${onWin.metadata.name}`));
+  await t.events('all', (e) => e.includes(`Warning FailedDaemonPod Found failed daemon pod ${NS}/${onWin.metadata.name} on node win2019-1, will try to kill it`) &&
+    e.includes(`Normal SuccessfulDelete Deleted pod: ${onWin.metadata.name}`));
   await t.close();
 });
 

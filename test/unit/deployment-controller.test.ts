@@ -46,7 +46,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
+async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   let last: T | undefined | false;
   while (Date.now() < end) {

@@ -58,7 +58,11 @@ test('disruption: PDB status from the pods and their controller scale; condition
   }, 'pct fail-safe');
   assert.deepEqual(failed.conditions.map((x: any) => [x.type, x.status, x.reason, x.message]),
     [['DisruptionAllowed', 'False', 'SyncFailed', 'found no controllers for pod "stray"']]);
-  const evs = (await f.store.list(f.def('', 'events'), 'ns')).items as any[];
+  // The recorder writes behind the status: wait for both events.
+  const evs = await eventually(async () => {
+    const items = (await f.store.list(f.def('', 'events'), 'ns')).items as any[];
+    return items.some((e) => e.reason === 'NoPods') && items.some((e) => e.reason === 'CalculateExpectedPodCountFailed') ? items : undefined;
+  }, 'the NoPods and CalculateExpectedPodCountFailed events');
   assert.ok(evs.some((e) => e.reason === 'NoPods' && e.message === 'No matching pods found' && e.involvedObject.name === 'none' && e.source.component === 'controllermanager'));
   assert.ok(evs.some((e) => e.reason === 'CalculateExpectedPodCountFailed' && e.type === 'Warning' &&
     e.message === 'Failed to calculate the number of expected pods: found no controllers for pod "stray"'));

@@ -141,7 +141,7 @@ async function conflictingStore(method: 'update' | 'delete') {
     conflicts: () => conflicts,
     get: (name: string) => store.get('', 'configmaps', NS, name),
     async until(what: string, ok: () => Promise<boolean>) {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 20_000;
       while (!(await ok())) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
         await new Promise((r) => setTimeout(r, 20));

@@ -13,6 +13,7 @@ import { Kubelet } from '../../src/node/kubelet/kubelet.js';
 import { DEFAULT_POOLS, expandPools } from '../../src/node/pool.js';
 import { TimerWheel } from '../../src/node/timer-wheel.js';
 import { kubeletClient } from '../helpers/kubelet-client.js';
+import { eventually } from './service-fixture.js';
 
 /**
  * Pod workers start from a queue, in slices between turns of the event loop,
@@ -39,8 +40,9 @@ test('a burst of bound pods: every pod gets a worker and runs', async () => {
   const names = Array.from({ length: 60 }, (_, i) => `p${i}`);
   await Promise.all(names.map((n, i) => store.create(podDef, 'default', pod(n, i % 2 ? 'linux-1' : 'linux-2') as any, ctx)));
   const phases = async () => new Map((await store.listAll('', 'pods', 'default')).map((p) => [p.metadata.name!, (p.status as any)?.phase]));
-  for (let i = 0; i < 500 && [...(await phases()).values()].some((p) => p !== 'Running'); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.deepEqual([...(await phases()).entries()].filter(([, p]) => p !== 'Running'), []);
+  const notRunning = async () => [...(await phases()).entries()].filter(([, p]) => p !== 'Running');
+  await eventually(async () => ((await notRunning()).length === 0 ? true : undefined), 'every pod Running');
+  assert.deepEqual(await notRunning(), []);
   for (const n of names) assert.ok(kubelet.worker('default', n), `${n} has a worker`);
   await kubelet.stop();
   await farm.stop();

@@ -53,10 +53,12 @@ function source(pod: KObject, uid = pod.metadata.uid!) {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
-/** Waits for a write to land (the store is asynchronous), up to 5 s. */
+/** Waits for a write to land (the store is asynchronous), up to 20 s: a loaded machine gets there later. */
 async function until(what: string, pred: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < 1000; i++) { if (await pred()) return; await new Promise((r) => setTimeout(r, 5)); }
-  assert.fail(`timed out waiting for ${what}`);
+  for (const deadline = Date.now() + 20_000; !(await pred());) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 const phase = (p: KObject) => (p.status as Obj | undefined)?.phase;
 const conditionTimes = (p: KObject) => Object.fromEntries(((p.status as Obj).conditions as Obj[]).map((c) => [c.type, `${String(c.status)} ${String(c.lastTransitionTime)}`]));

@@ -40,7 +40,7 @@ test('the node farm runs in one server; a lost term leaves it to the other for g
   assert.equal(await holder(f, NODE_FARM_LEASE), a.elector.config.identity);
   await steal(f, NODE_FARM_LEASE);
   // b takes the lease once the thief's record has stood for its second; a never campaigns again.
-  await eventually(() => (b.elector.isLeader ? true : undefined), 'b leads', 5000);
+  await eventually(() => (b.elector.isLeader ? true : undefined), 'b leads');
   assert.deepEqual(terms, ['a started', 'a stopped', 'b started']);
   assert.ok(logs.includes('a: leaderelection lost: kube-system/winkube-node-farm is left to the other servers until this one restarts'));
   await b.stop();
@@ -63,7 +63,7 @@ test('the scheduler campaigns again after a lost term; terms never overlap', asy
     return async () => { running--; terms.push('stopped'); };
   }, undefined, () => {});
   await steal(f, 'kube-scheduler');
-  await eventually(() => (terms.length === 3 ? true : undefined), 'a leads again', 5000);
+  await eventually(() => (terms.length === 3 ? true : undefined), 'a leads again');
   assert.deepEqual(terms, ['started with 1 running', 'stopped', 'started with 1 running']);
   assert.equal(await holder(f, 'kube-scheduler'), a.elector.config.identity);
   await a.stop();

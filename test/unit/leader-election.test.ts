@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import { loopback } from '../helpers/loopback.js';
 import assert from 'node:assert/strict';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { componentElector, LeaderElector, leaderIdentity } from '../../src/controllers/leader-election.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { KUBE_CONTROLLER_MANAGER } from '../../src/client/identities.js';
@@ -32,7 +33,7 @@ test('leader election: one of two electors leads; the other takes over when the 
   // a crashes (stops renewing, does not release): b waits out the lease duration, then takes it.
   const crashedAt = Date.now();
   await a.stop(false);
-  await eventually(() => (b.isLeader ? true : undefined), 'b leads', 5000);
+  await eventually(() => (b.isLeader ? true : undefined), 'b leads');
   assert.ok(Date.now() - crashedAt >= 900, 'b waited for the lease to expire');
   const taken: any = await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager');
   assert.equal(taken.spec.holderIdentity, 'host-b_2');
@@ -41,11 +42,17 @@ test('leader election: one of two electors leads; the other takes over when the 
   const c = make('host-c_3');
   await c.start();
   await b.stop(true);
-  await eventually(() => (c.isLeader ? true : undefined), 'c leads', 3000);
+  const released = (await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager'))!.spec as Lease['spec'];
+  assert.notEqual(released?.holderIdentity, 'host-b_2', 'b gave the lease up');
+  await eventually(() => (c.isLeader ? true : undefined), 'c leads');
   assert.equal(((await f.store.get('coordination.k8s.io', 'leases', 'kube-system', 'kube-controller-manager'))!.spec as any).leaseTransitions, 2);
   await c.stop(true);
   assert.deepEqual(log, ['host-a_1 started', 'host-a_1 stopped', 'host-b_2 started', 'host-b_2 stopped', 'host-c_3 started', 'host-c_3 stopped']);
-  const evs = (await f.store.list(f.def('', 'events'), 'kube-system')).items as any[];
+  // The recorder writes behind the elections: wait for the third leader's event.
+  const evs = await eventually(async () => {
+    const items = (await f.store.list(f.def('', 'events'), 'kube-system')).items as any[];
+    return items.filter((e) => e.reason === 'LeaderElection').length >= 3 ? items : undefined;
+  }, 'three LeaderElection events');
   assert.deepEqual(evs.filter((e) => e.reason === 'LeaderElection').map((e) => e.message).sort(),
     ['host-a_1 became leader', 'host-b_2 became leader', 'host-c_3 became leader']);
   const kcm = componentElector(client, 'kube-scheduler', { onStartedLeading() {}, onStoppedLeading() {} });

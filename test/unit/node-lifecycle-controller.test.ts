@@ -41,7 +41,7 @@ test('node lifecycle: a silent node goes Unknown, is tainted unreachable, its po
   const gone: any = await eventually(async () => {
     const n: any = await f.store.get('', 'nodes', '', 'gone');
     return (n.spec.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute') ? n : undefined;
-  }, 'unreachable taint', 5000);
+  }, 'unreachable taint');
   const ready = gone.status.conditions.find((c: any) => c.type === 'Ready');
   assert.equal(ready.status, 'Unknown');
   assert.equal(ready.reason, 'NodeStatusUnknown');
@@ -78,11 +78,16 @@ test('node lifecycle: a silent node goes Unknown, is tainted unreachable, its po
   const later: any = await f.store.get('', 'pods', 'ns', 'later');
   assert.equal(later.metadata.deletionTimestamp, undefined, 'a pod tolerating for 1 s is still there');
   assert.equal(later.status.conditions.find((c: any) => c.type === 'Ready').status, 'False');
-  await eventually(() => deleting('later'), 'pod "later" evicted', 5000);
+  await eventually(() => deleting('later'), 'pod "later" evicted');
   assert.equal((await f.store.get('', 'pods', 'ns', 'forever'))!.metadata.deletionTimestamp, undefined);
   assert.equal(((await f.store.get('', 'pods', 'ns', 'elsewhere'))!.status as any).conditions[0].status, 'True');
 
-  const evs = (await f.store.list(f.def('', 'events'), '')).items as any[];
+  // The recorder writes behind the controllers: wait for every event asserted below.
+  const evs = await eventually(async () => {
+    const items = (await f.store.list(f.def('', 'events'), '')).items as any[];
+    const has = (reason: string, kind: string, n = 1) => items.filter((e) => e.reason === reason && e.involvedObject.kind === kind).length >= n;
+    return has('NodeNotReady', 'Node') && has('NodeNotReady', 'Pod') && has('TaintManagerEviction', 'Pod', 2) && has('RegisteredNode', 'Node') ? items : undefined;
+  }, 'the node and eviction events');
   const nodeNotReady = evs.find((e) => e.reason === 'NodeNotReady' && e.involvedObject.kind === 'Node');
   assert.equal(nodeNotReady.message, 'Node gone status is now: NodeNotReady');
   assert.equal(nodeNotReady.source.component, 'node-controller');

@@ -134,6 +134,8 @@ test('controller and provisioner: a delayed claim waits for selected-node, is pr
   assert.equal(pv.spec.claimRef.uid, cur.metadata.uid);
   assert.deepEqual(pv.spec.local, { path: `C:\\ProgramData\\winkube\\storage\\${pvName}` });
   assert.deepEqual(pv.metadata.finalizers, ['kubernetes.io/pv-protection']);
+  // The provisioner's last event is written behind the volume it made.
+  await until('the ProvisioningSucceeded event', async () => ((await msgs('ProvisioningSucceeded')).length ? true : undefined));
   assert.deepEqual(await msgs('ExternalProvisioning'), [
     "Waiting for a volume to be created either by the external provisioner 'winkube.io/local' or manually by the system administrator. " +
     'If volume creation is delayed, please verify that the provisioner is running and correctly registered.']);

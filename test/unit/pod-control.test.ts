@@ -34,9 +34,10 @@ async function setup() {
 
 /** The namespace's events once `done` holds for them: the recorder writes them asynchronously. */
 async function eventsWhen(store: Store, done: (events: any[]) => boolean): Promise<any[]> {
-  for (let i = 0; ; i++) {
+  // Past the deadline the events as they are, for the assertions to show what is missing.
+  for (const deadline = Date.now() + 20_000; ;) {
     const events = (await store.list(store.find('', 'v1', 'events')!, 'default')).items as any[];
-    if (done(events) || i === 200) return events;
+    if (done(events) || Date.now() > deadline) return events;
     await new Promise((r) => setTimeout(r, 10));
   }
 }

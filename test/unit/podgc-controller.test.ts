@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import { loopback } from '../helpers/loopback.js';
 import assert from 'node:assert/strict';
 import { PodGCController } from '../../src/controllers/podgc.js';
-import { fixture } from './service-fixture.js';
+import { eventually, fixture } from './service-fixture.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import { realClock } from '../../src/apimachinery/clock.js';
 
@@ -29,7 +29,8 @@ test('pod gc: terminated pods over the threshold, orphans after quarantine, unsc
   const w = await f.store.watch(f.def('', 'pods'), 'ns', Number((await f.store.list(f.def('', 'pods'), 'ns')).revision), {}, (t, o) => { if (o.metadata.name === 'orphan') seen.push([t, o]); });
   await gc.gc();
   assert.deepEqual(await names(), ['done-2', 'running']);
-  await new Promise((r) => setTimeout(r, 50));
+  // The watch delivers behind the writes: wait for the DELETED event rather than for a fixed time.
+  await eventually(() => (seen.at(-1)?.[0] === 'DELETED' ? true : undefined), 'the orphan\'s DELETED event');
   w.cancel();
   const failed = seen.find(([t, o]) => t === 'MODIFIED' && o.status.phase === 'Failed')?.[1];
   const cond = failed.status.conditions.find((c: any) => c.type === 'DisruptionTarget');

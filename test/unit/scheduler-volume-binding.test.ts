@@ -89,7 +89,11 @@ test('VolumeBinding PreBind: a provisioner that removes selected-node fails the 
     return e?.message;
   });
   assert.equal(msg, 'running PreBind plugin "VolumeBinding": binding volumes: provisioning failed for PVC "data"');
-  const cond = ((await f.store.get('', 'pods', 'ns', 'app')) as any).status.conditions.find((c: any) => c.type === 'PodScheduled');
+  // The scheduler writes the event and the condition side by side: wait for the condition too.
+  const cond = await until('the SchedulerError condition', async () => {
+    const c = ((await f.store.get('', 'pods', 'ns', 'app')) as any).status.conditions?.find((x: any) => x.type === 'PodScheduled');
+    return c?.reason === 'SchedulerError' ? c : undefined;
+  });
   assert.deepEqual([cond.status, cond.reason, cond.message], ['False', 'SchedulerError', msg]);
   // After its backoff the pod is scheduled again and its claim gets the node again.
   assert.equal(await until('selected-node again', async () => selected()), 'n1');

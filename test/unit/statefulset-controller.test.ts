@@ -19,6 +19,7 @@ import { hashRevision, safeEncode } from '../../src/controllers/controller-revis
 import { goMarshal } from '../../src/apimachinery/go-json.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
+import { eventually } from './service-fixture.js';
 
 const NS = 'db';
 
@@ -64,10 +65,13 @@ async function setup() {
       await informer.start();
       await informer.waitFor(Number(o.metadata.resourceVersion));
     },
-    async events(name: string): Promise<string[]> {
-      await new Promise((r) => setTimeout(r, 20));
-      return (await store.listAll('', 'events', NS)).filter((e: any) => e.involvedObject.name === name)
-        .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => `${e.type} ${e.reason} ${e.message}`);
+    /** The object's events, oldest first, once `done` holds of them (the recorder writes behind the controller). */
+    async events(name: string, done: (events: string[]) => boolean): Promise<string[]> {
+      return eventually(async () => {
+        const events = (await store.listAll('', 'events', NS)).filter((e: any) => e.involvedObject.name === name)
+          .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => `${e.type} ${e.reason} ${e.message}`);
+        return done(events) ? events : undefined;
+      }, `the events of ${name}`);
     },
     async close() { await storage.close(); rmSync(dir, { recursive: true, force: true }); },
   };
@@ -115,7 +119,7 @@ test('OrderedReady: web-0..2 one at a time with identity, claims and events; sca
   await t.seen(await t.store.update(t.store.find('', 'v1', 'pods')!, NS, 'web-1', (cur: any) => { cur.metadata.labels['statefulset.kubernetes.io/pod-name'] = 'x'; return cur; }, { ...inProcessWriteContext('test'), namespace: NS }));
   await t.ctrl.sync(`${NS}/web`);
   assert.equal((await t.pod('web-1')).metadata.labels['statefulset.kubernetes.io/pod-name'], 'web-1');
-  assert.ok((await t.events('web')).includes('Normal SuccessfulUpdate update Pod web-1 in StatefulSet web successful'));
+  await t.events('web', (e) => e.includes('Normal SuccessfulUpdate update Pod web-1 in StatefulSet web successful'));
   let s = (await t.set('web')).status;
   assert.deepEqual([s.replicas, s.readyReplicas, s.availableReplicas, s.currentReplicas, s.updatedReplicas], [3, 3, 3, 3, 3]);
   assert.equal(s.currentRevision, rev);
@@ -135,7 +139,8 @@ test('OrderedReady: web-0..2 one at a time with identity, claims and events; sca
   await t.ctrl.sync(`${NS}/web`);
   s = (await t.set('web')).status;
   assert.equal(s.replicas, 1);
-  const events = await t.events('web');
+  const events = await t.events('web', (e) => e.includes('Normal SuccessfulDelete delete Pod web-2 in StatefulSet web successful') &&
+    e.includes('Normal SuccessfulDelete delete Pod web-1 in StatefulSet web successful'));
   assert.deepEqual(events.slice(0, 2), ['Normal SuccessfulCreate create Claim www-web-0 Pod web-0 in StatefulSet web success', 'Normal SuccessfulCreate create Pod web-0 in StatefulSet web successful']);
   assert.deepEqual(events.slice(-2), ['Normal SuccessfulDelete delete Pod web-2 in StatefulSet web successful', 'Normal SuccessfulDelete delete Pod web-1 in StatefulSet web successful']);
   await t.close();
