@@ -24,7 +24,7 @@ after(async () => {
 });
 
 /** Retries while the server's informers catch up with a write. */
-async function eventually<T>(f: () => Promise<T>, ms = 5000): Promise<T> {
+async function eventually<T>(f: () => Promise<T>, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     try { return await f(); } catch (e) { if (Date.now() > deadline) throw e; }

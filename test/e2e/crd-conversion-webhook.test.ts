@@ -165,7 +165,8 @@ test('a patch in v2 applies to the object in v2', async () => {
 
 test('a watch in v2 gets its events converted', async () => {
   const rv = (await rawJSON(cluster, 'GET', `${V1}/g1`)).body.metadata.resourceVersion;
-  const watching = raw(cluster, 'GET', `${V2}?watch=1&resourceVersion=${rv}&timeoutSeconds=2`);
+  // Open long enough for both writes to land inside it, however slow kubectl starts.
+  const watching = raw(cluster, 'GET', `${V2}?watch=1&resourceVersion=${rv}&timeoutSeconds=10`);
   await new Promise((r) => setTimeout(r, 300));
   await kubectlOk(cluster, ['patch', 'gadgets.v1.conv.example.com', 'g1', '--type=merge', '-p', '{"spec":{"hostPort":"h:3"}}']);
   await kubectlOk(cluster, ['delete', 'gadgets.v1.conv.example.com', 'l3']);
