@@ -25,6 +25,7 @@ import { nodeShouldRunDaemonPod, targetNodeName } from '../../src/controllers/da
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import { kubeletClient } from '../helpers/kubelet-client.js';
 import { eventually } from './service-fixture.js';
+import { storedEventsWhen } from './stored-events.js';
 
 const NS = 'default';
 const WINDOWS = ['win2019-1', 'win2019-2', 'win2022-1'];
@@ -74,14 +75,8 @@ async function setup() {
         ...cur, status: { ...cur.status, phase, conditions: [{ type: 'Ready', status: phase === 'Running' ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at }] },
       }), ctx, 'status');
     },
-    /** The object's events, oldest first, once `done` holds of them (the recorder writes behind the controller). */
-    async events(name: string, done: (events: string[]) => boolean): Promise<string[]> {
-      return eventually(async () => {
-        const events = (await store.listAll('', 'events', NS)).filter((e: any) => e.involvedObject.name === name)
-          .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => `${e.type} ${e.reason} ${e.message}`);
-        return done(events) ? events : undefined;
-      }, `the events of ${name}`);
-    },
+    /** The object's events once `done` holds of them. */
+    events: (name: string, done: (events: string[]) => boolean) => storedEventsWhen(store, NS, name, done),
     async close() { lifecycle.stop(); await farm.stop(); await storage.close(); rmSync(dir, { recursive: true, force: true }); },
   };
 }

@@ -17,7 +17,7 @@ import { loopback } from '../helpers/loopback.js';
 import { inProcessWriteContext } from '../../src/apimachinery/write-context.js';
 import { JobController, JOB_TRACKING_FINALIZER } from '../../src/controllers/job/job-controller.js';
 import { formatIndexes, parseIndexes } from '../../src/controllers/job/indexes.js';
-import { eventually } from './service-fixture.js';
+import { storedEventsWhen } from './stored-events.js';
 import type { KObject } from '../../src/apimachinery/object.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 
@@ -64,20 +64,12 @@ async function setup() {
           state: { terminated: { exitCode, reason: phase === 'Succeeded' ? 'Completed' : 'Error', startedAt: at, finishedAt: at } } }] },
       }), ctx, 'status'));
     },
-    async events(name: string): Promise<string[]> {
-      const list = await store.listAll('', 'events', NS);
-      return list.filter((e: any) => e.involvedObject.name === name)
-        .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1))
-        .map((e: any) => `${e.type} ${e.reason} ${e.message}`);
-    },
+    /** The job's events once `done` holds of them. */
+    events: (name: string, done: (events: string[]) => boolean) => storedEventsWhen(store, NS, name, done),
     async close() { await storage.close(); rmSync(dir, { recursive: true, force: true }); },
   };
 }
 
-/** The job's events once `done` holds of them (the recorder writes behind the controller). */
-async function eventsWhen(t: { events(name: string): Promise<string[]> }, name: string, done: (events: string[]) => boolean): Promise<string[]> {
-  return eventually(async () => { const events = await t.events(name); return done(events) ? events : undefined; }, `the events of ${name}`);
-}
 const count = (events: string[], re: RegExp) => events.filter((e) => re.test(e)).length;
 
 test('completedIndexes intervals', () => {
@@ -127,7 +119,7 @@ test('completions 5 / parallelism 2: pods up to parallelism, counted through the
     [['SuccessCriteriaMet', 'True', undefined, undefined], ['Complete', 'True', undefined, undefined]]);
   assert.equal(job.status.completionTime, job.status.conditions[1].lastTransitionTime);
   const created = /^Normal SuccessfulCreate Created pod: pi-[a-z0-9]{5}$/;
-  const events = await eventsWhen(t, 'pi', (e) => e.includes('Normal Completed Job completed') && count(e, created) >= 5);
+  const events = await t.events('pi', (e) => e.includes('Normal Completed Job completed') && count(e, created) >= 5);
   assert.equal(count(events, created), 5);
   await t.close();
 });
@@ -160,7 +152,7 @@ test('backoffLimit: a failed pod is replaced only after the back-off, then Backo
   assert.deepEqual([cond('FailureTarget').reason, cond('FailureTarget').message], ['BackoffLimitExceeded', 'Job has reached the specified backoff limit']);
   assert.deepEqual([cond('Failed').status, cond('Failed').reason, cond('Failed').message], ['True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit']);
   assert.equal(job.status.completionTime, undefined);
-  await eventsWhen(t, 'flaky', (e) => e.includes('Warning BackoffLimitExceeded Job has reached the specified backoff limit'));
+  await t.events('flaky', (e) => e.includes('Warning BackoffLimitExceeded Job has reached the specified backoff limit'));
   await t.close();
 });
 
@@ -182,7 +174,7 @@ test('activeDeadlineSeconds: active pods are deleted and the job fails with Dead
   assert.equal(job.status.failed, 2);
   assert.equal((await t.podsOf('slow')).length, 0);
   const deleted = /^Normal SuccessfulDelete Deleted pod: slow-/;
-  const events = await eventsWhen(t, 'slow', (e) => e.includes('Warning DeadlineExceeded Job was active longer than specified deadline') && count(e, deleted) >= 2);
+  const events = await t.events('slow', (e) => e.includes('Warning DeadlineExceeded Job was active longer than specified deadline') && count(e, deleted) >= 2);
   assert.equal(count(events, deleted), 2);
   await t.close();
 });
@@ -200,7 +192,7 @@ test('suspend: no pods, Suspended condition and event; resume creates them', asy
   job = await t.job('later');
   assert.equal((await t.podsOf('later')).length, 1);
   assert.deepEqual(job.status.conditions.map((c: any) => [c.type, c.status, c.reason, c.message]), [['Suspended', 'False', 'JobResumed', 'Job resumed']]);
-  await eventsWhen(t, 'later', (e) => e.includes('Normal Suspended Job suspended') && e.includes('Normal Resumed Job resumed'));
+  await t.events('later', (e) => e.includes('Normal Suspended Job suspended') && e.includes('Normal Resumed Job resumed'));
   await t.close();
 });
 

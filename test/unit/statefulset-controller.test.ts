@@ -19,7 +19,7 @@ import { hashRevision, safeEncode } from '../../src/controllers/controller-revis
 import { goMarshal } from '../../src/apimachinery/go-json.js';
 import { newControllerContext } from '../../src/controllers/runtime/controller-context.js';
 import type { KObject } from '../../src/apimachinery/object.js';
-import { eventually } from './service-fixture.js';
+import { storedEventsWhen } from './stored-events.js';
 
 const NS = 'db';
 
@@ -65,14 +65,8 @@ async function setup() {
       await informer.start();
       await informer.waitFor(Number(o.metadata.resourceVersion));
     },
-    /** The object's events, oldest first, once `done` holds of them (the recorder writes behind the controller). */
-    async events(name: string, done: (events: string[]) => boolean): Promise<string[]> {
-      return eventually(async () => {
-        const events = (await store.listAll('', 'events', NS)).filter((e: any) => e.involvedObject.name === name)
-          .sort((a: any, b: any) => (a.metadata.name < b.metadata.name ? -1 : 1)).map((e: any) => `${e.type} ${e.reason} ${e.message}`);
-        return done(events) ? events : undefined;
-      }, `the events of ${name}`);
-    },
+    /** The object's events once `done` holds of them. */
+    events: (name: string, done: (events: string[]) => boolean) => storedEventsWhen(store, NS, name, done),
     async close() { await storage.close(); rmSync(dir, { recursive: true, force: true }); },
   };
 }
