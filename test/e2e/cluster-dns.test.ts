@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resolver } from 'node:dns/promises';
-import { removeDir, rawJSON, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, removeDir, rawJSON, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 let resolver: Resolver;
@@ -22,15 +22,6 @@ after(async () => {
   await cluster.stop();
   removeDir(cluster.dataDir);
 });
-
-/** Retries while the server's informers catch up with a write. */
-async function eventually<T>(f: () => Promise<T>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try { return await f(); } catch (e) { if (Date.now() > deadline) throw e; }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test('the kubernetes Service resolves, authoritatively, with TTL 30', async () => {
   assert.deepEqual(await resolver.resolve4('kubernetes.default.svc.cluster.local', { ttl: true }), [{ address: '10.96.0.1', ttl: 30 }]);
@@ -48,13 +39,14 @@ test('a headless Service created through the API: its ready endpoints, then NXDO
     endpoints: [{ addresses: ['10.244.1.5'], hostname: 'db-0', conditions: { ready: true } }, { addresses: ['10.244.1.6'], conditions: { ready: false } }],
   });
   assert.equal(slice.status, 201, JSON.stringify(slice.body));
-  assert.deepEqual(await eventually(() => resolver.resolve4('db.default.svc.cluster.local')), ['10.244.1.5']);
+  assert.deepEqual(await eventually('db.default to resolve', () => resolver.resolve4('db.default.svc.cluster.local')), ['10.244.1.5']);
   assert.deepEqual(await resolver.resolve4('db-0.db.default.svc.cluster.local'), ['10.244.1.5']);
   assert.deepEqual(await resolver.resolveSrv('_pg._tcp.db.default.svc.cluster.local'), [{ name: 'db-0.db.default.svc.cluster.local', port: 5432, priority: 0, weight: 100 }]);
   assert.equal((await rawJSON(cluster, 'DELETE', '/api/v1/namespaces/default/services/db')).status, 200);
-  await eventually(async () => {
+  await eventually('db.default to be gone', async () => {
     const code = await resolver.resolve4('db.default.svc.cluster.local').then(() => 'answered', (e: NodeJS.ErrnoException) => e.code);
     assert.equal(code, 'ENOTFOUND');
+    return true;
   });
 });
 
@@ -63,7 +55,7 @@ test('an ExternalName Service is a CNAME; a name outside the zone goes to the no
     apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext' }, spec: { type: 'ExternalName', externalName: 'db.example.com' },
   });
   assert.equal(svc.status, 201, JSON.stringify(svc.body));
-  assert.deepEqual(await eventually(() => resolver.resolveCname('ext.default.svc.cluster.local')), ['db.example.com']);
+  assert.deepEqual(await eventually('ext.default to resolve', () => resolver.resolveCname('ext.default.svc.cluster.local')), ['db.example.com']);
   assert.deepEqual(await resolver.resolve4('example.com'), ['203.0.113.10']);
   await assert.rejects(resolver.resolve4('no-such-name.invalid'), { code: 'ENOTFOUND' });
 });

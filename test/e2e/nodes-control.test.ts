@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { kubectl, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { callControl, targetFromKubeconfig } from '../../src/node/control/client.js';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
@@ -48,16 +48,6 @@ const renewTime = async (node: string) => ok(['get', 'lease', '-n', 'kube-node-l
 const bootID = async (node: string) => ok(['get', 'node', node, '-o', 'jsonpath={.status.nodeInfo.bootID}']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 describe('winkube node add|remove|stop|start', () => {
   test('add --pool: new nodes named after the pool, registered Ready with its labels and a Lease', async () => {
     const r = await winkube(['add', '--pool', 'win2019', '--count', '2']);
@@ -96,7 +86,7 @@ describe('winkube node add|remove|stop|start', () => {
 
   test('stop: the Lease is no longer renewed and the node stays; start: a new boot, renewals resume', async () => {
     const first = await renewTime('win2019-1');
-    await until('a renewal', async () => ((await renewTime('win2019-1')) !== first ? true : undefined));
+    await eventually('a renewal', async () => ((await renewTime('win2019-1')) !== first ? true : undefined));
     assert.equal(await bootID('win2019-1'), '1');
     const linuxBoot = await bootID('lin-1');
 
@@ -115,7 +105,7 @@ describe('winkube node add|remove|stop|start', () => {
     const s = await winkube(['start', 'win2019-1', 'lin-1']);
     assert.equal(s.code, 0, s.stderr);
     assert.equal(s.stdout, 'node/win2019-1 started\nnode/lin-1 started\n');
-    await until('renewals again', async () => ((await renewTime('win2019-1')) > frozen ? true : undefined));
+    await eventually('renewals again', async () => ((await renewTime('win2019-1')) > frozen ? true : undefined));
     // Windows counts boots (BootId); Linux has a new random boot_id.
     assert.equal(await bootID('win2019-1'), '2');
     const newLinuxBoot = await bootID('lin-1');
@@ -123,7 +113,7 @@ describe('winkube node add|remove|stop|start', () => {
     assert.match(newLinuxBoot, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(await ok(['get', 'node', 'win2019-1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']), 'True');
     // The kubelet's events: started twice, and the reboot it noticed from the boot ID.
-    const events = await until('the Rebooted event and the second Starting', async () => {
+    const events = await eventually('the Rebooted event and the second Starting', async () => {
       const d = await ok(['describe', 'node', 'win2019-1']);
       return /Rebooted/.test(d) && /Starting\s+\S+ \(x2 over/.test(d) ? d : undefined;
     });
@@ -204,7 +194,7 @@ describe('winkube node add|remove|stop|start', () => {
     agent.stderr!.on('data', (d) => { out += d; });
     const exited = new Promise((r) => agent.once('exit', r));
     try {
-      await until('the agent', async () => (out.includes('winkube agent:') ? true : undefined), 20_000);
+      await eventually('the agent', async () => (out.includes('winkube agent:') ? true : undefined), 20_000);
       assert.match(out, /^winkube agent: 2 nodes registered with https:\/\/127\.0\.0\.1:\d+: remote-1, remote-2$/m);
       const rows = (await ok(['get', 'nodes', 'remote-1', 'remote-2', '-o', 'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,BUILD:.metadata.labels.node\\.kubernetes\\.io/windows-build,CIDR:.spec.podCIDR', '--no-headers']))
         .trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
@@ -215,7 +205,7 @@ describe('winkube node add|remove|stop|start', () => {
       assert.deepEqual(rows, [['remote-1', 'True', '10.0.26100', free[0]], ['remote-2', 'True', '10.0.26100', free[1]]]);
       // Each machine writes as its kubelet (field manager "kubelet") and records its node events on the server.
       assert.match(await ok(['get', 'node', 'remote-1', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}']), /^kubelet( kubelet)*$/);
-      await until('the agent\'s Starting event', async () => ((await ok(['get', 'events', '-A', '--field-selector', 'involvedObject.name=remote-1',
+      await eventually('the agent\'s Starting event', async () => ((await ok(['get', 'events', '-A', '--field-selector', 'involvedObject.name=remote-1',
         '-o', 'jsonpath={.items[*].reason}'])).split(' ').includes('Starting') ? true : undefined));
       // Each machine obtained its own client certificate through the certificates API (the kubelet's TLS bootstrap),
       // auto-approved because the agent's credentials may create certificatesigningrequests/nodeclient.
@@ -228,7 +218,7 @@ describe('winkube node add|remove|stop|start', () => {
       const subjects = csrs.map((c) => new X509Certificate(Buffer.from(c[4] ?? '', 'base64')).subject.replace(/\n/g, ',')).sort();
       assert.deepEqual(subjects, ['O=system:nodes,CN=system:node:remote-1', 'O=system:nodes,CN=system:node:remote-2']);
       const first = await renewTime('remote-1');
-      await until('a renewal by the agent', async () => ((await renewTime('remote-1')) > first ? true : undefined));
+      await eventually('a renewal by the agent', async () => ((await renewTime('remote-1')) > first ? true : undefined));
     } finally {
       agent.kill('SIGTERM');
       await exited;
