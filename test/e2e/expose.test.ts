@@ -8,13 +8,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { eventually, kubectl, kubectlOk, kubectlPath, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlOk, kubectlRunning, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { deployWindowsWebServer } from '../helpers/windows-webserver.js';
 
 /** `--expose`, the default cluster. */
@@ -148,19 +147,12 @@ test('without --expose: only a Service annotated winkube.io/expose: "true" liste
 });
 
 test('port-forward into a Windows pod whose sandbox image lacks wincat: the runtime\'s "wincat not found"', async () => {
-  const proc = spawn(kubectlPath(), ['port-forward', '--address', '127.0.0.1', `pod/${web.custom.podName}`, '18580:80'], {
-    env: { PATH: process.env.PATH ?? '', HOME: custom.dataDir, KUBECONFIG: custom.kubeconfig },
-  });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (d) => { out += d; });
-  proc.stderr.on('data', (d) => { err += d; });
-  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
+  const fwd = kubectlRunning(custom, ['port-forward', '--address', '127.0.0.1', `pod/${web.custom.podName}`, '18580:80']);
   try {
-    await eventually('kubectl forwards', async () => out.includes('Forwarding from') || undefined);
-    assert.equal(out, 'Forwarding from 127.0.0.1:18580 -> 80\n');
+    await eventually('kubectl forwards', async () => fwd.out().includes('Forwarding from') || undefined);
+    assert.equal(fwd.out(), 'Forwarding from 127.0.0.1:18580 -> 80\n');
     await get(18580).catch(() => undefined);
-    await eventually('kubectl reports the error', async () => err.includes('an error occurred forwarding') || undefined);
-    assert.match(err, /an error occurred forwarding 18580 -> 80: error forwarding port 80 to pod [0-9a-f]{64}, uid : unable to do port forwarding: wincat not found/);
-  } finally { proc.kill('SIGINT'); await exited; }
+    await eventually('kubectl reports the error', async () => fwd.err().includes('an error occurred forwarding') || undefined);
+    assert.match(fwd.err(), /an error occurred forwarding 18580 -> 80: error forwarding port 80 to pod [0-9a-f]{64}, uid : unable to do port forwarding: wincat not found/);
+  } finally { await fwd.stop(); }
 });

@@ -15,37 +15,27 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, kubectlOk, kubectlPath, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectlOk, kubectlRunning, removeDir, startCluster, type RunningKubectl, type TestCluster } from '../helpers/cluster.js';
 
 const MANIFEST = readFileSync(new URL('../../../test/e2e/fixtures/resource-consumer-windows.yaml', import.meta.url), 'utf8');
 const LOAD = "while ($true) { curl.exe -s -X POST 'http://resource-consumer/ConsumeCPU?millicores=250&durationSec=10'; Start-Sleep -Seconds 1 }";
 const WINDOWS_2022 = '{"spec":{"nodeSelector":{"kubernetes.io/os":"windows","node.kubernetes.io/windows-build":"10.0.20348"}}}';
 
 let cluster: TestCluster;
-let watcher: ChildProcess | undefined;
+/** `kubectl get hpa -w` running beside the test. */
+let watcher: RunningKubectl | undefined;
 const ok = (args: string[], input?: string) => kubectlOk(cluster, args, input);
 before(async () => {
   Object.assign(process.env, { WINKUBE_METRIC_RESOLUTION: '2s', WINKUBE_HPA_SYNC_PERIOD: '2s', WINKUBE_HPA_DOWNSCALE_STABILIZATION: '15s' });
   cluster = await startCluster(undefined, ['--metrics-server']);
 });
 after(async () => {
-  watcher?.kill();
+  await watcher?.stop();
   await cluster.stop();
   removeDir(cluster.dataDir);
 });
-
-/** `kubectl get hpa -w` running beside the test: what it has printed so far. */
-function watchHPA(name: string): () => string {
-  let out = '';
-  watcher = spawn(kubectlPath(), ['get', 'hpa', name, '-w'], {
-    env: { PATH: process.env.PATH ?? '', HOME: join(cluster.dataDir, 'home-watch'), KUBECONFIG: cluster.kubeconfig }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  watcher.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-  return () => out;
-}
 
 const rescales = async () => (await ok(['get', 'events', '--field-selector', 'involvedObject.name=resource-consumer,reason=SuccessfulRescale',
   '--sort-by=.lastTimestamp', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'])).split('\n').filter(Boolean);
@@ -60,7 +50,7 @@ test('resource-consumer on Windows scales out under the load generator, capped a
     return t === '' ? undefined : Number(t);
   }, 60_000);
   assert.ok(idle < 5, `idle resource-consumer uses ${idle}% of its request`);
-  const watched = watchHPA('resource-consumer');
+  watcher = kubectlRunning(cluster, ['get', 'hpa', 'resource-consumer', '-w'], { env: { HOME: join(cluster.dataDir, 'home-watch') } });
 
   await ok(['run', 'load-generator', '--image=mcr.microsoft.com/windows/servercore:ltsc2022', '--restart=Never', `--overrides=${WINDOWS_2022}`,
     '--', 'powershell', '-Command', LOAD]);
@@ -104,8 +94,8 @@ test('resource-consumer on Windows scales out under the load generator, capped a
   assert.equal((await rescales()).at(-1), 'New size: 1; reason: All metrics below target');
 
   // What `kubectl get hpa -w` printed along the way: the header, then a row per change.
-  const lines = watched().trim().split('\n');
-  watcher?.kill();
+  const lines = watcher.out().trim().split('\n');
+  await watcher.stop();
   watcher = undefined;
   assert.match(lines[0] ?? '', /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
   const rows = lines.slice(1).map((l) => l.split(/\s+/));

@@ -1,28 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, kubectl as run, kubectlPath, removeDir, startCluster, type KubectlResult, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl as run, kubectlRunning, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
 
 /** The oldest and newest kubectl we support, each driving the same scenarios. */
 const VERSIONS = ['1.27', '1.33'];
 
 let cluster: TestCluster;
-
-/** A kubectl left running (a watch, a wait): its output so far, and its result once it exits or is stopped. */
-function streaming(version: string, args: string[]): { out: () => string; err: () => string; exited: Promise<KubectlResult>; stop: () => Promise<KubectlResult> } {
-  const proc = spawn(kubectlPath(version), args, {
-    env: { PATH: process.env.PATH ?? '', HOME: join(cluster.dataDir, `home-${version}`), KUBECONFIG: cluster.kubeconfig },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  proc.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-  const exited = new Promise<KubectlResult>((resolve) => proc.once('close', (code) => resolve({ code: code ?? 1, stdout: out, stderr: err })));
-  return { out: () => out, err: () => err, exited, stop: async () => { proc.kill('SIGTERM'); return exited; } };
-}
 
 before(async () => { cluster = await startCluster(); });
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
@@ -209,7 +194,7 @@ for (const version of VERSIONS) {
     });
 
     test('get -w prints changes as they happen', async () => {
-      const watcher = streaming(version, ['get', 'cm', '-n', ns, '-w', '-l', 'watch=me']);
+      const watcher = kubectlRunning(cluster, ['get', 'cm', '-n', ns, '-w', '-l', 'watch=me'], { version });
       try {
         await new Promise((r) => setTimeout(r, 1200));
         await ok(['create', '-f', '-'], configMap('watched', { x: 'y' }));
@@ -232,7 +217,7 @@ for (const version of VERSIONS) {
       await ok(['create', '-f', '-'], configMap('gone-soon'));
       // -v=6 logs each request once answered (1.33 as `"Response" verb="GET" url="…" status="200 OK"`): delete only
       // once the wait is watching, or it would find nothing to wait for.
-      const waiting = streaming(version, ['wait', '--for=delete', 'cm/gone-soon', '-n', ns, '--timeout=60s', '-v=6']);
+      const waiting = kubectlRunning(cluster, ['wait', '--for=delete', 'cm/gone-soon', '-n', ns, '--timeout=60s', '-v=6'], { version });
       await eventually('kubectl wait to watch', async () => (/[?&]watch=true"? (status=")?200 OK/.test(waiting.err()) ? true : undefined));
       await ok(['delete', 'cm', 'gone-soon', '-n', ns, '--wait=false']);
       const w = await waiting.exited;

@@ -5,10 +5,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { eventually, kubectl, kubectlPath, removeDir, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { eventually, kubectl, kubectlRunning, removeDir, startCluster, type RunningKubectl, type TestCluster } from '../helpers/cluster.js';
 import { deployWindowsWebServer } from '../helpers/windows-webserver.js';
 
 let cluster: TestCluster;
@@ -32,24 +30,17 @@ before(async () => {
 
 after(async () => { await cluster.stop(); removeDir(cluster.dataDir); });
 
-interface Forward { proc: ChildProcess; out: () => string; err: () => string; stop(): Promise<void> }
-
 /** Starts `kubectl port-forward` and waits for its "Forwarding from" line. */
-async function portForward(args: string[], version?: string): Promise<Forward> {
-  const proc = spawn(kubectlPath(version), ['port-forward', '--address', '127.0.0.1', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: join(cluster.dataDir, `home-${version ?? 'default'}`), KUBECONFIG: cluster.kubeconfig },
-  });
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { err += d; });
-  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
+async function portForward(args: string[], version?: string): Promise<RunningKubectl> {
+  const fwd = kubectlRunning(cluster, ['port-forward', '--address', '127.0.0.1', ...args], version === undefined ? {} : { version });
+  let exited = false;
+  void fwd.exited.then(() => { exited = true; });
   // kubectl starts slowly on a loaded machine: a generous deadline, cut short if it exits.
-  for (const deadline = Date.now() + 30_000; !out.includes('Forwarding from') && proc.exitCode === null && Date.now() < deadline;) {
+  for (const deadline = Date.now() + 30_000; !fwd.out().includes('Forwarding from') && !exited && Date.now() < deadline;) {
     await new Promise((res) => setTimeout(res, 50));
   }
-  assert.match(out, /Forwarding from 127\.0\.0\.1:\d+ ->/, err);
-  return { proc, out: () => out, err: () => err, async stop() { proc.kill('SIGINT'); await exited; } };
+  assert.match(fwd.out(), /Forwarding from 127\.0\.0\.1:\d+ ->/, fwd.err());
+  return fwd;
 }
 
 /** GETs a path, on a connection of `agent` (a new one without). */

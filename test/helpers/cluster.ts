@@ -85,6 +85,23 @@ export function kubectl(cluster: TestCluster, args: string[], opts: { version?: 
   });
 }
 
+/** A kubectl left running beside the test (a watch, a wait, a port-forward): its output so far, and its result once it exits. */
+export interface RunningKubectl { out(): string; err(): string; exited: Promise<KubectlResult>; stop(): Promise<KubectlResult> }
+
+/** Starts kubectl as `kubectl()` runs it (the same private HOME) without waiting for it; `stop` interrupts it as Ctrl-C does. */
+export function kubectlRunning(cluster: TestCluster, args: string[], opts: { version?: string; env?: Record<string, string> } = {}): RunningKubectl {
+  const proc = spawn(kubectlPath(opts.version), args, {
+    env: { PATH: process.env.PATH ?? '', HOME: join(cluster.dataDir, `home-${opts.version ?? 'default'}`), KUBECONFIG: cluster.kubeconfig, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  proc.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  const exited = new Promise<KubectlResult>((resolve) => proc.once('close', (code) => resolve({ code: code ?? 1, stdout: out, stderr: err })));
+  return { out: () => out, err: () => err, exited, stop: async () => { proc.kill('SIGINT'); return exited; } };
+}
+
 /** kubectl that must succeed: its stdout; a failure names the command and what kubectl said. */
 export async function kubectlOk(cluster: TestCluster, args: string[], input?: string): Promise<string> {
   const r = await kubectl(cluster, args, input === undefined ? {} : { input });
